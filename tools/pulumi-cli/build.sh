@@ -8,9 +8,10 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-clouddb/pulumi-cli}"
-version="$(sed -n 's#^\tgithub.com/pulumi/pulumi/pkg/v3 \(v[0-9.]*\).*#\1#p' "$here/go.mod")"
-host_version="$(sed -n 's#^require github.com/pulumi/pulumi/sdk/v3 \(v[0-9.]*\).*#\1#p' "$here/nodejs-host/go.mod")"
-bin="$cache/$version/bin"
+required() { sed -n "s#^[[:space:]]*\(require \)\{0,1\}$1 \(v[0-9.]*\).*#\2#p" "$2" | head -1; }
+version="$(required github.com/pulumi/pulumi/pkg/v3 "$here/go.mod")"
+host_version="$(required github.com/pulumi/pulumi/sdk/v3 "$here/nodejs-host/go.mod")"
+bin="$cache/$version-nodejs-$host_version/bin"
 log() { echo "[pulumi-cli] $*" >&2; }
 
 # The dynamic-provider plugin is a shell script shipped in @pulumi/pulumi; it resolves the SDK from
