@@ -1,0 +1,82 @@
+/**
+ * The per-call context: options resolved against the environment (now, not at import), the shared
+ * throttle and queues for this account, and the transport.
+ */
+import { type ConfigInput, resolveConfig } from "./config";
+import { type ClientEvent, type EventSink, safeSink } from "./events";
+import { createGotTransport } from "./http";
+import type { ProjectQueues } from "./queue";
+import { accountThrottle, keyFingerprint, projectQueues } from "./registry";
+import type { RequestContext } from "./request";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+import type { Transport } from "./transport";
+import { DEFAULT_POLL_INTERVAL, type PollInterval } from "./wait";
+
+/** Options of `createClient`. Everything is optional; the key and URL fall back to the environment. */
+export interface ClientOptions extends ConfigInput {
+  /** Overrides of the retry policy, e.g. `{ lockedAttempts: 8, lockedBaseMs: 50 }`. */
+  retry?: Partial<RetryPolicy> | undefined;
+  /** Timeout of one HTTP attempt in ms (default 30000). */
+  attemptTimeoutMs?: number | undefined;
+  /** Operation polling: first poll after `first` ms, doubling to `max` (default 250 / 5000). */
+  pollIntervalMs?: PollInterval | undefined;
+  /** Client-side rate limiting (default true). */
+  throttle?: boolean | undefined;
+  /** Per-project serialization of mutating calls (default true). */
+  queue?: boolean | undefined;
+  /** Deadline in ms from the call for mutations and waits that pass none (default 20 minutes). */
+  timeoutMs?: number | undefined;
+  /** Listener for retries, throttling, queueing and operation progress; never sees a key. */
+  onEvent?: ((event: ClientEvent) => void) | undefined;
+  /** Replaces the got transport (tests, instrumentation). */
+  transport?: Transport | undefined;
+  /** Source of retry jitter in [0, 1) (tests); `Math.random` by default. */
+  random?: (() => number) | undefined;
+}
+
+/** Default timeout of one HTTP attempt. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+/** Default deadline of a mutation plus its operation wait. */
+export const DEFAULT_TIMEOUT_MS = 20 * 60_000;
+
+/** What endpoint functions work with. */
+export interface ClientContext {
+  request: RequestContext;
+  /** Undefined when `queue: false`. */
+  queues: ProjectQueues | undefined;
+  pollIntervalMs: PollInterval;
+  timeoutMs: number;
+  emit: EventSink;
+}
+
+/** Builds contexts for one client; caches one transport per URL + key fingerprint. */
+export function contextFactory(options: ClientOptions): () => ClientContext {
+  const transports = new Map<string, Transport>();
+  const emit = safeSink(options.onEvent);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  return () => {
+    const config = resolveConfig({ apiKey: options.apiKey, apiUrl: options.apiUrl });
+    const id = `${config.apiUrl}#${keyFingerprint(config.apiKey)}`;
+    let transport = options.transport ?? transports.get(id);
+    if (transport === undefined) {
+      transport = createGotTransport(config);
+      transports.set(id, transport);
+    }
+    return {
+      request: {
+        apiUrl: config.apiUrl,
+        transport,
+        throttle: options.throttle === false ? undefined : accountThrottle(config.apiUrl, config.apiKey),
+        policy,
+        attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+        emit,
+        secrets: [config.apiKey],
+        random: options.random,
+      },
+      queues: options.queue === false ? undefined : projectQueues(config.apiUrl),
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      emit,
+    };
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The got-based transport: prefix URL, Bearer auth, JSON content negotiation, our User-Agent and a
+ * per-attempt timeout. got's own retry, redirects and HTTP-error throwing are off: the request loop
+ * (`request.ts`) decides about every status. got errors are reduced to a code and a message here, so
+ * no got object (which holds the request headers) ever escapes into our errors.
+ */
+import got from "got";
+import type { Transport, TransportRequest, TransportResponse } from "./transport";
+import { TransportFailure } from "./transport";
+import { userAgent } from "./version";
+
+/** What the got transport needs. */
+export interface GotTransportOptions {
+  apiUrl: string;
+  apiKey: string;
+}
+
+/** Build a transport bound to one API URL and key. */
+export function createGotTransport(options: GotTransportOptions): Transport {
+  const client = got.extend({
+    prefixUrl: `${options.apiUrl}/`,
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: "application/json",
+      "user-agent": userAgent(),
+    },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    followRedirect: false,
+    allowAbsoluteUrls: false,
+  });
+
+  return async (request: TransportRequest): Promise<TransportResponse> => {
+    try {
+      const response = await client(request.path.replace(/^\/+/, ""), {
+        method: request.method,
+        searchParams: { ...request.query },
+        headers: { ...request.headers },
+        ...(request.json === undefined ? {} : { json: request.json }),
+        timeout: { request: request.timeoutMs },
+        responseType: "text",
+      });
+      return { status: response.statusCode, headers: response.headers, body: response.body };
+    } catch (error) {
+      const code =
+        typeof (error as { code?: unknown }).code === "string"
+          ? (error as { code: string }).code
+          : "EUNKNOWN";
+      const message = error instanceof Error ? error.message : String(error);
+      throw new TransportFailure(code, message);
+    }
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The life of a mutating branch call: queue behind earlier changes to the project, send (re-sending
+ * past 423s once the project's running operations finish), then hold the project until the operations
+ * the call started are done. Errors after a successful send carry the send's body in `response`.
+ */
+import type { ClientContext } from "./context";
+import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
+import type { Operation } from "./schemas";
+import { sleep } from "./sleep";
+import { isOperationTerminal, waitForOperations } from "./wait";
+
+/** Per-call options of mutating branch calls. */
+export interface MutationOptions {
+  /** Epoch ms by which the call, including its operation wait, must be done (default: client `timeoutMs`). */
+  deadline?: number | undefined;
+  /** Wait for the started operations before resolving (default true). */
+  wait?: boolean | undefined;
+  /** Called each time an awaited operation's status changes. */
+  onProgress?: ((operation: Operation) => void) | undefined;
+}
+
+/** How a mutation reads operations (supplied by the endpoint layer). */
+export interface OperationReaders {
+  /** The newest operations of the project (one page). */
+  recent: (deadline: number) => Promise<Operation[]>;
+  fetch: (operationId: string) => Promise<Operation>;
+}
+
+async function sendPastLocks<T>(
+  ctx: ClientContext,
+  projectId: string,
+  send: () => Promise<T>,
+  readers: OperationReaders,
+  deadline: number,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isLocked(error) || Date.now() >= deadline) throw error;
+      // CONTRACT §7: the 423 retries are spent; wait for the project's running work, then try again.
+      const unfinished = (await readers.recent(deadline)).filter((op) => !isOperationTerminal(op.status));
+      ctx.emit({ type: "locked-wait", projectId, pendingOperationIds: unfinished.map((op) => op.id) });
+      if (unfinished.length === 0) {
+        // The lock holder is not listed (yet): pause one poll interval.
+        await sleep(Math.min(ctx.pollIntervalMs.first, Math.max(0, deadline - Date.now())));
+        continue;
+      }
+      try {
+        await waitForOperations({
+          projectId,
+          operations: unfinished,
+          fetchOperation: readers.fetch,
+          deadline,
+          pollIntervalMs: ctx.pollIntervalMs,
+          emit: ctx.emit,
+          settleOnly: true,
+        });
+      } catch (waitError) {
+        if (isOperationTimeout(waitError)) throw error;
+        throw waitError;
+      }
+    }
+  }
+}
+
+/**
+ * Run one mutating call for `projectId` under the project queue. `send` performs the request (it
+ * receives the deadline); its result's `operations` are awaited unless `wait: false`.
+ */
+export function runMutation<T extends { operations: Operation[] } | null>(
+  ctx: ClientContext,
+  projectId: string,
+  send: (deadline: number) => Promise<T>,
+  readers: OperationReaders,
+  options: MutationOptions = {},
+): Promise<T> {
+  const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
+  const task = async (): Promise<T> => {
+    if (Date.now() >= deadline) {
+      throw new OperationTimeoutError(
+        `The deadline passed before the request for project ${projectId} was sent (it was queued behind earlier changes to the project). Nothing was changed: raise the resource's customTimeouts, or lower \`pulumi up --parallel\`.`,
+        projectId,
+        [],
+      );
+    }
+    const response = await sendPastLocks(ctx, projectId, () => send(deadline), readers, deadline);
+    if (response === null || options.wait === false || response.operations.length === 0) return response;
+    try {
+      await waitForOperations({
+        projectId,
+        operations: response.operations,
+        fetchOperation: readers.fetch,
+        deadline,
+        pollIntervalMs: ctx.pollIntervalMs,
+        onProgress: options.onProgress,
+        emit: ctx.emit,
+      });
+    } catch (error) {
+      if (isApiError(error)) error.response = response;
+      throw error;
+    }
+    return response;
+  };
+  if (ctx.queues === undefined) return task();
+  const ahead = ctx.queues.pending(projectId);
+  if (ahead > 0) ctx.emit({ type: "queued", projectId, ahead });
+  return ctx.queues.run(projectId, task);
+}

@@ -1,0 +1,72 @@
+/**
+ * Cursor pagination as async iterators. A listing stops on the first of: a page without a cursor, an
+ * empty page, a short page (fewer items than the limit), a cursor already seen, or `maxItems`; it
+ * throws `PageLimitError` past `maxPages`, so a cursor that never ends cannot loop forever.
+ */
+import { InvalidArgumentError, PageLimitError } from "./errors";
+
+/** What to ask for next. */
+export interface PageRequest {
+  cursor: string | undefined;
+  limit: number;
+}
+
+/** How to walk one listing. */
+export interface PaginateOptions<TPage, TItem> {
+  /** Names the listing in errors, e.g. `operations of project p-1`. */
+  what: string;
+  /** Page size sent as `limit`. */
+  limit: number;
+  /** Hard cap on pages fetched. */
+  maxPages: number;
+  /** Stop after yielding this many items. */
+  maxItems?: number | undefined;
+  fetchPage: (request: PageRequest) => Promise<TPage>;
+  items: (page: TPage) => readonly TItem[];
+  nextCursor: (page: TPage) => string | null | undefined;
+  /** Sees every page as it arrives (e.g. to collect `unavailable_project_ids`). */
+  onPage?: ((page: TPage) => void) | undefined;
+}
+
+/** Pages the API allows at most, per listing, unless the caller says otherwise. */
+export const DEFAULT_MAX_PAGES = 1_000;
+
+/** Check a page size against the endpoint's bounds; throws `InvalidArgumentError` otherwise. */
+export function checkPageSize(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}, got ${value}.`);
+  }
+  return value;
+}
+
+/** Yield every item of a cursor-paginated listing, one page at a time (memory stays flat). */
+export async function* paginate<TPage, TItem>(
+  options: PaginateOptions<TPage, TItem>,
+): AsyncGenerator<TItem, void> {
+  const { limit, maxPages, maxItems } = options;
+  if (maxItems !== undefined && maxItems <= 0) return;
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  let yielded = 0;
+  for (let pageNumber = 1; ; pageNumber++) {
+    if (pageNumber > maxPages) {
+      throw new PageLimitError(
+        `Listing ${options.what} stopped after ${maxPages} pages of ${limit}: the cursor keeps advancing past the page cap. Narrow the listing (maxItems), or report this if the cursor is not moving.`,
+      );
+    }
+    const page = await options.fetchPage({ cursor, limit });
+    options.onPage?.(page);
+    const items = options.items(page);
+    for (const item of items) {
+      yield item;
+      yielded++;
+      if (maxItems !== undefined && yielded >= maxItems) return;
+    }
+    if (items.length === 0 || items.length < limit) return;
+    const next = options.nextCursor(page);
+    if (next === undefined || next === null || next === "") return;
+    if (next === cursor || seen.has(next)) return;
+    seen.add(next);
+    cursor = next;
+  }
+}

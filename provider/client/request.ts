@@ -1,0 +1,229 @@
+/**
+ * The request loop: one logical request = throttle, attempt, classify, and retry per `retry.ts`
+ * until success, a non-retryable failure, spent attempts or the deadline. Success bodies are parsed
+ * with zod at this boundary.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { ApiError } from "./errors";
+import { ResponseValidationError } from "./errors";
+import type { EventSink } from "./events";
+import type { ApiRoute } from "./path";
+import { redactSecrets } from "./redact";
+import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
+import { computeRetryDelay, parseRetryAfter, type RetryFailure, type RetryPolicy } from "./retry";
+import { sleep } from "./sleep";
+import type { Throttle } from "./throttle";
+import { type HttpMethod, isTransportFailure, type Transport, type TransportResponse } from "./transport";
+
+/** Everything a request needs from its client. */
+export interface RequestContext {
+  apiUrl: string;
+  transport: Transport;
+  /** Undefined when throttling is disabled. */
+  throttle: Throttle | undefined;
+  policy: RetryPolicy;
+  attemptTimeoutMs: number;
+  emit: EventSink;
+  /** Strings that must never appear in a message (the API key). */
+  secrets: readonly string[];
+  /** Source of jitter; `Math.random` unless a test pins it. */
+  random?: (() => number) | undefined;
+}
+
+/** One logical request. */
+export interface RequestSpec<S extends z.ZodType> {
+  method: HttpMethod;
+  route: ApiRoute;
+  query?: Readonly<Record<string, string | number | undefined>> | undefined;
+  body?: unknown;
+  schema: S;
+  /** Stop retrying when the next attempt would start after this epoch-ms time. */
+  deadline?: number | undefined;
+}
+
+function formatIssues(error: z.ZodError): string[] {
+  return error.issues.slice(0, 5).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+    return `${where}: ${issue.message}`;
+  });
+}
+
+function cleanQuery(query: RequestSpec<z.ZodType>["query"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) out[name] = String(value);
+  }
+  return out;
+}
+
+/** Perform `spec`; resolves with the parsed body, or `null` for a 204 / empty 2xx when `allowEmpty`. */
+async function perform<S extends z.ZodType>(
+  ctx: RequestContext,
+  spec: RequestSpec<S>,
+  allowEmpty: boolean,
+): Promise<z.output<S> | null> {
+  const requestId = randomUUID();
+  const started = Date.now();
+  const { method, route } = spec;
+  const query = cleanQuery(spec.query);
+
+  for (let attempt = 1; ; attempt++) {
+    if (ctx.throttle !== undefined) {
+      const waitedMs = await ctx.throttle.acquire(method, route.template);
+      if (waitedMs > 0) ctx.emit({ type: "throttled", method, pathTemplate: route.template, waitedMs });
+    }
+
+    const attemptStarted = Date.now();
+    let response: TransportResponse | undefined;
+    let network: { code: string; message: string } | undefined;
+    try {
+      response = await ctx.transport({
+        method,
+        path: route.path,
+        query,
+        headers: { "x-request-id": requestId },
+        ...(spec.body === undefined ? {} : { json: spec.body }),
+        timeoutMs: ctx.attemptTimeoutMs,
+      });
+    } catch (error) {
+      if (!isTransportFailure(error)) throw error;
+      network = { code: error.code, message: error.message };
+    }
+
+    if (response !== undefined) {
+      const responseId = headerValue(response.headers, "x-request-id") ?? requestId;
+      ctx.emit({
+        type: "response",
+        method,
+        path: route.path,
+        pathTemplate: route.template,
+        status: response.status,
+        attempt,
+        elapsedMs: Date.now() - attemptStarted,
+        requestId: responseId,
+      });
+      if (response.status >= 200 && response.status < 300) {
+        return parseSuccess(ctx, spec, response, allowEmpty, { attempt, started, requestId: responseId });
+      }
+    }
+    const failure: RetryFailure =
+      response !== undefined ? { status: response.status } : { network: network?.code ?? "EUNKNOWN" };
+
+    const retryAfter = response === undefined ? undefined : headerValue(response.headers, "retry-after");
+    if (response?.status === 429 && ctx.throttle !== undefined) {
+      const pauseMs = parseRetryAfter(retryAfter, Date.now());
+      ctx.throttle.penalize(method, route.template, pauseMs);
+      ctx.emit({ type: "rate-limited", method, pathTemplate: route.template, pauseMs });
+    }
+
+    const decision = computeRetryDelay({
+      attempt,
+      method,
+      error: failure,
+      retryAfter,
+      policy: ctx.policy,
+      random: ctx.random,
+    });
+    const fitsDeadline =
+      decision.retry && (spec.deadline === undefined || Date.now() + decision.delayMs <= spec.deadline);
+    if (!decision.retry || !fitsDeadline) {
+      const failureCtx: FailureContext = {
+        method,
+        path: route.path,
+        pathTemplate: route.template,
+        attempts: attempt,
+        elapsedMs: Date.now() - started,
+        sentRequestId: requestId,
+        retryable: decision.rule !== undefined,
+        apiUrl: ctx.apiUrl,
+        attemptTimeoutMs: ctx.attemptTimeoutMs,
+        secrets: ctx.secrets,
+      };
+      const error: ApiError =
+        response === undefined
+          ? errorFromNetwork(network?.code ?? "EUNKNOWN", network?.message ?? "", failureCtx)
+          : errorFromResponse(response.status, response.headers, response.body, failureCtx);
+      throw error;
+    }
+
+    ctx.emit({
+      type: "retry",
+      method,
+      path: route.path,
+      pathTemplate: route.template,
+      attempt,
+      delayMs: decision.delayMs,
+      rule: decision.rule,
+      status: response?.status,
+      networkCode: network?.code,
+      requestId,
+    });
+    await sleep(decision.delayMs);
+  }
+}
+
+function parseSuccess<S extends z.ZodType>(
+  ctx: RequestContext,
+  spec: RequestSpec<S>,
+  response: TransportResponse,
+  allowEmpty: boolean,
+  info: { attempt: number; started: number; requestId: string },
+): z.output<S> | null {
+  const details = {
+    status: response.status,
+    requestId: info.requestId,
+    method: spec.method,
+    path: spec.route.path,
+    pathTemplate: spec.route.template,
+    attempts: info.attempt,
+    elapsedMs: Date.now() - info.started,
+  };
+  const where = `${spec.method} ${spec.route.path}`;
+  const next = `The API may have changed: upgrade pulumi-clouddb, or report this with request id ${info.requestId}.`;
+  if (response.body.trim() === "") {
+    if (allowEmpty) return null;
+    throw new ResponseValidationError(
+      `${where} returned ${response.status} with an empty body where JSON was expected. ${next}`,
+      ["(body): empty"],
+      details,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body);
+  } catch {
+    const type = headerValue(response.headers, "content-type") ?? "unknown content type";
+    throw new ResponseValidationError(
+      `${where} returned ${response.status} with a body that is not JSON (${redactSecrets(type, ctx.secrets)}). ${next}`,
+      ["(body): not JSON"],
+      details,
+    );
+  }
+  const parsed = spec.schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = formatIssues(parsed.error).map((issue) => redactSecrets(issue, ctx.secrets));
+    throw new ResponseValidationError(
+      `${where} returned ${response.status} with a body that does not match the expected shape (${issues.join("; ")}). ${next}`,
+      issues,
+      details,
+    );
+  }
+  return parsed.data as z.output<S>;
+}
+
+/** Perform a request whose success always has a JSON body. Throws a typed `ApiError` otherwise. */
+export async function apiRequest<S extends z.ZodType>(
+  ctx: RequestContext,
+  spec: RequestSpec<S>,
+): Promise<z.output<S>> {
+  return (await perform(ctx, spec, false)) as z.output<S>;
+}
+
+/** Perform a request whose success may be a 204 / empty body (resolves `null` then). */
+export function apiRequestOrEmpty<S extends z.ZodType>(
+  ctx: RequestContext,
+  spec: RequestSpec<S>,
+): Promise<z.output<S> | null> {
+  return perform(ctx, spec, true);
+}

@@ -1,0 +1,172 @@
+/**
+ * Turning a failed attempt (a non-2xx response, or no response) into a typed error whose message says
+ * what failed and what to do next. Server text is redacted; HTML or other non-JSON bodies never hide
+ * the status.
+ */
+import { STATUS_CODES } from "node:http";
+import type { ApiError, ApiErrorDetails } from "./errors";
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  LockedError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  UnauthorizedError,
+} from "./errors";
+import { redactSecrets } from "./redact";
+import { ErrorBodySchema } from "./schemas";
+
+/** Where and how long: everything an error reports besides the response itself. */
+export interface FailureContext {
+  method: string;
+  path: string;
+  pathTemplate: string;
+  attempts: number;
+  elapsedMs: number;
+  /** The `x-request-id` this client sent. */
+  sentRequestId: string;
+  /** Whether a retry rule covers this failure for this method (shapes the hint). */
+  retryable: boolean;
+  apiUrl: string;
+  attemptTimeoutMs: number;
+  secrets: readonly string[];
+}
+
+/** First value of a header. */
+export function headerValue(headers: Readonly<Record<string, string | string[] | undefined>>, name: string) {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const MUTATING = new Set(["POST", "PATCH", "DELETE", "PUT"]);
+
+function tail(ctx: FailureContext, requestId: string): string {
+  const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"}`;
+  return ` (request id ${requestId}; ${attempts} in ${ctx.elapsedMs} ms)`;
+}
+
+function shorten(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Build the typed error for a non-2xx response. */
+export function errorFromResponse(
+  status: number,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  body: string,
+  ctx: FailureContext,
+): ApiError {
+  let code: string | undefined;
+  let serverMessage: string | undefined;
+  let bodyRequestId: string | undefined;
+  let parsedJson = false;
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(body));
+    if (parsed.success) {
+      parsedJson = true;
+      code = parsed.data.code == null ? undefined : String(parsed.data.code);
+      serverMessage = parsed.data.message ?? undefined;
+      bodyRequestId = parsed.data.request_id ?? undefined;
+    }
+  } catch {
+    // Not JSON (a gateway page): reported below by content type, never by parse failure.
+  }
+  const requestId = headerValue(headers, "x-request-id") ?? bodyRequestId ?? ctx.sentRequestId;
+  const reason = STATUS_CODES[status] ?? "Unknown Status";
+  let detail = "";
+  if (serverMessage) detail = `: ${shorten(redactSecrets(serverMessage, ctx.secrets))}`;
+  else if (!parsedJson) {
+    const type = headerValue(headers, "content-type")?.split(";")[0]?.trim();
+    detail = body.trim() === "" ? " (empty body)" : ` (non-JSON${type ? ` ${type}` : ""} body)`;
+  }
+  const codeText = code ? ` [${shorten(redactSecrets(code, ctx.secrets), 80)}]` : "";
+  const head = `${ctx.method} ${ctx.path} failed: ${status} ${reason}${codeText}${detail}.`;
+  const details: ApiErrorDetails = {
+    status,
+    code,
+    requestId,
+    method: ctx.method,
+    path: ctx.path,
+    pathTemplate: ctx.pathTemplate,
+    attempts: ctx.attempts,
+    elapsedMs: ctx.elapsedMs,
+  };
+  const end = tail(ctx, requestId);
+  const mutating = MUTATING.has(ctx.method);
+
+  switch (status) {
+    case 401:
+      return new UnauthorizedError(
+        `${head} The API key is missing, invalid or revoked: set a valid key with \`pulumi config set --secret clouddb:apiKey <key>\` or CLOUDDB_API_KEY.${end}`,
+        details,
+      );
+    case 403:
+      return new ForbiddenError(
+        `${head} This API key may not do this (a project-scoped key outside its project, an organization action without admin rights, or an endpoint that needs a personal key): use a key with that scope.${end}`,
+        details,
+      );
+    case 404:
+      return new NotFoundError(
+        `${head} The object does not exist or this key cannot see it: check the id, or run \`pulumi refresh\` if it was deleted outside Pulumi.${end}`,
+        details,
+      );
+    case 409:
+      return new ConflictError(
+        `${head} It conflicts with existing state (for example a branch with this name already exists): choose another name or adopt the existing object.${end}`,
+        details,
+      );
+    case 423:
+      return new LockedError(
+        `${head} Conflicting operations were still running on the project after the retries: wait for them to finish and run again.${end}`,
+        details,
+      );
+    case 429:
+      return new RateLimitedError(
+        `${head} The rate limit was still exceeded after the retries: lower \`pulumi up --parallel\`, or run again later.${end}`,
+        details,
+      );
+  }
+  if (status >= 500) {
+    const next =
+      mutating && !ctx.retryable
+        ? "It was not re-sent because the change may have been applied: run `pulumi refresh`, then `pulumi up` again."
+        : "The service failed; try again later.";
+    return new ServerError(`${head} ${next}${end}`, details);
+  }
+  return new BadRequestError(
+    `${head} The service refused the request: correct the inputs it names and run again.${end}`,
+    details,
+  );
+}
+
+/** Build the typed error for an attempt that got no response. */
+export function errorFromNetwork(
+  networkCode: string,
+  networkMessage: string,
+  ctx: FailureContext,
+): NetworkError {
+  const what =
+    networkCode === "ETIMEDOUT"
+      ? `no response within ${ctx.attemptTimeoutMs} ms`
+      : `no response (${networkCode}: ${shorten(redactSecrets(networkMessage, ctx.secrets), 160)})`;
+  const next =
+    MUTATING.has(ctx.method) && !ctx.retryable
+      ? "It was not re-sent because it may have reached the service: run `pulumi refresh`, then `pulumi up` again."
+      : `Check the network and that clouddb:apiUrl / CLOUDDB_API_URL (${ctx.apiUrl}) is reachable.`;
+  return new NetworkError(
+    `${ctx.method} ${ctx.path} failed: ${what}. ${next}${tail(ctx, ctx.sentRequestId)}`,
+    networkCode,
+    {
+      requestId: ctx.sentRequestId,
+      method: ctx.method,
+      path: ctx.path,
+      pathTemplate: ctx.pathTemplate,
+      attempts: ctx.attempts,
+      elapsedMs: ctx.elapsedMs,
+    },
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * Retry policy: a declared table of rules plus one pure function, `computeRetryDelay`, that decides
+ * whether a failed attempt is retried and after how long. The request loop in `http.ts` only asks it.
+ */
+
+/** Tunable numbers of the policy. "Attempts" here count retries after the first try. */
+export interface RetryPolicy {
+  /** Retries after a 423 (CONTRACT §7 rule 1: "up to 5 attempts"). */
+  lockedAttempts: number;
+  /** First 423 delay; doubles each retry (CONTRACT §7 rule 1: "starts at 0.1 seconds, doubles"). */
+  lockedBaseMs: number;
+  /** Retries after a 429. */
+  rateLimitedAttempts: number;
+  /** Cap of the exponential window for a 429 without Retry-After (full jitter below it). */
+  rateLimitedBaseMs: number;
+  rateLimitedMaxMs: number;
+  /** Longest Retry-After honoured; larger values are clamped to this. */
+  retryAfterMaxMs: number;
+  /** Retries after a 503 (any method). */
+  unavailableAttempts: number;
+  /** Retries after another 5xx (GET only). */
+  serverErrorAttempts: number;
+  /** Retries after a network failure or attempt timeout (GET only). */
+  networkAttempts: number;
+  /** Exponential window for 503 / 5xx / network retries (full jitter below it). */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+/** The defaults; `ClientOptions.retry` overrides any of them. */
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  lockedAttempts: 5,
+  lockedBaseMs: 100,
+  rateLimitedAttempts: 6,
+  rateLimitedBaseMs: 1_000,
+  rateLimitedMaxMs: 30_000,
+  retryAfterMaxMs: 120_000,
+  unavailableAttempts: 4,
+  serverErrorAttempts: 3,
+  networkAttempts: 3,
+  backoffBaseMs: 250,
+  backoffMaxMs: 8_000,
+});
+
+/** What went wrong on one attempt: an HTTP status, or no response at all (`network` holds the code). */
+export type RetryFailure = { status: number } | { network: string };
+
+/** Which schedule a rule uses. */
+export type RetrySchedule = "doubling" | "retry-after-or-full-jitter" | "full-jitter";
+
+/** One row of the policy table. */
+export interface RetryRule {
+  name: "locked" | "rate-limited" | "unavailable" | "server-error" | "network";
+  /** Statuses matched (`"network"` matches failures without a response). */
+  matches: readonly number[] | "network";
+  /** Methods retried; `"all"` also covers POST / PATCH / DELETE. */
+  methods: "all" | readonly string[];
+  attemptsKey: keyof RetryPolicy;
+  schedule: RetrySchedule;
+  /** Why this rule exists (the clause it implements). */
+  why: string;
+}
+
+const FIVE_XX_BUT_503 = Array.from({ length: 100 }, (_, i) => 500 + i).filter((s) => s !== 503);
+
+/** The policy table, first match wins. */
+export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
+  {
+    name: "locked",
+    matches: [423],
+    methods: "all",
+    attemptsKey: "lockedAttempts",
+    schedule: "doubling",
+    why: "CONTRACT §7.1: on 423 retry the same request, 0.1 s doubling, up to 5 attempts; the request was refused, so re-sending is safe",
+  },
+  {
+    name: "rate-limited",
+    matches: [429],
+    methods: "all",
+    attemptsKey: "rateLimitedAttempts",
+    schedule: "retry-after-or-full-jitter",
+    why: "CONTRACT §7.2: on 429 retry with exponential backoff; Retry-After must be honoured (DESIGN §2)",
+  },
+  {
+    name: "unavailable",
+    matches: [503],
+    methods: "all",
+    attemptsKey: "unavailableAttempts",
+    schedule: "full-jitter",
+    why: "OpenAPI GeneralError: any request that returns 503 is always safe to retry",
+  },
+  {
+    name: "server-error",
+    matches: FIVE_XX_BUT_503,
+    methods: ["GET", "HEAD", "OPTIONS"],
+    attemptsKey: "serverErrorAttempts",
+    schedule: "full-jitter",
+    why: "OpenAPI GeneralError: a POST/PATCH/DELETE may have succeeded before the 5xx, so only idempotent methods are re-sent",
+  },
+  {
+    name: "network",
+    matches: "network",
+    methods: ["GET", "HEAD", "OPTIONS"],
+    attemptsKey: "networkAttempts",
+    schedule: "full-jitter",
+    why: "OpenAPI GeneralError: without a response a mutating request may still have been processed; only idempotent methods are re-sent",
+  },
+]);
+
+/** Input of `computeRetryDelay`. */
+export interface RetryDelayInput {
+  /** 1 for the first retry (after the first failed attempt), 2 for the second, … */
+  attempt: number;
+  method: string;
+  error: RetryFailure;
+  /** The raw `Retry-After` header, if any (seconds or an HTTP date). */
+  retryAfter?: string | undefined;
+  policy?: Partial<RetryPolicy> | undefined;
+  /** Clock for HTTP-date Retry-After values; defaults to `Date.now()`. */
+  now?: number | undefined;
+  /** Source of jitter in [0, 1); defaults to `Math.random`. */
+  random?: (() => number) | undefined;
+}
+
+/** The decision: retry after `delayMs`, or stop (with the rule that matched, if any). */
+export type RetryDecision =
+  | { retry: true; delayMs: number; rule: RetryRule["name"] }
+  | { retry: false; rule: RetryRule["name"] | undefined; reason: "not-retryable" | "attempts-exhausted" };
+
+/** Parse a Retry-After header (delta-seconds or HTTP-date) to milliseconds from `now`; undefined if unusable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+function ruleFor(method: string, error: RetryFailure): RetryRule | undefined {
+  const m = method.toUpperCase();
+  return RETRY_RULES.find((rule) => {
+    const matched =
+      "network" in error
+        ? rule.matches === "network"
+        : rule.matches !== "network" && rule.matches.includes(error.status);
+    return matched && (rule.methods === "all" || rule.methods.includes(m));
+  });
+}
+
+/** Decide whether the `attempt`-th retry happens and its delay. Pure: no clock or randomness unless passed. */
+export function computeRetryDelay(input: RetryDelayInput): RetryDecision {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...input.policy };
+  const rule = ruleFor(input.method, input.error);
+  if (rule === undefined) return { retry: false, rule: undefined, reason: "not-retryable" };
+  if (input.attempt > policy[rule.attemptsKey]) {
+    return { retry: false, rule: rule.name, reason: "attempts-exhausted" };
+  }
+  const random = input.random ?? Math.random;
+  const exponent = Math.max(0, input.attempt - 1);
+  let delayMs: number;
+  switch (rule.schedule) {
+    case "doubling":
+      delayMs = policy.lockedBaseMs * 2 ** exponent;
+      break;
+    case "retry-after-or-full-jitter": {
+      const fromHeader = parseRetryAfter(input.retryAfter, input.now ?? Date.now());
+      delayMs =
+        fromHeader !== undefined
+          ? Math.min(fromHeader, policy.retryAfterMaxMs)
+          : Math.floor(
+              random() * Math.min(policy.rateLimitedMaxMs, policy.rateLimitedBaseMs * 2 ** exponent),
+            );
+      break;
+    }
+    case "full-jitter":
+      delayMs = Math.floor(random() * Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** exponent));
+      break;
+  }
+  return { retry: true, delayMs, rule: rule.name };
+}

@@ -1,0 +1,282 @@
+/**
+ * zod schemas for every response shape the client reads; the TypeScript types are `z.infer` of them.
+ *
+ * Tolerant by design: objects keep unknown fields (`z.looseObject`), enum-like strings (`action`,
+ * `status`, endpoint `type`, branch state) accept values we have not seen, optional fields may be
+ * absent or `null`. Only fields the library uses are required.
+ */
+import { z } from "zod";
+
+/** An optional field that may also arrive as `null`; both read as `undefined`. */
+function maybe<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
+}
+
+// ---------------------------------------------------------------- operations
+
+/** Operation statuses the API documents. `status` still accepts any string. */
+export const KNOWN_OPERATION_STATUSES = [
+  "scheduling",
+  "running",
+  "finished",
+  "failed",
+  "error",
+  "cancelling",
+  "cancelled",
+  "skipped",
+] as const;
+/** A documented operation status. */
+export type KnownOperationStatus = (typeof KNOWN_OPERATION_STATUSES)[number];
+
+/** One operation record (`action` has 30+ values and grows: any string is accepted). */
+export const OperationSchema = z.looseObject({
+  id: z.string(),
+  project_id: z.string(),
+  branch_id: maybe(z.string()),
+  endpoint_id: maybe(z.string()),
+  action: z.string(),
+  status: z.string(),
+  failures_count: z.number().int().default(0),
+  created_at: z.string(),
+  updated_at: z.string(),
+  total_duration_ms: maybe(z.number()),
+  error: maybe(z.string()),
+  retry_at: maybe(z.string()),
+});
+/** An operation as returned by the API. */
+export type Operation = z.infer<typeof OperationSchema>;
+
+/** Cursor object of a listing page. */
+export const PaginationSchema = z.looseObject({ cursor: maybe(z.string()) });
+/** A pagination object. */
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/** `GET /projects/{project_id}/operations` */
+export const OperationsPageSchema = z.looseObject({
+  operations: z.array(OperationSchema),
+  pagination: maybe(PaginationSchema),
+});
+/** One page of operations. */
+export type OperationsPage = z.infer<typeof OperationsPageSchema>;
+
+/** `GET /projects/{project_id}/operations/{operation_id}` */
+export const OperationResponseSchema = z.looseObject({ operation: OperationSchema });
+/** Body of a single-operation read. */
+export type OperationResponse = z.infer<typeof OperationResponseSchema>;
+
+// ---------------------------------------------------------------- API keys
+
+/** `POST /api_keys` (200). Only `id` and `key` are promised by the contract; the rest are read when sent. */
+export const ApiKeyCreatedSchema = z.looseObject({
+  id: z.number().int(),
+  key: z.string(),
+  name: maybe(z.string()),
+  created_at: maybe(z.string()),
+  created_by: maybe(z.string()),
+});
+/** A new personal key, including its one-time secret `key`. */
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
+
+/** `POST /organizations/{org_id}/api_keys`: the same plus `project_id` for project-scoped keys. */
+export const OrgApiKeyCreatedSchema = ApiKeyCreatedSchema.extend({ project_id: maybe(z.string()) });
+/** A new organization or project-scoped key, including its one-time secret `key`. */
+export type OrgApiKeyCreated = z.infer<typeof OrgApiKeyCreatedSchema>;
+
+/** `created_by` in list items: an object `{id, name, image}` (a bare string is tolerated). */
+export const ApiKeyCreatorSchema = z.union([
+  z.looseObject({ id: z.string(), name: maybe(z.string()), image: maybe(z.string()) }),
+  z.string(),
+]);
+/** Who created a listed key. */
+export type ApiKeyCreator = z.infer<typeof ApiKeyCreatorSchema>;
+
+/** One item of `GET /api_keys` (a bare array; revoked keys are not listed). */
+export const ApiKeyListItemSchema = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: maybe(z.string()),
+  created_by: maybe(ApiKeyCreatorSchema),
+  last_used_at: maybe(z.string()),
+  last_used_from_addr: maybe(z.string()),
+});
+/** A listed personal key (no secret). */
+export type ApiKeyListItem = z.infer<typeof ApiKeyListItemSchema>;
+
+/** `GET /api_keys` */
+export const ApiKeyListSchema = z.array(ApiKeyListItemSchema);
+
+/** One item of `GET /organizations/{org_id}/api_keys`; may carry `project_id`. */
+export const OrgApiKeyListItemSchema = ApiKeyListItemSchema.extend({ project_id: maybe(z.string()) });
+/** A listed organization or project-scoped key (no secret). */
+export type OrgApiKeyListItem = z.infer<typeof OrgApiKeyListItemSchema>;
+
+/** `GET /organizations/{org_id}/api_keys` */
+export const OrgApiKeyListSchema = z.array(OrgApiKeyListItemSchema);
+
+/** `DELETE /api_keys/{key_id}` and `DELETE /organizations/{org_id}/api_keys/{key_id}`. */
+export const ApiKeyRevokedSchema = z.looseObject({
+  id: z.number().int(),
+  name: maybe(z.string()),
+  created_at: maybe(z.string()),
+  created_by: maybe(z.string()),
+  last_used_at: maybe(z.string()),
+  last_used_from_addr: maybe(z.string()),
+  revoked: z.boolean(),
+  project_id: maybe(z.string()),
+});
+/** A revoked key. */
+export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
+
+// ---------------------------------------------------------------- projects
+
+/** A project as listed (CONTRACT §2.4 fields; required where the OpenAPI `ProjectListItem` requires them). */
+export const ProjectSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  platform_id: z.string(),
+  region_id: z.string(),
+  provisioner: z.string(),
+  pg_version: z.number(),
+  cpu_used_sec: z.number(),
+  locked: maybe(z.boolean()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  proxy_host: z.string(),
+  branch_logical_size_limit: z.number(),
+  org_id: maybe(z.string()),
+});
+/** A listed project. */
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** `GET /projects` */
+export const ProjectsPageSchema = z.looseObject({
+  projects: z.array(ProjectSchema),
+  pagination: maybe(PaginationSchema),
+  unavailable_project_ids: maybe(z.array(z.string())),
+  applications: maybe(z.record(z.string(), z.unknown())),
+  integrations: maybe(z.record(z.string(), z.unknown())),
+});
+/** One page of projects. */
+export type ProjectsPage = z.infer<typeof ProjectsPageSchema>;
+
+// ---------------------------------------------------------------- branches
+
+/** A branch record (fields the library uses; the rest kept). */
+export const BranchSchema = z.looseObject({
+  id: z.string(),
+  project_id: z.string(),
+  parent_id: maybe(z.string()),
+  name: z.string(),
+  default: z.boolean().default(false),
+  current_state: maybe(z.string()),
+  pending_state: maybe(z.string()),
+  protected: maybe(z.boolean()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A branch. */
+export type Branch = z.infer<typeof BranchSchema>;
+
+/** A compute endpoint record (`type` is `read_write` / `read_only`, other strings accepted). */
+export const EndpointSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  host: z.string(),
+  current_state: maybe(z.string()),
+  branch_id: z.string(),
+  project_id: maybe(z.string()),
+});
+/** A compute endpoint. */
+export type Endpoint = z.infer<typeof EndpointSchema>;
+
+/** A role created with a branch (may carry a `password`). */
+export const RoleSchema = z.looseObject({ name: z.string(), branch_id: maybe(z.string()) });
+/** A role. */
+export type Role = z.infer<typeof RoleSchema>;
+
+/** A database created with a branch. */
+export const DatabaseSchema = z.looseObject({
+  name: z.string(),
+  owner_name: maybe(z.string()),
+  branch_id: maybe(z.string()),
+});
+/** A database. */
+export type Database = z.infer<typeof DatabaseSchema>;
+
+/** A connection URI returned on branch creation (contains a password). */
+export const ConnectionUriSchema = z.looseObject({
+  connection_uri: z.string(),
+  connection_parameters: maybe(z.record(z.string(), z.unknown())),
+});
+/** A connection URI. */
+export type ConnectionUri = z.infer<typeof ConnectionUriSchema>;
+
+/** `POST /projects/{project_id}/branches` (201). */
+export const BranchCreateResponseSchema = z.looseObject({
+  branch: BranchSchema,
+  endpoints: z.array(EndpointSchema).default([]),
+  operations: z.array(OperationSchema).default([]),
+  roles: z.array(RoleSchema).default([]),
+  databases: z.array(DatabaseSchema).default([]),
+  connection_uris: maybe(z.array(ConnectionUriSchema)),
+});
+/** Body of a branch creation. */
+export type BranchCreateResponse = z.infer<typeof BranchCreateResponseSchema>;
+
+/** `GET /projects/{project_id}/branches/{branch_id}` */
+export const BranchGetResponseSchema = z.looseObject({
+  branch: BranchSchema,
+  annotation: z.unknown().optional(),
+});
+/** Body of a branch read. */
+export type BranchGetResponse = z.infer<typeof BranchGetResponseSchema>;
+
+/** `PATCH /projects/{project_id}/branches/{branch_id}` */
+export const BranchUpdateResponseSchema = z.looseObject({
+  branch: BranchSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a branch update. */
+export type BranchUpdateResponse = z.infer<typeof BranchUpdateResponseSchema>;
+
+/** `DELETE /projects/{project_id}/branches/{branch_id}` (200; a 204 has no body). */
+export const BranchDeleteResponseSchema = z.looseObject({
+  branch: BranchSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a branch deletion. */
+export type BranchDeleteResponse = z.infer<typeof BranchDeleteResponseSchema>;
+
+// ---------------------------------------------------------------- requests
+
+/**
+ * Body of `POST /projects/{project_id}/branches`, in the API's own snake_case shape; extra API
+ * fields (`protected`, `init_source`, endpoint settings, …) pass through unchanged.
+ */
+export interface BranchCreateRequest {
+  branch?:
+    | {
+        name?: string | undefined;
+        parent_id?: string | undefined;
+        [field: string]: unknown;
+      }
+    | undefined;
+  endpoints?:
+    | Array<{ type: "read_write" | "read_only" | (string & {}); [field: string]: unknown }>
+    | undefined;
+  [field: string]: unknown;
+}
+
+// ---------------------------------------------------------------- errors
+
+/** An error body `{request_id?, code, message}`; every field tolerated missing. */
+export const ErrorBodySchema = z.looseObject({
+  request_id: maybe(z.string()),
+  code: maybe(z.union([z.string(), z.number()])),
+  message: maybe(z.string()),
+});
+/** A parsed error body. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

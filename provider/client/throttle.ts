@@ -1,0 +1,186 @@
+/**
+ * Client-side rate limiting, shared by everything in the process that uses one account.
+ *
+ * Each limit is a bucket of `limit` tokens where a token spent at time t comes back at t + window, so
+ * no window of that length ever holds more than `limit` requests: the contract's numbers are never
+ * exceeded, whatever the server's own accounting is. A request takes a token from the account bucket
+ * and from its route bucket (method + path template). A 429 halves the buckets it went through for a
+ * while and pauses them for the Retry-After time.
+ */
+
+/** A limit: at most `limit` requests in any `windowMs`. */
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** The limits, as data. */
+export interface RateLimits {
+  /** CONTRACT §8: 700 requests per minute per account. */
+  account: RateLimit;
+  /** CONTRACT §8: bursts of 40 requests per second per route. */
+  route: RateLimit;
+  /** Routes with their own limit, keyed `METHOD /template`. */
+  routes: Readonly<Record<string, RateLimit>>;
+}
+
+/** The contract's limits. */
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
+  account: { limit: 700, windowMs: 60_000 },
+  route: { limit: 40, windowMs: 1_000 },
+  routes: Object.freeze({
+    // CONTRACT §4.3 / §8: organization key creation is limited to 10 requests per second.
+    "POST /organizations/{org_id}/api_keys": { limit: 10, windowMs: 1_000 },
+  }),
+});
+
+/** How far a bucket may be slowed: its limit is divided by 2 per 429, at most this many times. */
+const MAX_PENALTY_LEVEL = 3;
+/** Pause after a 429 without Retry-After. */
+const DEFAULT_PAUSE_MS = 1_000;
+
+/** One bucket: tokens spent at t return at t + window. */
+export class WindowBucket {
+  readonly name: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  private readonly spent: number[] = [];
+  private penaltyLevel = 0;
+  private penaltyAt = 0;
+  private pausedUntil = 0;
+
+  constructor(name: string, rate: RateLimit) {
+    this.name = name;
+    this.limit = Math.max(1, Math.floor(rate.limit));
+    this.windowMs = rate.windowMs;
+  }
+
+  private level(now: number): number {
+    if (this.penaltyLevel === 0) return 0;
+    // Each quiet window after the pause of the last 429 restores one halving.
+    const quietWindows = Math.max(0, Math.floor((now - this.penaltyAt) / this.windowMs));
+    return Math.max(0, this.penaltyLevel - quietWindows);
+  }
+
+  /** The limit in force at `now` (lower for a while after a 429). */
+  effectiveLimit(now: number): number {
+    return Math.max(1, Math.floor(this.limit / 2 ** this.level(now)));
+  }
+
+  private prune(now: number): void {
+    while (this.spent.length > 0 && (this.spent[0] as number) + this.windowMs <= now) this.spent.shift();
+  }
+
+  /** Earliest time (>= now) a token can be taken. */
+  nextFreeAt(now: number): number {
+    this.prune(now);
+    const start = Math.max(now, this.pausedUntil);
+    const limit = this.effectiveLimit(now);
+    if (this.spent.length < limit) return start;
+    const blocking = this.spent[this.spent.length - limit] as number;
+    return Math.max(start, blocking + this.windowMs);
+  }
+
+  /** Spend one token at `now` (call only when `nextFreeAt(now) <= now`). */
+  take(now: number): void {
+    this.spent.push(now);
+  }
+
+  /** React to a 429: halve the limit (recovering one step per quiet window) and pause for `pauseMs`. */
+  slowDown(now: number, pauseMs: number | undefined): void {
+    this.penaltyLevel = Math.min(MAX_PENALTY_LEVEL, this.level(now) + 1);
+    this.pausedUntil = Math.max(this.pausedUntil, now + (pauseMs ?? DEFAULT_PAUSE_MS));
+    this.penaltyAt = this.pausedUntil;
+  }
+
+  /** Tokens spent in the current window (for tests and diagnostics). */
+  inUse(now: number): number {
+    this.prune(now);
+    return this.spent.length;
+  }
+}
+
+interface Waiter {
+  buckets: WindowBucket[];
+  enqueuedAt: number;
+  resolve: (waitedMs: number) => void;
+}
+
+/** The throttle of one account: the account bucket plus one bucket per route. */
+export class Throttle {
+  readonly limits: RateLimits;
+  readonly account: WindowBucket;
+  private readonly routes = new Map<string, WindowBucket>();
+  private waiters: Waiter[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+
+  constructor(limits: RateLimits = DEFAULT_RATE_LIMITS) {
+    this.limits = limits;
+    this.account = new WindowBucket("account", limits.account);
+  }
+
+  /** The bucket of `METHOD /template`. */
+  routeBucket(method: string, template: string): WindowBucket {
+    const key = `${method.toUpperCase()} ${template}`;
+    let bucket = this.routes.get(key);
+    if (bucket === undefined) {
+      bucket = new WindowBucket(key, this.limits.routes[key] ?? this.limits.route);
+      this.routes.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  /** Wait for a token on the account and the route; resolves with the milliseconds waited. FIFO per bucket. */
+  acquire(method: string, template: string): Promise<number> {
+    const buckets = [this.account, this.routeBucket(method, template)];
+    return new Promise<number>((resolve) => {
+      this.waiters.push({ buckets, enqueuedAt: Date.now(), resolve });
+      this.pump();
+    });
+  }
+
+  /** After a 429 on this route: slow down and pause its buckets and the account's. */
+  penalize(method: string, template: string, pauseMs: number | undefined): void {
+    const now = Date.now();
+    this.account.slowDown(now, pauseMs);
+    this.routeBucket(method, template).slowDown(now, pauseMs);
+    this.pump();
+  }
+
+  /** Requests waiting for a token. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  private pump(): void {
+    const now = Date.now();
+    const still: Waiter[] = [];
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const waiter of this.waiters) {
+      // Earlier waiters were served first, so a later waiter only overtakes one blocked on another bucket.
+      const readyAt = Math.max(...waiter.buckets.map((b) => b.nextFreeAt(now)));
+      if (readyAt <= now) {
+        for (const bucket of waiter.buckets) bucket.take(now);
+        waiter.resolve(now - waiter.enqueuedAt);
+      } else {
+        still.push(waiter);
+        wakeAt = Math.min(wakeAt, readyAt);
+      }
+    }
+    this.waiters = still;
+    if (still.length === 0 || wakeAt !== this.timerAt) {
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Number.POSITIVE_INFINITY;
+    }
+    if (still.length > 0 && this.timer === undefined) {
+      this.timerAt = wakeAt;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      }, wakeAt - now);
+    }
+  }
+}

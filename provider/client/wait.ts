@@ -1,0 +1,157 @@
+/**
+ * Waiting for operations. Only unfinished operations are polled; the first poll comes soon and the
+ * interval doubles up to the contract's 5 s (CONTRACT §3.1). Status rules (DESIGN §2):
+ *
+ * | status                                   | meaning here                                        |
+ * |------------------------------------------|-----------------------------------------------------|
+ * | finished                                 | done                                                |
+ * | skipped                                  | terminal, counts as done (reported with a note)     |
+ * | failed                                   | not terminal: the platform retries it; keep waiting, report `failures_count` |
+ * | cancelled, error                         | terminal failure: `OperationFailedError`            |
+ * | scheduling, running, cancelling, unknown | keep waiting                                        |
+ */
+import { OperationFailedError, type OperationSummary, OperationTimeoutError } from "./errors";
+import type { EventSink } from "./events";
+import { redactSecrets } from "./redact";
+import type { Operation } from "./schemas";
+import { sleep } from "./sleep";
+
+/** Statuses after which nothing more happens and the work is done. */
+export const DONE_STATUSES: ReadonlySet<string> = new Set(["finished", "skipped"]);
+/** Statuses after which nothing more happens and the work did not happen. */
+export const FAILED_STATUSES: ReadonlySet<string> = new Set(["cancelled", "error"]);
+
+/** True when the operation will not change any more (done or failed). */
+export function isOperationTerminal(status: string): boolean {
+  return DONE_STATUSES.has(status) || FAILED_STATUSES.has(status);
+}
+
+/** Poll intervals: first poll after `first` ms, doubling up to `max` ms. */
+export interface PollInterval {
+  first: number;
+  max: number;
+}
+
+/** The default: first poll after 250 ms, backing off to the contract's suggested 5 s. */
+export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ first: 250, max: 5_000 });
+
+/** Everything a wait needs. */
+export interface WaitParams {
+  projectId: string;
+  operations: readonly Operation[];
+  /** Reads one operation (`GET /projects/{project_id}/operations/{operation_id}`). */
+  fetchOperation: (operationId: string) => Promise<Operation>;
+  /** Epoch ms after which the wait gives up with `OperationTimeoutError`. */
+  deadline: number;
+  pollIntervalMs?: PollInterval | undefined;
+  /** Called with the operation each time its status is first seen or changes. */
+  onProgress?: ((operation: Operation) => void) | undefined;
+  emit?: EventSink | undefined;
+  /** Settle on any terminal status without throwing for `cancelled` / `error` (waiting out others' work). */
+  settleOnly?: boolean | undefined;
+}
+
+function summary(op: Operation): OperationSummary {
+  return {
+    id: op.id,
+    action: op.action,
+    status: op.status,
+    failures_count: op.failures_count,
+    error: op.error,
+  };
+}
+
+function note(op: Operation): string | undefined {
+  if (op.status === "skipped")
+    return "skipped: the platform decided the work was not needed; counted as done";
+  if (op.status === "failed") {
+    return `failed ${op.failures_count} time(s) so far; the platform retries it, still waiting`;
+  }
+  return undefined;
+}
+
+function describe(op: Operation): string {
+  const failures = op.failures_count > 0 ? `, ${op.failures_count} failure(s)` : "";
+  return `${op.id} (${op.action}, ${op.status}${failures})`;
+}
+
+function failedError(projectId: string, op: Operation): OperationFailedError {
+  const reason = op.error ? `: ${redactSecrets(op.error)}` : "";
+  const failures = op.failures_count > 0 ? ` after ${op.failures_count} failure(s)` : "";
+  return new OperationFailedError(
+    `Operation ${op.action} ${op.id} on project ${projectId} ended with status ${op.status}${failures}${reason}. The request was accepted but the platform did not complete the work: run \`pulumi refresh\` to see the object's state, then \`pulumi up\` again.`,
+    projectId,
+    summary(op),
+    {
+      method: "GET",
+      path: `/projects/${encodeURIComponent(projectId)}/operations/${encodeURIComponent(op.id)}`,
+      pathTemplate: "/projects/{project_id}/operations/{operation_id}",
+    },
+  );
+}
+
+/**
+ * Wait until every operation is done; resolves with their last states (input order).
+ * Throws `OperationFailedError` on `cancelled` / `error` (unless `settleOnly`), and
+ * `OperationTimeoutError` listing the pending ids when the deadline passes.
+ */
+export async function waitForOperations(params: WaitParams): Promise<Operation[]> {
+  const { projectId, deadline } = params;
+  const interval = params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL;
+  const started = Date.now();
+  const latest = new Map<string, Operation>();
+  const settled = (op: Operation) =>
+    params.settleOnly ? isOperationTerminal(op.status) : DONE_STATUSES.has(op.status);
+
+  const observe = (op: Operation, previous: Operation | undefined) => {
+    latest.set(op.id, op);
+    if (
+      previous !== undefined &&
+      previous.status === op.status &&
+      previous.failures_count === op.failures_count
+    ) {
+      return;
+    }
+    params.emit?.({
+      type: "operation",
+      projectId,
+      operationId: op.id,
+      action: op.action,
+      status: op.status,
+      failuresCount: op.failures_count,
+      note: note(op),
+    });
+    params.onProgress?.(op);
+    if (!params.settleOnly && FAILED_STATUSES.has(op.status)) throw failedError(projectId, op);
+  };
+
+  for (const op of params.operations) {
+    if (!latest.has(op.id)) observe(op, undefined);
+  }
+
+  const maxDelay = Math.max(interval.max, interval.first);
+  let delay = Math.max(0, interval.first);
+  for (;;) {
+    const pending = [...latest.values()].filter((op) => !settled(op));
+    if (pending.length === 0) break;
+    const now = Date.now();
+    if (now >= deadline) {
+      throw new OperationTimeoutError(
+        `Timed out after ${Math.round((now - started) / 1000)} s waiting for ${pending.length} operation(s) on project ${projectId}: ${pending.map(describe).join(", ")}. They may still finish: the next \`pulumi refresh\` or \`pulumi up\` picks them up; raise the resource's customTimeouts if they need longer.`,
+        projectId,
+        pending.map(summary),
+        {
+          method: "GET",
+          pathTemplate: "/projects/{project_id}/operations/{operation_id}",
+          elapsedMs: now - started,
+        },
+      );
+    }
+    await sleep(Math.min(delay, deadline - now));
+    delay = Math.min(maxDelay, Math.max(1, delay * 2));
+    const fresh = await Promise.all(pending.map((op) => params.fetchOperation(op.id)));
+    for (const [index, op] of fresh.entries()) observe(op, pending[index]);
+  }
+  const order = [...new Set(params.operations.map((op) => op.id))];
+  return order.map((id) => latest.get(id)).filter((op): op is Operation => op !== undefined);
+}

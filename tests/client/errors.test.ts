@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { inspect } from "node:util";
+import sinon from "sinon";
+import {
+  ApiError,
+  ERROR_MARKER,
+  isApiError,
+  isConflict,
+  isLocked,
+  isNotFound,
+  NotFoundError,
+  OperationFailedError,
+  redactSecrets,
+} from "../../provider/client";
+import { SECRET_KEY } from "./support/fixtures";
+
+describe("client errors", () => {
+  afterEach(() => sinon.restore());
+
+  it("are recognised by the global marker and kind, not by class identity", () => {
+    // What a second, deserialized copy of the module would produce: same marker, different class.
+    class ForeignCopy extends Error {
+      readonly kind = "NotFound";
+    }
+    const foreign = new ForeignCopy("gone");
+    Object.defineProperty(foreign, Symbol.for("pulumi-clouddb.error"), { value: true });
+    assert.equal(foreign instanceof ApiError, false);
+    assert.equal(isApiError(foreign), true);
+    assert.equal(isNotFound(foreign), true);
+    assert.equal(isConflict(foreign), false);
+  });
+
+  it("do not mistake ordinary errors for API errors", () => {
+    assert.equal(isApiError(new Error("x")), false);
+    assert.equal(isApiError({ kind: "NotFound" }), false);
+    assert.equal(isLocked(null), false);
+  });
+
+  it("carry status, code, request id, method, path template, attempts and elapsed time", () => {
+    const e = new NotFoundError("GET /projects/p/branches/b failed", {
+      status: 404,
+      code: "",
+      requestId: "rid-1",
+      method: "GET",
+      path: "/projects/p/branches/b",
+      pathTemplate: "/projects/{project_id}/branches/{branch_id}",
+      attempts: 1,
+      elapsedMs: 12,
+    });
+    assert.equal(e[ERROR_MARKER], true);
+    assert.equal(e.name, "NotFoundError");
+    assert.deepEqual(
+      { ...e.toJSON() },
+      {
+        name: "NotFoundError",
+        kind: "NotFound",
+        message: "GET /projects/p/branches/b failed",
+        status: 404,
+        code: "",
+        requestId: "rid-1",
+        method: "GET",
+        path: "/projects/p/branches/b",
+        pathTemplate: "/projects/{project_id}/branches/{branch_id}",
+        attempts: 1,
+        elapsedMs: 12,
+      },
+    );
+  });
+
+  it("keep a recorded response out of logs", () => {
+    const e = new OperationFailedError("failed", "p", { id: "o", action: "create_branch", status: "error" });
+    e.response = { connection_uris: [{ connection_uri: "postgres://u:dbpassword@h/db" }] };
+    assert.ok(!inspect(e).includes("dbpassword"));
+    assert.ok(!JSON.stringify(e).includes("dbpassword"));
+    assert.ok(e.response);
+  });
+
+  it("redact keys, Bearer tokens and napi_ tokens from server text", () => {
+    const text = `bad header Authorization: Bearer ${SECRET_KEY}; key ${SECRET_KEY}; other napi_abcdefgh12345678`;
+    const out = redactSecrets(text, [SECRET_KEY]);
+    assert.ok(!out.includes(SECRET_KEY));
+    assert.ok(!out.includes("napi_abcdefgh12345678"));
+    assert.match(out, /Bearer \[REDACTED\]/);
+  });
+
+  it("redact a key of any format that the client was given", () => {
+    const plain = "plain-looking-key-0123456789";
+    assert.equal(redactSecrets(`echo ${plain} echo ${plain}`, [plain]), "echo [REDACTED] echo [REDACTED]");
+  });
+});

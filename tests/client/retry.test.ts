@@ -1,0 +1,293 @@
+import assert from "node:assert/strict";
+import sinon from "sinon";
+import {
+  type ClientEvent,
+  computeRetryDelay,
+  createClient,
+  isLocked,
+  isNetworkError,
+  isRateLimited,
+  isServerError,
+  resetRegistry,
+} from "../../provider/client";
+import { branch, connectionReset, fakeTransport, json, SECRET_KEY } from "./support/fixtures";
+
+const API = "http://fake.invalid/api/v2";
+const LOCKED = { code: "", message: "project already has running conflicting operations" };
+
+describe("client retry policy (computeRetryDelay)", () => {
+  afterEach(() => sinon.restore());
+
+  it("retries 423 on every method with the contract's 0.1/0.2/0.4/0.8/1.6 s series, then stops", () => {
+    for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
+      const delays = [1, 2, 3, 4, 5].map((attempt) =>
+        computeRetryDelay({ attempt, method, error: { status: 423 } }),
+      );
+      assert.deepEqual(
+        delays.map((d) => (d.retry ? d.delayMs : -1)),
+        [100, 200, 400, 800, 1600],
+      );
+      assert.deepEqual(computeRetryDelay({ attempt: 6, method, error: { status: 423 } }), {
+        retry: false,
+        rule: "locked",
+        reason: "attempts-exhausted",
+      });
+    }
+  });
+
+  it("takes the 423 schedule from the policy when configured", () => {
+    const d = computeRetryDelay({
+      attempt: 3,
+      method: "POST",
+      error: { status: 423 },
+      policy: { lockedBaseMs: 10, lockedAttempts: 3 },
+    });
+    assert.deepEqual(d, { retry: true, delayMs: 40, rule: "locked" });
+    assert.equal(
+      computeRetryDelay({ attempt: 4, method: "POST", error: { status: 423 }, policy: { lockedAttempts: 3 } })
+        .retry,
+      false,
+    );
+  });
+
+  it("honours Retry-After in seconds on a 429", () => {
+    const d = computeRetryDelay({ attempt: 1, method: "POST", error: { status: 429 }, retryAfter: "3" });
+    assert.deepEqual(d, { retry: true, delayMs: 3000, rule: "rate-limited" });
+  });
+
+  it("honours Retry-After as an HTTP date on a 429", () => {
+    const now = Date.parse("2025-01-01T00:00:00Z");
+    const d = computeRetryDelay({
+      attempt: 1,
+      method: "GET",
+      error: { status: 429 },
+      retryAfter: "Wed, 01 Jan 2025 00:00:07 GMT",
+      now,
+    });
+    assert.deepEqual(d, { retry: true, delayMs: 7000, rule: "rate-limited" });
+  });
+
+  it("uses full-jitter exponential backoff on a 429 without Retry-After", () => {
+    const at = (attempt: number, r: number) =>
+      computeRetryDelay({ attempt, method: "GET", error: { status: 429 }, random: () => r });
+    assert.deepEqual(at(1, 0.5), { retry: true, delayMs: 500, rule: "rate-limited" });
+    assert.deepEqual(at(3, 0.5), { retry: true, delayMs: 2000, rule: "rate-limited" });
+    assert.deepEqual(at(3, 0), { retry: true, delayMs: 0, rule: "rate-limited" });
+    assert.deepEqual(at(6, 0.999999), { retry: true, delayMs: 29999, rule: "rate-limited" });
+  });
+
+  it("retries 503 on every method", () => {
+    for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
+      assert.equal(computeRetryDelay({ attempt: 1, method, error: { status: 503 } }).retry, true);
+    }
+  });
+
+  it("retries other 5xx, network errors and timeouts on GET only", () => {
+    for (const error of [
+      { status: 500 },
+      { status: 502 },
+      { status: 524 },
+      { network: "ECONNRESET" },
+      { network: "ETIMEDOUT" },
+    ]) {
+      assert.equal(
+        computeRetryDelay({ attempt: 1, method: "GET", error }).retry,
+        true,
+        JSON.stringify(error),
+      );
+      for (const method of ["POST", "PATCH", "DELETE"]) {
+        assert.deepEqual(computeRetryDelay({ attempt: 1, method, error }), {
+          retry: false,
+          rule: undefined,
+          reason: "not-retryable",
+        });
+      }
+    }
+  });
+
+  it("never retries 4xx other than 423 and 429", () => {
+    for (const status of [400, 401, 403, 404, 409, 422]) {
+      assert.equal(computeRetryDelay({ attempt: 1, method: "GET", error: { status } }).retry, false);
+    }
+  });
+});
+
+describe("client retry loop (fake timers)", () => {
+  let clock: sinon.SinonFakeTimers;
+  beforeEach(() => {
+    resetRegistry();
+    clock = sinon.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => sinon.restore());
+
+  it("re-sends a 423 after 0.1, 0.2, 0.4, 0.8 and 1.6 s, then throws LockedError", async () => {
+    const { transport, calls } = fakeTransport(() => json(423, LOCKED));
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const result = client.getBranch("p1", "br1").catch((e: unknown) => e);
+    await clock.runAllAsync();
+    const error = await result;
+    assert.ok(isLocked(error));
+    assert.deepEqual(
+      calls.map((c) => c.at),
+      [0, 100, 300, 700, 1500, 3100],
+    );
+    assert.equal(error.attempts, 6);
+    assert.equal(error.status, 423);
+  });
+
+  it("keeps the same X-Request-ID across the retries of one logical request", async () => {
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i < 2 ? json(423, LOCKED) : json(200, { branch: branch() }),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const done = client.getBranch("p1", "br1");
+    await clock.runAllAsync();
+    await done;
+    await client.getBranch("p1", "br1");
+    const ids = calls.map((c) => c.request.headers["x-request-id"]);
+    assert.equal(ids.length, 4);
+    assert.equal(new Set(ids.slice(0, 3)).size, 1);
+    assert.notEqual(ids[3], ids[0]);
+  });
+
+  it("waits the Retry-After seconds of a 429 before re-sending", async () => {
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i === 0 ? json(429, { code: "", message: "slow down" }, { "retry-after": "2" }) : json(200, []),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const done = client.listApiKeys();
+    await clock.runAllAsync();
+    assert.deepEqual(await done, []);
+    assert.deepEqual(
+      calls.map((c) => c.at),
+      [0, 2000],
+    );
+  });
+
+  it("waits until the Retry-After HTTP date of a 429 before re-sending", async () => {
+    clock.setSystemTime(Date.parse("2025-01-01T00:00:00Z"));
+    const start = Date.now();
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i === 0
+        ? json(429, { code: "", message: "slow down" }, { "retry-after": "Wed, 01 Jan 2025 00:00:05 GMT" })
+        : json(200, []),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const done = client.createOrgApiKey("org-1", { keyName: "k" }).catch(() => undefined);
+    await clock.runAllAsync();
+    await done;
+    assert.deepEqual(
+      calls.map((c) => c.at - start),
+      [0, 5000],
+    );
+  });
+
+  it("throws RateLimitedError once the 429 retries are spent", async () => {
+    const { transport, calls } = fakeTransport(() =>
+      json(429, { code: "", message: "slow down" }, { "retry-after": "1" }),
+    );
+    const client = createClient({
+      apiKey: SECRET_KEY,
+      apiUrl: API,
+      transport,
+      throttle: false,
+      retry: { rateLimitedAttempts: 2 },
+    });
+    const result = client.listApiKeys().catch((e: unknown) => e);
+    await clock.runAllAsync();
+    assert.ok(isRateLimited(await result));
+    assert.equal(calls.length, 3);
+  });
+
+  it("does not re-send a POST after a 502", async () => {
+    const { transport, calls } = fakeTransport(() => json(502, { code: "", message: "bad gateway" }));
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const result = client.createApiKey({ keyName: "k" }).catch((e: unknown) => e);
+    await clock.runAllAsync();
+    const error = await result;
+    assert.ok(isServerError(error));
+    assert.match(error.message, /not re-sent/);
+    assert.equal(calls.length, 1);
+  });
+
+  it("does not re-send a POST after a reset connection", async () => {
+    const { transport, calls } = fakeTransport(() => {
+      throw connectionReset();
+    });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const result = client.createApiKey({ keyName: "k" }).catch((e: unknown) => e);
+    await clock.runAllAsync();
+    const error = await result;
+    assert.ok(isNetworkError(error));
+    assert.equal(error.networkCode, "ECONNRESET");
+    assert.equal(calls.length, 1);
+  });
+
+  it("re-sends a GET after a reset connection and a 500", async () => {
+    const { transport, calls } = fakeTransport((_r, i) => {
+      if (i === 0) throw connectionReset();
+      return i === 1 ? json(500, { code: "", message: "oops" }) : json(200, []);
+    });
+    const client = createClient({
+      apiKey: SECRET_KEY,
+      apiUrl: API,
+      transport,
+      throttle: false,
+      random: () => 0.5,
+    });
+    const done = client.listApiKeys();
+    await clock.runAllAsync();
+    assert.deepEqual(await done, []);
+    assert.deepEqual(
+      calls.map((c) => c.at),
+      [0, 125, 375],
+    );
+  });
+
+  it("re-sends a POST after a 503", async () => {
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i === 0 ? json(503, { code: "", message: "unavailable" }) : json(200, { id: 1, key: "napi_x" }),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const done = client.createApiKey({ keyName: "k" });
+    await clock.runAllAsync();
+    assert.equal((await done).id, 1);
+    assert.equal(calls.length, 2);
+  });
+
+  it("gives up before a retry that would pass the caller's deadline", async () => {
+    const { transport, calls } = fakeTransport((request) =>
+      request.method === "POST" ? json(423, LOCKED) : json(200, { operations: [], pagination: {} }),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    let settled: unknown;
+    void client.createBranch("p1", {}, { deadline: 250, wait: false }).catch((e: unknown) => {
+      settled = e;
+    });
+    await clock.tickAsync(300);
+    assert.ok(isLocked(settled));
+    assert.ok(calls.every((c) => c.at <= 250));
+    assert.ok(calls.filter((c) => c.request.method === "POST").length >= 2);
+  });
+
+  it("reports each retry as an event without the key", async () => {
+    const events: ClientEvent[] = [];
+    const { transport } = fakeTransport((_r, i) => (i === 0 ? json(423, LOCKED) : json(200, [])));
+    const client = createClient({
+      apiKey: SECRET_KEY,
+      apiUrl: API,
+      transport,
+      throttle: false,
+      onEvent: (e) => events.push(e),
+    });
+    const done = client.listApiKeys();
+    await clock.runAllAsync();
+    await done;
+    const retry = events.find((e) => e.type === "retry");
+    assert.ok(retry && retry.type === "retry");
+    assert.equal(retry.status, 423);
+    assert.equal(retry.delayMs, 100);
+    assert.equal(retry.rule, "locked");
+    assert.ok(!JSON.stringify(events).includes(SECRET_KEY));
+  });
+});
