@@ -1,0 +1,159 @@
+import { forbidden, notFound, unauthorized } from "./errors";
+import type { KeyRecord, OrgRecord, ProjectRecord, Store, UserRecord } from "./state";
+
+// Authentication and the scope rules of contract sections 2.1, 3.2 and 5.
+//
+//   key kind      | acts on                                   | creates keys | creates projects | org actions
+//   personal      | own projects + projects of member orgs    | yes          | yes              | as its user's role
+//   organization  | every project of its organization         | no           | in its org       | list/revoke org keys
+//   project       | its one project (member rights)           | no           | no               | no
+//
+// 401: no key, a malformed header, an unknown, revoked or disabled key.
+// 403: a valid key outside its scope, including an existing project it cannot see
+//      (a 404 there would make a tool like Pulumi conclude the object is gone).
+// 404: the object does not exist.
+
+/** Who is calling. */
+export interface Principal {
+  key: KeyRecord;
+  /** The personal key's owner, or the creator of an organization / project-scoped key. */
+  user: UserRecord | undefined;
+  /** The rate-limit account: the user for personal keys, the organization otherwise. */
+  account: string;
+}
+
+/** Resolves the Authorization header to a principal and records the key's use; throws 401. */
+export function authenticate(store: Store, header: string | undefined, nowMs: number, ip: string): Principal {
+  if (header === undefined || header.trim() === "") throw unauthorized("authorization header is missing");
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized("malformed authorization header: expected 'Bearer <API key>'");
+  const key = store.keyForToken(match[1] as string);
+  if (!key) throw unauthorized("invalid API key");
+  if (key.revoked) throw unauthorized("API key has been revoked");
+  if (key.kind === "project" && key.disabled_reason === undefined) {
+    const project = store.projects.get(key.project_id ?? "");
+    if (!project || project.org_id !== key.org_id) {
+      key.disabled_reason = `project ${key.project_id ?? ""} left organization ${key.org_id ?? ""}`;
+    }
+  }
+  if (key.disabled_reason !== undefined)
+    throw unauthorized(`API key is no longer valid: ${key.disabled_reason}`);
+  key.last_used_at_ms = nowMs;
+  key.last_used_from_addr = ip;
+  const user = store.users.get(key.user_id);
+  const account = key.kind === "personal" ? `user:${key.user_id}` : `org:${key.org_id ?? ""}`;
+  return { key, user, account };
+}
+
+/** The personal key's user; throws 403 for organization and project-scoped keys. */
+export function requirePersonal(principal: Principal, action: string): UserRecord {
+  if (principal.key.kind !== "personal" || !principal.user) {
+    throw forbidden(`${action} requires a personal API key (this is ${describeKey(principal.key)})`);
+  }
+  return principal.user;
+}
+
+/** The project, if the caller may act on it; 404 when it does not exist, 403 when out of scope. */
+export function accessProject(store: Store, principal: Principal, projectId: string): ProjectRecord {
+  const project = store.projects.get(projectId);
+  if (!project) throw notFound(`project ${projectId} not found`);
+  const { key } = principal;
+  switch (key.kind) {
+    case "personal": {
+      if (project.owner_user_id !== undefined && project.owner_user_id === key.user_id) return project;
+      if (project.org_id !== undefined && store.roleOf(project.org_id, key.user_id) !== undefined)
+        return project;
+      throw forbidden(`this personal API key's user has no access to project ${projectId}`);
+    }
+    case "organization":
+      if (project.org_id !== undefined && project.org_id === key.org_id) return project;
+      throw forbidden(`this organization API key acts only on projects of organization ${key.org_id ?? ""}`);
+    case "project":
+      if (project.id === key.project_id) return project;
+      throw forbidden(`this project-scoped API key acts only on project ${key.project_id ?? ""}`);
+  }
+}
+
+/**
+ * Projects `GET /projects` lists. Like the real service, a personal key lists the user's personal
+ * projects, or an organization's projects when `org_id` names one the user belongs to.
+ */
+export function listableProjects(
+  store: Store,
+  principal: Principal,
+  orgId: string | undefined,
+): ProjectRecord[] {
+  const { key } = principal;
+  if (orgId !== undefined && !store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
+  const all = [...store.projects.values()];
+  switch (key.kind) {
+    case "personal":
+      if (orgId === undefined)
+        return all.filter((p) => p.org_id === undefined && p.owner_user_id === key.user_id);
+      if (store.roleOf(orgId, key.user_id) === undefined)
+        throw forbidden(`you are not a member of organization ${orgId}`);
+      return all.filter((p) => p.org_id === orgId);
+    case "organization":
+      if (orgId !== undefined && orgId !== key.org_id) {
+        throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
+      }
+      return all.filter((p) => p.org_id === key.org_id);
+    case "project":
+      if (orgId !== undefined && orgId !== key.org_id) {
+        throw forbidden(`this project-scoped API key acts only on project ${key.project_id ?? ""}`);
+      }
+      return all.filter((p) => p.id === key.project_id);
+  }
+}
+
+/** The organization, if it exists; 404 otherwise. */
+export function findOrg(store: Store, orgId: string): OrgRecord {
+  const org = store.orgs.get(orgId);
+  if (!org) throw notFound(`organization ${orgId} not found`);
+  return org;
+}
+
+/** Checks the caller may create a key in the organization (organization key when no project id). */
+export function checkCreateOrgKey(store: Store, principal: Principal, orgId: string): UserRecord {
+  const user = requirePersonal(principal, "creating organization or project-scoped API keys");
+  findOrg(store, orgId);
+  const role = store.roleOf(orgId, user.id);
+  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
+  return user;
+}
+
+/** Checks the caller may list the organization's keys: any member's personal key, or the org's own key. */
+export function checkListOrgKeys(store: Store, principal: Principal, orgId: string): void {
+  findOrg(store, orgId);
+  const { key } = principal;
+  if (key.kind === "project")
+    throw forbidden("organization actions are not allowed with a project-scoped API key");
+  if (key.kind === "organization") {
+    if (key.org_id !== orgId)
+      throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
+    return;
+  }
+  if (store.roleOf(orgId, key.user_id) === undefined)
+    throw forbidden(`you are not a member of organization ${orgId}`);
+}
+
+/** Checks the caller may revoke the organization's keys: an admin's personal key, or the org's own key. */
+export function checkRevokeOrgKey(store: Store, principal: Principal, orgId: string): void {
+  findOrg(store, orgId);
+  const { key } = principal;
+  if (key.kind === "project")
+    throw forbidden("organization actions are not allowed with a project-scoped API key");
+  if (key.kind === "organization") {
+    if (key.org_id !== orgId)
+      throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
+    return;
+  }
+  const role = store.roleOf(orgId, key.user_id);
+  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
+  if (role !== "admin")
+    throw forbidden("only organization admins can revoke organization and project-scoped API keys");
+}
+
+function describeKey(key: KeyRecord): string {
+  return key.kind === "organization" ? "an organization API key" : "a project-scoped API key";
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { DEMO } from "./demo";
+import { startEmulator } from "./start";
+import type { EmulatorOptions } from "./types";
+
+// `clouddb-emulator`: the emulator as a process, for demos and offline pipelines.
+
+const USAGE = `Usage: clouddb-emulator [options]
+
+  --host HOST                 interface to bind (default 127.0.0.1)
+  --port PORT                 port (default 0: a free port)
+  --seed demo|empty|FILE      initial account (default demo); ignored when --state-file exists
+  --state-file FILE           keep state in FILE across restarts
+  --op-duration-ms N          operation duration (default 1000)
+  --time-scale X              run operations X times faster than wall time (default 1)
+  --refusal-status N          status for refused branch deletions (default 422)
+  --no-limits                 disable rate limits
+  --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
+  --log-requests              print one line per API request
+  -h, --help                  show this help
+`;
+
+function number(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`${flag} needs a number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      seed: { type: "string" },
+      "state-file": { type: "string" },
+      "op-duration-ms": { type: "string" },
+      "time-scale": { type: "string" },
+      "refusal-status": { type: "string" },
+      "no-limits": { type: "boolean" },
+      "platform-ops-every-ms": { type: "string" },
+      "log-requests": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const options: EmulatorOptions = { host: values.host ?? "127.0.0.1", seed: values.seed ?? "demo" };
+  const port = number(values.port, "--port");
+  const opDurationMs = number(values["op-duration-ms"], "--op-duration-ms");
+  const timeScale = number(values["time-scale"], "--time-scale");
+  const refusalStatus = number(values["refusal-status"], "--refusal-status");
+  const platformEvery = number(values["platform-ops-every-ms"], "--platform-ops-every-ms");
+  if (port !== undefined) options.port = port;
+  if (opDurationMs !== undefined) options.opDurationMs = opDurationMs;
+  if (timeScale !== undefined) options.timeScale = timeScale;
+  if (refusalStatus !== undefined) options.refusalStatus = refusalStatus;
+  if (platformEvery !== undefined) options.platformOperations = { everyMs: platformEvery };
+  if (values["state-file"] !== undefined) options.stateFile = values["state-file"];
+  if (values["no-limits"]) options.limits = false;
+  if (values["log-requests"]) options.logRequests = true;
+
+  const emulator = await startEmulator(options);
+  process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
+  if (options.seed === "demo") {
+    process.stdout.write(
+      [
+        `  demo personal key:        ${DEMO.personalKey}`,
+        `  member personal key:      ${DEMO.memberPersonalKey}`,
+        `  organization key:         ${DEMO.orgKey}  (${DEMO.orgId})`,
+        `  project-scoped key:       ${DEMO.projectKey}  (${DEMO.orgProjectId})`,
+        `  personal project:         ${DEMO.projectId}`,
+        `  organization project:     ${DEMO.orgProjectId}`,
+        `  control API:              ${emulator.origin}/__emulator/`,
+        "",
+      ].join("\n"),
+    );
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    emulator.stop().then(
+      () => {
+        process.stdout.write(`clouddb-emulator stopped (${signal})\n`);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`clouddb-emulator: error while stopping: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`clouddb-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import type { Clock } from "./clock";
+import type { FaultQueue } from "./faults";
+import type { RateLimiter } from "./limits";
+import type { OperationEngine } from "./operations";
+import type { RequestLog } from "./request-log";
+import type { Store } from "./state";
+
+/** Everything a route handler or control action works with; one per running emulator. */
+export interface EmulatorContext {
+  store: Store;
+  clock: Clock;
+  engine: OperationEngine;
+  /** Undefined when limits are disabled. */
+  limiter: RateLimiter | undefined;
+  faults: FaultQueue;
+  log: RequestLog;
+  /** Status for refusing to delete a default/root branch or a branch with children. */
+  refusalStatus: number;
+  logRequests: boolean;
+  /** Tells persistence the state changed. */
+  changed(): void;
+}

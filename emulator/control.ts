@@ -1,0 +1,154 @@
+import type { EmulatorContext } from "./context";
+import { demoSeed } from "./demo";
+import { forbidden, HttpError, notFound } from "./errors";
+import { newToken } from "./ids";
+import { checkBranchDeletable, deleteBranch, removeMember, revokeKey, transferProject } from "./mutations";
+import { viewOperation } from "./operations";
+import { readSeedFile, type SeedFile, storeFromSeed } from "./seed";
+import type { KeyRecord } from "./state";
+import type { EmulatorControl, EmulatorStateView } from "./types";
+
+/** Resolves a seed option to a seed object (reading a file when given a path). */
+export function resolveSeed(seed: "demo" | "empty" | SeedFile | string): SeedFile {
+  if (seed === "demo") return demoSeed();
+  if (seed === "empty") return {};
+  if (typeof seed === "string") return readSeedFile(seed);
+  return seed;
+}
+
+/** The control surface over one emulator's context. */
+export function createControl(ctx: EmulatorContext, flush: () => void): EmulatorControl {
+  const { store, engine } = ctx;
+
+  const project = (projectId: string) => {
+    const p = store.projects.get(projectId);
+    if (!p) throw notFound(`project ${projectId} not found`);
+    return p;
+  };
+
+  return {
+    requests: (filter) => ctx.log.list(filter),
+    clearRequests: () => ctx.log.clear(),
+    failNext: (route, response, count) => ctx.faults.add(route, response, count),
+    clearFaults: () => ctx.faults.clear(),
+    scriptOperations: (match, outcome) => engine.script(match, outcome),
+    clearOperationScripts: () => engine.clearScripts(),
+
+    startPlatformOperation(projectId, action, durationMs) {
+      project(projectId);
+      engine.catchUp();
+      const op = engine.startPlatform(projectId, action, durationMs);
+      ctx.changed();
+      return engine.view(op);
+    },
+
+    advance(ms) {
+      if (!ctx.clock.advance) throw new HttpError(400, "the injected clock cannot advance");
+      ctx.clock.advance(ms);
+    },
+    now: () => ctx.clock.now(),
+
+    revokeApiKey(keyId) {
+      const key = store.keys.get(keyId);
+      if (!key) throw notFound(`API key ${keyId} not found`);
+      revokeKey(ctx, key);
+    },
+
+    createApiKey({ userId, orgId, projectId, name }) {
+      if (!store.users.has(userId)) throw notFound(`user ${userId} not found`);
+      const fields: Omit<KeyRecord, "id" | "token_hash" | "revoked" | "last_used_from_addr"> = {
+        kind: "personal",
+        name: name ?? "console-key",
+        user_id: userId,
+        created_at_ms: ctx.clock.now(),
+      };
+      if (orgId !== undefined) {
+        if (!store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
+        const role = store.roleOf(orgId, userId);
+        if (role === undefined) throw forbidden(`user ${userId} is not a member of organization ${orgId}`);
+        fields.org_id = orgId;
+        if (projectId === undefined) {
+          if (role !== "admin") throw forbidden("only organization admins can create organization API keys");
+          fields.kind = "organization";
+        } else {
+          if (project(projectId).org_id !== orgId) {
+            throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
+          }
+          fields.kind = "project";
+          fields.project_id = projectId;
+        }
+      } else if (projectId !== undefined) {
+        throw new HttpError(400, "a project-scoped key needs the organization id too");
+      }
+      const token = newToken();
+      const key = store.createKey(fields, token);
+      ctx.changed();
+      return { id: key.id, key: token };
+    },
+
+    deleteBranch(projectId, branchId) {
+      const p = project(projectId);
+      const branch = store.branches.get(branchId);
+      if (!branch || branch.project_id !== projectId || branch.deleted_at_ms !== undefined) {
+        throw notFound(`branch ${branchId} not found in project ${projectId}`);
+      }
+      checkBranchDeletable(ctx, p, branch);
+      engine.catchUp();
+      return deleteBranch(ctx, p, branch, "console").map((op) => engine.view(op));
+    },
+
+    transferProject(projectId, toOrgId, toUserId) {
+      transferProject(ctx, projectId, toOrgId, toUserId);
+    },
+
+    addMember(orgId, userId, role) {
+      const org = store.orgs.get(orgId);
+      if (!org) throw notFound(`organization ${orgId} not found`);
+      if (!store.users.has(userId)) throw notFound(`user ${userId} not found`);
+      if (role !== "admin" && role !== "member") throw new HttpError(400, "role must be admin or member");
+      org.members[userId] = role;
+      ctx.changed();
+    },
+
+    removeMember(orgId, userId) {
+      removeMember(ctx, orgId, userId);
+    },
+
+    addOperations(projectId, count) {
+      project(projectId);
+      const added = engine.addFinished(projectId, count);
+      ctx.changed();
+      return added;
+    },
+
+    resetLimits: () => ctx.limiter?.reset(),
+
+    seed(seed) {
+      store.replaceWith(storeFromSeed(resolveSeed(seed), ctx.clock.now()));
+      engine.clearScripts();
+      ctx.faults.clear();
+      ctx.limiter?.reset();
+      ctx.changed();
+    },
+
+    snapshot(): EmulatorStateView {
+      engine.catchUp();
+      const now = ctx.clock.now();
+      const copy = <T>(values: Iterable<T>): T[] => structuredClone([...values]);
+      return {
+        now,
+        users: copy(store.users.values()),
+        organizations: copy(store.orgs.values()),
+        projects: copy(store.projects.values()),
+        branches: copy(store.branches.values()),
+        endpoints: copy(store.endpoints.values()),
+        apiKeys: [...store.keys.values()].map(({ token_hash: _secret, ...rest }) => structuredClone(rest)),
+        operations: [...store.projectOps.values()]
+          .flat()
+          .map((op) => ({ ...viewOperation(op, now), initiator: op.initiator })),
+      };
+    },
+
+    flush,
+  };
+}

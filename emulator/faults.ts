@@ -1,0 +1,68 @@
+import { compileRoutePattern, type RoutePattern } from "./route-pattern";
+
+// Scripted responses for the next N requests matching a route, for reliability tests:
+// any status and body, HTML bodies (gateway pages), Retry-After, added latency, a reset
+// connection, or a delay before the real handler runs.
+
+/** What a scripted fault does. */
+export interface FaultResponse {
+  /** HTTP status; default 500 (or 524 with `html`). */
+  status?: number;
+  /** JSON body; default the API's error shape `{request_id, code, message}`. */
+  body?: unknown;
+  /** Sent as `text/html` instead of JSON, like a gateway error page. */
+  html?: string;
+  headers?: Record<string, string>;
+  /** `Retry-After` value: seconds or an HTTP date. */
+  retryAfter?: number | string;
+  /** Latency added before answering (wall time). */
+  delayMs?: number;
+  /** Destroys the connection without an answer. */
+  reset?: boolean;
+  /** Only adds `delayMs`, then the real handler answers. */
+  passThrough?: boolean;
+}
+
+interface Fault {
+  pattern: RoutePattern;
+  response: FaultResponse;
+  remaining: number;
+}
+
+/** The queue of scripted faults, first registered first served. */
+export class FaultQueue {
+  #faults: Fault[] = [];
+
+  /** Scripts `response` for the next `count` requests matching `route` ("*" or "METHOD /path"). */
+  add(route: string, response: FaultResponse, count = 1): void {
+    if (!(Number.isInteger(count) && count >= 1))
+      throw new RangeError("failNext: count must be an integer >= 1");
+    if (
+      response.status !== undefined &&
+      !(Number.isInteger(response.status) && response.status >= 100 && response.status <= 599)
+    ) {
+      throw new RangeError(`failNext: status must be an HTTP status, got ${String(response.status)}`);
+    }
+    this.#faults.push({ pattern: compileRoutePattern(route), response, remaining: count });
+  }
+
+  /** Takes the first fault matching the request, if any. */
+  take(method: string, path: string): FaultResponse | undefined {
+    const index = this.#faults.findIndex((f) => f.pattern.matches(method, path));
+    if (index < 0) return undefined;
+    const fault = this.#faults[index] as Fault;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault.response;
+  }
+
+  /** Number of scripted responses still pending. */
+  pending(): number {
+    return this.#faults.reduce((n, f) => n + f.remaining, 0);
+  }
+
+  /** Drops every scripted fault. */
+  clear(): void {
+    this.#faults = [];
+  }
+}

@@ -1,0 +1,268 @@
+import { isoSeconds } from "./ids";
+import { TERMINAL_STATUSES, viewOperation } from "./operations";
+import type { BranchRecord, EndpointRecord, KeyRecord, ProjectRecord, Store } from "./state";
+
+// Records rendered as the real API's response shapes (checked against the official OpenAPI
+// document by tests/emulator/contract.test.ts).
+
+type Json = Record<string, unknown>;
+
+const HOST_SUFFIX = "clouddb.local";
+const PROVISIONER = "k8s-neonvm";
+const COMPUTE_UNITS = 0.25;
+
+/** `aws-us-east-2` -> `us-east-2.aws.clouddb.local`. */
+export function proxyHost(regionId: string): string {
+  const dash = regionId.indexOf("-");
+  const platform = dash > 0 ? regionId.slice(0, dash) : "aws";
+  const region = dash > 0 ? regionId.slice(dash + 1) : regionId;
+  return `${region}.${platform}.${HOST_SUFFIX}`;
+}
+
+function platformOf(regionId: string): string {
+  const dash = regionId.indexOf("-");
+  return dash > 0 ? regionId.slice(0, dash) : "aws";
+}
+
+function consumptionPeriod(nowMs: number): { start: string; end: string } {
+  const now = new Date(nowMs);
+  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return { start: isoSeconds(start), end: isoSeconds(end) };
+}
+
+function projectCommon(p: ProjectRecord): Json {
+  const out: Json = {
+    id: p.id,
+    platform_id: platformOf(p.region_id),
+    region_id: p.region_id,
+    name: p.name,
+    provisioner: PROVISIONER,
+    default_endpoint_settings: {
+      autoscaling_limit_min_cu: COMPUTE_UNITS,
+      autoscaling_limit_max_cu: COMPUTE_UNITS,
+      suspend_timeout_seconds: 0,
+    },
+    settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false },
+    pg_version: p.pg_version,
+    proxy_host: proxyHost(p.region_id),
+    branch_logical_size_limit: 512,
+    branch_logical_size_limit_bytes: 536_870_912,
+    store_passwords: true,
+    cpu_used_sec: 0,
+    creation_source: p.creation_source,
+    history_retention_seconds: 86_400,
+    created_at: isoSeconds(p.created_at_ms),
+    updated_at: isoSeconds(p.updated_at_ms),
+    owner_id: p.org_id ?? p.owner_user_id ?? "",
+  };
+  if (p.org_id !== undefined) out["org_id"] = p.org_id;
+  return out;
+}
+
+/** A project as `GET /projects/{id}` and creation return it. */
+export function renderProject(p: ProjectRecord, nowMs: number): Json {
+  const period = consumptionPeriod(nowMs);
+  return {
+    ...projectCommon(p),
+    data_storage_bytes_hour: 0,
+    data_transfer_bytes: 0,
+    written_data_bytes: 0,
+    compute_time_seconds: 0,
+    active_time_seconds: 0,
+    consumption_period_start: period.start,
+    consumption_period_end: period.end,
+  };
+}
+
+/** A project as an item of `GET /projects`. */
+export function renderProjectListItem(p: ProjectRecord, store: Store): Json {
+  const out: Json = { ...projectCommon(p), active_time: 0 };
+  if (p.org_id !== undefined) {
+    const org = store.orgs.get(p.org_id);
+    if (org) out["org_name"] = org.name;
+  }
+  return out;
+}
+
+/** A branch; `init` until its creating operation ends. */
+export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json {
+  let currentState = "ready";
+  let stateChangedMs = b.created_at_ms;
+  let pending: string | undefined;
+  const createOp = b.create_op_id === undefined ? undefined : store.operations.get(b.create_op_id);
+  if (createOp) {
+    const view = viewOperation(createOp, nowMs);
+    if (TERMINAL_STATUSES.has(view.status)) {
+      stateChangedMs = Date.parse(view.updated_at);
+    } else {
+      currentState = "init";
+      pending = "ready";
+    }
+  }
+  const out: Json = {
+    id: b.id,
+    project_id: b.project_id,
+    name: b.name,
+    current_state: currentState,
+    state_changed_at: isoSeconds(stateChangedMs),
+    logical_size: 30_785_536,
+    creation_source: b.creation_source,
+    primary: b.default,
+    default: b.default,
+    protected: b.protected,
+    cpu_used_sec: 0,
+    compute_time_seconds: 0,
+    active_time_seconds: 0,
+    written_data_bytes: 0,
+    data_transfer_bytes: 0,
+    created_at: isoSeconds(b.created_at_ms),
+    updated_at: isoSeconds(b.updated_at_ms),
+    init_source: "parent-data",
+  };
+  if (pending !== undefined) out["pending_state"] = pending;
+  if (b.parent_id !== undefined) {
+    out["parent_id"] = b.parent_id;
+    out["parent_lsn"] = "0/1F0A3B8";
+    out["parent_timestamp"] = isoSeconds(b.created_at_ms);
+  }
+  const creator = b.created_by_user_id === undefined ? undefined : store.users.get(b.created_by_user_id);
+  if (creator) out["created_by"] = { name: creator.name, image: creator.image };
+  return out;
+}
+
+/** The branch's annotation object (always present in the official shape). */
+export function renderAnnotation(b: BranchRecord): Json {
+  return {
+    object: { type: "console/branch", id: b.id },
+    value: { ...b.annotation },
+    created_at: isoSeconds(b.created_at_ms),
+    updated_at: isoSeconds(b.updated_at_ms),
+  };
+}
+
+/** A compute endpoint; its state follows its start/suspend operations. */
+export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Json {
+  const project = store.projects.get(e.project_id);
+  const regionId = project?.region_id ?? "aws-us-east-2";
+  let current = e.op_ids.length === 0 ? "idle" : "init";
+  let pending: string | undefined;
+  for (const opId of e.op_ids) {
+    const op = store.operations.get(opId);
+    if (!op) continue;
+    const target =
+      op.action === "start_compute" ? "active" : op.action === "suspend_compute" ? "idle" : undefined;
+    if (target === undefined) continue;
+    const status = viewOperation(op, nowMs).status;
+    if (status === "finished") current = target;
+    else if (!TERMINAL_STATUSES.has(status) && status !== "scheduling") pending = target;
+  }
+  const out: Json = {
+    host: `${e.id}.${proxyHost(regionId)}`,
+    id: e.id,
+    project_id: e.project_id,
+    branch_id: e.branch_id,
+    autoscaling_limit_min_cu: COMPUTE_UNITS,
+    autoscaling_limit_max_cu: COMPUTE_UNITS,
+    region_id: regionId,
+    type: e.type,
+    current_state: current,
+    settings: {},
+    pooler_enabled: false,
+    pooler_mode: "transaction",
+    disabled: false,
+    passwordless_access: true,
+    creation_source: e.creation_source,
+    created_at: isoSeconds(e.created_at_ms),
+    updated_at: isoSeconds(e.updated_at_ms),
+    proxy_host: proxyHost(regionId),
+    suspend_timeout_seconds: 0,
+    provisioner: PROVISIONER,
+  };
+  if (pending !== undefined && pending !== current) out["pending_state"] = pending;
+  return out;
+}
+
+/** The branch's roles. */
+export function renderRoles(b: BranchRecord): Json[] {
+  return b.roles.map((r) => ({
+    branch_id: b.id,
+    name: r.name,
+    protected: r.protected,
+    created_at: isoSeconds(r.created_at_ms),
+    updated_at: isoSeconds(r.created_at_ms),
+  }));
+}
+
+/** The branch's databases. */
+export function renderDatabases(b: BranchRecord): Json[] {
+  return b.databases.map((d) => ({
+    id: d.id,
+    branch_id: b.id,
+    name: d.name,
+    owner_name: d.owner_name,
+    created_at: isoSeconds(d.created_at_ms),
+    updated_at: isoSeconds(d.created_at_ms),
+  }));
+}
+
+/** Connection details for a new read-write endpoint. */
+export function renderConnectionUri(
+  e: EndpointRecord,
+  b: BranchRecord,
+  store: Store,
+  password: string,
+): Json {
+  const regionId = store.projects.get(e.project_id)?.region_id ?? "aws-us-east-2";
+  const host = `${e.id}.${proxyHost(regionId)}`;
+  const poolerHost = `${e.id}-pooler.${proxyHost(regionId)}`;
+  const database = b.databases[0]?.name ?? "neondb";
+  const role = b.roles[0]?.name ?? "neondb_owner";
+  return {
+    connection_uri: `postgresql://${role}:${password}@${host}/${database}?sslmode=require`,
+    connection_parameters: { database, password, role, host, pooler_host: poolerHost },
+  };
+}
+
+/** The creation response of a personal key (`POST /api_keys`); the only place the secret appears. */
+export function renderKeyCreated(k: KeyRecord, token: string): Json {
+  const out: Json = {
+    id: k.id,
+    key: token,
+    name: k.name,
+    created_at: isoSeconds(k.created_at_ms),
+    created_by: k.user_id,
+  };
+  if (k.project_id !== undefined) out["project_id"] = k.project_id;
+  return out;
+}
+
+/** A key in `GET /api_keys` or `GET /organizations/{org}/api_keys`. */
+export function renderKeyListItem(k: KeyRecord, store: Store): Json {
+  const user = store.users.get(k.user_id);
+  const out: Json = {
+    id: k.id,
+    name: k.name,
+    created_at: isoSeconds(k.created_at_ms),
+    created_by: { id: k.user_id, name: user?.name ?? "", image: user?.image ?? "" },
+    last_used_at: k.last_used_at_ms === undefined ? null : isoSeconds(k.last_used_at_ms),
+    last_used_from_addr: k.last_used_from_addr,
+  };
+  if (k.project_id !== undefined) out["project_id"] = k.project_id;
+  return out;
+}
+
+/** The revocation response. */
+export function renderKeyRevoked(k: KeyRecord): Json {
+  const out: Json = {
+    id: k.id,
+    name: k.name,
+    created_at: isoSeconds(k.created_at_ms),
+    created_by: k.user_id,
+    last_used_at: k.last_used_at_ms === undefined ? null : isoSeconds(k.last_used_at_ms),
+    last_used_from_addr: k.last_used_from_addr,
+    revoked: true,
+  };
+  if (k.project_id !== undefined) out["project_id"] = k.project_id;
+  return out;
+}

@@ -1,0 +1,270 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { hashToken, ID_PATTERN, newUuid, TOKEN_PATTERN } from "./ids";
+import { type BranchRecord, type EndpointRecord, type OperationRecord, Store } from "./state";
+
+// The seed file format: a known account to start from (users, organizations with admin/member
+// memberships, projects with their branches and endpoints, API keys of all three kinds with fixed
+// tokens, and optionally a history of finished operations). JSON; documented in README.md.
+
+const id = z.string().regex(ID_PATTERN, "must match ^[a-z0-9-]{1,60}$");
+const timestamp = z.iso.datetime({ offset: true });
+
+const endpointSchema = z.object({ id, type: z.enum(["read_write", "read_only"]) });
+const branchSchema = z.object({
+  id,
+  name: z.string().min(1).max(256),
+  parent_id: id.optional(),
+  protected: z.boolean().optional(),
+  created_at: timestamp.optional(),
+  endpoints: z.array(endpointSchema).default([]),
+});
+
+const seedSchema = z.object({
+  users: z
+    .array(
+      z.object({
+        id: z.uuid(),
+        name: z.string().min(1),
+        email: z.string().min(3),
+        image: z.string().default(""),
+      }),
+    )
+    .default([]),
+  organizations: z
+    .array(
+      z.object({
+        id,
+        name: z.string().min(1),
+        created_at: timestamp.optional(),
+        members: z.array(z.object({ user_id: z.uuid(), role: z.enum(["admin", "member"]) })).default([]),
+      }),
+    )
+    .default([]),
+  projects: z
+    .array(
+      z.object({
+        id,
+        name: z.string().min(1).max(256),
+        owner_user_id: z.uuid().optional(),
+        org_id: id.optional(),
+        region_id: z.string().default("aws-us-east-2"),
+        pg_version: z.number().int().min(14).max(18).default(17),
+        created_at: timestamp.optional(),
+        role_name: z.string().min(1).default("neondb_owner"),
+        database_name: z.string().min(1).default("neondb"),
+        default_branch: branchSchema.omit({ parent_id: true }),
+        branches: z.array(branchSchema).default([]),
+        operations: z
+          .array(
+            z.object({
+              action: z.string().min(1),
+              branch_id: id.optional(),
+              endpoint_id: id.optional(),
+              created_at: timestamp.optional(),
+              duration_ms: z.number().int().min(0).default(1000),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+  api_keys: z
+    .array(
+      z.object({
+        id: z.number().int().positive(),
+        kind: z.enum(["personal", "organization", "project"]),
+        name: z.string().min(1).max(64),
+        token: z.string().regex(TOKEN_PATTERN, "must be napi_ followed by 64 lowercase alphanumerics"),
+        user_id: z.uuid(),
+        org_id: id.optional(),
+        project_id: id.optional(),
+        created_at: timestamp.optional(),
+      }),
+    )
+    .default([]),
+});
+
+/** A seed file, as written (optional fields may be left out). */
+export type SeedFile = z.input<typeof seedSchema>;
+
+/** The seed with defaults applied. */
+type Seed = z.output<typeof seedSchema>;
+
+/** Reads and validates a seed file from disk; throws with the file name and the first problems. */
+export function readSeedFile(path: string): SeedFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read seed file ${path}: ${(error as Error).message}`);
+  }
+  return parseSeed(parsed, path) as SeedFile;
+}
+
+function parseSeed(value: unknown, where: string): Seed {
+  const result = seedSchema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+      .join("; ");
+    throw new Error(`invalid seed (${where}): ${issues}`);
+  }
+  return result.data;
+}
+
+/** Builds a fresh store from a seed; `nowMs` dates objects without a `created_at` (one day earlier). */
+export function storeFromSeed(input: SeedFile, nowMs: number): Store {
+  const seed = parseSeed(input, "seed object");
+  const store = new Store();
+  const fallback = nowMs - 86_400_000;
+  const at = (value: string | undefined) => (value === undefined ? fallback : Date.parse(value));
+  const fail = (message: string): never => {
+    throw new Error(`invalid seed: ${message}`);
+  };
+  const unique = new Set<string>();
+  const claim = (kind: string, value: string) => {
+    if (unique.has(value)) fail(`duplicate ${kind} id ${value}`);
+    unique.add(value);
+  };
+
+  for (const u of seed.users) {
+    claim("user", u.id);
+    store.users.set(u.id, { id: u.id, name: u.name, email: u.email, image: u.image });
+  }
+  for (const o of seed.organizations) {
+    claim("organization", o.id);
+    const members: Record<string, "admin" | "member"> = {};
+    for (const m of o.members) {
+      if (!store.users.has(m.user_id)) fail(`organization ${o.id} lists unknown user ${m.user_id}`);
+      members[m.user_id] = m.role;
+    }
+    store.orgs.set(o.id, { id: o.id, name: o.name, created_at_ms: at(o.created_at), members });
+  }
+  for (const p of seed.projects) {
+    claim("project", p.id);
+    if ((p.owner_user_id === undefined) === (p.org_id === undefined)) {
+      fail(`project ${p.id} needs exactly one of owner_user_id, org_id`);
+    }
+    if (p.owner_user_id !== undefined && !store.users.has(p.owner_user_id)) {
+      fail(`project ${p.id} has unknown owner ${p.owner_user_id}`);
+    }
+    if (p.org_id !== undefined && !store.orgs.has(p.org_id))
+      fail(`project ${p.id} has unknown org ${p.org_id}`);
+    const created = at(p.created_at);
+    const project = {
+      id: p.id,
+      name: p.name,
+      region_id: p.region_id,
+      pg_version: p.pg_version,
+      creation_source: "console",
+      created_at_ms: created,
+      updated_at_ms: created,
+      default_branch_id: p.default_branch.id,
+      queue_end_ms: created,
+      ...(p.owner_user_id === undefined ? {} : { owner_user_id: p.owner_user_id }),
+      ...(p.org_id === undefined ? {} : { org_id: p.org_id }),
+    };
+    store.projects.set(p.id, project);
+    const all = [
+      { ...p.default_branch, parent_id: undefined, isDefault: true },
+      ...p.branches.map((b) => ({ ...b, isDefault: false })),
+    ];
+    for (const b of all) {
+      claim("branch", b.id);
+      const bCreated = b.created_at === undefined ? created : Date.parse(b.created_at);
+      const branch: BranchRecord = {
+        id: b.id,
+        project_id: p.id,
+        name: b.name,
+        default: b.isDefault,
+        protected: b.protected ?? false,
+        creation_source: "console",
+        created_at_ms: bCreated,
+        updated_at_ms: bCreated,
+        roles: [{ name: p.role_name, protected: false, created_at_ms: bCreated }],
+        databases: [
+          { id: store.nextDbId(), name: p.database_name, owner_name: p.role_name, created_at_ms: bCreated },
+        ],
+        annotation: {},
+      };
+      if (b.parent_id !== undefined) branch.parent_id = b.parent_id;
+      store.branches.set(b.id, branch);
+      let readWrite = 0;
+      for (const e of b.endpoints) {
+        claim("endpoint", e.id);
+        if (e.type === "read_write" && ++readWrite > 1)
+          fail(`branch ${b.id} has more than one read_write endpoint`);
+        const endpoint: EndpointRecord = {
+          id: e.id,
+          project_id: p.id,
+          branch_id: b.id,
+          type: e.type,
+          creation_source: "console",
+          created_at_ms: bCreated,
+          updated_at_ms: bCreated,
+          op_ids: [],
+        };
+        store.endpoints.set(e.id, endpoint);
+      }
+    }
+    for (const b of p.branches) {
+      const parent = store.branches.get(b.parent_id ?? p.default_branch.id);
+      if (!parent || parent.project_id !== p.id) fail(`branch ${b.id} has a parent outside project ${p.id}`);
+      if (b.parent_id === undefined)
+        (store.branches.get(b.id) as BranchRecord).parent_id = p.default_branch.id;
+    }
+    p.operations.forEach((o, i) => {
+      const createdMs = o.created_at === undefined ? created + i * 1000 : Date.parse(o.created_at);
+      const op: OperationRecord = {
+        id: newUuid(),
+        project_id: p.id,
+        branch_id: o.branch_id ?? p.default_branch.id,
+        action: o.action,
+        created_us: createdMs * 1000 + i,
+        start_ms: createdMs,
+        duration_ms: o.duration_ms,
+        outcome: { kind: "finish" },
+        initiator: "console",
+      };
+      if (o.endpoint_id !== undefined) {
+        const endpoint = store.endpoints.get(o.endpoint_id);
+        if (!endpoint || endpoint.project_id !== p.id)
+          fail(`operation endpoint ${o.endpoint_id} is not in ${p.id}`);
+        op.endpoint_id = o.endpoint_id;
+        endpoint?.op_ids.push(op.id);
+      }
+      store.insertOperation(op);
+      store.lastUs = Math.max(store.lastUs, op.created_us);
+      project.queue_end_ms = Math.max(project.queue_end_ms, createdMs + o.duration_ms);
+    });
+    store.projectOps.get(p.id)?.sort((a, b) => a.created_us - b.created_us);
+  }
+  for (const k of seed.api_keys) {
+    if (store.keys.has(k.id)) fail(`duplicate API key id ${k.id}`);
+    if (!store.users.has(k.user_id)) fail(`API key ${k.id} has unknown user ${k.user_id}`);
+    if (k.kind !== "personal" && (k.org_id === undefined || !store.orgs.has(k.org_id))) {
+      fail(`API key ${k.id} (${k.kind}) needs a known org_id`);
+    }
+    if (k.kind === "project") {
+      const project = store.projects.get(k.project_id ?? "");
+      if (!project || project.org_id !== k.org_id)
+        fail(`API key ${k.id} needs a project_id owned by ${k.org_id}`);
+    }
+    if (store.keyForToken(k.token)) fail(`API key ${k.id} reuses another key's token`);
+    store.addKey({
+      id: k.id,
+      kind: k.kind,
+      name: k.name,
+      token_hash: hashToken(k.token),
+      user_id: k.user_id,
+      ...(k.kind !== "personal" && k.org_id !== undefined ? { org_id: k.org_id } : {}),
+      ...(k.kind === "project" && k.project_id !== undefined ? { project_id: k.project_id } : {}),
+      created_at_ms: at(k.created_at),
+      revoked: false,
+      last_used_from_addr: "",
+    });
+  }
+  return store;
+}

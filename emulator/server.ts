@@ -1,0 +1,201 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { authenticate } from "./auth";
+import type { EmulatorContext } from "./context";
+import { badRequest, defaultMessage, HttpError } from "./errors";
+import type { FaultResponse } from "./faults";
+import { newUuid } from "./ids";
+import { splitPath, toTemplate } from "./route-pattern";
+import { apiKeyRoutes } from "./routes/api-keys";
+import { branchRoutes } from "./routes/branches";
+import { controlRoutes } from "./routes/control";
+import { operationRoutes } from "./routes/operations";
+import { maybePrincipal, setPrincipal } from "./routes/principal";
+import { projectRoutes } from "./routes/projects";
+import type { EmulatorControl } from "./types";
+
+// The fastify app. Request lifecycle for /api/v2:
+//   request id (echo X-Request-ID or a new UUID) -> scripted fault? -> 401 auth -> 429 limits
+//   -> body parse (400) -> handler -> error body {request_id, code, message} -> request log.
+// The control API lives under /__emulator and is neither faulted, limited nor logged.
+
+/** The API's base path. */
+export const API_PREFIX = "/api/v2";
+/** The control API's base path. */
+export const CONTROL_PREFIX = "/__emulator";
+
+interface RequestMeta {
+  api: boolean;
+  at: number;
+  started: number;
+  logged: boolean;
+  faulted: boolean;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Builds the app (not listening yet). */
+export function buildServer(ctx: EmulatorContext, control: EmulatorControl): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    requestIdHeader: "x-request-id",
+    genReqId: () => newUuid(),
+    bodyLimit: 5 * 1024 * 1024,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const meta = new WeakMap<FastifyRequest, RequestMeta>();
+
+  const record = (request: FastifyRequest, status: number) => {
+    const m = meta.get(request);
+    if (!m?.api || m.logged) return;
+    m.logged = true;
+    const url = request.url;
+    const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
+    const path = `/${splitPath(url).join("/")}`;
+    const template = request.routeOptions.url;
+    const route = `${request.method} ${template === undefined ? path : toTemplate(template)}`;
+    const keyId = maybePrincipal(request)?.key.id;
+    const durationMs = Math.round((performance.now() - m.started) * 100) / 100;
+    ctx.log.add({
+      method: request.method,
+      route,
+      path,
+      query,
+      status,
+      at: m.at,
+      durationMs,
+      requestId: request.id,
+      ...(keyId === undefined ? {} : { keyId }),
+      ...(m.faulted ? { faulted: true } : {}),
+    });
+    if (ctx.logRequests) {
+      process.stdout.write(
+        `${request.method} ${url} ${status}${m.faulted ? " (fault)" : ""} ${durationMs}ms\n`,
+      );
+    }
+  };
+
+  // Bodies: JSON whatever the content type says; an empty body is "no body" (POST branches allows it).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body).trim();
+    if (text === "") {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(badRequest(`malformed JSON in request body: ${(error as Error).message}`), undefined);
+    }
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+    const api =
+      request.url === API_PREFIX ||
+      request.url.startsWith(`${API_PREFIX}/`) ||
+      request.url.startsWith(`${API_PREFIX}?`);
+    meta.set(request, {
+      api,
+      at: ctx.clock.now(),
+      started: performance.now(),
+      logged: false,
+      faulted: false,
+    });
+    if (!api) return;
+    ctx.engine.catchUp();
+    const fault = ctx.faults.take(request.method, request.url);
+    if (fault) {
+      if (fault.delayMs) await sleep(fault.delayMs);
+      if (!fault.passThrough) {
+        (meta.get(request) as RequestMeta).faulted = true;
+        return sendFault(request, reply, fault, record);
+      }
+    }
+    const template = request.routeOptions.url;
+    if (template === undefined) return; // unknown route: the not-found handler answers
+    const principal = authenticate(ctx.store, request.headers.authorization, ctx.clock.now(), request.ip);
+    setPrincipal(request, principal);
+    if (ctx.limiter) {
+      const verdict = ctx.limiter.take(principal.account, `${request.method} ${toTemplate(template)}`);
+      if (!verdict.ok) {
+        throw new HttpError(
+          429,
+          `rate limit exceeded (${verdict.bucket}); retry after ${verdict.retryAfterSeconds}s`,
+          "",
+          {
+            "retry-after": String(verdict.retryAfterSeconds),
+          },
+        );
+      }
+    }
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    record(request, reply.statusCode);
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send({ request_id: request.id, code: error.code, message: error.message });
+    }
+    const status = (error as { statusCode?: unknown }).statusCode;
+    const message = (error as { message?: unknown }).message;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      return reply.code(status).send({ request_id: request.id, code: "", message: String(message) });
+    }
+    if (error instanceof RangeError || (error instanceof Error && request.url.startsWith(CONTROL_PREFIX))) {
+      return reply.code(400).send({ request_id: request.id, code: "", message: error.message });
+    }
+    process.stderr.write(
+      `clouddb-emulator: internal error on ${request.method} ${request.url}: ${String(error)}\n`,
+    );
+    return reply.code(500).send({ request_id: request.id, code: "", message: "internal server error" });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      request_id: request.id,
+      code: "",
+      message: `no route for ${request.method} ${request.url.split("?")[0]}`,
+    }),
+  );
+
+  app.register(
+    async (api) => {
+      apiKeyRoutes(api, ctx);
+      projectRoutes(api, ctx);
+      branchRoutes(api, ctx);
+      operationRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+  app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
+  return app;
+}
+
+function sendFault(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fault: FaultResponse,
+  record: (request: FastifyRequest, status: number) => void,
+): FastifyReply {
+  if (fault.reset) {
+    record(request, 0);
+    reply.hijack();
+    request.raw.socket.destroy();
+    return reply;
+  }
+  const status = fault.status ?? (fault.html !== undefined ? 524 : 500);
+  reply.code(status);
+  if (fault.headers) reply.headers(fault.headers);
+  if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
+  if (fault.html !== undefined) return reply.type("text/html; charset=utf-8").send(fault.html);
+  if (fault.body !== undefined)
+    return reply.type("application/json; charset=utf-8").send(JSON.stringify(fault.body));
+  return reply.send({ request_id: request.id, code: "", message: defaultMessage(status) });
+}

@@ -1,0 +1,120 @@
+import type { AddressInfo } from "node:net";
+import { type Clock, ManualClock, ScaledClock } from "./clock";
+import type { EmulatorContext } from "./context";
+import { createControl, resolveSeed } from "./control";
+import { FaultQueue } from "./faults";
+import { RateLimiter, REAL_LIMITS } from "./limits";
+import { OperationEngine, type PlatformSchedule } from "./operations";
+import { readStateFile, StatePersister, writeStateFile } from "./persist";
+import { RequestLog } from "./request-log";
+import { storeFromSeed } from "./seed";
+import { API_PREFIX, buildServer } from "./server";
+import { Store } from "./state";
+import type { EmulatorOptions, RunningEmulator } from "./types";
+
+const DEFAULT_DURATION_MS = 1000;
+const DEFAULT_REFUSAL_STATUS = 422;
+const DEFAULT_PLATFORM_ACTIONS = ["check_availability", "suspend_compute"];
+
+function durations(option: EmulatorOptions["opDurationMs"]): (action: string) => number {
+  const check = (value: number, what: string) => {
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`opDurationMs${what} must be >= 0, got ${value}`);
+    return Math.round(value);
+  };
+  if (option === undefined) return () => DEFAULT_DURATION_MS;
+  if (typeof option === "number") {
+    const d = check(option, "");
+    return () => d;
+  }
+  const table = new Map<string, number>();
+  for (const [action, value] of Object.entries(option)) {
+    if (value !== undefined) table.set(action, check(value, `.${action}`));
+  }
+  const fallback = table.get("default") ?? DEFAULT_DURATION_MS;
+  return (action) => table.get(action) ?? fallback;
+}
+
+/**
+ * Starts an emulator of the Cloud Database Control API v2 on `host:port` (127.0.0.1, a free port).
+ * Throws when the seed or state file is invalid or the port cannot be bound.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const refusalStatus = options.refusalStatus ?? DEFAULT_REFUSAL_STATUS;
+  if (!(Number.isInteger(refusalStatus) && refusalStatus >= 400 && refusalStatus <= 499)) {
+    throw new RangeError(`refusalStatus must be a 4xx status, got ${refusalStatus}`);
+  }
+  const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
+
+  let clock: Clock;
+  let limitNow: () => number;
+  if (options.clock === "manual" || options.clock === undefined) {
+    if (options.clock === "manual") {
+      clock = new ManualClock(saved?.clock_ms);
+      limitNow = () => clock.now();
+    } else {
+      // Restarted emulators resume the clock where it stopped, so no operation goes back in time.
+      const startMs = saved ? Math.max(saved.clock_ms, Date.now()) : undefined;
+      clock = new ScaledClock({
+        timeScale: options.timeScale ?? 1,
+        ...(startMs === undefined ? {} : { startMs }),
+      });
+      limitNow = Date.now;
+    }
+  } else {
+    clock = options.clock;
+    limitNow = () => clock.now();
+  }
+
+  const store = saved
+    ? Store.fromJSON(saved)
+    : storeFromSeed(resolveSeed(options.seed ?? "demo"), clock.now());
+  const platform: PlatformSchedule | undefined =
+    options.platformOperations && options.platformOperations.everyMs > 0
+      ? {
+          everyMs: options.platformOperations.everyMs,
+          actions: options.platformOperations.actions ?? DEFAULT_PLATFORM_ACTIONS,
+        }
+      : undefined;
+  const limiter =
+    options.limits === false
+      ? undefined
+      : new RateLimiter({ ...REAL_LIMITS, ...(options.limits ?? {}) }, limitNow);
+
+  const stateFile = options.stateFile;
+  const persister =
+    stateFile === undefined ? undefined : new StatePersister(stateFile, () => store.toJSON(clock.now()));
+  const ctx: EmulatorContext = {
+    store,
+    clock,
+    engine: new OperationEngine(store, clock, durations(options.opDurationMs), platform),
+    limiter,
+    faults: new FaultQueue(),
+    log: new RequestLog(),
+    refusalStatus,
+    logRequests: options.logRequests ?? false,
+    changed: () => persister?.markDirty(),
+  };
+  if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
+
+  const control = createControl(ctx, () => persister?.flush());
+  const app = buildServer(ctx, control);
+  await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `${origin}${API_PREFIX}`,
+    origin,
+    control,
+    stop() {
+      stopping ??= (async () => {
+        await app.close();
+        persister?.flush(true);
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,319 @@
+import { hashToken } from "./ids";
+
+// The account model: users, organizations (admin/member), projects (personal or organization-owned),
+// branches, endpoints, API keys and operations. Plain JSON-able records, indexed in Maps; `toJSON()`
+// and `Store.fromJSON()` are the persistence format.
+
+/** A user of the service; owns personal projects and personal API keys. */
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  image: string;
+}
+
+/** Organization membership role. */
+export type Role = "admin" | "member";
+
+/** An organization and its members. */
+export interface OrgRecord {
+  id: string;
+  name: string;
+  created_at_ms: number;
+  members: Record<string, Role>;
+}
+
+/** A project, owned either by a user (`owner_user_id`) or by an organization (`org_id`). */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  region_id: string;
+  pg_version: number;
+  owner_user_id?: string;
+  org_id?: string;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  default_branch_id: string;
+  /** When the project's operation queue drains; null when an operation never ends (stuck). */
+  queue_end_ms: number | null;
+}
+
+/** A database role on a branch. */
+export interface RoleRecord {
+  name: string;
+  protected: boolean;
+  created_at_ms: number;
+}
+
+/** A database on a branch. */
+export interface DatabaseRecord {
+  id: number;
+  name: string;
+  owner_name: string;
+  created_at_ms: number;
+}
+
+/** A branch; deleted branches stay as tombstones so a repeated DELETE can answer 204. */
+export interface BranchRecord {
+  id: string;
+  project_id: string;
+  parent_id?: string;
+  name: string;
+  default: boolean;
+  protected: boolean;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  deleted_at_ms?: number;
+  /** The operation that creates the branch's data; the branch is `init` until it ends. */
+  create_op_id?: string;
+  created_by_user_id?: string;
+  roles: RoleRecord[];
+  databases: DatabaseRecord[];
+  annotation: Record<string, string>;
+}
+
+/** Compute endpoint type. */
+export type EndpointType = "read_write" | "read_only";
+
+/** A compute endpoint on a branch. */
+export interface EndpointRecord {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  type: EndpointType;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  /** Operations that start or suspend this compute, oldest first; its state derives from them. */
+  op_ids: string[];
+}
+
+/** API key kind. */
+export type KeyKind = "personal" | "organization" | "project";
+
+/** An API key; only the SHA-256 of the secret is kept. */
+export interface KeyRecord {
+  id: number;
+  kind: KeyKind;
+  name: string;
+  token_hash: string;
+  /** Owner of a personal key; creator of an organization or project-scoped key. */
+  user_id: string;
+  org_id?: string;
+  project_id?: string;
+  created_at_ms: number;
+  revoked: boolean;
+  revoked_at_ms?: number;
+  /** Why a project-scoped key stopped working without being revoked (its project left the organization). */
+  disabled_reason?: string;
+  last_used_at_ms?: number;
+  last_used_from_addr: string;
+}
+
+/** How an operation ends; decided when it is created (scripts), computed lazily from the clock. */
+export type Outcome =
+  | { kind: "finish" }
+  | { kind: "fail"; times: number }
+  | { kind: "cancelled" }
+  | { kind: "error"; message: string }
+  | { kind: "skipped" }
+  | { kind: "stuck" };
+
+/** An operation; its status at any time is a pure function of these fields and the clock. */
+export interface OperationRecord {
+  id: string;
+  project_id: string;
+  branch_id?: string;
+  endpoint_id?: string;
+  action: string;
+  /** Creation time in epoch microseconds; unique within a project, so it works as a cursor. */
+  created_us: number;
+  /** When it leaves the project's queue; null when queued behind an operation that never ends. */
+  start_ms: number | null;
+  duration_ms: number;
+  outcome: Outcome;
+  initiator: "user" | "platform" | "console";
+}
+
+/** The persisted document. */
+export interface StateData {
+  version: 1;
+  clock_ms: number;
+  last_us: number;
+  next_key_id: number;
+  next_database_id: number;
+  platform_tick_ms?: number;
+  platform_ticks?: number;
+  users: UserRecord[];
+  organizations: OrgRecord[];
+  projects: ProjectRecord[];
+  branches: BranchRecord[];
+  endpoints: EndpointRecord[];
+  api_keys: KeyRecord[];
+  operations: OperationRecord[];
+}
+
+/** In-memory state with the indexes the routes need. */
+export class Store {
+  readonly users = new Map<string, UserRecord>();
+  readonly orgs = new Map<string, OrgRecord>();
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly branches = new Map<string, BranchRecord>();
+  readonly endpoints = new Map<string, EndpointRecord>();
+  readonly keys = new Map<number, KeyRecord>();
+  readonly keysByHash = new Map<string, KeyRecord>();
+  readonly operations = new Map<string, OperationRecord>();
+  /** Each project's operations, sorted by `created_us` ascending. */
+  readonly projectOps = new Map<string, OperationRecord[]>();
+  lastUs = 0;
+  nextKeyId = 165_432;
+  nextDatabaseId = 9_000_001;
+  platformTickMs: number | undefined;
+  /** Platform schedule ticks so far; picks the action of the next tick. */
+  platformTicks = 0;
+
+  /** Rebuilds a store from its persisted document; throws on an unknown version. */
+  static fromJSON(data: StateData): Store {
+    if (data.version !== 1) throw new Error(`unsupported emulator state version ${String(data.version)}`);
+    const store = new Store();
+    store.lastUs = data.last_us;
+    store.nextKeyId = data.next_key_id;
+    store.nextDatabaseId = data.next_database_id;
+    store.platformTickMs = data.platform_tick_ms;
+    store.platformTicks = data.platform_ticks ?? 0;
+    for (const u of data.users) store.users.set(u.id, u);
+    for (const o of data.organizations) store.orgs.set(o.id, o);
+    for (const p of data.projects) store.projects.set(p.id, p);
+    for (const b of data.branches) store.branches.set(b.id, b);
+    for (const e of data.endpoints) store.endpoints.set(e.id, e);
+    for (const k of data.api_keys) store.addKey(k);
+    for (const op of data.operations) store.insertOperation(op);
+    for (const list of store.projectOps.values()) list.sort((a, b) => a.created_us - b.created_us);
+    return store;
+  }
+
+  /** The persisted document at clock time `clockMs`. */
+  toJSON(clockMs: number): StateData {
+    const data: StateData = {
+      version: 1,
+      clock_ms: clockMs,
+      last_us: this.lastUs,
+      next_key_id: this.nextKeyId,
+      next_database_id: this.nextDatabaseId,
+      users: [...this.users.values()],
+      organizations: [...this.orgs.values()],
+      projects: [...this.projects.values()],
+      branches: [...this.branches.values()],
+      endpoints: [...this.endpoints.values()],
+      api_keys: [...this.keys.values()],
+      operations: [...this.projectOps.values()].flat(),
+    };
+    if (this.platformTickMs !== undefined) data.platform_tick_ms = this.platformTickMs;
+    if (this.platformTicks > 0) data.platform_ticks = this.platformTicks;
+    return data;
+  }
+
+  /** Replaces this store's whole content with another's (control `seed`), keeping this object. */
+  replaceWith(other: Store): void {
+    for (const name of [
+      "users",
+      "orgs",
+      "projects",
+      "branches",
+      "endpoints",
+      "keys",
+      "keysByHash",
+      "operations",
+      "projectOps",
+    ] as const) {
+      const mine = this[name] as Map<unknown, unknown>;
+      mine.clear();
+      for (const [k, v] of other[name] as Map<unknown, unknown>) mine.set(k, v);
+    }
+    this.lastUs = Math.max(this.lastUs, other.lastUs);
+    this.nextKeyId = other.nextKeyId;
+    this.nextDatabaseId = other.nextDatabaseId;
+    this.platformTickMs = other.platformTickMs;
+    this.platformTicks = other.platformTicks;
+  }
+
+  /** Registers a key record (already hashed). */
+  addKey(key: KeyRecord): void {
+    this.keys.set(key.id, key);
+    this.keysByHash.set(key.token_hash, key);
+    if (key.id >= this.nextKeyId) this.nextKeyId = key.id + 1;
+  }
+
+  /** Creates a key record for a plain token, returning the record. */
+  createKey(
+    fields: Omit<KeyRecord, "id" | "token_hash" | "revoked" | "last_used_from_addr">,
+    token: string,
+  ): KeyRecord {
+    const key: KeyRecord = {
+      ...fields,
+      id: this.nextKeyId,
+      token_hash: hashToken(token),
+      revoked: false,
+      last_used_from_addr: "",
+    };
+    this.addKey(key);
+    return key;
+  }
+
+  /** The key a token belongs to, revoked or not. */
+  keyForToken(token: string): KeyRecord | undefined {
+    return this.keysByHash.get(hashToken(token));
+  }
+
+  /** Adds an operation to the indexes; callers keep `created_us` increasing or re-sort. */
+  insertOperation(op: OperationRecord): void {
+    this.operations.set(op.id, op);
+    let list = this.projectOps.get(op.project_id);
+    if (!list) {
+      list = [];
+      this.projectOps.set(op.project_id, list);
+    }
+    list.push(op);
+  }
+
+  /** A fresh creation timestamp in microseconds: never earlier than `nowMs`, always after the last one. */
+  nextMicros(nowMs: number): number {
+    this.lastUs = Math.max(nowMs * 1000, this.lastUs + 1);
+    return this.lastUs;
+  }
+
+  /** The project's live (not deleted) branches. */
+  liveBranches(projectId: string): BranchRecord[] {
+    const out: BranchRecord[] = [];
+    for (const b of this.branches.values()) {
+      if (b.project_id === projectId && b.deleted_at_ms === undefined) out.push(b);
+    }
+    return out;
+  }
+
+  /** The branch's endpoints. */
+  branchEndpoints(branchId: string): EndpointRecord[] {
+    const out: EndpointRecord[] = [];
+    for (const e of this.endpoints.values()) if (e.branch_id === branchId) out.push(e);
+    return out;
+  }
+
+  /** The project's endpoints. */
+  projectEndpoints(projectId: string): EndpointRecord[] {
+    const out: EndpointRecord[] = [];
+    for (const e of this.endpoints.values()) if (e.project_id === projectId) out.push(e);
+    return out;
+  }
+
+  /** The organization role of a user, if a member. */
+  roleOf(orgId: string, userId: string): Role | undefined {
+    return this.orgs.get(orgId)?.members[userId];
+  }
+
+  /** A new database id. */
+  nextDbId(): number {
+    return this.nextDatabaseId++;
+  }
+}

@@ -1,0 +1,124 @@
+import type { Clock } from "./clock";
+import type { FaultResponse } from "./faults";
+import type { LimitSettings } from "./limits";
+import type { OperationMatch, OperationView, ScriptedOutcome } from "./operations";
+import type { RequestFilter, RequestLogEntry } from "./request-log";
+import type { SeedFile } from "./seed";
+import type {
+  BranchRecord,
+  EndpointRecord,
+  KeyRecord,
+  OrgRecord,
+  ProjectRecord,
+  Role,
+  UserRecord,
+} from "./state";
+
+/** How to start an emulator. Every field is optional. */
+export interface EmulatorOptions {
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Port; default 0 (a free port). */
+  port?: number;
+  /** "demo" (default), "empty", a seed object, or the path of a JSON seed file. Ignored when `stateFile` exists. */
+  seed?: "demo" | "empty" | SeedFile | string;
+  /** Load state from this file when it exists, and keep it there (atomic writes, flushed on stop). */
+  stateFile?: string;
+  /** Operation duration in ms: one number, or per action (`{create_branch: 50, default: 10}`); default 1000. */
+  opDurationMs?: number | Partial<Record<string, number>>;
+  /** Wall-clock speed-up of the default clock (2 = operations finish twice as fast); default 1. */
+  timeScale?: number;
+  /** An injected clock, or "manual" for one that moves only on `control.advance(ms)`; rate limits then refill on it too. */
+  clock?: Clock | "manual";
+  /** Rate limits: the real ones by default, some overridden, or `false` for none. */
+  limits?: Partial<LimitSettings> | false;
+  /** Status for refusing to delete a default/root branch or one with children; default 422. */
+  refusalStatus?: number;
+  /** Platform-initiated operations (`check_availability`, `suspend_compute`) every `everyMs`; default off. */
+  platformOperations?: { everyMs: number; actions?: string[] } | false;
+  /** Print one line per API request to stdout. */
+  logRequests?: boolean;
+}
+
+/** A started emulator. */
+export interface RunningEmulator {
+  /** The API base URL, e.g. "http://127.0.0.1:34567/api/v2". */
+  url: string;
+  /** "http://127.0.0.1:34567"; the control API is under `${origin}/__emulator/`. */
+  origin: string;
+  /** Stops listening and flushes the state file; safe to call twice. */
+  stop(): Promise<void>;
+  /** Test and console controls. */
+  control: EmulatorControl;
+}
+
+/** An API key as the control API shows it: everything but the secret. */
+export type KeyView = Omit<KeyRecord, "token_hash">;
+
+/** A read-only copy of the whole state. */
+export interface EmulatorStateView {
+  /** Emulator clock time (epoch ms). */
+  now: number;
+  users: UserRecord[];
+  organizations: OrgRecord[];
+  projects: ProjectRecord[];
+  /** Including deleted branches (`deleted_at_ms` set). */
+  branches: BranchRecord[];
+  endpoints: EndpointRecord[];
+  /** Including revoked keys. */
+  apiKeys: KeyView[];
+  /** Every operation as the API shows it now, plus who started it. */
+  operations: Array<OperationView & { initiator: string }>;
+}
+
+/** A key made "in the console": personal (no org), organization (org, no project) or project-scoped. */
+export interface ConsoleKeyRequest {
+  userId: string;
+  orgId?: string;
+  projectId?: string;
+  name?: string;
+}
+
+/** Controls for tests and the console; every method throws an Error (with `status`) on unknown ids. */
+export interface EmulatorControl {
+  /** The request log, oldest first, optionally filtered. */
+  requests(filter?: RequestFilter): RequestLogEntry[];
+  /** Empties the request log. */
+  clearRequests(): void;
+  /** Scripts `response` for the next `count` (default 1) requests matching `route` ("*" or "POST /projects/{project_id}/branches"). */
+  failNext(route: string, response: FaultResponse, count?: number): void;
+  /** Drops all scripted faults. */
+  clearFaults(): void;
+  /** Scripts the outcome of future operations matching `match` (next `match.count`, or all until cleared). */
+  scriptOperations(match: OperationMatch, outcome: ScriptedOutcome): void;
+  /** Drops all operation scripts. */
+  clearOperationScripts(): void;
+  /** Starts a platform-initiated operation now (default `check_availability`), e.g. to cause 423s. */
+  startPlatformOperation(projectId: string, action?: string, durationMs?: number): OperationView;
+  /** Moves the emulator clock forward; throws if the injected clock cannot advance. */
+  advance(ms: number): void;
+  /** Emulator clock time (epoch ms). */
+  now(): number;
+  /** Revokes any key, as its owner would in the console. */
+  revokeApiKey(keyId: number): void;
+  /** Creates a key as the user would in the console (same role rules); returns the secret once. */
+  createApiKey(request: ConsoleKeyRequest): { id: number; key: string };
+  /** Deletes a branch out of band (refusal rules apply, 423 does not); returns its operations. */
+  deleteBranch(projectId: string, branchId: string): OperationView[];
+  /** Moves a project into an organization, or (null) out to a personal account. */
+  transferProject(projectId: string, toOrgId: string | null, toUserId?: string): void;
+  /** Adds a user to an organization, or changes their role. */
+  addMember(orgId: string, userId: string, role: Role): void;
+  /** Removes a user from an organization. */
+  removeMember(orgId: string, userId: string): void;
+  /** Adds `count` finished operations to a project's history (fast; for pagination tests and benchmarks). */
+  addOperations(projectId: string, count: number): number;
+  /** Refills every rate-limit bucket. */
+  resetLimits(): void;
+  /** Replaces the whole state with a seed ("demo", "empty", an object or a file path). */
+  seed(seed: "demo" | "empty" | SeedFile | string): void;
+  /** A read-only copy of the state. */
+  snapshot(): EmulatorStateView;
+  /** Writes the state file now (no-op without one). */
+  flush(): void;
+}

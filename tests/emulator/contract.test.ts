@@ -1,0 +1,340 @@
+import assert from "node:assert/strict";
+import { DEMO, type RunningEmulator } from "../../emulator";
+import { type CallOptions, call, type Json, type Reply, start } from "./helpers";
+import { OpenApiValidator } from "./openapi";
+
+// Every response body the emulator sends, on every route and error path, is validated against the
+// official OpenAPI document of @neondatabase/api-client; the last test checks nothing was skipped.
+
+describe("contract: responses match the official OpenAPI document", () => {
+  const validator = new OpenApiValidator();
+  const covered = new Set<string>();
+  let emu: RunningEmulator;
+
+  before(async () => {
+    emu = await start({ opDurationMs: 100 });
+  });
+  after(() => emu.stop());
+
+  /** Sends a request, asserts its status, validates its body against the document and records coverage. */
+  async function check(
+    method: string,
+    path: string,
+    expect: number,
+    options: CallOptions = {},
+  ): Promise<Reply> {
+    const reply = await call(emu.url, method, path, options);
+    assert.equal(reply.status, expect, `${method} ${path} -> ${reply.status} ${reply.text}`);
+    const entry = emu.control.requests().at(-1);
+    assert.ok(entry, "the request was logged");
+    const template = entry.route.slice(method.length + 1);
+    const problems = validator.has(template, method)
+      ? validator.validate(template, method, reply.status, reply.body, reply.text)
+      : validator.validateComponent("GeneralError", reply.body);
+    assert.deepEqual(
+      problems,
+      [],
+      `${method} ${template} ${reply.status} does not match the document: ${reply.text}`,
+    );
+    if (reply.status >= 400) {
+      assert.equal(
+        reply.body.request_id,
+        reply.headers.get("x-request-id"),
+        "error bodies carry the request id",
+      );
+      assert.equal(typeof reply.body.code, "string");
+      assert.ok(reply.body.message.length > 0, "error bodies explain themselves");
+    }
+    covered.add(`${method} ${template} ${reply.status}`);
+    return reply;
+  }
+
+  function noUndeclared(component: string, value: Json, extra: string[] = []): void {
+    assert.deepEqual(
+      validator.undeclared(component, value, extra),
+      [],
+      `fields ${component} does not declare`,
+    );
+  }
+
+  const personal = { key: DEMO.personalKey };
+  const member = { key: DEMO.memberPersonalKey };
+  const orgKey = { key: DEMO.orgKey };
+  const projectKey = { key: DEMO.projectKey };
+  const P = `/projects/${DEMO.projectId}`;
+
+  it("personal API keys: create, list, revoke and their errors", async () => {
+    const created = await check("POST", "/api_keys", 200, { ...personal, body: { key_name: "ci" } });
+    noUndeclared("ApiKeyCreateResponse", created.body);
+    await check("POST", "/api_keys", 400, { ...personal, body: {} });
+    await check("POST", "/api_keys", 400, { ...personal, body: { key_name: "x".repeat(65) } });
+    await check("POST", "/api_keys", 400, { ...personal, rawBody: "{not json" });
+    await check("POST", "/api_keys", 401, { body: { key_name: "ci" } });
+    await check("POST", "/api_keys", 403, { ...orgKey, body: { key_name: "ci" } });
+    const listed = await check("GET", "/api_keys", 200, { key: created.body.key });
+    noUndeclared("ApiKeysListResponseItem", listed.body[0]);
+    await check("GET", "/api_keys", 403, projectKey);
+    await check("DELETE", `/api_keys/${DEMO.memberPersonalKeyId}`, 403, personal);
+    await check("DELETE", "/api_keys/not-a-number", 400, personal);
+    const revoked = await check("DELETE", `/api_keys/${created.body.id}`, 200, personal);
+    noUndeclared("ApiKeyRevokeResponse", revoked.body);
+    await check("DELETE", `/api_keys/${created.body.id}`, 404, personal);
+    await check("GET", "/api_keys", 401, { key: created.body.key });
+  });
+
+  it("organization API keys: create, list, revoke and their errors, including 429", async () => {
+    const orgPath = `/organizations/${DEMO.orgId}/api_keys`;
+    const created = await check("POST", orgPath, 200, { ...personal, body: { key_name: "org" } });
+    noUndeclared("OrgApiKeyCreateResponse", created.body, ["project_id"]);
+    const scoped = await check("POST", orgPath, 200, {
+      ...member,
+      body: { key_name: "scoped", project_id: DEMO.orgProjectId },
+    });
+    assert.equal(scoped.body.project_id, DEMO.orgProjectId);
+    await check("POST", orgPath, 403, { ...member, body: { key_name: "not-admin" } });
+    await check("POST", "/organizations/org-no-such-org-00000000/api_keys", 404, {
+      ...personal,
+      body: { key_name: "x" },
+    });
+    await check("POST", orgPath, 400, { ...personal, body: { project_id: DEMO.orgProjectId } });
+    let limited: Reply | undefined;
+    for (let i = 0; i < 12 && !limited; i++) {
+      const reply = await call(emu.url, "POST", orgPath, { ...personal, body: { key_name: `burst-${i}` } });
+      if (reply.status === 429) limited = reply;
+    }
+    assert.ok(limited, "the organization key bucket ran dry");
+    await check("POST", orgPath, 429, { ...personal, body: { key_name: "one-more" } });
+    emu.control.advance(2000);
+    const list = await check("GET", orgPath, 200, orgKey);
+    noUndeclared(
+      "OrgApiKeysListResponseItem",
+      list.body.find((k: Json) => k.project_id !== undefined),
+      ["project_id"],
+    );
+    await check("GET", orgPath, 403, projectKey);
+    await check("GET", "/organizations/org-no-such-org-00000000/api_keys", 404, personal);
+    await check("DELETE", `${orgPath}/${scoped.body.id}`, 403, member);
+    const revoked = await check("DELETE", `${orgPath}/${scoped.body.id}`, 200, personal);
+    assert.equal(revoked.body.revoked, true);
+    await check("DELETE", `${orgPath}/${scoped.body.id}`, 404, personal);
+  });
+
+  it("projects: list, get, create and their errors", async () => {
+    const list = await check("GET", "/projects", 200, personal);
+    noUndeclared("ProjectListItem", list.body.projects[0]);
+    await check("GET", `/projects?org_id=${DEMO.orgId}&limit=1`, 200, member);
+    await check("GET", "/projects?limit=0", 400, personal);
+    await check("GET", "/projects?org_id=org-no-such-org-00000000", 404, personal);
+    await check("GET", "/projects", 401, { key: `napi_${"0".repeat(64)}` });
+    await check("GET", "/projects", 401, {});
+    const one = await check("GET", P, 200, personal);
+    noUndeclared("Project", one.body.project);
+    await check("GET", `/projects/${DEMO.memberProjectId}`, 403, personal);
+    await check("GET", "/projects/no-such-project-00000000", 404, personal);
+    await check("GET", "/projects/Not_An_Id", 400, personal);
+    const created = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "contract" } },
+    });
+    assert.deepEqual(
+      created.body.operations.map((o: Json) => o.action),
+      ["create_timeline", "start_compute"],
+    );
+    await check("POST", "/projects", 201, { ...orgKey, body: { project: {} } });
+    await check("POST", "/projects", 403, { ...projectKey, body: { project: {} } });
+    await check("POST", "/projects", 400, { ...personal, body: {} });
+    await check("POST", "/projects", 400, { ...personal, body: { project: { pg_version: 9 } } });
+  });
+
+  it("branches: create, list, get, update, delete and their errors (400, 403, 404, 409, 422, 423, 204)", async () => {
+    const created = await check("POST", `${P}/branches`, 201, {
+      ...personal,
+      body: { branch: { name: "dev" }, endpoints: [{ type: "read_write" }, { type: "read_only" }] },
+    });
+    noUndeclared("Branch", created.body.branch);
+    noUndeclared("Endpoint", created.body.endpoints[0]);
+    noUndeclared("Operation", created.body.operations[0]);
+    noUndeclared("Role", created.body.roles[0]);
+    noUndeclared("Database", created.body.databases[0]);
+    const devId = created.body.branch.id;
+    await check("POST", `${P}/branches`, 423, { ...personal, body: { branch: { name: "too-soon" } } });
+    emu.control.advance(1000);
+    const dup = await check("POST", `${P}/branches`, 409, { ...personal, body: { branch: { name: "dev" } } });
+    assert.equal(dup.body.code, "BRANCH_ALREADY_EXISTS");
+    await check("POST", `${P}/branches`, 422, {
+      ...personal,
+      body: { branch: { parent_id: "br-no-such-branch-a0000000" } },
+    });
+    await check("POST", `${P}/branches`, 400, { ...personal, body: { endpoints: [{ type: "bogus" }] } });
+    await check("POST", "/projects/no-such-project-00000000/branches", 404, personal);
+    await check("POST", `/projects/${DEMO.memberProjectId}/branches`, 403, personal);
+    const child = await check("POST", `${P}/branches`, 201, {
+      ...personal,
+      body: { branch: { parent_id: devId } },
+    });
+    emu.control.advance(1000);
+    await check("POST", `${P}/branches`, 201, personal); // the body is optional
+    emu.control.advance(1000);
+
+    const list = await check("GET", `${P}/branches`, 200, personal);
+    assert.ok(list.body.branches.length >= 4);
+    await check("GET", `${P}/branches/${devId}`, 200, personal);
+    await check("GET", `${P}/branches/br-no-such-branch-a0000000`, 404, personal);
+    const renamed = await check("PATCH", `${P}/branches/${devId}`, 200, {
+      ...personal,
+      body: { branch: { name: "dev-2" } },
+    });
+    assert.equal(renamed.body.branch.name, "dev-2");
+    await check("PATCH", `${P}/branches/${devId}`, 409, { ...personal, body: { branch: { name: "main" } } });
+    await check("PATCH", `${P}/branches/${devId}`, 400, { ...personal, body: { branch: { name: "" } } });
+
+    await check("DELETE", `${P}/branches/${DEMO.branchId}`, 422, personal);
+    await check("DELETE", `${P}/branches/${devId}`, 422, personal);
+    emu.control.startPlatformOperation(DEMO.projectId);
+    await check("DELETE", `${P}/branches/${child.body.branch.id}`, 423, personal);
+    emu.control.advance(1000);
+    const deleted = await check("DELETE", `${P}/branches/${child.body.branch.id}`, 200, personal);
+    assert.deepEqual(
+      deleted.body.operations.map((o: Json) => o.action),
+      ["delete_timeline"],
+    );
+    await check("DELETE", `${P}/branches/${child.body.branch.id}`, 204, personal);
+    emu.control.advance(1000);
+    const withCompute = await check("DELETE", `${P}/branches/${devId}`, 200, personal);
+    assert.deepEqual(
+      withCompute.body.operations.map((o: Json) => o.action),
+      ["suspend_compute", "suspend_compute", "delete_timeline"],
+    );
+  });
+
+  it("operations: list, page, get, scripted statuses and their errors", async () => {
+    emu.control.advance(5000);
+    emu.control.scriptOperations({ action: "create_branch", count: 1 }, { kind: "fail", times: 1 });
+    emu.control.scriptOperations(
+      { action: "start_compute", count: 1 },
+      { kind: "error", message: "compute crashed" },
+    );
+    await check("POST", `${P}/branches`, 201, { ...personal, body: { endpoints: [{ type: "read_write" }] } });
+    emu.control.advance(100);
+    const failing = await check("GET", `${P}/operations?limit=2`, 200, personal);
+    const createOp = failing.body.operations.find((o: Json) => o.action === "create_branch");
+    assert.equal(createOp.status, "failed");
+    assert.ok(createOp.retry_at, "a failed operation says when it is retried");
+    noUndeclared("Operation", createOp);
+    emu.control.advance(1000);
+    const page = await check("GET", `${P}/operations?limit=1`, 200, personal);
+    const errored = page.body.operations[0];
+    assert.equal(errored.status, "error");
+    assert.equal(errored.error, "compute crashed");
+    await check(
+      "GET",
+      `${P}/operations?cursor=${encodeURIComponent(page.body.pagination.cursor)}&limit=1000`,
+      200,
+      personal,
+    );
+    await check("GET", `${P}/operations?cursor=yesterday`, 400, personal);
+    await check("GET", `${P}/operations?limit=1001`, 400, personal);
+    await check("GET", `/projects/${DEMO.memberProjectId}/operations`, 403, personal);
+    await check("GET", `${P}/operations/${errored.id}`, 200, personal);
+    await check("GET", `${P}/operations/00000000-0000-4000-8000-000000000000`, 404, personal);
+    await check("GET", `${P}/operations/not-a-uuid`, 400, personal);
+  });
+
+  it("faults and unknown routes answer with the error shape too", async () => {
+    emu.control.failNext("GET /projects", { status: 503 });
+    await check("GET", "/projects", 503, personal);
+    emu.control.failNext("GET /projects/{project_id}", { status: 500 });
+    await check("GET", P, 500, personal);
+    await check("GET", "/no/such/route", 404, personal);
+  });
+
+  it("rejects a body that breaks the document (the validator can fail)", () => {
+    const broken = { operation: { id: "not-a-uuid", project_id: DEMO.projectId, action: "create_branch" } };
+    const problems = validator.validate(
+      "/projects/{project_id}/operations/{operation_id}",
+      "GET",
+      200,
+      broken,
+      "{}",
+    );
+    assert.ok(
+      problems.some((p) => p.includes("status")),
+      problems.join("; "),
+    );
+    assert.ok(
+      problems.some((p) => p.includes("uuid")),
+      problems.join("; "),
+    );
+    assert.deepEqual(validator.undeclared("Operation", { ...broken.operation, statsu: "finished" }), [
+      "statsu",
+    ]);
+  });
+
+  it("covered every route with its success status and its error paths", () => {
+    const expected = [
+      "POST /api_keys 200",
+      "POST /api_keys 400",
+      "POST /api_keys 401",
+      "POST /api_keys 403",
+      "GET /api_keys 200",
+      "GET /api_keys 401",
+      "GET /api_keys 403",
+      "DELETE /api_keys/{key_id} 200",
+      "DELETE /api_keys/{key_id} 400",
+      "DELETE /api_keys/{key_id} 403",
+      "DELETE /api_keys/{key_id} 404",
+      "POST /organizations/{org_id}/api_keys 200",
+      "POST /organizations/{org_id}/api_keys 400",
+      "POST /organizations/{org_id}/api_keys 403",
+      "POST /organizations/{org_id}/api_keys 404",
+      "POST /organizations/{org_id}/api_keys 429",
+      "GET /organizations/{org_id}/api_keys 200",
+      "GET /organizations/{org_id}/api_keys 403",
+      "GET /organizations/{org_id}/api_keys 404",
+      "DELETE /organizations/{org_id}/api_keys/{key_id} 200",
+      "DELETE /organizations/{org_id}/api_keys/{key_id} 403",
+      "DELETE /organizations/{org_id}/api_keys/{key_id} 404",
+      "GET /projects 200",
+      "GET /projects 400",
+      "GET /projects 401",
+      "GET /projects 404",
+      "GET /projects 503",
+      "GET /projects/{project_id} 200",
+      "GET /projects/{project_id} 400",
+      "GET /projects/{project_id} 403",
+      "GET /projects/{project_id} 404",
+      "GET /projects/{project_id} 500",
+      "POST /projects 201",
+      "POST /projects 400",
+      "POST /projects 403",
+      "POST /projects/{project_id}/branches 201",
+      "POST /projects/{project_id}/branches 400",
+      "POST /projects/{project_id}/branches 403",
+      "POST /projects/{project_id}/branches 404",
+      "POST /projects/{project_id}/branches 409",
+      "POST /projects/{project_id}/branches 422",
+      "POST /projects/{project_id}/branches 423",
+      "GET /projects/{project_id}/branches 200",
+      "GET /projects/{project_id}/branches/{branch_id} 200",
+      "GET /projects/{project_id}/branches/{branch_id} 404",
+      "PATCH /projects/{project_id}/branches/{branch_id} 200",
+      "PATCH /projects/{project_id}/branches/{branch_id} 400",
+      "PATCH /projects/{project_id}/branches/{branch_id} 409",
+      "DELETE /projects/{project_id}/branches/{branch_id} 200",
+      "DELETE /projects/{project_id}/branches/{branch_id} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id} 422",
+      "DELETE /projects/{project_id}/branches/{branch_id} 423",
+      "GET /projects/{project_id}/operations 200",
+      "GET /projects/{project_id}/operations 400",
+      "GET /projects/{project_id}/operations 403",
+      "GET /projects/{project_id}/operations/{operation_id} 200",
+      "GET /projects/{project_id}/operations/{operation_id} 400",
+      "GET /projects/{project_id}/operations/{operation_id} 404",
+      "GET /no/such/route 404",
+    ];
+    assert.deepEqual(
+      expected.filter((e) => !covered.has(e)),
+      [],
+    );
+  });
+});

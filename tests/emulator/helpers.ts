@@ -1,0 +1,71 @@
+import { join } from "node:path";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+
+// Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions and the schema validator.
+export type Json = any;
+
+/** One HTTP exchange. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Json;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls `method base+path` with a Bearer key and a JSON body; never throws on a status. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { accept: "application/json", ...(options.headers ?? {}) };
+  if (options.key !== undefined) headers["authorization"] = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+  const text = await response.text();
+  let parsed: Json;
+  if (text !== "" && (response.headers.get("content-type") ?? "").includes("json")) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** A small API client bound to one emulator and one key. */
+export function api(emulator: RunningEmulator, key?: string) {
+  const opts = (body?: unknown): CallOptions => ({
+    ...(key === undefined ? {} : { key }),
+    ...(body === undefined ? {} : { body }),
+  });
+  return {
+    get: (path: string) => call(emulator.url, "GET", path, opts()),
+    post: (path: string, body?: unknown) => call(emulator.url, "POST", path, opts(body)),
+    patch: (path: string, body?: unknown) => call(emulator.url, "PATCH", path, opts(body)),
+    delete: (path: string) => call(emulator.url, "DELETE", path, opts()),
+  };
+}
+
+/** Starts an emulator with a manual clock and quick operations unless told otherwise. */
+export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ clock: "manual", opDurationMs: 100, ...options });
+}
+
+/** The official OpenAPI document shipped in @neondatabase/api-client (never copied into the repo). */
+export function openApiPath(): string {
+  return join(require.resolve("@neondatabase/api-client/package.json"), "..", "public-v2-for-users.gen.yaml");
+}

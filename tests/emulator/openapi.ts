@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import Ajv, { type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { parse } from "yaml";
+import { type Json, openApiPath } from "./helpers";
+
+// Response validation against the official OpenAPI document. The whole document is added to ajv
+// under the id "openapi"; a response schema taken from `paths` gets its `#/components/...`
+// references pointed at that document.
+
+type Obj = Record<string, Json>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function rebase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rebase);
+  if (!isObj(value)) return value;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `openapi${v}` : rebase(v);
+  }
+  return out;
+}
+
+/** Validates response bodies by route template, method and status. */
+export class OpenApiValidator {
+  readonly doc: Obj;
+  readonly #ajv: Ajv;
+  readonly #cache = new Map<string, ValidateFunction | "empty">();
+
+  constructor() {
+    this.doc = parse(readFileSync(openApiPath(), "utf8")) as Obj;
+    this.#ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(this.#ajv);
+    this.#ajv.addSchema(this.doc, "openapi");
+  }
+
+  /** Whether the document describes this operation. */
+  has(template: string, method: string): boolean {
+    return isObj(this.doc["paths"]?.[template]?.[method.toLowerCase()]);
+  }
+
+  /** The document's response object for a status (falling back to `default`), references resolved. */
+  response(template: string, method: string, status: number): Obj {
+    const op = this.doc["paths"]?.[template]?.[method.toLowerCase()];
+    if (!isObj(op)) throw new Error(`the OpenAPI document has no ${method} ${template}`);
+    let response = op["responses"]?.[String(status)] ?? op["responses"]?.["default"];
+    if (!isObj(response))
+      throw new Error(`the OpenAPI document has no ${status} or default for ${method} ${template}`);
+    const ref = response["$ref"];
+    if (typeof ref === "string")
+      response = this.doc["components"]["responses"][ref.split("/").at(-1) as string];
+    return response as Obj;
+  }
+
+  /** Problems with a body for that response; an empty list when it conforms. */
+  validate(template: string, method: string, status: number, body: unknown, text: string): string[] {
+    const key = `${method} ${template} ${status}`;
+    let validator = this.#cache.get(key);
+    if (!validator) {
+      const schema = this.response(template, method, status)["content"]?.["application/json"]?.["schema"];
+      validator = schema === undefined ? "empty" : this.#ajv.compile(rebase(schema) as object);
+      this.#cache.set(key, validator);
+    }
+    if (validator === "empty") return text === "" ? [] : [`expected no body, got ${text.slice(0, 80)}`];
+    if (body === undefined) return [`expected a JSON body, got ${JSON.stringify(text.slice(0, 80))}`];
+    if (validator(body)) return [];
+    return (validator.errors ?? []).map(
+      (e) => `${e.instancePath || "(body)"} ${e.message ?? ""} ${JSON.stringify(e.params)}`,
+    );
+  }
+
+  /** Problems with a value for a component schema (e.g. GeneralError); an empty list when it conforms. */
+  validateComponent(component: string, value: unknown): string[] {
+    const key = `component ${component}`;
+    let validator = this.#cache.get(key);
+    if (!validator) {
+      validator = this.#ajv.compile({ $ref: `openapi#/components/schemas/${component}` });
+      this.#cache.set(key, validator);
+    }
+    if (validator === "empty" || validator(value)) return [];
+    return (validator.errors ?? []).map((e) => `${e.instancePath || "(body)"} ${e.message ?? ""}`);
+  }
+
+  /** Top-level fields of `value` that the component schema does not declare (catches misspelled fields). */
+  undeclared(component: string, value: unknown, extra: string[] = []): string[] {
+    const schema = this.doc["components"]["schemas"][component];
+    const declared = new Set<string>(extra);
+    const collect = (s: Json) => {
+      if (!isObj(s)) return;
+      const ref = s["$ref"];
+      if (typeof ref === "string") collect(this.doc["components"]["schemas"][ref.split("/").at(-1) ?? ""]);
+      for (const k of Object.keys(s["properties"] ?? {})) declared.add(k);
+      for (const sub of s["allOf"] ?? []) collect(sub);
+    };
+    collect(schema);
+    if (!isObj(value)) return [`not an object: ${JSON.stringify(value)}`];
+    return Object.keys(value).filter((k) => !declared.has(k));
+  }
+}
