@@ -1,0 +1,30 @@
+import * as pulumi from "@pulumi/pulumi";
+import { type CloudDbClient, createClient } from "../client";
+
+/** Options every data-source function takes. */
+export interface DataSourceOptions {
+  /** API key to use instead of `clouddb:apiKey` / `CLOUDDB_API_KEY`. */
+  apiKey?: string;
+  /** API URL to use instead of `clouddb:apiUrl` / `CLOUDDB_API_URL`. */
+  apiUrl?: string;
+}
+
+/**
+ * A client for data sources, which run in the program process (dynamic providers cannot serve
+ * invokes): explicit options, then the stack's `clouddb:apiKey` / `clouddb:apiUrl`, then the
+ * environment. Clients share the process-wide throttle.
+ */
+export function dataSourceClient(opts: DataSourceOptions = {}): CloudDbClient {
+  const apiKey = opts.apiKey ?? stackConfig("clouddb:apiKey");
+  const apiUrl = opts.apiUrl ?? stackConfig("clouddb:apiUrl");
+  return createClient({
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+  });
+}
+
+function stackConfig(key: string): string | undefined {
+  // Raw lookup: `new pulumi.Config().get` warns on secrets; outside a Pulumi program this is empty.
+  const value = pulumi.runtime.getConfig(key);
+  return value === undefined || value === "" ? undefined : value;
+}

@@ -1,0 +1,128 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { type ClientOptions, type CloudDbClient, createClient, type PollInterval } from "../client";
+
+/** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`. */
+export interface ProviderSettings {
+  apiKey?: string;
+  apiUrl?: string;
+  operationTimeoutSeconds?: number;
+}
+
+/** Default bound on waiting for a resource's operations when neither config nor inputs set one. */
+export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
+
+const SETTINGS = Symbol.for("pulumi-clouddb.providerSettings");
+type Holder = { [SETTINGS]?: ProviderSettings };
+
+/**
+ * Records the stack config for this process. Pulumi calls `configure` once per deserialized
+ * provider; the settings live on `globalThis` so every copy of a provider in the process sees them
+ * and nothing of them is ever serialized into the state.
+ */
+export function configureFromStack(config: pulumi.dynamic.Config): void {
+  const settings: ProviderSettings = {};
+  const apiKey = config.get("clouddb:apiKey");
+  const apiUrl = config.get("clouddb:apiUrl");
+  const timeout = config.get("clouddb:operationTimeoutSeconds");
+  if (apiKey) settings.apiKey = apiKey;
+  if (apiUrl) settings.apiUrl = apiUrl;
+  if (timeout !== undefined && timeout !== "") {
+    const seconds = Number(timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new Error(
+        `clouddb:operationTimeoutSeconds must be a positive number of seconds, got ${JSON.stringify(timeout)}; ` +
+          "fix it with `pulumi config set clouddb:operationTimeoutSeconds 600`",
+      );
+    }
+    settings.operationTimeoutSeconds = seconds;
+  }
+  (globalThis as Holder)[SETTINGS] = settings;
+}
+
+/** The settings recorded by `configureFromStack`, or none (then the environment applies). */
+export function providerSettings(): ProviderSettings {
+  return (globalThis as Holder)[SETTINGS] ?? {};
+}
+
+/**
+ * Environment variable setting how fast operation waits poll: `FIRST` or `FIRST,MAX` in ms (the
+ * client's default is 250 ms doubling to 5000 ms). Meant for tests and fast local emulators; read at
+ * call time, so nothing of it is serialized into the state.
+ */
+export const POLL_INTERVAL_ENV = "CLOUDDB_POLL_INTERVAL_MS";
+
+/** The poll interval set by {@link POLL_INTERVAL_ENV}, if any. Throws when the value is not `N` or `N,M` (ms > 0). */
+export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollInterval | undefined {
+  const raw = env[POLL_INTERVAL_ENV]?.trim();
+  if (!raw) return undefined;
+  const parts = raw.split(",").map((part) => Number(part.trim()));
+  const [first, max = first] = parts;
+  if (parts.length > 2 || first === undefined || !parts.every((n) => Number.isFinite(n) && n > 0)) {
+    throw new Error(
+      `${POLL_INTERVAL_ENV} must be FIRST or FIRST,MAX in milliseconds (e.g. 20,100), got ${JSON.stringify(raw)}; ` +
+        "fix or unset it",
+    );
+  }
+  return { first, max: Math.max(first, max ?? first) };
+}
+
+/**
+ * A client for the current process: stack config first, then `CLOUDDB_API_KEY` /
+ * `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set). Throws a configuration
+ * error naming both ways when no key is set.
+ */
+export function providerClient(extra: ClientOptions = {}): CloudDbClient {
+  const settings = providerSettings();
+  const options: ClientOptions = { ...extra };
+  if (options.pollIntervalMs === undefined) {
+    const poll = pollIntervalFromEnv();
+    if (poll !== undefined) options.pollIntervalMs = poll;
+  }
+  // Only for measuring what the queue saves (bench/): parallel steps then collide on 423s.
+  if (options.queue === undefined && process.env.CLOUDDB_PROJECT_QUEUE === "off") options.queue = false;
+  if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
+  if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
+  return createClient(options);
+}
+
+/** The epoch-ms deadline for an operation wait: per-resource seconds, else stack config, else default. */
+export function deadlineFrom(seconds: number | undefined, now = Date.now()): number {
+  const chosen = seconds ?? providerSettings().operationTimeoutSeconds ?? DEFAULT_OPERATION_TIMEOUT_SECONDS;
+  return now + chosen * 1000;
+}
+
+/**
+ * The error a dynamic provider throws when the object exists but did not finish initializing.
+ * Pulumi records `id` and `properties` in the state (with `reasons` as initialization errors)
+ * instead of orphaning the object; the next `pulumi up` calls `update`, which resumes.
+ */
+export class PartialFailure extends Error {
+  readonly id: string;
+  readonly properties: Record<string, unknown>;
+  readonly reasons: string[];
+  constructor(id: string, properties: Record<string, unknown>, reasons: string[]) {
+    super(reasons.join("; "));
+    this.name = "PartialFailure";
+    this.id = id;
+    this.properties = properties;
+    this.reasons = reasons;
+  }
+}
+
+/** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether a property value is not known yet (preview of a value computed by another resource). */
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/** `T` with every key that may hold `undefined` made optional and `undefined`-free. */
+export type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** Drops keys whose value is `undefined`: Pulumi state holds plain JSON only. */
+export function compact<T extends object>(value: T): Compact<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
+}

@@ -1,0 +1,42 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { prepareEngine, ROOT } from "./stack";
+
+/**
+ * Installs the package the way users do: `npm pack` of this repo, installed with its
+ * dependencies into a fresh project holding `fixture`'s files. Returns the project folder.
+ */
+export function installPackedProject(fixture: string): string {
+  prepareEngine();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-project-"));
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
+  const pulumiVersion = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).dependencies[
+    "@pulumi/pulumi"
+  ];
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({
+      name: "clouddb-e2e-project",
+      private: true,
+      dependencies: { "pulumi-clouddb": `file:./${packed}`, "@pulumi/pulumi": pulumiVersion },
+    }),
+  );
+  execFileSync(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+    {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  for (const file of fs.readdirSync(fixture)) fs.copyFileSync(path.join(fixture, file), path.join(dir, file));
+  return dir;
+}

@@ -1,0 +1,119 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { ensurePulumiCli, quietEnv } from "../../../scripts/pulumi-cli";
+
+export const ROOT = path.resolve(__dirname, "../../..");
+const PASSPHRASE = "e2e-passphrase";
+let cliPath: string | undefined;
+
+/** Puts the Pulumi CLI on this process's PATH (building it once when none exists) and builds lib/. */
+export function prepareEngine(): void {
+  if (cliPath === undefined) {
+    cliPath = ensurePulumiCli().path;
+    process.env.PATH = cliPath;
+    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  }
+}
+
+export interface E2eStack {
+  stack: Stack;
+  /** The state file as the backend stores it (secrets encrypted), as text. */
+  rawState(): string;
+  /** The local `file://` backend folder holding the state. */
+  backendDir: string;
+  /** Output lines of the last command, for assertions on messages. */
+  output: string[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh stack of the project in `workDir` on a private `file://` backend, configured to talk to
+ * the emulator at `apiUrl` with `apiKey` (a secret in stack config, as users set it).
+ */
+export async function createStack(opts: {
+  workDir: string;
+  apiUrl: string;
+  apiKey: string;
+  config?: Record<string, string>;
+  stackName?: string;
+  /** Extra environment for the CLI and the provider process (e.g. CLOUDDB_POLL_INTERVAL_MS). */
+  env?: Record<string, string>;
+}): Promise<E2eStack> {
+  prepareEngine();
+  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-state-"));
+  const pulumiHome = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-home-"));
+  const envVars = {
+    ...(quietEnv({}) as Record<string, string>),
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_HOME: pulumiHome,
+    PATH: process.env.PATH ?? "",
+    // The program must not pick up a developer's own credentials.
+    CLOUDDB_API_KEY: "",
+    CLOUDDB_API_URL: "",
+    ...opts.env,
+  };
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: opts.stackName ?? "e2e", workDir: opts.workDir },
+    { envVars },
+  );
+  await stack.setConfig("clouddb:apiUrl", { value: opts.apiUrl });
+  await stack.setConfig("clouddb:apiKey", { value: opts.apiKey, secret: true });
+  for (const [key, value] of Object.entries(opts.config ?? {})) await stack.setConfig(key, { value });
+  const output: string[] = [];
+  return {
+    stack,
+    backendDir,
+    output,
+    rawState() {
+      const file = findFile(path.join(backendDir, ".pulumi", "stacks"), `${stack.name}.json`);
+      if (file === undefined) throw new Error(`no state file for stack ${stack.name} under ${backendDir}`);
+      return fs.readFileSync(file, "utf8");
+    },
+    async dispose() {
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+      fs.rmSync(backendDir, { recursive: true, force: true });
+      fs.rmSync(pulumiHome, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects a command's output lines (shown only when a test fails, through the returned array). */
+export function collect(into: string[]): { onOutput: (line: string) => void } {
+  into.length = 0;
+  return { onOutput: (line: string) => into.push(line) };
+}
+
+function findFile(dir: string, name: string): string | undefined {
+  if (!fs.existsSync(dir)) return undefined;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isFile() && entry.name === name) return full;
+    if (entry.isDirectory()) {
+      const found = findFile(full, name);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Pulumi's marker of a secret value in the state. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** The `key` output of every ApiKey in a raw state file, and whether each is stored as an encrypted secret. */
+export function apiKeySecretsIn(rawState: string): { urn: string; encrypted: boolean }[] {
+  const state = JSON.parse(rawState) as {
+    checkpoint: {
+      latest?: { resources?: { urn: string; type: string; outputs?: Record<string, unknown> }[] };
+    };
+  };
+  return (state.checkpoint.latest?.resources ?? [])
+    .filter((r) => r.type === "pulumi-nodejs:dynamic/clouddb:ApiKey")
+    .map((r) => {
+      const key = r.outputs?.key as Record<string, unknown> | undefined;
+      return { urn: r.urn, encrypted: key?.[SECRET_SIG] !== undefined && typeof key.ciphertext === "string" };
+    });
+}
