@@ -182,7 +182,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
       const app = ((await outputs()).keys!.value as Record<string, { id: number }>).app!.id;
       assert.notEqual(app, created.keys.app);
       const routes = mutations().map((r) => `${r.method} ${r.path}`);
-      const createdAt = routes.findIndex((r) => r === `POST /organizations/${DEMO.orgId}/api_keys`);
+      const createdAt = routes.indexOf(`POST /organizations/${DEMO.orgId}/api_keys`);
       const revokedAt = routes.findIndex((r) => r.endsWith(`/api_keys/${created.keys.app}`));
       assert.ok(createdAt >= 0 && revokedAt > createdAt, routes.join("\n"));
       const snap = emulator.control.snapshot();
