@@ -148,6 +148,12 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return { branch: renderBranch(branch, store, ctx.clock.now()), annotation: renderAnnotation(branch) };
   });
 
+  app.get("/projects/:project_id/branches/:branch_id/endpoints", async (request) => {
+    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
+    const branch = liveBranch(ctx, project, pathId(request.params, "branch_id"));
+    const now = ctx.clock.now();
+    return { endpoints: store.branchEndpoints(branch.id).map((e) => renderEndpoint(e, store, now)) };
+  });
   app.patch("/projects/:project_id/branches/:branch_id", async (request) => {
     const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
     const branch = liveBranch(ctx, project, pathId(request.params, "branch_id"));

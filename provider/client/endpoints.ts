@@ -19,10 +19,12 @@ import {
   BranchCreateResponseSchema,
   type BranchDeleteResponse,
   BranchDeleteResponseSchema,
+  BranchEndpointsResponseSchema,
   type BranchGetResponse,
   BranchGetResponseSchema,
   type BranchUpdateResponse,
   BranchUpdateResponseSchema,
+  type Endpoint,
   type Operation,
   OperationResponseSchema,
   OperationsPageSchema,
@@ -287,6 +289,23 @@ export function getBranch(
     }),
     schema: BranchGetResponseSchema,
   });
+}
+
+/** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes, with their current state. */
+export async function listBranchEndpoints(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<Endpoint[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/endpoints", {
+      project_id: projectId,
+      branch_id: branchId,
+    }),
+    schema: BranchEndpointsResponseSchema,
+  });
+  return body.endpoints;
 }
 
 /** `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`. Queued per project. */

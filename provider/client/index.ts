@@ -20,6 +20,7 @@ import type {
   BranchDeleteResponse,
   BranchGetResponse,
   BranchUpdateResponse,
+  Endpoint,
   Operation,
   OrgApiKeyCreated,
   OrgApiKeyListItem,
@@ -52,6 +53,8 @@ export interface CloudDbClient {
   ): Promise<BranchCreateResponse>;
   /** `GET /projects/{project_id}/branches/{branch_id}`. */
   getBranch(projectId: string, branchId: string): Promise<BranchGetResponse>;
+  /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes and their current state. */
+  listBranchEndpoints(projectId: string, branchId: string): Promise<Endpoint[]>;
   /** `PATCH /projects/{project_id}/branches/{branch_id}` (rename); queued per project. */
   updateBranch(
     projectId: string,
@@ -95,6 +98,7 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     listProjects: (query) => endpoints.listProjects(context, query),
     createBranch: call(endpoints.createBranch),
     getBranch: call(endpoints.getBranch),
+    listBranchEndpoints: call(endpoints.listBranchEndpoints),
     updateBranch: call(endpoints.updateBranch),
     deleteBranch: call(endpoints.deleteBranch),
     listOperations: (projectId, listOptions) => endpoints.listOperations(context, projectId, listOptions),

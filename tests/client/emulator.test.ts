@@ -62,6 +62,11 @@ describe("client against the emulator (happy path)", () => {
       assert.equal((await client.getOperation(DEMO.projectId, op.id)).status, "finished");
     }
     assert.equal((await client.getBranch(DEMO.projectId, id)).branch.name, "preview-client");
+    const computes = await client.listBranchEndpoints(DEMO.projectId, id);
+    assert.deepEqual(
+      computes.map((e) => [e.id, e.type, e.current_state]),
+      [[created.endpoints[0]!.id, "read_write", "active"]],
+    );
     assert.equal((await client.updateBranch(DEMO.projectId, id, { name: "renamed" })).branch.name, "renamed");
     const ops = await collect(client.listOperations(DEMO.projectId, { maxItems: 5 }));
     assert.ok(ops.length > 0);

@@ -180,6 +180,19 @@ describe("contract: responses match the official OpenAPI document", () => {
     assert.ok(list.body.branches.length >= 4);
     await check("GET", `${P}/branches/${devId}`, 200, personal);
     await check("GET", `${P}/branches/br-no-such-branch-a0000000`, 404, personal);
+    const endpoints = await check("GET", `${P}/branches/${devId}/endpoints`, 200, personal);
+    assert.deepEqual(endpoints.body.endpoints.map((e: Json) => e.type).sort(), ["read_only", "read_write"]);
+    assert.ok(
+      endpoints.body.endpoints.every((e: Json) => e.current_state === "active"),
+      "computes started",
+    );
+    await check("GET", `${P}/branches/br-no-such-branch-a0000000/endpoints`, 404, personal);
+    await check(
+      "GET",
+      `/projects/${DEMO.memberProjectId}/branches/${DEMO.memberBranchId}/endpoints`,
+      403,
+      personal,
+    );
     const renamed = await check("PATCH", `${P}/branches/${devId}`, 200, {
       ...personal,
       body: { branch: { name: "dev-2" } },
@@ -317,6 +330,9 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/branches 200",
       "GET /projects/{project_id}/branches/{branch_id} 200",
       "GET /projects/{project_id}/branches/{branch_id} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/endpoints 200",
+      "GET /projects/{project_id}/branches/{branch_id}/endpoints 403",
+      "GET /projects/{project_id}/branches/{branch_id}/endpoints 404",
       "PATCH /projects/{project_id}/branches/{branch_id} 200",
       "PATCH /projects/{project_id}/branches/{branch_id} 400",
       "PATCH /projects/{project_id}/branches/{branch_id} 409",
