@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import * as pulumi from "@pulumi/pulumi";
+import sinon from "sinon";
+import { ApiKey } from "../../provider/resources/apiKey";
+import { Branch } from "../../provider/resources/branch";
+
+// The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
+
+interface Registration {
+  type: string;
+  name: string;
+  secretOutputs: string[];
+  inputs: Record<string, unknown>;
+}
+
+const API_KEY_OUTPUTS = [
+  "keyId",
+  "key",
+  "name",
+  "kind",
+  "orgId",
+  "projectId",
+  "rotationTrigger",
+  "createdAt",
+  "createdBy",
+  "lastUsedAt",
+  "lastUsedFromAddr",
+  "revoked",
+] as const;
+
+const BRANCH_OUTPUTS = [
+  "branchId",
+  "projectId",
+  "name",
+  "parentId",
+  "default",
+  "currentState",
+  "createdAt",
+  "endpoints",
+  "operationIds",
+  "pendingOperationIds",
+  "deleteProtection",
+] as const;
+
+function resolved<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply(resolve));
+}
+
+describe("resource classes (Pulumi mock monitor)", () => {
+  let registrations: Registration[];
+
+  before(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+        call: () => ({}),
+      },
+      "clouddb-test",
+      "unit",
+    );
+  });
+
+  beforeEach(() => {
+    registrations = [];
+    const monitor = pulumi.runtime.getMonitor() as unknown as {
+      registerResource(req: unknown, callback: unknown): void;
+    };
+    const original = monitor.registerResource.bind(monitor);
+    sinon.stub(monitor, "registerResource").callsFake((req: unknown, callback: unknown) => {
+      const r = req as {
+        getType(): string;
+        getName(): string;
+        getAdditionalsecretoutputsList(): string[];
+        getObject(): { toJavaScript(): Record<string, unknown> };
+      };
+      registrations.push({
+        type: r.getType(),
+        name: r.getName(),
+        secretOutputs: r.getAdditionalsecretoutputsList(),
+        inputs: r.getObject().toJavaScript(),
+      });
+      original(req, callback);
+    });
+  });
+  afterEach(() => sinon.restore());
+
+  it("registers ApiKey with the clouddb type token and `key` as an additional secret output", async () => {
+    const key = new ApiKey("ci", { name: "ci" });
+    await resolved(key.urn);
+    const [reg] = registrations;
+    assert.ok(reg);
+    assert.equal(reg.type, "pulumi-nodejs:dynamic/clouddb:ApiKey");
+    assert.deepEqual(reg.secretOutputs, ["key"]);
+  });
+
+  it("keeps the caller's own additionalSecretOutputs next to `key`", async () => {
+    const key = new ApiKey("ci2", { name: "ci2" }, { additionalSecretOutputs: ["createdBy"] });
+    await resolved(key.urn);
+    assert.deepEqual(registrations[0]?.secretOutputs, ["key", "createdBy"]);
+  });
+
+  it("seeds every declared ApiKey output, so each is an Output on the object", () => {
+    const key = new ApiKey("seeded", { name: "seeded" });
+    for (const name of API_KEY_OUTPUTS) {
+      assert.ok(pulumi.Output.isInstance(key[name]), `${name} is an Output`);
+    }
+  });
+
+  it("sends the serialized provider with the inputs, never a credential", async () => {
+    const key = new ApiKey("ci3", { name: "ci3", orgId: "org-x" });
+    await resolved(key.urn);
+    const inputs = registrations[0]?.inputs ?? {};
+    assert.equal(inputs.name, "ci3");
+    assert.equal(inputs.orgId, "org-x");
+    assert.equal(typeof inputs.__provider, "string");
+    assert.match(String(inputs.__provider), /exports\.handler/);
+    assert.ok(!/napi_|Bearer/.test(String(inputs.__provider)));
+  });
+
+  it("registers Branch with the clouddb type token and no secret outputs", async () => {
+    const branch = new Branch("preview", { projectId: "p-1", name: "preview" });
+    await resolved(branch.urn);
+    const [reg] = registrations;
+    assert.equal(reg?.type, "pulumi-nodejs:dynamic/clouddb:Branch");
+    assert.deepEqual(reg?.secretOutputs, []);
+    assert.equal(reg?.inputs.projectId, "p-1");
+    for (const name of BRANCH_OUTPUTS) {
+      assert.ok(pulumi.Output.isInstance(branch[name]), `${name} is an Output`);
+    }
+  });
+});

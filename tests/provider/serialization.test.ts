@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import sinon from "sinon";
+import { DEMO } from "../../emulator";
+import { apiKeyProvider } from "../../provider/resources/apiKey";
+import { branchProvider } from "../../provider/resources/branch";
+import { clearStackConfig, fakeConfig, useEmulator } from "./support";
+
+// The provider as Pulumi stores it: serialized like @pulumi/pulumi/dynamic does, then loaded the way
+// the dynamic-provider plugin loads it (require-from-string: Module#_compile, `.handler()`) in a
+// fresh Node process that has only the environment's credentials.
+
+const ROOT = path.resolve(__dirname, "../..");
+const run = promisify(execFile);
+
+/** Loads a serialized provider from `argv[2]` like require-from-string and calls `create(argv[3])`. */
+const RUNNER = `
+const Module = require("node:module");
+const fs = require("node:fs");
+const path = require("node:path");
+const [file, inputs] = process.argv.slice(2);
+const m = new Module(file, module);
+m.filename = file;
+m.paths = Module._nodeModulePaths(path.dirname(file));
+m._compile(fs.readFileSync(file, "utf8"), file);
+const provider = m.exports.handler();
+provider.create(JSON.parse(inputs)).then(
+  (result) => process.stdout.write(JSON.stringify(result)),
+  (err) => { process.stderr.write(String(err && err.stack || err)); process.exit(1); },
+);
+`;
+
+describe("serialized providers", () => {
+  const harness = useEmulator();
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-serialized-"));
+    fs.writeFileSync(path.join(dir, "runner.js"), RUNNER);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => {
+    clearStackConfig();
+    sinon.restore();
+  });
+
+  async function serialize(provider: pulumi.dynamic.ResourceProvider): Promise<string> {
+    const serialized = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+    assert.equal(serialized.containsSecrets, false);
+    return serialized.text;
+  }
+
+  /** Runs `create(inputs)` of the serialized provider in a fresh process; returns its result. */
+  async function createInFreshProcess(name: string, text: string, inputs: object) {
+    const file = path.join(dir, `${name}.js`);
+    fs.writeFileSync(file, text);
+    const { stdout } = await run(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", path.join(dir, "runner.js"), file, JSON.stringify(inputs)],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          CLOUDDB_API_KEY: DEMO.personalKey,
+          CLOUDDB_API_URL: harness.emulator.url,
+          CLOUDDB_POLL_INTERVAL_MS: "5,20",
+        },
+        timeout: 60_000,
+      },
+    );
+    return JSON.parse(stdout) as { id: string; outs: Record<string, unknown> };
+  }
+
+  function assertNoCredential(text: string): void {
+    for (const secret of [DEMO.personalKey, DEMO.orgKey, DEMO.projectKey, DEMO.memberPersonalKey]) {
+      assert.ok(!text.includes(secret), "no key in the serialized provider");
+    }
+    assert.doesNotMatch(text, /napi_[a-z0-9]{64}/);
+    assert.doesNotMatch(text, /Bearer/i);
+    assert.doesNotMatch(text, /authorization/i);
+  }
+
+  it("serializes ApiKey's provider without credentials, and the copy creates a key from a fresh process", async () => {
+    // Stack config recorded in this process must not leak into the serialized text either.
+    await apiKeyProvider.configure!({
+      config: fakeConfig({ "clouddb:apiKey": DEMO.orgKey, "clouddb:apiUrl": harness.emulator.url }),
+    });
+    const text = await serialize(apiKeyProvider);
+    clearStackConfig();
+    assertNoCredential(text);
+    assert.match(text, /exports\.handler/);
+    const result = await createInFreshProcess("apiKey", text, { name: "from-state" });
+    const keyId = Number(result.id);
+    assert.match(String(result.outs.key), /^napi_/);
+    const stored = harness.emulator.control.snapshot().apiKeys.find((k) => k.id === keyId);
+    assert.deepEqual([stored?.name, stored?.kind, stored?.revoked], ["from-state", "personal", false]);
+  });
+
+  it("serializes Branch's provider without credentials, and the copy creates a branch from a fresh process", async () => {
+    const text = await serialize(branchProvider);
+    assertNoCredential(text);
+    const result = await createInFreshProcess("branch", text, {
+      projectId: DEMO.projectId,
+      name: "from-state",
+      endpoints: [{ type: "read_write" }],
+    });
+    assert.match(result.id, /^br-/);
+    const stored = harness.emulator.control.snapshot().branches.find((b) => b.id === result.id);
+    assert.equal(stored?.name, "from-state");
+    assert.equal(stored?.deleted_at_ms, undefined);
+    assert.equal(result.outs.currentState, "ready");
+  });
+
+  it("keeps the serialized text small: the client is required at run time, not copied", async () => {
+    for (const provider of [apiKeyProvider, branchProvider]) {
+      const text = await serialize(provider);
+      assert.ok(text.length < 10_000, `${text.length} characters`);
+      assert.doesNotMatch(text, /\bgot\b|zod|createClient/);
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { resetRegistry } from "../../provider/client";
+import { configureFromStack } from "../../provider/resources/runtime";
+
+// Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
+// (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
+
+const ENV_KEYS = ["CLOUDDB_API_KEY", "CLOUDDB_API_URL", "CLOUDDB_POLL_INTERVAL_MS"] as const;
+
+/** Operation duration used by the provider suites: long enough to need polling, short enough to be fast. */
+export const OP_MS = 20;
+
+/** The `__provider` value Pulumi passes along with inputs; the methods must carry it through untouched. */
+export const PROVIDER_TEXT = "exports.handler = () => ({}); // serialized provider stand-in";
+
+/** A `pulumi.dynamic.Config` over a plain map, as the engine hands one to `configure()`. */
+export function fakeConfig(values: Record<string, string>): pulumi.dynamic.Config {
+  return {
+    get: (key: string) => values[key],
+    require: (key: string) => {
+      const value = values[key];
+      if (value === undefined) throw new Error(`missing required configuration variable '${key}'`);
+      return value;
+    },
+  };
+}
+
+/** Forgets any stack config a test recorded with `configure()`, so the environment applies again. */
+export function clearStackConfig(): void {
+  configureFromStack(fakeConfig({}));
+}
+
+/** Sets environment variables for the current test; returns a function restoring the old values. */
+export function setEnv(values: Partial<Record<(typeof ENV_KEYS)[number], string | undefined>>): () => void {
+  const saved = new Map(ENV_KEYS.map((k) => [k, process.env[k]] as const));
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  return () => {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
+
+/** A suite's emulator plus the environment pointing the provider at it. */
+export interface ProviderHarness {
+  readonly emulator: RunningEmulator;
+  /** The request log as "METHOD /path" lines, oldest first. */
+  log(): string[];
+}
+
+/**
+ * Starts an emulator (demo seed, quick operations) before the suite and points the provider at it
+ * with the demo user's personal key through `CLOUDDB_API_KEY` / `CLOUDDB_API_URL`; restores the
+ * environment and stops the emulator after the suite.
+ */
+export function useEmulator(options: EmulatorOptions = {}): ProviderHarness {
+  let emulator: RunningEmulator | undefined;
+  let restore: (() => void) | undefined;
+  before(async () => {
+    resetRegistry();
+    clearStackConfig();
+    emulator = await startEmulator({ seed: "demo", opDurationMs: OP_MS, ...options });
+    restore = setEnv({
+      CLOUDDB_API_KEY: DEMO.personalKey,
+      CLOUDDB_API_URL: emulator.url,
+      CLOUDDB_POLL_INTERVAL_MS: "5,20",
+    });
+  });
+  after(async () => {
+    restore?.();
+    clearStackConfig();
+    await emulator?.stop();
+  });
+  return {
+    get emulator(): RunningEmulator {
+      if (emulator === undefined) throw new Error("the emulator starts in the suite's before hook");
+      return emulator;
+    },
+    log(): string[] {
+      return this.emulator.control.requests().map((r) => `${r.method} ${r.path}`);
+    },
+  };
+}
+
+/** Resolves once every operation of the project has ended (e.g. after an out-of-band change). */
+export async function projectIdle(
+  emulator: RunningEmulator,
+  projectId: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const terminal = new Set(["finished", "cancelled", "skipped", "error"]);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const busy = emulator.control
+      .snapshot()
+      .operations.filter((op) => op.project_id === projectId && !terminal.has(op.status));
+    if (busy.length === 0) return;
+    if (Date.now() > until)
+      throw new Error(`project ${projectId} still busy: ${busy.map((op) => op.action)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
