@@ -79,7 +79,7 @@ export function runMutation<T extends { operations: Operation[] } | null>(
   const task = async (): Promise<T> => {
     if (Date.now() >= deadline) {
       throw new OperationTimeoutError(
-        `The deadline passed before the request for project ${projectId} was sent (it was queued behind earlier changes to the project). Nothing was changed: raise the resource's customTimeouts, or lower \`pulumi up --parallel\`.`,
+        `The deadline passed before the request for project ${projectId} was sent (it was queued behind earlier changes to the project). Nothing was changed: raise the resource's \`timeouts\` or \`clouddb:operationTimeoutSeconds\`, or lower \`pulumi up --parallel\`.`,
         projectId,
         [],
       );

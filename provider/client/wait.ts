@@ -137,7 +137,7 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
     const now = Date.now();
     if (now >= deadline) {
       throw new OperationTimeoutError(
-        `Timed out after ${Math.round((now - started) / 1000)} s waiting for ${pending.length} operation(s) on project ${projectId}: ${pending.map(describe).join(", ")}. They may still finish: the next \`pulumi refresh\` or \`pulumi up\` picks them up; raise the resource's customTimeouts if they need longer.`,
+        `Timed out after ${Math.round((now - started) / 1000)} s waiting for ${pending.length} operation(s) on project ${projectId}: ${pending.map(describe).join(", ")}. They may still finish: the next \`pulumi refresh\` or \`pulumi up\` picks them up; raise the resource's \`timeouts\` or \`clouddb:operationTimeoutSeconds\` if they need longer.`,
         projectId,
         pending.map(summary),
         {

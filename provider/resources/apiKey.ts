@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { lazyProvider } from "./lazyProvider";
 import { moduleRef } from "./moduleRef";
 
 /** Inputs of an {@link ApiKey}. The kind follows the contract: no `orgId` is a personal key. */
@@ -36,25 +37,12 @@ export interface ApiKeyOutputs extends ApiKeyInputs {
   revoked: boolean;
 }
 
-const METHODS = moduleRef(require.resolve("./apiKeyMethods"));
-
 /**
- * The dynamic provider of {@link ApiKey}. Each method loads the implementation by module
- * specifier at run time, so the serialized provider is a few lines and holds no client state.
+ * The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`).
  */
-export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = {
-  configure: (req) => apiKeyMethods().configure(req),
-  check: (olds, news) => apiKeyMethods().check(olds, news),
-  diff: (id, olds, news) => apiKeyMethods().diff(id, olds, news),
-  create: (inputs) => apiKeyMethods().create(inputs),
-  read: (id, props) => apiKeyMethods().read(id, props),
-  update: (id, olds, news) => apiKeyMethods().update(id, olds, news),
-  delete: (id, props) => apiKeyMethods().remove(id, props),
-};
-
-function apiKeyMethods(): typeof import("./apiKeyMethods") {
-  return require(METHODS);
-}
+export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = lazyProvider(
+  moduleRef(require.resolve("./apiKeyMethods")),
+);
 
 /**
  * An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or

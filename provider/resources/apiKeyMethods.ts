@@ -1,17 +1,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client";
 import type { ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./apiKey";
-import { compact, configureFromStack, isUnknown, providerClient } from "./runtime";
+import { compact, isUnknown, providerClient } from "./runtime";
 
 /** Inputs that pick the object: a change to any of them creates a new key (create-before-delete). */
 const REPLACE_ON_CHANGE = ["name", "orgId", "projectId", "rotationTrigger"] as const;
 
 const MAX_NAME = 64;
 
-/** Records the stack config (`clouddb:apiKey`, `clouddb:apiUrl`) for this process. */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureFromStack(req.config);
-}
+export { configure } from "./runtime";
 
 /** Validates inputs before anything is sent; every failure says what to change. */
 export async function check(

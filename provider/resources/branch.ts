@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { lazyProvider } from "./lazyProvider";
 import { moduleRef } from "./moduleRef";
 
 /** The two compute endpoint types the API accepts on a branch. */
@@ -43,7 +44,7 @@ export interface BranchInputs {
   timeouts?: BranchTimeouts;
 }
 
-/** A compute endpoint of the branch, as reported when the branch was created or adopted. */
+/** A compute endpoint of the branch, as last read (after create, update or refresh). */
 export interface BranchEndpoint {
   id: string;
   type: EndpointType;
@@ -66,22 +67,12 @@ export interface BranchOutputs extends Omit<BranchInputs, "endpoints" | "name" |
   pendingOperationIds: string[];
 }
 
-const METHODS = moduleRef(require.resolve("./branchMethods"));
-
-/** The dynamic provider of {@link Branch}; methods load the implementation by module specifier at run time. */
-export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> = {
-  configure: (req) => branchMethods().configure(req),
-  check: (olds, news) => branchMethods().check(olds, news),
-  diff: (id, olds, news) => branchMethods().diff(id, olds, news),
-  create: (inputs) => branchMethods().create(inputs),
-  read: (id, props) => branchMethods().read(id, props),
-  update: (id, olds, news) => branchMethods().update(id, olds, news),
-  delete: (id, props) => branchMethods().remove(id, props),
-};
-
-function branchMethods(): typeof import("./branchMethods") {
-  return require(METHODS);
-}
+/**
+ * The dynamic provider of {@link Branch}: it loads `branchMethods` when called (see `lazyProvider`).
+ */
+export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> = lazyProvider(
+  moduleRef(require.resolve("./branchMethods")),
+);
 
 /**
  * A database branch. Create waits for every operation it starts (`create_branch`, one

@@ -1,14 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isApiError, isNotFound, isOperationFailed, type Operation } from "../client";
 import type { BranchEndpoint, BranchInputs, BranchOutputs, EndpointType } from "./branch";
-import {
-  compact,
-  configureFromStack,
-  deadlineFrom,
-  isUnknown,
-  PartialFailure,
-  providerClient,
-} from "./runtime";
+import { compact, deadlineFrom, isUnknown, PartialFailure, providerClient } from "./runtime";
 
 /**
  * How each input is applied when it changes (STYLE: one row per input, one test per row).
@@ -29,10 +22,7 @@ const MAX_NAME = 256;
 /** Operations whose cancellation leaves a usable branch: a compute starts again on demand. */
 const COMPUTE_ACTIONS = new Set(["start_compute", "suspend_compute"]);
 
-/** Records the stack config (`clouddb:apiKey`, `clouddb:apiUrl`, `clouddb:operationTimeoutSeconds`). */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  configureFromStack(req.config);
-}
+export { configure } from "./runtime";
 
 /** Validates inputs before anything is sent; every failure says what to change. */
 export async function check(
@@ -85,15 +75,6 @@ export async function check(
         });
       }
     }
-  }
-  if (news.adoptExisting !== undefined && news.endpoints !== undefined) {
-    // Endpoints are only created with a new branch; recorded as [] on adoption, they would replace it on the next diff.
-    failures.push({
-      property: "endpoints",
-      reason:
-        "endpoints are created with a new branch only; an adopted branch keeps the endpoints it has: " +
-        "remove endpoints while adoptExisting is set",
-    });
   }
   for (const key of ["create", "update", "delete"] as const) {
     const seconds = news.timeouts?.[key];
@@ -180,15 +161,14 @@ export async function read(
       `cannot read branch ${id} without its project: declare the branch with adoptExisting: "${id}" and its projectId instead`,
     );
   }
-  const client = providerClient();
-  let got: Awaited<ReturnType<typeof client.getBranch>>;
+  let live: LiveBranch;
   try {
-    got = await client.getBranch(projectId, id);
+    live = await readLive(projectId, id);
   } catch (err) {
     if (isNotFound(err)) return { id: "", props: {} as BranchOutputs };
     throw err;
   }
-  const outs: BranchOutputs = { ...props!, ...branchFields(got.branch) };
+  const outs: BranchOutputs = { ...props!, ...live };
   const inputs = compact({
     projectId: outs.projectId,
     name: outs.name,
@@ -270,9 +250,9 @@ function refusalMessage(
 async function adopt(inputs: BranchInputs): Promise<pulumi.dynamic.CreateResult<BranchOutputs>> {
   const client = providerClient();
   const branchId = inputs.adoptExisting!;
-  let got: Awaited<ReturnType<typeof client.getBranch>>;
+  let live: LiveBranch;
   try {
-    got = await client.getBranch(inputs.projectId, branchId);
+    live = await readLive(inputs.projectId, branchId);
   } catch (err) {
     if (isNotFound(err)) {
       throw new Error(
@@ -282,15 +262,21 @@ async function adopt(inputs: BranchInputs): Promise<pulumi.dynamic.CreateResult<
     }
     throw err;
   }
-  const fields = branchFields(got.branch);
-  if (inputs.parentId !== undefined && inputs.parentId !== fields.parentId) {
+  if (inputs.parentId !== undefined && inputs.parentId !== live.parentId) {
     throw new Error(
-      `adoptExisting: branch ${branchId} has parent ${fields.parentId ?? "none"}, not ${inputs.parentId}; ` +
+      `adoptExisting: branch ${branchId} has parent ${live.parentId ?? "none"}, not ${inputs.parentId}; ` +
         "fix parentId (or remove it) so adopting does not replace the branch",
     );
   }
-  let outs: BranchOutputs = { ...baseOutputs(inputs), ...fields, endpoints: [], operationIds: [] };
-  if (inputs.name !== undefined && inputs.name !== fields.name) {
+  if (inputs.endpoints !== undefined && !sameTypes(inputs.endpoints, live.endpoints)) {
+    const have = live.endpoints.map((ep) => ep.type).join(", ") || "none";
+    throw new Error(
+      `adoptExisting: branch ${branchId} has endpoints [${have}], not [${inputs.endpoints.map((ep) => ep.type).join(", ")}]; ` +
+        "fix endpoints (or remove it) so adopting does not replace the branch",
+    );
+  }
+  let outs: BranchOutputs = { ...baseOutputs(inputs), ...live, operationIds: [] };
+  if (inputs.name !== undefined && inputs.name !== live.name) {
     const renamed = await client.updateBranch(
       inputs.projectId,
       branchId,
@@ -345,8 +331,26 @@ async function settlePending(id: string, olds: BranchOutputs, deadline: number):
 
 /** Reads the branch again after its operations finished, so `currentState` is current. */
 async function refreshed(outs: BranchOutputs): Promise<BranchOutputs> {
-  const got = await providerClient().getBranch(outs.projectId, outs.branchId);
-  return { ...outs, ...branchFields(got.branch) };
+  return { ...outs, ...(await readLive(outs.projectId, outs.branchId)) };
+}
+
+type LiveBranch = ReturnType<typeof branchFields> & { endpoints: BranchEndpoint[] };
+
+/** The branch and its computes as they are now (two GETs). Throws the client's not-found error when gone. */
+async function readLive(projectId: string, branchId: string): Promise<LiveBranch> {
+  const client = providerClient();
+  const got = await client.getBranch(projectId, branchId);
+  const endpoints = await client.listBranchEndpoints(projectId, branchId);
+  return { ...branchFields(got.branch), endpoints: endpoints.map(endpointFields) };
+}
+
+function endpointFields(ep: ApiEndpoint): BranchEndpoint {
+  return {
+    id: ep.id,
+    type: ep.type as EndpointType,
+    host: ep.host ?? null,
+    currentState: ep.current_state ?? null,
+  };
 }
 
 interface ApiBranch {
@@ -395,14 +399,7 @@ function outputsOf(
   return {
     ...baseOutputs(inputs),
     ...branchFields(branch),
-    endpoints: endpoints.map(
-      (ep): BranchEndpoint => ({
-        id: ep.id,
-        type: ep.type as EndpointType,
-        host: ep.host ?? null,
-        currentState: ep.current_state ?? null,
-      }),
-    ),
+    endpoints: endpoints.map(endpointFields),
     operationIds,
     pendingOperationIds: [],
   };

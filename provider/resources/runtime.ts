@@ -39,6 +39,11 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
   (globalThis as Holder)[SETTINGS] = settings;
 }
 
+/** A provider's `configure`: records the stack's `clouddb:` config for this process. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  configureFromStack(req.config);
+}
+
 /** The settings recorded by `configureFromStack`, or none (then the environment applies). */
 export function providerSettings(): ProviderSettings {
   return (globalThis as Holder)[SETTINGS] ?? {};

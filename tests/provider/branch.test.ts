@@ -73,7 +73,11 @@ describe("Branch provider against the emulator", () => {
         assert.ok(polls.every(([, i]) => i > post));
       }
       assert.equal(log.filter((l) => l.startsWith("POST")).length, 1, "exactly one POST");
-      assert.equal(log.at(-1), `GET /projects/${PROJECT}/branches/${id}`, "then a final read of the branch");
+      assert.deepEqual(
+        log.slice(-2),
+        [`GET /projects/${PROJECT}/branches/${id}`, `GET /projects/${PROJECT}/branches/${id}/endpoints`],
+        "then a final read of the branch and its computes",
+      );
 
       assert.equal(outs.branchId, id);
       assert.equal(outs.name, "with-endpoints");
@@ -81,6 +85,10 @@ describe("Branch provider against the emulator", () => {
       assert.equal(outs.currentState, "ready");
       assert.deepEqual(outs.endpoints.map((e) => e.type).sort(), ["read_only", "read_write"]);
       assert.ok(outs.endpoints.every((e) => e.id.startsWith("ep-") && typeof e.host === "string"));
+      assert.ok(
+        outs.endpoints.every((e) => e.currentState === "active"),
+        "computes reported as started",
+      );
       assert.deepEqual(outs.pendingOperationIds, []);
     });
 
@@ -369,6 +377,30 @@ describe("Branch provider against the emulator", () => {
       );
       assert.match(err.message, /branch br-missing-branch-00000000 was not found in project/);
       assert.match(err.message, /remove adoptExisting to create a new branch/);
+    });
+
+    it("records the adopted branch's computes, so a matching endpoints input makes no replacement", async () => {
+      const existing = await create({ name: "with-compute", endpoints: [{ type: "read_write" }] });
+      const { outs } = await create({ adoptExisting: existing.id, endpoints: [{ type: "read_write" }] });
+      assert.deepEqual(
+        outs.endpoints.map((ep) => [ep.id, ep.type, ep.currentState]),
+        [[existing.outs.endpoints[0]!.id, "read_write", "active"]],
+      );
+      const diff = await branchProvider.diff!(
+        existing.id,
+        outs,
+        inputs({ adoptExisting: existing.id, endpoints: [{ type: "read_write" }] }),
+      );
+      assert.deepEqual(diff.replaces, []);
+    });
+
+    it("refuses to adopt a branch whose computes differ from the declared endpoints", async () => {
+      const existing = await create({ name: "no-compute" });
+      const err = await rejection(
+        branchProvider.create(inputs({ adoptExisting: existing.id, endpoints: [{ type: "read_only" }] })),
+      );
+      assert.match(err.message, /has endpoints \[none\], not \[read_only\]/);
+      assert.match(err.message, /fix endpoints \(or remove it\)/);
     });
 
     it("refuses to adopt a branch whose parent differs from the declared parentId", async () => {

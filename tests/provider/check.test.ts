@@ -161,17 +161,6 @@ describe("check", () => {
       assert.match(failure.reason, /positive numbers of seconds/);
     });
 
-    it("fails endpoints next to adoptExisting, saying the adopted branch keeps its own", async () => {
-      const failure = only(
-        await branchFailures({
-          adoptExisting: "br-damp-glitter-adqd4hk5",
-          endpoints: [{ type: "read_write" }],
-        }),
-      );
-      assert.equal(failure.property, "endpoints");
-      assert.match(failure.reason, /remove endpoints while adoptExisting is set/);
-    });
-
     it("lets values not known yet (preview) through, a whole endpoint included", async () => {
       assert.deepEqual(
         await branchFailures({
