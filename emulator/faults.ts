@@ -21,6 +21,12 @@ export interface FaultResponse {
   reset?: boolean;
   /** Only adds `delayMs`, then the real handler answers. */
   passThrough?: boolean;
+  /**
+   * Runs the real handler first (the change is made), then answers with this fault instead of its
+   * success (`reset`, a status and body, or a string body such as truncated JSON): a response lost
+   * on the way back. Does nothing when the handler itself fails.
+   */
+  afterHandler?: boolean;
 }
 
 interface Fault {

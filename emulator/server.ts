@@ -29,6 +29,8 @@ interface RequestMeta {
   started: number;
   logged: boolean;
   faulted: boolean;
+  /** A fault that replaces the real handler's success: the change is made, its answer is lost. */
+  after?: FaultResponse;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -108,7 +110,9 @@ export function buildServer(ctx: EmulatorContext, control: EmulatorControl): Fas
     const fault = ctx.faults.take(request.method, request.url);
     if (fault) {
       if (fault.delayMs) await sleep(fault.delayMs);
-      if (!fault.passThrough) {
+      if (fault.afterHandler) {
+        (meta.get(request) as RequestMeta).after = fault;
+      } else if (!fault.passThrough) {
         (meta.get(request) as RequestMeta).faulted = true;
         return sendFault(request, reply, fault, record);
       }
@@ -130,6 +134,31 @@ export function buildServer(ctx: EmulatorContext, control: EmulatorControl): Fas
         );
       }
     }
+  });
+
+  // `afterHandler` faults: the handler succeeded (the change is made), then its answer is lost.
+  app.addHook("onSend", async (request, reply, payload) => {
+    const m = meta.get(request);
+    const fault = m?.after;
+    if (m === undefined || fault === undefined || reply.statusCode >= 400) return payload;
+    delete m.after;
+    m.faulted = true;
+    if (fault.reset) {
+      record(request, 0);
+      request.raw.socket.destroy();
+      return payload;
+    }
+    const status = fault.status ?? (fault.html !== undefined ? 524 : 502);
+    reply.code(status);
+    if (fault.headers) reply.headers(fault.headers);
+    if (fault.html !== undefined) {
+      reply.type("text/html; charset=utf-8");
+      return fault.html;
+    }
+    reply.type("application/json; charset=utf-8");
+    if (fault.body !== undefined)
+      return typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body);
+    return JSON.stringify({ request_id: request.id, code: "", message: defaultMessage(status) });
   });
 
   app.addHook("onResponse", async (request, reply) => {

@@ -14,6 +14,7 @@ import {
   ApiKeyListSchema,
   type ApiKeyRevoked,
   ApiKeyRevokedSchema,
+  type Branch,
   type BranchCreateRequest,
   type BranchCreateResponse,
   BranchCreateResponseSchema,
@@ -22,6 +23,7 @@ import {
   BranchEndpointsResponseSchema,
   type BranchGetResponse,
   BranchGetResponseSchema,
+  BranchListResponseSchema,
   type BranchUpdateResponse,
   BranchUpdateResponseSchema,
   type Endpoint,
@@ -289,6 +291,16 @@ export function getBranch(
     }),
     schema: BranchGetResponseSchema,
   });
+}
+
+/** `GET /projects/{project_id}/branches`: every live branch of the project. */
+export async function listBranches(ctx: ClientContext, projectId: string): Promise<Branch[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
+    schema: BranchListResponseSchema,
+  });
+  return body.branches;
 }
 
 /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes, with their current state. */

@@ -42,6 +42,8 @@ export interface ApiErrorDetails {
   pathTemplate?: string | undefined;
   attempts?: number | undefined;
   elapsedMs?: number | undefined;
+  /** A mutating request may have taken effect although no usable response came back (it is never re-sent). */
+  mayHaveChanged?: boolean | undefined;
 }
 
 /** Base of the tree. Use `isApiError(e)` to recognise it. */
@@ -62,6 +64,12 @@ export class ApiError extends Error {
   /** Milliseconds from the first attempt to the error. */
   readonly elapsedMs: number | undefined;
   /**
+   * True when a POST/PATCH/DELETE may have taken effect although no usable response came back (no
+   * response, a 5xx, or a 2xx body that could not be read). It was not re-sent; the caller may look
+   * the object up.
+   */
+  readonly mayHaveChanged: boolean;
+  /**
    * When a mutating request succeeded and a later step (the operation wait) failed: the parsed body of
    * that request, so the caller can record the object instead of orphaning it. Otherwise undefined.
    * Not enumerable, so logging the error does not dump the body (it may hold database passwords).
@@ -80,6 +88,7 @@ export class ApiError extends Error {
     this.pathTemplate = details.pathTemplate;
     this.attempts = details.attempts;
     this.elapsedMs = details.elapsedMs;
+    this.mayHaveChanged = details.mayHaveChanged ?? false;
     Object.defineProperty(this, "response", { value: undefined, writable: true, enumerable: false });
   }
 
@@ -97,6 +106,7 @@ export class ApiError extends Error {
       pathTemplate: this.pathTemplate,
       attempts: this.attempts,
       elapsedMs: this.elapsedMs,
+      mayHaveChanged: this.mayHaveChanged,
     };
   }
 }
@@ -254,6 +264,11 @@ export class ConfigError extends ApiError {
   constructor(message: string) {
     super("Config", message);
   }
+}
+
+/** Whether `e` is an `ApiError` for a mutating request that may have taken effect without a usable response. */
+export function mayHaveChanged(e: unknown): boolean {
+  return isApiError(e) && e.mayHaveChanged;
 }
 
 /** True for any error thrown by this library (any copy of it). */

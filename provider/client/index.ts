@@ -15,6 +15,7 @@ import type {
   ApiKeyCreated,
   ApiKeyListItem,
   ApiKeyRevoked,
+  Branch,
   BranchCreateRequest,
   BranchCreateResponse,
   BranchDeleteResponse,
@@ -53,6 +54,8 @@ export interface CloudDbClient {
   ): Promise<BranchCreateResponse>;
   /** `GET /projects/{project_id}/branches/{branch_id}`. */
   getBranch(projectId: string, branchId: string): Promise<BranchGetResponse>;
+  /** `GET /projects/{project_id}/branches`: every live branch of the project. */
+  listBranches(projectId: string): Promise<Branch[]>;
   /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes and their current state. */
   listBranchEndpoints(projectId: string, branchId: string): Promise<Endpoint[]>;
   /** `PATCH /projects/{project_id}/branches/{branch_id}` (rename); queued per project. */
@@ -98,6 +101,7 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     listProjects: (query) => endpoints.listProjects(context, query),
     createBranch: call(endpoints.createBranch),
     getBranch: call(endpoints.getBranch),
+    listBranches: call(endpoints.listBranches),
     listBranchEndpoints: call(endpoints.listBranchEndpoints),
     updateBranch: call(endpoints.updateBranch),
     deleteBranch: call(endpoints.deleteBranch),

@@ -170,6 +170,8 @@ function parseSuccess<S extends z.ZodType>(
   allowEmpty: boolean,
   info: { attempt: number; started: number; requestId: string },
 ): z.output<S> | null {
+  // A 2xx to a POST/PATCH/DELETE means the change was made even if its body is unreadable.
+  const changed = spec.method !== "GET" && response.status >= 200 && response.status < 300;
   const details = {
     status: response.status,
     requestId: info.requestId,
@@ -178,9 +180,14 @@ function parseSuccess<S extends z.ZodType>(
     pathTemplate: spec.route.template,
     attempts: info.attempt,
     elapsedMs: Date.now() - info.started,
+    mayHaveChanged: changed,
   };
   const where = `${spec.method} ${spec.route.path}`;
-  const next = `The API may have changed: upgrade pulumi-clouddb, or report this with request id ${info.requestId}.`;
+  const next =
+    (changed
+      ? "It was not re-sent because the change may have been made (the service answered success). "
+      : "") +
+    `The API may have changed: upgrade pulumi-clouddb, or report this with request id ${info.requestId}.`;
   if (response.body.trim() === "") {
     if (allowEmpty) return null;
     throw new ResponseValidationError(

@@ -135,7 +135,10 @@ export function errorFromResponse(
       mutating && !ctx.retryable
         ? "It was not re-sent because the change may have been applied: run `pulumi refresh`, then `pulumi up` again."
         : "The service failed; try again later.";
-    return new ServerError(`${head} ${next}${end}`, details);
+    return new ServerError(`${head} ${next}${end}`, {
+      ...details,
+      mayHaveChanged: mutating && !ctx.retryable,
+    });
   }
   return new BadRequestError(
     `${head} The service refused the request: correct the inputs it names and run again.${end}`,
@@ -167,6 +170,7 @@ export function errorFromNetwork(
       pathTemplate: ctx.pathTemplate,
       attempts: ctx.attempts,
       elapsedMs: ctx.elapsedMs,
+      mayHaveChanged: MUTATING.has(ctx.method) && !ctx.retryable,
     },
   );
 }

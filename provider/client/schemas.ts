@@ -234,6 +234,11 @@ export const BranchGetResponseSchema = z.looseObject({
 /** Body of a branch read. */
 export type BranchGetResponse = z.infer<typeof BranchGetResponseSchema>;
 
+/** `GET /projects/{project_id}/branches` */
+export const BranchListResponseSchema = z.looseObject({ branches: z.array(BranchSchema) });
+/** Body of a project's branch list. */
+export type BranchListResponse = z.infer<typeof BranchListResponseSchema>;
+
 /** `GET /projects/{project_id}/branches/{branch_id}/endpoints` */
 export const BranchEndpointsResponseSchema = z.looseObject({ endpoints: z.array(EndpointSchema) });
 /** Body of a branch's endpoint list. */

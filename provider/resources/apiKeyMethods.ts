@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { isNotFound } from "../client";
+import { isNotFound, mayHaveChanged } from "../client";
 import type { ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./apiKey";
 import { compact, isUnknown, providerClient } from "./runtime";
 
@@ -67,26 +67,75 @@ export async function diff(
 export async function create(inputs: ApiKeyInputs): Promise<pulumi.dynamic.CreateResult<ApiKeyOutputs>> {
   const client = providerClient();
   const kind = kindOf(inputs);
-  if (kind === "personal") {
-    const made = await client.createApiKey({ keyName: inputs.name });
-    return { id: String(made.id), outs: outputsOf(inputs, kind, made) };
+  const startedAt = Date.now();
+  let made: CreatedKey & { project_id?: string | undefined };
+  try {
+    made =
+      kind === "personal"
+        ? await client.createApiKey({ keyName: inputs.name })
+        : await client.createOrgApiKey(inputs.orgId!, {
+            keyName: inputs.name,
+            ...(inputs.projectId !== undefined ? { projectId: inputs.projectId } : {}),
+          });
+  } catch (err) {
+    if (mayHaveChanged(err)) await revokeUnreceived(inputs, kind, startedAt, err);
+    throw err;
   }
-  const orgId = inputs.orgId!;
-  const body =
-    inputs.projectId === undefined
-      ? { keyName: inputs.name }
-      : { keyName: inputs.name, projectId: inputs.projectId };
-  const made = await client.createOrgApiKey(orgId, body);
   if (kind === "project" && made.project_id !== inputs.projectId) {
     // The key would act on something other than what was asked for: never keep it.
-    await client.revokeOrgApiKey(orgId, made.id);
+    await client.revokeOrgApiKey(inputs.orgId!, made.id);
     throw new Error(
       `the API created key ${made.id} for project ${JSON.stringify(made.project_id ?? null)} instead of ` +
         `${inputs.projectId}; it was revoked at once. Check that project ${inputs.projectId} belongs to ` +
-        `organization ${orgId} and try again.`,
+        `organization ${inputs.orgId} and try again.`,
     );
   }
   return { id: String(made.id), outs: outputsOf(inputs, kind, made) };
+}
+
+/** How far the API's clock may trail ours when matching a key's `created_at` (second precision). */
+const CLOCK_SKEW_MS = 2000;
+
+/**
+ * The create may have made a key although its response (the only place the token ever appears)
+ * was lost. Such a key is useless and must not stay active: if exactly one key of this name was
+ * created since the request, it is revoked and the error says so. With none or several, the
+ * original error (which says the create may have happened) stands.
+ */
+async function revokeUnreceived(
+  inputs: ApiKeyInputs,
+  kind: ApiKeyKind,
+  startedAt: number,
+  err: unknown,
+): Promise<void> {
+  const client = providerClient();
+  const since = Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+  let candidates: { id: number }[];
+  try {
+    const listed =
+      kind === "personal" ? await client.listApiKeys() : await client.listOrgApiKeys(inputs.orgId!);
+    candidates = listed.filter(
+      (k) =>
+        k.name === inputs.name &&
+        Date.parse(k.created_at ?? "") >= since &&
+        (kind !== "project" || (k as { project_id?: unknown }).project_id === inputs.projectId),
+    );
+  } catch {
+    return;
+  }
+  const [orphan, ...others] = candidates;
+  if (orphan === undefined || others.length > 0) return;
+  try {
+    if (kind === "personal") await client.revokeApiKey(orphan.id);
+    else await client.revokeOrgApiKey(inputs.orgId!, orphan.id);
+  } catch {
+    return;
+  }
+  throw new Error(
+    `${(err as Error).message} The key it made (id ${orphan.id}, "${inputs.name}") was found and revoked: its ` +
+      "token was never received and cannot be read again. Run `pulumi up` again to create a new key.",
+    { cause: err },
+  );
 }
 
 /**

@@ -1,5 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { isApiError, isNotFound, isOperationFailed, type Operation } from "../client";
+import {
+  isApiError,
+  isNotFound,
+  isOperationFailed,
+  mayHaveChanged,
+  type Operation,
+  redactSecrets,
+} from "../client";
 import type { BranchEndpoint, BranchInputs, BranchOutputs, EndpointType } from "./branch";
 import { compact, deadlineFrom, isUnknown, PartialFailure, providerClient } from "./runtime";
 
@@ -127,14 +134,20 @@ export async function create(inputs: BranchInputs): Promise<pulumi.dynamic.Creat
   const branch = compact({ name: inputs.name, parent_id: inputs.parentId });
   if (Object.keys(branch).length > 0) body.branch = branch;
   if (inputs.endpoints !== undefined) body.endpoints = inputs.endpoints.map((ep) => ({ type: ep.type }));
+  const deadline = deadlineFrom(inputs.timeouts?.create);
+  const startedAt = Date.now();
   let made: Awaited<ReturnType<typeof client.createBranch>>;
   try {
-    made = await client.createBranch(inputs.projectId, body, {
-      deadline: deadlineFrom(inputs.timeouts?.create),
-    });
+    made = await client.createBranch(inputs.projectId, body, { deadline });
   } catch (err) {
     const response = createdResponse(err);
-    if (response === undefined) throw err;
+    if (response === undefined) {
+      if (mayHaveChanged(err)) {
+        const found = await findCreated(inputs, startedAt, deadline);
+        if (found !== undefined) return { id: found.branchId, outs: found };
+      }
+      throw err;
+    }
     const ops = opIds(response.operations);
     const outs = {
       ...outputsOf(inputs, response.branch, response.endpoints ?? [], ops),
@@ -148,6 +161,47 @@ export async function create(inputs: BranchInputs): Promise<pulumi.dynamic.Creat
   const outs = outputsOf(inputs, made.branch, made.endpoints ?? [], opIds(made.operations));
   // The branch exists and its operations finished: a failed re-read must not orphan it.
   return { id: outs.branchId, outs: await refreshed(outs).catch(() => outs) };
+}
+
+/** How far the API's clock may trail ours when matching a branch's `created_at` (second precision). */
+const CLOCK_SKEW_MS = 2000;
+
+/**
+ * The create may have made the branch although its response was lost (no response, a 5xx, an
+ * unreadable 201). Branch names are unique per project, so a named branch is looked up: if one of
+ * that name was created since the request, it is ours; its operations are awaited and it is
+ * recorded. Unnamed branches cannot be told apart, so the original error stands.
+ */
+async function findCreated(
+  inputs: BranchInputs,
+  startedAt: number,
+  deadline: number,
+): Promise<BranchOutputs | undefined> {
+  if (inputs.name === undefined) return undefined;
+  const client = providerClient();
+  const since = Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+  let branch: { id: string; created_at?: string | undefined } | undefined;
+  try {
+    branch = (await client.listBranches(inputs.projectId)).find((b) => b.name === inputs.name);
+  } catch {
+    return undefined;
+  }
+  if (branch === undefined || !(Date.parse(branch.created_at ?? "") >= since)) return undefined;
+  const ops: Operation[] = [];
+  for await (const op of client.listOperations(inputs.projectId, { pageSize: 100, maxItems: 100 })) {
+    if (op.branch_id === branch.id && Date.parse(op.created_at) >= since) ops.push(op);
+  }
+  const outs = outputsOf(inputs, { id: branch.id, name: inputs.name }, [], opIds(ops));
+  try {
+    await client.waitForOperations(inputs.projectId, ops, { deadline });
+  } catch (err) {
+    throw new PartialFailure(outs.branchId, { ...inputs, ...outs, pendingOperationIds: outs.operationIds }, [
+      `branch ${outs.branchId} (${outs.name}) was created in project ${inputs.projectId} (found by name after its ` +
+        `response was lost) but did not finish: ${errorMessage(err)}. It is recorded in the state; the next ` +
+        "`pulumi up` waits for its operations again.",
+    ]);
+  }
+  return refreshed(outs).catch(() => outs);
 }
 
 /** Refresh: reads the branch; gone -> empty id so Pulumi drops it. */
@@ -304,7 +358,7 @@ async function settlePending(id: string, olds: BranchOutputs, deadline: number):
     if (!COMPUTE_ACTIONS.has(op.action)) {
       throw new Error(
         `branch ${id} (${olds.name}): operation ${op.action} ${op.id} ended ${op.status}` +
-          `${op.error ? ` (${op.error})` : ""}; the branch may be unusable. Replace it with ` +
+          `${op.error ? ` (${redactSecrets(op.error)})` : ""}; the branch may be unusable. Replace it with ` +
           "`pulumi up --replace <urn>`.",
       );
     }

@@ -159,6 +159,27 @@ describe("client errors against a local HTTP server", () => {
     assert.ok(isServerError(error));
     assert.equal(api.requests.length, 1);
     assert.match(error.message, /not re-sent.*pulumi refresh/);
+    assert.equal(error.mayHaveChanged, true, "marked: the branch may exist");
+  });
+
+  it("marks a POST whose 2xx body cannot be read as possibly applied", async () => {
+    api.route("POST", "/api_keys", {
+      status: 200,
+      text: '{"id": 1, "ke',
+      headers: { "content-type": "application/json" },
+    });
+    const error = await failure(client.createApiKey({ keyName: "k" }));
+    assert.ok(isResponseValidationError(error));
+    assert.equal(error.mayHaveChanged, true);
+    assert.match(error.message, /not re-sent because the change may have been made/);
+    assert.equal(api.requests.length, 1);
+  });
+
+  it("does not mark a GET or a refused POST as possibly applied", async () => {
+    api.route("GET", "/api_keys", { status: 200, text: "not json" });
+    assert.equal((await failure(client.listApiKeys())).mayHaveChanged, false);
+    api.route("POST", "/api_keys", { status: 400, json: { code: "", message: "key_name is required" } });
+    assert.equal((await failure(client.createApiKey({ keyName: "k" }))).mayHaveChanged, false);
   });
 
   it("does not re-send a POST after a reset connection", async () => {
@@ -168,6 +189,7 @@ describe("client errors against a local HTTP server", () => {
     assert.equal(error.networkCode, "ECONNRESET");
     assert.equal(api.requests.length, 1);
     assert.match(error.message, /not re-sent/);
+    assert.equal(error.mayHaveChanged, true);
   });
 
   it("re-sends a GET after a reset connection", async () => {

@@ -63,6 +63,7 @@ describe("client errors", () => {
         pathTemplate: "/projects/{project_id}/branches/{branch_id}",
         attempts: 1,
         elapsedMs: 12,
+        mayHaveChanged: false,
       },
     );
   });

@@ -76,6 +76,37 @@ describe("faults and the request log", () => {
     assert.equal((await demo.post(`${P}/branches`, {})).status, 201, "the next request is served");
   });
 
+  it("loses the answer after the change is made (afterHandler): reset, a 502, or a truncated body", async () => {
+    const branches = () =>
+      emu.control.snapshot().branches.filter((b) => b.deleted_at_ms === undefined).length;
+    const before = branches();
+    emu.control.failNext("POST /projects/{project_id}/branches", { afterHandler: true, reset: true });
+    await assert.rejects(demo.post(`${P}/branches`, { branch: { name: "made-1" } }));
+    assert.equal(emu.control.requests().at(-1)?.status, 0);
+    emu.control.advance(1000);
+    emu.control.failNext("POST /projects/{project_id}/branches", { afterHandler: true, status: 502 });
+    assert.equal((await demo.post(`${P}/branches`, { branch: { name: "made-2" } })).status, 502);
+    emu.control.advance(1000);
+    emu.control.failNext("POST /api_keys", { afterHandler: true, status: 200, body: '{"id": 1, "ke' });
+    await assert.rejects(
+      demo.post("/api_keys", { key_name: "made-3" }),
+      SyntaxError,
+      "a truncated JSON body",
+    );
+    assert.equal(emu.control.requests().at(-1)?.status, 200);
+    assert.equal(branches(), before + 2, "both branches were made although their answers were lost");
+    assert.ok(
+      emu.control.snapshot().apiKeys.some((k) => k.name === "made-3" && !k.revoked),
+      "the key was made",
+    );
+  });
+
+  it("leaves a failing handler's answer alone under afterHandler", async () => {
+    emu.control.failNext("POST /projects/{project_id}/branches", { afterHandler: true, status: 502 });
+    const dup = await demo.post(`${P}/branches`, { branch: { name: "main" } });
+    assert.equal(dup.status, 409, "the real refusal is sent");
+  });
+
   it("drops pending faults on clearFaults", async () => {
     emu.control.failNext("*", { status: 500 }, 5);
     emu.control.clearFaults();
