@@ -6,11 +6,11 @@ import { type ConfigInput, resolveConfig } from "./config";
 import { type ClientEvent, type EventSink, safeSink } from "./events";
 import { createGotTransport } from "./http";
 import type { ProjectQueues } from "./queue";
-import { accountThrottle, keyFingerprint, projectQueues } from "./registry";
+import { accountThrottle, keyFingerprint, operationDurations, projectQueues } from "./registry";
 import type { RequestContext } from "./request";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { Transport } from "./transport";
-import { DEFAULT_POLL_INTERVAL, type PollInterval } from "./wait";
+import { DEFAULT_POLL_INTERVAL, type OperationDurations, type PollInterval } from "./wait";
 
 /** Options of `createClient`. Everything is optional; the key and URL fall back to the environment. */
 export interface ClientOptions extends ConfigInput {
@@ -20,6 +20,8 @@ export interface ClientOptions extends ConfigInput {
   attemptTimeoutMs?: number | undefined;
   /** Operation polling: first poll after `first` ms, doubling to `max` (default 250 / 5000). */
   pollIntervalMs?: PollInterval | undefined;
+  /** Time polls by operation running times learned in the process (default true); false backs off blindly. */
+  learnDurations?: boolean | undefined;
   /** Client-side rate limiting (default true). */
   throttle?: boolean | undefined;
   /** Per-project serialization of mutating calls (default true). */
@@ -45,6 +47,8 @@ export interface ClientContext {
   /** Undefined when `queue: false`. */
   queues: ProjectQueues | undefined;
   pollIntervalMs: PollInterval;
+  /** Learned operation running times, shared in the process; undefined when polling is fixed. */
+  durations: OperationDurations | undefined;
   timeoutMs: number;
   emit: EventSink;
 }
@@ -75,6 +79,7 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
       },
       queues: options.queue === false ? undefined : projectQueues(config.apiUrl),
       pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL,
+      durations: options.learnDurations === false ? undefined : operationDurations(config.apiUrl),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       emit,
     };

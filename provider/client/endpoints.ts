@@ -232,6 +232,7 @@ export function waitForOperations(
     fetchOperation: (id) => getOperation(ctx, projectId, id),
     deadline: options.deadline ?? Date.now() + ctx.timeoutMs,
     pollIntervalMs: ctx.pollIntervalMs,
+    durations: ctx.durations,
     onProgress: options.onProgress,
     emit: ctx.emit,
   });

@@ -53,6 +53,7 @@ async function sendPastLocks<T>(
           fetchOperation: readers.fetch,
           deadline,
           pollIntervalMs: ctx.pollIntervalMs,
+          durations: ctx.durations,
           emit: ctx.emit,
           settleOnly: true,
         });
@@ -93,6 +94,7 @@ export function runMutation<T extends { operations: Operation[] } | null>(
         fetchOperation: readers.fetch,
         deadline,
         pollIntervalMs: ctx.pollIntervalMs,
+        durations: ctx.durations,
         onProgress: options.onProgress,
         emit: ctx.emit,
       });

@@ -3,11 +3,13 @@
  * provider code, possibly several times per process) shares one set of throttles and queues.
  *
  * Throttles are per account: keyed by API URL + a SHA-256 fingerprint of the key (never the key).
- * Project queues are per API URL: a project's lock is the same whichever key asks.
+ * Project queues and learned operation durations are per API URL: a project's lock and the
+ * platform's speed are the same whichever key asks.
  */
 import { createHash } from "node:crypto";
 import { ProjectQueues } from "./queue";
 import { Throttle } from "./throttle";
+import { OperationDurations } from "./wait";
 
 /** The `globalThis` slot. Bump the version if the stored shapes change incompatibly. */
 export const REGISTRY_KEY: unique symbol = Symbol.for("pulumi-clouddb.registry.v1") as never;
@@ -16,6 +18,7 @@ export const REGISTRY_KEY: unique symbol = Symbol.for("pulumi-clouddb.registry.v
 export interface Registry {
   throttles: Map<string, Throttle>;
   queues: Map<string, ProjectQueues>;
+  durations: Map<string, OperationDurations>;
 }
 
 /** First 16 hex chars of SHA-256 of the key: enough to tell keys apart, useless to an attacker. */
@@ -28,7 +31,7 @@ export function registry(): Registry {
   const slot = globalThis as unknown as Record<symbol, Registry | undefined>;
   let reg = slot[REGISTRY_KEY];
   if (reg === undefined) {
-    reg = { throttles: new Map(), queues: new Map() };
+    reg = { throttles: new Map(), queues: new Map(), durations: new Map() };
     slot[REGISTRY_KEY] = reg;
   }
   return reg;
@@ -55,6 +58,18 @@ export function projectQueues(apiUrl: string): ProjectQueues {
     reg.queues.set(apiUrl, queues);
   }
   return queues;
+}
+
+/** The operation durations learned for this URL. */
+export function operationDurations(apiUrl: string): OperationDurations {
+  const reg = registry();
+  reg.durations ??= new Map();
+  let durations = reg.durations.get(apiUrl);
+  if (durations === undefined) {
+    durations = new OperationDurations();
+    reg.durations.set(apiUrl, durations);
+  }
+  return durations;
 }
 
 /** Forget all shared state (tests). */

@@ -35,6 +35,35 @@ export interface PollInterval {
 /** The default: first poll after 250 ms, backing off to the contract's suggested 5 s. */
 export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ first: 250, max: 5_000 });
 
+/**
+ * How long operations take, learned per action in the process (DESIGN §4: poll only unfinished
+ * operations; first poll soon). With an expectation, a wait polls the operation it is waiting on
+ * just before it should end and then in short steps, instead of backing off blindly: a queued
+ * change to the project starts within a step of the previous one's end.
+ */
+export class OperationDurations {
+  readonly #expected = new Map<string, number>();
+
+  /** The expected running time of `action` in ms, once one has been seen. */
+  expected(action: string): number | undefined {
+    return this.#expected.get(action);
+  }
+
+  /** Records a running time measured to within a poll step. */
+  observed(action: string, ms: number): void {
+    this.#expected.set(action, Math.max(1, Math.round(ms)));
+  }
+
+  /** The operation was already done at its first poll: it is shorter than expected, probe earlier. */
+  shorter(action: string): void {
+    const current = this.#expected.get(action);
+    if (current !== undefined) this.#expected.set(action, Math.max(1, Math.round(current * 0.8)));
+  }
+}
+
+/** Smallest pause between polls of an operation that is due. */
+const MIN_STEP_MS = 20;
+
 /** Everything a wait needs. */
 export interface WaitParams {
   projectId: string;
@@ -49,6 +78,8 @@ export interface WaitParams {
   emit?: EventSink | undefined;
   /** Settle on any terminal status without throwing for `cancelled` / `error` (waiting out others' work). */
   settleOnly?: boolean | undefined;
+  /** Learned running times; without them every poll backs off from `first` to `max`. */
+  durations?: OperationDurations | undefined;
 }
 
 function summary(op: Operation): OperationSummary {
@@ -131,6 +162,11 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
 
   const maxDelay = Math.max(interval.max, interval.first);
   let delay = Math.max(0, interval.first);
+  // The operation waited on first (the project runs its operations in order) and since when.
+  let head: string | undefined;
+  let headSince = Date.now();
+  let headPolls = 0;
+  let headPolledAt = headSince;
   for (;;) {
     const pending = [...latest.values()].filter((op) => !settled(op));
     if (pending.length === 0) break;
@@ -147,10 +183,48 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
         },
       );
     }
-    await sleep(Math.min(delay, deadline - now));
-    delay = Math.min(maxDelay, Math.max(1, delay * 2));
-    const fresh = await Promise.all(pending.map((op) => params.fetchOperation(op.id)));
-    for (const [index, op] of fresh.entries()) observe(op, pending[index]);
+    const first = pending[0] as Operation;
+    if (first.id !== head) {
+      head = first.id;
+      headSince = now;
+      headPolls = 0;
+      headPolledAt = now;
+    }
+    const expected = params.durations?.expected(first.action);
+    let pause: number;
+    let targets: Operation[];
+    if (expected === undefined) {
+      pause = delay;
+      delay = Math.min(maxDelay, Math.max(1, delay * 2));
+      targets = pending;
+    } else {
+      // Just before it should end, then in tenths of its duration, backing off once well overdue.
+      const due = headSince + Math.ceil(expected * 0.9);
+      const step = Math.max(MIN_STEP_MS, Math.ceil(expected / 10));
+      const overdueSteps = Math.max(0, headPolls - 10);
+      pause = now < due ? due - now : Math.min(maxDelay, step * 2 ** Math.min(overdueSteps, 16));
+      targets = [first];
+    }
+    await sleep(Math.min(pause, deadline - now));
+    const previousPoll = headPolledAt;
+    headPolledAt = Date.now();
+    headPolls += 1;
+    const fresh = await Promise.all(targets.map((op) => params.fetchOperation(op.id)));
+    for (const [index, op] of fresh.entries()) observe(op, targets[index]);
+    if (settled(latest.get(first.id) as Operation)) {
+      if (params.durations !== undefined) {
+        // It ended between the last two polls: learn the middle of that window.
+        if (expected !== undefined && headPolls === 1) params.durations.shorter(first.action);
+        else params.durations.observed(first.action, (previousPoll + headPolledAt) / 2 - headSince);
+      }
+      if (expected !== undefined) {
+        // The rest may have run alongside: one look at each before timing the next.
+        const rest = [...latest.values()].filter((op) => !settled(op));
+        const again = await Promise.all(rest.map((op) => params.fetchOperation(op.id)));
+        for (const [index, op] of again.entries()) observe(op, rest[index]);
+      }
+      delay = Math.max(0, interval.first);
+    }
   }
   const order = [...new Set(params.operations.map((op) => op.id))];
   return order.map((id) => latest.get(id)).filter((op): op is Operation => op !== undefined);

@@ -88,6 +88,60 @@ describe("client operation waits (fake timers)", () => {
     );
   });
 
+  describe("with running times learned in the process", () => {
+    /** A fake API whose operations run one after another, each `ms` long, from t = 0. */
+    function sequential(ids: string[], ms: number) {
+      return fakeTransport((request: TransportRequest) => {
+        const id = request.path.split("/")[4] as string;
+        const endsAt = (ids.indexOf(id) + 1) * ms;
+        const status = Date.now() >= endsAt ? "finished" : "running";
+        return json(200, { operation: operation({ id, action: "create_branch", status }) });
+      });
+    }
+    const running = (id: string) => op(id, "running", { action: "create_branch" });
+
+    it("learns a running time, then polls just before it ends and in tenths of it", async () => {
+      const first = sequential(["a"], 1_000);
+      await settle(client(first.transport).waitForOperations("p1", [running("a")]));
+      assert.deepEqual(
+        first.calls.map((c) => c.at),
+        [250, 750, 1_750],
+        "nothing learned yet: backing off from 250 ms",
+      );
+      // Learned 1250 ms (the middle of 750..1750): the next waits probe earlier until they time it.
+      const polls: number[][] = [];
+      for (let i = 0; i < 5; i++) {
+        clock.setSystemTime(0);
+        const next = sequential([`b${i}`], 1_000);
+        await settle(client(next.transport).waitForOperations("p1", [running(`b${i}`)]));
+        polls.push(next.calls.map((c) => c.at));
+      }
+      const last = polls.at(-1)!;
+      assert.ok(last.length <= 2, `at most two polls once learned: ${JSON.stringify(polls)}`);
+      assert.ok(last.at(-1)! - 1_000 <= 110, `found within a step of its end: ${JSON.stringify(polls)}`);
+    });
+
+    it("polls the operation waited on first, then looks once at the rest", async () => {
+      const warm = sequential(["w"], 500);
+      await settle(client(warm.transport).waitForOperations("p1", [running("w")]));
+      for (let i = 0; i < 3; i++) {
+        clock.setSystemTime(0);
+        const next = sequential([`x${i}`], 500);
+        await settle(client(next.transport).waitForOperations("p1", [running(`x${i}`)]));
+      }
+      clock.setSystemTime(0);
+      const { transport, calls } = sequential(["c", "d"], 500);
+      await settle(client(transport).waitForOperations("p1", [running("c"), running("d")]));
+      const paths = calls.map((c) => c.request.path.split("/")[4]);
+      const firstD = paths.indexOf("d");
+      assert.ok(firstD > 0 && paths.slice(0, firstD).every((id) => id === "c"), paths.join(","));
+      assert.ok(
+        calls.at(-1)!.at - 1_000 <= 100,
+        `d found soon after its end at 1000: ${calls.map((c) => c.at)}`,
+      );
+    });
+  });
+
   it("counts skipped as done and says so", async () => {
     const events: ClientEvent[] = [];
     const { transport } = timelines({ s: [{ status: "skipped" }] });
