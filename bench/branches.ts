@@ -1,0 +1,228 @@
+// Benchmarks 1 and 2: N `Branch` resources with one endpoint each in one project, created by one
+// `pulumi up` (the real engine, default parallelism) against the emulator with operation duration D.
+// The emulator runs a project's operations one at a time and refuses new work with 423 meanwhile, so
+// the physical floor is N x 2 x D (create_branch, then start_compute, per branch).
+
+import type { RequestLogEntry } from "../emulator";
+import { DEMO } from "../emulator";
+import { type BranchSpec, engineRun, timedUp } from "./support/engine";
+import { fmt, median, secs, type Table, verdict } from "./support/stats";
+
+/** One way of running the provider. */
+export interface BranchMode {
+  label: string;
+  /** `CLOUDDB_PROJECT_QUEUE=off` when false. */
+  queue: boolean;
+  /** `CLOUDDB_POLL_INTERVAL_MS`, or the client's default (250 ms doubling to 5 s). */
+  poll?: string;
+}
+
+/** What one `up` measured. */
+interface BranchRun {
+  upMs: number;
+  apiSpanMs: number;
+  locked: number;
+  rateLimited: number;
+  failures: number;
+  requests: number;
+  byRoute: Map<string, number>;
+  error?: string;
+}
+
+const DEFAULT_POLL_FIRST_MS = 250;
+
+function branchScenario(n: number): BranchSpec[] {
+  return Array.from({ length: n }, (_, i) => ({
+    res: `b${i}`,
+    projectId: DEMO.projectId,
+    name: `bench-${i}`,
+    endpoints: [{ type: "read_write" }],
+  }));
+}
+
+function countBy(log: RequestLogEntry[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of log) out.set(r.route, (out.get(r.route) ?? 0) + 1);
+  return out;
+}
+
+async function runOnce(n: number, d: number, mode: BranchMode): Promise<BranchRun> {
+  const env: Record<string, string> = {};
+  if (!mode.queue) env.CLOUDDB_PROJECT_QUEUE = "off";
+  if (mode.poll !== undefined) env.CLOUDDB_POLL_INTERVAL_MS = mode.poll;
+  const run = await engineRun({
+    scenario: { branches: branchScenario(n) },
+    emulator: { opDurationMs: d },
+    env,
+  });
+  try {
+    const { ms, error } = await timedUp(run);
+    const log = run.emulator.control.requests();
+    const snap = run.emulator.control.snapshot();
+    const made = snap.branches.filter((b) => b.name.startsWith("bench-") && b.deleted_at_ms === undefined);
+    const madeIds = new Set(made.map((b) => b.id));
+    const unfinished = snap.operations.filter(
+      (op) => op.branch_id !== undefined && madeIds.has(op.branch_id) && op.status !== "finished",
+    );
+    const first = Math.min(...log.map((r) => r.at));
+    const last = Math.max(...log.map((r) => r.at + r.durationMs));
+    return {
+      upMs: ms,
+      apiSpanMs: last - first,
+      locked: log.filter((r) => r.status === 423).length,
+      rateLimited: log.filter((r) => r.status === 429).length,
+      failures: n - made.length + unfinished.length + (error === undefined ? 0 : 1),
+      requests: log.length,
+      byRoute: countBy(log),
+      ...(error === undefined ? {} : { error }),
+    };
+  } finally {
+    await run.dispose();
+  }
+}
+
+/** The empty program's `up`: what the engine costs before any resource. */
+export async function emptyUpMs(runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await engineRun({ scenario: {}, emulator: {} });
+    try {
+      const { ms, error } = await timedUp(run);
+      if (error !== undefined) throw new Error(`the empty program's up failed: ${error}`);
+      times.push(ms);
+    } finally {
+      await run.dispose();
+    }
+  }
+  return median(times);
+}
+
+/** Benchmarks 1 and 2 as tables. */
+export async function benchBranches(opts: {
+  n: number;
+  d: number;
+  runs: number;
+  modes: BranchMode[];
+  log: (line: string) => void;
+}): Promise<Table[]> {
+  const { n, d, runs } = opts;
+  const floorMs = n * 2 * d;
+  const engineMs = await emptyUpMs(runs);
+  opts.log(`  empty-stack up (engine start-up): ${secs(engineMs)}`);
+  const results: Array<{ mode: BranchMode; runs: BranchRun[] }> = [];
+  for (const mode of opts.modes) {
+    const done: BranchRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await runOnce(n, d, mode);
+      opts.log(
+        `  ${mode.label} run ${i + 1}/${runs}: up ${secs(r.upMs)}, API span ${secs(r.apiSpanMs)}, ` +
+          `423s ${r.locked}, 429s ${r.rateLimited}, failures ${r.failures}, requests ${r.requests}` +
+          (r.error ? `\n    error: ${r.error}` : ""),
+      );
+      done.push(r);
+    }
+    results.push({ mode, runs: done });
+  }
+
+  const wall: Table = {
+    title: `1. ${n} branches (1 endpoint each) in one project, D = ${d} ms per operation — median of ${runs}`,
+    header: [
+      "mode",
+      "up wall time",
+      "floor N×2×D",
+      "ratio (target ≤ 1.1)",
+      "API span / floor",
+      "(up − empty up) / floor",
+      "423s (target 0)",
+      "429s",
+      "failures (target 0)",
+      "wait past the floor / branch",
+      "requests / branch",
+    ],
+    rows: results.map(({ mode, runs: rs }) => {
+      const up = median(rs.map((r) => r.upMs));
+      const span = median(rs.map((r) => r.apiSpanMs));
+      const locked = median(rs.map((r) => r.locked));
+      const failures = Math.max(...rs.map((r) => r.failures));
+      return [
+        mode.label,
+        secs(up),
+        secs(floorMs),
+        `${fmt(up / floorMs)} ${mode.queue ? verdict(up / floorMs <= 1.1) : ""}`.trim(),
+        fmt(span / floorMs),
+        fmt((up - engineMs) / floorMs),
+        `${fmt(locked, 0)} ${mode.queue ? verdict(rs.every((r) => r.locked === 0)) : ""}`.trim(),
+        fmt(median(rs.map((r) => r.rateLimited)), 0),
+        `${failures} ${verdict(failures === 0)}`,
+        `${fmt((span - floorMs) / n, 0)} ms`,
+        fmt(median(rs.map((r) => r.requests)) / n, 1),
+      ];
+    }),
+    notes: [
+      `Floor: the emulator runs a project's operations one at a time, so ${n} branches × (create_branch + start_compute) × ${d} ms = ${secs(floorMs)}.`,
+      `"up wall time" is the whole \`pulumi up\` through the Automation API (CLI start, program, plugin, engine); an empty stack's up takes ${secs(engineMs)} on this machine.`,
+      `"API span" is the first API request to the last response, from the emulator's request log.`,
+      "423s are counted in the emulator's request log; no platform operations run, so every 423 is caused by the provider.",
+      "Poll interval: the client's default is 250 ms doubling to 5 s; other rows set CLOUDDB_POLL_INTERVAL_MS=FIRST,MAX.",
+      `"wait past the floor / branch" = (API span − floor) / N: how long each branch holds the project beyond its 2 × D of operations (the lag before a wait sees its operations end, plus request latency). With the queue every branch pays it in turn. Operation waits learn running times per action in the process, so after the first branch they poll just before an operation is due.`,
+      "The target compares the whole `up` with the floor; the engine's fixed start-up (empty up above, plus starting the dynamic-provider plugin) is inside that figure, and no provider can remove it.",
+      "Without the queue, parallel creates collide on 423s, retry them, then fall back to waiting for the project's operations and race again when it frees up: more time, about three times the requests.",
+    ],
+  };
+
+  const routes = [
+    "POST /projects/{project_id}/branches",
+    "GET /projects/{project_id}/operations/{operation_id}",
+    "GET /projects/{project_id}/branches/{branch_id}",
+    "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+    "GET /projects/{project_id}/operations",
+  ];
+  const others = new Set<string>();
+  for (const { runs: rs } of results) {
+    for (const r of rs) for (const route of r.byRoute.keys()) if (!routes.includes(route)) others.add(route);
+  }
+  const requests: Table = {
+    title: `2. Requests per branch create (from the runs above; 1 endpoint, D = ${d} ms) — median of ${runs}`,
+    header: [
+      "mode",
+      "requests / branch",
+      "minimum",
+      "ratio",
+      "design bound",
+      "within bound",
+      "POST",
+      "GET operation",
+      "GET branch",
+      "GET endpoints",
+      "GET operations (list)",
+      "other",
+    ],
+    rows: results.map(({ mode, runs: rs }) => {
+      const perBranch = median(rs.map((r) => r.requests)) / n;
+      const first = mode.poll === undefined ? DEFAULT_POLL_FIRST_MS : Number(mode.poll.split(",")[0]);
+      // DESIGN §5: 1 POST + at most ceil(D / poll) + 2 GETs per operation (two operations here).
+      const bound = 1 + 2 * (Math.ceil(d / first) + 2);
+      const per = (route: string) => median(rs.map((r) => r.byRoute.get(route) ?? 0)) / n;
+      const other = median(
+        rs.map((r) => [...r.byRoute].filter(([k]) => !routes.includes(k)).reduce((s, [, v]) => s + v, 0)),
+      );
+      return [
+        mode.label,
+        fmt(perBranch, 1),
+        "3",
+        fmt(perBranch / 3),
+        `${bound} (poll ${first} ms)`,
+        verdict(perBranch <= bound),
+        ...routes.map((route) => fmt(per(route), 1)),
+        fmt(other / n, 1),
+      ];
+    }),
+    notes: [
+      "Minimum: 1 POST + one GET per operation after it ends (create_branch, start_compute) = 3.",
+      "Design bound (DESIGN §5): 1 POST + at most ceil(D / poll) + 2 GETs per operation, with poll = the configured first poll interval (250 ms by default).",
+      '"GET branch" and "GET endpoints" are the reads after the operations finished (so the recorded states are current); "GET operations (list)" is the 423 fallback.',
+      ...(others.size > 0 ? [`"other": ${[...others].join(", ")}.`] : []),
+    ],
+  };
+  return [wall, requests];
+}

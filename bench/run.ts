@@ -1,0 +1,119 @@
+// `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the five benchmarks of
+// issue 6, each printing its measured figure, the physical floor and the ratio (median of several runs).
+// `--write` also writes bench/RESULTS.md. Not part of `npm test`.
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type BranchMode, benchBranches } from "./branches";
+import { benchKeys } from "./keys";
+import { benchListing } from "./listing";
+import { benchPreview } from "./preview";
+import { disposeProject, scenarioProject } from "./support/engine";
+import { renderTable, type Table } from "./support/stats";
+
+interface Args {
+  quick: boolean;
+  only: Set<number>;
+  runs: number | undefined;
+  write: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5]), runs: undefined, write: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--quick") args.quick = true;
+    else if (a === "--write") args.write = true;
+    else if (a === "--only") args.only = new Set(argv[++i]!.split(",").map(Number));
+    else if (a === "--runs") args.runs = Number(argv[++i]);
+    else throw new Error(`unknown argument ${a}: use --quick, --only 1,3, --runs N, --write`);
+  }
+  return args;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const runs = args.runs ?? (args.quick ? 1 : 3);
+  const tables: Table[] = [];
+  const print = (t: Table) => {
+    tables.push(t);
+    process.stdout.write(`\n${renderTable(t)}\n`);
+  };
+  const started = new Date();
+  const loadAtStart = os.loadavg();
+  try {
+    if (args.only.has(1) || args.only.has(2)) {
+      log(`bench 1+2: branches in one project`);
+      scenarioProject();
+      const modes: BranchMode[] = [
+        { label: "queue, default poll", queue: true },
+        { label: "queue, poll 50,100 ms", queue: true, poll: "50,100" },
+        { label: "no queue, default poll", queue: false },
+        { label: "no queue, poll 50,100 ms", queue: false, poll: "50,100" },
+      ];
+      const [wall, requests] = await benchBranches({
+        n: args.quick ? 5 : 20,
+        d: 500,
+        runs,
+        modes,
+        log,
+      });
+      if (args.only.has(1)) print(wall!);
+      if (args.only.has(2)) print(requests!);
+    }
+    if (args.only.has(3)) {
+      log("bench 3: project-scoped keys in one up");
+      print(await benchKeys({ n: args.quick ? 40 : 200, runs, log }));
+    }
+    if (args.only.has(4)) {
+      log("bench 4: listing operations");
+      print(
+        await benchListing({
+          small: args.quick ? 2_000 : 10_000,
+          large: args.quick ? 20_000 : 100_000,
+          runs,
+          log,
+        }),
+      );
+    }
+    if (args.only.has(5)) {
+      log("bench 5: no-change preview");
+      print(await benchPreview({ n: args.quick ? 10 : 50, runs, log }));
+    }
+  } finally {
+    disposeProject();
+  }
+  if (args.write) writeResults(tables, started, process.argv.slice(2), loadAtStart);
+}
+
+function writeResults(tables: Table[], started: Date, argv: string[], loadAtStart: number[]): void {
+  const pulumi = (() => {
+    try {
+      return execFileSync("pulumi", ["version"], { encoding: "utf8" }).trim();
+    } catch {
+      return "unknown";
+    }
+  })();
+  const lines = [
+    "# Benchmark results",
+    "",
+    `- Date: ${started.toISOString()}`,
+    `- Command: \`npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}\``,
+    `- Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB memory, ${os.platform()} ${os.release()}`,
+    `- Node ${process.version}, Pulumi CLI ${pulumi}, @pulumi/pulumi ${require("@pulumi/pulumi/package.json").version}`,
+    `- Load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}; took ${Math.round((Date.now() - started.getTime()) / 60_000)} min`,
+    "",
+    ...tables.map(renderTable),
+  ];
+  fs.writeFileSync(path.join(__dirname, "RESULTS.md"), lines.join("\n"));
+  log(`wrote ${path.join(__dirname, "RESULTS.md")}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,111 @@
+// The real Pulumi engine for the benchmarks: the package installed from `npm pack` into a temp project
+// (the e2e scenario program), one fresh stack per run, and the emulator in this process.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { installPackedProject } from "../../tests/e2e/support/package";
+import { collect, createStack, type E2eStack, ROOT } from "../../tests/e2e/support/stack";
+
+/** One entry of the scenario program's `keys` config. */
+export interface KeySpec {
+  res: string;
+  name: string;
+  orgId?: string;
+  projectId?: string;
+}
+
+/** One entry of the scenario program's `branches` config. */
+export interface BranchSpec {
+  res: string;
+  projectId: string;
+  name: string;
+  endpoints?: { type: string }[];
+}
+
+/** The scenario program's stack config. */
+export interface Scenario {
+  keys?: KeySpec[];
+  branches?: BranchSpec[];
+}
+
+let project: string | undefined;
+
+/** The scenario project with the packed package installed (made once per bench process). */
+export function scenarioProject(): string {
+  project ??= installPackedProject(path.join(ROOT, "tests/e2e/fixtures/scenario"));
+  return project;
+}
+
+/** Removes the temp project. */
+export function disposeProject(): void {
+  if (project !== undefined) fs.rmSync(project, { recursive: true, force: true });
+  project = undefined;
+}
+
+/** An emulator plus a fresh stack of the scenario program configured to use it. */
+export interface EngineRun {
+  emulator: RunningEmulator;
+  e2e: E2eStack;
+  /** Output lines of the last command. */
+  output: string[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts an emulator with `emulatorOptions` and a fresh stack whose program declares `scenario`,
+ * using the demo user's personal key. `env` reaches the CLI and the dynamic provider process.
+ */
+export async function engineRun(opts: {
+  scenario: Scenario;
+  emulator: EmulatorOptions;
+  env?: Record<string, string>;
+}): Promise<EngineRun> {
+  const emulator = await startEmulator({ seed: "demo", ...opts.emulator });
+  const e2e = await createStack({
+    workDir: scenarioProject(),
+    apiUrl: emulator.url,
+    apiKey: DEMO.personalKey,
+    stackName: `bench-${process.pid}-${Date.now()}`,
+    config: { scenario: JSON.stringify(opts.scenario) },
+    ...(opts.env ? { env: opts.env } : {}),
+  });
+  const output: string[] = [];
+  return {
+    emulator,
+    e2e,
+    output,
+    async dispose() {
+      await e2e.dispose();
+      await emulator.stop();
+    },
+  };
+}
+
+/** Output collector options for a Pulumi command, filling `into`. */
+export function outputTo(into: string[]): { onOutput: (line: string) => void } {
+  return collect(into);
+}
+
+/** Wall time of `fn` in ms, with its result. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+/**
+ * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time
+ * and, when it failed, the tail of its message.
+ */
+export async function timedUp(run: EngineRun): Promise<{ ms: number; error: string | undefined }> {
+  run.emulator.control.clearRequests();
+  let error: string | undefined;
+  const { ms } = await timed(async () => {
+    try {
+      await run.e2e.stack.up(outputTo(run.output));
+    } catch (err) {
+      error = (err as Error).message.split("\n").slice(-8).join("\n");
+    }
+  });
+  return { ms, error };
+}
