@@ -38,7 +38,9 @@ function ensurePulumiCli(log = (line) => process.stderr.write(`${line}\n`)) {
   let binary = which("pulumi", envPath);
   let v = binary ? version(binary) : "";
   if (!/^v?3\./.test(v)) {
-    log("No Pulumi CLI 3.x on PATH: using the one tools/pulumi-cli/build.sh builds from Go modules (the first build takes minutes)");
+    log(
+      "No Pulumi CLI 3.x on PATH: using the one tools/pulumi-cli/build.sh builds from Go modules (the first build takes minutes)",
+    );
     const built = spawnSync("bash", [path.join(ROOT, "tools/pulumi-cli/build.sh")], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
