@@ -34,6 +34,12 @@ mkdir -p "$bin"
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
 
+# go build prints nothing while it works: say how long it has been running, once a minute.
+begin=$SECONDS
+( while sleep 60; do log "still building ($((SECONDS - begin)) s so far)"; done ) &
+ticker=$!
+trap 'kill "$ticker" 2>/dev/null' EXIT
+
 start=$SECONDS
 log "building pulumi $version from Go modules into $bin (first time only: 10-20 minutes)"
 (cd "$here" && go build -ldflags "$ldflags" -o "$bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
