@@ -28,7 +28,7 @@ async function main() {
   const { startEmulator, DEMO } = require(path.join(ROOT, "lib/emulator"));
 
   step("Finding the Pulumi CLI");
-  const cli = ensurePulumiCli((line) => note(line));
+  const cli = ensurePulumiCli();
   note(`pulumi ${cli.version} (${cli.binary})`);
 
   step("Starting the emulator with the demo account");

@@ -5,6 +5,6 @@ export interface PulumiCli {
   version: string;
 }
 /** Finds `pulumi` >= 3 on PATH or builds it from Go modules (tools/pulumi-cli/build.sh). */
-export function ensurePulumiCli(log?: (line: string) => void): PulumiCli;
+export function ensurePulumiCli(): PulumiCli;
 /** The environment with Pulumi's update checks and plugin downloads turned off. */
 export function quietEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;

@@ -33,14 +33,12 @@ function quietEnv(env) {
  * Returns `{ path, binary, version }`: a PATH value that has `pulumi`, its Node language host and the
  * dynamic-provider plugin, building the CLI first when none is found (progress on stderr).
  */
-function ensurePulumiCli(log = (line) => process.stderr.write(`${line}\n`)) {
+function ensurePulumiCli() {
   let envPath = process.env.PATH || "";
   let binary = which("pulumi", envPath);
   let v = binary ? version(binary) : "";
   if (!/^v?3\./.test(v)) {
-    log(
-      "No Pulumi CLI 3.x on PATH: using the one tools/pulumi-cli/build.sh builds from Go modules (the first build takes minutes)",
-    );
+    // build.sh answers at once from its cache, and says so on stderr when it has to build.
     const built = spawnSync("bash", [path.join(ROOT, "tools/pulumi-cli/build.sh")], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
