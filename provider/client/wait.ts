@@ -39,7 +39,9 @@ export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ fir
  * How long operations take, learned per action in the process (DESIGN §4: poll only unfinished
  * operations; first poll soon). With an expectation, a wait polls the operation it is waiting on
  * just before it should end and then in short steps, instead of backing off blindly: a queued
- * change to the project starts within a step of the previous one's end.
+ * change to the project starts within a step of the previous one's end. An operation found
+ * already done at its first poll (it ran alongside the one before) teaches a shorter time, so
+ * operations that overlap are soon polled early too.
  */
 export class OperationDurations {
   readonly #expected = new Map<string, number>();
@@ -216,12 +218,6 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
         // It ended between the last two polls: learn the middle of that window.
         if (expected !== undefined && headPolls === 1) params.durations.shorter(first.action);
         else params.durations.observed(first.action, (previousPoll + headPolledAt) / 2 - headSince);
-      }
-      if (expected !== undefined) {
-        // The rest may have run alongside: one look at each before timing the next.
-        const rest = [...latest.values()].filter((op) => !settled(op));
-        const again = await Promise.all(rest.map((op) => params.fetchOperation(op.id)));
-        for (const [index, op] of again.entries()) observe(op, rest[index]);
       }
       delay = Math.max(0, interval.first);
     }

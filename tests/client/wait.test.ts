@@ -121,7 +121,7 @@ describe("client operation waits (fake timers)", () => {
       assert.ok(last.at(-1)! - 1_000 <= 110, `found within a step of its end: ${JSON.stringify(polls)}`);
     });
 
-    it("polls the operation waited on first, then looks once at the rest", async () => {
+    it("polls the operation waited on first, then the next, each near its end", async () => {
       const warm = sequential(["w"], 500);
       await settle(client(warm.transport).waitForOperations("p1", [running("w")]));
       for (let i = 0; i < 3; i++) {
