@@ -1,5 +1,5 @@
 import { forbidden, notFound, unauthorized } from "./errors";
-import type { KeyRecord, OrgRecord, ProjectRecord, Store, UserRecord } from "./state";
+import type { KeyRecord, OrgRecord, ProjectRecord, Role, Store, UserRecord } from "./state";
 
 // Authentication and the scope rules of contract sections 2.1, 3.2 and 5.
 //
@@ -122,8 +122,12 @@ export function checkCreateOrgKey(store: Store, principal: Principal, orgId: str
   return user;
 }
 
-/** Checks the caller may list the organization's keys: any member's personal key, or the org's own key. */
-export function checkListOrgKeys(store: Store, principal: Principal, orgId: string): void {
+/**
+ * The caller's standing for organization key actions: the organization's own key, or a member's
+ * role through their personal key. Project-scoped keys, other organizations' keys and non-members
+ * get 403.
+ */
+function orgKeyStanding(store: Store, principal: Principal, orgId: string): "org-key" | Role {
   findOrg(store, orgId);
   const { key } = principal;
   if (key.kind === "project")
@@ -131,26 +135,22 @@ export function checkListOrgKeys(store: Store, principal: Principal, orgId: stri
   if (key.kind === "organization") {
     if (key.org_id !== orgId)
       throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
-    return;
+    return "org-key";
   }
-  if (store.roleOf(orgId, key.user_id) === undefined)
-    throw forbidden(`you are not a member of organization ${orgId}`);
+  const role = store.roleOf(orgId, key.user_id);
+  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
+  return role;
+}
+
+/** Checks the caller may list the organization's keys: any member's personal key, or the org's own key. */
+export function checkListOrgKeys(store: Store, principal: Principal, orgId: string): void {
+  orgKeyStanding(store, principal, orgId);
 }
 
 /** Checks the caller may revoke the organization's keys: an admin's personal key, or the org's own key. */
 export function checkRevokeOrgKey(store: Store, principal: Principal, orgId: string): void {
-  findOrg(store, orgId);
-  const { key } = principal;
-  if (key.kind === "project")
-    throw forbidden("organization actions are not allowed with a project-scoped API key");
-  if (key.kind === "organization") {
-    if (key.org_id !== orgId)
-      throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
-    return;
-  }
-  const role = store.roleOf(orgId, key.user_id);
-  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
-  if (role !== "admin")
+  const standing = orgKeyStanding(store, principal, orgId);
+  if (standing !== "org-key" && standing !== "admin")
     throw forbidden("only organization admins can revoke organization and project-scoped API keys");
 }
 
