@@ -17,11 +17,6 @@ interface Row {
   /** What the row proves, as a behaviour sentence. */
   asserts: string;
   emulator?: EmulatorOptions;
-  /**
-   * A provider bug this row exposes: the row must fail while the bug exists and is then reported as
-   * pending with this text; once it passes, the test fails so the marker gets removed.
-   */
-  knownGap?: string;
   run(w: World): Promise<void>;
 }
 
@@ -618,40 +613,23 @@ const ROWS: Row[] = [
 
 describe("fault matrix: faults injected while the provider and client work, end state exactly right", function () {
   this.timeout(60_000);
-  const gaps: string[] = [];
 
   after(() => {
-    const gapNote =
-      gaps.length > 0
-        ? `; ${gaps.length} known-gap row(s) pending, losing ${TOTALS.lostInKnownGaps} object(s): ${gaps.join("; ")}`
-        : "";
     console.log(
       `fault matrix: rows run ${TOTALS.rows}, faults injected ${TOTALS.faults}, objects checked ${TOTALS.objects}, ` +
-        `reported (not re-sent, said so) ${TOTALS.reported}, lost = ${TOTALS.lost}${gapNote}`,
+        `reported (not re-sent, said so) ${TOTALS.reported}, lost = ${TOTALS.lost}`,
     );
   });
 
   for (const row of ROWS) {
-    it(`${row.fault}: ${row.asserts}`, async function () {
+    it(`${row.fault}: ${row.asserts}`, async () => {
       const w = await World.start(row.emulator);
-      let failure: unknown;
       try {
         await row.run(w);
         await w.finish();
-      } catch (err) {
-        failure = err;
       } finally {
-        await w.stop(row.knownGap !== undefined);
+        await w.stop();
       }
-      if (row.knownGap !== undefined) {
-        if (failure === undefined) {
-          assert.fail(`known gap no longer reproduces (${row.knownGap}): remove knownGap from this row`);
-        }
-        gaps.push(row.fault);
-        console.log(`    known gap: ${row.knownGap}\n      (${(failure as Error).message.split("\n")[0]})`);
-        this.skip();
-      }
-      if (failure !== undefined) throw failure;
     });
   }
 });
