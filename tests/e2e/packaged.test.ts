@@ -260,7 +260,8 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
         assert.match(err.message, /cancelled/);
         return true;
       });
-      const deployment = (await e2e.stack.exportStack()).deployment as {
+      // The state file as stored (secrets stay encrypted; exportStack would decrypt them).
+      const deployment = JSON.parse(e2e.rawState()).checkpoint.latest as {
         resources: { type: string; id?: string; initErrors?: string[] }[];
       };
       const branch = deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/clouddb:Branch");
