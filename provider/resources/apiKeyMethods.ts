@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound, mayHaveChanged } from "../client";
 import type { ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./apiKey";
-import { compact, isUnknown, providerClient } from "./runtime";
+import { compact, createdSince, isUnknown, providerClient } from "./runtime";
 
 /** Inputs that pick the object: a change to any of them creates a new key (create-before-delete). */
 const REPLACE_ON_CHANGE = ["name", "orgId", "projectId", "rotationTrigger"] as const;
@@ -93,9 +93,6 @@ export async function create(inputs: ApiKeyInputs): Promise<pulumi.dynamic.Creat
   return { id: String(made.id), outs: outputsOf(inputs, kind, made) };
 }
 
-/** How far the API's clock may trail ours when matching a key's `created_at` (second precision). */
-const CLOCK_SKEW_MS = 2000;
-
 /**
  * The create may have made a key although its response (the only place the token ever appears)
  * was lost. Such a key is useless and must not stay active: if exactly one key of this name was
@@ -109,7 +106,7 @@ async function revokeUnreceived(
   err: unknown,
 ): Promise<void> {
   const client = providerClient();
-  const since = Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+  const since = createdSince(startedAt);
   let candidates: { id: number }[];
   try {
     const listed =

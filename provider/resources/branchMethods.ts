@@ -8,7 +8,7 @@ import {
   redactSecrets,
 } from "../client";
 import type { BranchEndpoint, BranchInputs, BranchOutputs, EndpointType } from "./branch";
-import { compact, deadlineFrom, isUnknown, PartialFailure, providerClient } from "./runtime";
+import { compact, createdSince, deadlineFrom, isUnknown, PartialFailure, providerClient } from "./runtime";
 
 /**
  * How each input is applied when it changes (STYLE: one row per input, one test per row).
@@ -163,9 +163,6 @@ export async function create(inputs: BranchInputs): Promise<pulumi.dynamic.Creat
   return { id: outs.branchId, outs: await refreshed(outs).catch(() => outs) };
 }
 
-/** How far the API's clock may trail ours when matching a branch's `created_at` (second precision). */
-const CLOCK_SKEW_MS = 2000;
-
 /**
  * The create may have made the branch although its response was lost (no response, a 5xx, an
  * unreadable 201). Branch names are unique per project, so a named branch is looked up: if one of
@@ -179,7 +176,7 @@ async function findCreated(
 ): Promise<BranchOutputs | undefined> {
   if (inputs.name === undefined) return undefined;
   const client = providerClient();
-  const since = Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+  const since = createdSince(startedAt);
   let branch: { id: string; created_at?: string | undefined } | undefined;
   try {
     branch = (await client.listBranches(inputs.projectId)).find((b) => b.name === inputs.name);
@@ -349,11 +346,11 @@ async function adopt(inputs: BranchInputs): Promise<pulumi.dynamic.CreateResult<
  * leaves a usable branch (computes start on demand), whether it ended before this run or during
  * the wait; a failed branch creation does not.
  */
-async function settlePending(id: string, olds: BranchOutputs, deadline: number): Promise<string[]> {
+async function settlePending(id: string, olds: BranchOutputs, deadline: number): Promise<void> {
   const pending = olds.pendingOperationIds ?? [];
-  if (pending.length === 0) return [];
+  if (pending.length === 0) return;
   const client = providerClient();
-  const notes: string[] = [];
+  // A compute operation that ended cancelled or in error is accepted: the compute starts on demand.
   const settle = (op: { id: string; action: string; status: string; error?: string | null | undefined }) => {
     if (!COMPUTE_ACTIONS.has(op.action)) {
       throw new Error(
@@ -362,7 +359,6 @@ async function settlePending(id: string, olds: BranchOutputs, deadline: number):
           "`pulumi up --replace <urn>`.",
       );
     }
-    notes.push(`${op.action} ${op.id} ended ${op.status}; the compute starts again when it is next needed`);
   };
   let open: Operation[] = [];
   for (const opId of pending) {
@@ -380,7 +376,6 @@ async function settlePending(id: string, olds: BranchOutputs, deadline: number):
       open = open.filter((op) => op.id !== err.operation.id);
     }
   }
-  return notes;
 }
 
 /** Reads the branch again after its operations finished, so `currentState` is current. */

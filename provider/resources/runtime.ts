@@ -114,6 +114,17 @@ export class PartialFailure extends Error {
   }
 }
 
+/** How far the API's clock may trail ours when matching a `created_at` (which has second precision). */
+const CLOCK_SKEW_MS = 2000;
+
+/**
+ * The earliest `created_at` (epoch ms) an object made by a request started at `startedAt` can
+ * carry: used to find what a create made when its answer was lost, never an older object.
+ */
+export function createdSince(startedAt: number): number {
+  return Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+}
+
 /** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
