@@ -1,7 +1,8 @@
 // Benchmark 5: a no-change `pulumi preview` of 50 resources (the real engine). Diff must make no API
 // call; the preview's wall time is compared with an empty stack's.
 import { DEMO } from "../emulator";
-import { type BranchSpec, engineRun, type KeySpec, outputTo, timed } from "./support/engine";
+import { collect } from "../tests/e2e/support/stack";
+import { type BranchSpec, engineRun, type KeySpec, timed } from "./support/engine";
 import { fmt, median, secs, type Table, verdict } from "./support/stats";
 
 function scenario(n: number): { keys: KeySpec[]; branches: BranchSpec[] } {
@@ -29,20 +30,20 @@ export async function benchPreview(opts: {
   const full = await engineRun({ scenario: scenario(opts.n), emulator: { opDurationMs: 20 } });
   const empty = await engineRun({ scenario: {}, emulator: {} });
   try {
-    await full.e2e.stack.up(outputTo(full.output));
-    await empty.e2e.stack.up(outputTo(empty.output));
+    await full.e2e.stack.up(collect(full.output));
+    await empty.e2e.stack.up(collect(empty.output));
     const fullMs: number[] = [];
     const emptyMs: number[] = [];
     const calls: number[] = [];
     let unchanged = true;
     for (let i = 0; i < opts.runs; i++) {
       full.emulator.control.clearRequests();
-      const p = await timed(() => full.e2e.stack.preview(outputTo(full.output)));
+      const p = await timed(() => full.e2e.stack.preview(collect(full.output)));
       calls.push(full.emulator.control.requests().length);
       const summary = p.value.changeSummary;
       if (Object.keys(summary).some((k) => k !== "same") || summary.same !== opts.n + 1) unchanged = false;
       fullMs.push(p.ms);
-      emptyMs.push((await timed(() => empty.e2e.stack.preview(outputTo(empty.output)))).ms);
+      emptyMs.push((await timed(() => empty.e2e.stack.preview(collect(empty.output)))).ms);
       opts.log(
         `  run ${i + 1}/${opts.runs}: preview ${secs(p.ms)} (${JSON.stringify(summary)}), API calls ${calls.at(-1)}, empty preview ${secs(emptyMs.at(-1)!)}`,
       );

@@ -81,11 +81,6 @@ export async function engineRun(opts: {
   };
 }
 
-/** Output collector options for a Pulumi command, filling `into`. */
-export function outputTo(into: string[]): { onOutput: (line: string) => void } {
-  return collect(into);
-}
-
 /** Wall time of `fn` in ms, with its result. */
 export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -102,7 +97,7 @@ export async function timedUp(run: EngineRun): Promise<{ ms: number; error: stri
   let error: string | undefined;
   const { ms } = await timed(async () => {
     try {
-      await run.e2e.stack.up(outputTo(run.output));
+      await run.e2e.stack.up(collect(run.output));
     } catch (err) {
       error = (err as Error).message.split("\n").slice(-8).join("\n");
     }
