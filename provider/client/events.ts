@@ -42,6 +42,8 @@ export type ClientEvent =
       method: string;
       pathTemplate: string;
       pauseMs: number | undefined;
+      /** Which limit was slowed: the route's alone, or the account's too. */
+      limit: "route" | "account";
     }
   | {
       /** A mutating call waits behind `ahead` earlier calls on the same project. */

@@ -129,6 +129,7 @@ export { type ApiRoute, apiRoute } from "./path";
 export { redactSecrets } from "./redact";
 export { keyFingerprint, resetRegistry } from "./registry";
 export {
+  boundedRetryAfter,
   computeRetryDelay,
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,

@@ -11,7 +11,7 @@ import type { EventSink } from "./events";
 import type { ApiRoute } from "./path";
 import { redactSecrets } from "./redact";
 import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
-import { computeRetryDelay, parseRetryAfter, type RetryFailure, type RetryPolicy } from "./retry";
+import { boundedRetryAfter, computeRetryDelay, type RetryFailure, type RetryPolicy } from "./retry";
 import { sleep } from "./sleep";
 import type { Throttle } from "./throttle";
 import { type HttpMethod, isTransportFailure, type Transport, type TransportResponse } from "./transport";
@@ -68,9 +68,10 @@ async function perform<S extends z.ZodType>(
   const { method, route } = spec;
   const query = cleanQuery(spec.query);
 
+  let notBefore = started;
   for (let attempt = 1; ; attempt++) {
     if (ctx.throttle !== undefined) {
-      const waitedMs = await ctx.throttle.acquire(method, route.template);
+      const waitedMs = await ctx.throttle.acquire(method, route.template, { since: started, notBefore });
       if (waitedMs > 0) ctx.emit({ type: "throttled", method, pathTemplate: route.template, waitedMs });
     }
 
@@ -112,9 +113,12 @@ async function perform<S extends z.ZodType>(
 
     const retryAfter = response === undefined ? undefined : headerValue(response.headers, "retry-after");
     if (response?.status === 429 && ctx.throttle !== undefined) {
-      const pauseMs = parseRetryAfter(retryAfter, Date.now());
-      ctx.throttle.penalize(method, route.template, pauseMs);
-      ctx.emit({ type: "rate-limited", method, pathTemplate: route.template, pauseMs });
+      // The pause holds back other requests too: never longer than this request itself would wait.
+      const now = Date.now();
+      const untilDeadline = spec.deadline === undefined ? undefined : Math.max(0, spec.deadline - now);
+      const pauseMs = boundedRetryAfter(retryAfter, ctx.policy, now, untilDeadline);
+      const limit = ctx.throttle.penalize(method, route.template, pauseMs);
+      ctx.emit({ type: "rate-limited", method, pathTemplate: route.template, pauseMs, limit });
     }
 
     const decision = computeRetryDelay({
@@ -159,7 +163,9 @@ async function perform<S extends z.ZodType>(
       networkCode: network?.code,
       requestId,
     });
-    await sleep(decision.delayMs);
+    // With a throttle the backoff is waited out inside it, so the retry keeps its place in line.
+    notBefore = Date.now() + decision.delayMs;
+    if (ctx.throttle === undefined) await sleep(decision.delayMs);
   }
 }
 

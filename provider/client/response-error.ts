@@ -17,6 +17,7 @@ import {
   UnauthorizedError,
 } from "./errors";
 import { redactSecrets } from "./redact";
+import { parseRetryAfter } from "./retry";
 import { ErrorBodySchema } from "./schemas";
 
 /** Where and how long: everything an error reports besides the response itself. */
@@ -46,6 +47,14 @@ const MUTATING = new Set(["POST", "PATCH", "DELETE", "PUT"]);
 function tail(ctx: FailureContext, requestId: string): string {
   const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"}`;
   return ` (request id ${requestId}; ${attempts} in ${ctx.elapsedMs} ms)`;
+}
+
+/** A wait for a person: "45 s", "12 min", "26 h". */
+function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
 }
 
 function shorten(text: string, max = 300): string {
@@ -124,11 +133,17 @@ export function errorFromResponse(
         `${head} Conflicting operations were still running on the project after the retries: wait for them to finish and run again.${end}`,
         details,
       );
-    case 429:
+    case 429: {
+      const askedMs = parseRetryAfter(headerValue(headers, "retry-after"), Date.now());
+      const asked =
+        askedMs === undefined
+          ? ""
+          : ` The service asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
       return new RateLimitedError(
-        `${head} The rate limit was still exceeded after the retries: lower \`pulumi up --parallel\`, or run again later.${end}`,
+        `${head}${asked} The rate limit was still exceeded after the retries, or the pause was longer than this request may wait: lower \`pulumi up --parallel\`, or run again later.${end}`,
         details,
       );
+    }
   }
   if (status >= 500) {
     const next =

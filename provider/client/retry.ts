@@ -14,7 +14,10 @@ export interface RetryPolicy {
   /** Cap of the exponential window for a 429 without Retry-After (full jitter below it). */
   rateLimitedBaseMs: number;
   rateLimitedMaxMs: number;
-  /** Longest Retry-After honoured; larger values are clamped to this. */
+  /**
+   * Longest Retry-After honoured, for the retry and for the throttle's pause alike; a larger value
+   * (a proxy's or a broken gateway's "come back tomorrow") is clamped to this.
+   */
   retryAfterMaxMs: number;
   /** Retries after a 503 (any method). */
   unavailableAttempts: number;
@@ -138,6 +141,22 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Math.max(0, at - now);
 }
 
+/**
+ * The Retry-After a client acts on: the header's wait clamped to `retryAfterMaxMs`, and to
+ * `untilDeadline` when the caller has one; undefined when the header is absent or unusable.
+ */
+export function boundedRetryAfter(
+  value: string | undefined,
+  policy: Pick<RetryPolicy, "retryAfterMaxMs">,
+  now: number,
+  untilDeadline?: number | undefined,
+): number | undefined {
+  const asked = parseRetryAfter(value, now);
+  if (asked === undefined) return undefined;
+  const bound = Math.min(policy.retryAfterMaxMs, untilDeadline ?? Number.POSITIVE_INFINITY);
+  return Math.max(0, Math.min(asked, bound));
+}
+
 function ruleFor(method: string, error: RetryFailure): RetryRule | undefined {
   const m = method.toUpperCase();
   return RETRY_RULES.find((rule) => {
@@ -165,10 +184,10 @@ export function computeRetryDelay(input: RetryDelayInput): RetryDecision {
       delayMs = policy.lockedBaseMs * 2 ** exponent;
       break;
     case "retry-after-or-full-jitter": {
-      const fromHeader = parseRetryAfter(input.retryAfter, input.now ?? Date.now());
+      const fromHeader = boundedRetryAfter(input.retryAfter, policy, input.now ?? Date.now());
       delayMs =
         fromHeader !== undefined
-          ? Math.min(fromHeader, policy.retryAfterMaxMs)
+          ? fromHeader
           : Math.floor(
               random() * Math.min(policy.rateLimitedMaxMs, policy.rateLimitedBaseMs * 2 ** exponent),
             );

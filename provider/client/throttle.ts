@@ -4,8 +4,12 @@
  * Each limit is a bucket of `limit` tokens where a token spent at time t comes back at t + window, so
  * no window of that length ever holds more than `limit` requests: the contract's numbers are never
  * exceeded, whatever the server's own accounting is. A request takes a token from the account bucket
- * and from its route bucket (method + path template). A 429 halves the buckets it went through for a
- * while and pauses them for the Retry-After time.
+ * and from its route bucket (method + path template).
+ *
+ * A 429 slows only the limit that answered it: the route's bucket is halved for a while and paused for
+ * the (already bounded) Retry-After time. The account's bucket is slowed too only when the evidence
+ * says the account limit answered: 429s on two different routes close together. Waiters are served in
+ * the order their logical request first asked, so a retry never queues behind later work.
  */
 
 /** A limit: at most `limit` requests in any `windowMs`. */
@@ -38,6 +42,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
 const MAX_PENALTY_LEVEL = 3;
 /** Pause after a 429 without Retry-After. */
 const DEFAULT_PAUSE_MS = 1_000;
+/** 429s on two different routes within this span point at the account's limit, not a route's. */
+const ACCOUNT_EVIDENCE_MS = 2_000;
 
 /** One bucket: tokens spent at t return at t + window. */
 export class WindowBucket {
@@ -102,7 +108,10 @@ export class WindowBucket {
 
 interface Waiter {
   buckets: WindowBucket[];
-  enqueuedAt: number;
+  /** When the waiter's logical request first asked: the serving order. */
+  since: number;
+  /** Not served before this time (a retry's backoff); what `waitedMs` counts from. */
+  notBefore: number;
   resolve: (waitedMs: number) => void;
 }
 
@@ -114,6 +123,8 @@ export class Throttle {
   private waiters: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  /** The route and time of the latest 429, the evidence for an account-wide limit. */
+  private last429: { route: string; at: number } | undefined;
 
   constructor(limits: RateLimits = DEFAULT_RATE_LIMITS) {
     this.limits = limits;
@@ -131,21 +142,43 @@ export class Throttle {
     return bucket;
   }
 
-  /** Wait for a token on the account and the route; resolves with the milliseconds waited. FIFO per bucket. */
-  acquire(method: string, template: string): Promise<number> {
+  /**
+   * Wait for a token on the account and the route, not before `notBefore` (a retry's backoff); resolves
+   * with the milliseconds waited beyond that. Waiters are served by `since` (when their logical request
+   * first asked; now by default), so a retry that waits here keeps its place ahead of later work.
+   */
+  acquire(
+    method: string,
+    template: string,
+    { since = Date.now(), notBefore = Date.now() }: { since?: number; notBefore?: number } = {},
+  ): Promise<number> {
     const buckets = [this.account, this.routeBucket(method, template)];
     return new Promise<number>((resolve) => {
-      this.waiters.push({ buckets, enqueuedAt: Date.now(), resolve });
+      const waiter: Waiter = { buckets, since, notBefore: Math.max(notBefore, Date.now()), resolve };
+      const later = this.waiters.findIndex((w) => w.since > since);
+      if (later === -1) this.waiters.push(waiter);
+      else this.waiters.splice(later, 0, waiter);
       this.pump();
     });
   }
 
-  /** After a 429 on this route: slow down and pause its buckets and the account's. */
-  penalize(method: string, template: string, pauseMs: number | undefined): void {
+  /**
+   * After a 429 on this route: slow down and pause the route's bucket for `pauseMs` (bounded by the
+   * caller). The account's bucket too when another route had a 429 just before: then the account's
+   * limit is what answered. Says which limit it slowed.
+   */
+  penalize(method: string, template: string, pauseMs: number | undefined): "route" | "account" {
     const now = Date.now();
-    this.account.slowDown(now, pauseMs);
+    const route = `${method.toUpperCase()} ${template}`;
+    const accountWide =
+      this.last429 !== undefined &&
+      this.last429.route !== route &&
+      now - this.last429.at <= ACCOUNT_EVIDENCE_MS;
+    this.last429 = { route, at: now };
     this.routeBucket(method, template).slowDown(now, pauseMs);
+    if (accountWide) this.account.slowDown(now, pauseMs);
     this.pump();
+    return accountWide ? "account" : "route";
   }
 
   /** Requests waiting for a token. */
@@ -159,10 +192,10 @@ export class Throttle {
     let wakeAt = Number.POSITIVE_INFINITY;
     for (const waiter of this.waiters) {
       // Earlier waiters were served first, so a later waiter only overtakes one blocked on another bucket.
-      const readyAt = Math.max(...waiter.buckets.map((b) => b.nextFreeAt(now)));
+      const readyAt = Math.max(waiter.notBefore, ...waiter.buckets.map((b) => b.nextFreeAt(now)));
       if (readyAt <= now) {
         for (const bucket of waiter.buckets) bucket.take(now);
-        waiter.resolve(now - waiter.enqueuedAt);
+        waiter.resolve(now - waiter.notBefore);
       } else {
         still.push(waiter);
         wakeAt = Math.min(wakeAt, readyAt);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import {
+  boundedRetryAfter,
   type ClientEvent,
   computeRetryDelay,
   createClient,
@@ -65,6 +66,18 @@ describe("client retry policy (computeRetryDelay)", () => {
       now,
     });
     assert.deepEqual(d, { retry: true, delayMs: 7000, rule: "rate-limited" });
+  });
+
+  it("clamps a Retry-After of a day, in seconds or as a date, to the policy's maximum", () => {
+    const now = Date.parse("2025-01-01T00:00:00Z");
+    for (const retryAfter of ["86400", "Thu, 02 Jan 2025 00:00:00 GMT", "99999999999"]) {
+      const d = computeRetryDelay({ attempt: 1, method: "GET", error: { status: 429 }, retryAfter, now });
+      assert.deepEqual(d, { retry: true, delayMs: 120_000, rule: "rate-limited" }, retryAfter);
+    }
+    assert.equal(boundedRetryAfter("86400", { retryAfterMaxMs: 30_000 }, now), 30_000);
+    assert.equal(boundedRetryAfter("86400", { retryAfterMaxMs: 30_000 }, now, 4_000), 4_000);
+    assert.equal(boundedRetryAfter("2", { retryAfterMaxMs: 30_000 }, now, 4_000), 2_000);
+    assert.equal(boundedRetryAfter("soon", { retryAfterMaxMs: 30_000 }, now), undefined);
   });
 
   it("uses full-jitter exponential backoff on a 429 without Retry-After", () => {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import sinon from "sinon";
-import { createClient, resetRegistry } from "../../provider/client";
+import { createClient, isRateLimited, resetRegistry } from "../../provider/client";
 import { accountThrottle, REGISTRY_KEY, registry } from "../../provider/client/registry";
 import { Throttle } from "../../provider/client/throttle";
-import { fakeTransport, json, operation, SECRET_KEY } from "./support/fixtures";
+import { branch, fakeTransport, json, operation, SECRET_KEY } from "./support/fixtures";
 
 const API = "http://fake.invalid/api/v2";
 
@@ -107,6 +107,89 @@ describe("client throttle", () => {
       calls.map((c) => c.at),
       [0, 1_000, 1_000],
     );
+  });
+
+  it("pauses for a day-long Retry-After no longer than the policy's maximum, and only on that route", async () => {
+    const { transport, calls } = fakeTransport((request, i) =>
+      i === 0
+        ? json(429, { code: "", message: "come back tomorrow" }, { "retry-after": "86400" })
+        : request.method === "POST"
+          ? json(200, { id: 1, key: "napi_new", name: "k" })
+          : json(200, []),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const created = client.createOrgApiKey("org-1", { keyName: "k" });
+    await clock.tickAsync(0);
+    const listed = client.listApiKeys();
+    await clock.tickAsync(0);
+    // Another route of the account goes at once: one 429 is no evidence about the account's limit.
+    assert.deepEqual(
+      calls.map((c) => [c.request.method, c.at]),
+      [
+        ["POST", 0],
+        ["GET", 0],
+      ],
+    );
+    await clock.runAllAsync();
+    await Promise.all([created, listed]);
+    assert.equal(calls[2]?.at, 120_000);
+    // The route is usable again after the bounded pause, not after a day.
+    assert.ok(
+      accountThrottle(API, SECRET_KEY)
+        .routeBucket("POST", "/organizations/{org_id}/api_keys")
+        .nextFreeAt(Date.now()) <= Date.now(),
+    );
+  });
+
+  it("bounds the pause by the request's deadline: a Retry-After past it fails at once and names the wait", async () => {
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i === 0
+        ? json(429, { code: "", message: "come back tomorrow" }, { "retry-after": "86400" })
+        : json(201, { branch: branch(), operations: [] }),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const failed = client.createBranch("p1", {}, { deadline: 5_000, wait: false }).catch((e: unknown) => e);
+    await clock.tickAsync(0);
+    const error = await failed;
+    assert.ok(isRateLimited(error));
+    assert.match(String((error as Error).message), /pause of 24 h \(Retry-After\)/);
+    assert.equal(calls.length, 1);
+    const next = client.createBranch("p1", {}, { wait: false });
+    await clock.runAllAsync();
+    await next;
+    assert.equal(calls[1]?.at, 5_000);
+  });
+
+  it("slows the account too when two routes answer 429 close together", () => {
+    const throttle = new Throttle();
+    assert.equal(throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000), "route");
+    assert.equal(throttle.account.effectiveLimit(Date.now()), 700);
+    clock.tick(500);
+    assert.equal(throttle.penalize("GET", "/api_keys", 1_000), "account");
+    assert.equal(throttle.account.effectiveLimit(Date.now()), 350);
+    assert.equal(throttle.account.nextFreeAt(Date.now()), Date.now() + 1_000);
+    // The same route again is still one limit answering.
+    clock.tick(5_000);
+    assert.equal(throttle.penalize("GET", "/api_keys", 1_000), "route");
+  });
+
+  it("serves a retried request before work that arrived after it", async () => {
+    const { transport, calls } = fakeTransport((request, i) =>
+      i === 0
+        ? json(429, { code: "", message: "slow down" }, { "retry-after": "1" })
+        : json(200, { id: i, key: "napi_new", name: (request.json as { key_name: string }).key_name }),
+    );
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const first = client.createOrgApiKey("org-1", { keyName: "first" });
+    await clock.tickAsync(10);
+    const later = Array.from({ length: 12 }, (_, i) =>
+      client.createOrgApiKey("org-1", { keyName: `later-${i}` }),
+    );
+    await clock.runAllAsync();
+    await Promise.all([first, ...later]);
+    const names = calls.map((c) => (c.request.json as { key_name: string }).key_name);
+    assert.deepEqual(names.slice(0, 2), ["first", "first"]);
+    assert.equal(calls[1]?.at, 1_000);
   });
 
   it("is shared by every client of one account, in a registry keyed without the key", () => {

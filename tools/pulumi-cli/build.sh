@@ -42,15 +42,15 @@ trap 'kill "$ticker" 2>/dev/null' EXIT
 
 start=$SECONDS
 log "building pulumi $version from Go modules into $bin (first time only: 10-20 minutes)"
-(cd "$here" && go build -ldflags "$ldflags" -o "$bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-mv "$bin/pulumi.tmp" "$bin/pulumi"
+(cd "$here" && go build -ldflags "$ldflags" -o "$bin/pulumi.tmp.$$" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+mv "$bin/pulumi.tmp.$$" "$bin/pulumi"
 log "pulumi built in $((SECONDS - start)) s"
 
 start=$SECONDS
 log "building the Node.js language host (sdk $host_version)"
 (cd "$here/nodejs-host" && go build -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$host_version" \
-  -o "$bin/pulumi-language-nodejs.tmp" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
-mv "$bin/pulumi-language-nodejs.tmp" "$bin/pulumi-language-nodejs"
+  -o "$bin/pulumi-language-nodejs.tmp.$$" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+mv "$bin/pulumi-language-nodejs.tmp.$$" "$bin/pulumi-language-nodejs"
 log "language host built in $((SECONDS - start)) s"
 copy_plugin_script
 echo "$bin"
