@@ -77,3 +77,39 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   const apiUrl = normalizeApiUrl(nonEmpty(input.apiUrl) ?? nonEmpty(env[API_URL_ENV]) ?? DEFAULT_API_URL);
   return { apiKey, apiUrl };
 }
+
+/** Environment variable naming the shared limiter's server; unset means no shared limiter. */
+export const LIMITER_URL_ENV = "CLOUDDB_LIMITER_URL";
+/** Environment variable naming the account budget several keys share on the limiter server. */
+export const LIMITER_ACCOUNT_ENV = "CLOUDDB_LIMITER_ACCOUNT";
+
+/** The shared limiter to use, if any: its server URL and, optionally, a budget name shared by several keys. */
+export interface LimiterConfig {
+  url: string;
+  account: string | undefined;
+}
+
+/**
+ * The shared limiter from explicit values, else the environment; undefined when none is set.
+ * Throws `ConfigError` for a URL that is not `redis://` or `rediss://` (never echoing a password).
+ */
+export function resolveLimiter(
+  input: { limiterUrl?: string | undefined; limiterAccount?: string | undefined } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): LimiterConfig | undefined {
+  const raw = nonEmpty(input.limiterUrl) ?? nonEmpty(env[LIMITER_URL_ENV]);
+  if (raw === undefined) return undefined;
+  const fix = `Set clouddb:limiterUrl or ${LIMITER_URL_ENV} to the Redis or Valkey server every pipeline of the account shares, e.g. redis://limiter.internal:6379, or unset it.`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`The shared limiter URL is not a valid URL. ${fix}`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigError(
+      `The shared limiter URL must start with redis:// or rediss://, not ${url.protocol}//. ${fix}`,
+    );
+  }
+  return { url: raw, account: nonEmpty(input.limiterAccount) ?? nonEmpty(env[LIMITER_ACCOUNT_ENV]) };
+}

@@ -2,11 +2,17 @@
  * The per-call context: options resolved against the environment (now, not at import), the shared
  * throttle and queues for this account, and the transport.
  */
-import { type ConfigInput, resolveConfig } from "./config";
+import { type ConfigInput, resolveConfig, resolveLimiter } from "./config";
 import { type ClientEvent, type EventSink, safeSink } from "./events";
 import { createGotTransport } from "./http";
 import type { ProjectQueues } from "./queue";
-import { accountThrottle, keyFingerprint, operationDurations, projectQueues } from "./registry";
+import {
+  accountSharedLimiter,
+  accountThrottle,
+  keyFingerprint,
+  operationDurations,
+  projectQueues,
+} from "./registry";
 import type { RequestContext } from "./request";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { Transport } from "./transport";
@@ -24,6 +30,13 @@ export interface ClientOptions extends ConfigInput {
   learnDurations?: boolean | undefined;
   /** Client-side rate limiting (default true). */
   throttle?: boolean | undefined;
+  /**
+   * A Redis or Valkey server (`redis://host:port`) whose budget every process of the account shares;
+   * default `CLOUDDB_LIMITER_URL`, else none. Only used while `throttle` is on.
+   */
+  limiterUrl?: string | undefined;
+  /** The budget's name on that server when several keys belong to one account; default `CLOUDDB_LIMITER_ACCOUNT`, else per key. */
+  limiterAccount?: string | undefined;
   /** Per-project serialization of mutating calls (default true). */
   queue?: boolean | undefined;
   /** Deadline in ms from the call for mutations and waits that pass none (default 20 minutes). */
@@ -60,6 +73,7 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   return () => {
     const config = resolveConfig({ apiKey: options.apiKey, apiUrl: options.apiUrl });
+    const limiter = options.throttle === false ? undefined : resolveLimiter(options);
     const id = `${config.apiUrl}#${keyFingerprint(config.apiKey)}`;
     let transport = options.transport ?? transports.get(id);
     if (transport === undefined) {
@@ -71,6 +85,10 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
         apiUrl: config.apiUrl,
         transport,
         throttle: options.throttle === false ? undefined : accountThrottle(config.apiUrl, config.apiKey),
+        shared:
+          limiter === undefined
+            ? undefined
+            : accountSharedLimiter(limiter.url, config.apiUrl, config.apiKey, limiter.account),
         policy,
         attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
         emit,

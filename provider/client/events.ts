@@ -46,6 +46,11 @@ export type ClientEvent =
       limit: "route" | "account";
     }
   | {
+      /** The shared limiter's server could not be used: requests go on under this process's throttle alone. */
+      type: "limiter-unavailable";
+      reason: string;
+    }
+  | {
       /** A mutating call waits behind `ahead` earlier calls on the same project. */
       type: "queued";
       projectId: string;

@@ -8,7 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { ProjectQueues } from "./queue";
-import { Throttle } from "./throttle";
+import { createSharedLimiter, type SharedLimiter } from "./shared-limiter";
+import { DEFAULT_RATE_LIMITS, Throttle } from "./throttle";
 import { OperationDurations } from "./wait";
 
 /** The `globalThis` slot. Bump the version if the stored shapes change incompatibly. */
@@ -19,6 +20,8 @@ export interface Registry {
   throttles: Map<string, Throttle>;
   queues: Map<string, ProjectQueues>;
   durations: Map<string, OperationDurations>;
+  /** Shared limiters, keyed by server URL + account (created only when a limiter URL is set). */
+  limiters?: Map<string, SharedLimiter>;
 }
 
 /** First 16 hex chars of SHA-256 of the key: enough to tell keys apart, useless to an attacker. */
@@ -47,6 +50,32 @@ export function accountThrottle(apiUrl: string, apiKey: string): Throttle {
     reg.throttles.set(id, throttle);
   }
   return throttle;
+}
+
+/**
+ * The shared limiter on the server at `limiterUrl` for this account: `account` when several keys of
+ * one account should share a budget, else the API URL and the key's fingerprint.
+ */
+export function accountSharedLimiter(
+  limiterUrl: string,
+  apiUrl: string,
+  apiKey: string,
+  account?: string | undefined,
+): SharedLimiter {
+  const id = account ?? `${apiUrl}#${keyFingerprint(apiKey)}`;
+  const reg = registry();
+  reg.limiters ??= new Map();
+  const slot = `${limiterUrl}#${id}`;
+  let limiter = reg.limiters.get(slot);
+  if (limiter === undefined) {
+    limiter = createSharedLimiter(
+      limiterUrl,
+      createHash("sha256").update(id).digest("hex").slice(0, 24),
+      DEFAULT_RATE_LIMITS,
+    );
+    reg.limiters.set(slot, limiter);
+  }
+  return limiter;
 }
 
 /** The shared per-project queues for this URL. */

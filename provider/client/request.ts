@@ -12,6 +12,7 @@ import type { ApiRoute } from "./path";
 import { redactSecrets } from "./redact";
 import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
 import { boundedRetryAfter, computeRetryDelay, type RetryFailure, type RetryPolicy } from "./retry";
+import type { SharedLimiter } from "./shared-limiter";
 import { sleep } from "./sleep";
 import type { Throttle } from "./throttle";
 import { type HttpMethod, isTransportFailure, type Transport, type TransportResponse } from "./transport";
@@ -22,6 +23,8 @@ export interface RequestContext {
   transport: Transport;
   /** Undefined when throttling is disabled. */
   throttle: Throttle | undefined;
+  /** The account's budget shared with other processes; undefined without a limiter URL. */
+  shared?: SharedLimiter | undefined;
   policy: RetryPolicy;
   attemptTimeoutMs: number;
   emit: EventSink;
@@ -71,7 +74,8 @@ async function perform<S extends z.ZodType>(
   let notBefore = started;
   for (let attempt = 1; ; attempt++) {
     if (ctx.throttle !== undefined) {
-      const waitedMs = await ctx.throttle.acquire(method, route.template, { since: started, notBefore });
+      let waitedMs = await ctx.throttle.acquire(method, route.template, { since: started, notBefore });
+      if (ctx.shared !== undefined) waitedMs += await ctx.shared.acquire(method, route.template, ctx.emit);
       if (waitedMs > 0) ctx.emit({ type: "throttled", method, pathTemplate: route.template, waitedMs });
     }
 
