@@ -17,7 +17,7 @@ import {
   UnauthorizedError,
 } from "./errors";
 import { redactSecrets } from "./redact";
-import { parseRetryAfter } from "./retry";
+import { parseRetryAfter, wasNotSent } from "./retry";
 import { ErrorBodySchema } from "./schemas";
 
 /** Where and how long: everything an error reports besides the response itself. */
@@ -171,8 +171,11 @@ export function errorFromNetwork(
     networkCode === "ETIMEDOUT"
       ? `no response within ${ctx.attemptTimeoutMs} ms`
       : `no response (${networkCode}: ${shorten(redactSecrets(networkMessage, ctx.secrets), 160)})`;
-  const next =
-    MUTATING.has(ctx.method) && !ctx.retryable
+  const notSent = wasNotSent(networkCode);
+  const mayHaveChanged = MUTATING.has(ctx.method) && !ctx.retryable && !notSent;
+  const next = notSent
+    ? `Nothing reached the service. Check that clouddb:apiUrl / CLOUDDB_API_URL (${ctx.apiUrl}) is right and reachable from here.`
+    : mayHaveChanged
       ? "It was not re-sent because it may have reached the service: run `pulumi refresh`, then `pulumi up` again."
       : `Check the network and that clouddb:apiUrl / CLOUDDB_API_URL (${ctx.apiUrl}) is reachable.`;
   return new NetworkError(
@@ -185,7 +188,7 @@ export function errorFromNetwork(
       pathTemplate: ctx.pathTemplate,
       attempts: ctx.attempts,
       elapsedMs: ctx.elapsedMs,
-      mayHaveChanged: MUTATING.has(ctx.method) && !ctx.retryable,
+      mayHaveChanged,
     },
   );
 }

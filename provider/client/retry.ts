@@ -48,14 +48,25 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 /** What went wrong on one attempt: an HTTP status, or no response at all (`network` holds the code). */
 export type RetryFailure = { status: number } | { network: string };
 
+/** Network codes that mean the request never left: no connection was made, so nothing was sent. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** True when the failure proves the request was never sent. */
+export function wasNotSent(networkCode: string): boolean {
+  return NOT_SENT_CODES.has(networkCode);
+}
+
 /** Which schedule a rule uses. */
 export type RetrySchedule = "doubling" | "retry-after-or-full-jitter" | "full-jitter";
 
 /** One row of the policy table. */
 export interface RetryRule {
-  name: "locked" | "rate-limited" | "unavailable" | "server-error" | "network";
-  /** Statuses matched (`"network"` matches failures without a response). */
-  matches: readonly number[] | "network";
+  name: "locked" | "rate-limited" | "unavailable" | "server-error" | "not-sent" | "network";
+  /**
+   * Statuses matched; `"not-sent"` matches failures where no byte of the request left (the connection
+   * was refused or the host not found), `"network"` any other failure without a response.
+   */
+  matches: readonly number[] | "not-sent" | "network";
   /** Methods retried; `"all"` also covers POST / PATCH / DELETE. */
   methods: "all" | readonly string[];
   attemptsKey: keyof RetryPolicy;
@@ -99,6 +110,14 @@ export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
     attemptsKey: "serverErrorAttempts",
     schedule: "full-jitter",
     why: "OpenAPI GeneralError: a POST/PATCH/DELETE may have succeeded before the 5xx, so only idempotent methods are re-sent",
+  },
+  {
+    name: "not-sent",
+    matches: "not-sent",
+    methods: "all",
+    attemptsKey: "networkAttempts",
+    schedule: "full-jitter",
+    why: "a refused connection or an unknown host means the request never left this machine, so re-sending it cannot repeat a change",
   },
   {
     name: "network",
@@ -162,8 +181,8 @@ function ruleFor(method: string, error: RetryFailure): RetryRule | undefined {
   return RETRY_RULES.find((rule) => {
     const matched =
       "network" in error
-        ? rule.matches === "network"
-        : rule.matches !== "network" && rule.matches.includes(error.status);
+        ? rule.matches === (wasNotSent(error.network) ? "not-sent" : "network")
+        : typeof rule.matches !== "string" && rule.matches.includes(error.status);
     return matched && (rule.methods === "all" || rule.methods.includes(m));
   });
 }

@@ -11,6 +11,7 @@ import {
   isServerError,
   resetRegistry,
 } from "../../provider/client";
+import { TransportFailure } from "../../provider/client/transport";
 import { branch, connectionReset, fakeTransport, json, SECRET_KEY } from "./support/fixtures";
 
 const API = "http://fake.invalid/api/v2";
@@ -114,6 +115,15 @@ describe("client retry policy (computeRetryDelay)", () => {
           rule: undefined,
           reason: "not-retryable",
         });
+      }
+    }
+  });
+
+  it("retries a refused connection or an unknown host on every method: nothing was sent", () => {
+    for (const network of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]) {
+      for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
+        const d = computeRetryDelay({ attempt: 1, method, error: { network }, random: () => 0.5 });
+        assert.deepEqual(d, { retry: true, delayMs: 125, rule: "not-sent" }, `${method} ${network}`);
       }
     }
   });
@@ -234,6 +244,30 @@ describe("client retry loop (fake timers)", () => {
     assert.ok(isNetworkError(error));
     assert.equal(error.networkCode, "ECONNRESET");
     assert.equal(calls.length, 1);
+  });
+
+  it("re-sends a POST whose connection was refused, and says nothing reached the service when it gives up", async () => {
+    const { transport, calls } = fakeTransport((_r, i) => {
+      if (i < 2) throw new TransportFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9");
+      return json(200, { id: 1, key: "napi_new", name: "k" });
+    });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const done = client.createApiKey({ keyName: "k" });
+    await clock.runAllAsync();
+    assert.equal((await done).id, 1);
+    assert.equal(calls.length, 3);
+
+    const { transport: refusing } = fakeTransport(() => {
+      throw new TransportFailure("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9");
+    });
+    const failing = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport: refusing, throttle: false });
+    const result = failing.createApiKey({ keyName: "k" }).catch((e: unknown) => e);
+    await clock.runAllAsync();
+    const error = await result;
+    assert.ok(isNetworkError(error));
+    assert.equal(error.mayHaveChanged, false);
+    assert.match(error.message, /Nothing reached the service/);
+    assert.doesNotMatch(error.message, /may have reached/);
   });
 
   it("re-sends a GET after a reset connection and a 500", async () => {
