@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the five benchmarks of
-// issue 6, each printing its measured figure, the physical floor and the ratio (median of several runs).
+// the project, each printing its measured figure, the physical floor and the ratio (median of several runs).
 // `--write` also writes bench/RESULTS.md. Not part of `npm test`.
 
 import { execFileSync } from "node:child_process";
@@ -10,6 +10,7 @@ import { type BranchMode, benchBranches } from "./branches";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPreview } from "./preview";
+import { benchStacks } from "./stacks";
 import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
 
@@ -21,7 +22,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5]), runs: undefined, write: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6]), runs: undefined, write: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") args.quick = true;
@@ -83,6 +84,17 @@ async function main(): Promise<void> {
     if (args.only.has(5)) {
       log("bench 5: no-change preview");
       print(await benchPreview({ n: args.quick ? 10 : 50, runs, log }));
+    }
+    if (args.only.has(6)) {
+      log("bench 6: stacks at once on one account");
+      print(
+        await benchStacks({
+          perStack: args.quick ? 30 : 60,
+          stackCounts: args.quick ? [2] : [2, 4],
+          runs,
+          log,
+        }),
+      );
     }
   } finally {
     disposeProject();

@@ -6,9 +6,13 @@ import { prepareEngine, ROOT } from "./stack";
 
 /**
  * Installs the package the way users do: `npm pack` of this repo, installed with its
- * dependencies into a fresh project holding `fixture`'s files. Returns the project folder.
+ * dependencies (and `extraDependencies`, e.g. optional peers) into a fresh project holding
+ * `fixture`'s files. Returns the project folder.
  */
-export function installPackedProject(fixture: string): string {
+export function installPackedProject(
+  fixture: string,
+  extraDependencies: Record<string, string> = {},
+): string {
   prepareEngine();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-project-"));
   const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
@@ -26,7 +30,11 @@ export function installPackedProject(fixture: string): string {
     JSON.stringify({
       name: "clouddb-e2e-project",
       private: true,
-      dependencies: { "pulumi-clouddb": `file:./${packed}`, "@pulumi/pulumi": pulumiVersion },
+      dependencies: {
+        "pulumi-clouddb": `file:./${packed}`,
+        "@pulumi/pulumi": pulumiVersion,
+        ...extraDependencies,
+      },
     }),
   );
   execFileSync(
