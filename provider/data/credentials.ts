@@ -11,15 +11,19 @@ export interface DataSourceOptions {
 
 /**
  * A client for data sources, which run in the program process (dynamic providers cannot serve
- * invokes): explicit options, then the stack's `clouddb:apiKey` / `clouddb:apiUrl`, then the
- * environment. Clients share the process-wide throttle.
+ * invokes): explicit options, then the stack's `clouddb:apiKey` / `clouddb:apiUrl` (and the shared
+ * limiter's `clouddb:limiterUrl` / `clouddb:limiterAccount`), then the environment. Clients share the process-wide throttle.
  */
 export function dataSourceClient(opts: DataSourceOptions = {}): CloudDbClient {
   const apiKey = opts.apiKey ?? stackConfig("clouddb:apiKey");
   const apiUrl = opts.apiUrl ?? stackConfig("clouddb:apiUrl");
+  const limiterUrl = stackConfig("clouddb:limiterUrl");
+  const limiterAccount = stackConfig("clouddb:limiterAccount");
   return createClient({
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
+    ...(limiterUrl !== undefined ? { limiterUrl } : {}),
+    ...(limiterAccount !== undefined ? { limiterAccount } : {}),
   });
 }
 

@@ -6,6 +6,8 @@ export interface ProviderSettings {
   apiKey?: string;
   apiUrl?: string;
   operationTimeoutSeconds?: number;
+  limiterUrl?: string;
+  limiterAccount?: string;
 }
 
 /** Default bound on waiting for a resource's operations when neither config nor inputs set one. */
@@ -26,6 +28,10 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
   const timeout = config.get("clouddb:operationTimeoutSeconds");
   if (apiKey) settings.apiKey = apiKey;
   if (apiUrl) settings.apiUrl = apiUrl;
+  const limiterUrl = config.get("clouddb:limiterUrl");
+  const limiterAccount = config.get("clouddb:limiterAccount");
+  if (limiterUrl) settings.limiterUrl = limiterUrl;
+  if (limiterAccount) settings.limiterAccount = limiterAccount;
   if (timeout !== undefined && timeout !== "") {
     const seconds = Number(timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -87,6 +93,8 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
   if (options.queue === undefined && process.env.CLOUDDB_PROJECT_QUEUE === "off") options.queue = false;
   if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
   if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
+  if (settings.limiterUrl !== undefined) options.limiterUrl = settings.limiterUrl;
+  if (settings.limiterAccount !== undefined) options.limiterAccount = settings.limiterAccount;
   return createClient(options);
 }
 

@@ -81,6 +81,18 @@ describe("provider credentials", () => {
     );
   });
 
+  it("takes the shared limiter from clouddb:limiterUrl, checked when a call is made", async () => {
+    restore = setEnv({ CLOUDDB_LIMITER_URL: undefined });
+    await apiKeyProvider.configure!({
+      config: fakeConfig({ "clouddb:limiterUrl": "https://limiter.invalid:6379" }),
+    });
+    harness.emulator.control.clearRequests();
+    const err = await rejection(apiKeyProvider.create({ name: "limited" } as ApiKeyInputs));
+    assert.match(err.message, /shared limiter URL must start with redis:\/\/ or rediss:\/\//);
+    assert.match(err.message, /clouddb:limiterUrl/);
+    assert.equal(harness.emulator.control.requests().length, 0, "nothing was sent");
+  });
+
   it("rejects a bad clouddb:operationTimeoutSeconds in configure(), saying how to fix it", async () => {
     const err = await rejection(
       apiKeyProvider.configure!({ config: fakeConfig({ "clouddb:operationTimeoutSeconds": "soon" }) }),

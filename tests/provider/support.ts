@@ -6,7 +6,12 @@ import { configureFromStack } from "../../provider/resources/runtime";
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
 
-const ENV_KEYS = ["CLOUDDB_API_KEY", "CLOUDDB_API_URL", "CLOUDDB_POLL_INTERVAL_MS"] as const;
+const ENV_KEYS = [
+  "CLOUDDB_API_KEY",
+  "CLOUDDB_API_URL",
+  "CLOUDDB_POLL_INTERVAL_MS",
+  "CLOUDDB_LIMITER_URL",
+] as const;
 
 /** Operation duration used by the provider suites: long enough to need polling, short enough to be fast. */
 export const OP_MS = 20;
