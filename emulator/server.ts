@@ -221,21 +221,21 @@ export function buildServer(
     }),
   );
 
-  app.register(
-    async (api) => {
-      apiKeyRoutes(api, ctx);
-      projectRoutes(api, ctx);
-      branchRoutes(api, ctx);
-      endpointRoutes(api, ctx);
-      roleRoutes(api, ctx);
-      databaseRoutes(api, ctx);
-      operationRoutes(api, ctx);
-      userRoutes(api, ctx);
-    },
-    { prefix: API_PREFIX },
-  );
+  app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
   return app;
+}
+
+/** Registers every API route (mount under the /api/v2 prefix). */
+export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
+  apiKeyRoutes(api, ctx);
+  projectRoutes(api, ctx);
+  branchRoutes(api, ctx);
+  endpointRoutes(api, ctx);
+  roleRoutes(api, ctx);
+  databaseRoutes(api, ctx);
+  operationRoutes(api, ctx);
+  userRoutes(api, ctx);
 }
 
 function sendFault(
