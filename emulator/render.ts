@@ -282,7 +282,7 @@ export function renderCurrentUser(u: UserRecord): Json {
     projects_limit: 100,
     branches_limit: 5000,
     max_autoscaling_limit: 8,
-    auth_accounts: [{ provider: "email", email: u.email, name: u.name, login: u.email, image: u.image }],
+    auth_accounts: [{ provider: "github", email: u.email, name: u.name, login: u.email, image: u.image }],
     plan: "launch",
   };
 }

@@ -27,7 +27,8 @@ const NOT_SERVED: Record<string, string> = {
   "DELETE /organizations/{org_id}/members/{member_id}": "membership changes go through the control API",
 };
 
-async function servedRoutes(): Promise<string[]> {
+/** Every route the emulator serves, as "METHOD /template". */
+export async function servedRoutes(): Promise<string[]> {
   const served: string[] = [];
   const app = Fastify({ exposeHeadRoutes: false });
   app.addHook("onRoute", (route) => {
