@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { type CallOptions, call, type Json, type Reply, start } from "./helpers";
-import { OpenApiValidator } from "./openapi";
-import { servedRoutes } from "./routes.test";
+import { OpenApiValidator, servedRoutes } from "./openapi";
 
 // Every response body the emulator sends, on every route and error path, is validated against the
 // official OpenAPI document of @neondatabase/api-client; the last test checks nothing was skipped.

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import Fastify from "fastify";
-import type { EmulatorContext } from "../../emulator/context";
 import { documentedRoutes } from "../../emulator/openapi/validate";
-import { toTemplate } from "../../emulator/route-pattern";
-import { API_PREFIX, apiRoutes } from "../../emulator/server";
-import { OpenApiValidator } from "./openapi";
+import { OpenApiValidator, servedRoutes } from "./openapi";
 
 // Served and documented routes, both ways: every route the emulator serves is in the official
 // document, and every documented route of the areas the emulator covers is served, except the
@@ -26,20 +22,6 @@ const NOT_SERVED: Record<string, string> = {
   "PATCH /organizations/{org_id}/members/{member_id}": "membership changes go through the control API",
   "DELETE /organizations/{org_id}/members/{member_id}": "membership changes go through the control API",
 };
-
-/** Every route the emulator serves, as "METHOD /template". */
-export async function servedRoutes(): Promise<string[]> {
-  const served: string[] = [];
-  const app = Fastify({ exposeHeadRoutes: false });
-  app.addHook("onRoute", (route) => {
-    for (const method of [route.method].flat()) served.push(`${method} ${toTemplate(route.url)}`);
-  });
-  // Registration only reads the context when a request arrives.
-  await app.register(async (api) => apiRoutes(api, {} as EmulatorContext), { prefix: API_PREFIX });
-  await app.ready();
-  await app.close();
-  return served.sort();
-}
 
 describe("routes: served and documented, both ways", () => {
   const document = new OpenApiValidator();
