@@ -53,10 +53,20 @@ export function requirePersonal(principal: Principal, action: string): UserRecor
   return principal.user;
 }
 
-/** The project, if the caller may act on it; 404 when it does not exist, 403 when out of scope. */
-export function accessProject(store: Store, principal: Principal, projectId: string): ProjectRecord {
+/**
+ * The project, if the caller may act on it; 404 when it does not exist (or is deleted, unless
+ * `deleted` asks for a deleted one), 403 when out of scope.
+ */
+export function accessProject(
+  store: Store,
+  principal: Principal,
+  projectId: string,
+  deleted = false,
+): ProjectRecord {
   const project = store.projects.get(projectId);
-  if (!project) throw notFound(`project ${projectId} not found`);
+  if (!project || (project.deleted_at_ms !== undefined) !== deleted) {
+    throw notFound(deleted ? `no deleted project ${projectId} to recover` : `project ${projectId} not found`);
+  }
   const { key } = principal;
   switch (key.kind) {
     case "personal": {
@@ -82,10 +92,11 @@ export function listableProjects(
   store: Store,
   principal: Principal,
   orgId: string | undefined,
+  deleted = false,
 ): ProjectRecord[] {
   const { key } = principal;
   if (orgId !== undefined && !store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
-  const all = [...store.projects.values()];
+  const all = [...store.projects.values()].filter((p) => (p.deleted_at_ms !== undefined) === deleted);
   switch (key.kind) {
     case "personal":
       if (orgId === undefined)
@@ -113,13 +124,37 @@ export function findOrg(store: Store, orgId: string): OrgRecord {
   return org;
 }
 
-/** Checks the caller may create a key in the organization (organization key when no project id). */
-export function checkCreateOrgKey(store: Store, principal: Principal, orgId: string): UserRecord {
-  const user = requirePersonal(principal, "creating organization or project-scoped API keys");
+/** Checks the caller may create a key in the organization; the key's rules are `orgKeyFields`. */
+export function checkCreateOrgKey(principal: Principal): UserRecord {
+  return requirePersonal(principal, "creating organization or project-scoped API keys");
+}
+
+/** The fields of a new organization key (no project) or project-scoped key, by the key rules. */
+export type OrgKeyFields = Pick<KeyRecord, "kind" | "org_id" | "project_id">;
+
+/**
+ * The one place the organization-key rules live (API and console alike): the user must be a
+ * member (403); an organization key needs an admin (403); a project-scoped key needs an existing
+ * project (404) of that organization (403).
+ */
+export function orgKeyFields(
+  store: Store,
+  userId: string,
+  orgId: string,
+  projectId: string | undefined,
+): OrgKeyFields {
   findOrg(store, orgId);
-  const role = store.roleOf(orgId, user.id);
+  const role = store.roleOf(orgId, userId);
   if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
-  return user;
+  if (projectId === undefined) {
+    if (role !== "admin") throw forbidden("only organization admins can create organization API keys");
+    return { kind: "organization", org_id: orgId };
+  }
+  const project = store.projects.get(projectId);
+  if (!project || project.deleted_at_ms !== undefined) throw notFound(`project ${projectId} not found`);
+  if (project.org_id !== orgId)
+    throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
+  return { kind: "project", org_id: orgId, project_id: projectId };
 }
 
 /**
@@ -142,9 +177,10 @@ function orgKeyStanding(store: Store, principal: Principal, orgId: string): "org
   return role;
 }
 
-/** Checks the caller may list the organization's keys: any member's personal key, or the org's own key. */
-export function checkListOrgKeys(store: Store, principal: Principal, orgId: string): void {
+/** Checks the caller may read the organization (its keys, members): any member's personal key, or the org's own key. */
+export function checkReadOrg(store: Store, principal: Principal, orgId: string): OrgRecord {
   orgKeyStanding(store, principal, orgId);
+  return findOrg(store, orgId);
 }
 
 /** Checks the caller may revoke the organization's keys: an admin's personal key, or the org's own key. */

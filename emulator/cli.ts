@@ -18,6 +18,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --no-limits                 disable rate limits
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
+  --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
+                              is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
 `;
 
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       "no-limits": { type: "boolean" },
       "platform-ops-every-ms": { type: "string" },
       "log-requests": { type: "boolean" },
+      "control-token": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
   if (values["state-file"] !== undefined) options.stateFile = values["state-file"];
   if (values["no-limits"]) options.limits = false;
   if (values["log-requests"]) options.logRequests = true;
+  if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
 
   const emulator = await startEmulator(options);
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);

@@ -1,8 +1,16 @@
+import { orgKeyFields } from "./auth";
 import type { EmulatorContext } from "./context";
 import { demoSeed } from "./demo";
-import { forbidden, HttpError, notFound } from "./errors";
+import { HttpError, notFound } from "./errors";
 import { newToken } from "./ids";
-import { checkBranchDeletable, deleteBranch, removeMember, revokeKey, transferProject } from "./mutations";
+import {
+  checkBranchDeletable,
+  deleteBranch,
+  removeMember,
+  revokeKey,
+  settle,
+  transferProject,
+} from "./mutations";
 import { viewOperation } from "./operations";
 import { readSeedFile, type SeedFile, storeFromSeed } from "./seed";
 import type { KeyRecord } from "./state";
@@ -36,7 +44,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
 
     startPlatformOperation(projectId, action, durationMs) {
       project(projectId);
-      engine.catchUp();
+      settle(ctx);
       const op = engine.startPlatform(projectId, action, durationMs);
       ctx.changed();
       return engine.view(op);
@@ -63,20 +71,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
         created_at_ms: ctx.clock.now(),
       };
       if (orgId !== undefined) {
-        if (!store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
-        const role = store.roleOf(orgId, userId);
-        if (role === undefined) throw forbidden(`user ${userId} is not a member of organization ${orgId}`);
-        fields.org_id = orgId;
-        if (projectId === undefined) {
-          if (role !== "admin") throw forbidden("only organization admins can create organization API keys");
-          fields.kind = "organization";
-        } else {
-          if (project(projectId).org_id !== orgId) {
-            throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
-          }
-          fields.kind = "project";
-          fields.project_id = projectId;
-        }
+        Object.assign(fields, orgKeyFields(store, userId, orgId, projectId));
       } else if (projectId !== undefined) {
         throw new HttpError(400, "a project-scoped key needs the organization id too");
       }
@@ -93,7 +88,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
         throw notFound(`branch ${branchId} not found in project ${projectId}`);
       }
       checkBranchDeletable(ctx, p, branch);
-      engine.catchUp();
+      settle(ctx);
       return deleteBranch(ctx, p, branch, "console").map((op) => engine.view(op));
     },
 
@@ -132,7 +127,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     },
 
     snapshot(): EmulatorStateView {
-      engine.catchUp();
+      settle(ctx);
       const now = ctx.clock.now();
       const copy = <T>(values: Iterable<T>): T[] => structuredClone([...values]);
       return {

@@ -1,3 +1,4 @@
+import { defaultMessage } from "./errors";
 import { compileRoutePattern, type RoutePattern } from "./route-pattern";
 
 // Scripted responses for the next N requests matching a route, for reliability tests:
@@ -71,4 +72,41 @@ export class FaultQueue {
   clear(): void {
     this.#faults = [];
   }
+}
+
+/** A scripted fault as an HTTP answer. */
+export interface FaultAnswer {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  payload: string;
+}
+
+/**
+ * The one rendering of a scripted fault, before or after the handler: its status (`fallback`
+ * unless given; 524 for HTML pages), headers with `Retry-After`, and its body (HTML, the given
+ * JSON, or the API's error shape with the request id).
+ */
+export function renderFault(fault: FaultResponse, requestId: string, fallback: number): FaultAnswer {
+  const status = fault.status ?? (fault.html !== undefined ? 524 : fallback);
+  const headers: Record<string, string> = { ...(fault.headers ?? {}) };
+  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+  if (fault.html !== undefined) {
+    return { status, headers, contentType: "text/html; charset=utf-8", payload: fault.html };
+  }
+  const json = "application/json; charset=utf-8";
+  if (fault.body !== undefined) {
+    return {
+      status,
+      headers,
+      contentType: json,
+      payload: typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body),
+    };
+  }
+  return {
+    status,
+    headers,
+    contentType: json,
+    payload: JSON.stringify({ request_id: requestId, code: "", message: defaultMessage(status) }),
+  };
 }

@@ -228,6 +228,12 @@ export function newUuid(): string {
   return randomUUID();
 }
 
+/** A UUID that is always the same for the same text (ids of records the emulator does not store). */
+export function stableUuid(text: string): string {
+  const h = createHash("sha256").update(text).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 /** An API key secret: `napi_` followed by 64 lowercase alphanumerics. */
 export function newToken(): string {
   return `napi_${alnum(64)}`;

@@ -1,15 +1,35 @@
 import type { EmulatorContext } from "./context";
-import { HttpError } from "./errors";
+import { HttpError, notFound } from "./errors";
 import { newBranchId, newEndpointId, newPassword, newProjectId } from "./ids";
 import type { OperationSpec } from "./operations";
+import { DEFAULT_COMPUTE } from "./rules";
 import type {
   BranchRecord,
+  ComputeSettings,
   EndpointRecord,
-  EndpointType,
   KeyRecord,
   OperationRecord,
   ProjectRecord,
 } from "./state";
+
+/** Bytes of data in a fresh branch: the size of an empty database, schema included. */
+const EMPTY_BRANCH_BYTES = 7_585_792;
+/** Bytes of data in the seed's and new projects' default branches. */
+const DEFAULT_BRANCH_BYTES = 30_785_536;
+
+/** Endpoint fields a request may set as they are. */
+export const ENDPOINT_OPTIONS = [
+  "provisioner",
+  "name",
+  "disabled",
+  "passwordless_access",
+  "pooler_enabled",
+  "settings",
+] as const;
+
+/** What a new endpoint is made of. */
+export type EndpointSpec = Pick<EndpointRecord, "type"> &
+  Partial<Pick<EndpointRecord, "compute" | (typeof ENDPOINT_OPTIONS)[number]>>;
 
 // State changes shared by the API routes and the control API. Callers check permissions and
 // validate input first; these functions assume valid input and keep the model consistent.
@@ -26,6 +46,11 @@ export interface NewProject {
   databaseName?: string;
   creatorUserId?: string;
   source: string;
+  defaultCompute?: ComputeSettings;
+  provisioner?: string;
+  historyRetentionSeconds?: number;
+  settings?: Record<string, unknown>;
+  annotation?: Record<string, string>;
 }
 
 /** A created project with its default branch, endpoint and operations. */
@@ -34,7 +59,6 @@ export interface CreatedProject {
   branch: BranchRecord;
   endpoint: EndpointRecord;
   operations: OperationRecord[];
-  password: string;
 }
 
 /** Creates a project with a default branch and a read-write endpoint (`create_timeline`, `start_compute`). */
@@ -55,6 +79,10 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
     default_branch_id: branchId,
     queue_end_ms: now,
   };
+  if (input.defaultCompute !== undefined) project.default_endpoint_settings = input.defaultCompute;
+  if (input.historyRetentionSeconds !== undefined)
+    project.history_retention_seconds = input.historyRetentionSeconds;
+  if (input.settings !== undefined) project.settings = input.settings;
   if (input.orgId !== undefined) project.org_id = input.orgId;
   else if (input.ownerUserId !== undefined) project.owner_user_id = input.ownerUserId;
   store.projects.set(id, project);
@@ -68,7 +96,7 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
     creation_source: input.source,
     created_at_ms: now,
     updated_at_ms: now,
-    roles: [{ name: roleName, protected: false, created_at_ms: now }],
+    roles: [{ name: roleName, protected: false, created_at_ms: now, password: newPassword() }],
     databases: [
       {
         id: store.nextDbId(),
@@ -77,11 +105,22 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
         created_at_ms: now,
       },
     ],
-    annotation: {},
+    annotation: { ...(input.annotation ?? {}) },
+    init_source: "parent-data",
+    logical_size: DEFAULT_BRANCH_BYTES,
   };
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
   store.branches.set(branchId, branch);
-  const endpoint = addEndpoint(ctx, project, branch, "read_write", input.source);
+  const endpoint = addEndpoint(
+    ctx,
+    project,
+    branch,
+    {
+      type: "read_write",
+      ...(input.provisioner === undefined ? {} : { provisioner: input.provisioner }),
+    },
+    input.source,
+  );
   const operations = ctx.engine.create(
     id,
     [
@@ -92,18 +131,23 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
   );
   branch.create_op_id = operations[0]?.id as string;
   ctx.changed();
-  return { project, branch, endpoint, operations, password: newPassword() };
+  return { project, branch, endpoint, operations };
 }
 
 /** Input for a new branch. */
 export interface NewBranch {
   name?: string;
   parent: BranchRecord;
-  endpoints: EndpointType[];
+  endpoints: EndpointSpec[];
   annotation?: Record<string, string>;
   protected?: boolean;
   creatorUserId?: string;
   source: string;
+  /** "parent-data" (default) or "schema-only". */
+  initSource?: string;
+  expiresAtMs?: number;
+  parentLsn?: string;
+  parentTimestampMs?: number;
 }
 
 /** A created branch with its endpoints and operations. */
@@ -111,7 +155,6 @@ export interface CreatedBranch {
   branch: BranchRecord;
   endpoints: EndpointRecord[];
   operations: OperationRecord[];
-  password: string;
 }
 
 /** Creates a branch (`create_branch`, then `start_compute` per endpoint). */
@@ -119,30 +162,102 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
   const { store } = ctx;
   const now = ctx.clock.now();
   const id = uniqueBranchId(ctx);
+  const schemaOnly = input.initSource === "schema-only";
   const branch: BranchRecord = {
     id,
     project_id: project.id,
-    parent_id: input.parent.id,
     name: input.name ?? id,
     default: false,
     protected: input.protected ?? false,
     creation_source: input.source,
     created_at_ms: now,
     updated_at_ms: now,
+    // Roles keep their passwords on a child branch; databases are copied with their schema.
     roles: input.parent.roles.map((r) => ({ ...r, created_at_ms: now })),
     databases: input.parent.databases.map((d) => ({ ...d, id: store.nextDbId(), created_at_ms: now })),
     annotation: { ...(input.annotation ?? {}) },
+    init_source: schemaOnly ? "schema-only" : "parent-data",
+    logical_size: schemaOnly ? EMPTY_BRANCH_BYTES : (input.parent.logical_size ?? DEFAULT_BRANCH_BYTES),
   };
+  // A schema-only branch is a new root: it copies the parent's schema but is not its child.
+  if (!schemaOnly) {
+    branch.parent_id = input.parent.id;
+    branch.parent_lsn = input.parentLsn ?? lsnAt(input.parent, input.parentTimestampMs ?? now);
+    branch.parent_timestamp_ms = input.parentTimestampMs ?? now;
+  }
+  if (input.expiresAtMs !== undefined) {
+    branch.expires_at_ms = input.expiresAtMs;
+    branch.ttl_interval_seconds = Math.round((input.expiresAtMs - now) / 1000);
+  }
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
   store.branches.set(id, branch);
-  const endpoints = input.endpoints.map((type) => addEndpoint(ctx, project, branch, type, input.source));
+  const endpoints = input.endpoints.map((spec) => addEndpoint(ctx, project, branch, spec, input.source));
   const specs: OperationSpec[] = [{ action: "create_branch", branch_id: id }];
   for (const e of endpoints) specs.push({ action: "start_compute", branch_id: id, endpoint_id: e.id });
   const operations = ctx.engine.create(project.id, specs, "user");
   branch.create_op_id = operations[0]?.id as string;
   project.updated_at_ms = now;
   ctx.changed();
-  return { branch, endpoints, operations, password: newPassword() };
+  return { branch, endpoints, operations };
+}
+
+/**
+ * Restores a branch's data from a source branch (itself at an earlier point, its parent, or
+ * another branch): its endpoints are suspended, a new timeline is created from the source, and
+ * they start again. With `preserveUnderName` the previous state becomes a new branch of that name,
+ * which takes over the branch's children.
+ */
+export function restoreBranch(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  branch: BranchRecord,
+  source: BranchRecord,
+  options: { lsn?: string; preserveUnderName?: string },
+): OperationRecord[] {
+  const { store } = ctx;
+  const now = ctx.clock.now();
+  if (options.preserveUnderName !== undefined) {
+    const preserved: BranchRecord = {
+      ...structuredClone(branch),
+      id: uniqueBranchId(ctx),
+      name: options.preserveUnderName,
+      default: false,
+      protected: false,
+      creation_source: "api",
+      created_at_ms: now,
+      updated_at_ms: now,
+      annotation: {},
+    };
+    delete preserved.create_op_id;
+    delete preserved.expires_at_ms;
+    delete preserved.ttl_interval_seconds;
+    store.branches.set(preserved.id, preserved);
+    for (const child of store.liveBranches(project.id)) {
+      if (child.parent_id === branch.id && child.id !== preserved.id) child.parent_id = preserved.id;
+    }
+  }
+  branch.roles = source.roles.map((r) => ({ ...r }));
+  branch.databases = source.databases.map((d) => ({ ...d, id: store.nextDbId() }));
+  branch.logical_size = source.logical_size ?? DEFAULT_BRANCH_BYTES;
+  if (source.id !== branch.id) branch.parent_lsn = options.lsn ?? lsnAt(source, now);
+  branch.last_reset_at_ms = now;
+  branch.updated_at_ms = now;
+  const endpoints = store.branchEndpoints(branch.id);
+  const specs: OperationSpec[] = [
+    ...endpoints.map((e) => ({ action: "suspend_compute", branch_id: branch.id, endpoint_id: e.id })),
+    { action: "create_branch", branch_id: branch.id },
+    ...endpoints.map((e) => ({ action: "start_compute", branch_id: branch.id, endpoint_id: e.id })),
+  ];
+  const operations = ctx.engine.create(project.id, specs, "user");
+  project.updated_at_ms = now;
+  ctx.changed();
+  return operations;
+}
+
+/** A plausible LSN for a branch at a time: grows with the branch's age, so later means larger. */
+export function lsnAt(branch: BranchRecord, atMs: number): string {
+  const bytes = 0x1f0a3b8 + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
+  return `0/${bytes.toString(16).toUpperCase()}`;
 }
 
 /** Throws the configured refusal when the branch is the project's default/root branch or has children. */
@@ -155,8 +270,14 @@ export function checkBranchDeletable(
   if (branch.id === project.default_branch_id || branch.default) {
     throw new HttpError(status, `branch ${branch.id} is the project's default branch and cannot be deleted`);
   }
-  if (branch.parent_id === undefined) {
+  if (branch.parent_id === undefined && branch.init_source !== "schema-only") {
     throw new HttpError(status, `branch ${branch.id} is the project's root branch and cannot be deleted`);
+  }
+  if (branch.protected) {
+    throw new HttpError(
+      status,
+      `branch ${branch.id} is protected and cannot be deleted; set protected to false first`,
+    );
   }
   const children = ctx.store.liveBranches(project.id).filter((b) => b.parent_id === branch.id);
   if (children.length > 0) {
@@ -173,9 +294,9 @@ export function deleteBranch(
   project: ProjectRecord,
   branch: BranchRecord,
   initiator: OperationRecord["initiator"],
+  now: number = ctx.clock.now(),
 ): OperationRecord[] {
   const { store } = ctx;
-  const now = ctx.clock.now();
   const endpoints = store.branchEndpoints(branch.id);
   const specs: OperationSpec[] = endpoints.map((e) => ({
     action: "suspend_compute",
@@ -183,8 +304,9 @@ export function deleteBranch(
     endpoint_id: e.id,
   }));
   specs.push({ action: "delete_timeline", branch_id: branch.id });
-  const operations = ctx.engine.create(project.id, specs, initiator);
+  const operations = ctx.engine.create(project.id, specs, initiator, now);
   for (const e of endpoints) store.endpoints.delete(e.id);
+  if (endpoints.length > 0) branch.deleted_endpoints = structuredClone(endpoints);
   branch.deleted_at_ms = now;
   branch.updated_at_ms = now;
   project.updated_at_ms = now;
@@ -248,11 +370,12 @@ export function removeMember(ctx: EmulatorContext, orgId: string, userId: string
   ctx.changed();
 }
 
-function addEndpoint(
+/** Adds an endpoint record (no operation); callers start its compute. */
+export function addEndpoint(
   ctx: EmulatorContext,
   project: ProjectRecord,
   branch: BranchRecord,
-  type: EndpointType,
+  spec: EndpointSpec,
   source: string,
 ): EndpointRecord {
   let id = newEndpointId();
@@ -262,14 +385,53 @@ function addEndpoint(
     id,
     project_id: project.id,
     branch_id: branch.id,
-    type,
+    type: spec.type,
     creation_source: source,
     created_at_ms: now,
     updated_at_ms: now,
     op_ids: [],
+    compute: spec.compute ?? project.default_endpoint_settings ?? { ...DEFAULT_COMPUTE },
   };
+  for (const field of ENDPOINT_OPTIONS) {
+    if (spec[field] !== undefined) (endpoint as unknown as Record<string, unknown>)[field] = spec[field];
+  }
   ctx.store.endpoints.set(id, endpoint);
   return endpoint;
+}
+
+/** The project, unless it is missing or deleted (404). */
+export function liveProject(ctx: EmulatorContext, projectId: string): ProjectRecord {
+  const project = ctx.store.projects.get(projectId);
+  if (!project || project.deleted_at_ms !== undefined) throw notFound(`project ${projectId} not found`);
+  return project;
+}
+
+/** Brings the state up to the clock: the platform's scheduled operations, then expired branches. */
+export function settle(ctx: EmulatorContext): void {
+  ctx.engine.catchUp();
+  expireBranches(ctx);
+}
+
+/**
+ * Deletes the branches whose expiry has passed, as the service's background job does: at their
+ * expiry time, by the platform. A branch the refusal rules protect (it gained children) stays.
+ */
+export function expireBranches(ctx: EmulatorContext): void {
+  const now = ctx.clock.now();
+  const due = [...ctx.store.branches.values()]
+    .filter((b) => b.deleted_at_ms === undefined && b.expires_at_ms !== undefined && b.expires_at_ms <= now)
+    .sort((a, b) => (a.expires_at_ms as number) - (b.expires_at_ms as number));
+  for (const branch of due) {
+    const project = ctx.store.projects.get(branch.project_id);
+    if (!project || project.deleted_at_ms !== undefined) continue;
+    try {
+      checkBranchDeletable(ctx, project, branch);
+    } catch {
+      continue;
+    }
+    deleteBranch(ctx, project, branch, "platform", branch.expires_at_ms);
+    branch.deleted_by = "ttl";
+  }
 }
 
 function uniqueBranchId(ctx: EmulatorContext): string {

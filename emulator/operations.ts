@@ -260,6 +260,7 @@ export class OperationEngine {
       tick += platform.everyMs;
       const action = platform.actions[this.#store.platformTicks++ % platform.actions.length] as string;
       for (const project of this.#store.projects.values()) {
+        if (project.deleted_at_ms !== undefined) continue;
         const target = this.#computeTarget(project.id);
         // Branches without a compute are not checked (contract 2.2).
         if (target.endpointId === undefined || target.branchId === undefined) continue;

@@ -1,6 +1,16 @@
-import { isoSeconds } from "./ids";
+import { isoSeconds, stableUuid } from "./ids";
 import { TERMINAL_STATUSES, viewOperation } from "./operations";
-import type { BranchRecord, EndpointRecord, KeyRecord, ProjectRecord, Store } from "./state";
+import { DEFAULT_COMPUTE } from "./rules";
+import type {
+  BranchRecord,
+  EndpointRecord,
+  KeyRecord,
+  OrgRecord,
+  ProjectRecord,
+  RoleRecord,
+  Store,
+  UserRecord,
+} from "./state";
 
 // Records rendered as the real API's response shapes (checked against the official OpenAPI
 // document by tests/emulator/contract.test.ts).
@@ -9,7 +19,7 @@ type Json = Record<string, unknown>;
 
 const HOST_SUFFIX = "clouddb.local";
 const PROVISIONER = "k8s-neonvm";
-const COMPUTE_UNITS = 0.25;
+const DEFAULT_RETENTION_SECONDS = 86_400;
 
 /** `aws-us-east-2` -> `us-east-2.aws.clouddb.local`. */
 export function proxyHost(regionId: string): string {
@@ -38,12 +48,12 @@ function projectCommon(p: ProjectRecord): Json {
     region_id: p.region_id,
     name: p.name,
     provisioner: PROVISIONER,
-    default_endpoint_settings: {
-      autoscaling_limit_min_cu: COMPUTE_UNITS,
-      autoscaling_limit_max_cu: COMPUTE_UNITS,
-      suspend_timeout_seconds: 0,
+    default_endpoint_settings: { ...(p.default_endpoint_settings ?? DEFAULT_COMPUTE) },
+    settings: {
+      allowed_ips: { ips: [], protected_branches_only: false },
+      enable_logical_replication: false,
+      ...(p.settings ?? {}),
     },
-    settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false },
     pg_version: p.pg_version,
     proxy_host: proxyHost(p.region_id),
     branch_logical_size_limit: 512,
@@ -51,7 +61,7 @@ function projectCommon(p: ProjectRecord): Json {
     store_passwords: true,
     cpu_used_sec: 0,
     creation_source: p.creation_source,
-    history_retention_seconds: 86_400,
+    history_retention_seconds: p.history_retention_seconds ?? DEFAULT_RETENTION_SECONDS,
     created_at: isoSeconds(p.created_at_ms),
     updated_at: isoSeconds(p.updated_at_ms),
     owner_id: p.org_id ?? p.owner_user_id ?? "",
@@ -106,7 +116,7 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json
     name: b.name,
     current_state: currentState,
     state_changed_at: isoSeconds(stateChangedMs),
-    logical_size: 30_785_536,
+    logical_size: b.logical_size ?? 30_785_536,
     creation_source: b.creation_source,
     primary: b.default,
     default: b.default,
@@ -118,14 +128,19 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json
     data_transfer_bytes: 0,
     created_at: isoSeconds(b.created_at_ms),
     updated_at: isoSeconds(b.updated_at_ms),
-    init_source: "parent-data",
+    init_source: b.init_source ?? "parent-data",
   };
   if (pending !== undefined) out["pending_state"] = pending;
   if (b.parent_id !== undefined) {
     out["parent_id"] = b.parent_id;
-    out["parent_lsn"] = "0/1F0A3B8";
-    out["parent_timestamp"] = isoSeconds(b.created_at_ms);
+    out["parent_lsn"] = b.parent_lsn ?? "0/1F0A3B8";
+    out["parent_timestamp"] = isoSeconds(b.parent_timestamp_ms ?? b.created_at_ms);
   }
+  if (b.expires_at_ms !== undefined) {
+    out["expires_at"] = isoSeconds(b.expires_at_ms);
+    if (b.ttl_interval_seconds !== undefined) out["ttl_interval_seconds"] = b.ttl_interval_seconds;
+  }
+  if (b.last_reset_at_ms !== undefined) out["last_reset_at"] = isoSeconds(b.last_reset_at_ms);
   const creator = b.created_by_user_id === undefined ? undefined : store.users.get(b.created_by_user_id);
   if (creator) out["created_by"] = { name: creator.name, image: creator.image };
   return out;
@@ -157,41 +172,56 @@ export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): 
     if (status === "finished") current = target;
     else if (!TERMINAL_STATUSES.has(status) && status !== "scheduling") pending = target;
   }
+  const compute = e.compute ?? project?.default_endpoint_settings ?? DEFAULT_COMPUTE;
   const out: Json = {
-    host: `${e.id}.${proxyHost(regionId)}`,
+    host: endpointHost(e, store),
     id: e.id,
     project_id: e.project_id,
     branch_id: e.branch_id,
-    autoscaling_limit_min_cu: COMPUTE_UNITS,
-    autoscaling_limit_max_cu: COMPUTE_UNITS,
+    autoscaling_limit_min_cu: compute.autoscaling_limit_min_cu,
+    autoscaling_limit_max_cu: compute.autoscaling_limit_max_cu,
     region_id: regionId,
     type: e.type,
     current_state: current,
-    settings: {},
-    pooler_enabled: false,
+    settings: { ...(e.settings ?? {}) },
+    pooler_enabled: e.pooler_enabled ?? false,
     pooler_mode: "transaction",
-    disabled: false,
-    passwordless_access: true,
+    disabled: e.disabled ?? false,
+    passwordless_access: e.passwordless_access ?? true,
     creation_source: e.creation_source,
     created_at: isoSeconds(e.created_at_ms),
     updated_at: isoSeconds(e.updated_at_ms),
     proxy_host: proxyHost(regionId),
-    suspend_timeout_seconds: 0,
-    provisioner: PROVISIONER,
+    suspend_timeout_seconds: compute.suspend_timeout_seconds,
+    provisioner: e.provisioner ?? PROVISIONER,
   };
+  if (e.name !== undefined) out["name"] = e.name;
   if (pending !== undefined && pending !== current) out["pending_state"] = pending;
   return out;
 }
 
-/** The branch's roles. */
-export function renderRoles(b: BranchRecord): Json[] {
-  return b.roles.map((r) => ({
+/** The endpoint's host name; `pooled` puts `-pooler` at the end of the first label. */
+export function endpointHost(e: EndpointRecord, store: Store, pooled = false): string {
+  const regionId = store.projects.get(e.project_id)?.region_id ?? "aws-us-east-2";
+  return `${e.id}${pooled ? "-pooler" : ""}.${proxyHost(regionId)}`;
+}
+
+/** One role; the password only where the document returns it (creation and reset). */
+export function renderRole(b: BranchRecord, r: RoleRecord, withPassword = false): Json {
+  const out: Json = {
     branch_id: b.id,
     name: r.name,
     protected: r.protected,
     created_at: isoSeconds(r.created_at_ms),
-    updated_at: isoSeconds(r.created_at_ms),
-  }));
+    updated_at: isoSeconds(r.updated_at_ms ?? r.created_at_ms),
+  };
+  if (withPassword && r.password !== undefined) out["password"] = r.password;
+  return out;
+}
+
+/** The branch's roles. */
+export function renderRoles(b: BranchRecord, withPassword = false): Json[] {
+  return b.roles.map((r) => renderRole(b, r, withPassword));
 }
 
 /** The branch's databases. */
@@ -202,25 +232,86 @@ export function renderDatabases(b: BranchRecord): Json[] {
     name: d.name,
     owner_name: d.owner_name,
     created_at: isoSeconds(d.created_at_ms),
-    updated_at: isoSeconds(d.created_at_ms),
+    updated_at: isoSeconds(d.updated_at_ms ?? d.created_at_ms),
   }));
 }
 
-/** Connection details for a new read-write endpoint. */
-export function renderConnectionUri(
+/** A Postgres connection URI for a role and database on an endpoint (`pooled`: the pooler host). */
+export function connectionUri(
   e: EndpointRecord,
-  b: BranchRecord,
   store: Store,
-  password: string,
-): Json {
-  const regionId = store.projects.get(e.project_id)?.region_id ?? "aws-us-east-2";
-  const host = `${e.id}.${proxyHost(regionId)}`;
-  const poolerHost = `${e.id}-pooler.${proxyHost(regionId)}`;
-  const database = b.databases[0]?.name ?? "neondb";
-  const role = b.roles[0]?.name ?? "neondb_owner";
+  role: RoleRecord,
+  database: string,
+  pooled = false,
+): string {
+  const user = encodeURIComponent(role.name);
+  const password = encodeURIComponent(role.password ?? "");
+  return `postgresql://${user}:${password}@${endpointHost(e, store, pooled)}/${encodeURIComponent(database)}?sslmode=require`;
+}
+
+/** Connection details for a new read-write endpoint: the branch's first database and its owner. */
+export function renderConnectionUri(e: EndpointRecord, b: BranchRecord, store: Store): Json {
+  const db = b.databases[0];
+  const role = b.roles.find((r) => r.name === db?.owner_name) ?? b.roles[0];
+  const database = db?.name ?? "neondb";
+  const roleName = role?.name ?? "neondb_owner";
+  const password = role?.password ?? "";
   return {
-    connection_uri: `postgresql://${role}:${password}@${host}/${database}?sslmode=require`,
-    connection_parameters: { database, password, role, host, pooler_host: poolerHost },
+    connection_uri: role === undefined ? "" : connectionUri(e, store, role, database),
+    connection_parameters: {
+      database,
+      password,
+      role: roleName,
+      host: endpointHost(e, store),
+      pooler_host: endpointHost(e, store, true),
+    },
+  };
+}
+
+/** `GET /users/me`. */
+export function renderCurrentUser(u: UserRecord): Json {
+  const [first, ...rest] = u.name.split(" ");
+  return {
+    active_seconds_limit: 360_000,
+    id: u.id,
+    email: u.email,
+    login: u.email.split("@")[0] ?? u.name,
+    name: first ?? u.name,
+    last_name: rest.join(" "),
+    image: u.image,
+    projects_limit: 100,
+    branches_limit: 5000,
+    max_autoscaling_limit: 8,
+    auth_accounts: [{ provider: "github", email: u.email, name: u.name, login: u.email, image: u.image }],
+    plan: "launch",
+  };
+}
+
+/** An organization. */
+export function renderOrg(o: OrgRecord): Json {
+  return {
+    id: o.id,
+    name: o.name,
+    handle: `${o.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${o.id.slice(-8)}`,
+    plan: "scale",
+    created_at: isoSeconds(o.created_at_ms),
+    updated_at: isoSeconds(o.created_at_ms),
+    managed_by: "console",
+  };
+}
+
+/** A member of an organization with the user's details. */
+export function renderMember(o: OrgRecord, userId: string, store: Store): Json {
+  const user = store.users.get(userId);
+  return {
+    member: {
+      id: stableUuid(`${o.id}:${userId}`),
+      user_id: userId,
+      org_id: o.id,
+      role: o.members[userId] ?? "member",
+      joined_at: isoSeconds(o.created_at_ms),
+    },
+    user: { email: user?.email ?? "" },
   };
 }
 

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { hashToken, ID_PATTERN, newUuid, TOKEN_PATTERN } from "./ids";
-import { type BranchRecord, type EndpointRecord, type OperationRecord, Store } from "./state";
+import { hashToken, ID_PATTERN, newPassword, newUuid, TOKEN_PATTERN } from "./ids";
+import { computeSettings, DEFAULT_COMPUTE, INIT_SOURCES, PROVISIONERS } from "./rules";
+import {
+  type BranchRecord,
+  type ComputeSettings,
+  type EndpointRecord,
+  type OperationRecord,
+  Store,
+} from "./state";
 
 // The seed file format: a known account to start from (users, organizations with admin/member
 // memberships, projects with their branches and endpoints, API keys of all three kinds with fixed
@@ -10,14 +17,39 @@ import { type BranchRecord, type EndpointRecord, type OperationRecord, Store } f
 const id = z.string().regex(ID_PATTERN, "must match ^[a-z0-9-]{1,60}$");
 const timestamp = z.iso.datetime({ offset: true });
 
-const endpointSchema = z.object({ id, type: z.enum(["read_write", "read_only"]) });
+const computeUnit = z.number().min(0.25);
+const computeSchema = z.object({
+  autoscaling_limit_min_cu: computeUnit.optional(),
+  autoscaling_limit_max_cu: computeUnit.optional(),
+  suspend_timeout_seconds: z.number().int().min(-1).max(604_800).optional(),
+});
+const endpointSchema = computeSchema.extend({
+  id,
+  type: z.enum(["read_write", "read_only"]),
+  provisioner: z.enum(PROVISIONERS as [string, ...string[]]).optional(),
+});
+const identifier = z.string().min(1).max(63);
 const branchSchema = z.object({
   id,
   name: z.string().min(1).max(256),
   parent_id: id.optional(),
   protected: z.boolean().optional(),
   created_at: timestamp.optional(),
+  expires_at: timestamp.optional(),
+  init_source: z.enum(INIT_SOURCES as [string, ...string[]]).optional(),
   endpoints: z.array(endpointSchema).default([]),
+  /** Roles on the branch (default: the project's owner role); a password is generated when none is given. */
+  roles: z
+    .array(
+      z.object({
+        name: identifier,
+        password: z.string().min(1).optional(),
+        protected: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  /** Databases on the branch (default: the project's database, owned by its owner role). */
+  databases: z.array(z.object({ name: identifier, owner_name: identifier })).optional(),
 });
 
 const seedSchema = z.object({
@@ -51,8 +83,10 @@ const seedSchema = z.object({
         region_id: z.string().default("aws-us-east-2"),
         pg_version: z.number().int().min(14).max(18).default(17),
         created_at: timestamp.optional(),
-        role_name: z.string().min(1).default("neondb_owner"),
-        database_name: z.string().min(1).default("neondb"),
+        role_name: identifier.default("neondb_owner"),
+        database_name: identifier.default("neondb"),
+        default_endpoint_settings: computeSchema.optional(),
+        history_retention_seconds: z.number().int().min(0).max(2_592_000).optional(),
         default_branch: branchSchema.omit({ parent_id: true }),
         branches: z.array(branchSchema).default([]),
         operations: z
@@ -114,6 +148,18 @@ function parseSeed(value: unknown, where: string): Seed {
   return result.data;
 }
 
+function seedCompute(
+  base: ComputeSettings,
+  changes: { [K in keyof ComputeSettings]?: number | undefined },
+  where: string,
+): ComputeSettings {
+  try {
+    return computeSettings(base, changes, "");
+  } catch (error) {
+    throw new Error(`invalid seed: ${where}: ${(error as Error).message}`);
+  }
+}
+
 /** Builds a fresh store from a seed; `nowMs` dates objects without a `created_at` (one day earlier). */
 export function storeFromSeed(input: SeedFile, nowMs: number): Store {
   const seed = parseSeed(input, "seed object");
@@ -163,6 +209,18 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
       updated_at_ms: created,
       default_branch_id: p.default_branch.id,
       queue_end_ms: created,
+      ...(p.default_endpoint_settings === undefined
+        ? {}
+        : {
+            default_endpoint_settings: seedCompute(
+              DEFAULT_COMPUTE,
+              p.default_endpoint_settings,
+              `project ${p.id}`,
+            ),
+          }),
+      ...(p.history_retention_seconds === undefined
+        ? {}
+        : { history_retention_seconds: p.history_retention_seconds }),
       ...(p.owner_user_id === undefined ? {} : { owner_user_id: p.owner_user_id }),
       ...(p.org_id === undefined ? {} : { org_id: p.org_id }),
     };
@@ -183,12 +241,26 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
         creation_source: "console",
         created_at_ms: bCreated,
         updated_at_ms: bCreated,
-        roles: [{ name: p.role_name, protected: false, created_at_ms: bCreated }],
-        databases: [
-          { id: store.nextDbId(), name: p.database_name, owner_name: p.role_name, created_at_ms: bCreated },
-        ],
+        roles: (b.roles ?? [{ name: p.role_name }]).map((r) => ({
+          name: r.name,
+          protected: "protected" in r ? (r.protected ?? false) : false,
+          created_at_ms: bCreated,
+          password: ("password" in r ? r.password : undefined) ?? newPassword(),
+        })),
+        databases: (b.databases ?? [{ name: p.database_name, owner_name: p.role_name }]).map((d) => ({
+          id: store.nextDbId(),
+          name: d.name,
+          owner_name: d.owner_name,
+          created_at_ms: bCreated,
+        })),
         annotation: {},
+        init_source: b.init_source ?? "parent-data",
       };
+      for (const d of branch.databases) {
+        if (!branch.roles.some((r) => r.name === d.owner_name))
+          fail(`database ${d.name} on branch ${b.id} is owned by unknown role ${d.owner_name}`);
+      }
+      if (b.expires_at !== undefined) branch.expires_at_ms = Date.parse(b.expires_at);
       if (b.parent_id !== undefined) branch.parent_id = b.parent_id;
       store.branches.set(b.id, branch);
       let readWrite = 0;
@@ -205,7 +277,9 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
           created_at_ms: bCreated,
           updated_at_ms: bCreated,
           op_ids: [],
+          compute: seedCompute(project.default_endpoint_settings ?? DEFAULT_COMPUTE, e, `endpoint ${e.id}`),
         };
+        if (e.provisioner !== undefined) endpoint.provisioner = e.provisioner;
         store.endpoints.set(e.id, endpoint);
       }
     }

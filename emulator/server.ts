@@ -1,22 +1,31 @@
+import { timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { authenticate } from "./auth";
 import type { EmulatorContext } from "./context";
-import { badRequest, defaultMessage, HttpError } from "./errors";
-import type { FaultResponse } from "./faults";
-import { newUuid } from "./ids";
+import { badRequest, HttpError, unauthorized } from "./errors";
+import { type FaultResponse, renderFault } from "./faults";
+import { hashToken, newUuid } from "./ids";
+import { settle } from "./mutations";
+import { RequestValidator } from "./openapi/validate";
 import { splitPath, toTemplate } from "./route-pattern";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
 import { controlRoutes } from "./routes/control";
+import { databaseRoutes } from "./routes/databases";
+import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
+import { roleRoutes } from "./routes/roles";
+import { userRoutes } from "./routes/users";
 import type { EmulatorControl } from "./types";
 
 // The fastify app. Request lifecycle for /api/v2:
 //   request id (echo X-Request-ID or a new UUID) -> scripted fault? -> 401 auth -> 429 limits
-//   -> body parse (400) -> handler -> error body {request_id, code, message} -> request log.
-// The control API lives under /__emulator and is neither faulted, limited nor logged.
+//   -> body parse (400) -> the document's request schemas (400) -> handler
+//   -> error body {request_id, code, message} -> request log.
+// The control API lives under /__emulator and is neither faulted, limited nor logged; with a
+// control token it needs `Authorization: Bearer <token>`.
 
 /** The API's base path. */
 export const API_PREFIX = "/api/v2";
@@ -35,17 +44,38 @@ interface RequestMeta {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Builds the app (not listening yet). */
-export function buildServer(ctx: EmulatorContext, control: EmulatorControl): FastifyInstance {
+/** Builds the app (not listening yet); `controlToken` guards the control API when given. */
+export function buildServer(
+  ctx: EmulatorContext,
+  control: EmulatorControl,
+  controlToken?: string,
+): FastifyInstance {
   const app = Fastify({
     logger: false,
     requestIdHeader: "x-request-id",
     genReqId: () => newUuid(),
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: true,
+    exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
   const meta = new WeakMap<FastifyRequest, RequestMeta>();
+  const validator = new RequestValidator();
+
+  // Every API route is checked against the document's request schemas before its handler runs;
+  // a route the document does not describe stops the server from starting.
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const checks = methods.map((m) => validator.forRoute(`${m} ${toTemplate(route.url)}`));
+    const existing = route.preValidation === undefined ? [] : [route.preValidation].flat();
+    route.preValidation = [
+      ...existing,
+      async (request: FastifyRequest) => {
+        for (const check of checks) check(request);
+      },
+    ];
+  });
 
   const record = (request: FastifyRequest, status: number) => {
     const m = meta.get(request);
@@ -105,8 +135,13 @@ export function buildServer(ctx: EmulatorContext, control: EmulatorControl): Fas
       logged: false,
       faulted: false,
     });
-    if (!api) return;
-    ctx.engine.catchUp();
+    if (!api) {
+      if (controlToken !== undefined && request.url.startsWith(CONTROL_PREFIX)) {
+        checkControlToken(request.headers.authorization, controlToken);
+      }
+      return;
+    }
+    settle(ctx);
     const fault = ctx.faults.take(request.method, request.url);
     if (fault) {
       if (fault.delayMs) await sleep(fault.delayMs);
@@ -148,17 +183,9 @@ export function buildServer(ctx: EmulatorContext, control: EmulatorControl): Fas
       request.raw.socket.destroy();
       return payload;
     }
-    const status = fault.status ?? (fault.html !== undefined ? 524 : 502);
-    reply.code(status);
-    if (fault.headers) reply.headers(fault.headers);
-    if (fault.html !== undefined) {
-      reply.type("text/html; charset=utf-8");
-      return fault.html;
-    }
-    reply.type("application/json; charset=utf-8");
-    if (fault.body !== undefined)
-      return typeof fault.body === "string" ? fault.body : JSON.stringify(fault.body);
-    return JSON.stringify({ request_id: request.id, code: "", message: defaultMessage(status) });
+    const answer = renderFault(fault, request.id, 502);
+    reply.code(answer.status).headers(answer.headers).type(answer.contentType);
+    return answer.payload;
   });
 
   app.addHook("onResponse", async (request, reply) => {
@@ -194,17 +221,21 @@ export function buildServer(ctx: EmulatorContext, control: EmulatorControl): Fas
     }),
   );
 
-  app.register(
-    async (api) => {
-      apiKeyRoutes(api, ctx);
-      projectRoutes(api, ctx);
-      branchRoutes(api, ctx);
-      operationRoutes(api, ctx);
-    },
-    { prefix: API_PREFIX },
-  );
+  app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
   return app;
+}
+
+/** Registers every API route (mount under the /api/v2 prefix). */
+export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
+  apiKeyRoutes(api, ctx);
+  projectRoutes(api, ctx);
+  branchRoutes(api, ctx);
+  endpointRoutes(api, ctx);
+  roleRoutes(api, ctx);
+  databaseRoutes(api, ctx);
+  operationRoutes(api, ctx);
+  userRoutes(api, ctx);
 }
 
 function sendFault(
@@ -219,12 +250,15 @@ function sendFault(
     request.raw.socket.destroy();
     return reply;
   }
-  const status = fault.status ?? (fault.html !== undefined ? 524 : 500);
-  reply.code(status);
-  if (fault.headers) reply.headers(fault.headers);
-  if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
-  if (fault.html !== undefined) return reply.type("text/html; charset=utf-8").send(fault.html);
-  if (fault.body !== undefined)
-    return reply.type("application/json; charset=utf-8").send(JSON.stringify(fault.body));
-  return reply.send({ request_id: request.id, code: "", message: defaultMessage(status) });
+  const answer = renderFault(fault, request.id, 500);
+  return reply.code(answer.status).headers(answer.headers).type(answer.contentType).send(answer.payload);
+}
+
+/** Throws 401 unless the header carries the control token (compared in constant time, as digests). */
+function checkControlToken(header: string | undefined, token: string): void {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+  const ok =
+    given !== undefined &&
+    timingSafeEqual(Buffer.from(hashToken(given), "hex"), Buffer.from(hashToken(token), "hex"));
+  if (!ok) throw unauthorized("the control API needs Authorization: Bearer <control token>");
 }

@@ -35,6 +35,11 @@ function durations(option: EmulatorOptions["opDurationMs"]): (action: string) =>
   return (action) => table.get(action) ?? fallback;
 }
 
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /**
  * Starts an emulator of the Cloud Database Control API v2 on `host:port` (127.0.0.1, a free port).
  * Throws when the seed or state file is invalid or the port cannot be bound.
@@ -43,6 +48,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const refusalStatus = options.refusalStatus ?? DEFAULT_REFUSAL_STATUS;
   if (!(Number.isInteger(refusalStatus) && refusalStatus >= 400 && refusalStatus <= 499)) {
     throw new RangeError(`refusalStatus must be a 4xx status, got ${refusalStatus}`);
+  }
+  const host = options.host ?? "127.0.0.1";
+  const controlToken = options.controlToken ?? process.env["CLOUDDB_EMULATOR_CONTROL_TOKEN"] ?? undefined;
+  if (controlToken !== undefined && controlToken.length < 16) {
+    throw new RangeError("controlToken must be at least 16 characters");
+  }
+  if (controlToken === undefined && !isLoopback(host)) {
+    throw new Error(
+      `binding to ${host} exposes the control API (/__emulator) to the network: give a control token ` +
+        "(--control-token, the controlToken option, or CLOUDDB_EMULATOR_CONTROL_TOKEN)",
+    );
   }
   const saved = options.stateFile === undefined ? undefined : readStateFile(options.stateFile);
 
@@ -98,11 +114,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
   const control = createControl(ctx, () => persister?.flush());
-  const app = buildServer(ctx, control);
-  await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
+  const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
+  await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const origin = `http://${host}:${address.port}`;
+  const bound = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const origin = `http://${bound}:${address.port}`;
 
   let stopping: Promise<void> | undefined;
   return {

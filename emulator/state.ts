@@ -37,6 +37,23 @@ export interface ProjectRecord {
   default_branch_id: string;
   /** When the project's operation queue drains; null when an operation never ends (stuck). */
   queue_end_ms: number | null;
+  /** Set when deleted; the project stays recoverable for `RECOVERY_WINDOW_MS`. */
+  deleted_at_ms?: number;
+  history_retention_seconds?: number;
+  /** Compute settings new endpoints of the project start with. */
+  default_endpoint_settings?: ComputeSettings;
+  /** The project's `settings` object as last set (free-form in the document). */
+  settings?: Record<string, unknown>;
+}
+
+/** How long a deleted project can be recovered (the document: 7 days). */
+export const RECOVERY_WINDOW_MS = 7 * 86_400_000;
+
+/** Compute size and suspension of an endpoint. */
+export interface ComputeSettings {
+  autoscaling_limit_min_cu: number;
+  autoscaling_limit_max_cu: number;
+  suspend_timeout_seconds: number;
 }
 
 /** A database role on a branch. */
@@ -44,6 +61,10 @@ export interface RoleRecord {
   name: string;
   protected: boolean;
   created_at_ms: number;
+  /** The role's password; revealed on request, like the service with `store_passwords`. Absent for `no_login` roles. */
+  password?: string;
+  no_login?: boolean;
+  updated_at_ms?: number;
 }
 
 /** A database on a branch. */
@@ -52,6 +73,7 @@ export interface DatabaseRecord {
   name: string;
   owner_name: string;
   created_at_ms: number;
+  updated_at_ms?: number;
 }
 
 /** A branch; deleted branches stay as tombstones so a repeated DELETE can answer 204. */
@@ -72,6 +94,20 @@ export interface BranchRecord {
   roles: RoleRecord[];
   databases: DatabaseRecord[];
   annotation: Record<string, string>;
+  /** `parent-data` (default) or `schema-only` (the parent's schema, no data, no parent link). */
+  init_source?: string;
+  /** When the emulator deletes the branch by itself. */
+  expires_at_ms?: number;
+  ttl_interval_seconds?: number;
+  parent_lsn?: string;
+  parent_timestamp_ms?: number;
+  /** Size of the branch's data in bytes. */
+  logical_size?: number;
+  last_reset_at_ms?: number;
+  /** Why the branch was deleted when no user asked (`ttl`). */
+  deleted_by?: string;
+  /** The endpoints a deleted branch had, restored (idle) when it is recovered. */
+  deleted_endpoints?: EndpointRecord[];
 }
 
 /** Compute endpoint type. */
@@ -88,6 +124,14 @@ export interface EndpointRecord {
   updated_at_ms: number;
   /** Operations that start or suspend this compute, oldest first; its state derives from them. */
   op_ids: string[];
+  /** Compute settings; absent in older state files (then the project defaults apply). */
+  compute?: ComputeSettings;
+  provisioner?: string;
+  name?: string;
+  disabled?: boolean;
+  passwordless_access?: boolean;
+  pooler_enabled?: boolean;
+  settings?: Record<string, unknown>;
 }
 
 /** API key kind. */

@@ -38,6 +38,12 @@ export interface EmulatorOptions {
   platformOperations?: { everyMs: number; actions?: string[] } | false;
   /** Print one line per API request to stdout. */
   logRequests?: boolean;
+  /**
+   * Token the control API (`/__emulator`) requires as `Authorization: Bearer <token>`. Required when
+   * `host` is not a loopback address (default: `CLOUDDB_EMULATOR_CONTROL_TOKEN`); on loopback the
+   * control API is open unless a token is given.
+   */
+  controlToken?: string;
 }
 
 /** A started emulator. */

@@ -1,17 +1,21 @@
+import type { ApiKeyCreateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
-import { checkCreateOrgKey, checkListOrgKeys, checkRevokeOrgKey, requirePersonal } from "../auth";
+import { checkCreateOrgKey, checkReadOrg, checkRevokeOrgKey, orgKeyFields, requirePersonal } from "../auth";
 import type { EmulatorContext } from "../context";
-import { forbidden, notFound } from "../errors";
+import { badRequest, forbidden, notFound } from "../errors";
 import { newToken } from "../ids";
 import { revokeKey } from "../mutations";
 import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render";
-import type { KeyRecord } from "../state";
-import { bodyObject, optionalId, pathId, pathInt, requiredString } from "../validate";
 import { principalOf } from "./principal";
+import { bodyOf, paramsOf } from "./request";
 
 // API keys: personal (/api_keys) and organization or project-scoped (/organizations/{org_id}/api_keys).
 
-const KEY_NAME = { min: 1, max: 64 };
+// The document bounds key_name at 64 characters; an empty name is refused too.
+function keyName(body: { key_name: string }): string {
+  if (body.key_name.trim() === "") throw badRequest("key_name must not be empty");
+  return body.key_name;
+}
 
 /** Registers the API key routes. */
 export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -19,7 +23,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.post("/api_keys", async (request, reply) => {
     const user = requirePersonal(principalOf(request), "creating API keys");
-    const name = requiredString(bodyObject(request.body), "key_name", KEY_NAME);
+    const name = keyName(bodyOf<ApiKeyCreateRequest>(request));
     const token = newToken();
     const key = store.createKey(
       { kind: "personal", name, user_id: user.id, created_at_ms: ctx.clock.now() },
@@ -37,7 +41,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.delete("/api_keys/:key_id", async (request) => {
-    const keyId = pathInt(request.params, "key_id");
+    const keyId = Number(paramsOf(request)["key_id"]);
     const user = requirePersonal(principalOf(request), "revoking personal API keys");
     const target = store.keys.get(keyId);
     if (!target || target.revoked || target.kind !== "personal") {
@@ -51,46 +55,28 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.post("/organizations/:org_id/api_keys", async (request, reply) => {
-    const orgId = pathId(request.params, "org_id");
-    const user = checkCreateOrgKey(store, principalOf(request), orgId);
-    const body = bodyObject(request.body);
-    const name = requiredString(body, "key_name", KEY_NAME);
-    const projectId = optionalId(body, "project_id");
-    const fields: Omit<KeyRecord, "id" | "token_hash" | "revoked" | "last_used_from_addr"> = {
-      kind: projectId === undefined ? "organization" : "project",
-      name,
-      user_id: user.id,
-      org_id: orgId,
-      created_at_ms: ctx.clock.now(),
-    };
-    if (projectId === undefined) {
-      if (store.roleOf(orgId, user.id) !== "admin") {
-        throw forbidden("only organization admins can create organization API keys");
-      }
-    } else {
-      const project = store.projects.get(projectId);
-      if (!project) throw notFound(`project ${projectId} not found`);
-      if (project.org_id !== orgId)
-        throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
-      fields.project_id = projectId;
-    }
+    const orgId = paramsOf(request)["org_id"] as string;
+    const user = checkCreateOrgKey(principalOf(request));
+    const body = bodyOf<{ key_name: string; project_id?: string }>(request);
+    const name = keyName(body);
+    const fields = orgKeyFields(store, user.id, orgId, body.project_id);
     const token = newToken();
-    const key = store.createKey(fields, token);
+    const key = store.createKey({ ...fields, name, user_id: user.id, created_at_ms: ctx.clock.now() }, token);
     ctx.changed();
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 
   app.get("/organizations/:org_id/api_keys", async (request) => {
-    const orgId = pathId(request.params, "org_id");
-    checkListOrgKeys(store, principalOf(request), orgId);
+    const orgId = paramsOf(request)["org_id"] as string;
+    checkReadOrg(store, principalOf(request), orgId);
     return [...store.keys.values()]
       .filter((k) => k.kind !== "personal" && k.org_id === orgId && !k.revoked)
       .map((k) => renderKeyListItem(k, store));
   });
 
   app.delete("/organizations/:org_id/api_keys/:key_id", async (request) => {
-    const orgId = pathId(request.params, "org_id");
-    const keyId = pathInt(request.params, "key_id");
+    const orgId = paramsOf(request)["org_id"] as string;
+    const keyId = Number(paramsOf(request)["key_id"]);
     checkRevokeOrgKey(store, principalOf(request), orgId);
     const target = store.keys.get(keyId);
     if (!target || target.revoked || target.kind === "personal" || target.org_id !== orgId) {

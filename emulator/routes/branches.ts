@@ -1,8 +1,23 @@
+import type {
+  AnnotationCreateValueRequest,
+  BranchCreateRequest,
+  BranchCreateRequestEndpointOptions,
+  BranchRestoreRequest,
+  BranchUpdateRequest,
+} from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
-import { accessProject } from "../auth";
+import { checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
-import { badRequest, HttpError, locked, notFound } from "../errors";
-import { checkBranchDeletable, createBranch, deleteBranch, type NewBranch } from "../mutations";
+import { badRequest, HttpError } from "../errors";
+import {
+  checkBranchDeletable,
+  createBranch,
+  deleteBranch,
+  type EndpointSpec,
+  lsnAt,
+  type NewBranch,
+  restoreBranch,
+} from "../mutations";
 import {
   renderAnnotation,
   renderBranch,
@@ -11,23 +26,17 @@ import {
   renderEndpoint,
   renderRoles,
 } from "../render";
-import type { BranchRecord, EndpointType, ProjectRecord } from "../state";
-import {
-  bodyObject,
-  isObject,
-  optionalBoolean,
-  optionalId,
-  optionalObject,
-  optionalString,
-  pathId,
-  queryString,
-} from "../validate";
+import { checkInitSource, checkProvisioner, computeSettings, DEFAULT_COMPUTE, expiryMs } from "../rules";
+import { type BranchRecord, type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
+import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
+import { bodyOf, paramsOf, queryOf } from "./request";
 
-// Branches: create (201, operations), list, get, rename/protect, delete (200 with operations, 204 when gone).
+// Branches: create (201, operations), list (search, sort, cursor pages), count, get, update
+// (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, set as
+// default, and the branch's endpoints.
 
-const BRANCH_NAME = { min: 1, max: 256 };
-const ENDPOINT_TYPES: readonly string[] = ["read_write", "read_only"];
+const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
 function nameTaken(ctx: EmulatorContext, project: ProjectRecord, name: string, except?: string): boolean {
   return ctx.store.liveBranches(project.id).some((b) => b.name === name && b.id !== except);
@@ -41,148 +50,302 @@ function conflict(name: string): HttpError {
   );
 }
 
-function liveBranch(ctx: EmulatorContext, project: ProjectRecord, branchId: string): BranchRecord {
-  const branch = ctx.store.branches.get(branchId);
-  if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
-    throw notFound(`branch ${branchId} not found in project ${project.id}`);
-  }
-  return branch;
-}
-
-function parseEndpoints(body: Record<string, unknown>): EndpointType[] {
-  const raw = body["endpoints"];
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw badRequest("endpoints must be an array");
-  const types = raw.map((item, i) => {
-    if (!isObject(item)) throw badRequest(`endpoints[${i}] must be an object`);
-    const type = item["type"];
-    if (typeof type !== "string" || !ENDPOINT_TYPES.includes(type)) {
-      throw badRequest(
-        `endpoints[${i}].type must be one of read_write, read_only, got ${JSON.stringify(type)}`,
-      );
-    }
-    return type as EndpointType;
+/** The endpoints a create request asks for, with their compute settings checked. */
+export function endpointSpecs(
+  project: ProjectRecord,
+  options: BranchCreateRequestEndpointOptions[],
+): EndpointSpec[] {
+  return options.map((o, i) => {
+    const where = `endpoints[${i}].`;
+    checkProvisioner(o.provisioner, where);
+    const spec: EndpointSpec = {
+      type: o.type,
+      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, o, where),
+    };
+    if (o.provisioner !== undefined) spec.provisioner = o.provisioner;
+    if (o.settings !== undefined) spec.settings = o.settings as Record<string, unknown>;
+    return spec;
   });
-  if (types.filter((t) => t === "read_write").length > 1) {
-    throw badRequest("a branch can have only one read_write endpoint");
-  }
-  return types;
 }
 
-function parseAnnotation(body: Record<string, unknown>): Record<string, string> | undefined {
-  const value = optionalObject(body, "annotation_value");
-  if (!value) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== "string") throw badRequest(`annotation_value.${k} must be a string`);
-    out[k] = v;
+/** The point in the parent's history to branch from; throws 400 for both, a bad LSN, or a time outside it. */
+function branchPoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  parent: BranchRecord,
+  lsn: string | undefined,
+  timestamp: string | undefined,
+  prefix: string,
+): { lsn?: string; timestampMs?: number } {
+  if (lsn !== undefined && timestamp !== undefined) {
+    throw badRequest(`give only one of ${prefix}_lsn and ${prefix}_timestamp`);
   }
-  return out;
+  if (lsn !== undefined) {
+    if (!LSN.test(lsn))
+      throw badRequest(`${prefix}_lsn must be an LSN like 0/1F0A3B8, got ${JSON.stringify(lsn)}`);
+    return { lsn: lsn.toUpperCase() };
+  }
+  if (timestamp === undefined) return {};
+  const ms = Date.parse(timestamp);
+  const now = ctx.clock.now();
+  const retentionMs = (project.history_retention_seconds ?? 86_400) * 1000;
+  const oldest = Math.max(parent.created_at_ms, now - retentionMs);
+  if (ms > now) throw badRequest(`${prefix}_timestamp ${timestamp} is in the future`);
+  if (ms < oldest) {
+    throw badRequest(
+      `${prefix}_timestamp ${timestamp} is outside the branch's history (from ${new Date(oldest).toISOString()})`,
+    );
+  }
+  return { timestampMs: ms, lsn: lsnAt(parent, ms) };
+}
+
+interface ListQuery {
+  search: string;
+  sort_by: "name" | "created_at" | "updated_at";
+  sort_order: "asc" | "desc";
+  cursor: string;
+  limit: number;
+  include_deleted: boolean;
 }
 
 /** Registers the branch routes. */
 export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
+  const now = () => ctx.clock.now();
 
   app.post("/projects/:project_id/branches", async (request, reply) => {
     const principal = principalOf(request);
-    const project = accessProject(store, principal, pathId(request.params, "project_id"));
-    const body = bodyObject(request.body, true);
-    const spec = optionalObject(body, "branch", "") ?? {};
-    const name = optionalString(spec, "name", { ...BRANCH_NAME, where: "branch." });
-    const parentId = optionalId(spec, "parent_id", "branch.");
-    const isProtected = optionalBoolean(spec, "protected", "branch.");
-    const endpoints = parseEndpoints(body);
-    const annotation = parseAnnotation(body);
-    let parent: BranchRecord;
-    if (parentId === undefined) {
-      parent = store.branches.get(project.default_branch_id) as BranchRecord;
-    } else {
-      const found = store.branches.get(parentId);
-      if (!found || found.project_id !== project.id || found.deleted_at_ms !== undefined) {
-        throw new HttpError(422, `parent branch ${parentId} not found in project ${project.id}`);
-      }
-      parent = found;
+    const project = projectOf(ctx, request);
+    const body = bodyOf<BranchCreateRequest & AnnotationCreateValueRequest>(request);
+    const spec = body.branch ?? {};
+    const parent =
+      spec.parent_id === undefined
+        ? (store.branches.get(project.default_branch_id) as BranchRecord)
+        : store.branches.get(spec.parent_id);
+    if (!parent || parent.project_id !== project.id || parent.deleted_at_ms !== undefined) {
+      throw new HttpError(422, `parent branch ${String(spec.parent_id)} not found in project ${project.id}`);
     }
-    if (name !== undefined && nameTaken(ctx, project, name)) throw conflict(name);
-    if (ctx.engine.isBusy(project.id)) throw locked();
+    checkInitSource(spec.init_source, "branch.");
+    const point = branchPoint(ctx, project, parent, spec.parent_lsn, spec.parent_timestamp, "branch.parent");
+    const expiresAtMs =
+      spec.expires_at === undefined ? undefined : expiryMs(spec.expires_at, now(), "branch.");
+    const endpoints = endpointSpecs(project, body.endpoints ?? []);
+    if (endpoints.filter((e) => e.type === "read_write").length > 1) {
+      throw badRequest("a branch can have only one read_write endpoint");
+    }
+    if (spec.name !== undefined && nameTaken(ctx, project, spec.name)) throw conflict(spec.name);
+    checkIdle(ctx, project);
     const input: NewBranch = { parent, endpoints, source: "api", creatorUserId: principal.key.user_id };
-    if (name !== undefined) input.name = name;
-    if (annotation !== undefined) input.annotation = annotation;
-    if (isProtected !== undefined) input.protected = isProtected;
+    if (spec.name !== undefined) input.name = spec.name;
+    if (body.annotation_value !== undefined) input.annotation = body.annotation_value;
+    if (spec.protected !== undefined) input.protected = spec.protected;
+    if (spec.init_source !== undefined) input.initSource = spec.init_source;
+    if (expiresAtMs !== undefined) input.expiresAtMs = expiresAtMs;
+    if (point.lsn !== undefined) input.parentLsn = point.lsn;
+    if (point.timestampMs !== undefined) input.parentTimestampMs = point.timestampMs;
     const created = createBranch(ctx, project, input);
-    const now = ctx.clock.now();
+    const at = now();
     const response: Record<string, unknown> = {
-      branch: renderBranch(created.branch, store, now),
-      endpoints: created.endpoints.map((e) => renderEndpoint(e, store, now)),
+      branch: renderBranch(created.branch, store, at),
+      endpoints: created.endpoints.map((e) => renderEndpoint(e, store, at)),
       operations: created.operations.map((op) => ctx.engine.view(op)),
       roles: renderRoles(created.branch),
       databases: renderDatabases(created.branch),
     };
     if (created.endpoints.length > 0) {
       response["connection_uris"] = created.endpoints.map((e) =>
-        renderConnectionUri(e, created.branch, store, created.password),
+        renderConnectionUri(e, created.branch, store),
       );
     }
     return reply.code(201).send(response);
   });
 
   app.get("/projects/:project_id/branches", async (request) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    const search = queryString(request.query, "search")?.toLowerCase();
-    const now = ctx.clock.now();
-    let branches = store.liveBranches(project.id);
-    if (search !== undefined) {
+    const project = projectOf(ctx, request);
+    const query = queryOf<ListQuery>(request);
+    const search = query.search?.toLowerCase();
+    const sortBy = query.sort_by ?? "updated_at";
+    const direction = query.sort_order === "asc" ? 1 : -1;
+    let branches = query.include_deleted
+      ? [...store.branches.values()].filter((b) => b.project_id === project.id)
+      : store.liveBranches(project.id);
+    if (search !== undefined && search !== "") {
       branches = branches.filter((b) => b.name.toLowerCase().includes(search) || b.id.includes(search));
     }
-    branches.sort((a, b) => b.updated_at_ms - a.updated_at_ms || (a.id < b.id ? -1 : 1));
+    const key = (b: BranchRecord): string | number =>
+      sortBy === "name" ? b.name : sortBy === "created_at" ? b.created_at_ms : b.updated_at_ms;
+    branches.sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      return (ka < kb ? -1 : ka > kb ? 1 : 0) * direction || (a.id < b.id ? -1 : 1);
+    });
+    if (query.cursor !== undefined && query.cursor !== "") {
+      const index = branches.findIndex((b) => b.id === query.cursor);
+      if (index < 0) {
+        throw badRequest(
+          `invalid cursor ${JSON.stringify(query.cursor)}: not a branch id from a previous page`,
+        );
+      }
+      branches = branches.slice(index + 1);
+    }
+    const page = query.limit === undefined ? branches : branches.slice(0, query.limit);
     const annotations: Record<string, unknown> = {};
-    for (const b of branches)
-      if (Object.keys(b.annotation).length > 0) annotations[b.id] = renderAnnotation(b);
-    return { branches: branches.map((b) => renderBranch(b, store, now)), annotations };
+    for (const b of page) if (Object.keys(b.annotation).length > 0) annotations[b.id] = renderAnnotation(b);
+    const at = now();
+    const body: Record<string, unknown> = {
+      branches: page.map((b) => renderBranch(b, store, at)),
+      annotations,
+    };
+    if (query.limit !== undefined) {
+      const last = page.at(-1);
+      body["pagination"] = {
+        ...(last !== undefined && page.length < branches.length ? { next: last.id } : {}),
+        sort_by: sortBy,
+        sort_order: direction === 1 ? "asc" : "desc",
+      };
+    }
+    return body;
+  });
+
+  app.get("/projects/:project_id/branches/count", async (request) => {
+    const project = projectOf(ctx, request);
+    const search = queryOf<{ search: string }>(request).search?.toLowerCase();
+    const branches = store
+      .liveBranches(project.id)
+      .filter((b) => search === undefined || b.name.toLowerCase().includes(search) || b.id.includes(search));
+    return { count: branches.length };
   });
 
   app.get("/projects/:project_id/branches/:branch_id", async (request) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    const branch = liveBranch(ctx, project, pathId(request.params, "branch_id"));
-    return { branch: renderBranch(branch, store, ctx.clock.now()), annotation: renderAnnotation(branch) };
+    const { branch } = branchOf(ctx, request);
+    return { branch: renderBranch(branch, store, now()), annotation: renderAnnotation(branch) };
   });
 
   app.get("/projects/:project_id/branches/:branch_id/endpoints", async (request) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    const branch = liveBranch(ctx, project, pathId(request.params, "branch_id"));
-    const now = ctx.clock.now();
-    return { endpoints: store.branchEndpoints(branch.id).map((e) => renderEndpoint(e, store, now)) };
+    const { branch } = branchOf(ctx, request);
+    const at = now();
+    return { endpoints: store.branchEndpoints(branch.id).map((e) => renderEndpoint(e, store, at)) };
   });
+
   app.patch("/projects/:project_id/branches/:branch_id", async (request) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    const branch = liveBranch(ctx, project, pathId(request.params, "branch_id"));
-    const spec = optionalObject(bodyObject(request.body), "branch");
-    if (!spec) throw badRequest("branch is required");
-    const name = optionalString(spec, "name", { ...BRANCH_NAME, where: "branch." });
-    const isProtected = optionalBoolean(spec, "protected", "branch.");
-    if (name !== undefined && nameTaken(ctx, project, name, branch.id)) throw conflict(name);
-    if (name !== undefined) branch.name = name;
-    if (isProtected !== undefined) branch.protected = isProtected;
-    branch.updated_at_ms = ctx.clock.now();
+    const { project, branch } = branchOf(ctx, request);
+    const spec = bodyOf<BranchUpdateRequest>(request).branch;
+    if (spec.name !== undefined && nameTaken(ctx, project, spec.name, branch.id)) throw conflict(spec.name);
+    let expiresAtMs: number | null | undefined;
+    if (spec.expires_at === null) expiresAtMs = null;
+    else if (spec.expires_at !== undefined) {
+      if (branch.default) throw badRequest(`branch ${branch.id} is the default branch, which cannot expire`);
+      expiresAtMs = expiryMs(spec.expires_at, now(), "branch.");
+    }
+    // Every check is done: now change the branch.
+    if (spec.name !== undefined) branch.name = spec.name;
+    if (spec.protected !== undefined) branch.protected = spec.protected;
+    if (expiresAtMs === null) {
+      delete branch.expires_at_ms;
+      delete branch.ttl_interval_seconds;
+    } else if (expiresAtMs !== undefined) {
+      branch.expires_at_ms = expiresAtMs;
+      branch.ttl_interval_seconds = Math.round((expiresAtMs - now()) / 1000);
+    }
+    branch.updated_at_ms = now();
     ctx.changed();
-    return { branch: renderBranch(branch, store, ctx.clock.now()), operations: [] };
+    return { branch: renderBranch(branch, store, now()), operations: [] };
   });
 
   app.delete("/projects/:project_id/branches/:branch_id", async (request, reply) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    const branchId = pathId(request.params, "branch_id");
-    const branch = store.branches.get(branchId);
+    const project = projectOf(ctx, request);
+    const branch = store.branches.get(paramsOf(request)["branch_id"] as string);
     // The official document: 204 "if the branch doesn't exist or has already been deleted".
     if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
       return reply.code(204).send();
     }
     checkBranchDeletable(ctx, project, branch);
-    if (ctx.engine.isBusy(project.id)) throw locked();
+    checkIdle(ctx, project);
     const operations = deleteBranch(ctx, project, branch, "user");
     return {
-      branch: renderBranch(branch, store, ctx.clock.now()),
+      branch: renderBranch(branch, store, now()),
       operations: operations.map((op) => ctx.engine.view(op)),
     };
+  });
+
+  app.post("/projects/:project_id/branches/:branch_id/restore", async (request) => {
+    const { project, branch } = branchOf(ctx, request);
+    const body = bodyOf<BranchRestoreRequest>(request);
+    const source = store.branches.get(body.source_branch_id);
+    if (!source || source.project_id !== project.id || source.deleted_at_ms !== undefined) {
+      throw new HttpError(422, `source branch ${body.source_branch_id} not found in project ${project.id}`);
+    }
+    const point = branchPoint(ctx, project, source, body.source_lsn, body.source_timestamp, "source");
+    const self = source.id === branch.id;
+    if (self && point.lsn === undefined) {
+      throw badRequest("restoring a branch from itself needs source_timestamp or source_lsn");
+    }
+    const preserve = body.preserve_under_name === "" ? undefined : body.preserve_under_name;
+    const hasChildren = store.liveBranches(project.id).some((b) => b.parent_id === branch.id);
+    if (preserve === undefined && (self || hasChildren)) {
+      throw badRequest(
+        self
+          ? "restoring a branch from itself needs preserve_under_name"
+          : `branch ${branch.id} has child branches: give preserve_under_name to keep them on its previous state`,
+      );
+    }
+    if (preserve !== undefined && nameTaken(ctx, project, preserve)) throw conflict(preserve);
+    checkIdle(ctx, project);
+    const operations = restoreBranch(ctx, project, branch, source, {
+      ...(point.lsn === undefined ? {} : { lsn: point.lsn }),
+      ...(preserve === undefined ? {} : { preserveUnderName: preserve }),
+    });
+    return {
+      branch: renderBranch(branch, store, now()),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    };
+  });
+
+  // Within 7 days of its deletion a branch comes back with its endpoints, idle, and no expiry.
+  app.post("/projects/:project_id/branches/:branch_id/recover", async (request) => {
+    const project = projectOf(ctx, request);
+    const branchId = paramsOf(request)["branch_id"] as string;
+    const branch = store.branches.get(branchId);
+    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms === undefined) {
+      throw new HttpError(404, `no deleted branch ${branchId} to recover in project ${project.id}`);
+    }
+    if (now() - branch.deleted_at_ms > RECOVERY_WINDOW_MS) {
+      throw new HttpError(404, `branch ${branchId} was deleted more than 7 days ago and cannot be recovered`);
+    }
+    if (nameTaken(ctx, project, branch.name)) throw conflict(branch.name);
+    if (branch.parent_id !== undefined && store.branches.get(branch.parent_id)?.deleted_at_ms !== undefined) {
+      throw new HttpError(422, `recover the parent branch ${branch.parent_id} first`);
+    }
+    delete branch.deleted_at_ms;
+    delete branch.deleted_by;
+    delete branch.expires_at_ms;
+    delete branch.ttl_interval_seconds;
+    const endpoints = (branch.deleted_endpoints ?? []).map((e) => ({ ...e, op_ids: [] }));
+    for (const e of endpoints) store.endpoints.set(e.id, e);
+    delete branch.deleted_endpoints;
+    branch.updated_at_ms = now();
+    ctx.changed();
+    return {
+      branch: renderBranch(branch, store, now()),
+      endpoints: endpoints.map((e) => renderEndpoint(e, store, now())),
+    };
+  });
+
+  app.post("/projects/:project_id/branches/:branch_id/set_as_default", async (request) => {
+    const { project, branch } = branchOf(ctx, request);
+    const previous = store.branches.get(project.default_branch_id);
+    if (previous) {
+      previous.default = false;
+      previous.updated_at_ms = now();
+    }
+    branch.default = true;
+    // The default branch never expires.
+    delete branch.expires_at_ms;
+    delete branch.ttl_interval_seconds;
+    branch.updated_at_ms = now();
+    project.default_branch_id = branch.id;
+    project.updated_at_ms = now();
+    ctx.changed();
+    return { branch: renderBranch(branch, store, now()), operations: [] };
   });
 }

@@ -1,49 +1,80 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
 import { badRequest } from "../errors";
 import type { FaultResponse } from "../faults";
 import type { OperationMatch, ScriptedOutcome } from "../operations";
 import type { RequestFilter } from "../request-log";
 import type { SeedFile } from "../seed";
 import type { EmulatorControl } from "../types";
-import {
-  bodyObject,
-  isObject,
-  optionalString,
-  pathInt,
-  queryInt,
-  queryString,
-  requiredString,
-} from "../validate";
 
 // The control API over HTTP, under /__emulator/ (never under /api/v2), for tests in other
-// processes and for pipelines driving a CLI-started emulator. No authentication: it binds to
-// loopback by default. Every action is the library's `EmulatorControl` method of the same name.
+// processes and for pipelines driving a CLI-started emulator. Open on loopback; bound to another
+// address it needs the control token given at start. Every action is the library's
+// `EmulatorControl` method of the same name. Bodies and queries are checked with zod (400).
 
-function param(params: unknown, name: string): string {
-  const value = isObject(params) ? params[name] : undefined;
-  if (typeof value !== "string" || value === "") throw badRequest(`${name} is required`);
-  return value;
+const text = z.string().min(1);
+const count = z.number().finite();
+const queryInt = z.string().regex(/^\d+$/, "must be a non-negative integer").transform(Number).optional();
+
+const schemas = {
+  requestsQuery: z.object({
+    route: text.optional(),
+    method: text.optional(),
+    status: queryInt,
+    since: queryInt,
+  }),
+  fault: z.object({
+    route: text,
+    response: z.record(z.string(), z.unknown()).default({}),
+    count: count.optional(),
+  }),
+  script: z.object({
+    match: z.record(z.string(), z.unknown()).default({}),
+    outcome: z
+      .object({ kind: z.enum(["fail", "cancelled", "error", "skipped", "stuck"]) })
+      .catchall(z.unknown()),
+  }),
+  platform: z.object({ action: text.optional(), duration_ms: count.optional() }).default({}),
+  bulk: z.object({ count }),
+  advance: z.object({ ms: count }),
+  transfer: z.object({ org_id: text.nullable(), user_id: text.optional() }),
+  member: z.object({ user_id: text, role: z.enum(["admin", "member"]) }),
+  key: z.object({
+    user_id: text,
+    org_id: text.optional(),
+    project_id: text.optional(),
+    name: z.string().min(1).max(64).optional(),
+  }),
+  // File paths are a library/CLI feature; over HTTP only named seeds and inline objects.
+  seed: z.object({
+    seed: z.union([z.literal("demo"), z.literal("empty"), z.record(z.string(), z.unknown())]),
+  }),
+};
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value ?? undefined);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path.join(".") ?? "";
+  throw badRequest(`invalid ${what}: ${path === "" ? "" : `${path}: `}${issue?.message ?? "invalid"}`);
 }
 
-function num(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) throw badRequest(`${name} must be a number`);
-  return value;
-}
+const body = <T>(schema: z.ZodType<T>, request: FastifyRequest) =>
+  parse(schema, request.body, "request body");
+const param = (request: FastifyRequest, name: string) =>
+  parse(text, (request.params as Record<string, unknown>)[name], `path parameter ${name}`);
 
 /** Registers the control routes (mount under the /__emulator prefix). */
 export function controlRoutes(app: FastifyInstance, control: EmulatorControl): void {
   app.get("/health", async () => ({ ok: true }));
 
   app.get("/requests", async (request) => {
+    const query = parse(schemas.requestsQuery, request.query, "query");
     const filter: RequestFilter = {};
-    const route = queryString(request.query, "route");
-    const method = queryString(request.query, "method");
-    if (route !== undefined) filter.route = route;
-    if (method !== undefined) filter.method = method;
-    const status = queryInt(request.query, "status", 0, 599, -1);
-    if (status >= 0) filter.status = status;
-    const since = queryInt(request.query, "since", 0, Number.MAX_SAFE_INTEGER, -1);
-    if (since >= 0) filter.since = since;
+    if (query.route !== undefined) filter.route = query.route;
+    if (query.method !== undefined) filter.method = query.method;
+    if (query.status !== undefined) filter.status = query.status;
+    if (query.since !== undefined) filter.since = query.since;
     return { requests: control.requests(filter) };
   });
 
@@ -53,12 +84,8 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
   });
 
   app.post("/faults", async (request, reply) => {
-    const body = bodyObject(request.body);
-    const route = requiredString(body, "route");
-    const response = body["response"] ?? {};
-    if (!isObject(response)) throw badRequest("response must be an object");
-    const count = body["count"] === undefined ? 1 : num(body["count"], "count");
-    control.failNext(route, response as FaultResponse, count);
+    const fault = body(schemas.fault, request);
+    control.failNext(fault.route, fault.response as FaultResponse, fault.count ?? 1);
     return reply.code(204).send();
   });
 
@@ -68,16 +95,8 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
   });
 
   app.post("/operations/script", async (request, reply) => {
-    const body = bodyObject(request.body);
-    const match = body["match"] ?? {};
-    const outcome = body["outcome"];
-    if (!isObject(match)) throw badRequest("match must be an object");
-    if (!isObject(outcome) || typeof outcome["kind"] !== "string")
-      throw badRequest("outcome.kind is required");
-    if (!["fail", "cancelled", "error", "skipped", "stuck"].includes(outcome["kind"])) {
-      throw badRequest("outcome.kind must be one of fail, cancelled, error, skipped, stuck");
-    }
-    control.scriptOperations(match as OperationMatch, outcome as unknown as ScriptedOutcome);
+    const script = body(schemas.script, request);
+    control.scriptOperations(script.match as OperationMatch, script.outcome as ScriptedOutcome);
     return reply.code(204).send();
   });
 
@@ -87,18 +106,15 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
   });
 
   app.post("/projects/:project_id/platform_operations", async (request) => {
-    const body = bodyObject(request.body, true);
-    const action = optionalString(body, "action", { min: 1 });
-    const duration = body["duration_ms"] === undefined ? undefined : num(body["duration_ms"], "duration_ms");
+    const spec = body(schemas.platform, request);
     return {
-      operation: control.startPlatformOperation(param(request.params, "project_id"), action, duration),
+      operation: control.startPlatformOperation(param(request, "project_id"), spec.action, spec.duration_ms),
     };
   });
 
-  app.post("/projects/:project_id/operations/bulk", async (request) => {
-    const body = bodyObject(request.body);
-    return { added: control.addOperations(param(request.params, "project_id"), num(body["count"], "count")) };
-  });
+  app.post("/projects/:project_id/operations/bulk", async (request) => ({
+    added: control.addOperations(param(request, "project_id"), body(schemas.bulk, request).count),
+  }));
 
   app.get("/clock", async () => {
     const now = control.now();
@@ -106,53 +122,53 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
   });
 
   app.post("/clock/advance", async (request) => {
-    control.advance(num(bodyObject(request.body)["ms"], "ms"));
+    control.advance(body(schemas.advance, request).ms);
     const now = control.now();
     return { now, iso: new Date(now).toISOString() };
   });
 
   app.post("/projects/:project_id/transfer", async (request, reply) => {
-    const body = bodyObject(request.body);
-    const orgId = body["org_id"];
-    if (orgId !== null && typeof orgId !== "string")
-      throw badRequest("org_id must be an organization id or null");
-    control.transferProject(param(request.params, "project_id"), orgId, optionalString(body, "user_id"));
+    const spec = body(schemas.transfer, request);
+    control.transferProject(param(request, "project_id"), spec.org_id, spec.user_id);
     return reply.code(204).send();
   });
 
   app.post("/organizations/:org_id/members", async (request, reply) => {
-    const body = bodyObject(request.body);
-    const role = requiredString(body, "role");
-    if (role !== "admin" && role !== "member") throw badRequest("role must be admin or member");
-    control.addMember(param(request.params, "org_id"), requiredString(body, "user_id"), role);
+    const spec = body(schemas.member, request);
+    control.addMember(param(request, "org_id"), spec.user_id, spec.role);
     return reply.code(204).send();
   });
 
   app.delete("/organizations/:org_id/members/:user_id", async (request, reply) => {
-    control.removeMember(param(request.params, "org_id"), param(request.params, "user_id"));
+    control.removeMember(param(request, "org_id"), param(request, "user_id"));
     return reply.code(204).send();
   });
 
   app.post("/api_keys", async (request) => {
-    const body = bodyObject(request.body);
-    const orgId = optionalString(body, "org_id");
-    const projectId = optionalString(body, "project_id");
-    const name = optionalString(body, "name", { min: 1, max: 64 });
+    const spec = body(schemas.key, request);
     return control.createApiKey({
-      userId: requiredString(body, "user_id"),
-      ...(orgId === undefined ? {} : { orgId }),
-      ...(projectId === undefined ? {} : { projectId }),
-      ...(name === undefined ? {} : { name }),
+      userId: spec.user_id,
+      ...(spec.org_id === undefined ? {} : { orgId: spec.org_id }),
+      ...(spec.project_id === undefined ? {} : { projectId: spec.project_id }),
+      ...(spec.name === undefined ? {} : { name: spec.name }),
     });
   });
 
   app.post("/api_keys/:key_id/revoke", async (request, reply) => {
-    control.revokeApiKey(pathInt(request.params, "key_id"));
+    const keyId = parse(
+      z
+        .string()
+        .regex(/^\d{1,15}$/, "must be an integer")
+        .transform(Number),
+      (request.params as Record<string, unknown>)["key_id"],
+      "path parameter key_id",
+    );
+    control.revokeApiKey(keyId);
     return reply.code(204).send();
   });
 
   app.delete("/projects/:project_id/branches/:branch_id", async (request) => ({
-    operations: control.deleteBranch(param(request.params, "project_id"), param(request.params, "branch_id")),
+    operations: control.deleteBranch(param(request, "project_id"), param(request, "branch_id")),
   }));
 
   app.post("/limits/reset", async (_request, reply) => {
@@ -168,12 +184,7 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
   });
 
   app.post("/seed", async (request, reply) => {
-    const seed = bodyObject(request.body)["seed"];
-    // File paths are a library/CLI feature; over HTTP only named seeds and inline objects.
-    if (seed !== "demo" && seed !== "empty" && !isObject(seed)) {
-      throw badRequest('seed must be "demo", "empty" or a seed object');
-    }
-    control.seed(seed as SeedFile);
+    control.seed(body(schemas.seed, request).seed as SeedFile);
     return reply.code(204).send();
   });
 }

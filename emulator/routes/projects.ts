@@ -1,9 +1,11 @@
+import type { ProjectCreateRequest, ProjectUpdateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
 import { createProject, type NewProject } from "../mutations";
 import {
+  connectionUri,
   renderBranch,
   renderConnectionUri,
   renderDatabases,
@@ -12,19 +14,13 @@ import {
   renderProjectListItem,
   renderRoles,
 } from "../render";
-import type { ProjectRecord } from "../state";
-import {
-  bodyObject,
-  optionalId,
-  optionalObject,
-  optionalString,
-  pathId,
-  queryInt,
-  queryString,
-} from "../validate";
+import { checkIdentifier, checkProvisioner, computeSettings, DEFAULT_COMPUTE } from "../rules";
+import { type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
 import { principalOf } from "./principal";
+import { bodyOf, paramsOf, queryOf } from "./request";
 
-// Projects: list (cursor = last project id), get, create.
+// Projects: list (cursor = last project id), shared, get, create, update, delete, recover, and
+// the connection URI of a database.
 
 /** Regions the emulator accepts for new projects. */
 export const REGIONS = [
@@ -44,74 +40,107 @@ export const REGIONS = [
 const byCreation = (a: ProjectRecord, b: ProjectRecord) =>
   a.created_at_ms - b.created_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+interface ListQuery {
+  limit: number;
+  cursor: string;
+  search: string;
+  org_id: string;
+  recoverable: boolean;
+}
+
+/** One page of projects after `cursor` (a project id of an earlier page); every page carries a cursor. */
+function pageOf(ctx: EmulatorContext, projects: ProjectRecord[], query: Partial<ListQuery>) {
+  const search = query.search?.toLowerCase();
+  let list = [...projects].sort(byCreation);
+  if (search !== undefined && search !== "") {
+    list = list.filter((p) => p.name.toLowerCase().includes(search) || p.id.includes(search));
+  }
+  if (query.cursor !== undefined && query.cursor !== "") {
+    const anchor = ctx.store.projects.get(query.cursor);
+    if (!anchor) {
+      throw badRequest(
+        `invalid cursor ${JSON.stringify(query.cursor)}: not a project id from a previous page`,
+      );
+    }
+    list = list.filter((p) => byCreation(p, anchor) > 0);
+  }
+  const page = list.slice(0, query.limit ?? 10);
+  const last = page.at(-1)?.id ?? (query.cursor || undefined);
+  return { page, ...(last === undefined ? {} : { pagination: { cursor: last } }) };
+}
+
 /** Registers the project routes. */
 export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
+  const now = () => ctx.clock.now();
+  const recoverable = (p: ProjectRecord) => now() - (p.deleted_at_ms ?? now()) <= RECOVERY_WINDOW_MS;
 
   app.get("/projects", async (request) => {
-    const limit = queryInt(request.query, "limit", 1, 400, 10);
-    const cursor = queryString(request.query, "cursor");
-    const search = queryString(request.query, "search")?.toLowerCase();
-    const orgId = queryString(request.query, "org_id");
-    let projects = listableProjects(store, principalOf(request), orgId).sort(byCreation);
-    if (search !== undefined) {
-      projects = projects.filter((p) => p.name.toLowerCase().includes(search) || p.id.includes(search));
-    }
-    if (cursor !== undefined) {
-      const anchor = store.projects.get(cursor);
-      if (!anchor)
-        throw badRequest(`invalid cursor ${JSON.stringify(cursor)}: not a project id from a previous page`);
-      projects = projects.filter((p) => byCreation(p, anchor) > 0);
-    }
-    const page = projects.slice(0, limit);
-    const last = page.at(-1)?.id ?? cursor;
-    const body: Record<string, unknown> = {
+    const query = queryOf<ListQuery>(request);
+    const deleted = query.recoverable === true;
+    let projects = listableProjects(store, principalOf(request), query.org_id, deleted);
+    if (deleted) projects = projects.filter(recoverable);
+    const { page, pagination } = pageOf(ctx, projects, query);
+    return {
       projects: page.map((p) => renderProjectListItem(p, store)),
+      ...(pagination ? { pagination } : {}),
       applications: {},
       integrations: {},
     };
-    if (last !== undefined) body["pagination"] = { cursor: last };
-    return body;
+  });
+
+  // Projects other accounts share with this user; the emulator models no sharing, so none.
+  app.get("/projects/shared", async (request) => {
+    principalOf(request);
+    const { page, pagination } = pageOf(ctx, [], queryOf<ListQuery>(request));
+    return {
+      projects: page.map((p) => renderProjectListItem(p, store)),
+      ...(pagination ? { pagination } : {}),
+    };
   });
 
   app.get("/projects/:project_id", async (request) => {
-    const project = accessProject(store, principalOf(request), pathId(request.params, "project_id"));
-    return { project: renderProject(project, ctx.clock.now()) };
+    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
+    return { project: renderProject(project, now()) };
   });
 
   app.post("/projects", async (request, reply) => {
     const principal = principalOf(request);
-    const body = bodyObject(request.body);
-    const spec = optionalObject(body, "project");
-    if (!spec) throw badRequest("project is required");
-    const where = "project.";
+    const spec = bodyOf<ProjectCreateRequest>(request).project;
     const input: NewProject = { source: "api" };
-    const name = optionalString(spec, "name", { min: 1, max: 256, where });
-    if (name !== undefined) input.name = name;
-    const regionId = optionalString(spec, "region_id", { where });
-    if (regionId !== undefined) {
-      if (!REGIONS.includes(regionId))
-        throw badRequest(`project.region_id ${JSON.stringify(regionId)} is not a known region`);
-      input.regionId = regionId;
+    if (spec.name !== undefined) input.name = spec.name;
+    if (spec.region_id !== undefined) {
+      if (!REGIONS.includes(spec.region_id))
+        throw badRequest(`project.region_id ${JSON.stringify(spec.region_id)} is not a known region`);
+      input.regionId = spec.region_id;
     }
-    const pg = spec["pg_version"];
-    if (pg !== undefined) {
-      if (typeof pg !== "number" || !Number.isInteger(pg) || pg < 14 || pg > 18) {
-        throw badRequest("project.pg_version must be an integer from 14 to 18");
-      }
-      input.pgVersion = pg;
-    }
-    const branch = optionalObject(spec, "branch", where);
+    if (spec.pg_version !== undefined) input.pgVersion = spec.pg_version;
+    checkProvisioner(spec.provisioner, "project.");
+    if (spec.provisioner !== undefined) input.provisioner = spec.provisioner;
+    // The deprecated top-level sizes, overridden by default_endpoint_settings.
+    const sizes = computeSettings(DEFAULT_COMPUTE, spec, "project.");
+    input.defaultCompute = computeSettings(
+      sizes,
+      spec.default_endpoint_settings ?? {},
+      "project.default_endpoint_settings.",
+    );
+    if (spec.history_retention_seconds !== undefined)
+      input.historyRetentionSeconds = spec.history_retention_seconds;
+    if (spec.settings !== undefined) input.settings = spec.settings as Record<string, unknown>;
+    const branch = spec.branch;
     if (branch) {
-      const where2 = "project.branch.";
-      const branchName = optionalString(branch, "name", { min: 1, max: 256, where: where2 });
-      const roleName = optionalString(branch, "role_name", { min: 1, max: 63, where: where2 });
-      const databaseName = optionalString(branch, "database_name", { min: 1, max: 63, where: where2 });
-      if (branchName !== undefined) input.branchName = branchName;
-      if (roleName !== undefined) input.roleName = roleName;
-      if (databaseName !== undefined) input.databaseName = databaseName;
+      if (branch.name !== undefined) input.branchName = branch.name;
+      if (branch.role_name !== undefined) {
+        checkIdentifier(branch.role_name, "project.branch.role_name");
+        input.roleName = branch.role_name;
+      }
+      if (branch.database_name !== undefined) {
+        checkIdentifier(branch.database_name, "project.branch.database_name");
+        input.databaseName = branch.database_name;
+      }
+      if (branch.annotations !== undefined) input.annotation = branch.annotations;
     }
-    const orgId = optionalId(spec, "org_id", where);
+    const orgId = spec.org_id;
     const { key } = principal;
     if (key.kind === "project") throw forbidden("a project-scoped API key cannot create projects");
     if (key.kind === "organization") {
@@ -129,16 +158,105 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     }
     input.creatorUserId = key.user_id;
     const created = createProject(ctx, input);
-    const now = ctx.clock.now();
-    const roles = renderRoles(created.branch).map((r) => ({ ...r, password: created.password }));
+    const at = now();
     return reply.code(201).send({
-      project: renderProject(created.project, now),
-      connection_uris: [renderConnectionUri(created.endpoint, created.branch, store, created.password)],
-      roles,
+      project: renderProject(created.project, at),
+      connection_uris: [renderConnectionUri(created.endpoint, created.branch, store)],
+      roles: renderRoles(created.branch, true),
       databases: renderDatabases(created.branch),
       operations: created.operations.map((op) => ctx.engine.view(op)),
-      branch: renderBranch(created.branch, store, now),
-      endpoints: [renderEndpoint(created.endpoint, store, now)],
+      branch: renderBranch(created.branch, store, at),
+      endpoints: [renderEndpoint(created.endpoint, store, at)],
     });
+  });
+
+  app.patch("/projects/:project_id", async (request) => {
+    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
+    const spec = bodyOf<ProjectUpdateRequest>(request).project;
+    const compute =
+      spec.default_endpoint_settings === undefined
+        ? undefined
+        : computeSettings(
+            project.default_endpoint_settings ?? DEFAULT_COMPUTE,
+            spec.default_endpoint_settings,
+            "project.default_endpoint_settings.",
+          );
+    // Every check is done: now change the project.
+    if (spec.name !== undefined) project.name = spec.name;
+    if (compute !== undefined) project.default_endpoint_settings = compute;
+    if (spec.history_retention_seconds !== undefined)
+      project.history_retention_seconds = spec.history_retention_seconds;
+    if (spec.settings !== undefined)
+      project.settings = { ...(project.settings ?? {}), ...(spec.settings as Record<string, unknown>) };
+    project.updated_at_ms = now();
+    ctx.changed();
+    return { project: renderProject(project, now()), operations: [] };
+  });
+
+  app.delete("/projects/:project_id", async (request) => {
+    const principal = principalOf(request);
+    const project = accessProject(store, principal, paramsOf(request)["project_id"] as string);
+    if (principal.key.kind === "project")
+      throw forbidden("a project-scoped API key cannot delete its project");
+    project.deleted_at_ms = now();
+    project.updated_at_ms = now();
+    ctx.changed();
+    return { project: renderProject(project, now()) };
+  });
+
+  app.post("/projects/:project_id/recover", async (request) => {
+    const project = accessProject(
+      store,
+      principalOf(request),
+      paramsOf(request)["project_id"] as string,
+      true,
+    );
+    if (!recoverable(project)) {
+      throw notFound(`project ${project.id} was deleted more than 7 days ago and cannot be recovered`);
+    }
+    delete project.deleted_at_ms;
+    project.updated_at_ms = now();
+    ctx.changed();
+    const at = now();
+    return {
+      project: renderProject(project, at),
+      branches: store.liveBranches(project.id).map((b) => renderBranch(b, store, at)),
+    };
+  });
+
+  app.get("/projects/:project_id/connection_uri", async (request) => {
+    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
+    const query = queryOf<{
+      branch_id: string;
+      endpoint_id: string;
+      database_name: string;
+      role_name: string;
+      pooled: boolean;
+    }>(request);
+    const branchId = query.branch_id ?? project.default_branch_id;
+    const branch = store.branches.get(branchId);
+    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+      throw notFound(`branch ${branchId} not found in project ${project.id}`);
+    }
+    const endpoints = store.branchEndpoints(branch.id);
+    const endpoint =
+      query.endpoint_id === undefined
+        ? endpoints.find((e) => e.type === "read_write")
+        : endpoints.find((e) => e.id === query.endpoint_id);
+    if (!endpoint) {
+      throw notFound(
+        query.endpoint_id === undefined
+          ? `branch ${branch.id} has no read_write endpoint`
+          : `endpoint ${query.endpoint_id} not found on branch ${branch.id}`,
+      );
+    }
+    const role = branch.roles.find((r) => r.name === query.role_name);
+    if (!role) throw notFound(`role ${String(query.role_name)} not found on branch ${branch.id}`);
+    if (!branch.databases.some((d) => d.name === query.database_name)) {
+      throw notFound(`database ${String(query.database_name)} not found on branch ${branch.id}`);
+    }
+    return {
+      uri: connectionUri(endpoint, store, role, query.database_name as string, query.pooled === true),
+    };
   });
 }

@@ -83,7 +83,7 @@ describe("branches", () => {
     ["a name over 256 characters", { branch: { name: "n".repeat(257) } }, 400, /at most 256/],
     ["an empty name", { branch: { name: "" } }, 400, /must not be empty/],
     ["a non-string name", { branch: { name: 5 } }, 400, /must be a string/],
-    ["an unknown endpoint type", { endpoints: [{ type: "read_mostly" }] }, 400, /read_write, read_only/],
+    ["an unknown endpoint type", { endpoints: [{ type: "read_mostly" }] }, 400, /read_only, read_write/],
     [
       "a second read_write endpoint",
       { endpoints: [{ type: "read_write" }, { type: "read_write" }] },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { type CallOptions, call, type Json, type Reply, start } from "./helpers";
-import { OpenApiValidator } from "./openapi";
+import { OpenApiValidator, servedRoutes } from "./openapi";
 
 // Every response body the emulator sends, on every route and error path, is validated against the
 // official OpenAPI document of @neondatabase/api-client; the last test checks nothing was skipped.
@@ -253,6 +253,140 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("GET", `${P}/operations/not-a-uuid`, 400, personal);
   });
 
+  it("the rest of the object model: projects, branches, endpoints, roles, databases, users, organizations", async () => {
+    emu.control.advance(10_000);
+    await check("GET", "/projects/shared", 200, personal);
+    await check("GET", "/projects?recoverable=true", 200, personal);
+    const made = await check("POST", "/projects", 201, { ...personal, body: { project: { name: "model" } } });
+    const M = `/projects/${made.body.project.id}`;
+    const mainId = made.body.branch.id as string;
+    emu.control.advance(1000);
+    await check("PATCH", M, 200, { ...personal, body: { project: { name: "model-2" } } });
+    await check("PATCH", M, 400, {
+      ...personal,
+      body: {
+        project: { default_endpoint_settings: { autoscaling_limit_min_cu: 2, autoscaling_limit_max_cu: 1 } },
+      },
+    });
+    await check(
+      "GET",
+      `${M}/connection_uri?database_name=neondb&role_name=neondb_owner&pooled=true`,
+      200,
+      personal,
+    );
+    await check("GET", `${M}/connection_uri?database_name=neondb&role_name=nobody`, 404, personal);
+    await check("GET", `${M}/connection_uri?role_name=neondb_owner`, 400, personal);
+    const expires = new Date(emu.control.now() + 3_600_000).toISOString();
+    const dev = await check("POST", `${M}/branches`, 201, {
+      ...personal,
+      body: {
+        branch: {
+          name: "dev",
+          expires_at: expires,
+          parent_timestamp: new Date(emu.control.now()).toISOString(),
+        },
+        endpoints: [{ type: "read_write", autoscaling_limit_min_cu: 0.5, autoscaling_limit_max_cu: 2 }],
+      },
+    });
+    const D = `${M}/branches/${dev.body.branch.id}`;
+    await check("POST", `${M}/branches`, 400, {
+      ...personal,
+      body: { branch: { init_source: "everything" } },
+    });
+    emu.control.advance(1000);
+    await check("POST", `${M}/branches`, 201, {
+      ...personal,
+      body: { branch: { init_source: "schema-only" } },
+    });
+    emu.control.advance(1000);
+    await check("GET", `${M}/branches?limit=1&sort_by=name&sort_order=asc`, 200, personal);
+    await check("GET", `${M}/branches?sort_by=size`, 400, personal);
+    await check("GET", `${M}/branches/count`, 200, personal);
+    await check("PATCH", D, 200, { ...personal, body: { branch: { expires_at: null, protected: true } } });
+    await check("DELETE", D, 422, personal);
+    await check("PATCH", D, 200, { ...personal, body: { branch: { protected: false } } });
+    const endpoints = await check("GET", `${M}/endpoints`, 200, personal);
+    const rw = endpoints.body.endpoints.find((e: Json) => e.branch_id === dev.body.branch.id);
+    const E = `${M}/endpoints/${rw.id}`;
+    await check("GET", E, 200, personal);
+    await check("POST", `${M}/endpoints`, 400, {
+      ...personal,
+      body: { endpoint: { branch_id: dev.body.branch.id, type: "read_write" } },
+    });
+    const ro = await check("POST", `${M}/endpoints`, 201, {
+      ...personal,
+      body: { endpoint: { branch_id: dev.body.branch.id, type: "read_only" } },
+    });
+    await check("POST", `${M}/endpoints`, 423, {
+      ...personal,
+      body: { endpoint: { branch_id: dev.body.branch.id, type: "read_only" } },
+    });
+    emu.control.advance(1000);
+    await check("PATCH", E, 200, { ...personal, body: { endpoint: { suspend_timeout_seconds: 300 } } });
+    emu.control.advance(1000);
+    await check("PATCH", E, 400, { ...personal, body: { endpoint: { suspend_timeout_seconds: 30 } } });
+    for (const what of ["suspend", "start", "restart"]) {
+      await check("POST", `${E}/${what}`, 200, personal);
+      emu.control.advance(1000);
+    }
+    await check("DELETE", `${M}/endpoints/${ro.body.endpoint.id}`, 200, personal);
+    emu.control.advance(1000);
+    await check("DELETE", `${M}/endpoints/${ro.body.endpoint.id}`, 204, personal);
+    await check("GET", `${M}/endpoints/ep-no-such-endpoint-a0000000`, 404, personal);
+    const role = await check("POST", `${D}/roles`, 201, { ...personal, body: { role: { name: "alice" } } });
+    noUndeclared("Role", role.body.role);
+    emu.control.advance(1000);
+    await check("POST", `${D}/roles`, 409, { ...personal, body: { role: { name: "alice" } } });
+    await check("GET", `${D}/roles`, 200, personal);
+    await check("GET", `${D}/roles/alice`, 200, personal);
+    await check("GET", `${D}/roles/alice/reveal_password`, 200, personal);
+    await check("POST", `${D}/roles/alice/reset_password`, 200, personal);
+    emu.control.advance(1000);
+    await check("POST", `${D}/databases`, 201, {
+      ...personal,
+      body: { database: { name: "shop", owner_name: "alice" } },
+    });
+    emu.control.advance(1000);
+    await check("POST", `${D}/databases`, 422, {
+      ...personal,
+      body: { database: { name: "x", owner_name: "nobody" } },
+    });
+    await check("GET", `${D}/databases`, 200, personal);
+    await check("GET", `${D}/databases/shop`, 200, personal);
+    await check("PATCH", `${D}/databases/shop`, 200, { ...personal, body: { database: { name: "store" } } });
+    emu.control.advance(1000);
+    await check("DELETE", `${D}/roles/alice`, 422, personal);
+    await check("DELETE", `${D}/databases/store`, 200, personal);
+    emu.control.advance(1000);
+    await check("DELETE", `${D}/databases/store`, 204, personal);
+    await check("DELETE", `${D}/roles/alice`, 200, personal);
+    emu.control.advance(1000);
+    await check("DELETE", `${D}/roles/alice`, 204, personal);
+    await check("POST", `${D}/restore`, 200, { ...personal, body: { source_branch_id: mainId } });
+    emu.control.advance(1000);
+    await check("POST", `${D}/restore`, 400, { ...personal, body: { source_branch_id: dev.body.branch.id } });
+    await check("POST", `${D}/set_as_default`, 200, personal);
+    await check("POST", `${M}/branches/${mainId}/set_as_default`, 200, personal);
+    await check("DELETE", D, 200, personal);
+    emu.control.advance(1000);
+    await check("POST", `${D}/recover`, 200, personal);
+    await check("GET", "/users/me", 200, personal);
+    await check("GET", "/users/me", 403, orgKey);
+    await check("GET", "/users/me/organizations", 200, member);
+    await check("GET", `/organizations/${DEMO.orgId}`, 200, orgKey);
+    const members = await check("GET", `/organizations/${DEMO.orgId}/members`, 200, member);
+    await check(
+      "GET",
+      `/organizations/${DEMO.orgId}/members/${members.body.members[0].member.id}`,
+      200,
+      member,
+    );
+    await check("GET", `/organizations/${DEMO.orgId}/members`, 403, projectKey);
+    await check("DELETE", M, 200, personal);
+    await check("GET", M, 404, personal);
+    await check("POST", `${M}/recover`, 200, personal);
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -281,6 +415,17 @@ describe("contract: responses match the official OpenAPI document", () => {
     assert.deepEqual(validator.undeclared("Operation", { ...broken.operation, statsu: "finished" }), [
       "statsu",
     ]);
+  });
+
+  it("covered the success status of every served route", async () => {
+    const served = await servedRoutes();
+    const succeeded = new Set(
+      [...covered].filter((c) => /\s2\d\d$/.test(c)).map((c) => c.replace(/\s\d+$/, "")),
+    );
+    assert.deepEqual(
+      served.filter((r) => !succeeded.has(r)),
+      [],
+    );
   });
 
   it("covered every route with its success status and its error paths", () => {

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import Fastify from "fastify";
 import { parse } from "yaml";
+import type { EmulatorContext } from "../../emulator/context";
+import { toTemplate } from "../../emulator/route-pattern";
+import { API_PREFIX, apiRoutes } from "../../emulator/server";
 import { type Json, openApiPath } from "./helpers";
 
 // Response validation against the official OpenAPI document. The whole document is added to ajv
@@ -99,4 +103,18 @@ export class OpenApiValidator {
     if (!isObj(value)) return [`not an object: ${JSON.stringify(value)}`];
     return Object.keys(value).filter((k) => !declared.has(k));
   }
+}
+
+/** Every route the emulator serves, as "METHOD /template". */
+export async function servedRoutes(): Promise<string[]> {
+  const served: string[] = [];
+  const app = Fastify({ exposeHeadRoutes: false });
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) served.push(`${method} ${toTemplate(route.url)}`);
+  });
+  // Registration only reads the context when a request arrives.
+  await app.register(async (api) => apiRoutes(api, {} as EmulatorContext), { prefix: API_PREFIX });
+  await app.ready();
+  await app.close();
+  return served.sort();
 }

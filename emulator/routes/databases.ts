@@ -1,0 +1,91 @@
+import type { DatabaseCreateRequest, DatabaseUpdateRequest } from "@neondatabase/api-client";
+import type { FastifyInstance } from "fastify";
+import { applyBranchConfig, checkIdle } from "../compute";
+import type { EmulatorContext } from "../context";
+import { HttpError } from "../errors";
+import { renderDatabases } from "../render";
+import { checkIdentifier } from "../rules";
+import type { BranchRecord, DatabaseRecord } from "../state";
+import { branchOf, databaseOf } from "./lookup";
+import { bodyOf, paramsOf } from "./request";
+
+// Databases of a branch: list, create (its owner role must exist), get, update (name, owner),
+// delete. Changes apply to the branch's compute through operations.
+
+const ACTIONS = ["apply_config", "suspend_compute"];
+
+function checkOwner(branch: BranchRecord, owner: string): void {
+  if (!branch.roles.some((r) => r.name === owner)) {
+    throw new HttpError(422, `owner role ${JSON.stringify(owner)} does not exist on branch ${branch.id}`);
+  }
+}
+
+function checkFree(branch: BranchRecord, name: string): void {
+  if (branch.databases.some((d) => d.name === name)) {
+    throw new HttpError(409, `database ${JSON.stringify(name)} already exists on branch ${branch.id}`);
+  }
+}
+
+/** Registers the database routes. */
+export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const base = "/projects/:project_id/branches/:branch_id/databases";
+  const now = () => ctx.clock.now();
+  const one = (branch: BranchRecord, d: DatabaseRecord) =>
+    renderDatabases({ ...branch, databases: [d] })[0] as Record<string, unknown>;
+
+  app.get(base, async (request) => ({ databases: renderDatabases(branchOf(ctx, request).branch) }));
+
+  app.post(base, async (request, reply) => {
+    const { project, branch } = branchOf(ctx, request);
+    const spec = bodyOf<DatabaseCreateRequest>(request).database;
+    checkIdentifier(spec.name, "database.name");
+    checkFree(branch, spec.name);
+    checkOwner(branch, spec.owner_name);
+    checkIdle(ctx, project);
+    const database: DatabaseRecord = {
+      id: ctx.store.nextDbId(),
+      name: spec.name,
+      owner_name: spec.owner_name,
+      created_at_ms: now(),
+      updated_at_ms: now(),
+    };
+    branch.databases.push(database);
+    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    return reply
+      .code(201)
+      .send({ database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) });
+  });
+
+  app.get(`${base}/:database_name`, async (request) => {
+    const { branch } = branchOf(ctx, request);
+    return { database: one(branch, databaseOf(branch, paramsOf(request)["database_name"] as string)) };
+  });
+
+  app.patch(`${base}/:database_name`, async (request) => {
+    const { project, branch } = branchOf(ctx, request);
+    const database = databaseOf(branch, paramsOf(request)["database_name"] as string);
+    const spec = bodyOf<DatabaseUpdateRequest>(request).database;
+    if (spec.name !== undefined && spec.name !== database.name) {
+      checkIdentifier(spec.name, "database.name");
+      checkFree(branch, spec.name);
+    }
+    if (spec.owner_name !== undefined) checkOwner(branch, spec.owner_name);
+    checkIdle(ctx, project);
+    if (spec.name !== undefined) database.name = spec.name;
+    if (spec.owner_name !== undefined) database.owner_name = spec.owner_name;
+    database.updated_at_ms = now();
+    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+  });
+
+  app.delete(`${base}/:database_name`, async (request, reply) => {
+    const { project, branch } = branchOf(ctx, request);
+    const database = branch.databases.find((d) => d.name === paramsOf(request)["database_name"]);
+    // The document: 204 when the database does not exist or has already been deleted.
+    if (!database) return reply.code(204).send();
+    checkIdle(ctx, project);
+    branch.databases = branch.databases.filter((d) => d !== database);
+    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+  });
+}

@@ -1,0 +1,113 @@
+import type { EndpointCreateRequest, EndpointUpdateRequest } from "@neondatabase/api-client";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  checkIdle,
+  checkOneReadWrite,
+  createEndpoint,
+  cycleEndpoint,
+  deleteEndpoint,
+  updateEndpoint,
+} from "../compute";
+import type { EmulatorContext } from "../context";
+import { HttpError } from "../errors";
+import { ENDPOINT_OPTIONS, type EndpointSpec } from "../mutations";
+import { renderEndpoint } from "../render";
+import { checkProvisioner, computeSettings, DEFAULT_COMPUTE } from "../rules";
+import type { EndpointRecord, OperationRecord } from "../state";
+import { endpointOf, projectOf } from "./lookup";
+import { bodyOf, paramsOf } from "./request";
+
+// Compute endpoints: create (one read_write per branch), list, get, update, delete, start,
+// suspend, restart. Every change but a read starts operations, so each is refused with 423 while
+// the project has unfinished ones.
+
+/** Registers the endpoint routes. */
+export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+  const now = () => ctx.clock.now();
+  const answer = (endpoint: EndpointRecord, operations: OperationRecord[]) => ({
+    endpoint: renderEndpoint(endpoint, store, now()),
+    operations: operations.map((op) => ctx.engine.view(op)),
+  });
+
+  app.post("/projects/:project_id/endpoints", async (request, reply) => {
+    const project = projectOf(ctx, request);
+    const spec = bodyOf<EndpointCreateRequest>(request).endpoint;
+    const branch = store.branches.get(spec.branch_id);
+    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+      throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
+    }
+    if (spec.region_id !== undefined && spec.region_id !== project.region_id) {
+      throw new HttpError(400, `endpoint.region_id must be the project's region ${project.region_id}`);
+    }
+    checkProvisioner(spec.provisioner, "endpoint.");
+    const wanted: EndpointSpec = {
+      type: spec.type,
+      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, spec, "endpoint."),
+      ...pick(spec, ENDPOINT_OPTIONS),
+    } as EndpointSpec;
+    checkOneReadWrite(ctx, branch, [wanted]);
+    checkIdle(ctx, project);
+    const created = createEndpoint(ctx, project, branch, wanted);
+    return reply.code(201).send(answer(created.endpoint, created.operations));
+  });
+
+  app.get("/projects/:project_id/endpoints", async (request) => {
+    const project = projectOf(ctx, request);
+    return { endpoints: store.projectEndpoints(project.id).map((e) => renderEndpoint(e, store, now())) };
+  });
+
+  app.get("/projects/:project_id/endpoints/:endpoint_id", async (request) => {
+    const { endpoint } = endpointOf(ctx, request);
+    return { endpoint: renderEndpoint(endpoint, store, now()) };
+  });
+
+  app.patch("/projects/:project_id/endpoints/:endpoint_id", async (request) => {
+    const { project, endpoint } = endpointOf(ctx, request);
+    const spec = bodyOf<EndpointUpdateRequest>(request).endpoint;
+    checkProvisioner(spec.provisioner, "endpoint.");
+    if (spec.branch_id !== undefined && spec.branch_id !== endpoint.branch_id) {
+      const target = store.branches.get(spec.branch_id);
+      if (!target || target.project_id !== project.id || target.deleted_at_ms !== undefined) {
+        throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
+      }
+      if (endpoint.type === "read_write") checkOneReadWrite(ctx, target, [{ type: "read_write" }]);
+    }
+    const compute = computeSettings(
+      endpoint.compute ?? project.default_endpoint_settings ?? DEFAULT_COMPUTE,
+      spec,
+      "endpoint.",
+    );
+    checkIdle(ctx, project);
+    const changes: Partial<EndpointRecord> = {
+      ...pick(spec, ENDPOINT_OPTIONS),
+      compute,
+    } as Partial<EndpointRecord>;
+    if (spec.branch_id !== undefined) changes.branch_id = spec.branch_id;
+    return answer(endpoint, updateEndpoint(ctx, project, endpoint, changes));
+  });
+
+  app.delete("/projects/:project_id/endpoints/:endpoint_id", async (request, reply) => {
+    const project = projectOf(ctx, request);
+    const endpoint = store.endpoints.get(paramsOf(request)["endpoint_id"] as string);
+    // The document: 204 when the endpoint does not exist or has already been deleted.
+    if (!endpoint || endpoint.project_id !== project.id) return reply.code(204).send();
+    checkIdle(ctx, project);
+    return answer(endpoint, deleteEndpoint(ctx, project, endpoint));
+  });
+
+  for (const what of ["start", "suspend", "restart"] as const) {
+    app.post(`/projects/:project_id/endpoints/:endpoint_id/${what}`, async (request: FastifyRequest) => {
+      const { project, endpoint } = endpointOf(ctx, request);
+      checkIdle(ctx, project);
+      return answer(endpoint, cycleEndpoint(ctx, project, endpoint, what));
+    });
+  }
+}
+
+/** The given fields of `value` that are set. */
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => value[k] !== undefined).map((k) => [k, value[k]])) as Partial<
+    Pick<T, K>
+  >;
+}

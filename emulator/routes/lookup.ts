@@ -1,0 +1,60 @@
+import type { FastifyRequest } from "fastify";
+import { accessProject } from "../auth";
+import type { EmulatorContext } from "../context";
+import { notFound } from "../errors";
+import type { BranchRecord, DatabaseRecord, EndpointRecord, ProjectRecord, RoleRecord } from "../state";
+import { principalOf } from "./principal";
+import { paramsOf } from "./request";
+
+// Finding the objects a path names, with the caller's access checked: 404 for what does not exist.
+
+/** The path's project, if the caller may act on it. */
+export function projectOf(ctx: EmulatorContext, request: FastifyRequest): ProjectRecord {
+  return accessProject(ctx.store, principalOf(request), paramsOf(request)["project_id"] as string);
+}
+
+/** A live branch of the project. */
+export function liveBranch(ctx: EmulatorContext, project: ProjectRecord, branchId: string): BranchRecord {
+  const branch = ctx.store.branches.get(branchId);
+  if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    throw notFound(`branch ${branchId} not found in project ${project.id}`);
+  }
+  return branch;
+}
+
+/** The path's project and branch. */
+export function branchOf(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+): { project: ProjectRecord; branch: BranchRecord } {
+  const project = projectOf(ctx, request);
+  return { project, branch: liveBranch(ctx, project, paramsOf(request)["branch_id"] as string) };
+}
+
+/** The path's project and endpoint. */
+export function endpointOf(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+): { project: ProjectRecord; endpoint: EndpointRecord } {
+  const project = projectOf(ctx, request);
+  const endpointId = paramsOf(request)["endpoint_id"] as string;
+  const endpoint = ctx.store.endpoints.get(endpointId);
+  if (!endpoint || endpoint.project_id !== project.id) {
+    throw notFound(`endpoint ${endpointId} not found in project ${project.id}`);
+  }
+  return { project, endpoint };
+}
+
+/** A role of the branch. */
+export function roleOf(branch: BranchRecord, name: string): RoleRecord {
+  const role = branch.roles.find((r) => r.name === name);
+  if (!role) throw notFound(`role ${name} not found on branch ${branch.id}`);
+  return role;
+}
+
+/** A database of the branch. */
+export function databaseOf(branch: BranchRecord, name: string): DatabaseRecord {
+  const database = branch.databases.find((d) => d.name === name);
+  if (!database) throw notFound(`database ${name} not found on branch ${branch.id}`);
+  return database;
+}

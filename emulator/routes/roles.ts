@@ -1,0 +1,89 @@
+import type { RoleCreateRequest } from "@neondatabase/api-client";
+import type { FastifyInstance } from "fastify";
+import { applyBranchConfig, checkIdle } from "../compute";
+import type { EmulatorContext } from "../context";
+import { HttpError } from "../errors";
+import { newPassword } from "../ids";
+import { renderRole, renderRoles } from "../render";
+import { checkIdentifier } from "../rules";
+import type { RoleRecord } from "../state";
+import { branchOf, roleOf } from "./lookup";
+import { bodyOf, paramsOf } from "./request";
+
+// Database roles of a branch: list, create (the password is in the answer), get, delete, reveal
+// and reset the password. Changes apply to the branch's compute through operations.
+
+/** Registers the role routes. */
+export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const base = "/projects/:project_id/branches/:branch_id/roles";
+  const now = () => ctx.clock.now();
+  const view = (op: Parameters<typeof ctx.engine.view>[0]) => ctx.engine.view(op);
+
+  app.get(base, async (request) => ({ roles: renderRoles(branchOf(ctx, request).branch) }));
+
+  app.post(base, async (request, reply) => {
+    const { project, branch } = branchOf(ctx, request);
+    const spec = bodyOf<RoleCreateRequest>(request).role;
+    checkIdentifier(spec.name, "role.name");
+    if (branch.roles.some((r) => r.name === spec.name)) {
+      throw new HttpError(409, `role ${JSON.stringify(spec.name)} already exists on branch ${branch.id}`);
+    }
+    checkIdle(ctx, project);
+    const role: RoleRecord = {
+      name: spec.name,
+      protected: false,
+      created_at_ms: now(),
+      updated_at_ms: now(),
+    };
+    if (spec.no_login === true) role.no_login = true;
+    else role.password = newPassword();
+    branch.roles.push(role);
+    const operations = applyBranchConfig(ctx, project, branch, ["apply_config"]);
+    return reply.code(201).send({ role: renderRole(branch, role, true), operations: operations.map(view) });
+  });
+
+  app.get(`${base}/:role_name`, async (request) => {
+    const { branch } = branchOf(ctx, request);
+    return { role: renderRole(branch, roleOf(branch, paramsOf(request)["role_name"] as string)) };
+  });
+
+  app.delete(`${base}/:role_name`, async (request, reply) => {
+    const { project, branch } = branchOf(ctx, request);
+    const role = branch.roles.find((r) => r.name === paramsOf(request)["role_name"]);
+    // The document: 204 when the role does not exist or has already been deleted.
+    if (!role) return reply.code(204).send();
+    if (role.protected) throw new HttpError(422, `role ${role.name} is protected and cannot be deleted`);
+    const owned = branch.databases.filter((d) => d.owner_name === role.name).map((d) => d.name);
+    if (owned.length > 0) {
+      throw new HttpError(
+        422,
+        `role ${role.name} owns databases (${owned.join(", ")}); delete them or change their owner first`,
+      );
+    }
+    checkIdle(ctx, project);
+    branch.roles = branch.roles.filter((r) => r !== role);
+    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    return { role: renderRole(branch, role), operations: operations.map(view) };
+  });
+
+  app.get(`${base}/:role_name/reveal_password`, async (request) => {
+    const { branch } = branchOf(ctx, request);
+    const role = roleOf(branch, paramsOf(request)["role_name"] as string);
+    // The document's 412 is for a password the service does not hold.
+    if (role.password === undefined) {
+      throw new HttpError(412, `role ${role.name} cannot log in and has no stored password`);
+    }
+    return { password: role.password };
+  });
+
+  app.post(`${base}/:role_name/reset_password`, async (request) => {
+    const { project, branch } = branchOf(ctx, request);
+    const role = roleOf(branch, paramsOf(request)["role_name"] as string);
+    if (role.no_login) throw new HttpError(422, `role ${role.name} cannot log in and has no password`);
+    checkIdle(ctx, project);
+    role.password = newPassword();
+    role.updated_at_ms = now();
+    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    return { role: renderRole(branch, role, true), operations: operations.map(view) };
+  });
+}

@@ -1,0 +1,98 @@
+import { badRequest } from "./errors";
+import type { ComputeSettings } from "./state";
+
+// Rules the official document states in prose (descriptions), which its schemas cannot express,
+// plus the branch-expiry bound of the service's documentation. Each refusal is a 400 with a
+// message that names the field; callers check before changing anything.
+
+/** Compute settings of endpoints created without any. */
+export const DEFAULT_COMPUTE: ComputeSettings = {
+  autoscaling_limit_min_cu: 0.25,
+  autoscaling_limit_max_cu: 0.25,
+  suspend_timeout_seconds: 0,
+};
+
+/** `init_source` values ("schema-only" and "parent-data", the default). */
+export const INIT_SOURCES: readonly string[] = ["parent-data", "schema-only"];
+
+/** Provisioners the document lists; "any string value that is not documented ... should be treated as an error". */
+export const PROVISIONERS: readonly string[] = ["k8s-pod", "k8s-neonvm", "serverless-platform"];
+
+/** The furthest ahead a branch expiry may be set (the service's documentation: 30 days). */
+export const MAX_EXPIRY_MS = 30 * 86_400_000;
+
+/** Postgres identifiers (role and database names) are at most 63 bytes. */
+const MAX_IDENTIFIER_BYTES = 63;
+
+/** Compute settings after applying `changes` to `base`; throws 400 when min > max or the timeout is out of range. */
+export function computeSettings(
+  base: ComputeSettings,
+  changes: { [K in keyof ComputeSettings]?: number | undefined },
+  where: string,
+): ComputeSettings {
+  const out: ComputeSettings = { ...base };
+  if (changes.autoscaling_limit_min_cu !== undefined)
+    out.autoscaling_limit_min_cu = changes.autoscaling_limit_min_cu;
+  if (changes.autoscaling_limit_max_cu !== undefined)
+    out.autoscaling_limit_max_cu = changes.autoscaling_limit_max_cu;
+  // Only a minimum given: the maximum follows it up, as the service does for a single size.
+  if (
+    changes.autoscaling_limit_max_cu === undefined &&
+    out.autoscaling_limit_max_cu < out.autoscaling_limit_min_cu
+  ) {
+    out.autoscaling_limit_max_cu = out.autoscaling_limit_min_cu;
+  }
+  if (out.autoscaling_limit_min_cu > out.autoscaling_limit_max_cu) {
+    throw badRequest(
+      `${where}autoscaling_limit_min_cu (${out.autoscaling_limit_min_cu}) must not be greater than autoscaling_limit_max_cu (${out.autoscaling_limit_max_cu})`,
+    );
+  }
+  if (changes.suspend_timeout_seconds !== undefined) {
+    const t = changes.suspend_timeout_seconds;
+    if (!(t === -1 || t === 0 || (t >= 60 && t <= 604_800))) {
+      throw badRequest(
+        `${where}suspend_timeout_seconds must be -1 (never), 0 (the default) or from 60 to 604800, got ${t}`,
+      );
+    }
+    out.suspend_timeout_seconds = t;
+  }
+  return out;
+}
+
+/** Throws 400 unless the provisioner is a documented one. */
+export function checkProvisioner(value: string | undefined, where: string): void {
+  if (value !== undefined && !PROVISIONERS.includes(value)) {
+    throw badRequest(
+      `${where}provisioner must be one of ${PROVISIONERS.join(", ")}, got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** Throws 400 unless `init_source` is a documented value. */
+export function checkInitSource(value: string | undefined, where: string): void {
+  if (value !== undefined && !INIT_SOURCES.includes(value)) {
+    throw badRequest(
+      `${where}init_source must be one of ${INIT_SOURCES.join(", ")}, got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** The expiry in epoch ms; throws 400 when it is not after `nowMs` or more than 30 days ahead. */
+export function expiryMs(value: string, nowMs: number, where: string): number {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms))
+    throw badRequest(`${where}expires_at must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
+  if (ms <= nowMs) throw badRequest(`${where}expires_at must be in the future, got ${value}`);
+  if (ms > nowMs + MAX_EXPIRY_MS) {
+    throw badRequest(`${where}expires_at must be at most 30 days ahead, got ${value}`);
+  }
+  return ms;
+}
+
+/** Throws 400 when a role or database name is empty or longer than 63 bytes. */
+export function checkIdentifier(value: string, what: string): void {
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (bytes === 0 || bytes > MAX_IDENTIFIER_BYTES) {
+    throw badRequest(`${what} must be 1 to ${MAX_IDENTIFIER_BYTES} bytes long, got ${bytes}`);
+  }
+}
