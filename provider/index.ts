@@ -5,6 +5,28 @@
 export type { DataSourceOptions } from "./data/credentials";
 export * from "./data/operations";
 export * from "./data/projects";
-export * from "./resources/apiKey";
-export * from "./resources/branch";
-export { PartialFailure } from "./resources/runtime";
+export {
+  ApiKey,
+  type ApiKeyArgs,
+  type ApiKeyInputs,
+  type ApiKeyKind,
+  type ApiKeyOutputs,
+  apiKeyProvider,
+} from "./resources/apiKey";
+export {
+  Branch,
+  type BranchArgs,
+  type BranchEndpoint,
+  type BranchInputs,
+  type BranchOutputs,
+  type BranchTimeouts,
+  branchProvider,
+  type EndpointType,
+} from "./resources/branch";
+export {
+  isPartialFailure,
+  isResourceError,
+  PartialFailure,
+  ResourceError,
+  type ResourceErrorKind,
+} from "./resources/lifecycle/errors";

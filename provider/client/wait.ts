@@ -84,13 +84,14 @@ export interface WaitParams {
   durations?: OperationDurations | undefined;
 }
 
+/** What an error records of an operation: its error text is the platform's, so it is scrubbed too. */
 function summary(op: Operation): OperationSummary {
   return {
     id: op.id,
     action: op.action,
     status: op.status,
     failures_count: op.failures_count,
-    error: op.error,
+    error: op.error === undefined ? undefined : redactSecrets(op.error),
   };
 }
 

@@ -1,28 +1,49 @@
 import * as pulumi from "@pulumi/pulumi";
-import { lazyProvider } from "./lazyProvider";
-import { moduleRef } from "./moduleRef";
+import { z } from "zod";
+import type { ApiKeyCreated, CloudDbClient, OrgApiKeyCreated, OrgApiKeyListItem } from "../client";
+import { nameInput, optionalText } from "./lifecycle/check";
+import { compact, createdSince, defineResource } from "./lifecycle/define";
+import { messageOf, ResourceError } from "./lifecycle/errors";
+import { lazyProvider } from "./lifecycle/lazyProvider";
+import { moduleRef } from "./lifecycle/moduleRef";
+import { seedOutputs, withSecrets } from "./lifecycle/props";
 
-/** Inputs of an {@link ApiKey}. The kind follows the contract: no `orgId` is a personal key. */
-export interface ApiKeyArgs {
-  /** Descriptive name, 1 to 64 characters. Changing it rotates the key (keys cannot be edited). */
-  name: pulumi.Input<string>;
-  /** Organization id: with it the key is an organization key (admins only), or project-scoped with `projectId`. */
-  orgId?: pulumi.Input<string>;
-  /** Organization-owned project the key is limited to (member-level access). Requires `orgId`. */
-  projectId?: pulumi.Input<string>;
-  /** Any string; changing it rotates the key: a new key is created first, then the old one revoked. */
-  rotationTrigger?: pulumi.Input<string>;
-}
+// ---------------------------------------------------------------- inputs
+
+/** Inputs as the provider sees them. The kind follows from them: no `orgId` is a personal key. */
+export const ApiKeyInputsSchema = z
+  .object({
+    name: nameInput(64, "name is required: give the key a descriptive name (1-64 characters)"),
+    orgId: optionalText("orgId"),
+    projectId: optionalText("projectId"),
+    rotationTrigger: optionalText("rotationTrigger"),
+  })
+  .superRefine((inputs, ctx) => {
+    if (inputs.projectId !== undefined && inputs.orgId === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["projectId"],
+        message:
+          "a project-scoped key is created under the organization that owns the project: add orgId " +
+          "(the organization's id, e.g. org-...) next to projectId, or remove projectId for a personal key",
+      });
+    }
+  });
 
 /** The plain inputs as the provider sees them. */
-export interface ApiKeyInputs {
-  name: string;
-  orgId?: string;
-  projectId?: string;
-  rotationTrigger?: string;
-}
+export type ApiKeyInputs = z.infer<typeof ApiKeyInputsSchema>;
 
-/** Which of the contract's three kinds of key this is. */
+/** Keys cannot be edited: every input picks the object, so any change creates a new key first. */
+export const API_KEY_CHANGES = {
+  name: "replace",
+  orgId: "replace",
+  projectId: "replace",
+  rotationTrigger: "replace",
+} as const;
+
+// ---------------------------------------------------------------- outputs
+
+/** Which of the three kinds of key this is. */
 export type ApiKeyKind = "personal" | "organization" | "project";
 
 /** Everything the state records of a key (inputs included). `key` is a Pulumi secret. */
@@ -37,9 +58,165 @@ export interface ApiKeyOutputs extends ApiKeyInputs {
   revoked: boolean;
 }
 
-/**
- * The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`).
- */
+// ---------------------------------------------------------------- API calls
+
+/** An API key's lifecycle: create through the path for its kind, refresh from its owner's list, revoke. */
+export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
+  noun: "API key",
+  inputs: ApiKeyInputsSchema,
+  changes: API_KEY_CHANGES,
+  secrets: ["key"],
+  id: (outs) => String(outs.keyId),
+
+  /** Creates the key and keeps the token (returned only now) in the state. */
+  async create({ client }, inputs) {
+    const kind = kindOf(inputs);
+    if (inputs.orgId === undefined) {
+      return outputsOf(inputs, kind, await client.createApiKey({ keyName: inputs.name }));
+    }
+    const made: OrgApiKeyCreated = await client.createOrgApiKey(
+      inputs.orgId,
+      compact({ keyName: inputs.name, projectId: inputs.projectId }),
+    );
+    if (kind === "project" && made.project_id !== inputs.projectId) {
+      // The key would act on something other than what was asked for: never keep it.
+      await client.revokeOrgApiKey(inputs.orgId, made.id);
+      throw new ResourceError(
+        "UnexpectedObject",
+        `the API created key ${made.id} for project ${JSON.stringify(made.project_id ?? null)} instead of ` +
+          `${inputs.projectId}; it was revoked at once. Check that project ${inputs.projectId} belongs to ` +
+          `organization ${inputs.orgId} and try again.`,
+      );
+    }
+    return outputsOf(inputs, kind, made);
+  },
+
+  /**
+   * The create may have made a key although its response (the only place the token ever appears)
+   * was lost. Such a key is useless and must not stay active: if exactly one key of this name was
+   * created since the request, it is revoked and the error says so. With none or several, the
+   * original error (which says the create may have happened) stands.
+   */
+  async findLost({ client }, inputs, startedAt, err) {
+    const since = createdSince(startedAt);
+    const candidates = await listKeys(client, inputs)
+      .then((keys) =>
+        keys.filter(
+          (k) =>
+            k.name === inputs.name &&
+            Date.parse(k.created_at ?? "") >= since &&
+            (inputs.projectId === undefined || k.project_id === inputs.projectId),
+        ),
+      )
+      .catch(() => []);
+    const [orphan, ...others] = candidates;
+    if (orphan === undefined || others.length > 0) return undefined;
+    if (
+      !(await revoke(client, inputs, orphan.id).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return undefined;
+    throw new ResourceError(
+      "LostAnswer",
+      `${messageOf(err)} The key it made (id ${orphan.id}, "${inputs.name}") was found and revoked: its ` +
+        "token was never received and cannot be read again. Run `pulumi up` again to create a new key.",
+      err,
+    );
+  },
+
+  /** Finds the key by id in its owner's list (revoked keys are not listed); the token comes from the state. */
+  async read({ client }, id, props) {
+    if (props?.keyId === undefined) {
+      throw new ResourceError(
+        "NotImportable",
+        `cannot read API key ${id} without its state: the token is returned only at creation, so an existing ` +
+          "key cannot be imported. Create a new ApiKey and revoke the old key instead.",
+      );
+    }
+    const found = (await listKeys(client, props)).find((k) => k.id === Number(id));
+    if (found === undefined) return undefined;
+    return {
+      ...props,
+      name: found.name,
+      createdAt: found.created_at ?? props.createdAt,
+      createdBy: creatorId(found.created_by) ?? props.createdBy,
+      lastUsedAt: found.last_used_at ?? null,
+      lastUsedFromAddr: found.last_used_from_addr || null,
+      revoked: false,
+    };
+  },
+
+  inputsOf: keyInputs,
+
+  /** Revokes the key through the path for its kind. */
+  async remove({ client }, id, props) {
+    await revoke(client, props, Number(id));
+  },
+});
+
+function keyInputs(value: ApiKeyInputs): ApiKeyInputs {
+  return compact({
+    name: value.name,
+    orgId: value.orgId,
+    projectId: value.projectId,
+    rotationTrigger: value.rotationTrigger,
+  });
+}
+
+function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
+  if (inputs.orgId === undefined) return "personal";
+  return inputs.projectId === undefined ? "organization" : "project";
+}
+
+/** The keys of the owner `of` names: the caller's personal keys, or the organization's. */
+async function listKeys(
+  client: CloudDbClient,
+  of: Pick<ApiKeyInputs, "orgId">,
+): Promise<OrgApiKeyListItem[]> {
+  return of.orgId === undefined ? client.listApiKeys() : client.listOrgApiKeys(of.orgId);
+}
+
+async function revoke(client: CloudDbClient, of: Pick<ApiKeyInputs, "orgId">, keyId: number): Promise<void> {
+  if (of.orgId === undefined) await client.revokeApiKey(keyId);
+  else await client.revokeOrgApiKey(of.orgId, keyId);
+}
+
+function outputsOf(inputs: ApiKeyInputs, kind: ApiKeyKind, made: ApiKeyCreated): ApiKeyOutputs {
+  return {
+    ...keyInputs(inputs),
+    keyId: made.id,
+    key: made.key,
+    kind,
+    createdAt: made.created_at ?? null,
+    createdBy: made.created_by ?? null,
+    lastUsedAt: null,
+    lastUsedFromAddr: null,
+    revoked: false,
+  };
+}
+
+/** `created_by` is a user id in create responses and a `{id, name}` object in lists. */
+function creatorId(createdBy: OrgApiKeyListItem["created_by"]): string | undefined {
+  return typeof createdBy === "string" ? createdBy : createdBy?.id;
+}
+
+// ---------------------------------------------------------------- resource
+
+/** Inputs of an {@link ApiKey}. */
+export interface ApiKeyArgs {
+  /** Descriptive name, 1 to 64 characters. Changing it rotates the key (keys cannot be edited). */
+  name: pulumi.Input<string>;
+  /** Organization id: with it the key is an organization key (admins only), or project-scoped with `projectId`. */
+  orgId?: pulumi.Input<string>;
+  /** Organization-owned project the key is limited to (member-level access). Requires `orgId`. */
+  projectId?: pulumi.Input<string>;
+  /** Any string; changing it rotates the key: a new key is created first, then the old one revoked. */
+  rotationTrigger?: pulumi.Input<string>;
+}
+
+/** The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`). */
 export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = lazyProvider(
   moduleRef(require.resolve("./apiKeyMethods")),
 );
@@ -76,22 +253,20 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly revoked: pulumi.Output<boolean>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every declared output is seeded (optional inputs included), so each is an Output on the object.
-    const props = {
-      ...args,
-      orgId: args.orgId,
-      projectId: args.projectId,
-      rotationTrigger: args.rotationTrigger,
-      keyId: undefined,
-      key: undefined,
-      kind: undefined,
-      createdAt: undefined,
-      createdBy: undefined,
-      lastUsedAt: undefined,
-      lastUsedFromAddr: undefined,
-      revoked: undefined,
-    };
-    const secret = ["key", ...(opts?.additionalSecretOutputs ?? [])];
-    super(apiKeyProvider, name, props, { ...opts, additionalSecretOutputs: secret }, "clouddb", "ApiKey");
+    const props = seedOutputs<ApiKeyOutputs>(args, [
+      "keyId",
+      "key",
+      "name",
+      "kind",
+      "orgId",
+      "projectId",
+      "rotationTrigger",
+      "createdAt",
+      "createdBy",
+      "lastUsedAt",
+      "lastUsedFromAddr",
+      "revoked",
+    ]);
+    super(apiKeyProvider, name, props, withSecrets(opts, apiKeyDefinition.secrets), "clouddb", "ApiKey");
   }
 }

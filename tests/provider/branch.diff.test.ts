@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchProvider } from "../../provider/resources/branch";
-import { DIFF_TABLE } from "../../provider/resources/branchMethods";
-import { UNKNOWN } from "../../provider/resources/runtime";
+import { branchProvider, BRANCH_CHANGES as DIFF_TABLE } from "../../provider/resources/branch";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 // One test per row of DIFF_TABLE, plus "undefined means no opinion". diff must never call the API.

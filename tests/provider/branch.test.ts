@@ -3,7 +3,7 @@ import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
 import { branchProvider } from "../../provider/resources/branch";
-import type { PartialFailure } from "../../provider/resources/runtime";
+import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 const PROJECT = DEMO.projectId;

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/apiKey";
 import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
-import { UNKNOWN } from "../../provider/resources/runtime";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 
 // `check` runs before anything is sent: each bad input fails with the property and what to change.
 

@@ -4,7 +4,8 @@ import { DEMO } from "../../emulator";
 import { getProjects } from "../../provider/data/projects";
 import { type ApiKeyInputs, type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/apiKey";
 import { type BranchInputs, type BranchOutputs, branchProvider } from "../../provider/resources/branch";
-import { type PartialFailure, pollIntervalFromEnv } from "../../provider/resources/runtime";
+import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
+import { pollIntervalFromEnv } from "../../provider/resources/lifecycle/settings";
 import { clearStackConfig, fakeConfig, PROVIDER_TEXT, setEnv, useEmulator } from "./support";
 
 const BOTH_WAYS = /clouddb:apiKey[\s\S]*CLOUDDB_API_KEY/;

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
-import { configureFromStack } from "../../provider/resources/runtime";
+import { configureFromStack } from "../../provider/resources/lifecycle/settings";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.

@@ -18,7 +18,7 @@ import {
   createClient,
   resetRegistry,
 } from "../../../provider/client";
-import { configureFromStack } from "../../../provider/resources/runtime";
+import { configureFromStack } from "../../../provider/resources/lifecycle/settings";
 import { type FaultProxy, startProxy } from "./proxy";
 
 type Provider = pulumi.dynamic.ResourceProvider<Record<string, unknown>, Record<string, unknown>>;

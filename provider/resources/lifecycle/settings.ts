@@ -1,5 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { type ClientOptions, type CloudDbClient, createClient, type PollInterval } from "../client";
+import {
+  type ClientOptions,
+  type CloudDbClient,
+  ConfigError,
+  createClient,
+  type PollInterval,
+} from "../../client";
 
 /** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`. */
 export interface ProviderSettings {
@@ -17,7 +23,7 @@ const SETTINGS = Symbol.for("pulumi-clouddb.providerSettings");
 type Holder = { [SETTINGS]?: ProviderSettings };
 
 /**
- * Records the stack config for this process. Pulumi calls `configure` once per deserialized
+ * Records the stack config for this process (throws a `ConfigError` for a bad timeout). Pulumi calls `configure` once per deserialized
  * provider; the settings live on `globalThis` so every copy of a provider in the process sees them
  * and nothing of them is ever serialized into the state.
  */
@@ -35,7 +41,7 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
   if (timeout !== undefined && timeout !== "") {
     const seconds = Number(timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new Error(
+      throw new ConfigError(
         `clouddb:operationTimeoutSeconds must be a positive number of seconds, got ${JSON.stringify(timeout)}; ` +
           "fix it with `pulumi config set clouddb:operationTimeoutSeconds 600`",
       );
@@ -62,14 +68,14 @@ export function providerSettings(): ProviderSettings {
  */
 export const POLL_INTERVAL_ENV = "CLOUDDB_POLL_INTERVAL_MS";
 
-/** The poll interval set by {@link POLL_INTERVAL_ENV}, if any. Throws when the value is not `N` or `N,M` (ms > 0). */
+/** The poll interval set by {@link POLL_INTERVAL_ENV}, if any. Throws a `ConfigError` when the value is not `N` or `N,M` (ms > 0). */
 export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollInterval | undefined {
   const raw = env[POLL_INTERVAL_ENV]?.trim();
   if (!raw) return undefined;
   const parts = raw.split(",").map((part) => Number(part.trim()));
   const [first, max = first] = parts;
   if (parts.length > 2 || first === undefined || !parts.every((n) => Number.isFinite(n) && n > 0)) {
-    throw new Error(
+    throw new ConfigError(
       `${POLL_INTERVAL_ENV} must be FIRST or FIRST,MAX in milliseconds (e.g. 20,100), got ${JSON.stringify(raw)}; ` +
         "fix or unset it",
     );
@@ -102,51 +108,4 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
 export function deadlineFrom(seconds: number | undefined, now = Date.now()): number {
   const chosen = seconds ?? providerSettings().operationTimeoutSeconds ?? DEFAULT_OPERATION_TIMEOUT_SECONDS;
   return now + chosen * 1000;
-}
-
-/**
- * The error a dynamic provider throws when the object exists but did not finish initializing.
- * Pulumi records `id` and `properties` in the state (with `reasons` as initialization errors)
- * instead of orphaning the object; the next `pulumi up` calls `update`, which resumes.
- */
-export class PartialFailure extends Error {
-  readonly id: string;
-  readonly properties: Record<string, unknown>;
-  readonly reasons: string[];
-  constructor(id: string, properties: Record<string, unknown>, reasons: string[]) {
-    super(reasons.join("; "));
-    this.name = "PartialFailure";
-    this.id = id;
-    this.properties = properties;
-    this.reasons = reasons;
-  }
-}
-
-/** How far the API's clock may trail ours when matching a `created_at` (which has second precision). */
-const CLOCK_SKEW_MS = 2000;
-
-/**
- * The earliest `created_at` (epoch ms) an object made by a request started at `startedAt` can
- * carry: used to find what a create made when its answer was lost, never an older object.
- */
-export function createdSince(startedAt: number): number {
-  return Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
-}
-
-/** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** Whether a property value is not known yet (preview of a value computed by another resource). */
-export function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
-
-/** `T` with every key that may hold `undefined` made optional and `undefined`-free. */
-export type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
-};
-
-/** Drops keys whose value is `undefined`: Pulumi state holds plain JSON only. */
-export function compact<T extends object>(value: T): Compact<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
 }

@@ -1,0 +1,96 @@
+/**
+ * `check`: validates inputs against the resource's zod schema before anything is sent. Each issue
+ * becomes a Pulumi check failure naming the property (`endpoints[1].type`) and what to change.
+ * During preview an input may be a value not known yet: issues at or under such a value are dropped.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+
+/** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Whether a property value is not known yet (preview of a value computed by another resource). */
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/**
+ * Checks `news` against `schema`. Valid: the inputs the schema declares (extra fields dropped).
+ * Invalid: the inputs as given, with one failure per issue.
+ */
+export function checkInputs<I>(schema: z.ZodObject<z.ZodRawShape>, news: I): pulumi.dynamic.CheckResult<I> {
+  const parsed = schema.safeParse(news);
+  const failures = parsed.success
+    ? []
+    : parsed.error.issues
+        .filter((issue) => !underUnknown(news, issue.path))
+        .map((issue) => ({ property: propertyPath(issue.path), reason: issue.message }));
+  if (failures.length > 0) return { inputs: news, failures };
+  const declared = Object.fromEntries(
+    Object.keys(schema.shape)
+      .map((key) => [key, (news as Record<string, unknown>)[key]] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+  return { inputs: declared as I };
+}
+
+/** Whether the value at `path`, or one of its parents, is not known yet. */
+function underUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
+  let value = root;
+  for (const key of path) {
+    if (isUnknown(value)) return true;
+    if (value === null || typeof value !== "object") return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return isUnknown(value);
+}
+
+/** `["endpoints", 1, "type"]` -> `endpoints[1].type`. */
+function propertyPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+    .join("");
+}
+
+/** A name: non-blank and at most `max` characters; `blank` says what to do when it is missing or blank. */
+export function nameInput(max: number, blank: string) {
+  return z.string({ error: blank }).superRefine((name, ctx) => {
+    if (name.trim() === "") ctx.addIssue({ code: "custom", message: blank });
+    else if (name.length > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `name is ${name.length} characters; the API accepts at most ${max}: shorten it`,
+      });
+    }
+  });
+}
+
+/** An optional string that must not be empty when set. */
+export function optionalText(property: string) {
+  const message = `${property} must be a non-empty string when set; remove it or give a value`;
+  return z.string({ error: message }).min(1, message).optional();
+}
+
+const SECONDS = "timeouts are positive numbers of seconds";
+
+/** The `timeouts` input every resource with operation waits takes. */
+export const TimeoutsInput = z
+  .object({
+    create: z.number({ error: SECONDS }).positive(SECONDS).optional(),
+    update: z.number({ error: SECONDS }).positive(SECONDS).optional(),
+    delete: z.number({ error: SECONDS }).positive(SECONDS).optional(),
+  })
+  .optional();
+
+/** The `deleteProtection` input. */
+export const DeleteProtectionInput = z
+  .boolean({ error: "deleteProtection must be true or false" })
+  .optional();
+
+/** The `adoptExisting` input: an existing object's id. */
+export function adoptInput(noun: string) {
+  return z
+    .string({ error: `adoptExisting must be the id of an existing ${noun}` })
+    .min(1, `adoptExisting must be the id of an existing ${noun}; remove it to create a new ${noun}`)
+    .optional();
+}

@@ -1,0 +1,134 @@
+/**
+ * What a resource file declares: its inputs schema, how each input change is applied, and the API
+ * calls. `providerMethods` (in `methods.ts`) turns a definition into Pulumi's check / diff / create /
+ * read / update / delete. This module holds types only, so a program that declares resources loads
+ * neither the client nor its transport.
+ */
+import type { z } from "zod";
+import type { ApiError, CloudDbClient } from "../../client";
+
+/** How a change of one input is applied: a new object, an in-place update, or nothing at all. */
+export type Change = "replace" | "update" | "ignore";
+
+/** Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
+export interface Timeouts {
+  /** Bound on waiting for the create (or adoption) operations. */
+  create?: number | undefined;
+  /** Bound on waiting for an update or for operations left pending by an earlier run. */
+  update?: number | undefined;
+  /** Bound on waiting for the delete operations. */
+  delete?: number | undefined;
+}
+
+/** Inputs the lifecycle itself understands, when a resource declares them. */
+export interface CommonInputs {
+  /** The project the object lives in (it names the object in messages). */
+  projectId?: string | undefined;
+  /** An existing object's id to take under management instead of creating one. */
+  adoptExisting?: string | undefined;
+  /** When true, delete is refused until it is set back to false. */
+  deleteProtection?: boolean | undefined;
+  timeouts?: Timeouts | undefined;
+}
+
+/** State fields the lifecycle reads, when a resource records them. */
+export interface CommonState extends CommonInputs {
+  /** The object's name (it names the object in messages). */
+  name?: string | null | undefined;
+  /** Operations the create started. */
+  operationIds?: string[] | undefined;
+  /** Operations an earlier run stopped waiting for; the next `update` waits for them. */
+  pendingOperationIds?: string[] | undefined;
+}
+
+/** What an API call of a resource gets: the client, and the bound on this step's operation waits. */
+export interface Step {
+  client: CloudDbClient;
+  /** Epoch ms after which an operation wait gives up. */
+  deadline: number;
+}
+
+/** Why the API refused a delete, and what to do about it. */
+export interface Refusal {
+  why: string;
+  next: string;
+}
+
+/** One resource, declared. `I` are its inputs (the schema's type), `O` everything its state records. */
+export interface ResourceDefinition<I extends CommonInputs, O extends CommonState> {
+  /** How messages name the object: `branch`, `API key`. */
+  noun: string;
+  /** Inputs, validated by `check` at preview; extra fields tolerated and dropped. */
+  inputs: z.ZodObject<z.ZodRawShape>;
+  /** How a change of each input is applied (one row per input, one test per row). */
+  changes: { readonly [K in keyof Required<I>]: Change };
+  /**
+   * Optional inputs the API fills in when left out (a generated name, the default parent): leaving
+   * one out later is no opinion, the object keeps what it has.
+   */
+  computed?: readonly (keyof I)[];
+  /** Equality for inputs where plain JSON equality with the state is wrong (e.g. a list compared by type). */
+  same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown) => boolean };
+  /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`). */
+  secrets?: readonly (keyof O & string)[];
+  /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
+  deleteBeforeReplace?(olds: O, news: I): boolean;
+  /** The object's id in the state, from its outputs. */
+  id(outs: O): string;
+  /** Creates the object and waits for it; throws the client's errors as they come. */
+  create(step: Step, inputs: I): Promise<O>;
+  /** The outputs of an object the create made before a later step failed (from the error's API answer). */
+  created?(inputs: I, response: unknown): O | undefined;
+  /**
+   * A create's answer was lost after it may have taken effect: finds what it made (then returns it)
+   * or undoes it (then throws); undefined when it cannot tell, so the original error stands.
+   */
+  findLost?(step: Step, inputs: I, startedAt: number, err: unknown): Promise<O | undefined>;
+  /** Takes the existing object `id` under management (only when the resource declares `adoptExisting`). */
+  adopt?(step: Step, inputs: I, id: string): Promise<O>;
+  /** Reads the object as it is now; undefined (or the client's not-found error) when it is gone. */
+  read(step: Step, id: string, props: O | undefined): Promise<O | undefined>;
+  /** The inputs that the outputs `outs` stand for (what refresh reports). */
+  inputsOf(outs: O): I;
+  /** Applies the in-place changes; `outs` already holds the new input values. Default: `outs` as they are. */
+  update?(step: Step, id: string, outs: O, olds: O, news: I): Promise<O>;
+  /** Deletes the object and waits for it; the client's not-found error counts as done. */
+  remove(step: Step, id: string, props: O): Promise<void>;
+  /** Reads why the API refused a delete, to say what to do; undefined when the facts say nothing. */
+  refusal?(step: Step, id: string, props: O, err: ApiError): Promise<Refusal | undefined>;
+  /** Operation actions whose failure leaves the object usable (e.g. a compute starts again on demand). */
+  survives?: ReadonlySet<string>;
+}
+
+/** Declares a resource; the identity, so the definition is type-checked where it is written. */
+export function defineResource<I extends CommonInputs, O extends CommonState>(
+  definition: ResourceDefinition<I, O>,
+): ResourceDefinition<I, O> {
+  return definition;
+}
+
+/** `branch br-1 (dev)`: how messages name an object. */
+export function labelOf(noun: string, id: string, props: { name?: string | null | undefined }): string {
+  return props.name === undefined || props.name === null ? `${noun} ${id}` : `${noun} ${id} (${props.name})`;
+}
+
+/** How far the API's clock may trail ours when matching a `created_at` (which has second precision). */
+const CLOCK_SKEW_MS = 2000;
+
+/**
+ * The earliest `created_at` (epoch ms) an object made by a request started at `startedAt` can
+ * carry: used to find what a create made when its answer was lost, never an older object.
+ */
+export function createdSince(startedAt: number): number {
+  return Math.floor(startedAt / 1000) * 1000 - CLOCK_SKEW_MS;
+}
+
+/** `T` with every key that may hold `undefined` made optional and `undefined`-free. */
+export type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** Drops keys whose value is `undefined`: Pulumi state holds plain JSON only. */
+export function compact<T extends object>(value: T): Compact<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
+}

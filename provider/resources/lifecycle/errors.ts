@@ -1,0 +1,108 @@
+/**
+ * Failures the resource layer raises itself, next to the client's `ApiError`s it passes through.
+ *
+ * Pulumi loads provider code from the state, so several copies of these classes can live in one
+ * process: recognise them with `isResourceError` / `isPartialFailure` (a `Symbol.for` marker), never
+ * `instanceof`. When the failure comes from an API answer, the error keeps that answer's status and
+ * request id. Messages never hold a key: they are built from ids, names and the client's own
+ * (already scrubbed) messages.
+ */
+import { isApiError } from "../../client/errors";
+import { type CommonState, labelOf } from "./define";
+
+/** Marker present (value `true`) on every error of the resource layer, across module copies. */
+export const RESOURCE_ERROR_MARKER: unique symbol = Symbol.for("pulumi-clouddb.resourceError") as never;
+
+/** What went wrong, as a word callers can switch on. */
+export type ResourceErrorKind =
+  /** The object exists but did not finish initializing; it is recorded in the state. */
+  | "PartialFailure"
+  /** `adoptExisting` names an object that is missing or differs from the declared inputs. */
+  | "NotAdoptable"
+  /** A read without state: the object cannot be imported. */
+  | "NotImportable"
+  /** The API refused the delete, or `deleteProtection` is on. */
+  | "DeleteRefused"
+  /** The API made something other than what was asked; it was undone. */
+  | "UnexpectedObject"
+  /** An operation the object depends on ended in failure: the object may be unusable. */
+  | "Unusable"
+  /** A create's answer was lost; what it made was found and undone. */
+  | "LostAnswer";
+
+/** Base of the resource layer's errors. `cause` is the client error behind it, when there is one. */
+export class ResourceError extends Error {
+  readonly [RESOURCE_ERROR_MARKER] = true as const;
+  readonly kind: ResourceErrorKind;
+  /** HTTP status of the API answer behind the failure, when there was one. */
+  readonly status: number | undefined;
+  /** The API's request id of that answer, for support. */
+  readonly requestId: string | undefined;
+
+  constructor(kind: ResourceErrorKind, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = kind === "PartialFailure" ? "PartialFailure" : `${kind}Error`;
+    this.kind = kind;
+    this.status = isApiError(cause) ? cause.status : undefined;
+    this.requestId = isApiError(cause) ? cause.requestId : undefined;
+  }
+}
+
+/**
+ * The object exists but did not finish initializing. Pulumi's dynamic provider host records `id` and
+ * `properties` in the state (with `reasons` as initialization errors) instead of orphaning the object;
+ * the next `pulumi up` calls `update`, which resumes. Only this error may carry an `id`: the host
+ * treats any error with one as a partial failure.
+ */
+export class PartialFailure extends ResourceError {
+  readonly id: string;
+  readonly properties: Record<string, unknown>;
+  readonly reasons: string[];
+  constructor(id: string, properties: Record<string, unknown>, reasons: string[], cause?: unknown) {
+    super("PartialFailure", reasons.join("; "), cause);
+    this.id = id;
+    this.properties = properties;
+    this.reasons = reasons;
+  }
+}
+
+/** True for any error of the resource layer (any copy of it). */
+export function isResourceError(e: unknown): e is ResourceError {
+  return (
+    typeof e === "object" && e !== null && (e as Record<PropertyKey, unknown>)[RESOURCE_ERROR_MARKER] === true
+  );
+}
+
+/** True for a partial failure: the object exists and is recorded, but did not finish. */
+export function isPartialFailure(e: unknown): e is PartialFailure {
+  return isResourceError(e) && e.kind === "PartialFailure";
+}
+
+/** The message of any thrown value. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The partial failure for an object that was created (`outs`) while a later step failed (`err`): its
+ * started operations become pending, and the reason says how the next `up` goes on.
+ */
+export function unfinished(
+  noun: string,
+  id: string,
+  inputs: object,
+  outs: CommonState,
+  err: unknown,
+  how = "",
+): PartialFailure {
+  const where = outs.projectId === undefined ? "" : ` in project ${outs.projectId}`;
+  return new PartialFailure(
+    id,
+    { ...inputs, ...outs, pendingOperationIds: outs.operationIds ?? [] },
+    [
+      `${labelOf(noun, id, outs)} was created${where}${how} but did not finish: ${messageOf(err)}. ` +
+        "It is recorded in the state; the next `pulumi up` waits for its operations again.",
+    ],
+    err,
+  );
+}

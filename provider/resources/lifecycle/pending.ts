@@ -1,0 +1,50 @@
+/**
+ * Operations an interrupted run left behind (`pendingOperationIds`): the next `update` waits for
+ * them before it changes anything.
+ */
+import { isOperationFailed, type Operation, redactSecrets } from "../../client";
+import type { CommonState, Step } from "./define";
+import { labelOf } from "./define";
+import { ResourceError } from "./errors";
+
+/**
+ * Waits for the operations an earlier run stopped waiting for. An operation that ended cancelled or
+ * in error is accepted when its action is in `survives` (the object still works), whether it ended
+ * before this run or during the wait; otherwise the object may be unusable and this throws.
+ */
+export async function settlePending(
+  { client, deadline }: Step,
+  noun: string,
+  id: string,
+  olds: CommonState,
+  survives: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  const pending = olds.pendingOperationIds ?? [];
+  const projectId = olds.projectId;
+  if (pending.length === 0 || projectId === undefined) return;
+  const settle = (op: { id: string; action: string; status: string; error?: string | null | undefined }) => {
+    if (survives.has(op.action)) return;
+    throw new ResourceError(
+      "Unusable",
+      `${labelOf(noun, id, olds)}: operation ${op.action} ${op.id} ended ${op.status}` +
+        `${op.error ? ` (${redactSecrets(op.error)})` : ""}; the ${noun} may be unusable. Replace it with ` +
+        "`pulumi up --replace <urn>`.",
+    );
+  };
+  let open: Operation[] = [];
+  for (const opId of pending) {
+    const op = await client.getOperation(projectId, opId);
+    if (op.status === "cancelled" || op.status === "error") settle(op);
+    else if (op.status !== "finished" && op.status !== "skipped") open.push(op);
+  }
+  while (open.length > 0) {
+    try {
+      await client.waitForOperations(projectId, open, { deadline });
+      open = [];
+    } catch (err) {
+      if (!isOperationFailed(err)) throw err;
+      settle(err.operation);
+      open = open.filter((op) => op.id !== err.operation.id);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * What a resource class hands to `pulumi.dynamic.Resource`: every declared output seeded (so each is
+ * an Output on the object), and the definition's secret outputs next to the caller's own.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** `args` with every output key present (undefined until the provider returns it). */
+export function seedOutputs<O>(
+  args: object,
+  outputs: readonly (keyof O & string)[],
+): Record<string, unknown> {
+  return { ...Object.fromEntries(outputs.map((key) => [key, undefined])), ...args };
+}
+
+/** `opts` with `secrets` first in `additionalSecretOutputs`, then any the caller gave. */
+export function withSecrets(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: readonly string[] = [],
+): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...secrets, ...(opts?.additionalSecretOutputs ?? [])] };
+}
