@@ -7,9 +7,14 @@
  * process-wide registry. In Pulumi dynamic providers, `require()` this module inside the provider
  * methods rather than capturing a client at module level, so no credential is serialized.
  */
+
+import * as apiKeys from "./api/apiKeys";
+import * as branches from "./api/branches";
+import type { ListOperationsOptions, WaitOptions } from "./api/operations";
+import * as operations from "./api/operations";
+import type { ListProjectsQuery, ProjectListing } from "./api/projects";
+import * as projects from "./api/projects";
 import { type ClientContext, type ClientOptions, contextFactory } from "./context";
-import type { ListOperationsOptions, ListProjectsQuery, ProjectListing, WaitOptions } from "./endpoints";
-import * as endpoints from "./endpoints";
 import type { MutationOptions } from "./mutation";
 import type {
   ApiKeyCreated,
@@ -92,25 +97,27 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     async (...args: A): Promise<R> =>
       fn(context(), ...args);
   return {
-    createApiKey: call(endpoints.createApiKey),
-    listApiKeys: call(endpoints.listApiKeys),
-    revokeApiKey: call(endpoints.revokeApiKey),
-    createOrgApiKey: call(endpoints.createOrgApiKey),
-    listOrgApiKeys: call(endpoints.listOrgApiKeys),
-    revokeOrgApiKey: call(endpoints.revokeOrgApiKey),
-    listProjects: (query) => endpoints.listProjects(context, query),
-    createBranch: call(endpoints.createBranch),
-    getBranch: call(endpoints.getBranch),
-    listBranches: call(endpoints.listBranches),
-    listBranchEndpoints: call(endpoints.listBranchEndpoints),
-    updateBranch: call(endpoints.updateBranch),
-    deleteBranch: call(endpoints.deleteBranch),
-    listOperations: (projectId, listOptions) => endpoints.listOperations(context, projectId, listOptions),
-    getOperation: call(endpoints.getOperation),
-    waitForOperations: call(endpoints.waitForOperations),
+    createApiKey: call(apiKeys.createApiKey),
+    listApiKeys: call(apiKeys.listApiKeys),
+    revokeApiKey: call(apiKeys.revokeApiKey),
+    createOrgApiKey: call(apiKeys.createOrgApiKey),
+    listOrgApiKeys: call(apiKeys.listOrgApiKeys),
+    revokeOrgApiKey: call(apiKeys.revokeOrgApiKey),
+    listProjects: (query) => projects.listProjects(context, query),
+    createBranch: call(branches.createBranch),
+    getBranch: call(branches.getBranch),
+    listBranches: call(branches.listBranches),
+    listBranchEndpoints: call(branches.listBranchEndpoints),
+    updateBranch: call(branches.updateBranch),
+    deleteBranch: call(branches.deleteBranch),
+    listOperations: (projectId, listOptions) => operations.listOperations(context, projectId, listOptions),
+    getOperation: call(operations.getOperation),
+    waitForOperations: call(operations.waitForOperations),
   };
 }
 
+export type { ListOperationsOptions, WaitOptions } from "./api/operations";
+export type { ListProjectsQuery, ProjectListing } from "./api/projects";
 export {
   API_KEY_ENV,
   API_URL_ENV,
@@ -121,7 +128,6 @@ export {
   resolveConfig,
 } from "./config";
 export { type ClientOptions, DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from "./context";
-export type { ListOperationsOptions, ListProjectsQuery, ProjectListing, WaitOptions } from "./endpoints";
 export * from "./errors";
 export type { ClientEvent } from "./events";
 export type { MutationOptions } from "./mutation";

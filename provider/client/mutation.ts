@@ -3,11 +3,12 @@
  * past 423s once the project's running operations finish), then hold the project until the operations
  * the call started are done. Errors after a successful send carry the send's body in `response`.
  */
+import { awaitOperations, recentOperations } from "./api/operations";
 import type { ClientContext } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
-import { isOperationTerminal, waitForOperations } from "./wait";
+import { isOperationTerminal } from "./wait";
 
 /** Per-call options of mutating branch calls. */
 export interface MutationOptions {
@@ -19,18 +20,10 @@ export interface MutationOptions {
   onProgress?: ((operation: Operation) => void) | undefined;
 }
 
-/** How a mutation reads operations (supplied by the endpoint layer). */
-export interface OperationReaders {
-  /** The newest operations of the project (one page). */
-  recent: (deadline: number) => Promise<Operation[]>;
-  fetch: (operationId: string) => Promise<Operation>;
-}
-
 async function sendPastLocks<T>(
   ctx: ClientContext,
   projectId: string,
   send: () => Promise<T>,
-  readers: OperationReaders,
   deadline: number,
 ): Promise<T> {
   for (;;) {
@@ -38,8 +31,10 @@ async function sendPastLocks<T>(
       return await send();
     } catch (error) {
       if (!isLocked(error) || Date.now() >= deadline) throw error;
-      // CONTRACT §7: the 423 retries are spent; wait for the project's running work, then try again.
-      const unfinished = (await readers.recent(deadline)).filter((op) => !isOperationTerminal(op.status));
+      // The 423 retries are spent: wait for the project's running work, then try again.
+      const unfinished = (await recentOperations(ctx, projectId, deadline)).filter(
+        (op) => !isOperationTerminal(op.status),
+      );
       ctx.emit({ type: "locked-wait", projectId, pendingOperationIds: unfinished.map((op) => op.id) });
       if (unfinished.length === 0) {
         // The lock holder is not listed (yet): pause one poll interval.
@@ -47,16 +42,7 @@ async function sendPastLocks<T>(
         continue;
       }
       try {
-        await waitForOperations({
-          projectId,
-          operations: unfinished,
-          fetchOperation: readers.fetch,
-          deadline,
-          pollIntervalMs: ctx.pollIntervalMs,
-          durations: ctx.durations,
-          emit: ctx.emit,
-          settleOnly: true,
-        });
+        await awaitOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
       } catch (waitError) {
         if (isOperationTimeout(waitError)) throw error;
         throw waitError;
@@ -72,9 +58,8 @@ async function sendPastLocks<T>(
 export function runMutation<T extends { operations: Operation[] } | null>(
   ctx: ClientContext,
   projectId: string,
+  options: MutationOptions,
   send: (deadline: number) => Promise<T>,
-  readers: OperationReaders,
-  options: MutationOptions = {},
 ): Promise<T> {
   const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
   const task = async (): Promise<T> => {
@@ -85,18 +70,12 @@ export function runMutation<T extends { operations: Operation[] } | null>(
         [],
       );
     }
-    const response = await sendPastLocks(ctx, projectId, () => send(deadline), readers, deadline);
+    const response = await sendPastLocks(ctx, projectId, () => send(deadline), deadline);
     if (response === null || options.wait === false || response.operations.length === 0) return response;
     try {
-      await waitForOperations({
-        projectId,
-        operations: response.operations,
-        fetchOperation: readers.fetch,
+      await awaitOperations(ctx, projectId, response.operations, {
         deadline,
-        pollIntervalMs: ctx.pollIntervalMs,
-        durations: ctx.durations,
         onProgress: options.onProgress,
-        emit: ctx.emit,
       });
     } catch (error) {
       if (isApiError(error)) error.response = response;

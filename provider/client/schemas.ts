@@ -132,7 +132,7 @@ export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
 
 // ---------------------------------------------------------------- projects
 
-/** A project as listed (CONTRACT §2.4 fields; required where the OpenAPI `ProjectListItem` requires them). */
+/** A project as listed (required where the official `ProjectListItem` requires them). */
 export const ProjectSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
