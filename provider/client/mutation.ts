@@ -1,7 +1,8 @@
 /**
- * The life of a mutating branch call: queue behind earlier changes to the project, send (re-sending
- * past 423s once the project's running operations finish), then hold the project until the operations
- * the call started are done. Errors after a successful send carry the send's body in `response`.
+ * The life of a mutating call on a project: queue behind earlier changes to the project, send
+ * (re-sending past 423s once the project's running operations finish), then hold the project until
+ * the operations the call started are done. Errors after a successful send carry the send's body in
+ * `response`.
  */
 import { awaitOperations, recentOperations } from "./api/operations";
 import type { ClientContext } from "./context";
@@ -10,7 +11,7 @@ import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
 import { isOperationTerminal } from "./wait";
 
-/** Per-call options of mutating branch calls. */
+/** Per-call options of mutating calls. */
 export interface MutationOptions {
   /** Epoch ms by which the call, including its operation wait, must be done (default: client `timeoutMs`). */
   deadline?: number | undefined;
@@ -55,7 +56,7 @@ async function sendPastLocks<T>(
  * Run one mutating call for `projectId` under the project queue. `send` performs the request (it
  * receives the deadline); its result's `operations` are awaited unless `wait: false`.
  */
-export function runMutation<T extends { operations: Operation[] } | null>(
+export function runMutation<T extends Started | null>(
   ctx: ClientContext,
   projectId: string,
   options: MutationOptions,
@@ -71,20 +72,37 @@ export function runMutation<T extends { operations: Operation[] } | null>(
       );
     }
     const response = await sendPastLocks(ctx, projectId, () => send(deadline), deadline);
-    if (response === null || options.wait === false || response.operations.length === 0) return response;
-    try {
-      await awaitOperations(ctx, projectId, response.operations, {
-        deadline,
-        onProgress: options.onProgress,
-      });
-    } catch (error) {
-      if (isApiError(error)) error.response = response;
-      throw error;
-    }
-    return response;
+    return response === null ? response : awaitStarted(ctx, projectId, response, { ...options, deadline });
   };
   if (ctx.queues === undefined) return task();
   const ahead = ctx.queues.pending(projectId);
   if (ahead > 0) ctx.emit({ type: "queued", projectId, ahead });
   return ctx.queues.run(projectId, task);
+}
+
+/** An answer that may list the operations the call started. */
+export type Started = { operations?: Operation[] | undefined; [field: string]: unknown };
+
+/**
+ * Waits for the operations `response` started (unless `wait: false`) and resolves with `response`.
+ * A failed wait carries `response` in the error, so the caller can record what was made.
+ */
+export async function awaitStarted<T extends Started>(
+  ctx: ClientContext,
+  projectId: string,
+  response: T,
+  options: MutationOptions,
+): Promise<T> {
+  const operations = response.operations ?? [];
+  if (options.wait === false || operations.length === 0) return response;
+  try {
+    await awaitOperations(ctx, projectId, operations, {
+      deadline: options.deadline,
+      onProgress: options.onProgress,
+    });
+  } catch (error) {
+    if (isApiError(error)) error.response = response;
+    throw error;
+  }
+  return response;
 }

@@ -1,9 +1,23 @@
-/** Projects: the listing (every page, with the ids the API could not load). */
+/** Projects: the listing, one project's life, and connection strings. */
 import type { ClientContext } from "../context";
+import { awaitStarted, type MutationOptions, runMutation } from "../mutation";
 import { checkPageSize, DEFAULT_MAX_PAGES, paginate } from "../paginate";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
-import { type Project, ProjectsPageSchema } from "../schemas";
+import { apiRequest, apiRequestOrEmpty } from "../request";
+import {
+  ConnectionUriResponseSchema,
+  type Project,
+  type ProjectCreateRequest,
+  type ProjectCreateResponse,
+  ProjectCreateResponseSchema,
+  type ProjectDetail,
+  type ProjectResponse,
+  ProjectResponseSchema,
+  ProjectsPageSchema,
+  type ProjectUpdateRequest,
+  type ProjectUpdateResponse,
+  ProjectUpdateResponseSchema,
+} from "../schemas";
 
 /** Query of `listProjects`. `limit` is the page size (1..400). */
 export interface ListProjectsQuery {
@@ -54,4 +68,102 @@ export function listProjects(context: () => ClientContext, query: ListProjectsQu
       })[Symbol.asyncIterator]();
     },
   };
+}
+
+/**
+ * `POST /projects` (201): the project with its default branch, compute, role and database. Waits
+ * for the operations that start them unless `wait: false`; a failed wait carries the answer in the
+ * error's `response`, so the caller can record the project.
+ */
+export async function createProject(
+  ctx: ClientContext,
+  body: ProjectCreateRequest,
+  options: MutationOptions = {},
+): Promise<ProjectCreateResponse> {
+  const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
+  const made = await apiRequest(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects"),
+    body,
+    schema: ProjectCreateResponseSchema,
+    deadline,
+  });
+  return awaitStarted(ctx, made.project.id, made, { ...options, deadline });
+}
+
+const projectRoute = (projectId: string) => apiRoute("/projects/{project_id}", { project_id: projectId });
+
+/** `GET /projects/{project_id}`. */
+export async function getProject(ctx: ClientContext, projectId: string): Promise<ProjectDetail> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: projectRoute(projectId),
+    schema: ProjectResponseSchema,
+  });
+  return body.project;
+}
+
+/** `PATCH /projects/{project_id}`: name, history retention, default endpoint settings, settings. Queued per project. */
+export function updateProject(
+  ctx: ClientContext,
+  projectId: string,
+  body: ProjectUpdateRequest,
+  options: MutationOptions = {},
+): Promise<ProjectUpdateResponse> {
+  return runMutation(ctx, projectId, options, (deadline) =>
+    apiRequest(ctx.request, {
+      method: "PATCH",
+      route: projectRoute(projectId),
+      body,
+      schema: ProjectUpdateResponseSchema,
+      deadline,
+    }),
+  );
+}
+
+/** `DELETE /projects/{project_id}`: deletes the project and everything in it, for good. Queued per project. */
+export function deleteProject(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions = {},
+): Promise<ProjectResponse | null> {
+  return runMutation(ctx, projectId, options, (deadline) =>
+    apiRequestOrEmpty(ctx.request, {
+      method: "DELETE",
+      route: projectRoute(projectId),
+      schema: ProjectResponseSchema,
+      deadline,
+    }),
+  );
+}
+
+/** What `getConnectionUri` connects to; left out, the API picks the default branch and its read_write compute. */
+export interface ConnectionUriQuery {
+  databaseName: string;
+  roleName: string;
+  branchId?: string | undefined;
+  endpointId?: string | undefined;
+  /** The pooled host (`-pooler` in its first label). */
+  pooled?: boolean | undefined;
+}
+
+/** `GET /projects/{project_id}/connection_uri`: a connection string, password included: treat it as a secret. */
+export async function getConnectionUri(
+  ctx: ClientContext,
+  projectId: string,
+  query: ConnectionUriQuery,
+): Promise<string> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/connection_uri", { project_id: projectId }),
+    query: {
+      database_name: query.databaseName,
+      role_name: query.roleName,
+      branch_id: query.branchId,
+      endpoint_id: query.endpointId,
+      pooled: query.pooled === undefined ? undefined : String(query.pooled),
+    },
+    schema: ConnectionUriResponseSchema,
+  });
+  return body.uri;
 }
