@@ -4,9 +4,12 @@
  * the operations the call started are done. Errors after a successful send carry the send's body in
  * `response`.
  */
+
+import type { z } from "zod";
 import { awaitOperations, recentOperations } from "./api/operations";
 import type { ClientContext } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
+import { apiRequest, apiRequestOrEmpty, type RequestSpec } from "./request";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
 import { isOperationTerminal } from "./wait";
@@ -105,4 +108,26 @@ export async function awaitStarted<T extends Started>(
     throw error;
   }
   return response;
+}
+
+/** A mutating call that is one request: `spec`, sent under `runMutation` with the call's deadline. */
+export function mutate<S extends z.ZodType<Started>>(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions,
+  spec: Omit<RequestSpec<S>, "deadline">,
+): Promise<z.output<S>> {
+  return runMutation(ctx, projectId, options, (deadline) => apiRequest(ctx.request, { ...spec, deadline }));
+}
+
+/** `mutate` for a delete: `null` when the API answers 204 (already gone). */
+export function mutateOrGone<S extends z.ZodType<Started>>(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions,
+  spec: Omit<RequestSpec<S>, "deadline">,
+): Promise<z.output<S> | null> {
+  return runMutation(ctx, projectId, options, (deadline) =>
+    apiRequestOrEmpty(ctx.request, { ...spec, deadline }),
+  );
 }

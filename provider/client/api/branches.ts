@@ -1,11 +1,11 @@
 /**
- * Branches. Mutating calls run through `runMutation`: queued per project, sent past 423s, and
+ * Branches. Mutating calls run through `mutate`: queued per project, sent past 423s, and
  * resolved once the operations they started are done.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, runMutation } from "../mutation";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest, apiRequestOrEmpty } from "../request";
+import { apiRequest } from "../request";
 import {
   type Branch,
   type BranchCreateRequest,
@@ -37,9 +37,7 @@ export function createBranch(
   options: MutationOptions = {},
 ): Promise<BranchCreateResponse> {
   const route = apiRoute("/projects/{project_id}/branches", { project_id: projectId });
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, { method: "POST", route, body, schema: BranchCreateResponseSchema, deadline }),
-  );
+  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: BranchCreateResponseSchema });
 }
 
 /** `GET /projects/{project_id}/branches/{branch_id}`. */
@@ -90,15 +88,12 @@ export function updateBranch(
   body: { name: string },
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "PATCH",
-      route: branchRoute(projectId, branchId),
-      body: { branch: { name: body.name } },
-      schema: BranchUpdateResponseSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: branchRoute(projectId, branchId),
+    body: { branch: { name: body.name } },
+    schema: BranchUpdateResponseSchema,
+  });
 }
 
 /** `DELETE /projects/{project_id}/branches/{branch_id}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -108,12 +103,9 @@ export function deleteBranch(
   branchId: string,
   options: MutationOptions = {},
 ): Promise<BranchDeleteResponse | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, {
-      method: "DELETE",
-      route: branchRoute(projectId, branchId),
-      schema: BranchDeleteResponseSchema,
-      deadline,
-    }),
-  );
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: branchRoute(projectId, branchId),
+    schema: BranchDeleteResponseSchema,
+  });
 }

@@ -3,9 +3,9 @@
  * from the API's routes; changes are queued per project and wait for the operations they start.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, runMutation } from "../mutation";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest, apiRequestOrEmpty } from "../request";
+import { apiRequest } from "../request";
 import {
   BranchEndpointsResponseSchema,
   type Endpoint,
@@ -30,9 +30,7 @@ export function createEndpoint(
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
   const route = apiRoute("/projects/{project_id}/endpoints", { project_id: projectId });
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, { method: "POST", route, body, schema: EndpointOperationsSchema, deadline }),
-  );
+  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: EndpointOperationsSchema });
 }
 
 /** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
@@ -67,15 +65,12 @@ export function updateEndpoint(
   body: EndpointUpdateRequest,
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "PATCH",
-      route: endpointRoute(projectId, endpointId),
-      body,
-      schema: EndpointOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: endpointRoute(projectId, endpointId),
+    body,
+    schema: EndpointOperationsSchema,
+  });
 }
 
 /** `DELETE /projects/{project_id}/endpoints/{endpoint_id}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -85,12 +80,9 @@ export function deleteEndpoint(
   endpointId: string,
   options: MutationOptions = {},
 ): Promise<EndpointOperations | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, {
-      method: "DELETE",
-      route: endpointRoute(projectId, endpointId),
-      schema: EndpointOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: endpointRoute(projectId, endpointId),
+    schema: EndpointOperationsSchema,
+  });
 }

@@ -1,8 +1,8 @@
 /** Databases of a branch (`/projects/{project_id}/branches/{branch_id}/databases`), each owned by a role. */
 import type { ClientContext } from "../context";
-import { type MutationOptions, runMutation } from "../mutation";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest, apiRequestOrEmpty } from "../request";
+import { apiRequest } from "../request";
 import {
   type Database,
   type DatabaseCreateRequest,
@@ -34,15 +34,12 @@ export function createDatabase(
   body: DatabaseCreateRequest,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "POST",
-      route: databasesRoute(projectId, branchId),
-      body,
-      schema: DatabaseOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "POST",
+    route: databasesRoute(projectId, branchId),
+    body,
+    schema: DatabaseOperationsSchema,
+  });
 }
 
 /** `GET .../databases/{database_name}`. */
@@ -83,15 +80,12 @@ export function updateDatabase(
   body: DatabaseUpdateRequest,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "PATCH",
-      route: databaseRoute(projectId, branchId, databaseName),
-      body,
-      schema: DatabaseOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: databaseRoute(projectId, branchId, databaseName),
+    body,
+    schema: DatabaseOperationsSchema,
+  });
 }
 
 /** `DELETE .../databases/{database_name}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -102,12 +96,9 @@ export function deleteDatabase(
   databaseName: string,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, {
-      method: "DELETE",
-      route: databaseRoute(projectId, branchId, databaseName),
-      schema: DatabaseOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: databaseRoute(projectId, branchId, databaseName),
+    schema: DatabaseOperationsSchema,
+  });
 }

@@ -1,9 +1,9 @@
 /** Projects: the listing, one project's life, and connection strings. */
 import type { ClientContext } from "../context";
-import { awaitStarted, type MutationOptions, runMutation } from "../mutation";
+import { awaitStarted, type MutationOptions, mutate, mutateOrGone } from "../mutation";
 import { checkPageSize, DEFAULT_MAX_PAGES, paginate } from "../paginate";
 import { apiRoute } from "../path";
-import { apiRequest, apiRequestOrEmpty } from "../request";
+import { apiRequest } from "../request";
 import {
   ConnectionUriResponseSchema,
   type Project,
@@ -110,15 +110,12 @@ export function updateProject(
   body: ProjectUpdateRequest,
   options: MutationOptions = {},
 ): Promise<ProjectUpdateResponse> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "PATCH",
-      route: projectRoute(projectId),
-      body,
-      schema: ProjectUpdateResponseSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: projectRoute(projectId),
+    body,
+    schema: ProjectUpdateResponseSchema,
+  });
 }
 
 /** `DELETE /projects/{project_id}`: deletes the project and everything in it, for good. Queued per project. */
@@ -127,14 +124,11 @@ export function deleteProject(
   projectId: string,
   options: MutationOptions = {},
 ): Promise<ProjectResponse | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, {
-      method: "DELETE",
-      route: projectRoute(projectId),
-      schema: ProjectResponseSchema,
-      deadline,
-    }),
-  );
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: projectRoute(projectId),
+    schema: ProjectResponseSchema,
+  });
 }
 
 /** What `getConnectionUri` connects to; left out, the API picks the default branch and its read_write compute. */

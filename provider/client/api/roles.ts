@@ -3,9 +3,9 @@
  * only in the create and reset answers (and from `revealRolePassword`): never put it in a message.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, runMutation } from "../mutation";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest, apiRequestOrEmpty } from "../request";
+import { apiRequest } from "../request";
 import {
   type Role,
   type RoleCreateRequest,
@@ -37,15 +37,12 @@ export function createRole(
   body: RoleCreateRequest,
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "POST",
-      route: rolesRoute(projectId, branchId),
-      body,
-      schema: RoleOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "POST",
+    route: rolesRoute(projectId, branchId),
+    body,
+    schema: RoleOperationsSchema,
+  });
 }
 
 /** `GET .../roles/{role_name}` (no password). */
@@ -81,14 +78,11 @@ export function deleteRole(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, {
-      method: "DELETE",
-      route: roleRoute(projectId, branchId, roleName),
-      schema: RoleOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: roleRoute(projectId, branchId, roleName),
+    schema: RoleOperationsSchema,
+  });
 }
 
 /** `POST .../roles/{role_name}/reset_password`: the role with its new password; waits for the operations. */
@@ -99,14 +93,11 @@ export function resetRolePassword(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequest(ctx.request, {
-      method: "POST",
-      route: roleRoute(projectId, branchId, roleName, "/reset_password"),
-      schema: RoleOperationsSchema,
-      deadline,
-    }),
-  );
+  return mutate(ctx, projectId, options, {
+    method: "POST",
+    route: roleRoute(projectId, branchId, roleName, "/reset_password"),
+    schema: RoleOperationsSchema,
+  });
 }
 
 /** `GET .../roles/{role_name}/reveal_password`: the current password (the project must store passwords). */
