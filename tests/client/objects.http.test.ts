@@ -8,7 +8,7 @@ import {
   resetRegistry,
 } from "../../provider/client";
 import { type FakeApi, startFakeApi } from "./support/fakeApi";
-import { branch, endpoint, operation, project, SECRET_KEY } from "./support/fixtures";
+import { branch, database, endpoint, operation, project, role, SECRET_KEY } from "./support/fixtures";
 
 // The object families the Project, Endpoint, Role and Database resources and getConnectionUri call,
 // against a local HTTP server: the route and body sent, the answer parsed, the started operations
@@ -17,28 +17,6 @@ import { branch, endpoint, operation, project, SECRET_KEY } from "./support/fixt
 const P = "hidden-river-50598307";
 const B = "br-damp-glitter-adqd4hk5";
 const PASSWORD = "AbC123dEf456";
-
-function role(overrides: Record<string, unknown> = {}) {
-  return {
-    branch_id: B,
-    name: "app",
-    protected: false,
-    created_at: "2025-01-01T00:00:00Z",
-    updated_at: "2025-01-01T00:00:00Z",
-    ...overrides,
-  };
-}
-function database(overrides: Record<string, unknown> = {}) {
-  return {
-    id: 7,
-    branch_id: B,
-    name: "appdb",
-    owner_name: "app",
-    created_at: "2025-01-01T00:00:00Z",
-    updated_at: "2025-01-01T00:00:00Z",
-    ...overrides,
-  };
-}
 
 describe("client object families against a local HTTP server", () => {
   let api: FakeApi;
