@@ -24,9 +24,17 @@ export {
   type EndpointType,
 } from "./resources/branch";
 export {
+  Database,
+  type DatabaseArgs,
+  type DatabaseInputs,
+  type DatabaseOutputs,
+  databaseProvider,
+} from "./resources/database";
+export {
   isPartialFailure,
   isResourceError,
   PartialFailure,
   ResourceError,
   type ResourceErrorKind,
 } from "./resources/lifecycle/errors";
+export { Role, type RoleArgs, type RoleInputs, type RoleOutputs, roleProvider } from "./resources/role";

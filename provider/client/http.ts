@@ -3,6 +3,10 @@
  * per-attempt timeout. got's own retry, redirects and HTTP-error throwing are off: the request loop
  * (`request.ts`) decides about every status. got errors are reduced to a code and a message here, so
  * no got object (which holds the request headers) ever escapes into our errors.
+ *
+ * Not got's retry hooks and Retry-After handling: a retry here must also slow the account-wide
+ * throttle, wait out the project's operations after 423s, and stop at the resource's deadline, which
+ * got's per-request retry cannot see.
  */
 import got from "got";
 import type { Transport, TransportRequest, TransportResponse } from "./transport";

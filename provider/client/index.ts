@@ -7,9 +7,18 @@
  * process-wide registry. In Pulumi dynamic providers, `require()` this module inside the provider
  * methods rather than capturing a client at module level, so no credential is serialized.
  */
+
+import * as account from "./api/account";
+import * as apiKeys from "./api/apiKeys";
+import * as branches from "./api/branches";
+import * as computeEndpoints from "./api/computeEndpoints";
+import * as databases from "./api/databases";
+import type { ListOperationsOptions, WaitOptions } from "./api/operations";
+import * as operations from "./api/operations";
+import type { ConnectionUriQuery, ListProjectsQuery, ProjectListing } from "./api/projects";
+import * as projects from "./api/projects";
+import * as roles from "./api/roles";
 import { type ClientContext, type ClientOptions, contextFactory } from "./context";
-import type { ListOperationsOptions, ListProjectsQuery, ProjectListing, WaitOptions } from "./endpoints";
-import * as endpoints from "./endpoints";
 import type { MutationOptions } from "./mutation";
 import type {
   ApiKeyCreated,
@@ -21,10 +30,28 @@ import type {
   BranchDeleteResponse,
   BranchGetResponse,
   BranchUpdateResponse,
+  CurrentUser,
+  Database,
+  DatabaseCreateRequest,
+  DatabaseOperations,
+  DatabaseUpdateRequest,
   Endpoint,
+  EndpointCreateRequest,
+  EndpointOperations,
+  EndpointUpdateRequest,
   Operation,
   OrgApiKeyCreated,
   OrgApiKeyListItem,
+  Organization,
+  ProjectCreateRequest,
+  ProjectCreateResponse,
+  ProjectDetail,
+  ProjectResponse,
+  ProjectUpdateRequest,
+  ProjectUpdateResponse,
+  Role,
+  RoleCreateRequest,
+  RoleOperations,
 } from "./schemas";
 
 /** A client of the Cloud Database Control API v2. Every method rejects with an `ApiError` on failure. */
@@ -81,6 +108,107 @@ export interface CloudDbClient {
     operations: readonly Operation[],
     options?: WaitOptions,
   ): Promise<Operation[]>;
+
+  /** `POST /projects`: the project with its default branch, compute, role (password inside) and database; waits for its operations. */
+  createProject(body: ProjectCreateRequest, options?: MutationOptions): Promise<ProjectCreateResponse>;
+  /** `GET /projects/{project_id}`. */
+  getProject(projectId: string): Promise<ProjectDetail>;
+  /** `PATCH /projects/{project_id}`; queued per project. */
+  updateProject(
+    projectId: string,
+    body: ProjectUpdateRequest,
+    options?: MutationOptions,
+  ): Promise<ProjectUpdateResponse>;
+  /** `DELETE /projects/{project_id}`: deletes everything in it; `null` for a 204. */
+  deleteProject(projectId: string, options?: MutationOptions): Promise<ProjectResponse | null>;
+  /** `GET /projects/{project_id}/connection_uri`: a connection string with its password (a secret). */
+  getConnectionUri(projectId: string, query: ConnectionUriQuery): Promise<string>;
+
+  /** `POST /projects/{project_id}/endpoints`; queued per project; waits for its operations. */
+  createEndpoint(
+    projectId: string,
+    body: EndpointCreateRequest,
+    options?: MutationOptions,
+  ): Promise<EndpointOperations>;
+  /** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
+  getEndpoint(projectId: string, endpointId: string): Promise<Endpoint>;
+  /** `GET /projects/{project_id}/endpoints`. */
+  listEndpoints(projectId: string): Promise<Endpoint[]>;
+  /** `PATCH /projects/{project_id}/endpoints/{endpoint_id}`; queued per project. */
+  updateEndpoint(
+    projectId: string,
+    endpointId: string,
+    body: EndpointUpdateRequest,
+    options?: MutationOptions,
+  ): Promise<EndpointOperations>;
+  /** `DELETE /projects/{project_id}/endpoints/{endpoint_id}`; `null` for a 204. */
+  deleteEndpoint(
+    projectId: string,
+    endpointId: string,
+    options?: MutationOptions,
+  ): Promise<EndpointOperations | null>;
+
+  /** `POST .../branches/{branch_id}/roles`: the role with its one-time password; waits for its operations. */
+  createRole(
+    projectId: string,
+    branchId: string,
+    body: RoleCreateRequest,
+    options?: MutationOptions,
+  ): Promise<RoleOperations>;
+  /** `GET .../roles/{role_name}`. */
+  getRole(projectId: string, branchId: string, roleName: string): Promise<Role>;
+  /** `GET .../roles`. */
+  listRoles(projectId: string, branchId: string): Promise<Role[]>;
+  /** `DELETE .../roles/{role_name}`; `null` for a 204. */
+  deleteRole(
+    projectId: string,
+    branchId: string,
+    roleName: string,
+    options?: MutationOptions,
+  ): Promise<RoleOperations | null>;
+  /** `POST .../roles/{role_name}/reset_password`: the role with its new password. */
+  resetRolePassword(
+    projectId: string,
+    branchId: string,
+    roleName: string,
+    options?: MutationOptions,
+  ): Promise<RoleOperations>;
+  /** `GET .../roles/{role_name}/reveal_password`. */
+  revealRolePassword(projectId: string, branchId: string, roleName: string): Promise<string>;
+
+  /** `POST .../branches/{branch_id}/databases`; waits for its operations. */
+  createDatabase(
+    projectId: string,
+    branchId: string,
+    body: DatabaseCreateRequest,
+    options?: MutationOptions,
+  ): Promise<DatabaseOperations>;
+  /** `GET .../databases/{database_name}`. */
+  getDatabase(projectId: string, branchId: string, databaseName: string): Promise<Database>;
+  /** `GET .../databases`. */
+  listDatabases(projectId: string, branchId: string): Promise<Database[]>;
+  /** `PATCH .../databases/{database_name}`: rename or change the owner. */
+  updateDatabase(
+    projectId: string,
+    branchId: string,
+    databaseName: string,
+    body: DatabaseUpdateRequest,
+    options?: MutationOptions,
+  ): Promise<DatabaseOperations>;
+  /** `DELETE .../databases/{database_name}`; `null` for a 204. */
+  deleteDatabase(
+    projectId: string,
+    branchId: string,
+    databaseName: string,
+    options?: MutationOptions,
+  ): Promise<DatabaseOperations | null>;
+
+  /** `GET /users/me`. */
+  getCurrentUser(): Promise<CurrentUser>;
+  /** `GET /users/me/organizations`. */
+  listMyOrganizations(): Promise<Organization[]>;
+  /** `GET /organizations/{org_id}`. */
+  getOrganization(orgId: string): Promise<Organization>;
 }
 
 /** Create a client. Cheap; shares throttles and project queues with every other client in the process. */
@@ -92,25 +220,51 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     async (...args: A): Promise<R> =>
       fn(context(), ...args);
   return {
-    createApiKey: call(endpoints.createApiKey),
-    listApiKeys: call(endpoints.listApiKeys),
-    revokeApiKey: call(endpoints.revokeApiKey),
-    createOrgApiKey: call(endpoints.createOrgApiKey),
-    listOrgApiKeys: call(endpoints.listOrgApiKeys),
-    revokeOrgApiKey: call(endpoints.revokeOrgApiKey),
-    listProjects: (query) => endpoints.listProjects(context, query),
-    createBranch: call(endpoints.createBranch),
-    getBranch: call(endpoints.getBranch),
-    listBranches: call(endpoints.listBranches),
-    listBranchEndpoints: call(endpoints.listBranchEndpoints),
-    updateBranch: call(endpoints.updateBranch),
-    deleteBranch: call(endpoints.deleteBranch),
-    listOperations: (projectId, listOptions) => endpoints.listOperations(context, projectId, listOptions),
-    getOperation: call(endpoints.getOperation),
-    waitForOperations: call(endpoints.waitForOperations),
+    createApiKey: call(apiKeys.createApiKey),
+    listApiKeys: call(apiKeys.listApiKeys),
+    revokeApiKey: call(apiKeys.revokeApiKey),
+    createOrgApiKey: call(apiKeys.createOrgApiKey),
+    listOrgApiKeys: call(apiKeys.listOrgApiKeys),
+    revokeOrgApiKey: call(apiKeys.revokeOrgApiKey),
+    listProjects: (query) => projects.listProjects(context, query),
+    createBranch: call(branches.createBranch),
+    getBranch: call(branches.getBranch),
+    listBranches: call(branches.listBranches),
+    listBranchEndpoints: call(branches.listBranchEndpoints),
+    updateBranch: call(branches.updateBranch),
+    deleteBranch: call(branches.deleteBranch),
+    listOperations: (projectId, listOptions) => operations.listOperations(context, projectId, listOptions),
+    getOperation: call(operations.getOperation),
+    waitForOperations: call(operations.waitForOperations),
+    createProject: call(projects.createProject),
+    getProject: call(projects.getProject),
+    updateProject: call(projects.updateProject),
+    deleteProject: call(projects.deleteProject),
+    getConnectionUri: call(projects.getConnectionUri),
+    createEndpoint: call(computeEndpoints.createEndpoint),
+    getEndpoint: call(computeEndpoints.getEndpoint),
+    listEndpoints: call(computeEndpoints.listEndpoints),
+    updateEndpoint: call(computeEndpoints.updateEndpoint),
+    deleteEndpoint: call(computeEndpoints.deleteEndpoint),
+    createRole: call(roles.createRole),
+    getRole: call(roles.getRole),
+    listRoles: call(roles.listRoles),
+    deleteRole: call(roles.deleteRole),
+    resetRolePassword: call(roles.resetRolePassword),
+    revealRolePassword: call(roles.revealRolePassword),
+    createDatabase: call(databases.createDatabase),
+    getDatabase: call(databases.getDatabase),
+    listDatabases: call(databases.listDatabases),
+    updateDatabase: call(databases.updateDatabase),
+    deleteDatabase: call(databases.deleteDatabase),
+    getCurrentUser: call(account.getCurrentUser),
+    listMyOrganizations: call(account.listMyOrganizations),
+    getOrganization: call(account.getOrganization),
   };
 }
 
+export type { ListOperationsOptions, WaitOptions } from "./api/operations";
+export type { ConnectionUriQuery, ListProjectsQuery, ProjectListing } from "./api/projects";
 export {
   API_KEY_ENV,
   API_URL_ENV,
@@ -121,7 +275,6 @@ export {
   resolveConfig,
 } from "./config";
 export { type ClientOptions, DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from "./context";
-export type { ListOperationsOptions, ListProjectsQuery, ProjectListing, WaitOptions } from "./endpoints";
 export * from "./errors";
 export type { ClientEvent } from "./events";
 export type { MutationOptions } from "./mutation";

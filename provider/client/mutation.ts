@@ -1,15 +1,20 @@
 /**
- * The life of a mutating branch call: queue behind earlier changes to the project, send (re-sending
- * past 423s once the project's running operations finish), then hold the project until the operations
- * the call started are done. Errors after a successful send carry the send's body in `response`.
+ * The life of a mutating call on a project: queue behind earlier changes to the project, send
+ * (re-sending past 423s once the project's running operations finish), then hold the project until
+ * the operations the call started are done. Errors after a successful send carry the send's body in
+ * `response`.
  */
+
+import type { z } from "zod";
+import { awaitOperations, recentOperations } from "./api/operations";
 import type { ClientContext } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
+import { apiRequest, apiRequestOrEmpty, type RequestSpec } from "./request";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
-import { isOperationTerminal, waitForOperations } from "./wait";
+import { isOperationTerminal } from "./wait";
 
-/** Per-call options of mutating branch calls. */
+/** Per-call options of mutating calls. */
 export interface MutationOptions {
   /** Epoch ms by which the call, including its operation wait, must be done (default: client `timeoutMs`). */
   deadline?: number | undefined;
@@ -19,18 +24,10 @@ export interface MutationOptions {
   onProgress?: ((operation: Operation) => void) | undefined;
 }
 
-/** How a mutation reads operations (supplied by the endpoint layer). */
-export interface OperationReaders {
-  /** The newest operations of the project (one page). */
-  recent: (deadline: number) => Promise<Operation[]>;
-  fetch: (operationId: string) => Promise<Operation>;
-}
-
 async function sendPastLocks<T>(
   ctx: ClientContext,
   projectId: string,
   send: () => Promise<T>,
-  readers: OperationReaders,
   deadline: number,
 ): Promise<T> {
   for (;;) {
@@ -38,8 +35,10 @@ async function sendPastLocks<T>(
       return await send();
     } catch (error) {
       if (!isLocked(error) || Date.now() >= deadline) throw error;
-      // CONTRACT §7: the 423 retries are spent; wait for the project's running work, then try again.
-      const unfinished = (await readers.recent(deadline)).filter((op) => !isOperationTerminal(op.status));
+      // The 423 retries are spent: wait for the project's running work, then try again.
+      const unfinished = (await recentOperations(ctx, projectId, deadline)).filter(
+        (op) => !isOperationTerminal(op.status),
+      );
       ctx.emit({ type: "locked-wait", projectId, pendingOperationIds: unfinished.map((op) => op.id) });
       if (unfinished.length === 0) {
         // The lock holder is not listed (yet): pause one poll interval.
@@ -47,16 +46,7 @@ async function sendPastLocks<T>(
         continue;
       }
       try {
-        await waitForOperations({
-          projectId,
-          operations: unfinished,
-          fetchOperation: readers.fetch,
-          deadline,
-          pollIntervalMs: ctx.pollIntervalMs,
-          durations: ctx.durations,
-          emit: ctx.emit,
-          settleOnly: true,
-        });
+        await awaitOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
       } catch (waitError) {
         if (isOperationTimeout(waitError)) throw error;
         throw waitError;
@@ -69,12 +59,11 @@ async function sendPastLocks<T>(
  * Run one mutating call for `projectId` under the project queue. `send` performs the request (it
  * receives the deadline); its result's `operations` are awaited unless `wait: false`.
  */
-export function runMutation<T extends { operations: Operation[] } | null>(
+export function runMutation<T extends Started | null>(
   ctx: ClientContext,
   projectId: string,
+  options: MutationOptions,
   send: (deadline: number) => Promise<T>,
-  readers: OperationReaders,
-  options: MutationOptions = {},
 ): Promise<T> {
   const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
   const task = async (): Promise<T> => {
@@ -85,27 +74,60 @@ export function runMutation<T extends { operations: Operation[] } | null>(
         [],
       );
     }
-    const response = await sendPastLocks(ctx, projectId, () => send(deadline), readers, deadline);
-    if (response === null || options.wait === false || response.operations.length === 0) return response;
-    try {
-      await waitForOperations({
-        projectId,
-        operations: response.operations,
-        fetchOperation: readers.fetch,
-        deadline,
-        pollIntervalMs: ctx.pollIntervalMs,
-        durations: ctx.durations,
-        onProgress: options.onProgress,
-        emit: ctx.emit,
-      });
-    } catch (error) {
-      if (isApiError(error)) error.response = response;
-      throw error;
-    }
-    return response;
+    const response = await sendPastLocks(ctx, projectId, () => send(deadline), deadline);
+    return response === null ? response : awaitStarted(ctx, projectId, response, { ...options, deadline });
   };
   if (ctx.queues === undefined) return task();
   const ahead = ctx.queues.pending(projectId);
   if (ahead > 0) ctx.emit({ type: "queued", projectId, ahead });
   return ctx.queues.run(projectId, task);
+}
+
+/** An answer that may list the operations the call started. */
+export type Started = { operations?: Operation[] | undefined; [field: string]: unknown };
+
+/**
+ * Waits for the operations `response` started (unless `wait: false`) and resolves with `response`.
+ * A failed wait carries `response` in the error, so the caller can record what was made.
+ */
+export async function awaitStarted<T extends Started>(
+  ctx: ClientContext,
+  projectId: string,
+  response: T,
+  options: MutationOptions,
+): Promise<T> {
+  const operations = response.operations ?? [];
+  if (options.wait === false || operations.length === 0) return response;
+  try {
+    await awaitOperations(ctx, projectId, operations, {
+      deadline: options.deadline,
+      onProgress: options.onProgress,
+    });
+  } catch (error) {
+    if (isApiError(error)) error.response = response;
+    throw error;
+  }
+  return response;
+}
+
+/** A mutating call that is one request: `spec`, sent under `runMutation` with the call's deadline. */
+export function mutate<S extends z.ZodType<Started>>(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions,
+  spec: Omit<RequestSpec<S>, "deadline">,
+): Promise<z.output<S>> {
+  return runMutation(ctx, projectId, options, (deadline) => apiRequest(ctx.request, { ...spec, deadline }));
+}
+
+/** `mutate` for a delete: `null` when the API answers 204 (already gone). */
+export function mutateOrGone<S extends z.ZodType<Started>>(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions,
+  spec: Omit<RequestSpec<S>, "deadline">,
+): Promise<z.output<S> | null> {
+  return runMutation(ctx, projectId, options, (deadline) =>
+    apiRequestOrEmpty(ctx.request, { ...spec, deadline }),
+  );
 }

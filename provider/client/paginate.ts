@@ -2,6 +2,9 @@
  * Cursor pagination as async iterators. A listing stops on the first of: a page without a cursor, an
  * empty page, a short page (fewer items than the limit), a cursor already seen, or `maxItems`; it
  * throws `PageLimitError` past `maxPages`, so a cursor that never ends cannot loop forever.
+ *
+ * Not got's `paginate`: each page goes through the request loop (throttle, retry, zod), and these
+ * stop rules (short page, repeated cursor) are the API's, not a `Link` header's.
  */
 import { InvalidArgumentError, PageLimitError } from "./errors";
 

@@ -132,7 +132,7 @@ export type ApiKeyRevoked = z.infer<typeof ApiKeyRevokedSchema>;
 
 // ---------------------------------------------------------------- projects
 
-/** A project as listed (CONTRACT §2.4 fields; required where the OpenAPI `ProjectListItem` requires them). */
+/** A project as listed (required where the official `ProjectListItem` requires them). */
 export const ProjectSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -180,28 +180,56 @@ export const BranchSchema = z.looseObject({
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;
 
+/** Compute endpoint types the API documents; `type` still accepts any string. */
+export const ENDPOINT_TYPES = ["read_only", "read_write"] as const;
+/** Compute endpoint states the API documents; `current_state` still accepts any string. */
+export const ENDPOINT_STATES = ["init", "active", "idle"] as const;
+
 /** A compute endpoint record (`type` is `read_write` / `read_only`, other strings accepted). */
 export const EndpointSchema = z.looseObject({
   id: z.string(),
   type: z.string(),
   host: z.string(),
   current_state: maybe(z.string()),
+  pending_state: maybe(z.string()),
   branch_id: z.string(),
   project_id: maybe(z.string()),
+  region_id: maybe(z.string()),
+  autoscaling_limit_min_cu: maybe(z.number()),
+  autoscaling_limit_max_cu: maybe(z.number()),
+  suspend_timeout_seconds: maybe(z.number()),
+  pooler_enabled: maybe(z.boolean()),
+  pooler_mode: maybe(z.string()),
+  disabled: maybe(z.boolean()),
+  provisioner: maybe(z.string()),
+  proxy_host: maybe(z.string()),
+  created_at: maybe(z.string()),
+  updated_at: maybe(z.string()),
 });
 /** A compute endpoint. */
 export type Endpoint = z.infer<typeof EndpointSchema>;
 
-/** A role created with a branch (may carry a `password`). */
-export const RoleSchema = z.looseObject({ name: z.string(), branch_id: maybe(z.string()) });
+/** A role. `password` is there only in create and reset answers: a secret, never put in a message. */
+export const RoleSchema = z.looseObject({
+  name: z.string(),
+  branch_id: maybe(z.string()),
+  password: maybe(z.string()),
+  protected: maybe(z.boolean()),
+  authentication_method: maybe(z.string()),
+  created_at: maybe(z.string()),
+  updated_at: maybe(z.string()),
+});
 /** A role. */
 export type Role = z.infer<typeof RoleSchema>;
 
-/** A database created with a branch. */
+/** A database of a branch, owned by a role. */
 export const DatabaseSchema = z.looseObject({
+  id: maybe(z.number()),
   name: z.string(),
   owner_name: maybe(z.string()),
   branch_id: maybe(z.string()),
+  created_at: maybe(z.string()),
+  updated_at: maybe(z.string()),
 });
 /** A database. */
 export type Database = z.infer<typeof DatabaseSchema>;
@@ -280,6 +308,71 @@ export interface BranchCreateRequest {
   [field: string]: unknown;
 }
 
+/** Body of `POST /projects`, in the API's shape; other API fields pass through unchanged. */
+export interface ProjectCreateRequest {
+  project: {
+    name?: string | undefined;
+    region_id?: string | undefined;
+    pg_version?: number | undefined;
+    org_id?: string | undefined;
+    history_retention_seconds?: number | undefined;
+    default_endpoint_settings?: Record<string, unknown> | undefined;
+    settings?: Record<string, unknown> | undefined;
+    branch?:
+      | { name?: string | undefined; role_name?: string | undefined; database_name?: string | undefined }
+      | undefined;
+    [field: string]: unknown;
+  };
+}
+
+/** Body of `PATCH /projects/{project_id}`. */
+export interface ProjectUpdateRequest {
+  project: {
+    name?: string | undefined;
+    history_retention_seconds?: number | undefined;
+    default_endpoint_settings?: Record<string, unknown> | undefined;
+    settings?: Record<string, unknown> | undefined;
+    [field: string]: unknown;
+  };
+}
+
+/** Compute settings an endpoint takes at creation and in updates. */
+export interface EndpointSettingsRequest {
+  autoscaling_limit_min_cu?: number | undefined;
+  autoscaling_limit_max_cu?: number | undefined;
+  suspend_timeout_seconds?: number | undefined;
+  pooler_enabled?: boolean | undefined;
+  provisioner?: string | undefined;
+  disabled?: boolean | undefined;
+  name?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** Body of `POST /projects/{project_id}/endpoints`. */
+export interface EndpointCreateRequest {
+  endpoint: EndpointSettingsRequest & { branch_id: string; type: "read_write" | "read_only" | (string & {}) };
+}
+
+/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`. */
+export interface EndpointUpdateRequest {
+  endpoint: EndpointSettingsRequest & { branch_id?: string | undefined };
+}
+
+/** Body of `POST .../roles`: a name of at most 63 bytes. */
+export interface RoleCreateRequest {
+  role: { name: string; no_login?: boolean | undefined };
+}
+
+/** Body of `POST .../databases`. */
+export interface DatabaseCreateRequest {
+  database: { name: string; owner_name: string };
+}
+
+/** Body of `PATCH .../databases/{database_name}`. */
+export interface DatabaseUpdateRequest {
+  database: { name?: string | undefined; owner_name?: string | undefined };
+}
+
 // ---------------------------------------------------------------- errors
 
 /** An error body `{request_id?, code, message}`; every field tolerated missing. */
@@ -290,3 +383,155 @@ export const ErrorBodySchema = z.looseObject({
 });
 /** A parsed error body. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+// ---------------------------------------------------------------- projects (one project)
+
+/** A project as `GET /projects/{project_id}` and the project calls return it; the settings users set in code are read when sent. */
+export const ProjectDetailSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  region_id: z.string(),
+  pg_version: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  platform_id: maybe(z.string()),
+  provisioner: maybe(z.string()),
+  proxy_host: maybe(z.string()),
+  org_id: maybe(z.string()),
+  owner_id: maybe(z.string()),
+  store_passwords: maybe(z.boolean()),
+  history_retention_seconds: maybe(z.number()),
+  default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),
+  settings: maybe(z.record(z.string(), z.unknown())),
+});
+/** One project. */
+export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
+
+/** `GET /projects/{project_id}` and `DELETE /projects/{project_id}` (200). */
+export const ProjectResponseSchema = z.looseObject({ project: ProjectDetailSchema });
+/** Body of a project read or delete. */
+export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
+
+/** `PATCH /projects/{project_id}`. */
+export const ProjectUpdateResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a project update. */
+export type ProjectUpdateResponse = z.infer<typeof ProjectUpdateResponseSchema>;
+
+/**
+ * `POST /projects` (201): the project with its default branch, compute, role (its password in the
+ * role and in `connection_uris`), database and the operations that start them.
+ */
+export const ProjectCreateResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  branch: BranchSchema,
+  endpoints: z.array(EndpointSchema).default([]),
+  roles: z.array(RoleSchema).default([]),
+  databases: z.array(DatabaseSchema).default([]),
+  operations: z.array(OperationSchema).default([]),
+  connection_uris: maybe(z.array(ConnectionUriSchema)),
+});
+/** Body of a project creation. */
+export type ProjectCreateResponse = z.infer<typeof ProjectCreateResponseSchema>;
+
+/** `GET /projects/{project_id}/connection_uri`: a connection string, password included. */
+export const ConnectionUriResponseSchema = z.looseObject({ uri: z.string() });
+/** Body of a connection URI read. */
+export type ConnectionUriResponse = z.infer<typeof ConnectionUriResponseSchema>;
+
+// ---------------------------------------------------------------- compute endpoints
+
+/** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
+export const EndpointResponseSchema = z.looseObject({ endpoint: EndpointSchema });
+/** Body of an endpoint read. */
+export type EndpointResponse = z.infer<typeof EndpointResponseSchema>;
+
+/** `POST`, `PATCH` and `DELETE` (200) of an endpoint: the endpoint and the operations started. */
+export const EndpointOperationsSchema = z.looseObject({
+  endpoint: EndpointSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of an endpoint change. */
+export type EndpointOperations = z.infer<typeof EndpointOperationsSchema>;
+
+// ---------------------------------------------------------------- roles
+
+/** `GET /projects/{project_id}/branches/{branch_id}/roles`. */
+export const RolesResponseSchema = z.looseObject({ roles: z.array(RoleSchema) });
+/** Body of a branch's role list. */
+export type RolesResponse = z.infer<typeof RolesResponseSchema>;
+
+/** `GET .../roles/{role_name}`. */
+export const RoleResponseSchema = z.looseObject({ role: RoleSchema });
+/** Body of a role read. */
+export type RoleResponse = z.infer<typeof RoleResponseSchema>;
+
+/** Create, delete (200) and password reset of a role: the role (with `password` after create or reset) and its operations. */
+export const RoleOperationsSchema = z.looseObject({
+  role: RoleSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a role change. */
+export type RoleOperations = z.infer<typeof RoleOperationsSchema>;
+
+/** `GET .../roles/{role_name}/reveal_password`. */
+export const RolePasswordResponseSchema = z.looseObject({ password: z.string() });
+/** Body of a password reveal. */
+export type RolePasswordResponse = z.infer<typeof RolePasswordResponseSchema>;
+
+// ---------------------------------------------------------------- databases
+
+/** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
+export const DatabasesResponseSchema = z.looseObject({ databases: z.array(DatabaseSchema) });
+/** Body of a branch's database list. */
+export type DatabasesResponse = z.infer<typeof DatabasesResponseSchema>;
+
+/** `GET .../databases/{database_name}`. */
+export const DatabaseResponseSchema = z.looseObject({ database: DatabaseSchema });
+/** Body of a database read. */
+export type DatabaseResponse = z.infer<typeof DatabaseResponseSchema>;
+
+/** Create, update and delete (200) of a database: the database and its operations. */
+export const DatabaseOperationsSchema = z.looseObject({
+  database: DatabaseSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a database change. */
+export type DatabaseOperations = z.infer<typeof DatabaseOperationsSchema>;
+
+// ---------------------------------------------------------------- users and organizations
+
+/** `GET /users/me`: the user the key belongs to. */
+export const CurrentUserSchema = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  login: maybe(z.string()),
+  name: maybe(z.string()),
+  last_name: maybe(z.string()),
+  plan: maybe(z.string()),
+  projects_limit: maybe(z.number()),
+  branches_limit: maybe(z.number()),
+  max_autoscaling_limit: maybe(z.number()),
+});
+/** The current user. */
+export type CurrentUser = z.infer<typeof CurrentUserSchema>;
+
+/** `GET /organizations/{org_id}`, and the items of `GET /users/me/organizations`. */
+export const OrganizationSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  handle: maybe(z.string()),
+  plan: maybe(z.string()),
+  managed_by: maybe(z.string()),
+  created_at: maybe(z.string()),
+  updated_at: maybe(z.string()),
+});
+/** An organization. */
+export type Organization = z.infer<typeof OrganizationSchema>;
+
+/** `GET /users/me/organizations`. */
+export const OrganizationsResponseSchema = z.looseObject({ organizations: z.array(OrganizationSchema) });
+/** Body of the current user's organization list. */
+export type OrganizationsResponse = z.infer<typeof OrganizationsResponseSchema>;

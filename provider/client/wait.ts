@@ -1,6 +1,6 @@
 /**
  * Waiting for operations. Only unfinished operations are polled; the first poll comes soon and the
- * interval doubles up to the contract's 5 s (CONTRACT §3.1). Status rules (DESIGN §2):
+ * interval doubles up to the 5 s the API suggests. Status rules:
  *
  * | status                                   | meaning here                                        |
  * |------------------------------------------|-----------------------------------------------------|
@@ -36,7 +36,7 @@ export interface PollInterval {
 export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ first: 250, max: 5_000 });
 
 /**
- * How long operations take, learned per action in the process (DESIGN §4: poll only unfinished
+ * How long operations take, learned per action in the process (poll only unfinished
  * operations; first poll soon). With an expectation, a wait polls the operation it is waiting on
  * just before it should end and then in short steps, instead of backing off blindly: a queued
  * change to the project starts within a step of the previous one's end. An operation found

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiKeyCreated, CloudDbClient, OrgApiKeyCreated, OrgApiKeyListItem } from "../client";
-import { nameInput, optionalText } from "./lifecycle/check";
+import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
 import { compact, createdSince, defineResource } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
@@ -148,22 +148,11 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
     };
   },
 
-  inputsOf: keyInputs,
-
   /** Revokes the key through the path for its kind. */
   async remove({ client }, id, props) {
     await revoke(client, props, Number(id));
   },
 });
-
-function keyInputs(value: ApiKeyInputs): ApiKeyInputs {
-  return compact({
-    name: value.name,
-    orgId: value.orgId,
-    projectId: value.projectId,
-    rotationTrigger: value.rotationTrigger,
-  });
-}
 
 function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
   if (inputs.orgId === undefined) return "personal";
@@ -185,7 +174,7 @@ async function revoke(client: CloudDbClient, of: Pick<ApiKeyInputs, "orgId">, ke
 
 function outputsOf(inputs: ApiKeyInputs, kind: ApiKeyKind, made: ApiKeyCreated): ApiKeyOutputs {
   return {
-    ...keyInputs(inputs),
+    ...declaredInputs<ApiKeyInputs>(ApiKeyInputsSchema, inputs),
     keyId: made.id,
     key: made.key,
     kind,

@@ -2,6 +2,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import { configureFromStack } from "../../provider/resources/lifecycle/settings";
+import { type FakeApi, startFakeApi } from "../client/support/fakeApi";
+import { operation, SECRET_KEY } from "../client/support/fixtures";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -109,4 +111,39 @@ export async function projectIdle(
       throw new Error(`project ${projectId} still busy: ${busy.map((op) => op.action)}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * A fresh local fake of the API per test (for routes the emulator does not serve yet), with the
+ * provider pointed at it through the environment and every operation answering `finished` unless a
+ * test routes operations itself.
+ */
+export function useFakeApi(): { readonly api: FakeApi } {
+  let api: FakeApi | undefined;
+  let restore: (() => void) | undefined;
+  beforeEach(async () => {
+    resetRegistry();
+    clearStackConfig();
+    api = await startFakeApi();
+    restore = setEnv({
+      CLOUDDB_API_KEY: SECRET_KEY,
+      CLOUDDB_API_URL: api.url,
+      CLOUDDB_POLL_INTERVAL_MS: "5,10",
+    });
+    api.route("GET", "/projects/:project_id/operations/:operation_id", (_req, params) => ({
+      json: {
+        operation: operation({ id: params.operation_id, project_id: params.project_id, status: "finished" }),
+      },
+    }));
+  });
+  afterEach(async () => {
+    restore?.();
+    await api?.stop();
+  });
+  return {
+    get api(): FakeApi {
+      if (api === undefined) throw new Error("the fake API starts in a beforeEach hook");
+      return api;
+    },
+  };
 }

@@ -26,12 +26,17 @@ export function checkInputs<I>(schema: z.ZodObject<z.ZodRawShape>, news: I): pul
         .filter((issue) => !underUnknown(news, issue.path))
         .map((issue) => ({ property: propertyPath(issue.path), reason: issue.message }));
   if (failures.length > 0) return { inputs: news, failures };
-  const declared = Object.fromEntries(
+  return { inputs: declaredInputs(schema, news) };
+}
+
+/** The inputs `schema` declares, taken from `value` (inputs or outputs), without undefined values. */
+export function declaredInputs<I>(schema: z.ZodObject<z.ZodRawShape>, value: unknown): I {
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
     Object.keys(schema.shape)
-      .map((key) => [key, (news as Record<string, unknown>)[key]] as const)
-      .filter(([, value]) => value !== undefined),
-  );
-  return { inputs: declared as I };
+      .map((key) => [key, record[key]] as const)
+      .filter(([, v]) => v !== undefined),
+  ) as I;
 }
 
 /** Whether the value at `path`, or one of its parents, is not known yet. */

@@ -88,8 +88,8 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   adopt?(step: Step, inputs: I, id: string): Promise<O>;
   /** Reads the object as it is now; undefined (or the client's not-found error) when it is gone. */
   read(step: Step, id: string, props: O | undefined): Promise<O | undefined>;
-  /** The inputs that the outputs `outs` stand for (what refresh reports). */
-  inputsOf(outs: O): I;
+  /** The inputs that the outputs `outs` stand for (what refresh reports). Default: the declared inputs' keys of `outs`. */
+  inputsOf?(outs: O): I;
   /** Applies the in-place changes; `outs` already holds the new input values. Default: `outs` as they are. */
   update?(step: Step, id: string, outs: O, olds: O, news: I): Promise<O>;
   /** Deletes the object and waits for it; the client's not-found error counts as done. */

@@ -14,7 +14,7 @@ import {
   isNotFound,
   mayHaveChanged,
 } from "../../client";
-import { checkInputs } from "./check";
+import { checkInputs, declaredInputs } from "./check";
 import { type CommonInputs, type CommonState, labelOf, type ResourceDefinition, type Step } from "./define";
 import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
@@ -97,7 +97,8 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       }
       if (outs === undefined) return { id: "" };
       // Pulumi types refresh's inputs as the outputs type; they are the inputs the outputs stand for.
-      return { id, props: outs, inputs: definition.inputsOf(outs) as unknown as O };
+      const inputs = definition.inputsOf?.(outs) ?? declaredInputs<I>(definition.inputs, outs);
+      return { id, props: outs, inputs: inputs as unknown as O };
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */

@@ -73,6 +73,29 @@ export function project(id: string, overrides: Record<string, unknown> = {}) {
   };
 }
 
+export function role(overrides: Record<string, unknown> = {}) {
+  return {
+    branch_id: "br-damp-glitter-adqd4hk5",
+    name: "app",
+    protected: false,
+    created_at: "2025-01-01T00:00:00Z",
+    updated_at: "2025-01-01T00:00:00Z",
+    ...overrides,
+  };
+}
+
+export function database(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 7,
+    branch_id: "br-damp-glitter-adqd4hk5",
+    name: "appdb",
+    owner_name: "app",
+    created_at: "2025-01-01T00:00:00Z",
+    updated_at: "2025-01-01T00:00:00Z",
+    ...overrides,
+  };
+}
+
 /** A JSON response for fake transports. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): TransportResponse {
   return {

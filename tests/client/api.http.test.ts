@@ -11,7 +11,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-describe("client endpoints against a local HTTP server", () => {
+describe("client API functions against a local HTTP server", () => {
   let api: FakeApi;
   let client: CloudDbClient;
   beforeEach(async () => {

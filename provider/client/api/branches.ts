@@ -1,0 +1,111 @@
+/**
+ * Branches. Mutating calls run through `mutate`: queued per project, sent past 423s, and
+ * resolved once the operations they started are done.
+ */
+import type { ClientContext } from "../context";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { apiRoute } from "../path";
+import { apiRequest } from "../request";
+import {
+  type Branch,
+  type BranchCreateRequest,
+  type BranchCreateResponse,
+  BranchCreateResponseSchema,
+  type BranchDeleteResponse,
+  BranchDeleteResponseSchema,
+  BranchEndpointsResponseSchema,
+  type BranchGetResponse,
+  BranchGetResponseSchema,
+  BranchListResponseSchema,
+  type BranchUpdateResponse,
+  BranchUpdateResponseSchema,
+  type Endpoint,
+} from "../schemas";
+
+const branchRoute = (projectId: string, branchId: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}", { project_id: projectId, branch_id: branchId });
+
+/**
+ * `POST /projects/{project_id}/branches` (201). `body` is the API's own shape
+ * (`{branch: {name, parent_id}, endpoints: [{type}]}`). Queued per project; waits for the
+ * `create_branch` / `start_compute` operations unless `wait: false`.
+ */
+export function createBranch(
+  ctx: ClientContext,
+  projectId: string,
+  body: BranchCreateRequest,
+  options: MutationOptions = {},
+): Promise<BranchCreateResponse> {
+  const route = apiRoute("/projects/{project_id}/branches", { project_id: projectId });
+  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: BranchCreateResponseSchema });
+}
+
+/** `GET /projects/{project_id}/branches/{branch_id}`. */
+export function getBranch(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<BranchGetResponse> {
+  return apiRequest(ctx.request, {
+    method: "GET",
+    route: branchRoute(projectId, branchId),
+    schema: BranchGetResponseSchema,
+  });
+}
+
+/** `GET /projects/{project_id}/branches`: every live branch of the project. */
+export async function listBranches(ctx: ClientContext, projectId: string): Promise<Branch[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
+    schema: BranchListResponseSchema,
+  });
+  return body.branches;
+}
+
+/** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes, with their current state. */
+export async function listBranchEndpoints(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<Endpoint[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/endpoints", {
+      project_id: projectId,
+      branch_id: branchId,
+    }),
+    schema: BranchEndpointsResponseSchema,
+  });
+  return body.endpoints;
+}
+
+/** `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`. Queued per project. */
+export function updateBranch(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  body: { name: string },
+  options: MutationOptions = {},
+): Promise<BranchUpdateResponse> {
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: branchRoute(projectId, branchId),
+    body: { branch: { name: body.name } },
+    schema: BranchUpdateResponseSchema,
+  });
+}
+
+/** `DELETE /projects/{project_id}/branches/{branch_id}`: 200 with operations, or 204 (already gone) -> `null`. */
+export function deleteBranch(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  options: MutationOptions = {},
+): Promise<BranchDeleteResponse | null> {
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: branchRoute(projectId, branchId),
+    schema: BranchDeleteResponseSchema,
+  });
+}

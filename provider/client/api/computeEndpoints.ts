@@ -1,0 +1,88 @@
+/**
+ * Compute endpoints of a project (`/projects/{project_id}/endpoints`). Named so to keep them apart
+ * from the API's routes; changes are queued per project and wait for the operations they start.
+ */
+import type { ClientContext } from "../context";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { apiRoute } from "../path";
+import { apiRequest } from "../request";
+import {
+  BranchEndpointsResponseSchema,
+  type Endpoint,
+  type EndpointCreateRequest,
+  type EndpointOperations,
+  EndpointOperationsSchema,
+  EndpointResponseSchema,
+  type EndpointUpdateRequest,
+} from "../schemas";
+
+const endpointRoute = (projectId: string, endpointId: string) =>
+  apiRoute("/projects/{project_id}/endpoints/{endpoint_id}", {
+    project_id: projectId,
+    endpoint_id: endpointId,
+  });
+
+/** `POST /projects/{project_id}/endpoints` (201); waits for the `start_compute` operation unless `wait: false`. */
+export function createEndpoint(
+  ctx: ClientContext,
+  projectId: string,
+  body: EndpointCreateRequest,
+  options: MutationOptions = {},
+): Promise<EndpointOperations> {
+  const route = apiRoute("/projects/{project_id}/endpoints", { project_id: projectId });
+  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: EndpointOperationsSchema });
+}
+
+/** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
+export async function getEndpoint(
+  ctx: ClientContext,
+  projectId: string,
+  endpointId: string,
+): Promise<Endpoint> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: endpointRoute(projectId, endpointId),
+    schema: EndpointResponseSchema,
+  });
+  return body.endpoint;
+}
+
+/** `GET /projects/{project_id}/endpoints`: every compute of the project. */
+export async function listEndpoints(ctx: ClientContext, projectId: string): Promise<Endpoint[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/endpoints", { project_id: projectId }),
+    schema: BranchEndpointsResponseSchema,
+  });
+  return body.endpoints;
+}
+
+/** `PATCH /projects/{project_id}/endpoints/{endpoint_id}`: autoscaling, suspend timeout, pooler, ... in place. */
+export function updateEndpoint(
+  ctx: ClientContext,
+  projectId: string,
+  endpointId: string,
+  body: EndpointUpdateRequest,
+  options: MutationOptions = {},
+): Promise<EndpointOperations> {
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: endpointRoute(projectId, endpointId),
+    body,
+    schema: EndpointOperationsSchema,
+  });
+}
+
+/** `DELETE /projects/{project_id}/endpoints/{endpoint_id}`: 200 with operations, or 204 (already gone) -> `null`. */
+export function deleteEndpoint(
+  ctx: ClientContext,
+  projectId: string,
+  endpointId: string,
+  options: MutationOptions = {},
+): Promise<EndpointOperations | null> {
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: endpointRoute(projectId, endpointId),
+    schema: EndpointOperationsSchema,
+  });
+}

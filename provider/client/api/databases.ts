@@ -1,0 +1,104 @@
+/** Databases of a branch (`/projects/{project_id}/branches/{branch_id}/databases`), each owned by a role. */
+import type { ClientContext } from "../context";
+import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { apiRoute } from "../path";
+import { apiRequest } from "../request";
+import {
+  type Database,
+  type DatabaseCreateRequest,
+  type DatabaseOperations,
+  DatabaseOperationsSchema,
+  DatabaseResponseSchema,
+  DatabasesResponseSchema,
+  type DatabaseUpdateRequest,
+} from "../schemas";
+
+const databasesRoute = (projectId: string, branchId: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/databases", {
+    project_id: projectId,
+    branch_id: branchId,
+  });
+
+const databaseRoute = (projectId: string, branchId: string, databaseName: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/databases/{database_name}", {
+    project_id: projectId,
+    branch_id: branchId,
+    database_name: databaseName,
+  });
+
+/** `POST .../databases` (201); waits for the operations it starts. */
+export function createDatabase(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  body: DatabaseCreateRequest,
+  options: MutationOptions = {},
+): Promise<DatabaseOperations> {
+  return mutate(ctx, projectId, options, {
+    method: "POST",
+    route: databasesRoute(projectId, branchId),
+    body,
+    schema: DatabaseOperationsSchema,
+  });
+}
+
+/** `GET .../databases/{database_name}`. */
+export async function getDatabase(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  databaseName: string,
+): Promise<Database> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: databaseRoute(projectId, branchId, databaseName),
+    schema: DatabaseResponseSchema,
+  });
+  return body.database;
+}
+
+/** `GET .../databases`: every database of the branch. */
+export async function listDatabases(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<Database[]> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: databasesRoute(projectId, branchId),
+    schema: DatabasesResponseSchema,
+  });
+  return body.databases;
+}
+
+/** `PATCH .../databases/{database_name}`: rename or change the owner in place. */
+export function updateDatabase(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  databaseName: string,
+  body: DatabaseUpdateRequest,
+  options: MutationOptions = {},
+): Promise<DatabaseOperations> {
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: databaseRoute(projectId, branchId, databaseName),
+    body,
+    schema: DatabaseOperationsSchema,
+  });
+}
+
+/** `DELETE .../databases/{database_name}`: 200 with operations, or 204 (already gone) -> `null`. */
+export function deleteDatabase(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  databaseName: string,
+  options: MutationOptions = {},
+): Promise<DatabaseOperations | null> {
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: databaseRoute(projectId, branchId, databaseName),
+    schema: DatabaseOperationsSchema,
+  });
+}

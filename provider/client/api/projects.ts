@@ -1,0 +1,163 @@
+/** Projects: the listing, one project's life, and connection strings. */
+import type { ClientContext } from "../context";
+import { awaitStarted, type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { checkPageSize, DEFAULT_MAX_PAGES, paginate } from "../paginate";
+import { apiRoute } from "../path";
+import { apiRequest } from "../request";
+import {
+  ConnectionUriResponseSchema,
+  type Project,
+  type ProjectCreateRequest,
+  type ProjectCreateResponse,
+  ProjectCreateResponseSchema,
+  type ProjectDetail,
+  type ProjectResponse,
+  ProjectResponseSchema,
+  ProjectsPageSchema,
+  type ProjectUpdateRequest,
+  type ProjectUpdateResponse,
+  ProjectUpdateResponseSchema,
+} from "../schemas";
+
+/** Query of `listProjects`. `limit` is the page size (1..400). */
+export interface ListProjectsQuery {
+  search?: string | undefined;
+  orgId?: string | undefined;
+  /** Page size, 1..400 (default 100). */
+  limit?: number | undefined;
+  /** Stop after this many projects. */
+  maxItems?: number | undefined;
+  /** Hard page cap (default 1000). */
+  maxPages?: number | undefined;
+}
+
+/** Projects as an async iterable; `unavailableProjectIds()` lists ids the API could not load (the list is partial then). */
+export interface ProjectListing extends AsyncIterable<Project> {
+  /** Ids from `unavailable_project_ids` of the pages read so far by the latest iteration. */
+  unavailableProjectIds(): string[];
+}
+
+/** `GET /projects`, all pages. Each `for await` starts a fresh listing (and resolves the key then). */
+export function listProjects(context: () => ClientContext, query: ListProjectsQuery = {}): ProjectListing {
+  const limit = checkPageSize("listProjects limit", query.limit ?? 100, 1, 400);
+  let unavailable = new Set<string>();
+  return {
+    unavailableProjectIds: () => [...unavailable],
+    [Symbol.asyncIterator]: () => {
+      unavailable = new Set<string>();
+      const seen = unavailable;
+      const ctx = context();
+      const where = query.orgId ? `projects of organization ${query.orgId}` : "projects";
+      return paginate({
+        what: query.search ? `${where} matching "${query.search}"` : where,
+        limit,
+        maxPages: query.maxPages ?? DEFAULT_MAX_PAGES,
+        maxItems: query.maxItems,
+        fetchPage: ({ cursor, limit: pageSize }) =>
+          apiRequest(ctx.request, {
+            method: "GET",
+            route: apiRoute("/projects"),
+            query: { limit: pageSize, cursor, search: query.search, org_id: query.orgId },
+            schema: ProjectsPageSchema,
+          }),
+        items: (page) => page.projects,
+        nextCursor: (page) => page.pagination?.cursor,
+        onPage: (page) => {
+          for (const id of page.unavailable_project_ids ?? []) seen.add(id);
+        },
+      })[Symbol.asyncIterator]();
+    },
+  };
+}
+
+/**
+ * `POST /projects` (201): the project with its default branch, compute, role and database. Waits
+ * for the operations that start them unless `wait: false`; a failed wait carries the answer in the
+ * error's `response`, so the caller can record the project.
+ */
+export async function createProject(
+  ctx: ClientContext,
+  body: ProjectCreateRequest,
+  options: MutationOptions = {},
+): Promise<ProjectCreateResponse> {
+  const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
+  const made = await apiRequest(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects"),
+    body,
+    schema: ProjectCreateResponseSchema,
+    deadline,
+  });
+  return awaitStarted(ctx, made.project.id, made, { ...options, deadline });
+}
+
+const projectRoute = (projectId: string) => apiRoute("/projects/{project_id}", { project_id: projectId });
+
+/** `GET /projects/{project_id}`. */
+export async function getProject(ctx: ClientContext, projectId: string): Promise<ProjectDetail> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: projectRoute(projectId),
+    schema: ProjectResponseSchema,
+  });
+  return body.project;
+}
+
+/** `PATCH /projects/{project_id}`: name, history retention, default endpoint settings, settings. Queued per project. */
+export function updateProject(
+  ctx: ClientContext,
+  projectId: string,
+  body: ProjectUpdateRequest,
+  options: MutationOptions = {},
+): Promise<ProjectUpdateResponse> {
+  return mutate(ctx, projectId, options, {
+    method: "PATCH",
+    route: projectRoute(projectId),
+    body,
+    schema: ProjectUpdateResponseSchema,
+  });
+}
+
+/** `DELETE /projects/{project_id}`: deletes the project and everything in it, for good. Queued per project. */
+export function deleteProject(
+  ctx: ClientContext,
+  projectId: string,
+  options: MutationOptions = {},
+): Promise<ProjectResponse | null> {
+  return mutateOrGone(ctx, projectId, options, {
+    method: "DELETE",
+    route: projectRoute(projectId),
+    schema: ProjectResponseSchema,
+  });
+}
+
+/** What `getConnectionUri` connects to; left out, the API picks the default branch and its read_write compute. */
+export interface ConnectionUriQuery {
+  databaseName: string;
+  roleName: string;
+  branchId?: string | undefined;
+  endpointId?: string | undefined;
+  /** The pooled host (`-pooler` in its first label). */
+  pooled?: boolean | undefined;
+}
+
+/** `GET /projects/{project_id}/connection_uri`: a connection string, password included: treat it as a secret. */
+export async function getConnectionUri(
+  ctx: ClientContext,
+  projectId: string,
+  query: ConnectionUriQuery,
+): Promise<string> {
+  const body = await apiRequest(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/connection_uri", { project_id: projectId }),
+    query: {
+      database_name: query.databaseName,
+      role_name: query.roleName,
+      branch_id: query.branchId,
+      endpoint_id: query.endpointId,
+      pooled: query.pooled === undefined ? undefined : String(query.pooled),
+    },
+    schema: ConnectionUriResponseSchema,
+  });
+  return body.uri;
+}

@@ -1,0 +1,190 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Database as ApiDatabase } from "../client";
+import { DatabaseOperationsSchema } from "../client/schemas";
+import { DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
+import { compact, createdSince, defineResource } from "./lifecycle/define";
+import { lazyProvider } from "./lifecycle/lazyProvider";
+import { moduleRef } from "./lifecycle/moduleRef";
+import { seedOutputs, withSecrets } from "./lifecycle/props";
+
+// ---------------------------------------------------------------- inputs
+
+const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
+
+/** Inputs as the provider sees them. */
+export const DatabaseInputsSchema = z.object({
+  projectId: required("projectId: the project of the branch"),
+  branchId: required("branchId: the branch the database lives on (br-...)"),
+  name: required("name: the database name"),
+  ownerName: required("ownerName: the role that owns the database (declare it with a Role)"),
+  deleteProtection: DeleteProtectionInput,
+  timeouts: TimeoutsInput,
+});
+
+/** The plain inputs as the provider sees them. */
+export type DatabaseInputs = z.infer<typeof DatabaseInputsSchema>;
+
+/** How each input is applied when it changes: the API renames and changes owners in place. */
+export const DATABASE_CHANGES = {
+  projectId: "replace",
+  branchId: "replace",
+  name: "update",
+  ownerName: "update",
+  deleteProtection: "update",
+  timeouts: "update",
+} as const;
+
+// ---------------------------------------------------------------- outputs
+
+/** Everything the state records of a database. */
+export interface DatabaseOutputs extends DatabaseInputs {
+  /** The API's numeric id (null when the API did not send one). */
+  databaseId: number | null;
+  createdAt: string | null;
+  operationIds: string[];
+  pendingOperationIds: string[];
+}
+
+// ---------------------------------------------------------------- API calls
+
+/** A Postgres database on a branch, owned by a role. */
+export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs>({
+  noun: "database",
+  inputs: DatabaseInputsSchema,
+  changes: DATABASE_CHANGES,
+  // The API addresses a database by name, which changes in place: the state's id is the numeric one.
+  id: (outs) => (outs.databaseId === null ? `${outs.branchId}/${outs.name}` : String(outs.databaseId)),
+
+  async create({ client, deadline }, inputs) {
+    const made = await client.createDatabase(
+      inputs.projectId,
+      inputs.branchId,
+      { database: { name: inputs.name, owner_name: inputs.ownerName } },
+      { deadline },
+    );
+    return outputsOf(inputs, made.database, made.operations);
+  },
+
+  created(inputs, response) {
+    const made = DatabaseOperationsSchema.safeParse(response);
+    return made.success ? outputsOf(inputs, made.data.database, made.data.operations) : undefined;
+  },
+
+  /** Database names are unique per branch: one of this name created since the request is ours. */
+  async findLost({ client }, inputs, startedAt) {
+    const found = await client
+      .listDatabases(inputs.projectId, inputs.branchId)
+      .then((databases) => databases.find((d) => d.name === inputs.name))
+      .catch(() => undefined);
+    if (found === undefined || !(Date.parse(found.created_at ?? "") >= createdSince(startedAt)))
+      return undefined;
+    return outputsOf(inputs, found, []);
+  },
+
+  /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
+  async read({ client }, _id, props) {
+    if (props === undefined) return undefined;
+    const databases = await client.listDatabases(props.projectId, props.branchId);
+    const found =
+      databases.find((d) => props.databaseId !== null && d.id === props.databaseId) ??
+      databases.find((d) => d.name === props.name);
+    if (found === undefined) return undefined;
+    return { ...props, name: found.name, ownerName: found.owner_name ?? props.ownerName };
+  },
+
+  /** Renames and changes the owner with one PATCH of the database as it was named. */
+  async update({ client, deadline }, _id, outs, olds) {
+    if (outs.name === olds.name && outs.ownerName === olds.ownerName) return outs;
+    const changed = await client.updateDatabase(
+      olds.projectId,
+      olds.branchId,
+      olds.name,
+      {
+        database: compact({
+          name: outs.name === olds.name ? undefined : outs.name,
+          owner_name: outs.ownerName,
+        }),
+      },
+      { deadline },
+    );
+    return { ...outs, name: changed.database.name, ownerName: changed.database.owner_name ?? outs.ownerName };
+  },
+
+  async remove({ client, deadline }, _id, props) {
+    await client.deleteDatabase(props.projectId, props.branchId, props.name, { deadline });
+  },
+});
+
+function outputsOf(
+  inputs: DatabaseInputs,
+  database: ApiDatabase,
+  operations: readonly { id: string }[],
+): DatabaseOutputs {
+  return {
+    ...declaredInputs<DatabaseInputs>(DatabaseInputsSchema, inputs),
+    databaseId: database.id ?? null,
+    createdAt: database.created_at ?? null,
+    operationIds: operations.map((op) => op.id),
+    pendingOperationIds: [],
+  };
+}
+
+// ---------------------------------------------------------------- resource
+
+/** Inputs of a {@link Database}. */
+export interface DatabaseArgs {
+  /** The project of the branch. Changing it replaces the database. */
+  projectId: pulumi.Input<string>;
+  /** The branch the database lives on. Changing it replaces the database. */
+  branchId: pulumi.Input<string>;
+  /** The database name; changing it renames in place. */
+  name: pulumi.Input<string>;
+  /** The owning role's name; changing it changes the owner in place. */
+  ownerName: pulumi.Input<string>;
+  /** When true, deleting the database fails until it is set back to false. */
+  deleteProtection?: pulumi.Input<boolean>;
+  /** Bounds on operation waits, in seconds. */
+  timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
+}
+
+/** The dynamic provider of {@link Database}: it loads `databaseMethods` when called (see `lazyProvider`). */
+export const databaseProvider: pulumi.dynamic.ResourceProvider<DatabaseInputs, DatabaseOutputs> =
+  lazyProvider(moduleRef(require.resolve("./databaseMethods")));
+
+/** A Postgres database on a branch, owned by a role; renames and owner changes happen in place. */
+export class Database extends pulumi.dynamic.Resource {
+  /** The project id. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** The branch id. */
+  declare readonly branchId: pulumi.Output<string>;
+  /** The database name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The owning role. */
+  declare readonly ownerName: pulumi.Output<string>;
+  /** The API's numeric id. */
+  declare readonly databaseId: pulumi.Output<number | null>;
+  /** Creation time, ISO 8601 UTC. */
+  declare readonly createdAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = seedOutputs<DatabaseOutputs>(args, [
+      "projectId",
+      "branchId",
+      "name",
+      "ownerName",
+      "databaseId",
+      "createdAt",
+      "operationIds",
+      "pendingOperationIds",
+    ]);
+    super(
+      databaseProvider,
+      name,
+      props,
+      withSecrets(opts, databaseDefinition.secrets),
+      "clouddb",
+      "Database",
+    );
+  }
+}

@@ -1,0 +1,187 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Role as ApiRole } from "../client";
+import { RoleOperationsSchema } from "../client/schemas";
+import { DeleteProtectionInput, declaredInputs, optionalText, TimeoutsInput } from "./lifecycle/check";
+import { createdSince, defineResource } from "./lifecycle/define";
+import { lazyProvider } from "./lifecycle/lazyProvider";
+import { moduleRef } from "./lifecycle/moduleRef";
+import { seedOutputs, withSecrets } from "./lifecycle/props";
+
+// ---------------------------------------------------------------- inputs
+
+const NAME_BYTES = 63;
+const PROJECT_REQUIRED = "projectId is required: the project of the branch";
+const BRANCH_REQUIRED = "branchId is required: the branch the role belongs to (br-...)";
+
+/** Inputs as the provider sees them. */
+export const RoleInputsSchema = z.object({
+  projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
+  branchId: z.string({ error: BRANCH_REQUIRED }).min(1, BRANCH_REQUIRED),
+  name: z
+    .string({ error: "name is required: the Postgres role name" })
+    .refine((name) => name.trim() !== "", "name must not be blank")
+    .refine((name) => Buffer.byteLength(name) <= NAME_BYTES, {
+      error: (issue) =>
+        `name is ${Buffer.byteLength(String(issue.input))} bytes; Postgres role names are at most ${NAME_BYTES}: shorten it`,
+    }),
+  passwordResetTrigger: optionalText("passwordResetTrigger"),
+  deleteProtection: DeleteProtectionInput,
+  timeouts: TimeoutsInput,
+});
+
+/** The plain inputs as the provider sees them. */
+export type RoleInputs = z.infer<typeof RoleInputsSchema>;
+
+/** How each input is applied when it changes. */
+export const ROLE_CHANGES = {
+  projectId: "replace",
+  branchId: "replace",
+  name: "replace",
+  passwordResetTrigger: "update",
+  deleteProtection: "update",
+  timeouts: "update",
+} as const;
+
+// ---------------------------------------------------------------- outputs
+
+/** Everything the state records of a role. `password` is a Pulumi secret. */
+export interface RoleOutputs extends RoleInputs {
+  /** The password, as last set by a create or reset; empty until one is received. */
+  password: string;
+  protected: boolean;
+  createdAt: string | null;
+  operationIds: string[];
+  pendingOperationIds: string[];
+}
+
+// ---------------------------------------------------------------- API calls
+
+/** A Postgres role of a branch. Its password is received at create and reset only, and kept as a secret. */
+export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
+  noun: "role",
+  inputs: RoleInputsSchema,
+  changes: ROLE_CHANGES,
+  secrets: ["password"],
+  id: (outs) => `${outs.branchId}/${outs.name}`,
+
+  async create({ client, deadline }, inputs) {
+    const made = await client.createRole(
+      inputs.projectId,
+      inputs.branchId,
+      { role: { name: inputs.name } },
+      { deadline },
+    );
+    return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
+  },
+
+  // The password never enters a partial failure's properties (they are stored before secrets apply):
+  // the update that resumes reads it again.
+  created(inputs, response) {
+    const made = RoleOperationsSchema.safeParse(response);
+    return made.success ? outputsOf(inputs, made.data.role, "", made.data.operations) : undefined;
+  },
+
+  /** Role names are unique per branch: a role of this name created since the request is ours; it gets a new password. */
+  async findLost({ client, deadline }, inputs, startedAt) {
+    const role = await client
+      .listRoles(inputs.projectId, inputs.branchId)
+      .then((roles) => roles.find((r) => r.name === inputs.name))
+      .catch(() => undefined);
+    if (role === undefined || !(Date.parse(role.created_at ?? "") >= createdSince(startedAt)))
+      return undefined;
+    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, inputs.name, {
+      deadline,
+    });
+    return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
+  },
+
+  async read({ client }, _id, props) {
+    if (props === undefined) return undefined;
+    const role = await client.getRole(props.projectId, props.branchId, props.name);
+    return { ...props, protected: role.protected ?? false, createdAt: role.created_at ?? props.createdAt };
+  },
+
+  /** A new `passwordResetTrigger` resets the password; a password never received is read again. */
+  async update({ client, deadline }, _id, outs, olds, news) {
+    if ((news.passwordResetTrigger ?? null) !== (olds.passwordResetTrigger ?? null)) {
+      const reset = await client.resetRolePassword(outs.projectId, outs.branchId, outs.name, { deadline });
+      return { ...outs, password: reset.role.password ?? outs.password };
+    }
+    if (outs.password !== "") return outs;
+    return { ...outs, password: await client.revealRolePassword(outs.projectId, outs.branchId, outs.name) };
+  },
+
+  async remove({ client, deadline }, _id, props) {
+    await client.deleteRole(props.projectId, props.branchId, props.name, { deadline });
+  },
+});
+
+function outputsOf(
+  inputs: RoleInputs,
+  role: ApiRole,
+  password: string,
+  operations: readonly { id: string }[],
+): RoleOutputs {
+  return {
+    ...declaredInputs<RoleInputs>(RoleInputsSchema, inputs),
+    password,
+    protected: role.protected ?? false,
+    createdAt: role.created_at ?? null,
+    operationIds: operations.map((op) => op.id),
+    pendingOperationIds: [],
+  };
+}
+
+// ---------------------------------------------------------------- resource
+
+/** Inputs of a {@link Role}. */
+export interface RoleArgs {
+  /** The project of the branch. Changing it replaces the role. */
+  projectId: pulumi.Input<string>;
+  /** The branch the role belongs to. Changing it replaces the role. */
+  branchId: pulumi.Input<string>;
+  /** The Postgres role name (at most 63 bytes). Changing it replaces the role. */
+  name: pulumi.Input<string>;
+  /** Any string; changing it resets the password in place. */
+  passwordResetTrigger?: pulumi.Input<string>;
+  /** When true, deleting the role fails until it is set back to false. */
+  deleteProtection?: pulumi.Input<boolean>;
+  /** Bounds on operation waits, in seconds. */
+  timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
+}
+
+/** The dynamic provider of {@link Role}: it loads `roleMethods` when called (see `lazyProvider`). */
+export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> = lazyProvider(
+  moduleRef(require.resolve("./roleMethods")),
+);
+
+/** A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`. */
+export class Role extends pulumi.dynamic.Resource {
+  /** The project id. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** The branch id. */
+  declare readonly branchId: pulumi.Output<string>;
+  /** The role name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The password: a Pulumi secret. */
+  declare readonly password: pulumi.Output<string>;
+  /** Whether the platform protects the role. */
+  declare readonly protected: pulumi.Output<boolean>;
+  /** Creation time, ISO 8601 UTC. */
+  declare readonly createdAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = seedOutputs<RoleOutputs>(args, [
+      "projectId",
+      "branchId",
+      "name",
+      "password",
+      "protected",
+      "createdAt",
+      "operationIds",
+      "pendingOperationIds",
+    ]);
+    super(roleProvider, name, props, withSecrets(opts, roleDefinition.secrets), "clouddb", "Role");
+  }
+}
