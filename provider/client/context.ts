@@ -7,6 +7,7 @@ import { type ClientEvent, type EventSink, safeSink } from "./events";
 import { createGotTransport } from "./http";
 import type { ProjectQueues } from "./queue";
 import {
+  accountListings,
   accountSharedLimiter,
   accountThrottle,
   keyFingerprint,
@@ -94,6 +95,7 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
         emit,
         secrets: [config.apiKey],
         random: options.random,
+        listings: accountListings(config.apiUrl, config.apiKey),
       },
       queues: options.queue === false ? undefined : projectQueues(config.apiUrl),
       pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL,

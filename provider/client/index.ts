@@ -209,6 +209,23 @@ export interface CloudDbClient {
   listMyOrganizations(): Promise<Organization[]>;
   /** `GET /organizations/{org_id}`. */
   getOrganization(orgId: string): Promise<Organization>;
+
+  /** Listings for refresh, shared by the concurrent and recent reads of this account. */
+  shared: SharedReads;
+}
+
+/**
+ * The listings a refresh reads objects from, each shared by identical listings asked for while it
+ * is in flight or within a few seconds after, until this process changes something (`listings.ts`).
+ * The arrays are shared: do not modify them.
+ */
+export interface SharedReads {
+  listApiKeys(): Promise<readonly ApiKeyListItem[]>;
+  listOrgApiKeys(orgId: string): Promise<readonly OrgApiKeyListItem[]>;
+  listBranches(projectId: string): Promise<readonly Branch[]>;
+  listEndpoints(projectId: string): Promise<readonly Endpoint[]>;
+  listRoles(projectId: string, branchId: string): Promise<readonly Role[]>;
+  listDatabases(projectId: string, branchId: string): Promise<readonly Database[]>;
 }
 
 /** Create a client. Cheap; shares throttles and project queues with every other client in the process. */
@@ -219,7 +236,24 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     <A extends unknown[], R>(fn: (ctx: ClientContext, ...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> =>
       fn(context(), ...args);
+  const shared =
+    <A extends string[], R>(name: string, fn: (ctx: ClientContext, ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const ctx = context();
+      const load = () => fn(ctx, ...args);
+      return ctx.request.listings === undefined
+        ? load()
+        : ctx.request.listings.get([name, ...args].join(" "), load);
+    };
   return {
+    shared: {
+      listApiKeys: shared("api_keys", apiKeys.listApiKeys),
+      listOrgApiKeys: shared("org_api_keys", apiKeys.listOrgApiKeys),
+      listBranches: shared("branches", branches.listBranches),
+      listEndpoints: shared("endpoints", computeEndpoints.listEndpoints),
+      listRoles: shared("roles", roles.listRoles),
+      listDatabases: shared("databases", databases.listDatabases),
+    },
     createApiKey: call(apiKeys.createApiKey),
     listApiKeys: call(apiKeys.listApiKeys),
     revokeApiKey: call(apiKeys.revokeApiKey),

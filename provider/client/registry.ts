@@ -7,6 +7,7 @@
  * platform's speed are the same whichever key asks.
  */
 import { createHash } from "node:crypto";
+import { SharedListings } from "./listings";
 import { ProjectQueues } from "./queue";
 import { createSharedLimiter, type SharedLimiter } from "./shared-limiter";
 import { DEFAULT_RATE_LIMITS, Throttle } from "./throttle";
@@ -22,6 +23,8 @@ export interface Registry {
   durations: Map<string, OperationDurations>;
   /** Shared limiters, keyed by server URL + account (created only when a limiter URL is set). */
   limiters?: Map<string, SharedLimiter>;
+  /** Listings shared by reads, per account (what a key can list depends on the key). */
+  listings?: Map<string, SharedListings>;
 }
 
 /** First 16 hex chars of SHA-256 of the key: enough to tell keys apart, useless to an attacker. */
@@ -42,14 +45,24 @@ export function registry(): Registry {
 
 /** The shared throttle for this URL + key. */
 export function accountThrottle(apiUrl: string, apiKey: string): Throttle {
-  const id = `${apiUrl}#${keyFingerprint(apiKey)}`;
+  return slotOf(registry().throttles, `${apiUrl}#${keyFingerprint(apiKey)}`, () => new Throttle());
+}
+
+/** The listings the reads of this URL + key share. */
+export function accountListings(apiUrl: string, apiKey: string): SharedListings {
   const reg = registry();
-  let throttle = reg.throttles.get(id);
-  if (throttle === undefined) {
-    throttle = new Throttle();
-    reg.throttles.set(id, throttle);
+  reg.listings ??= new Map();
+  return slotOf(reg.listings, `${apiUrl}#${keyFingerprint(apiKey)}`, () => new SharedListings());
+}
+
+/** `map`'s entry for `id`, made by `make` on first use. */
+function slotOf<T>(map: Map<string, T>, id: string, make: () => T): T {
+  let value = map.get(id);
+  if (value === undefined) {
+    value = make();
+    map.set(id, value);
   }
-  return throttle;
+  return value;
 }
 
 /**
@@ -65,40 +78,25 @@ export function accountSharedLimiter(
   const id = account ?? `${apiUrl}#${keyFingerprint(apiKey)}`;
   const reg = registry();
   reg.limiters ??= new Map();
-  const slot = `${limiterUrl}#${id}`;
-  let limiter = reg.limiters.get(slot);
-  if (limiter === undefined) {
-    limiter = createSharedLimiter(
+  return slotOf(reg.limiters, `${limiterUrl}#${id}`, () =>
+    createSharedLimiter(
       limiterUrl,
       createHash("sha256").update(id).digest("hex").slice(0, 24),
       DEFAULT_RATE_LIMITS,
-    );
-    reg.limiters.set(slot, limiter);
-  }
-  return limiter;
+    ),
+  );
 }
 
 /** The shared per-project queues for this URL. */
 export function projectQueues(apiUrl: string): ProjectQueues {
-  const reg = registry();
-  let queues = reg.queues.get(apiUrl);
-  if (queues === undefined) {
-    queues = new ProjectQueues();
-    reg.queues.set(apiUrl, queues);
-  }
-  return queues;
+  return slotOf(registry().queues, apiUrl, () => new ProjectQueues());
 }
 
 /** The operation durations learned for this URL. */
 export function operationDurations(apiUrl: string): OperationDurations {
   const reg = registry();
   reg.durations ??= new Map();
-  let durations = reg.durations.get(apiUrl);
-  if (durations === undefined) {
-    durations = new OperationDurations();
-    reg.durations.set(apiUrl, durations);
-  }
-  return durations;
+  return slotOf(reg.durations, apiUrl, () => new OperationDurations());
 }
 
 /** Forget all shared state (tests). */

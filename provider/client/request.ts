@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { ApiError } from "./errors";
 import { ResponseValidationError } from "./errors";
 import type { EventSink } from "./events";
+import type { SharedListings } from "./listings";
 import type { ApiRoute } from "./path";
 import { redactSecrets } from "./redact";
 import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
@@ -32,6 +33,8 @@ export interface RequestContext {
   secrets: readonly string[];
   /** Source of jitter; `Math.random` unless a test pins it. */
   random?: (() => number) | undefined;
+  /** The account's listings shared by reads; every mutation invalidates them. */
+  listings?: SharedListings | undefined;
 }
 
 /** One logical request. */
@@ -62,6 +65,21 @@ function cleanQuery(query: RequestSpec<z.ZodType>["query"]): Record<string, stri
 
 /** Perform `spec`; resolves with the parsed body, or `null` for a 204 / empty 2xx when `allowEmpty`. */
 async function perform<S extends z.ZodType>(
+  ctx: RequestContext,
+  spec: RequestSpec<S>,
+  allowEmpty: boolean,
+): Promise<z.output<S> | null> {
+  if (spec.method === "GET" || ctx.listings === undefined) return attempts(ctx, spec, allowEmpty);
+  // A change, made or maybe made, outdates every shared listing: before it starts and when it ends.
+  ctx.listings.invalidate();
+  try {
+    return await attempts(ctx, spec, allowEmpty);
+  } finally {
+    ctx.listings.invalidate();
+  }
+}
+
+async function attempts<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
   allowEmpty: boolean,

@@ -1,6 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiKeyCreated, CloudDbClient, OrgApiKeyCreated, OrgApiKeyListItem } from "../client";
+import type {
+  ApiKeyCreated,
+  CloudDbClient,
+  OrgApiKeyCreated,
+  OrgApiKeyListItem,
+  SharedReads,
+} from "../client";
 import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
 import { compact, createdSince, defineResource } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
@@ -135,7 +141,8 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
           "key cannot be imported. Create a new ApiKey and revoke the old key instead.",
       );
     }
-    const found = (await listKeys(client, props)).find((k) => k.id === Number(id));
+    // A refresh reads every key at once: they share one listing per owner.
+    const found = (await listKeys(client.shared, props)).find((k) => k.id === Number(id));
     if (found === undefined) return undefined;
     return {
       ...props,
@@ -161,9 +168,9 @@ function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
 
 /** The keys of the owner `of` names: the caller's personal keys, or the organization's. */
 async function listKeys(
-  client: CloudDbClient,
+  client: SharedReads | CloudDbClient,
   of: Pick<ApiKeyInputs, "orgId">,
-): Promise<OrgApiKeyListItem[]> {
+): Promise<readonly OrgApiKeyListItem[]> {
   return of.orgId === undefined ? client.listApiKeys() : client.listOrgApiKeys(of.orgId);
 }
 

@@ -205,4 +205,19 @@ describe("ApiKey provider against the emulator", () => {
     const updated = await apiKeyProvider.update!(id, outs, inputs({ name: "whole" }));
     assert.deepEqual(updated.outs, outs);
   });
+
+  it("a refresh of ten keys of one owner lists that owner's keys once", async () => {
+    const made = [];
+    for (let i = 0; i < 10; i++) made.push(await create({ name: `refresh-${i}`, orgId: DEMO.orgId }));
+    harness.emulator.control.clearRequests();
+    const read = await Promise.all(made.map(({ id, outs }) => apiKeyProvider.read!(id, outs)));
+    assert.deepEqual(
+      read.map((r) => r.id),
+      made.map((m) => m.id),
+    );
+    assert.deepEqual(
+      harness.emulator.control.requests().map((r) => r.route),
+      ["GET /organizations/{org_id}/api_keys"],
+    );
+  });
 });
