@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CloudDbClient, createClient } from "../client";
+import type { CloudDbClient } from "../client";
 
 /** Options every data-source function takes. */
 export interface DataSourceOptions {
@@ -19,6 +19,8 @@ export function dataSourceClient(opts: DataSourceOptions = {}): CloudDbClient {
   const apiUrl = opts.apiUrl ?? stackConfig("clouddb:apiUrl");
   const limiterUrl = stackConfig("clouddb:limiterUrl");
   const limiterAccount = stackConfig("clouddb:limiterAccount");
+  // Loaded on the first call: a program that only declares resources never loads the HTTP client.
+  const { createClient } = require("../client") as typeof import("../client");
   return createClient({
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),

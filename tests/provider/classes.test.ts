@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { ApiKey } from "../../provider/resources/apiKey";
@@ -127,5 +129,31 @@ describe("resource classes (Pulumi mock monitor)", () => {
     for (const name of BRANCH_OUTPUTS) {
       assert.ok(pulumi.Output.isInstance(branch[name]), `${name} is an Output`);
     }
+  });
+});
+
+describe("the package in a program process", () => {
+  it("importing it loads no HTTP client: that waits for the first data-source call", () => {
+    const root = path.resolve(__dirname, "../..");
+    const loaded = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          "-r",
+          "ts-node/register/transpile-only",
+          "-e",
+          "require('./provider'); process.stdout.write(JSON.stringify(Object.keys(require.cache)))",
+        ],
+        { cwd: root, encoding: "utf8" },
+      ),
+    ) as string[];
+    assert.ok(
+      loaded.some((file) => file.endsWith(path.join("provider", "resources", "branch.ts"))),
+      "the resources are loaded",
+    );
+    const client = loaded.filter((file) =>
+      /node_modules\/got\/|provider\/client\/(request|http|index)\.ts$/.test(file),
+    );
+    assert.deepEqual(client, []);
   });
 });
