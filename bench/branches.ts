@@ -200,7 +200,7 @@ export async function benchBranches(opts: {
     rows: results.map(({ mode, runs: rs }) => {
       const perBranch = median(rs.map((r) => r.requests)) / n;
       const first = mode.poll === undefined ? DEFAULT_POLL_FIRST_MS : Number(mode.poll.split(",")[0]);
-      // DESIGN §5: 1 POST + at most ceil(D / poll) + 2 GETs per operation (two operations here).
+      // docs/api-rules.md §5: 1 POST + at most ceil(D / poll) + 2 GETs per operation (two operations here).
       const bound = 1 + 2 * (Math.ceil(d / first) + 2);
       const per = (route: string) => median(rs.map((r) => r.byRoute.get(route) ?? 0)) / n;
       const other = median(
@@ -219,7 +219,7 @@ export async function benchBranches(opts: {
     }),
     notes: [
       "Minimum: 1 POST + one GET per operation after it ends (create_branch, start_compute) = 3.",
-      "Design bound (DESIGN §5): 1 POST + at most ceil(D / poll) + 2 GETs per operation, with poll = the configured first poll interval (250 ms by default).",
+      "Design bound (docs/api-rules.md §5): 1 POST + at most ceil(D / poll) + 2 GETs per operation, with poll = the configured first poll interval (250 ms by default).",
       '"GET branch" and "GET endpoints" are the reads after the operations finished (so the recorded states are current); "GET operations (list)" is the 423 fallback.',
       ...(others.size > 0 ? [`"other": ${[...others].join(", ")}.`] : []),
     ],

@@ -5,9 +5,9 @@
 
 /** Tunable numbers of the policy. "Attempts" here count retries after the first try. */
 export interface RetryPolicy {
-  /** Retries after a 423 (CONTRACT §7 rule 1: "up to 5 attempts"). */
+  /** Retries after a 423 (docs/api-rules.md §2.1: up to 5 attempts). */
   lockedAttempts: number;
-  /** First 423 delay; doubles each retry (CONTRACT §7 rule 1: "starts at 0.1 seconds, doubles"). */
+  /** First 423 delay; doubles each retry (docs/api-rules.md §2.1: starts at 0.1 s, doubles). */
   lockedBaseMs: number;
   /** Retries after a 429. */
   rateLimitedAttempts: number;
@@ -85,7 +85,7 @@ export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
     methods: "all",
     attemptsKey: "lockedAttempts",
     schedule: "doubling",
-    why: "CONTRACT §7.1: on 423 retry the same request, 0.1 s doubling, up to 5 attempts; the request was refused, so re-sending is safe",
+    why: "on 423 retry the same request, 0.1 s doubling, up to 5 attempts; the request was refused, so re-sending is safe (docs/api-rules.md §2.1)",
   },
   {
     name: "rate-limited",
@@ -93,7 +93,7 @@ export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
     methods: "all",
     attemptsKey: "rateLimitedAttempts",
     schedule: "retry-after-or-full-jitter",
-    why: "CONTRACT §7.2: on 429 retry with exponential backoff; Retry-After must be honoured (DESIGN §2)",
+    why: "on 429 retry with exponential backoff, honouring Retry-After (docs/api-rules.md §2.2)",
   },
   {
     name: "unavailable",

@@ -20,9 +20,9 @@ export interface RateLimit {
 
 /** The limits, as data. */
 export interface RateLimits {
-  /** CONTRACT §8: 700 requests per minute per account. */
+  /** 700 requests per minute per account (docs/api-rules.md §3). */
   account: RateLimit;
-  /** CONTRACT §8: bursts of 40 requests per second per route. */
+  /** Bursts of 40 requests per second per route (docs/api-rules.md §3). */
   route: RateLimit;
   /** Routes with their own limit, keyed `METHOD /template`. */
   routes: Readonly<Record<string, RateLimit>>;
@@ -33,7 +33,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
   account: { limit: 700, windowMs: 60_000 },
   route: { limit: 40, windowMs: 1_000 },
   routes: Object.freeze({
-    // CONTRACT §4.3 / §8: organization key creation is limited to 10 requests per second.
+    // Organization key creation is limited to 10 requests per second (docs/api-rules.md §3).
     "POST /organizations/{org_id}/api_keys": { limit: 10, windowMs: 1_000 },
   }),
 });

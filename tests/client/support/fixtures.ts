@@ -1,4 +1,4 @@
-/** Builders of API-shaped records for client tests (shapes per DESIGN.md §2). */
+/** Builders of API-shaped records for client tests (the shapes the API documents). */
 import type { TransportFailure, TransportRequest, TransportResponse } from "../../../provider/client";
 import { TransportFailure as Failure } from "../../../provider/client";
 
