@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the five benchmarks of
+// `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the benchmarks of
 // the project, each printing its measured figure, the physical floor and the ratio (median of several runs).
 // `--write` also writes bench/RESULTS.md. Not part of `npm test`.
 
@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { parseArgs as parseCliArgs } from "node:util";
 import { type BranchMode, benchBranches } from "./branches";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
@@ -13,6 +14,13 @@ import { benchPreview } from "./preview";
 import { benchStacks } from "./stacks";
 import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
+
+const OPTIONS = {
+  quick: { type: "boolean" },
+  write: { type: "boolean" },
+  only: { type: "string" },
+  runs: { type: "string" },
+} as const;
 
 interface Args {
   quick: boolean;
@@ -22,16 +30,21 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6]), runs: undefined, write: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--quick") args.quick = true;
-    else if (a === "--write") args.write = true;
-    else if (a === "--only") args.only = new Set(argv[++i]!.split(",").map(Number));
-    else if (a === "--runs") args.runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a}: use --quick, --only 1,3, --runs N, --write`);
-  }
-  return args;
+  const usage = "use --quick, --only 1,3, --runs N, --write";
+  const parsed = (() => {
+    try {
+      return parseCliArgs({ args: argv, options: OPTIONS, strict: true });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}: ${usage}`);
+    }
+  })();
+  const { quick, write, only, runs } = parsed.values;
+  return {
+    quick: quick ?? false,
+    write: write ?? false,
+    only: new Set((only ?? "1,2,3,4,5,6").split(",").map(Number)),
+    runs: runs === undefined ? undefined : Number(runs),
+  };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -193,12 +193,18 @@ describe("client retry loop (fake timers)", () => {
     const { transport, calls } = fakeTransport((_r, i) =>
       i === 0
         ? json(429, { code: "", message: "slow down" }, { "retry-after": "Wed, 01 Jan 2025 00:00:05 GMT" })
-        : json(200, []),
+        : json(200, {
+            id: 7,
+            key: "napi_created",
+            name: "k",
+            created_at: "2025-01-01T00:00:05Z",
+            created_by: "u-1",
+          }),
     );
     const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
-    const done = client.createOrgApiKey("org-1", { keyName: "k" }).catch(() => undefined);
+    const done = client.createOrgApiKey("org-1", { keyName: "k" });
     await clock.runAllAsync();
-    await done;
+    assert.equal((await done).id, 7, "the re-sent POST succeeds");
     assert.deepEqual(
       calls.map((c) => c.at - start),
       [0, 5000],

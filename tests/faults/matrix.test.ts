@@ -1,4 +1,4 @@
-// The fault matrix (issue 6): one row per fault injected through the emulator's control API (or the
+// The fault matrix: one row per fault injected through the emulator's control API (or the
 // recording proxy, when the API must act before its answer is lost) while a real workload runs — the
 // provider objects creating branches and keys, the client and the data source listing operations.
 // Every row ends with the same checks (World.finish): every object the API created is in the recorded
