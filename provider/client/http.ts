@@ -8,6 +8,10 @@
  * throttle, wait out the project's operations after 423s, and stop at the resource's deadline, which
  * got's per-request retry cannot see.
  */
+import { assertSupportedNode } from "./node-version";
+
+assertSupportedNode();
+
 import got from "got";
 import type { Transport, TransportRequest, TransportResponse } from "./transport";
 import { TransportFailure } from "./transport";
