@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { installPackedProject } from "./support/package";
+import { installPackedProject, oldestPulumi } from "./support/package";
 import { apiKeySecretsIn, collect, createStack, type E2eStack } from "./support/stack";
 
 const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -43,7 +43,8 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
   const changes = (r: UpResult) => r.summary.resourceChanges ?? {};
 
   before(async () => {
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"));
+    // A user's program brings its own @pulumi/pulumi: the oldest one the package claims to work with.
+    project = installPackedProject(path.join(__dirname, "fixtures/scenario"), {}, oldestPulumi());
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
   });
   after(async () => {

@@ -7,11 +7,13 @@ import { prepareEngine, ROOT } from "./stack";
 /**
  * Installs the package the way users do: `npm pack` of this repo, installed with its
  * dependencies (and `extraDependencies`, e.g. optional peers) into a fresh project holding
- * `fixture`'s files. Returns the project folder.
+ * `fixture`'s files, next to `pulumiVersion` of `@pulumi/pulumi` (by default the one this
+ * repository develops with). Returns the folder.
  */
 export function installPackedProject(
   fixture: string,
   extraDependencies: Record<string, string> = {},
+  pulumiVersion: string = packageJson().devDependencies["@pulumi/pulumi"] ?? "latest",
 ): string {
   prepareEngine();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-project-"));
@@ -22,9 +24,6 @@ export function installPackedProject(
     .trim()
     .split("\n")
     .pop()!;
-  const pulumiVersion = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).dependencies[
-    "@pulumi/pulumi"
-  ];
   fs.writeFileSync(
     path.join(dir, "package.json"),
     JSON.stringify({
@@ -47,4 +46,19 @@ export function installPackedProject(
   );
   for (const file of fs.readdirSync(fixture)) fs.copyFileSync(path.join(fixture, file), path.join(dir, file));
   return dir;
+}
+
+/** The lower bound of the package's `@pulumi/pulumi` peer range (`^3.139.0` -> `3.139.0`). */
+export function oldestPulumi(): string {
+  const range = packageJson().peerDependencies["@pulumi/pulumi"];
+  const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range ?? "")?.[1];
+  if (lowest === undefined) throw new Error(`@pulumi/pulumi peer range ${range} is not a caret range`);
+  return lowest;
+}
+
+function packageJson(): {
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+} {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
 }
