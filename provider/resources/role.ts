@@ -98,7 +98,10 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const role = await client.getRole(props.projectId, props.branchId, props.name);
+    const role = (await client.shared.listRoles(props.projectId, props.branchId)).find(
+      (r) => r.name === props.name,
+    );
+    if (role === undefined) return undefined;
     return { ...props, protected: role.protected ?? false, createdAt: role.created_at ?? props.createdAt };
   },
 

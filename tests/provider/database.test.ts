@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { resetRegistry } from "../../provider/client";
 import {
   DATABASE_CHANGES,
   type DatabaseInputs,
@@ -86,6 +87,7 @@ describe("Database provider against a fake API", () => {
     const read = await databaseProvider.read!("7", OLDS);
     assert.equal(read.id, "7");
     assert.equal((read.props as DatabaseOutputs).name, "renamed");
+    resetRegistry(); // the next refresh runs in a new provider process
     assert.deepEqual(await databaseProvider.read!("7", OLDS), { id: "" });
   });
 
