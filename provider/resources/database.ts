@@ -2,8 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Database as ApiDatabase } from "../client";
 import { DatabaseOperationsSchema } from "../client/schemas";
-import { DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
-import { compact, createdSince, defineResource } from "./lifecycle/define";
+import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
+import { compact, createdSince, defineResource, type Step } from "./lifecycle/define";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
 import { seedOutputs, withSecrets } from "./lifecycle/props";
@@ -18,6 +18,7 @@ export const DatabaseInputsSchema = z.object({
   branchId: required("branchId: the branch the database lives on (br-...)"),
   name: required("name: the database name"),
   ownerName: required("ownerName: the role that owns the database (declare it with a Role)"),
+  adoptExisting: adoptInput("database (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
 });
@@ -31,6 +32,7 @@ export const DATABASE_CHANGES = {
   branchId: "replace",
   name: "update",
   ownerName: "update",
+  adoptExisting: "ignore",
   deleteProtection: "update",
   timeouts: "update",
 } as const;
@@ -82,6 +84,13 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     return outputsOf(inputs, found, []);
   },
 
+  /** Takes the branch's database `name` under management; a different `name` or owner is applied in place. */
+  async adopt(step, inputs, name) {
+    const found = await step.client.getDatabase(inputs.projectId, inputs.branchId, name);
+    const wanted = outputsOf(inputs, found, []);
+    return renamed(step, wanted, { ...wanted, name: found.name, ownerName: found.owner_name ?? "" });
+  },
+
   /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
@@ -93,28 +102,34 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     return { ...props, name: found.name, ownerName: found.owner_name ?? props.ownerName };
   },
 
-  /** Renames and changes the owner with one PATCH of the database as it was named. */
-  async update({ client, deadline }, _id, outs, olds) {
-    if (outs.name === olds.name && outs.ownerName === olds.ownerName) return outs;
-    const changed = await client.updateDatabase(
-      olds.projectId,
-      olds.branchId,
-      olds.name,
-      {
-        database: compact({
-          name: outs.name === olds.name ? undefined : outs.name,
-          owner_name: outs.ownerName,
-        }),
-      },
-      { deadline },
-    );
-    return { ...outs, name: changed.database.name, ownerName: changed.database.owner_name ?? outs.ownerName };
-  },
+  update: (step, _id, outs, olds) => renamed(step, outs, olds),
 
   async remove({ client, deadline }, _id, props) {
     await client.deleteDatabase(props.projectId, props.branchId, props.name, { deadline });
   },
 });
+
+/** Renames and changes the owner of the database `olds` names to what `outs` says, with one PATCH. */
+async function renamed(
+  { client, deadline }: Step,
+  outs: DatabaseOutputs,
+  olds: DatabaseOutputs,
+): Promise<DatabaseOutputs> {
+  if (outs.name === olds.name && outs.ownerName === olds.ownerName) return outs;
+  const changed = await client.updateDatabase(
+    olds.projectId,
+    olds.branchId,
+    olds.name,
+    {
+      database: compact({
+        name: outs.name === olds.name ? undefined : outs.name,
+        owner_name: outs.ownerName,
+      }),
+    },
+    { deadline },
+  );
+  return { ...outs, name: changed.database.name, ownerName: changed.database.owner_name ?? outs.ownerName };
+}
 
 function outputsOf(
   inputs: DatabaseInputs,
@@ -142,6 +157,8 @@ export interface DatabaseArgs {
   name: pulumi.Input<string>;
   /** The owning role's name; changing it changes the owner in place. */
   ownerName: pulumi.Input<string>;
+  /** The name of an existing database on the branch to take under management instead of creating one. */
+  adoptExisting?: pulumi.Input<string>;
   /** When true, deleting the database fails until it is set back to false. */
   deleteProtection?: pulumi.Input<boolean>;
   /** Bounds on operation waits, in seconds. */

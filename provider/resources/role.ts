@@ -2,8 +2,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Role as ApiRole } from "../client";
 import { RoleOperationsSchema } from "../client/schemas";
-import { DeleteProtectionInput, declaredInputs, optionalText, TimeoutsInput } from "./lifecycle/check";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  declaredInputs,
+  optionalText,
+  TimeoutsInput,
+} from "./lifecycle/check";
 import { createdSince, defineResource } from "./lifecycle/define";
+import { ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
 import { seedOutputs, withSecrets } from "./lifecycle/props";
@@ -26,6 +33,7 @@ export const RoleInputsSchema = z.object({
         `name is ${Buffer.byteLength(String(issue.input))} bytes; Postgres role names are at most ${NAME_BYTES}: shorten it`,
     }),
   passwordResetTrigger: optionalText("passwordResetTrigger"),
+  adoptExisting: adoptInput("role (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
 });
@@ -39,6 +47,7 @@ export const ROLE_CHANGES = {
   branchId: "replace",
   name: "replace",
   passwordResetTrigger: "update",
+  adoptExisting: "ignore",
   deleteProtection: "update",
   timeouts: "update",
 } as const;
@@ -96,6 +105,19 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
   },
 
+  /** Takes the branch's role `name` under management, with its current password; the names must match. */
+  async adopt({ client }, inputs, name) {
+    if (name !== inputs.name) {
+      throw new ResourceError(
+        "NotAdoptable",
+        `adoptExisting: role ${name} is not the role named ${inputs.name}; a role cannot be renamed, so set name: "${name}"`,
+      );
+    }
+    const role = await client.getRole(inputs.projectId, inputs.branchId, name);
+    const password = await client.revealRolePassword(inputs.projectId, inputs.branchId, name);
+    return outputsOf(inputs, role, password, []);
+  },
+
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
     const role = (await client.shared.listRoles(props.projectId, props.branchId)).find(
@@ -148,6 +170,8 @@ export interface RoleArgs {
   name: pulumi.Input<string>;
   /** Any string; changing it resets the password in place. */
   passwordResetTrigger?: pulumi.Input<string>;
+  /** The name of an existing role on the branch to take under management (it must equal `name`). */
+  adoptExisting?: pulumi.Input<string>;
   /** When true, deleting the role fails until it is set back to false. */
   deleteProtection?: pulumi.Input<boolean>;
   /** Bounds on operation waits, in seconds. */
