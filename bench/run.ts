@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the five benchmarks of
+// `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the benchmarks of
 // the project, each printing its measured figure, the physical floor and the ratio (median of several runs).
 // `--write` also writes bench/RESULTS.md. Not part of `npm test`.
 
@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type BranchMode, benchBranches } from "./branches";
+import { benchDataPlane } from "./data-plane";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPreview } from "./preview";
@@ -22,7 +23,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6]), runs: undefined, write: false };
+  const args: Args = { quick: false, only: new Set([1, 2, 3, 4, 5, 6, 7]), runs: undefined, write: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") args.quick = true;
@@ -95,6 +96,10 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(7)) {
+      log("bench 7: branch creation with data (data plane)");
+      print(await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
     }
   } finally {
     disposeProject();

@@ -74,6 +74,11 @@ async function main(): Promise<void> {
 
   const emulator = await startEmulator(options);
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
+  if (emulator.postgres) {
+    process.stdout.write(
+      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n`,
+    );
+  }
   if (options.seed === "demo") {
     process.stdout.write(
       [
@@ -84,9 +89,6 @@ async function main(): Promise<void> {
         `  personal project:         ${DEMO.projectId}`,
         `  organization project:     ${DEMO.orgProjectId}`,
         `  control API:              ${emulator.origin}/__emulator/`,
-        ...(emulator.postgres
-          ? [`  postgres:                 pid ${emulator.postgres.pid}, behind every endpoint`]
-          : []),
         "",
       ].join("\n"),
     );
