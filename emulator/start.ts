@@ -10,7 +10,7 @@ import { readStateFile, StatePersister, writeStateFile } from "./persist";
 import { RequestLog } from "./request-log";
 import { storeFromSeed } from "./seed";
 import { API_PREFIX, buildServer } from "./server";
-import { Store } from "./state";
+import { type StateData, Store } from "./state";
 import type { EmulatorOptions, RunningEmulator } from "./types";
 
 const DEFAULT_DURATION_MS = 1000;
@@ -83,8 +83,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     limitNow = () => clock.now();
   }
 
-  const seed = resolveSeed(options.seed ?? "demo");
-  const store = saved ? Store.fromJSON(saved) : storeFromSeed(seed, clock.now());
+  // A state file that exists replaces the seed (which is then not even read).
+  const seed = saved ? undefined : resolveSeed(options.seed ?? "demo");
+  const store = seed === undefined ? Store.fromJSON(saved as StateData) : storeFromSeed(seed, clock.now());
   const platform: PlatformSchedule | undefined =
     options.platformOperations && options.platformOperations.everyMs > 0
       ? {
@@ -114,7 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
-  if (options.postgres ?? seed.postgres ?? false) ctx.data = await DataPlane.start(ctx);
+  if (options.postgres ?? seed?.postgres ?? false) ctx.data = await DataPlane.start(ctx);
   const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);

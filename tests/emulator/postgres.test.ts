@@ -200,8 +200,8 @@ describe("emulator data plane (real Postgres behind the endpoints)", function ()
     assert.equal(woken.body.endpoint.current_state, "active");
   });
 
-  it("stops its Postgres when the emulator stops, leaving no process behind", async () => {
-    const other = await startEmulator({ postgres: true, seed: "empty" });
+  it("starts from a seed file's postgres flag, and stops its Postgres when the emulator stops, leaving no process behind", async () => {
+    const other = await startEmulator({ seed: { postgres: true } });
     const pid = other.postgres?.pid as number;
     assert.ok(alive(pid), "postgres runs while the emulator does");
     await other.stop();
