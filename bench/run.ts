@@ -8,12 +8,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs as parseCliArgs } from "node:util";
 import { type BranchMode, benchBranches } from "./branches";
+import { benchDataPlane } from "./data-plane";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPreview } from "./preview";
 import { benchStacks } from "./stacks";
 import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
+
+/** Every benchmark, by the number `--only` takes. */
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 10];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -42,7 +46,7 @@ function parseArgs(argv: string[]): Args {
   return {
     quick: quick ?? false,
     write: write ?? false,
-    only: new Set((only ?? "1,2,3,4,5,6").split(",").map(Number)),
+    only: new Set((only ?? EVERY_BENCH.join(",")).split(",").map(Number)),
     runs: runs === undefined ? undefined : Number(runs),
   };
 }
@@ -108,6 +112,10 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(10)) {
+      log("bench 10: branch creation with data (data plane)");
+      print(await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
     }
   } finally {
     disposeProject();

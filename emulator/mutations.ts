@@ -191,6 +191,7 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
   }
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
   store.branches.set(id, branch);
+  ctx.data?.copyData(branch, ctx.data.databasesOf(input.parent), schemaOnly);
   const endpoints = input.endpoints.map((spec) => addEndpoint(ctx, project, branch, spec, input.source));
   const specs: OperationSpec[] = [{ action: "create_branch", branch_id: id }];
   for (const e of endpoints) specs.push({ action: "start_compute", branch_id: id, endpoint_id: e.id });
@@ -216,6 +217,9 @@ export function restoreBranch(
 ): OperationRecord[] {
   const { store } = ctx;
   const now = ctx.clock.now();
+  // The data each side starts from, named before the branch's databases are replaced.
+  const previous = ctx.data?.databasesOf(branch);
+  const restored = ctx.data?.databasesOf(source);
   if (options.preserveUnderName !== undefined) {
     const preserved: BranchRecord = {
       ...structuredClone(branch),
@@ -232,12 +236,14 @@ export function restoreBranch(
     delete preserved.expires_at_ms;
     delete preserved.ttl_interval_seconds;
     store.branches.set(preserved.id, preserved);
+    if (previous !== undefined) ctx.data?.copyData(preserved, previous);
     for (const child of store.liveBranches(project.id)) {
       if (child.parent_id === branch.id && child.id !== preserved.id) child.parent_id = preserved.id;
     }
   }
   branch.roles = source.roles.map((r) => ({ ...r }));
   branch.databases = source.databases.map((d) => ({ ...d, id: store.nextDbId() }));
+  if (restored !== undefined) ctx.data?.copyData(branch, restored);
   branch.logical_size = source.logical_size ?? DEFAULT_BRANCH_BYTES;
   if (source.id !== branch.id) branch.parent_lsn = options.lsn ?? lsnAt(source, now);
   branch.last_reset_at_ms = now;

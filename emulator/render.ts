@@ -156,22 +156,37 @@ export function renderAnnotation(b: BranchRecord): Json {
   };
 }
 
-/** A compute endpoint; its state follows its start/suspend operations. */
-export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Json {
-  const project = store.projects.get(e.project_id);
-  const regionId = project?.region_id ?? "aws-us-east-2";
+/**
+ * An endpoint's compute state from its start/suspend operations: `current` (finished ones),
+ * `pending` (one running now) and `ending`, the state once every one of them has run.
+ */
+export function computeState(
+  e: EndpointRecord,
+  store: Store,
+  nowMs: number,
+): { current: string; pending?: string; ending: string } {
   let current = e.op_ids.length === 0 ? "idle" : "init";
   let pending: string | undefined;
+  let ending = "idle";
   for (const opId of e.op_ids) {
     const op = store.operations.get(opId);
     if (!op) continue;
     const target =
       op.action === "start_compute" ? "active" : op.action === "suspend_compute" ? "idle" : undefined;
     if (target === undefined) continue;
+    ending = target;
     const status = viewOperation(op, nowMs).status;
     if (status === "finished") current = target;
     else if (!TERMINAL_STATUSES.has(status) && status !== "scheduling") pending = target;
   }
+  return pending === undefined ? { current, ending } : { current, pending, ending };
+}
+
+/** A compute endpoint; its state follows its start/suspend operations. */
+export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Json {
+  const project = store.projects.get(e.project_id);
+  const regionId = project?.region_id ?? "aws-us-east-2";
+  const { current, pending } = computeState(e, store, nowMs);
   const compute = e.compute ?? project?.default_endpoint_settings ?? DEFAULT_COMPUTE;
   const out: Json = {
     host: endpointHost(e, store),
@@ -236,28 +251,46 @@ export function renderDatabases(b: BranchRecord): Json[] {
   }));
 }
 
-/** A Postgres connection URI for a role and database on an endpoint (`pooled`: the pooler host). */
+/** Where clients reach endpoints when a data plane serves them (a loopback host and port). */
+export interface EndpointAddresses {
+  address(endpointId: string, pooled: boolean): { host: string; port: number } | undefined;
+}
+
+/**
+ * A Postgres connection URI for a role and database on an endpoint (`pooled`: the pooler host).
+ * With a data plane it points at the endpoint's loopback port, without TLS, so it connects.
+ */
 export function connectionUri(
   e: EndpointRecord,
   store: Store,
   role: RoleRecord,
   database: string,
   pooled = false,
+  served?: EndpointAddresses,
 ): string {
   const user = encodeURIComponent(role.name);
   const password = encodeURIComponent(role.password ?? "");
+  const at = served?.address(e.id, pooled);
+  if (at !== undefined) {
+    return `postgresql://${user}:${password}@${at.host}:${at.port}/${encodeURIComponent(database)}`;
+  }
   return `postgresql://${user}:${password}@${endpointHost(e, store, pooled)}/${encodeURIComponent(database)}?sslmode=require`;
 }
 
 /** Connection details for a new read-write endpoint: the branch's first database and its owner. */
-export function renderConnectionUri(e: EndpointRecord, b: BranchRecord, store: Store): Json {
+export function renderConnectionUri(
+  e: EndpointRecord,
+  b: BranchRecord,
+  store: Store,
+  served?: EndpointAddresses,
+): Json {
   const db = b.databases[0];
   const role = b.roles.find((r) => r.name === db?.owner_name) ?? b.roles[0];
   const database = db?.name ?? "neondb";
   const roleName = role?.name ?? "neondb_owner";
   const password = role?.password ?? "";
   return {
-    connection_uri: role === undefined ? "" : connectionUri(e, store, role, database),
+    connection_uri: role === undefined ? "" : connectionUri(e, store, role, database, false, served),
     connection_parameters: {
       database,
       password,

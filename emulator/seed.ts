@@ -117,6 +117,8 @@ const seedSchema = z.object({
       }),
     )
     .default([]),
+  /** Back the endpoints with a real Postgres (as the `postgres` option). */
+  postgres: z.boolean().optional(),
 });
 
 /** A seed file, as written (optional fields may be left out). */

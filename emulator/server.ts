@@ -188,6 +188,21 @@ export function buildServer(
     return answer.payload;
   });
 
+  // With a data plane, Postgres follows every change before its answer leaves: a client that
+  // connects right after a branch creation or restore sees the branch's data.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (ctx.data === undefined) return payload;
+    try {
+      await ctx.data.sync();
+      return payload;
+    } catch (error) {
+      reply.code(500).type("application/json");
+      const message = `the data plane could not apply the change to Postgres: ${(error as Error).message}`;
+      process.stderr.write(`clouddb-emulator: ${message}\n`);
+      return JSON.stringify({ request_id: request.id, code: "", message });
+    }
+  });
+
   app.addHook("onResponse", async (request, reply) => {
     record(request, reply.statusCode);
   });

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { type Clock, ManualClock, ScaledClock } from "./clock";
 import type { EmulatorContext } from "./context";
 import { createControl, resolveSeed } from "./control";
+import { DataPlane } from "./data-plane/plane";
 import { FaultQueue } from "./faults";
 import { RateLimiter, REAL_LIMITS } from "./limits";
 import { OperationEngine, type PlatformSchedule } from "./operations";
@@ -9,7 +10,7 @@ import { readStateFile, StatePersister, writeStateFile } from "./persist";
 import { RequestLog } from "./request-log";
 import { storeFromSeed } from "./seed";
 import { API_PREFIX, buildServer } from "./server";
-import { Store } from "./state";
+import { type StateData, Store } from "./state";
 import type { EmulatorOptions, RunningEmulator } from "./types";
 
 const DEFAULT_DURATION_MS = 1000;
@@ -82,9 +83,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     limitNow = () => clock.now();
   }
 
-  const store = saved
-    ? Store.fromJSON(saved)
-    : storeFromSeed(resolveSeed(options.seed ?? "demo"), clock.now());
+  // A state file that exists replaces the seed (which is then not even read).
+  const seed = saved ? undefined : resolveSeed(options.seed ?? "demo");
+  const store = seed === undefined ? Store.fromJSON(saved as StateData) : storeFromSeed(seed, clock.now());
   const platform: PlatformSchedule | undefined =
     options.platformOperations && options.platformOperations.everyMs > 0
       ? {
@@ -109,13 +110,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log: new RequestLog(),
     refusalStatus,
     logRequests: options.logRequests ?? false,
+    data: undefined,
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
+  if (options.postgres ?? seed?.postgres ?? false) ctx.data = await DataPlane.start(ctx);
+  const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
-  await app.listen({ host, port: options.port ?? 0 });
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await data?.stop();
+    throw error;
+  }
   const address = app.server.address() as AddressInfo;
   const bound = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const origin = `http://${bound}:${address.port}`;
@@ -125,10 +134,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `${origin}${API_PREFIX}`,
     origin,
     control,
+    ...(data === undefined ? {} : { postgres: { pid: data.pid } }),
     stop() {
       stopping ??= (async () => {
-        await app.close();
-        persister?.flush(true);
+        try {
+          await app.close();
+          await data?.stop();
+        } finally {
+          persister?.flush(true);
+        }
       })();
       return stopping;
     },

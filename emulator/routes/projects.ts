@@ -158,10 +158,11 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     }
     input.creatorUserId = key.user_id;
     const created = createProject(ctx, input);
+    await ctx.data?.sync();
     const at = now();
     return reply.code(201).send({
       project: renderProject(created.project, at),
-      connection_uris: [renderConnectionUri(created.endpoint, created.branch, store)],
+      connection_uris: [renderConnectionUri(created.endpoint, created.branch, store, ctx.data)],
       roles: renderRoles(created.branch, true),
       databases: renderDatabases(created.branch),
       operations: created.operations.map((op) => ctx.engine.view(op)),
@@ -255,8 +256,16 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (!branch.databases.some((d) => d.name === query.database_name)) {
       throw notFound(`database ${String(query.database_name)} not found on branch ${branch.id}`);
     }
+    await ctx.data?.sync();
     return {
-      uri: connectionUri(endpoint, store, role, query.database_name as string, query.pooled === true),
+      uri: connectionUri(
+        endpoint,
+        store,
+        role,
+        query.database_name as string,
+        query.pooled === true,
+        ctx.data,
+      ),
     };
   });
 }

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { call } from "./helpers";
 
@@ -91,6 +92,25 @@ describe("clouddb-emulator CLI", function () {
       state.api_keys.some((k: { name: string }) => k.name === "made-by-cli-test"),
       "state was flushed",
     );
+  });
+
+  it("with --postgres, serves connection URIs that connect, and SIGINT stops its Postgres too", async () => {
+    child = spawnCli(["--postgres", "--op-duration-ms", "10"]);
+    const out = output(child);
+    const [, url] = await out.line(/^clouddb-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
+    const [, pid] = await out.line(/postgres \(pid (\d+)\)/);
+    const created = await call(url as string, "POST", "/projects", {
+      key: DEMO.personalKey,
+      body: { project: {} },
+    });
+    assert.equal(created.status, 201);
+    const client = new Client({ connectionString: created.body.connection_uris[0].connection_uri });
+    await client.connect();
+    assert.deepEqual((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }]);
+    await client.end();
+    child.kill("SIGINT");
+    assert.equal(await exited(child), 0);
+    assert.throws(() => process.kill(Number(pid), 0), /ESRCH/, "no postgres process is left");
   });
 
   it("prints usage with --help and exits 1 on a bad seed file", async () => {

@@ -3,8 +3,8 @@
  * (fetched once into a cache), started on a free loopback port with persistence off.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../../emulator/free-port";
 
 /** A running server. */
 export interface ValkeyServer {
@@ -19,17 +19,6 @@ export function valkeyBinary(): string {
   if (fromEnv) return fromEnv;
   const script = join(__dirname, "..", "..", "tools", "valkey", "install.sh");
   return execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /** Start a server; resolves once it accepts connections. */

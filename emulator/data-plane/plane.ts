@@ -1,0 +1,312 @@
+import { timingSafeEqual } from "node:crypto";
+import type pg from "pg";
+import type { EmulatorContext } from "../context";
+import { computeState } from "../render";
+import type { BranchRecord, EndpointRecord } from "../state";
+import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
+import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
+
+// The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
+// the truth; `sync()` brings Postgres to it after every API request (and before every login):
+//   roles     one Postgres role per role name in any live branch, all with one internal password
+//             (the proxies check the API's per-branch password; Postgres checks only theirs)
+//   databases one Postgres database per (branch, database): "<branch id>/<database id>", copied
+//             from the source the last change named (a parent, a restore source) or created empty
+//   endpoints one EndpointProxy each (direct and pooled loopback ports)
+// Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
+// source's sessions; the proxies wait for the copy (they sync before opening a session).
+
+/** Where a copied database comes from. */
+interface CopySource {
+  physical: string;
+  schemaOnly: boolean;
+}
+
+/** The Postgres name of a branch's database: stable across renames, unique per branch. */
+export function physicalName(branch: BranchRecord, databaseId: number): string {
+  return `${branch.id}/${databaseId}`;
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+/** The group every API role joins: reads and writes every table, as the service's roles can. */
+const GROUP = "clouddb_superuser";
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The Postgres behind the emulator's endpoints. */
+export class DataPlane implements ProxyTarget {
+  readonly #ctx: EmulatorContext;
+  readonly #server: PostgresServer;
+  readonly #pg: typeof pg;
+  readonly #admin: pg.Client;
+  /** Physical databases that exist, with their owner. */
+  readonly #databases = new Map<string, string>();
+  readonly #roles = new Set<string>();
+  readonly #copies = new Map<string, CopySource>();
+  readonly #proxies = new Map<string, EndpointProxy>();
+  /** How many of each endpoint's operations the last sync saw. */
+  readonly #opsSeen = new Map<string, number>();
+  #queue: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  private constructor(ctx: EmulatorContext, server: PostgresServer, driver: typeof pg, admin: pg.Client) {
+    this.#ctx = ctx;
+    this.#server = server;
+    this.#pg = driver;
+    this.#admin = admin;
+  }
+
+  /** Starts Postgres and creates what the state already holds; throws what to install when the package is missing. */
+  static async start(ctx: EmulatorContext): Promise<DataPlane> {
+    const packages = await loadPackages();
+    const server = await startPostgres(packages);
+    try {
+      const admin = new packages.pg.Client({
+        host: "127.0.0.1",
+        port: server.port,
+        user: server.admin.user,
+        password: server.admin.password,
+        database: "postgres",
+      });
+      admin.on("error", () => undefined);
+      await admin.connect();
+      await admin.query(
+        `CREATE ROLE ${GROUP} NOLOGIN CREATEDB CREATEROLE IN ROLE pg_read_all_data, pg_write_all_data, pg_signal_backend`,
+      );
+      const plane = new DataPlane(ctx, server, packages.pg, admin);
+      await plane.sync();
+      return plane;
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  }
+
+  /** The Postgres server's process id (to check that it is gone after `stop()`). */
+  get pid(): number {
+    return this.#server.pid;
+  }
+
+  /** The physical names of a branch's databases, by database name (a copy's sources). */
+  databasesOf(branch: BranchRecord): Map<string, string> {
+    return new Map(branch.databases.map((d) => [d.name, physicalName(branch, d.id)]));
+  }
+
+  /**
+   * Records that `target`'s databases start as copies of `sources` (by database name, from
+   * `databasesOf`), with no rows when `schemaOnly`. The copy happens at the next `sync()`.
+   */
+  copyData(target: BranchRecord, sources: Map<string, string>, schemaOnly = false): void {
+    for (const d of target.databases) {
+      const physical = sources.get(d.name);
+      if (physical !== undefined) this.#copies.set(physicalName(target, d.id), { physical, schemaOnly });
+    }
+  }
+
+  /** Where a client reaches an endpoint: loopback and its direct or pooled port; undefined before the first sync that saw it. */
+  address(endpointId: string, pooled: boolean): { host: string; port: number } | undefined {
+    const proxy = this.#proxies.get(endpointId);
+    if (!proxy) return undefined;
+    return { host: "127.0.0.1", port: pooled ? proxy.ports.pooled : proxy.ports.direct };
+  }
+
+  /** Brings Postgres and the proxies to the emulator's state; calls run one after another. */
+  sync(): Promise<void> {
+    const next = this.#queue.then(() => (this.#stopped ? undefined : this.#reconcile()));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  upstream(): { port: number; password: string } {
+    return { port: this.#server.port, password: this.#server.rolePassword };
+  }
+
+  admit(
+    endpointId: string,
+    user: string,
+    database: string,
+    password: string,
+  ): { database: string } | Refusal {
+    const { store } = this.#ctx;
+    const endpoint = store.endpoints.get(endpointId);
+    const branch = endpoint === undefined ? undefined : store.branches.get(endpoint.branch_id);
+    if (!endpoint || !branch || branch.deleted_at_ms !== undefined) {
+      return { sqlstate: "08004", message: `endpoint ${endpointId} does not exist` };
+    }
+    const role = branch.roles.find((r) => r.name === user);
+    // As Postgres does: an unknown role and a wrong password get the same answer.
+    if (!role || role.no_login || role.password === undefined || !sameSecret(password, role.password)) {
+      return { sqlstate: "28P01", message: `password authentication failed for user "${user}"` };
+    }
+    if (endpoint.disabled) {
+      return { sqlstate: "08004", message: `endpoint ${endpointId} is disabled; enable it to connect` };
+    }
+    const record = branch.databases.find((d) => d.name === database);
+    if (!record) return { sqlstate: "3D000", message: `database "${database}" does not exist` };
+    this.#wake(endpoint);
+    return { database: physicalName(branch, record.id) };
+  }
+
+  /** Closes the proxies, then stops Postgres (its data folder goes with it). */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    await this.#queue;
+    await Promise.all([...this.#proxies.values()].map((p) => p.close()));
+    this.#proxies.clear();
+    await this.#admin.end().catch(() => undefined);
+    await this.#server.stop();
+  }
+
+  /** A suspended compute wakes on connect, as the service's do: the platform starts it. */
+  #wake(endpoint: EndpointRecord): void {
+    const { store, engine, clock } = this.#ctx;
+    if (computeState(endpoint, store, clock.now()).ending === "active") return;
+    engine.create(
+      endpoint.project_id,
+      [{ action: "start_compute", branch_id: endpoint.branch_id, endpoint_id: endpoint.id }],
+      "platform",
+    );
+    this.#ctx.changed();
+  }
+
+  async #reconcile(): Promise<void> {
+    const { store } = this.#ctx;
+    const live = [...store.branches.values()]
+      .filter(
+        (b) => b.deleted_at_ms === undefined && store.projects.get(b.project_id)?.deleted_at_ms === undefined,
+      )
+      .sort((a, b) => a.created_at_ms - b.created_at_ms);
+    const wanted = new Map<string, { branch: BranchRecord; name: string; owner: string }>();
+    const roles = new Set<string>();
+    for (const branch of live) {
+      for (const r of branch.roles) roles.add(r.name);
+      for (const d of branch.databases) {
+        wanted.set(physicalName(branch, d.id), { branch, name: d.name, owner: d.owner_name });
+      }
+    }
+    for (const name of roles) {
+      if (this.#roles.has(name)) continue;
+      await this.#admin.query(
+        `CREATE ROLE ${quote(name)} LOGIN CREATEDB CREATEROLE PASSWORD ${literal(this.#server.rolePassword)} IN ROLE ${GROUP}`,
+      );
+      this.#roles.add(name);
+    }
+    for (const [physical, want] of wanted) {
+      const owner = this.#databases.get(physical);
+      if (owner === undefined) {
+        await this.#create(physical, want.owner, this.#sourceOf(physical, want.branch, want.name));
+      } else if (owner !== want.owner) {
+        await this.#admin.query(`ALTER DATABASE ${quote(physical)} OWNER TO ${quote(want.owner)}`);
+        this.#databases.set(physical, want.owner);
+      }
+    }
+    this.#copies.clear();
+    for (const physical of [...this.#databases.keys()]) {
+      if (wanted.has(physical)) continue;
+      await this.#admin.query(`DROP DATABASE IF EXISTS ${quote(physical)} WITH (FORCE)`);
+      this.#databases.delete(physical);
+    }
+    for (const name of [...this.#roles]) {
+      if (roles.has(name)) continue;
+      // A role that still owns objects somewhere stays in Postgres; the proxies no longer admit it.
+      await this.#admin.query(`DROP ROLE IF EXISTS ${quote(name)}`).then(
+        () => this.#roles.delete(name),
+        () => undefined,
+      );
+    }
+    await this.#syncProxies();
+  }
+
+  /** The copy source a change named, else the parent's database of the same name, else none. */
+  #sourceOf(physical: string, branch: BranchRecord, name: string): CopySource | undefined {
+    const named = this.#copies.get(physical);
+    if (named && this.#databases.has(named.physical)) return named;
+    const parent =
+      branch.parent_id === undefined ? undefined : this.#ctx.store.branches.get(branch.parent_id);
+    const same = parent?.databases.find((d) => d.name === name);
+    if (!parent || !same) return undefined;
+    const fromParent = physicalName(parent, same.id);
+    return this.#databases.has(fromParent) ? { physical: fromParent, schemaOnly: false } : undefined;
+  }
+
+  async #create(physical: string, owner: string, source: CopySource | undefined): Promise<void> {
+    const create = `CREATE DATABASE ${quote(physical)} OWNER ${quote(owner)}`;
+    if (source === undefined) {
+      await this.#admin.query(create);
+    } else {
+      await this.#copy(`${create} TEMPLATE ${quote(source.physical)}`, source.physical);
+      if (source.schemaOnly) await this.#truncateAll(physical);
+    }
+    this.#databases.set(physical, owner);
+  }
+
+  /** Copies a database; its sessions end first, and again if one slipped in meanwhile. */
+  async #copy(statement: string, template: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.#admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [template],
+      );
+      try {
+        await this.#admin.query(statement);
+        return;
+      } catch (error) {
+        const inUse = (error as { code?: string }).code === "55006";
+        if (!inUse || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  }
+
+  /** Empties every table of a copied database: the schema stays, the rows go. */
+  async #truncateAll(physical: string): Promise<void> {
+    const client = new this.#pg.Client({
+      host: "127.0.0.1",
+      port: this.#server.port,
+      user: this.#server.admin.user,
+      password: this.#server.admin.password,
+      database: physical,
+    });
+    client.on("error", () => undefined);
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(
+        "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables " +
+          "WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
+      );
+      if (rows.length > 0) {
+        await client.query(`TRUNCATE ${rows.map((r) => r.name).join(", ")} RESTART IDENTITY CASCADE`);
+      }
+    } finally {
+      await client.end();
+    }
+  }
+
+  async #syncProxies(): Promise<void> {
+    const { store } = this.#ctx;
+    for (const [id, proxy] of this.#proxies) {
+      if (store.endpoints.has(id)) continue;
+      this.#proxies.delete(id);
+      this.#opsSeen.delete(id);
+      await proxy.close();
+    }
+    for (const endpoint of store.endpoints.values()) {
+      let proxy = this.#proxies.get(endpoint.id);
+      if (!proxy) {
+        proxy = await EndpointProxy.open(endpoint.id, this);
+        this.#proxies.set(endpoint.id, proxy);
+      }
+      // A suspend asked since the last look ends the compute's sessions, as the service's does.
+      const seen = this.#opsSeen.get(endpoint.id);
+      const fresh = seen === undefined ? [] : endpoint.op_ids.slice(seen);
+      if (fresh.some((id) => store.operations.get(id)?.action === "suspend_compute")) proxy.dropSessions();
+      this.#opsSeen.set(endpoint.id, endpoint.op_ids.length);
+    }
+  }
+}

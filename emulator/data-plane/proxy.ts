@@ -1,0 +1,156 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
+import {
+  authCode,
+  CANCEL_REQUEST,
+  cleartextPasswordRequest,
+  fatalError,
+  GSSENC_REQUEST,
+  MessageReader,
+  parseStartup,
+  passwordMessage,
+  passwordOf,
+  SSL_REQUEST,
+  startupMessage,
+  typed,
+} from "./wire";
+
+// One compute endpoint's front door: a direct and a pooled listener on loopback ports of their
+// own. A client speaks to it as to Postgres; the proxy asks for the password in clear (loopback
+// only, no TLS), checks it against the emulator's state for the endpoint's branch, then opens the
+// branch's copy of the database on the one Postgres server and copies bytes both ways.
+
+/** A refused login: the SQLSTATE and message the client sees. */
+export interface Refusal {
+  sqlstate: string;
+  message: string;
+}
+
+/** What the proxies ask the data plane. */
+export interface ProxyTarget {
+  /** Brings Postgres up to the emulator's state, so a connection sees what the API last answered. */
+  sync(): Promise<void>;
+  /** The physical database a login opens, or why it is refused. */
+  admit(endpointId: string, user: string, database: string, password: string): { database: string } | Refusal;
+  /** Postgres's port and the password every API role has inside it. */
+  upstream(): { port: number; password: string };
+}
+
+/** The two listeners of one endpoint and their open sessions. */
+export class EndpointProxy {
+  readonly #servers: Server[] = [];
+  readonly #sessions = new Set<Socket>();
+  /** Ports of the direct and pooled listeners. */
+  readonly ports = { direct: 0, pooled: 0 };
+
+  private constructor() {}
+
+  /** Opens both listeners on 127.0.0.1, on free ports. */
+  static async open(endpointId: string, target: ProxyTarget): Promise<EndpointProxy> {
+    const proxy = new EndpointProxy();
+    const [direct, pooled] = await Promise.all([
+      proxy.#listen(endpointId, target),
+      proxy.#listen(endpointId, target),
+    ]);
+    proxy.ports.direct = direct;
+    proxy.ports.pooled = pooled;
+    return proxy;
+  }
+
+  /** Ends every open session (a suspended compute drops its connections). */
+  dropSessions(): void {
+    for (const socket of this.#sessions) socket.destroy();
+  }
+
+  /** Stops listening and ends every session. */
+  async close(): Promise<void> {
+    this.dropSessions();
+    await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+
+  #listen(endpointId: string, target: ProxyTarget): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createServer((socket) => {
+        this.#sessions.add(socket);
+        socket.once("close", () => this.#sessions.delete(socket));
+        socket.on("error", () => socket.destroy());
+        serve(socket, endpointId, target, this.#sessions).catch(() => socket.destroy());
+      });
+      this.#servers.push(server);
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address();
+        resolve(typeof address === "object" && address !== null ? address.port : 0);
+      });
+    });
+  }
+}
+
+/** One client connection: startup, password, then a byte pipe to the branch's database. */
+async function serve(socket: Socket, endpointId: string, target: ProxyTarget, sessions: Set<Socket>) {
+  const client = new MessageReader(socket);
+  let packet = await client.untyped();
+  let startup = parseStartup(packet);
+  // No TLS on loopback: answer "N" to SSL and GSS encryption requests, then read the real startup.
+  while (startup.code === SSL_REQUEST || startup.code === GSSENC_REQUEST) {
+    socket.write("N");
+    packet = await client.untyped();
+    startup = parseStartup(packet);
+  }
+  const { port, password: upstreamPassword } = target.upstream();
+  if (startup.code === CANCEL_REQUEST) {
+    // The key in a cancel request is Postgres's own (from BackendKeyData): pass it on as it is.
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(packet.length + 4, 0);
+    const cancel = connect(port, "127.0.0.1", () => cancel.end(Buffer.concat([length, packet])));
+    cancel.on("error", () => cancel.destroy());
+    socket.destroy();
+    return;
+  }
+  if (startup.code >> 16 !== 3) {
+    socket.end(
+      fatalError("08P01", `unsupported frontend protocol ${startup.code >> 16}.${startup.code & 0xffff}`),
+    );
+    return;
+  }
+  const user = startup.params.get("user") ?? "";
+  const database = startup.params.get("database") || user;
+  socket.write(cleartextPasswordRequest());
+  const answer = await client.typed();
+  if (answer.type !== "p") {
+    socket.destroy();
+    return;
+  }
+  await target.sync();
+  const admitted = target.admit(endpointId, user, database, passwordOf(answer.body));
+  if ("sqlstate" in admitted) {
+    socket.end(fatalError(admitted.sqlstate, admitted.message));
+    return;
+  }
+  const params = new Map([...startup.params].filter(([key]) => !key.startsWith("_pq_.")));
+  params.set("user", user);
+  params.set("database", admitted.database);
+  const upstream = connect(port, "127.0.0.1");
+  sessions.add(upstream);
+  upstream.once("close", () => {
+    sessions.delete(upstream);
+    socket.destroy();
+  });
+  socket.once("close", () => upstream.destroy());
+  upstream.on("error", () => upstream.destroy());
+  upstream.write(startupMessage(params));
+  const server = new MessageReader(upstream);
+  const first = await server.typed();
+  if (first.type === "R" && authCode(first.body) === 3) {
+    upstream.write(passwordMessage(upstreamPassword));
+  } else {
+    // An error (no such database, too many connections): the client sees Postgres's own words.
+    socket.end(typed(first.type, first.body));
+    upstream.destroy();
+    return;
+  }
+  socket.write(server.detach());
+  const early = client.detach();
+  if (early.length > 0) upstream.write(early);
+  socket.pipe(upstream);
+  upstream.pipe(socket);
+}

