@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Branch as ApiBranch, Endpoint as ApiEndpoint, CloudDbClient, Operation } from "../client";
 import { BranchCreateResponseSchema } from "../client/schemas";
+import { type Connection, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, labelOf, type Step, type Timeouts } from "./lifecycle/define";
@@ -170,16 +171,6 @@ export interface BranchEndpoint {
   autoscalingLimitMinCu: number | null;
   autoscalingLimitMaxCu: number | null;
   suspendTimeoutSeconds: number | null;
-}
-
-/** The branch's connection, for its default role and database; empty strings when it has no compute. */
-interface Connection {
-  roleName: string | null;
-  databaseName: string | null;
-  /** `postgresql://role:password@host/database?sslmode=require`: a Pulumi secret. */
-  connectionUri: string;
-  /** The same through the pooler host: a Pulumi secret. */
-  pooledConnectionUri: string;
 }
 
 /** Everything the state records of a branch. The connection strings are Pulumi secrets (encrypted). */
@@ -405,13 +396,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   },
 });
 
-const NO_CONNECTION: Connection = {
-  roleName: null,
-  databaseName: null,
-  connectionUri: "",
-  pooledConnectionUri: "",
-};
-
 /**
  * Brings the branch from `olds` to `news` in place: name, protection and expiry in one PATCH, the
  * compute settings on each endpoint, then the reset from the parent when asked; reads the branch
@@ -503,32 +487,6 @@ async function withConnection(
   } catch (err) {
     throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
   }
-}
-
-/**
- * The connection strings of the branch's first database for its first unprotected role (else the
- * database's owner), through the branch's read_write endpoint (else its first). None without a
- * compute, a database or a role.
- */
-async function connectionOf(
-  client: CloudDbClient,
-  outs: Pick<BranchOutputs, "projectId" | "branchId" | "endpointId">,
-): Promise<Connection> {
-  const { projectId, branchId, endpointId } = outs;
-  if (endpointId === null) return NO_CONNECTION;
-  const [roles, databases] = await Promise.all([
-    client.listRoles(projectId, branchId),
-    client.listDatabases(projectId, branchId),
-  ]);
-  const database = databases[0];
-  const roleName = roles.find((role) => role.protected !== true)?.name ?? database?.owner_name;
-  if (database === undefined || roleName === undefined) return NO_CONNECTION;
-  const query = { branchId, endpointId, databaseName: database.name, roleName };
-  const [direct, pooled] = await Promise.all([
-    client.getConnectionUri(projectId, query),
-    client.getConnectionUri(projectId, { ...query, pooled: true }),
-  ]);
-  return { roleName, databaseName: database.name, connectionUri: direct, pooledConnectionUri: pooled };
 }
 
 /**
