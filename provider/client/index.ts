@@ -29,6 +29,8 @@ import type {
   BranchCreateResponse,
   BranchDeleteResponse,
   BranchGetResponse,
+  BranchRestoreRequest,
+  BranchUpdateRequest,
   BranchUpdateResponse,
   CurrentUser,
   Database,
@@ -85,11 +87,18 @@ export interface CloudDbClient {
   listBranches(projectId: string): Promise<Branch[]>;
   /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes and their current state. */
   listBranchEndpoints(projectId: string, branchId: string): Promise<Endpoint[]>;
-  /** `PATCH /projects/{project_id}/branches/{branch_id}` (rename); queued per project. */
+  /** `PATCH /projects/{project_id}/branches/{branch_id}` (name, protected, expiry); queued per project. */
   updateBranch(
     projectId: string,
     branchId: string,
-    body: { name: string },
+    body: BranchUpdateRequest,
+    options?: MutationOptions,
+  ): Promise<BranchUpdateResponse>;
+  /** `POST /projects/{project_id}/branches/{branch_id}/restore` (e.g. reset from the parent); queued per project; waits for its operations. */
+  restoreBranch(
+    projectId: string,
+    branchId: string,
+    body: BranchRestoreRequest,
     options?: MutationOptions,
   ): Promise<BranchUpdateResponse>;
   /** `DELETE /projects/{project_id}/branches/{branch_id}`; `null` for a 204 (already gone); queued per project. */
@@ -266,6 +275,7 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     listBranches: call(branches.listBranches),
     listBranchEndpoints: call(branches.listBranchEndpoints),
     updateBranch: call(branches.updateBranch),
+    restoreBranch: call(branches.restoreBranch),
     deleteBranch: call(branches.deleteBranch),
     listOperations: (projectId, listOptions) => operations.listOperations(context, projectId, listOptions),
     getOperation: call(operations.getOperation),

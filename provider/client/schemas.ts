@@ -174,6 +174,10 @@ export const BranchSchema = z.looseObject({
   current_state: maybe(z.string()),
   pending_state: maybe(z.string()),
   protected: maybe(z.boolean()),
+  /** When the service deletes the branch by itself (RFC 3339, seconds); absent when it never expires. */
+  expires_at: maybe(z.string()),
+  /** `parent-data` (the default) or `schema-only`; other strings accepted. */
+  init_source: maybe(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -306,6 +310,22 @@ export interface BranchCreateRequest {
     | Array<{ type: "read_write" | "read_only" | (string & {}); [field: string]: unknown }>
     | undefined;
   [field: string]: unknown;
+}
+
+/** The fields `PATCH /projects/{project_id}/branches/{branch_id}` changes; `expires_at: null` removes the expiry. */
+export interface BranchUpdateRequest {
+  name?: string | undefined;
+  protected?: boolean | undefined;
+  expires_at?: string | null | undefined;
+}
+
+/** Body of `POST /projects/{project_id}/branches/{branch_id}/restore`: where the branch's data comes from. */
+export interface BranchRestoreRequest {
+  source_branch_id: string;
+  source_lsn?: string | undefined;
+  source_timestamp?: string | undefined;
+  /** Keeps the branch's previous state as a new branch of this name (required when it has children). */
+  preserve_under_name?: string | undefined;
 }
 
 /** Body of `POST /projects`, in the API's shape; other API fields pass through unchanged. */

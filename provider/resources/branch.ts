@@ -2,8 +2,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Branch as ApiBranch, Endpoint as ApiEndpoint, CloudDbClient, Operation } from "../client";
 import { BranchCreateResponseSchema } from "../client/schemas";
-import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
-import { compact, createdSince, defineResource, type Timeouts } from "./lifecycle/define";
+import { type Connection, connectionOf, NO_CONNECTION } from "./connection";
+import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
+import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
+import { compact, createdSince, defineResource, labelOf, type Step, type Timeouts } from "./lifecycle/define";
 import { ResourceError, unfinished } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
@@ -12,7 +14,12 @@ import { seedOutputs, withSecrets } from "./lifecycle/props";
 // ---------------------------------------------------------------- inputs
 
 const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
+const INIT_SOURCES = ["parent-data", "schema-only"] as const;
 const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
+const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
+/** The smallest compute size the API takes, in compute units. */
+const MIN_CU = 0.25;
+const SUSPEND_FORM = "suspendTimeoutSeconds is -1 (never suspend), 0 (the default) or from 60 to 604800";
 
 const endpointTypeError = (type: unknown) =>
   `endpoint type ${JSON.stringify(type ?? null)} is not one of ${ENDPOINT_TYPES.join(", ")}`;
@@ -26,30 +33,101 @@ const EndpointInput = z.object({
     }),
 });
 
+/** The compute settings a branch's endpoints are created with and updated in place. */
+const COMPUTE_SETTINGS = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu", "suspendTimeoutSeconds"] as const;
+
+const cuInput = (property: string) =>
+  z
+    .number({ error: `${property} is a number of compute units such as 0.25, 1 or 2` })
+    .min(MIN_CU, `${property} must be at least ${MIN_CU} compute units`)
+    .optional();
+
 /** Inputs as the provider sees them. */
-export const BranchInputsSchema = z.object({
-  projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
-  name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
-  parentId: z
-    .string({ error: "parentId must be a branch id (br-...); omit it to branch from the default branch" })
-    .min(1, "parentId must be a branch id (br-...); omit it to branch from the default branch")
-    .optional(),
-  endpoints: z
-    .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
-    .superRefine((endpoints, ctx) => {
-      const readWrite = endpoints.filter((ep) => ep.type === "read_write").length;
-      if (readWrite > 1) {
-        ctx.addIssue({
-          code: "custom",
-          message: `a branch can have only one read_write endpoint, ${readWrite} were given: keep one and make the others read_only`,
-        });
+export const BranchInputsSchema = z
+  .object({
+    projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
+    name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
+    parentId: z
+      .string({ error: "parentId must be a branch id (br-...); omit it to branch from the default branch" })
+      .min(1, "parentId must be a branch id (br-...); omit it to branch from the default branch")
+      .optional(),
+    endpoints: z
+      .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
+      .superRefine((endpoints, ctx) => {
+        const readWrite = endpoints.filter((ep) => ep.type === "read_write").length;
+        if (readWrite > 1) {
+          ctx.addIssue({
+            code: "custom",
+            message: `a branch can have only one read_write endpoint, ${readWrite} were given: keep one and make the others read_only`,
+          });
+        }
+      })
+      .optional(),
+    initSource: z.enum(INIT_SOURCES, { error: `initSource is one of ${INIT_SOURCES.join(", ")}` }).optional(),
+    protected: z.boolean({ error: "protected must be true or false" }).optional(),
+    expiresAt: ExpiresAtInput,
+    ttl: TtlInput,
+    parentTimestamp: z
+      .string({ error: "parentTimestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
+      .refine(isTimestamp, "parentTimestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z")
+      .refine(
+        (value) => !(Date.parse(value) > Date.now()),
+        "parentTimestamp is in the future: give a point in the parent's past",
+      )
+      .optional(),
+    parentLsn: z
+      .string({ error: "parentLsn must be an LSN such as 0/1F0A3B8" })
+      .regex(LSN, "parentLsn must be an LSN such as 0/1F0A3B8")
+      .optional(),
+    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
+    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
+    suspendTimeoutSeconds: z
+      .number({ error: SUSPEND_FORM })
+      .int(SUSPEND_FORM)
+      .refine((t) => t === -1 || t === 0 || (t >= 60 && t <= 604_800), SUSPEND_FORM)
+      .optional(),
+    resetTrigger: optionalText("resetTrigger"),
+    adoptExisting: adoptInput("branch"),
+    deleteProtection: DeleteProtectionInput,
+    timeouts: TimeoutsInput,
+  })
+  .superRefine((inputs, ctx) => {
+    const both = (a: keyof typeof inputs, b: keyof typeof inputs, why: string) => {
+      if (inputs[a] !== undefined && inputs[b] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [b], message: `give either ${a} or ${b}, not both: ${why}` });
       }
-    })
-    .optional(),
-  adoptExisting: adoptInput("branch"),
-  deleteProtection: DeleteProtectionInput,
-  timeouts: TimeoutsInput,
-});
+    };
+    both("expiresAt", "ttl", "both set when the branch expires");
+    both("parentTimestamp", "parentLsn", "both pick the point in the parent's history to branch from");
+    const { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max } = inputs;
+    if (typeof min === "number" && typeof max === "number" && min > max) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["autoscalingLimitMinCu"],
+        message: `autoscalingLimitMinCu (${min}) is above autoscalingLimitMaxCu (${max}): lower the minimum or raise the maximum`,
+      });
+    }
+    const setting = COMPUTE_SETTINGS.find((key) => inputs[key] !== undefined);
+    const noEndpoints =
+      Array.isArray(inputs.endpoints) && inputs.endpoints.length === 0
+        ? true
+        : inputs.endpoints === undefined && inputs.adoptExisting === undefined;
+    if (setting !== undefined && noEndpoints) {
+      ctx.addIssue({
+        code: "custom",
+        path: [setting],
+        message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
+      });
+    }
+    if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["resetTrigger"],
+        message:
+          "resetTrigger resets a branch from its parent's data, and a schema-only branch has no parent to reset from: remove resetTrigger (or replace the branch to start again)",
+      });
+    }
+  });
 
 /** The plain inputs as the provider sees them. */
 export type BranchInputs = z.infer<typeof BranchInputsSchema>;
@@ -57,12 +135,25 @@ export type BranchInputs = z.infer<typeof BranchInputsSchema>;
 /** The two compute endpoint types the API accepts on a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
 
+/** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
+export type InitSource = (typeof INIT_SOURCES)[number];
+
 /** How each input is applied when it changes. */
 export const BRANCH_CHANGES = {
   projectId: "replace",
   parentId: "replace",
   endpoints: "replace",
+  initSource: "replace",
+  parentTimestamp: "replace",
+  parentLsn: "replace",
   name: "update",
+  protected: "update",
+  expiresAt: "update",
+  ttl: "update",
+  autoscalingLimitMinCu: "update",
+  autoscalingLimitMaxCu: "update",
+  suspendTimeoutSeconds: "update",
+  resetTrigger: "update",
   deleteProtection: "update",
   timeouts: "update",
   adoptExisting: "ignore",
@@ -77,17 +168,42 @@ export interface BranchEndpoint {
   type: EndpointType | (string & {});
   host: string | null;
   currentState: string | null;
+  autoscalingLimitMinCu: number | null;
+  autoscalingLimitMaxCu: number | null;
+  suspendTimeoutSeconds: number | null;
 }
 
-/** Everything the state records of a branch. Never connection URIs, passwords, roles or databases. */
-export interface BranchOutputs extends Omit<BranchInputs, "endpoints" | "name" | "parentId"> {
+/** Everything the state records of a branch. The connection strings are Pulumi secrets (encrypted). */
+export interface BranchOutputs
+  extends Omit<
+      BranchInputs,
+      | "endpoints"
+      | "name"
+      | "parentId"
+      | "initSource"
+      | "protected"
+      | "expiresAt"
+      | (typeof COMPUTE_SETTINGS)[number]
+    >,
+    Connection {
   branchId: string;
   name: string;
   parentId: string | null;
   default: boolean;
   currentState: string | null;
   createdAt: string | null;
+  /** `parent-data` or `schema-only`, as the API reports it. */
+  initSource: string;
+  protected: boolean;
+  /** When the service deletes the branch (RFC 3339), or null. */
+  expiresAt: string | null;
   endpoints: BranchEndpoint[];
+  /** The endpoint the connection strings go through: the read_write one, else the first. */
+  endpointId: string | null;
+  host: string | null;
+  autoscalingLimitMinCu: number | null;
+  autoscalingLimitMaxCu: number | null;
+  suspendTimeoutSeconds: number | null;
   /** Operations the create started. */
   operationIds: string[];
   /** Operations an earlier run stopped waiting for; the next `up` waits for them. */
@@ -98,20 +214,31 @@ export interface BranchOutputs extends Omit<BranchInputs, "endpoints" | "name" |
 
 /**
  * A branch's lifecycle. Create waits for every operation it starts (`create_branch`, one
- * `start_compute` per endpoint), reads the branch once more, and records a branch whose waits
- * failed; names are unique per project, so a replacement that keeps its name deletes first.
+ * `start_compute` per endpoint), reads the branch once more and then its connection strings, and
+ * records a branch whose waits failed; names are unique per project, so a replacement that keeps
+ * its name deletes first. Name, protection, expiry and compute settings change in place; a new
+ * `resetTrigger` resets the branch from its parent.
  */
 export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   noun: "branch",
   inputs: BranchInputsSchema,
   changes: BRANCH_CHANGES,
-  // Left out, the API picks a name, the default branch as parent, and no computes; left out later,
-  // the branch keeps what it has.
-  computed: ["name", "parentId", "endpoints"],
+  // Left out, the API picks a name, the default branch as parent, no computes and the project's
+  // compute settings; left out later, the branch keeps what it has.
+  computed: ["name", "parentId", "endpoints", ...COMPUTE_SETTINGS],
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
     deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
+    protected: (news, olds) => (news ?? false) === (olds ?? false),
+    initSource: (news, olds) => (news ?? "parent-data") === (olds ?? "parent-data"),
+    ttl: sameTtl,
+    // With a ttl the recorded expiry is the ttl's: the ttl row decides.
+    expiresAt: (news, olds, { news: all }) =>
+      news === undefined
+        ? all.ttl !== undefined || olds === null || olds === undefined
+        : sameInstant(news, olds),
   },
+  secrets: ["connectionUri", "pooledConnectionUri"],
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
@@ -119,18 +246,28 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   survives: new Set(["start_compute", "suspend_compute"]),
 
   async create({ client, deadline }, inputs) {
-    const branch = compact({ name: inputs.name, parent_id: inputs.parentId });
+    const expiresAt = wantedExpiry(inputs, undefined, Date.now());
+    const branch = compact({
+      name: inputs.name,
+      parent_id: inputs.parentId,
+      init_source: inputs.initSource,
+      protected: inputs.protected,
+      expires_at: expiresAt ?? undefined,
+      parent_timestamp: inputs.parentTimestamp,
+      parent_lsn: inputs.parentLsn,
+    });
+    const settings = computeRequest(inputs);
     const made = await client.createBranch(
       inputs.projectId,
       compact({
         branch: Object.keys(branch).length > 0 ? branch : undefined,
-        endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type })),
+        endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
       }),
       { deadline },
     );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
-    return refreshed(client, outs).catch(() => outs);
+    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
   },
 
   created(inputs, response) {
@@ -170,12 +307,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         " (found by name after its response was lost)",
       );
     }
-    return refreshed(client, outs).catch(() => outs);
+    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
   },
 
-  /** Takes an existing branch under management, renaming it if a different name is declared. */
-  async adopt({ client, deadline }, inputs, branchId) {
-    const live = await readLive(client, inputs.projectId, branchId);
+  /**
+   * Takes an existing branch under management, then brings its name, protection, expiry and compute
+   * settings to the declared ones in place (never its data: a reset needs a new `resetTrigger`).
+   */
+  async adopt(step, inputs, branchId) {
+    const live = await readLive(step.client, inputs.projectId, branchId, inputs.parentId ?? null);
     if (inputs.parentId !== undefined && inputs.parentId !== live.parentId) {
       throw notAdoptable(branchId, `parent ${live.parentId ?? "none"}`, inputs.parentId, "parentId");
     }
@@ -184,15 +324,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       const have = live.endpoints.length > 0 ? types(live.endpoints) : "[none]";
       throw notAdoptable(branchId, `endpoints ${have}`, types(inputs.endpoints), "endpoints");
     }
-    const outs: BranchOutputs = { ...baseOutputs(inputs), ...live, operationIds: [] };
-    if (inputs.name === undefined || inputs.name === live.name) return outs;
-    const renamed = await client.updateBranch(
-      inputs.projectId,
-      branchId,
-      { name: inputs.name },
-      { deadline },
-    );
-    return { ...outs, ...branchFields(renamed.branch) };
+    // What the branch has now stands for the old state: a declared ttl counts from now.
+    const { ttl: _counted, ...base } = baseOutputs(inputs);
+    const olds: BranchOutputs = { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
+    return converge(step, branchId, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false);
   },
 
   async read({ client }, id, props) {
@@ -202,7 +337,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         `cannot read branch ${id} without its project: declare the branch with adoptExisting: "${id}" and its projectId instead`,
       );
     }
-    return { ...props, ...(await readLive(client, props.projectId, id)) };
+    return { ...props, ...(await readLive(client, props.projectId, id, props.parentId ?? null)) };
   },
 
   inputsOf: (outs) =>
@@ -211,19 +346,19 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       name: outs.name,
       parentId: outs.parentId ?? undefined,
       endpoints: outs.endpoints.map((ep) => ({ type: ep.type })),
-      adoptExisting: outs.adoptExisting,
-      deleteProtection: outs.deleteProtection,
-      timeouts: outs.timeouts,
+      initSource: INIT_SOURCES.find((known) => known === outs.initSource),
+      protected: outs.protected,
+      expiresAt: outs.ttl === undefined ? (outs.expiresAt ?? undefined) : undefined,
+      autoscalingLimitMinCu: outs.autoscalingLimitMinCu ?? undefined,
+      autoscalingLimitMaxCu: outs.autoscalingLimitMaxCu ?? undefined,
+      suspendTimeoutSeconds: outs.suspendTimeoutSeconds ?? undefined,
+      ...declaredOnly(outs),
     }),
 
-  /** Renames in place; the rest of the `update` rows are only recorded. */
-  async update({ client, deadline }, id, outs, olds, news) {
-    let next = outs;
-    if (news.name !== undefined && news.name !== olds.name) {
-      const renamed = await client.updateBranch(olds.projectId, id, { name: news.name }, { deadline });
-      next = { ...next, ...branchFields(renamed.branch) };
-    }
-    return refreshed(client, next);
+  /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
+  async update(step, id, outs, olds, news) {
+    const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
+    return converge(step, id, outs, olds, news, reset);
   },
 
   async remove({ client, deadline }, id, props) {
@@ -232,14 +367,22 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
 
   /** The API's refusal status is not documented: the branch and its children, as read now, say why. */
   async refusal({ client }, id, props) {
-    const live =
-      props.default === true || props.parentId === null
-        ? undefined
-        : await client.getBranch(props.projectId, id);
-    if (live === undefined || live.branch.default || live.branch.parent_id === undefined) {
+    const root = (b: { default?: boolean; parentId: string | null; initSource?: string | undefined }) =>
+      b.default === true || (b.parentId === null && b.initSource !== "schema-only");
+    const live = root(props) ? undefined : (await client.getBranch(props.projectId, id)).branch;
+    if (
+      live === undefined ||
+      root({ default: live.default, parentId: live.parent_id ?? null, initSource: live.init_source })
+    ) {
       return {
         why: "it is the project's root/default branch, which the API never deletes",
         next: "To stop managing it without deleting it, run `pulumi state delete <urn>`.",
+      };
+    }
+    if (live.protected === true) {
+      return {
+        why: "it is protected",
+        next: "Set protected: false and run `pulumi up` first, then delete it.",
       };
     }
     const children = (await client.listBranches(props.projectId)).filter((b) => b.parent_id === id);
@@ -253,43 +396,158 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   },
 });
 
-type LiveBranch = ReturnType<typeof branchFields> & { endpoints: BranchEndpoint[] };
+/**
+ * Brings the branch from `olds` to `news` in place: name, protection and expiry in one PATCH, the
+ * compute settings on each endpoint, then the reset from the parent when asked; reads the branch
+ * again, and its connection strings when they may have changed or were never read.
+ */
+async function converge(
+  { client, deadline }: Step,
+  id: string,
+  outs: BranchOutputs,
+  olds: BranchOutputs,
+  news: BranchInputs,
+  reset: boolean,
+): Promise<BranchOutputs> {
+  const { projectId } = olds;
+  const expiresAt = wantedExpiry(news, olds, Date.now());
+  const patch = compact({
+    name: news.name !== undefined && news.name !== olds.name ? news.name : undefined,
+    protected:
+      (news.protected ?? false) !== (olds.protected ?? false) ? (news.protected ?? false) : undefined,
+    expires_at: sameInstant(expiresAt, olds.expiresAt) ? undefined : expiresAt,
+  });
+  if (Object.keys(patch).length > 0) await client.updateBranch(projectId, id, patch, { deadline });
+  if (COMPUTE_SETTINGS.some((key) => news[key] !== undefined && news[key] !== olds[key])) {
+    for (const ep of outs.endpoints) {
+      await client.updateEndpoint(projectId, ep.id, { endpoint: computeRequest(news) }, { deadline });
+    }
+  }
+  if (reset) await resetFromParent(client, id, outs, deadline);
+  const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
+  const stale = reset || next.connectionUri === "" || next.endpointId !== olds.endpointId;
+  return stale ? withConnection(client, news, next) : next;
+}
+
+/** Restores the branch's data from its parent's head and waits for the operations (computes restart). */
+async function resetFromParent(
+  client: CloudDbClient,
+  id: string,
+  outs: BranchOutputs,
+  deadline: number,
+): Promise<void> {
+  if (outs.parentId === null || outs.initSource === "schema-only") {
+    throw new ResourceError(
+      "NotResettable",
+      `resetTrigger: ${labelOf("branch", id, outs)} has no parent to reset from (it is a root or schema-only branch): remove resetTrigger`,
+    );
+  }
+  await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
+}
+
+/** The API's compute settings from the declared ones (those left out are left to the API). */
+function computeRequest(inputs: BranchInputs) {
+  return compact({
+    autoscaling_limit_min_cu: inputs.autoscalingLimitMinCu,
+    autoscaling_limit_max_cu: inputs.autoscalingLimitMaxCu,
+    suspend_timeout_seconds: inputs.suspendTimeoutSeconds,
+  });
+}
+
+type LiveBranch = ReturnType<typeof liveFields>;
 
 /** The branch and its computes as they are now (two GETs). Throws the client's not-found error when gone. */
-async function readLive(client: CloudDbClient, projectId: string, branchId: string): Promise<LiveBranch> {
+async function readLive(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  declaredParent: string | null,
+): Promise<LiveBranch> {
   const { branch } = await client.getBranch(projectId, branchId);
   const endpoints = await client.listBranchEndpoints(projectId, branchId);
-  return { ...branchFields(branch), endpoints: endpoints.map(endpointFields) };
+  return liveFields(branch, endpoints, declaredParent);
 }
 
 /** Reads the branch again after its operations finished, so `currentState` is current. */
 async function refreshed(client: CloudDbClient, outs: BranchOutputs): Promise<BranchOutputs> {
-  return { ...outs, ...(await readLive(client, outs.projectId, outs.branchId)) };
+  return { ...outs, ...(await readLive(client, outs.projectId, outs.branchId, outs.parentId)) };
 }
 
-function branchFields(b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>) {
+/**
+ * The outputs with the branch's connection strings. They are read last, once the computes started;
+ * a failure records the branch (a partial failure) so the next `up` reads them again.
+ */
+async function withConnection(
+  client: CloudDbClient,
+  inputs: BranchInputs,
+  outs: BranchOutputs,
+): Promise<BranchOutputs> {
+  try {
+    return { ...outs, ...(await connectionOf(client, outs)) };
+  } catch (err) {
+    throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
+  }
+}
+
+/**
+ * What the state records of the branch and its computes. A schema-only branch is a root for the
+ * API (it reports no parent): the declared parent is kept, so it is not taken for a change.
+ */
+function liveFields(
+  b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
+  endpoints: ApiEndpoint[],
+  declaredParent: string | null,
+) {
+  const computes = endpoints.map(endpointFields);
+  const primary = computes.find((ep) => ep.type === "read_write") ?? computes[0];
+  const initSource = b.init_source ?? "parent-data";
   return {
     branchId: b.id,
     name: b.name,
-    parentId: b.parent_id ?? null,
+    parentId: b.parent_id ?? (initSource === "schema-only" ? declaredParent : null),
     default: b.default ?? false,
     currentState: b.current_state ?? null,
     createdAt: b.created_at ?? null,
+    initSource,
+    protected: b.protected ?? false,
+    expiresAt: b.expires_at ?? null,
+    endpoints: computes,
+    endpointId: primary?.id ?? null,
+    host: primary?.host ?? null,
+    autoscalingLimitMinCu: primary?.autoscalingLimitMinCu ?? null,
+    autoscalingLimitMaxCu: primary?.autoscalingLimitMaxCu ?? null,
+    suspendTimeoutSeconds: primary?.suspendTimeoutSeconds ?? null,
   };
 }
 
 function endpointFields(ep: ApiEndpoint): BranchEndpoint {
-  return { id: ep.id, type: ep.type, host: ep.host, currentState: ep.current_state ?? null };
+  return {
+    id: ep.id,
+    type: ep.type,
+    host: ep.host,
+    currentState: ep.current_state ?? null,
+    autoscalingLimitMinCu: ep.autoscaling_limit_min_cu ?? null,
+    autoscalingLimitMaxCu: ep.autoscaling_limit_max_cu ?? null,
+    suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? null,
+  };
 }
 
-function baseOutputs(inputs: BranchInputs) {
+/** The inputs the API does not report back: the state keeps them as declared. */
+function declaredOnly(from: BranchInputs | BranchOutputs) {
   return compact({
-    projectId: inputs.projectId,
-    adoptExisting: inputs.adoptExisting,
-    deleteProtection: inputs.deleteProtection,
-    timeouts: inputs.timeouts,
-    pendingOperationIds: [] as string[],
+    ttl: from.ttl,
+    parentTimestamp: from.parentTimestamp,
+    parentLsn: from.parentLsn,
+    resetTrigger: from.resetTrigger,
+    adoptExisting: from.adoptExisting,
+    deleteProtection: from.deleteProtection,
+    timeouts: from.timeouts,
   });
+}
+
+/** The state fields the inputs alone decide. */
+function baseOutputs(inputs: BranchInputs) {
+  return { projectId: inputs.projectId, ...declaredOnly(inputs), pendingOperationIds: [] as string[] };
 }
 
 function outputsOf(
@@ -300,8 +558,8 @@ function outputsOf(
 ): BranchOutputs {
   return {
     ...baseOutputs(inputs),
-    ...branchFields(branch),
-    endpoints: endpoints.map(endpointFields),
+    ...liveFields(branch, endpoints, inputs.parentId ?? null),
+    ...NO_CONNECTION,
     operationIds,
   };
 }
@@ -336,6 +594,30 @@ export interface BranchArgs {
   parentId?: pulumi.Input<string>;
   /** Compute endpoints to create with the branch: at most one `read_write`, any number of `read_only`. Changing them replaces the branch. */
   endpoints?: pulumi.Input<pulumi.Input<{ type: pulumi.Input<EndpointType> }>[]>;
+  /** `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch. */
+  initSource?: pulumi.Input<InitSource>;
+  /** When true the API refuses to delete the branch; changes in place. */
+  protected?: pulumi.Input<boolean>;
+  /** When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`. */
+  expiresAt?: pulumi.Input<string>;
+  /**
+   * Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds
+   * (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl
+   * counts again from that run, in place. Not with `expiresAt`.
+   */
+  ttl?: pulumi.Input<string | number>;
+  /** Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch. */
+  parentTimestamp?: pulumi.Input<string>;
+  /** Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch. */
+  parentLsn?: pulumi.Input<string>;
+  /** Smallest compute size of the branch's endpoints, in compute units (>= 0.25); changes in place. Needs `endpoints`. */
+  autoscalingLimitMinCu?: pulumi.Input<number>;
+  /** Largest compute size of the branch's endpoints, in compute units (>= the minimum); changes in place. Needs `endpoints`. */
+  autoscalingLimitMaxCu?: pulumi.Input<number>;
+  /** Idle seconds before the computes suspend: -1 never, 0 the default, or 60-604800; changes in place. Needs `endpoints`. */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+  /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
+  resetTrigger?: pulumi.Input<string>;
   /** An existing branch id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
   adoptExisting?: pulumi.Input<string>;
   /** When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false. */
@@ -356,6 +638,7 @@ export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, Branc
  * A database branch. Create waits for every operation it starts (`create_branch`, one
  * `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same
  * project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent.
+ * Its connection strings are Pulumi secrets, encrypted in the state.
  */
 export class Branch extends pulumi.dynamic.Resource {
   /** The branch id, `br-...`. */
@@ -364,7 +647,7 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
   /** The branch name. */
   declare readonly name: pulumi.Output<string>;
-  /** The parent branch id (null for a root branch). */
+  /** The parent branch id (null for a root branch; the declared parent for a schema-only one). */
   declare readonly parentId: pulumi.Output<string | null>;
   /** Whether this is the project's default branch. */
   declare readonly default: pulumi.Output<boolean>;
@@ -372,8 +655,30 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly currentState: pulumi.Output<string | null>;
   /** Creation time, ISO 8601 UTC. */
   declare readonly createdAt: pulumi.Output<string | null>;
-  /** The compute endpoints: id, type, host, state. */
+  /** `parent-data` or `schema-only`. */
+  declare readonly initSource: pulumi.Output<string>;
+  /** Whether the API refuses to delete the branch. */
+  declare readonly protected: pulumi.Output<boolean>;
+  /** When the service deletes the branch (RFC 3339), or null when it does not expire. */
+  declare readonly expiresAt: pulumi.Output<string | null>;
+  /** The compute endpoints: id, type, host, state, compute settings. */
   declare readonly endpoints: pulumi.Output<BranchEndpoint[]>;
+  /** The endpoint the connection strings go through (the read_write one, else the first); null without one. */
+  declare readonly endpointId: pulumi.Output<string | null>;
+  /** That endpoint's host; null without one. */
+  declare readonly host: pulumi.Output<string | null>;
+  /** Compute settings of that endpoint. */
+  declare readonly autoscalingLimitMinCu: pulumi.Output<number | null>;
+  declare readonly autoscalingLimitMaxCu: pulumi.Output<number | null>;
+  declare readonly suspendTimeoutSeconds: pulumi.Output<number | null>;
+  /** The role the connection strings log in as: the first unprotected role, else the database's owner. */
+  declare readonly roleName: pulumi.Output<string | null>;
+  /** The database the connection strings open: the branch's first. */
+  declare readonly databaseName: pulumi.Output<string | null>;
+  /** `postgresql://...` for `roleName` and `databaseName` (a secret); empty when the branch has no endpoint. */
+  declare readonly connectionUri: pulumi.Output<string>;
+  /** The same through the connection pooler (a secret); empty when the branch has no endpoint. */
+  declare readonly pooledConnectionUri: pulumi.Output<string>;
   /** Ids of the operations the create started. */
   declare readonly operationIds: pulumi.Output<string[]>;
   /** Operations still to wait for after an interrupted run. */
@@ -390,7 +695,19 @@ export class Branch extends pulumi.dynamic.Resource {
       "default",
       "currentState",
       "createdAt",
+      "initSource",
+      "protected",
+      "expiresAt",
       "endpoints",
+      "endpointId",
+      "host",
+      "autoscalingLimitMinCu",
+      "autoscalingLimitMaxCu",
+      "suspendTimeoutSeconds",
+      "roleName",
+      "databaseName",
+      "connectionUri",
+      "pooledConnectionUri",
       "operationIds",
       "pendingOperationIds",
       "deleteProtection",

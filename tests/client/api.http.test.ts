@@ -250,6 +250,33 @@ describe("client API functions against a local HTTP server", () => {
     assert.equal(updated.branch.name, "renamed");
   });
 
+  it("updateBranch sends only the fields given, and null to remove an expiry", async () => {
+    api.route("PATCH", "/projects/:project_id/branches/:branch_id", {
+      json: { branch: branch(), operations: [] },
+    });
+    await client.updateBranch("p1", "br-1", { protected: true, expires_at: null });
+    assert.deepEqual(api.requests[0]?.body, { branch: { protected: true, expires_at: null } });
+  });
+
+  it("restoreBranch posts the source to .../restore and waits for the operations it started", async () => {
+    api.route("POST", "/projects/:project_id/branches/:branch_id/restore", {
+      json: {
+        branch: branch(),
+        operations: [operation({ id: "op-r", action: "create_branch", status: "running" })],
+      },
+    });
+    api.route("GET", "/projects/:project_id/operations/:operation_id", {
+      json: { operation: operation({ id: "op-r", action: "create_branch", status: "finished" }) },
+    });
+    const restored = await client.restoreBranch("p1", "br-1", { source_branch_id: "br-parent" });
+    assert.deepEqual(api.requests[0]?.body, { source_branch_id: "br-parent" });
+    assert.deepEqual(api.log(), [
+      "POST /projects/p1/branches/br-1/restore",
+      "GET /projects/p1/operations/op-r",
+    ]);
+    assert.equal(restored.branch.id, branch().id);
+  });
+
   it("deleteBranch returns the body of a 200 and null for a 204", async () => {
     api.script("DELETE", "/projects/:project_id/branches/:branch_id", [
       {

@@ -7,6 +7,9 @@ import { PROVIDER_TEXT, useEmulator } from "./support";
 
 // One test per row of DIFF_TABLE, plus "undefined means no opinion". diff must never call the API.
 
+const COMPUTE = { autoscalingLimitMinCu: 0.25, autoscalingLimitMaxCu: 0.25, suspendTimeoutSeconds: 0 };
+const DAY_MS = 86_400_000;
+
 const OLDS: BranchOutputs = {
   projectId: "hidden-river-50598307",
   branchId: "br-quiet-lake-a1b2c3d4",
@@ -15,10 +18,21 @@ const OLDS: BranchOutputs = {
   default: false,
   currentState: "ready",
   createdAt: "2025-11-20T10:00:00Z",
+  // What the API reports for a branch that declared none of these: refresh records them.
+  initSource: "parent-data",
+  protected: false,
+  expiresAt: null,
   endpoints: [
-    { id: "ep-one-a1", type: "read_write", host: "ep-one-a1.example", currentState: "idle" },
-    { id: "ep-two-b2", type: "read_only", host: "ep-two-b2.example", currentState: "idle" },
+    { id: "ep-one-a1", type: "read_write", host: "ep-one-a1.example", currentState: "idle", ...COMPUTE },
+    { id: "ep-two-b2", type: "read_only", host: "ep-two-b2.example", currentState: "idle", ...COMPUTE },
   ],
+  endpointId: "ep-one-a1",
+  host: "ep-one-a1.example",
+  ...COMPUTE,
+  roleName: "neondb_owner",
+  databaseName: "neondb",
+  connectionUri: "postgresql://neondb_owner:secret@ep-one-a1.example/neondb",
+  pooledConnectionUri: "postgresql://neondb_owner:secret@ep-one-a1-pooler.example/neondb",
   operationIds: ["op-1"],
   pendingOperationIds: [],
   deleteProtection: false,
@@ -61,7 +75,29 @@ const ROW_CASES: Record<
     replaces: ["endpoints"],
     changes: true,
   },
+  initSource: {
+    news: { ...same(), initSource: "schema-only", name: "preview-schema" },
+    replaces: ["initSource"],
+    changes: true,
+  },
+  parentTimestamp: {
+    news: { ...same(), parentTimestamp: "2025-11-20T09:00:00Z", name: "preview-earlier" },
+    replaces: ["parentTimestamp"],
+    changes: true,
+  },
+  parentLsn: {
+    news: { ...same(), parentLsn: "0/1F0A3B8", name: "preview-at-lsn" },
+    replaces: ["parentLsn"],
+    changes: true,
+  },
   name: { news: { ...same(), name: "preview-2" }, replaces: [], changes: true },
+  protected: { news: { ...same(), protected: true }, replaces: [], changes: true },
+  expiresAt: { news: { ...same(), expiresAt: "2025-11-27T10:00:00Z" }, replaces: [], changes: true },
+  ttl: { news: { ...same(), ttl: "7d" }, replaces: [], changes: true },
+  autoscalingLimitMinCu: { news: { ...same(), autoscalingLimitMinCu: 0.5 }, replaces: [], changes: true },
+  autoscalingLimitMaxCu: { news: { ...same(), autoscalingLimitMaxCu: 2 }, replaces: [], changes: true },
+  suspendTimeoutSeconds: { news: { ...same(), suspendTimeoutSeconds: 600 }, replaces: [], changes: true },
+  resetTrigger: { news: { ...same(), resetTrigger: "2025-11-21" }, replaces: [], changes: true },
   deleteProtection: { news: { ...same(), deleteProtection: true }, replaces: [], changes: true },
   timeouts: { news: { ...same(), timeouts: { create: 120 } }, replaces: [], changes: true },
   adoptExisting: {
@@ -123,9 +159,10 @@ describe("Branch diff (DIFF_TABLE)", () => {
     assert.equal((await diff({ ...same(), deleteProtection: true })).deleteBeforeReplace, false);
   });
 
-  it("treats an undefined name, parentId or endpoints as no opinion (the branch keeps what it has)", async () => {
-    for (const key of ["name", "parentId", "endpoints"] as const) {
-      const news = same();
+  it("treats an undefined name, parentId, endpoints or compute setting as no opinion (the branch keeps what it has)", async () => {
+    const computed = ["name", "parentId", "endpoints", ...Object.keys(COMPUTE)] as const;
+    for (const key of computed as readonly (keyof BranchInputs)[]) {
+      const news: BranchInputs = { ...same(), ...COMPUTE };
       delete news[key];
       assert.deepEqual(await diff(news), { changes: false, replaces: [], deleteBeforeReplace: false }, key);
     }
@@ -148,5 +185,65 @@ describe("Branch diff (DIFF_TABLE)", () => {
       const result = await diff({ ...same(), [key]: UNKNOWN } as BranchInputs);
       assert.deepEqual(result.replaces, [key], key);
     }
+  });
+  it("renames in place: a new name alone is an update, never a replace", async () => {
+    assert.deepEqual(await diff({ ...same(), name: "renamed" }), {
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("reads an undeclared protected as false and an undeclared initSource as parent-data", async () => {
+    assert.equal((await diff({ ...same(), protected: false, initSource: "parent-data" })).changes, false);
+    const prot = { ...OLDS, protected: true };
+    assert.equal((await diff(same(), prot)).changes, true, "declaring nothing unprotects a protected branch");
+  });
+
+  describe("expiry", () => {
+    const T0 = Date.parse("2025-11-20T10:00:00Z");
+    const withTtl = { ...OLDS, ttl: "7d", expiresAt: "2025-11-27T10:00:00Z" } as BranchOutputs;
+
+    it("keeps a ttl's expiry: the same program asks for no change on later days", async () => {
+      const clock = sinon.useFakeTimers({ now: T0, toFake: ["Date"] });
+      for (const days of [0, 1, 3, 6]) {
+        clock.setSystemTime(T0 + days * DAY_MS);
+        assert.deepEqual(
+          await diff({ ...same(), ttl: "7d" }, withTtl),
+          { changes: false, replaces: [], deleteBeforeReplace: false },
+          `day ${days}`,
+        );
+      }
+    });
+
+    it("compares ttls by duration, so 7d, 168h and 604800 are the same", async () => {
+      for (const ttl of ["168h", 604_800, "604800", "6d24h"]) {
+        assert.equal((await diff({ ...same(), ttl }, withTtl)).changes, false, String(ttl));
+      }
+      assert.equal((await diff({ ...same(), ttl: "8d" }, withTtl)).changes, true);
+    });
+
+    it("updates in place when the ttl is dropped, so the expiry is removed", async () => {
+      assert.deepEqual(await diff(same(), withTtl), {
+        changes: true,
+        replaces: [],
+        deleteBeforeReplace: false,
+      });
+    });
+
+    it("compares expiresAt by the second, whatever the format", async () => {
+      const olds = { ...OLDS, expiresAt: "2025-11-27T10:00:00Z" } as BranchOutputs;
+      for (const expiresAt of ["2025-11-27T10:00:00.000Z", "2025-11-27T11:00:00+01:00"]) {
+        assert.equal((await diff({ ...same(), expiresAt }, olds)).changes, false, expiresAt);
+      }
+      assert.equal((await diff({ ...same(), expiresAt: "2025-11-27T10:00:01Z" }, olds)).changes, true);
+      assert.equal((await diff(same(), olds)).changes, true, "dropping expiresAt removes the expiry");
+    });
+
+    it("switches from expiresAt to an equivalent ttl as an update, never a replace", async () => {
+      const olds = { ...OLDS, expiresAt: "2025-11-27T10:00:00Z" } as BranchOutputs;
+      const result = await diff({ ...same(), ttl: "7d" }, olds);
+      assert.deepEqual(result, { changes: true, replaces: [], deleteBeforeReplace: false });
+    });
   });
 });

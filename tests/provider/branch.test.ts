@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchProvider } from "../../provider/resources/branch";
+import { branchDefinition, branchProvider } from "../../provider/resources/branch";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
@@ -73,10 +73,21 @@ describe("Branch provider against the emulator", () => {
         assert.ok(polls.every(([, i]) => i > post));
       }
       assert.equal(log.filter((l) => l.startsWith("POST")).length, 1, "exactly one POST");
+      const lastPoll = log.findLastIndex((l) => l.startsWith(`GET /projects/${PROJECT}/operations/`));
       assert.deepEqual(
-        log.slice(-2),
+        log.slice(lastPoll + 1, lastPoll + 3),
         [`GET /projects/${PROJECT}/branches/${id}`, `GET /projects/${PROJECT}/branches/${id}/endpoints`],
         "then a final read of the branch and its computes",
+      );
+      assert.deepEqual(
+        log.slice(lastPoll + 3).sort(),
+        [
+          `GET /projects/${PROJECT}/branches/${id}/databases`,
+          `GET /projects/${PROJECT}/branches/${id}/roles`,
+          `GET /projects/${PROJECT}/connection_uri`,
+          `GET /projects/${PROJECT}/connection_uri`,
+        ],
+        "then its connection strings, direct and pooled",
       );
 
       assert.equal(outs.branchId, id);
@@ -92,11 +103,18 @@ describe("Branch provider against the emulator", () => {
       assert.deepEqual(outs.pendingOperationIds, []);
     });
 
-    it("never stores connection URIs, passwords, roles or databases", async () => {
+    it("keeps connection strings only in the two secret outputs, and no password, roles or databases elsewhere", async () => {
       const { outs } = await create({ name: "no-secrets", endpoints: [{ type: "read_write" }] });
-      const text = JSON.stringify(outs);
+      assert.deepEqual(branchDefinition.secrets, ["connectionUri", "pooledConnectionUri"]);
+      const { connectionUri, pooledConnectionUri, ...plain } = outs;
+      assert.match(connectionUri, /^postgresql:\/\//);
+      assert.match(pooledConnectionUri, /^postgresql:\/\//);
+      const password = new URL(connectionUri).password;
+      assert.ok(password.length > 0);
+      const text = JSON.stringify(plain);
       assert.ok(!/postgres(ql)?:\/\/|password|connection_uri|roles|databases/i.test(text), text);
-      assert.deepEqual(JSON.parse(text), outs, "plain JSON, no undefined values");
+      assert.ok(!text.includes(password), "the password is in no plain output");
+      assert.deepEqual(JSON.parse(JSON.stringify(outs)), outs, "plain JSON, no undefined values");
     });
 
     it("creates a branch without endpoints with a single create_branch operation", async () => {

@@ -38,7 +38,19 @@ const BRANCH_OUTPUTS = [
   "default",
   "currentState",
   "createdAt",
+  "initSource",
+  "protected",
+  "expiresAt",
   "endpoints",
+  "endpointId",
+  "host",
+  "autoscalingLimitMinCu",
+  "autoscalingLimitMaxCu",
+  "suspendTimeoutSeconds",
+  "roleName",
+  "databaseName",
+  "connectionUri",
+  "pooledConnectionUri",
   "operationIds",
   "pendingOperationIds",
   "deleteProtection",
@@ -119,12 +131,12 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.ok(!/napi_|Bearer/.test(String(inputs.__provider)));
   });
 
-  it("registers Branch with the clouddb type token and no secret outputs", async () => {
+  it("registers Branch with the clouddb type token and both connection strings as additional secret outputs", async () => {
     const branch = new Branch("preview", { projectId: "p-1", name: "preview" });
     await resolved(branch.urn);
     const [reg] = registrations;
     assert.equal(reg?.type, "pulumi-nodejs:dynamic/clouddb:Branch");
-    assert.deepEqual(reg?.secretOutputs, []);
+    assert.deepEqual(reg?.secretOutputs, ["connectionUri", "pooledConnectionUri"]);
     assert.equal(reg?.inputs.projectId, "p-1");
     for (const name of BRANCH_OUTPUTS) {
       assert.ok(pulumi.Output.isInstance(branch[name]), `${name} is an Output`);

@@ -17,6 +17,8 @@ import {
   type BranchGetResponse,
   BranchGetResponseSchema,
   BranchListResponseSchema,
+  type BranchRestoreRequest,
+  type BranchUpdateRequest,
   type BranchUpdateResponse,
   BranchUpdateResponseSchema,
   type Endpoint,
@@ -80,18 +82,44 @@ export async function listBranchEndpoints(
   return body.endpoints;
 }
 
-/** `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name}}`. Queued per project. */
+/**
+ * `PATCH /projects/{project_id}/branches/{branch_id}` with `{branch: {name, protected, expires_at}}`
+ * (only the fields given). Queued per project.
+ */
 export function updateBranch(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: { name: string },
+  body: BranchUpdateRequest,
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
   return mutate(ctx, projectId, options, {
     method: "PATCH",
     route: branchRoute(projectId, branchId),
-    body: { branch: { name: body.name } },
+    body: { branch: body },
+    schema: BranchUpdateResponseSchema,
+  });
+}
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/restore`: replaces the branch's data with the
+ * source branch's (e.g. its parent's head). Queued per project; waits for the `suspend_compute`,
+ * `create_branch` and `start_compute` operations it starts unless `wait: false`.
+ */
+export function restoreBranch(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  body: BranchRestoreRequest,
+  options: MutationOptions = {},
+): Promise<BranchUpdateResponse> {
+  return mutate(ctx, projectId, options, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/restore", {
+      project_id: projectId,
+      branch_id: branchId,
+    }),
+    body,
     schema: BranchUpdateResponseSchema,
   });
 }

@@ -67,8 +67,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * one out later is no opinion, the object keeps what it has.
    */
   computed?: readonly (keyof I)[];
-  /** Equality for inputs where plain JSON equality with the state is wrong (e.g. a list compared by type). */
-  same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown) => boolean };
+  /**
+   * Equality for inputs where plain JSON equality with the state is wrong (e.g. a list compared by
+   * type); `all` holds every new input and the whole state, for an input another one governs.
+   */
+  same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown, all: { news: I; olds: O }) => boolean };
   /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`). */
   secrets?: readonly (keyof O & string)[];
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */

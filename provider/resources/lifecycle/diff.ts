@@ -62,7 +62,7 @@ function differs<I extends CommonInputs, O extends CommonState>(
   if (wanted === undefined && definition.computed?.includes(key)) return false;
   if (isUnknown(wanted)) return true;
   const same = definition.same?.[key];
-  if (same !== undefined) return !same(wanted, had);
+  if (same !== undefined) return !same(wanted, had, { news, olds });
   return canonical(wanted ?? null) !== canonical(had ?? null);
 }
 

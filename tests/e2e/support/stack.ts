@@ -103,6 +103,12 @@ function findFile(dir: string, name: string): string | undefined {
 /** Pulumi's marker of a secret value in the state. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
+/** Whether a value of a raw state file is a secret stored encrypted (a ciphertext, no plaintext). */
+export function isEncryptedSecret(value: unknown): boolean {
+  const v = value as Record<string, unknown> | undefined;
+  return v?.[SECRET_SIG] !== undefined && typeof v.ciphertext === "string" && v.plaintext === undefined;
+}
+
 /** The `key` output of every ApiKey in a raw state file, and whether each is stored as an encrypted secret. */
 export function apiKeySecretsIn(rawState: string): { urn: string; encrypted: boolean }[] {
   const state = JSON.parse(rawState) as {
@@ -112,8 +118,5 @@ export function apiKeySecretsIn(rawState: string): { urn: string; encrypted: boo
   };
   return (state.checkpoint.latest?.resources ?? [])
     .filter((r) => r.type === "pulumi-nodejs:dynamic/clouddb:ApiKey")
-    .map((r) => {
-      const key = r.outputs?.key as Record<string, unknown> | undefined;
-      return { urn: r.urn, encrypted: key?.[SECRET_SIG] !== undefined && typeof key.ciphertext === "string" };
-    });
+    .map((r) => ({ urn: r.urn, encrypted: isEncryptedSecret(r.outputs?.key) }));
 }
