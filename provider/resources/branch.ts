@@ -337,7 +337,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         `cannot read branch ${id} without its project: declare the branch with adoptExisting: "${id}" and its projectId instead`,
       );
     }
-    return { ...props, ...(await readLive(client, props.projectId, id, props.parentId ?? null)) };
+    // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
+    const [branches, endpoints] = await Promise.all([
+      client.shared.listBranches(props.projectId),
+      client.shared.listEndpoints(props.projectId),
+    ]);
+    const branch = branches.find((b) => b.id === id);
+    if (branch === undefined) return undefined;
+    const own = endpoints.filter((ep) => ep.branch_id === id);
+    return { ...props, ...liveFields(branch, own, props.parentId ?? null) };
   },
 
   inputsOf: (outs) =>
@@ -495,7 +503,7 @@ async function withConnection(
  */
 function liveFields(
   b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
-  endpoints: ApiEndpoint[],
+  endpoints: readonly ApiEndpoint[],
   declaredParent: string | null,
 ) {
   const computes = endpoints.map(endpointFields);

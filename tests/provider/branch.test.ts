@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
+import { resetRegistry } from "../../provider/client";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
 import { branchDefinition, branchProvider } from "../../provider/resources/branch";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
@@ -43,6 +44,27 @@ describe("Branch provider against the emulator", () => {
   function operationStatus(id: string): string | undefined {
     return harness.emulator.control.snapshot().operations.find((op) => op.id === id)?.status;
   }
+
+  it("a refresh of six branches of one project lists the project's branches and endpoints once", async () => {
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      made.push(await create({ name: `refresh-${i}`, endpoints: i % 2 ? [{ type: "read_write" }] : [] }));
+    }
+    resetRegistry(); // a refresh is a new provider process
+    harness.emulator.control.clearRequests();
+    const read = await Promise.all(made.map(({ id, outs }) => branchProvider.read!(id, outs)));
+    assert.deepEqual(
+      read.map((r) => [r.id, (r.props as BranchOutputs).endpoints.length]),
+      made.map(({ id }, i) => [id, i % 2]),
+    );
+    assert.deepEqual(
+      harness.emulator.control
+        .requests()
+        .map((r) => r.route)
+        .sort(),
+      ["GET /projects/{project_id}/branches", "GET /projects/{project_id}/endpoints"],
+    );
+  });
 
   describe("create", () => {
     it("waits for create_branch and both start_compute operations, polling each after the POST", async () => {
