@@ -101,20 +101,23 @@ describe("resource lifecycle (shared by every resource)", () => {
   afterEach(() => restore());
 
   describe("check", () => {
-    const check = (news: Record<string, unknown>) =>
-      providerMethods(widget()).check({} as WidgetInputs, news as WidgetInputs);
+    // Checks of an unchanged resource (olds as declared): a planned change would go on to read the
+    // configuration from the API (tests/provider/preflight.test.ts).
+    const check = (news: Record<string, unknown>, olds: Record<string, unknown> = news) =>
+      providerMethods(widget()).check(olds as WidgetInputs, news as WidgetInputs);
 
-    it("names each failing property by its path, nested ones included", async () => {
-      const result = await check({ projectId: "p", name: "", size: 1.5, tags: ["a", 7] });
+    it("names each failing top-level property, and puts a nested path in the reason", async () => {
+      const result = await check({ projectId: "p", name: "", size: 1.5, tags: ["a", 7] }, {});
       assert.deepEqual(result.failures, [
         { property: "name", reason: "name is required" },
         { property: "size", reason: "size must be whole" },
-        { property: "tags[1]", reason: "tags are strings" },
+        { property: "", reason: "tags[1] must be a string, not the number 7" },
       ]);
     });
 
     it("drops failures at or under a value not known yet (preview)", async () => {
-      const result = await check({ projectId: UNKNOWN, name: "w", size: UNKNOWN, tags: [UNKNOWN] });
+      const news = { projectId: UNKNOWN, name: "w", size: UNKNOWN, tags: [UNKNOWN] };
+      const result = await check(news);
       assert.equal(result.failures, undefined);
     });
 

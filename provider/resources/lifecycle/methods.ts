@@ -20,6 +20,7 @@ import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
 import { settlePending } from "./pending";
+import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
 
 /** The provider methods of `definition`, as a resource's `...Methods` module exports them. */
@@ -56,8 +57,11 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   return {
     configure,
 
-    /** Validates inputs before anything is sent; every failure says what to change. */
-    check: async (_olds, news) => checkInputs(definition.inputs, news),
+    /**
+     * Validates inputs before anything is sent; every failure says what to change. When a create or
+     * an update is planned, also checks the key, URL, project and organization (see `preflight.ts`).
+     */
+    check: async (olds, news) => preflighted(definition.inputs, olds, checkInputs(definition.inputs, news)),
 
     /** Applies the change table; makes no API call. */
     diff: async (_id, olds, news) => diffInputs(definition, olds, news),
