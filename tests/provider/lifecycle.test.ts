@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import {
   BadRequestError,
+  ConflictError,
   ERROR_MARKER,
   NotFoundError,
   OperationFailedError,
@@ -79,7 +80,8 @@ function widget(
     remove: async (step) => {
       call("remove", step, undefined);
     },
-    refusal: async () => ({ why: "it is in use", next: "Stop using it first." }),
+    refusal: async (_step, _id, _props, err) =>
+      err.status === 409 ? undefined : { why: "it is in use", next: "stop using it first" },
   });
 }
 
@@ -288,10 +290,28 @@ describe("resource lifecycle (shared by every resource)", () => {
       const err = await rejection(providerMethods(refused).remove("w-1", OLDS));
       assert.equal(
         err.message,
-        "widget w-1 (w) in project p-1 cannot be deleted: it is in use (API: nope; request id req-7). Stop using it first.",
+        "widget w-1 (w) in project p-1 cannot be deleted: it is in use; stop using it first (request id req-7).",
       );
       assert.equal((err as ResourceError).kind, "DeleteRefused");
       assert.equal((err as ResourceError).status, 422);
+      // What Pulumi's provider host prints for a failed delete: the name and the message, once, no frames.
+      assert.equal(`${err}: ${err.stack}`, `DeleteRefusedError: ${err.message}`);
+    });
+
+    it("gives the API's answer when the resource cannot tell why", async () => {
+      const refused = widget({
+        remove: () => {
+          throw new ConflictError("DELETE /w/w-1 failed: 409 Conflict: busy.", {
+            status: 409,
+            requestId: "req-8",
+          });
+        },
+      });
+      const err = await rejection(providerMethods(refused).remove("w-1", OLDS));
+      assert.equal(
+        err.message,
+        "widget w-1 (w) in project p-1 cannot be deleted (API: DELETE /w/w-1 failed: 409 Conflict: busy.)",
+      );
     });
   });
 

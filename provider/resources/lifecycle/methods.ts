@@ -15,7 +15,14 @@ import {
   mayHaveChanged,
 } from "../../client";
 import { checkInputs, declaredInputs } from "./check";
-import { type CommonInputs, type CommonState, labelOf, type ResourceDefinition, type Step } from "./define";
+import {
+  type CommonInputs,
+  type CommonState,
+  labelOf,
+  type Refusal,
+  type ResourceDefinition,
+  type Step,
+} from "./define";
 import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
@@ -136,13 +143,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   };
 }
 
-function refusalMessage(
-  where: string,
-  err: ApiError,
-  refusal: { why: string; next: string } | undefined,
-): string {
-  const api = `(API: ${err.message}${err.requestId ? `; request id ${err.requestId}` : ""})`;
-  return refusal === undefined
-    ? `${where} cannot be deleted ${api}`
-    : `${where} cannot be deleted: ${refusal.why} ${api}. ${refusal.next}`;
+/**
+ * One sentence: which object, why the API refused, what to do, and the request id. When the resource
+ * cannot tell why, the API's own answer stands in for the reason.
+ */
+function refusalMessage(where: string, err: ApiError, refusal: Refusal | undefined): string {
+  if (refusal === undefined) return `${where} cannot be deleted (API: ${err.message})`;
+  const id = err.requestId === undefined ? "" : ` (request id ${err.requestId})`;
+  return `${where} cannot be deleted: ${refusal.why}; ${refusal.next}${id}.`;
 }
