@@ -47,13 +47,8 @@ export class ResourceError extends Error {
     this.requestId = isApiError(cause) ? cause.requestId : undefined;
     // Pulumi's dynamic-provider host prints `${error}: ${error.stack}` for a failed check, diff, read
     // or delete. The message explains itself and stack frames point into this package's build, so
-    // that line reads `DeleteRefusedError: <message>`, once.
-    this.stack = this.message;
-  }
-
-  /** The error's name alone: the host prints it before the message (see the constructor). */
-  override toString(): string {
-    return this.name;
+    // that line carries the name and the message once, and no frames.
+    this.stack = "";
   }
 }
 
