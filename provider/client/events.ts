@@ -67,6 +67,9 @@ export type ClientEvent =
       type: "operation";
       projectId: string;
       operationId: string;
+      /** The branch and compute the operation works on, when the API names them. */
+      branchId: string | undefined;
+      endpointId: string | undefined;
       action: string;
       status: string;
       failuresCount: number;

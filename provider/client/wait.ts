@@ -150,6 +150,8 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
       type: "operation",
       projectId,
       operationId: op.id,
+      branchId: op.branch_id ?? undefined,
+      endpointId: op.endpoint_id ?? undefined,
       action: op.action,
       status: op.status,
       failuresCount: op.failures_count,

@@ -384,7 +384,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     ) {
       return {
         why: "it is the project's root/default branch, which the API never deletes",
-        next: "To stop managing it without deleting it, run `pulumi state delete <urn>`.",
+        next: "to stop managing it without deleting it, run `pulumi state delete <urn>`",
       };
     }
     if (live.protected === true) {
@@ -396,10 +396,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const children = (await client.listBranches(props.projectId)).filter((b) => b.parent_id === id);
     if (children.length === 0) return undefined;
     return {
-      why: "it still has child branches",
+      why: `it still has child branches (${children.map((b) => b.id).join(", ")})`,
       next:
-        "Delete the children first; in Pulumi, declare each child with parentId: parent.branchId so Pulumi " +
-        "deletes children before their parent.",
+        "delete them first, or declare each child with `parentId: parent.branchId` so Pulumi deletes " +
+        "children before their parent",
     };
   },
 });

@@ -4,6 +4,7 @@ import sinon from "sinon";
 import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
 import { ttlSeconds, wantedExpiry } from "../../provider/resources/expiry";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { useEmulator } from "./support";
 
 // The branch's newer inputs at `check` (preview): each mistake names the property and what to
 // change; and the ttl's conversion into one stable expiry.
@@ -25,6 +26,8 @@ function only(list: pulumi.dynamic.CheckFailure[]): pulumi.dynamic.CheckFailure 
 }
 
 describe("Branch check: expiry, history point, compute, reset", () => {
+  // Valid inputs of a planned create go on to the configuration check (tests/provider/preflight.test.ts).
+  useEmulator();
   beforeEach(() => sinon.useFakeTimers({ now: NOW, toFake: ["Date"] }));
   afterEach(() => sinon.restore());
 

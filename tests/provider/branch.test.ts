@@ -4,7 +4,7 @@ import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
 import { branchDefinition, branchProvider } from "../../provider/resources/branch";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
+import type { PartialFailure, ResourceError } from "../../provider/resources/lifecycle/errors";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 const PROJECT = DEMO.projectId;
@@ -338,9 +338,13 @@ describe("Branch provider against the emulator", () => {
         err.message,
         new RegExp(`branch ${parent.id} \\(parent\\) in project ${PROJECT} cannot be deleted`),
       );
-      assert.match(err.message, /still has child branches/);
-      assert.match(err.message, /Delete the children first/);
-      assert.match(err.message, /parentId: parent\.branchId/);
+      assert.equal(
+        err.message,
+        `branch ${parent.id} (parent) in project ${PROJECT} cannot be deleted: it still has child branches ` +
+          `(${child.id}); delete them first, or declare each child with \`parentId: parent.branchId\` so ` +
+          `Pulumi deletes children before their parent (request id ${(err as ResourceError).requestId}).`,
+      );
+      assert.doesNotMatch(err.message, /correct the inputs|attempt/);
       assert.equal(branchState(parent.id).deleted_at_ms, undefined);
       // Pulumi's order for `parentId: parent.branchId`: the child goes first, then the parent.
       await branchProvider.delete!(child.id, child.outs);
@@ -361,7 +365,7 @@ describe("Branch provider against the emulator", () => {
       const stale = { projectId: PROJECT, name: "main", default: false, parentId: "br-unknown-00000000" };
       const err = await rejection(branchProvider.delete!(DEMO.branchId, stale as BranchOutputs));
       assert.match(err.message, /root\/default branch/);
-      assert.match(err.message, /API: .*default branch/);
+      assert.match(err.message, /\(request id [\w-]+\)\.$/);
     });
 
     it("treats an already deleted branch as deleted (204)", async () => {

@@ -4,8 +4,11 @@ import sinon from "sinon";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/apiKey";
 import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { useEmulator } from "./support";
 
 // `check` runs before anything is sent: each bad input fails with the property and what to change.
+// A failure names a property only for a top-level input that was given: the engine prints that
+// input's value next to it, and would print `{<nil>}` for a nested path or a missing input.
 
 async function keyFailures(news: Record<string, unknown>): Promise<pulumi.dynamic.CheckFailure[]> {
   const result = await apiKeyProvider.check!({} as ApiKeyInputs, news as unknown as ApiKeyInputs);
@@ -29,6 +32,8 @@ function only(failures: pulumi.dynamic.CheckFailure[]): pulumi.dynamic.CheckFail
 }
 
 describe("check", () => {
+  // Valid inputs of a planned create go on to the configuration check (tests/provider/preflight.test.ts).
+  useEmulator();
   afterEach(() => sinon.restore());
 
   describe("ApiKey", () => {
@@ -55,7 +60,7 @@ describe("check", () => {
     it("fails an empty name, asking for a descriptive one", async () => {
       for (const name of ["", "   ", undefined]) {
         const failure = only(await keyFailures({ name }));
-        assert.equal(failure.property, "name");
+        assert.equal(failure.property, name === undefined ? "" : "name");
         assert.match(failure.reason, /name is required: give the key a descriptive name \(1-64 characters\)/);
       }
     });
@@ -145,20 +150,37 @@ describe("check", () => {
       const failure = only(
         await branchFailures({ endpoints: [{ type: "read_only" }, { type: "read_many" }] }),
       );
-      assert.equal(failure.property, "endpoints[1].type");
-      assert.match(failure.reason, /endpoint type "read_many" is not one of read_write, read_only/);
+      assert.equal(failure.property, "");
+      assert.match(
+        failure.reason,
+        /^endpoints\[1\]\.type: endpoint type "read_many" is not one of read_write, read_only/,
+      );
     });
 
-    it("fails endpoints that are not a list, showing the expected shape", async () => {
+    it("fails endpoints that are not a list, saying what was given instead", async () => {
       const failure = only(await branchFailures({ endpoints: { type: "read_write" } }));
       assert.equal(failure.property, "endpoints");
-      assert.match(failure.reason, /endpoints must be a list such as \[\{ type: "read_write" \}\]/);
+      assert.equal(failure.reason, "endpoints must be a list, not an object");
+    });
+
+    it("fails a value of the wrong type naming the input and the type it takes", async () => {
+      const failure = only(await branchFailures({ projectId: 12345 }));
+      assert.equal(failure.property, "projectId");
+      assert.equal(failure.reason, "projectId must be a string, not the number 12345");
+      const nested = only(await branchFailures({ timeouts: { create: "60" } }));
+      assert.deepEqual(nested, {
+        property: "",
+        reason: 'timeouts.create must be a number, not the string "60"',
+      });
+      const missing = only(await branchFailures({ projectId: undefined }));
+      assert.equal(missing.property, "");
+      assert.match(missing.reason, /^projectId is required/);
     });
 
     it("fails a timeout that is not a positive number of seconds", async () => {
       const failure = only(await branchFailures({ timeouts: { delete: -5 } }));
-      assert.equal(failure.property, "timeouts.delete");
-      assert.match(failure.reason, /positive numbers of seconds/);
+      assert.equal(failure.property, "");
+      assert.match(failure.reason, /^timeouts\.delete: timeouts are positive numbers of seconds/);
     });
 
     it("lets values not known yet (preview) through, a whole endpoint included", async () => {

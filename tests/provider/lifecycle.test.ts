@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import {
   BadRequestError,
+  ConflictError,
   ERROR_MARKER,
   NotFoundError,
   OperationFailedError,
@@ -79,7 +80,8 @@ function widget(
     remove: async (step) => {
       call("remove", step, undefined);
     },
-    refusal: async () => ({ why: "it is in use", next: "Stop using it first." }),
+    refusal: async (_step, _id, _props, err) =>
+      err.status === 409 ? undefined : { why: "it is in use", next: "stop using it first" },
   });
 }
 
@@ -101,20 +103,23 @@ describe("resource lifecycle (shared by every resource)", () => {
   afterEach(() => restore());
 
   describe("check", () => {
-    const check = (news: Record<string, unknown>) =>
-      providerMethods(widget()).check({} as WidgetInputs, news as WidgetInputs);
+    // Checks of an unchanged resource (olds as declared): a planned change would go on to read the
+    // configuration from the API (tests/provider/preflight.test.ts).
+    const check = (news: Record<string, unknown>, olds: Record<string, unknown> = news) =>
+      providerMethods(widget()).check(olds as WidgetInputs, news as WidgetInputs);
 
-    it("names each failing property by its path, nested ones included", async () => {
-      const result = await check({ projectId: "p", name: "", size: 1.5, tags: ["a", 7] });
+    it("names each failing top-level property, and puts a nested path in the reason", async () => {
+      const result = await check({ projectId: "p", name: "", size: 1.5, tags: ["a", 7] }, {});
       assert.deepEqual(result.failures, [
         { property: "name", reason: "name is required" },
         { property: "size", reason: "size must be whole" },
-        { property: "tags[1]", reason: "tags are strings" },
+        { property: "", reason: "tags[1] must be a string, not the number 7" },
       ]);
     });
 
     it("drops failures at or under a value not known yet (preview)", async () => {
-      const result = await check({ projectId: UNKNOWN, name: "w", size: UNKNOWN, tags: [UNKNOWN] });
+      const news = { projectId: UNKNOWN, name: "w", size: UNKNOWN, tags: [UNKNOWN] };
+      const result = await check(news);
       assert.equal(result.failures, undefined);
     });
 
@@ -285,10 +290,28 @@ describe("resource lifecycle (shared by every resource)", () => {
       const err = await rejection(providerMethods(refused).remove("w-1", OLDS));
       assert.equal(
         err.message,
-        "widget w-1 (w) in project p-1 cannot be deleted: it is in use (API: nope; request id req-7). Stop using it first.",
+        "widget w-1 (w) in project p-1 cannot be deleted: it is in use; stop using it first (request id req-7).",
       );
       assert.equal((err as ResourceError).kind, "DeleteRefused");
       assert.equal((err as ResourceError).status, 422);
+      // What Pulumi's provider host prints for a failed delete: the name and the message, once, no frames.
+      assert.equal(`${err}: ${err.stack}`, `DeleteRefusedError: ${err.message}: `);
+    });
+
+    it("gives the API's answer when the resource cannot tell why", async () => {
+      const refused = widget({
+        remove: () => {
+          throw new ConflictError("DELETE /w/w-1 failed: 409 Conflict: busy.", {
+            status: 409,
+            requestId: "req-8",
+          });
+        },
+      });
+      const err = await rejection(providerMethods(refused).remove("w-1", OLDS));
+      assert.equal(
+        err.message,
+        "widget w-1 (w) in project p-1 cannot be deleted (API: DELETE /w/w-1 failed: 409 Conflict: busy.)",
+      );
     });
   });
 

@@ -3,7 +3,7 @@ import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from 
 import { resetRegistry } from "../../provider/client";
 import { configureFromStack } from "../../provider/resources/lifecycle/settings";
 import { type FakeApi, startFakeApi } from "../client/support/fakeApi";
-import { operation, SECRET_KEY } from "../client/support/fixtures";
+import { operation, project, SECRET_KEY } from "../client/support/fixtures";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -115,8 +115,8 @@ export async function projectIdle(
 
 /**
  * A fresh local fake of the API per test (for routes the emulator does not serve yet), with the
- * provider pointed at it through the environment and every operation answering `finished` unless a
- * test routes operations itself.
+ * provider pointed at it through the environment, every project existing (so `check` passes its
+ * configuration check) and every operation answering `finished` unless a test routes them itself.
  */
 export function useFakeApi(): { readonly api: FakeApi } {
   let api: FakeApi | undefined;
@@ -130,6 +130,9 @@ export function useFakeApi(): { readonly api: FakeApi } {
       CLOUDDB_API_URL: api.url,
       CLOUDDB_POLL_INTERVAL_MS: "5,10",
     });
+    api.route("GET", "/projects/:project_id", (_req, params) => ({
+      json: { project: project(params.project_id as string) },
+    }));
     api.route("GET", "/projects/:project_id/operations/:operation_id", (_req, params) => ({
       json: {
         operation: operation({ id: params.operation_id, project_id: params.project_id, status: "finished" }),

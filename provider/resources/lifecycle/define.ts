@@ -48,9 +48,11 @@ export interface Step {
   deadline: number;
 }
 
-/** Why the API refused a delete, and what to do about it. */
+/** Why the API refused a delete, and what to do about it: two clauses of one sentence (no capital, no full stop). */
 export interface Refusal {
+  /** `it still has child branches (br-1)`. */
   why: string;
+  /** `delete them first, or ...`. */
   next: string;
 }
 

@@ -47,6 +47,10 @@ export class ResourceError extends Error {
     this.kind = kind;
     this.status = isApiError(cause) ? cause.status : undefined;
     this.requestId = isApiError(cause) ? cause.requestId : undefined;
+    // Pulumi's dynamic-provider host prints `${error}: ${error.stack}` for a failed check, diff, read
+    // or delete. The message explains itself and stack frames point into this package's build, so
+    // that line carries the name and the message once, and no frames.
+    this.stack = "";
   }
 }
 

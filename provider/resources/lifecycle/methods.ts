@@ -15,11 +15,19 @@ import {
   mayHaveChanged,
 } from "../../client";
 import { checkInputs, declaredInputs } from "./check";
-import { type CommonInputs, type CommonState, labelOf, type ResourceDefinition, type Step } from "./define";
+import {
+  type CommonInputs,
+  type CommonState,
+  labelOf,
+  type Refusal,
+  type ResourceDefinition,
+  type Step,
+} from "./define";
 import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
 import { settlePending } from "./pending";
+import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
 
 /** The provider methods of `definition`, as a resource's `...Methods` module exports them. */
@@ -56,8 +64,11 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   return {
     configure,
 
-    /** Validates inputs before anything is sent; every failure says what to change. */
-    check: async (_olds, news) => checkInputs(definition.inputs, news),
+    /**
+     * Validates inputs before anything is sent; every failure says what to change. When a create or
+     * an update is planned, also checks the key, URL, project and organization (see `preflight.ts`).
+     */
+    check: async (olds, news) => preflighted(definition.inputs, olds, checkInputs(definition.inputs, news)),
 
     /** Applies the change table; makes no API call. */
     diff: async (_id, olds, news) => diffInputs(definition, olds, news),
@@ -132,13 +143,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   };
 }
 
-function refusalMessage(
-  where: string,
-  err: ApiError,
-  refusal: { why: string; next: string } | undefined,
-): string {
-  const api = `(API: ${err.message}${err.requestId ? `; request id ${err.requestId}` : ""})`;
-  return refusal === undefined
-    ? `${where} cannot be deleted ${api}`
-    : `${where} cannot be deleted: ${refusal.why} ${api}. ${refusal.next}`;
+/**
+ * One sentence: which object, why the API refused, what to do, and the request id. When the resource
+ * cannot tell why, the API's own answer stands in for the reason.
+ */
+function refusalMessage(where: string, err: ApiError, refusal: Refusal | undefined): string {
+  if (refusal === undefined) return `${where} cannot be deleted (API: ${err.message})`;
+  const id = err.requestId === undefined ? "" : ` (request id ${err.requestId})`;
+  return `${where} cannot be deleted: ${refusal.why}; ${refusal.next}${id}.`;
 }

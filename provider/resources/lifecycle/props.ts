@@ -1,8 +1,11 @@
 /**
  * What a resource class hands to `pulumi.dynamic.Resource`: every declared output seeded (so each is
- * an Output on the object), and the definition's secret outputs next to the caller's own.
+ * an Output on the object), and the definition's secret outputs next to the caller's own. Every
+ * resource class passes here in the program's process, so this is also where a plaintext
+ * `clouddb:apiKey` is warned about.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { warnPlaintextApiKey } from "./plaintextKey";
 
 /** `args` with every output key present (undefined until the provider returns it). */
 export function seedOutputs<O>(
@@ -17,5 +20,6 @@ export function withSecrets(
   opts: pulumi.CustomResourceOptions | undefined,
   secrets: readonly string[] = [],
 ): pulumi.CustomResourceOptions {
+  warnPlaintextApiKey();
   return { ...opts, additionalSecretOutputs: [...secrets, ...(opts?.additionalSecretOutputs ?? [])] };
 }

@@ -6,6 +6,7 @@ import {
   createClient,
   type PollInterval,
 } from "../../client";
+import { hostProgressListener } from "./progress";
 
 /** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`. */
 export interface ProviderSettings {
@@ -85,7 +86,8 @@ export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollI
 
 /**
  * A client for the current process: stack config first, then `CLOUDDB_API_KEY` /
- * `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set). Throws a configuration
+ * `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), reporting
+ * operation progress in the dynamic-provider host (see `progress.ts`). Throws a configuration
  * error naming both ways when no key is set.
  */
 export function providerClient(extra: ClientOptions = {}): CloudDbClient {
@@ -97,6 +99,10 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
   }
   // Only for measuring what the queue saves (bench/): parallel steps then collide on 423s.
   if (options.queue === undefined && process.env.CLOUDDB_PROJECT_QUEUE === "off") options.queue = false;
+  if (options.onEvent === undefined) {
+    const progress = hostProgressListener();
+    if (progress !== undefined) options.onEvent = progress;
+  }
   if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
   if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
   if (settings.limiterUrl !== undefined) options.limiterUrl = settings.limiterUrl;

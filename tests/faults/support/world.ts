@@ -18,6 +18,7 @@ import {
   createClient,
   resetRegistry,
 } from "../../../provider/client";
+import { forgetPreflight } from "../../../provider/resources/lifecycle/preflight";
 import { configureFromStack } from "../../../provider/resources/lifecycle/settings";
 import { type FaultProxy, startProxy } from "./proxy";
 
@@ -26,6 +27,11 @@ const PROVIDERS: Record<ResourceType, Provider> = {
   Branch: branchProvider as unknown as Provider,
   ApiKey: apiKeyProvider as unknown as Provider,
 };
+
+/** A resource's `check` failed: the engine creates and updates nothing for it. */
+export class CheckFailed extends Error {
+  override name = "CheckFailed";
+}
 
 /** The resource types of the library. */
 export type ResourceType = "Branch" | "ApiKey";
@@ -113,6 +119,7 @@ export class World {
   /** Starts the emulator (demo seed, 20 ms operations unless `options` say otherwise) and the proxy. */
   static async start(options: EmulatorOptions = {}): Promise<World> {
     resetRegistry();
+    forgetPreflight();
     configureFromStack(NO_CONFIG);
     const emulator = await startEmulator({ seed: "demo", opDurationMs: 20, ...options });
     const proxy = await startProxy(emulator.url);
@@ -186,7 +193,10 @@ export class World {
           const entry = this.state.get(spec.name);
           try {
             const checked = await provider.check!(entry?.outs ?? {}, spec.inputs);
-            assert.deepEqual(checked.failures ?? [], [], `check of ${spec.name}`);
+            // The engine stops a resource whose check fails, showing each reason.
+            if ((checked.failures ?? []).length > 0) {
+              throw new CheckFailed((checked.failures ?? []).map((f) => f.reason).join("; "));
+            }
             const inputs = checked.inputs ?? spec.inputs;
             if (entry === undefined) {
               try {

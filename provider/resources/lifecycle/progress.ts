@@ -1,0 +1,88 @@
+/**
+ * Progress of operation waits as one line per state change, e.g.
+ * `create_branch 5e0f… on br-damp-glitter-adqd4hk5: running (2s)`.
+ *
+ * A dynamic provider has no logging channel of its own: Pulumi's engine shows each line the provider
+ * process writes to stdout as an info message of the stack, live in a terminal and in a CI log alike
+ * (`pulumi.log` there has no engine connection and only prefixes `info: [runtime]` to the same
+ * output). The provider knows no resource URN, so a line names the operation and the object instead.
+ *
+ * The memory of what was reported is process-wide: several resources may wait on the same
+ * operation (a queued create waiting out another's work), and each change is still reported once.
+ */
+import type { ClientEvent } from "../../client";
+
+/** Where lines go: stdout in the provider process. */
+export type LineWriter = (line: string) => void;
+
+interface Seen {
+  /** Epoch ms the operation was first seen in this process. */
+  since: number;
+  /** The last reported state. */
+  last: string;
+}
+
+/** Statuses after which an operation never changes again. */
+const ENDED: ReadonlySet<string> = new Set(["finished", "skipped", "cancelled", "error"]);
+
+const MEMORY = Symbol.for("pulumi-clouddb.progress");
+type Holder = { [MEMORY]?: { operations: Map<string, Seen>; locked: Map<string, string> } };
+
+function memory() {
+  const holder = globalThis as Holder;
+  holder[MEMORY] ??= { operations: new Map(), locked: new Map() };
+  return holder[MEMORY];
+}
+
+/** Forgets what was reported (tests). */
+export function forgetProgress(): void {
+  memory().operations.clear();
+  memory().locked.clear();
+}
+
+/**
+ * The progress listener for this process: lines on stdout in Pulumi's dynamic-provider host, where
+ * the engine shows them; none elsewhere (a program's or a test's own process).
+ */
+export function hostProgressListener(): ((event: ClientEvent) => void) | undefined {
+  const main = require.main?.filename ?? "";
+  return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main) ? progressListener() : undefined;
+}
+
+/** An event listener writing one line per state change of an awaited operation (and per wait on a busy project). */
+export function progressListener(
+  write: LineWriter = (line) => process.stdout.write(`${line}\n`),
+  now: () => number = Date.now,
+): (event: ClientEvent) => void {
+  return (event) => {
+    const line = progressLine(event, now());
+    if (line !== undefined) write(line);
+  };
+}
+
+/** The line for `event` at `at` (epoch ms), or undefined when it changes nothing worth a line. */
+export function progressLine(event: ClientEvent, at: number): string | undefined {
+  if (event.type === "operation") {
+    const state =
+      event.failuresCount > 0 ? `${event.status}, ${event.failuresCount} failure(s) so far` : event.status;
+    const { operations } = memory();
+    const seen = operations.get(event.operationId);
+    // A wait handed an older copy of an operation already reported as ended says nothing new.
+    if (seen?.last === state || (seen !== undefined && ENDED.has(seen.last))) return undefined;
+    const since = seen?.since ?? at;
+    operations.set(event.operationId, { since, last: state });
+    const on =
+      event.endpointId !== undefined && event.branchId !== undefined
+        ? `${event.endpointId} of ${event.branchId}`
+        : (event.endpointId ?? event.branchId ?? `project ${event.projectId}`);
+    return `${event.action} ${event.operationId} on ${on}: ${state} (${Math.floor((at - since) / 1000)}s)`;
+  }
+  if (event.type === "locked-wait") {
+    const waiting = event.pendingOperationIds.join(", ");
+    const { locked } = memory();
+    if (locked.get(event.projectId) === waiting) return undefined;
+    locked.set(event.projectId, waiting);
+    return `project ${event.projectId} is busy: waiting for ${event.pendingOperationIds.length} operation(s) to finish (${waiting})`;
+  }
+  return undefined;
+}
