@@ -17,6 +17,11 @@ export interface GetConnectionUriArgs {
   pooled?: boolean;
 }
 
+/** Arguments of {@link getConnectionUriOutput}: those of {@link getConnectionUri}, each an Input. */
+export type GetConnectionUriOutputArgs = {
+  [K in keyof GetConnectionUriArgs]: pulumi.Input<GetConnectionUriArgs[K]>;
+};
+
 /** Result of {@link getConnectionUri}. */
 export interface GetConnectionUriResult {
   /** `postgresql://role:password@host/database?sslmode=require`: it holds the role's password. */
@@ -46,8 +51,8 @@ export async function getConnectionUri(
 
 /** {@link getConnectionUri} taking Inputs and returning an Output that is a Pulumi secret. */
 export function getConnectionUriOutput(
-  args: pulumi.Input<GetConnectionUriArgs>,
+  args: GetConnectionUriOutputArgs,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetConnectionUriResult> {
-  return pulumi.secret(pulumi.output(args).apply((a) => getConnectionUri(a as GetConnectionUriArgs, opts)));
+  return pulumi.secret(pulumi.output(args).apply((a) => getConnectionUri(a, opts)));
 }

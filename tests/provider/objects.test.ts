@@ -214,7 +214,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       };
       const plain = await getConnectionUri(args);
       assert.match(plain.uri, new RegExp(`^postgresql://neondb_owner:[^@]+@${DEMO.endpointId}-pooler\\.`));
-      const output = getConnectionUriOutput(args);
+      const output = getConnectionUriOutput({ ...args, projectId: pulumi.output(DEMO.projectId) });
       assert.equal(await pulumi.isSecret(output), true);
       const resolved = await new Promise<{ uri: string }>((resolve) => output.apply(resolve));
       assert.equal(resolved.uri, plain.uri);

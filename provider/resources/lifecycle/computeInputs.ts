@@ -1,10 +1,10 @@
 /**
  * Compute settings as inputs, for every resource that sizes a compute (an endpoint, a project's
  * defaults): the sizes the service offers, the autoscaling range, the suspend timeout. Checked at
- * preview, so a bad size fails before anything is sent, with the value to use instead. The rules are
- * the service's documented compute sizes (`docs` of the platform: 0.25 and 0.5 CU, then whole CUs up
- * to 56; autoscaling up to 16 CU over a range at most 8 CU wide) and the suspend timeout's range in
- * the official API document.
+ * preview, so a bad size fails before anything is sent, with the value to use instead. The service
+ * offers 0.25 and 0.5 CU, then whole CUs up to 56; autoscaling reaches 16 CU at most, over a range
+ * at most 8 CU wide. The suspend timeout's range is the one the API's own document
+ * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
  */
 import { z } from "zod";
 
