@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { CloudDbClient, ProjectCreateResponse, ProjectDetail } from "../client";
+import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { adoptLive } from "./lifecycle/adoption";
 import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
@@ -12,7 +12,14 @@ import {
   SuspendTimeoutInput,
   withComputeRange,
 } from "./lifecycle/computeInputs";
-import { compact, defineResource, type ResourceDefinition, type Timeouts } from "./lifecycle/define";
+import {
+  compact,
+  createdSince,
+  defineResource,
+  type ResourceDefinition,
+  type Timeouts,
+} from "./lifecycle/define";
+import { unfinished } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
 import { seedOutputs, withSecrets } from "./lifecycle/props";
@@ -151,6 +158,40 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   created(inputs, response) {
     const made = ProjectCreateResponseSchema.safeParse(response);
     return made.success ? createdOutputs(inputs, made.data, "") : undefined;
+  },
+
+  /**
+   * Project names are not unique, but one project of this name made since the request (in the
+   * declared organization) is the one the lost create made: its operations are awaited and it is
+   * recorded. Unnamed, or several of the name: the original error stands.
+   */
+  async findLost({ client, deadline }, inputs, startedAt): Promise<ProjectOutputs | undefined> {
+    if (inputs.name === undefined) return undefined;
+    const since = createdSince(startedAt);
+    const found: string[] = [];
+    for await (const p of client.listProjects(compact({ search: inputs.name, orgId: inputs.orgId }))) {
+      if (p.name === inputs.name && Date.parse(p.created_at) >= since) found.push(p.id);
+    }
+    const [projectId] = found;
+    if (projectId === undefined || found.length > 1) return undefined;
+    const ops: Operation[] = [];
+    for await (const op of client.listOperations(projectId, { pageSize: 100, maxItems: 100 })) ops.push(op);
+    const outs = { ...(await readDefaults(client, projectId, inputs)), operationIds: ops.map((op) => op.id) };
+    try {
+      await client.waitForOperations(projectId, ops, { deadline });
+    } catch (err) {
+      // The connection string never enters a partial failure's properties.
+      const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
+      throw unfinished(
+        "project",
+        projectId,
+        inputs,
+        recorded,
+        err,
+        " (found by name after its answer was lost)",
+      );
+    }
+    return outs;
   },
 
   async adopt(step, inputs, projectId): Promise<ProjectOutputs> {

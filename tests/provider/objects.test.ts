@@ -90,6 +90,32 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       await projectProvider.delete!(olds.projectId, olds);
     });
 
+    it("finds a named project whose create answer was lost, without re-sending the POST", async () => {
+      harness.emulator.control.clearRequests();
+      harness.emulator.control.failNext("POST /projects", { afterHandler: true, reset: true });
+      const made = await projectProvider.create(projectInputs({ name: "objects-answer-lost" }));
+      const live = snapshot().projects.filter((p) => p.name === "objects-answer-lost");
+      assert.deepEqual(
+        live.map((p) => p.id),
+        [made.id],
+      );
+      assert.equal(harness.emulator.control.requests({ route: "POST /projects" }).length, 1);
+      const outs = made.outs as ProjectOutputs;
+      assert.match(outs.connectionUri, /^postgresql:\/\//);
+      for (const op of snapshot().operations.filter((o) => o.project_id === made.id))
+        assert.equal(op.status, "finished", `${op.action} finished before create resolved`);
+    });
+
+    it("reports an unnamed project whose create answer was lost, without re-sending", async () => {
+      harness.emulator.control.clearRequests();
+      harness.emulator.control.failNext("POST /projects", { afterHandler: true, status: 502 });
+      await assert.rejects(
+        projectProvider.create(projectInputs({})),
+        /not re-sent because the change may have been applied/,
+      );
+      assert.equal(harness.emulator.control.requests({ route: "POST /projects" }).length, 1);
+    });
+
     it("adopts an existing project by id, reading its default branch, compute, role, database and connection string", async () => {
       harness.emulator.control.clearRequests();
       const made = await projectProvider.create(projectInputs({ adoptExisting: DEMO.projectId }));
