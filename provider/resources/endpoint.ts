@@ -109,6 +109,11 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     "poolerEnabled",
   ],
   same: { deleteProtection: (news, olds) => (news ?? false) === (olds ?? false) },
+  // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
+  deleteBeforeReplace: (olds, news) =>
+    (news.type ?? olds.type) === "read_write" &&
+    news.projectId === olds.projectId &&
+    news.branchId === olds.branchId,
   id: (outs) => outs.endpointId,
   // A compute that did not start or suspend stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),

@@ -3,6 +3,7 @@ import {
   ENDPOINT_CHANGES,
   type EndpointInputs,
   type EndpointOutputs,
+  endpointDefinition,
   endpointProvider,
   pooledHostOf,
 } from "../../provider/resources/endpoint";
@@ -131,6 +132,23 @@ describe("Endpoint provider against a fake API", () => {
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);
     }
+    const reader = await endpointProvider.diff!(EP, olds, inputs({ type: "read_only" }));
+    assert.equal(
+      reader.deleteBeforeReplace,
+      false,
+      "a read_only replacement is created before the old compute goes",
+    );
+    const moved = await endpointProvider.diff!(EP, olds, inputs({ branchId: "br-other-00000000" }));
+    assert.equal(
+      moved.deleteBeforeReplace,
+      false,
+      "another branch may have its own read_write compute first",
+    );
+    assert.equal(
+      endpointDefinition.deleteBeforeReplace?.(olds, inputs()),
+      true,
+      "a forced replacement of a branch's read_write compute deletes the old one first",
+    );
     const unchanged = await endpointProvider.diff!(EP, olds, inputs());
     assert.equal(unchanged.changes, false, "settings left out keep what the compute has");
     assert.deepEqual(api.log(), [], "diff made no API call");
