@@ -2,6 +2,7 @@
  * pulumi-clouddb: Pulumi dynamic resources and data sources for the Cloud Database Control API v2.
  */
 
+export * from "./data/connectionUri";
 export type { DataSourceOptions } from "./data/credentials";
 export * from "./data/operations";
 export * from "./data/projects";
@@ -31,10 +32,26 @@ export {
   databaseProvider,
 } from "./resources/database";
 export {
+  type ComputeEndpointType,
+  Endpoint,
+  type EndpointArgs,
+  type EndpointInputs,
+  type EndpointOutputs,
+  endpointProvider,
+} from "./resources/endpoint";
+export {
   isPartialFailure,
   isResourceError,
   PartialFailure,
   ResourceError,
   type ResourceErrorKind,
 } from "./resources/lifecycle/errors";
+export {
+  type DefaultEndpointSettings,
+  Project,
+  type ProjectArgs,
+  type ProjectInputs,
+  type ProjectOutputs,
+  projectProvider,
+} from "./resources/project";
 export { Role, type RoleArgs, type RoleInputs, type RoleOutputs, roleProvider } from "./resources/role";

@@ -1,0 +1,350 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
+import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
+import { adoptLive } from "./lifecycle/adoption";
+import { adoptInput, DeleteProtectionInput, TimeoutsInput } from "./lifecycle/check";
+import {
+  apiComputeSettings,
+  cuInput,
+  SuspendTimeoutInput,
+  withComputeRange,
+} from "./lifecycle/computeInputs";
+import {
+  compact,
+  createdSince,
+  defineResource,
+  type ResourceDefinition,
+  type Timeouts,
+} from "./lifecycle/define";
+import { ResourceError } from "./lifecycle/errors";
+import { lazyProvider } from "./lifecycle/lazyProvider";
+import { moduleRef } from "./lifecycle/moduleRef";
+import { seedOutputs, withSecrets } from "./lifecycle/props";
+
+// ---------------------------------------------------------------- inputs
+
+const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
+const TYPE = `type must be one of ${ENDPOINT_TYPES.join(", ")}`;
+const POOLER = "poolerEnabled must be true or false";
+
+/** Inputs as the provider sees them. */
+export const EndpointInputsSchema = withComputeRange(
+  z.object({
+    projectId: required("projectId: the project of the branch"),
+    branchId: required("branchId: the branch the compute serves (br-...)"),
+    type: z
+      .string({ error: TYPE })
+      .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
+        error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
+      })
+      .optional(),
+    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
+    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
+    suspendTimeoutSeconds: SuspendTimeoutInput,
+    poolerEnabled: z.boolean({ error: POOLER }).optional(),
+    adoptExisting: adoptInput("compute endpoint"),
+    deleteProtection: DeleteProtectionInput,
+    timeouts: TimeoutsInput,
+  }),
+  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
+);
+
+/** The plain inputs as the provider sees them. */
+export type EndpointInputs = z.infer<typeof EndpointInputsSchema>;
+
+/** How each input is applied when it changes: the API's PATCH resizes, retimes and toggles the pooler. */
+export const ENDPOINT_CHANGES = {
+  projectId: "replace",
+  branchId: "replace",
+  type: "replace",
+  autoscalingLimitMinCu: "update",
+  autoscalingLimitMaxCu: "update",
+  suspendTimeoutSeconds: "update",
+  poolerEnabled: "update",
+  deleteProtection: "update",
+  timeouts: "update",
+  adoptExisting: "ignore",
+} as const;
+
+// ---------------------------------------------------------------- outputs
+
+/** Everything the state records of a compute endpoint. */
+export interface EndpointOutputs extends EndpointInputs {
+  endpointId: string;
+  /** `read_write` or `read_only`; a type the API adds later is recorded as it says. */
+  type: string;
+  autoscalingLimitMinCu: number;
+  autoscalingLimitMaxCu: number;
+  suspendTimeoutSeconds: number;
+  poolerEnabled: boolean;
+  host: string;
+  /** The host of the connection pooler: `-pooler` at the end of the host's first label. */
+  pooledHost: string;
+  /** `init`, `active` or `idle` as last read. */
+  currentState: string | null;
+  regionId: string | null;
+  createdAt: string | null;
+  operationIds: string[];
+  pendingOperationIds: string[];
+}
+
+// ---------------------------------------------------------------- API calls
+
+/** A compute endpoint of a branch: one read_write per branch, any number of read_only. */
+export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutputs> = defineResource<
+  EndpointInputs,
+  EndpointOutputs
+>({
+  noun: "compute endpoint",
+  inputs: EndpointInputsSchema,
+  changes: ENDPOINT_CHANGES,
+  // Left out, the API uses read_write and the project's default settings; left out later, the
+  // compute keeps what it has.
+  computed: [
+    "type",
+    "autoscalingLimitMinCu",
+    "autoscalingLimitMaxCu",
+    "suspendTimeoutSeconds",
+    "poolerEnabled",
+  ],
+  same: { deleteProtection: (news, olds) => (news ?? false) === (olds ?? false) },
+  // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
+  deleteBeforeReplace: (olds, news) =>
+    (news.type ?? olds.type) === "read_write" &&
+    news.projectId === olds.projectId &&
+    news.branchId === olds.branchId,
+  id: (outs) => outs.endpointId,
+  // A compute that did not start or suspend stays usable: it starts on the next connection.
+  survives: new Set(["start_compute", "suspend_compute"]),
+
+  async create({ client, deadline }, inputs) {
+    const made = await client.createEndpoint(
+      inputs.projectId,
+      {
+        endpoint: {
+          branch_id: inputs.branchId,
+          type: inputs.type ?? "read_write",
+          ...settingsOf(inputs),
+        },
+      },
+      { deadline },
+    );
+    return refreshed(client, outputsOf(inputs, made));
+  },
+
+  created(inputs, response) {
+    const made = EndpointOperationsSchema.safeParse(response);
+    return made.success ? outputsOf(inputs, made.data) : undefined;
+  },
+
+  /** A branch has one read_write compute: one created since the request is the one the lost create made. */
+  async findLost({ client }, inputs, startedAt) {
+    if ((inputs.type ?? "read_write") !== "read_write") return undefined;
+    const found = await client
+      .listBranchEndpoints(inputs.projectId, inputs.branchId)
+      .then((endpoints) => endpoints.find((e) => e.type === "read_write"))
+      .catch(() => undefined);
+    if (found === undefined || !(Date.parse(found.created_at ?? "") >= createdSince(startedAt)))
+      return undefined;
+    return outputsOf(inputs, { endpoint: found, operations: [] });
+  },
+
+  async adopt(step, inputs, endpointId): Promise<EndpointOutputs> {
+    const live = await step.client.getEndpoint(inputs.projectId, endpointId);
+    return adoptLive(
+      endpointDefinition,
+      step,
+      inputs,
+      endpointId,
+      outputsOf(inputs, { endpoint: live, operations: [] }),
+    );
+  },
+
+  async read({ client }, endpointId, props) {
+    if (props === undefined) {
+      throw new ResourceError(
+        "NotImportable",
+        `cannot read compute endpoint ${endpointId} without its project: declare it with adoptExisting: "${endpointId}" and its projectId and branchId instead`,
+      );
+    }
+    return { ...props, ...endpointFields(await client.getEndpoint(props.projectId, endpointId)) };
+  },
+
+  /** One PATCH of the settings that changed, then the compute as it is after its operations. */
+  async update({ client, deadline }, endpointId, outs, olds, news) {
+    const changed = compact({
+      autoscalingLimitMinCu: differs(news.autoscalingLimitMinCu, olds.autoscalingLimitMinCu),
+      autoscalingLimitMaxCu: differs(news.autoscalingLimitMaxCu, olds.autoscalingLimitMaxCu),
+      suspendTimeoutSeconds: differs(news.suspendTimeoutSeconds, olds.suspendTimeoutSeconds),
+      poolerEnabled: differs(news.poolerEnabled, olds.poolerEnabled),
+    });
+    if (Object.keys(changed).length === 0) return outs;
+    const made = await client.updateEndpoint(
+      olds.projectId,
+      endpointId,
+      { endpoint: settingsOf(changed) },
+      { deadline },
+    );
+    return refreshed(client, { ...outs, ...endpointFields(made.endpoint) });
+  },
+
+  async remove({ client, deadline }, endpointId, props) {
+    await client.deleteEndpoint(props.projectId, endpointId, { deadline });
+  },
+});
+
+/** `wanted` when it is given and differs from `had`. */
+function differs<T>(wanted: T | undefined, had: T): T | undefined {
+  return wanted !== undefined && wanted !== had ? wanted : undefined;
+}
+
+type Settings = Pick<
+  EndpointInputs,
+  "autoscalingLimitMinCu" | "autoscalingLimitMaxCu" | "suspendTimeoutSeconds" | "poolerEnabled"
+>;
+
+/** The API's names for the compute settings given. */
+function settingsOf(settings: Settings) {
+  return { ...apiComputeSettings(settings), ...compact({ pooler_enabled: settings.poolerEnabled }) };
+}
+
+/** The host with `-pooler` at the end of its first label: where the connection pooler listens. */
+export function pooledHostOf(host: string): string {
+  const dot = host.indexOf(".");
+  return dot < 0 ? `${host}-pooler` : `${host.slice(0, dot)}-pooler${host.slice(dot)}`;
+}
+
+/** The compute's fields the state records, as the API reports them. */
+function endpointFields(ep: ApiEndpoint) {
+  return {
+    endpointId: ep.id,
+    branchId: ep.branch_id,
+    type: ep.type,
+    autoscalingLimitMinCu: ep.autoscaling_limit_min_cu ?? 0.25,
+    autoscalingLimitMaxCu: ep.autoscaling_limit_max_cu ?? ep.autoscaling_limit_min_cu ?? 0.25,
+    suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? 0,
+    poolerEnabled: ep.pooler_enabled ?? false,
+    host: ep.host,
+    pooledHost: pooledHostOf(ep.host),
+    currentState: ep.current_state ?? null,
+    regionId: ep.region_id ?? null,
+    createdAt: ep.created_at ?? null,
+  };
+}
+
+function outputsOf(
+  inputs: EndpointInputs,
+  made: Pick<EndpointOperations, "endpoint" | "operations">,
+): EndpointOutputs {
+  return {
+    ...compact({
+      adoptExisting: inputs.adoptExisting,
+      deleteProtection: inputs.deleteProtection,
+      timeouts: inputs.timeouts,
+    }),
+    projectId: inputs.projectId,
+    ...endpointFields(made.endpoint),
+    operationIds: made.operations.map((op) => op.id),
+    pendingOperationIds: [],
+  };
+}
+
+/** Reads the compute again after its operations finished, so `currentState` is current; a failed read keeps `outs`. */
+async function refreshed(client: CloudDbClient, outs: EndpointOutputs): Promise<EndpointOutputs> {
+  return client
+    .getEndpoint(outs.projectId, outs.endpointId)
+    .then((ep) => ({ ...outs, ...endpointFields(ep) }))
+    .catch(() => outs);
+}
+
+// ---------------------------------------------------------------- resource
+
+/** The two compute endpoint types. */
+export type ComputeEndpointType = (typeof ENDPOINT_TYPES)[number];
+
+/** Inputs of an {@link Endpoint}. */
+export interface EndpointArgs {
+  /** The project of the branch. Changing it replaces the compute. */
+  projectId: pulumi.Input<string>;
+  /** The branch the compute serves. Changing it replaces the compute. */
+  branchId: pulumi.Input<string>;
+  /** `read_write` (default; one per branch) or `read_only`. Changing it replaces the compute. */
+  type?: pulumi.Input<ComputeEndpointType>;
+  /** Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place. */
+  autoscalingLimitMinCu?: pulumi.Input<number>;
+  /** Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. Changed in place. */
+  autoscalingLimitMaxCu?: pulumi.Input<number>;
+  /** Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place. */
+  suspendTimeoutSeconds?: pulumi.Input<number>;
+  /** Whether the connection pooler is on. Changed in place. */
+  poolerEnabled?: pulumi.Input<boolean>;
+  /** An existing compute endpoint id (`ep-...`) to take under management instead of creating one. */
+  adoptExisting?: pulumi.Input<string>;
+  /** When true, deleting the compute fails until it is set back to false. */
+  deleteProtection?: pulumi.Input<boolean>;
+  /** Bounds on operation waits, in seconds. */
+  timeouts?: pulumi.Input<Timeouts>;
+}
+
+/** The dynamic provider of {@link Endpoint}: it loads `endpointMethods` when called (see `lazyProvider`). */
+export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, EndpointOutputs> =
+  lazyProvider(moduleRef(require.resolve("./endpointMethods")));
+
+/** A compute endpoint of a branch; sizes, suspend timeout and pooler change in place. */
+export class Endpoint extends pulumi.dynamic.Resource {
+  /** The compute endpoint id, `ep-...`. */
+  declare readonly endpointId: pulumi.Output<string>;
+  /** The project id. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** The branch id. */
+  declare readonly branchId: pulumi.Output<string>;
+  /** `read_write` or `read_only`. */
+  declare readonly type: pulumi.Output<string>;
+  /** Autoscaling minimum, CU. */
+  declare readonly autoscalingLimitMinCu: pulumi.Output<number>;
+  /** Autoscaling maximum, CU. */
+  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
+  /** Suspend timeout, seconds (-1 never, 0 the service's default). */
+  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
+  /** Whether the connection pooler is on. */
+  declare readonly poolerEnabled: pulumi.Output<boolean>;
+  /** The host to connect to. */
+  declare readonly host: pulumi.Output<string>;
+  /** The connection pooler's host (`-pooler` in the first label). */
+  declare readonly pooledHost: pulumi.Output<string>;
+  /** The compute's state as last read: `init`, `active`, `idle`. */
+  declare readonly currentState: pulumi.Output<string | null>;
+  /** Creation time, ISO 8601 UTC. */
+  declare readonly createdAt: pulumi.Output<string | null>;
+  /** Ids of the operations the create started. */
+  declare readonly operationIds: pulumi.Output<string[]>;
+
+  constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = seedOutputs<EndpointOutputs>(args, [
+      "endpointId",
+      "projectId",
+      "branchId",
+      "type",
+      "autoscalingLimitMinCu",
+      "autoscalingLimitMaxCu",
+      "suspendTimeoutSeconds",
+      "poolerEnabled",
+      "host",
+      "pooledHost",
+      "currentState",
+      "regionId",
+      "createdAt",
+      "operationIds",
+      "pendingOperationIds",
+    ]);
+    super(
+      endpointProvider,
+      name,
+      props,
+      withSecrets(opts, endpointDefinition.secrets),
+      "clouddb",
+      "Endpoint",
+    );
+  }
+}

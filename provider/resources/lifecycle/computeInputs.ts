@@ -1,0 +1,154 @@
+/**
+ * Compute settings as inputs, for every resource that sizes a compute (an endpoint, a project's
+ * defaults): the sizes the service offers, the autoscaling range, the suspend timeout. Checked at
+ * preview, so a bad size fails before anything is sent, with the value to use instead. The service
+ * offers 0.25 and 0.5 CU, then whole CUs up to 56; autoscaling reaches 16 CU at most, over a range
+ * at most 8 CU wide. The suspend timeout's range is the one the API's own document
+ * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
+ */
+import { z } from "zod";
+
+/** The largest fixed compute size, in CU. */
+export const MAX_CU = 56;
+/** The largest maximum of an autoscaling range (minimum below maximum), in CU. */
+export const MAX_AUTOSCALING_CU = 16;
+/** The widest autoscaling range (maximum minus minimum), in CU. */
+export const MAX_AUTOSCALING_SPAN_CU = 8;
+/** The suspend timeout's bounds when it is neither -1 (never) nor 0 (the service's default). */
+export const SUSPEND_TIMEOUT_SECONDS = { min: 60, max: 604_800 } as const;
+
+/** Whether `cu` is a compute size the service offers. */
+export function isComputeSize(cu: number): boolean {
+  return cu === 0.25 || cu === 0.5 || (Number.isInteger(cu) && cu >= 1 && cu <= MAX_CU);
+}
+
+/** The offered size closest to `cu` (ties go up), to suggest in a message. */
+export function nearestComputeSize(cu: number): number {
+  if (cu < 0.375) return 0.25;
+  if (cu < 0.75) return 0.5;
+  return Math.min(MAX_CU, Math.max(1, Math.round(cu)));
+}
+
+/** An optional compute size in CU, named `property` in messages. */
+export function cuInput(property: string) {
+  return z
+    .number({ error: `${property} must be a number of compute units (CU), e.g. 0.25, 1 or 2` })
+    .refine(isComputeSize, {
+      error: (issue) =>
+        `${property} is ${String(issue.input)} CU; compute sizes are 0.25, 0.5 or a whole number from 1 to ${MAX_CU}: ` +
+        `use ${nearestComputeSize(Number(issue.input))}`,
+    })
+    .optional();
+}
+
+const SUSPEND =
+  `suspendTimeoutSeconds must be -1 (never suspend), 0 (the service's default) or a whole number of seconds ` +
+  `from ${SUSPEND_TIMEOUT_SECONDS.min} to ${SUSPEND_TIMEOUT_SECONDS.max} (one week)`;
+
+/** The optional `suspendTimeoutSeconds` input. */
+export const SuspendTimeoutInput = z
+  .number({ error: SUSPEND })
+  .refine(
+    (t) =>
+      t === -1 ||
+      t === 0 ||
+      (Number.isInteger(t) && t >= SUSPEND_TIMEOUT_SECONDS.min && t <= SUSPEND_TIMEOUT_SECONDS.max),
+    { error: (issue) => `${SUSPEND}; got ${String(issue.input)}` },
+  )
+  .optional();
+
+/** Compute settings in the inputs' names. */
+export interface ComputeSettings {
+  autoscalingLimitMinCu?: number | undefined;
+  autoscalingLimitMaxCu?: number | undefined;
+  suspendTimeoutSeconds?: number | undefined;
+}
+
+/** The API's name of each compute setting. */
+const API_NAMES = {
+  autoscalingLimitMinCu: "autoscaling_limit_min_cu",
+  autoscalingLimitMaxCu: "autoscaling_limit_max_cu",
+  suspendTimeoutSeconds: "suspend_timeout_seconds",
+} as const;
+
+/** The compute settings' input names. */
+export const COMPUTE_SETTINGS = Object.keys(API_NAMES) as (keyof ComputeSettings)[];
+
+/** The settings `settings` gives, in the API's names. */
+export function apiComputeSettings(settings: ComputeSettings): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of COMPUTE_SETTINGS) {
+    const value = settings[key];
+    if (value !== undefined) out[API_NAMES[key]] = value;
+  }
+  return out;
+}
+
+/** The settings an API record holds (numbers only), in the inputs' names. */
+export function computeSettingsOf(api: Record<string, unknown> | null | undefined): ComputeSettings {
+  const out: ComputeSettings = {};
+  for (const key of COMPUTE_SETTINGS) {
+    const value = api?.[API_NAMES[key]];
+    if (typeof value === "number") out[key] = value;
+  }
+  return out;
+}
+
+/** The names of the two ends of an autoscaling range in a schema. */
+export interface RangeNames {
+  min: string;
+  max: string;
+}
+
+/**
+ * `schema` with the autoscaling range rules across its `names.min` and `names.max` inputs: min not
+ * above max, an autoscaling maximum within 16 CU, a range at most 8 CU wide. Each rule runs whenever
+ * both ends are valid sizes, even while other inputs are unknown (at preview) or invalid.
+ */
+export function withComputeRange<S extends z.ZodObject<z.ZodRawShape>>(schema: S, names: RangeNames): S {
+  const ends = (value: unknown): [number, number] | undefined => {
+    if (value === null || typeof value !== "object") return undefined;
+    const record = value as Record<string, unknown>;
+    const min = record[names.min];
+    const max = record[names.max];
+    return typeof min === "number" && typeof max === "number" && isComputeSize(min) && isComputeSize(max)
+      ? [min, max]
+      : undefined;
+  };
+  const rule = (
+    checked: S,
+    broken: (min: number, max: number) => boolean,
+    message: (min: number, max: number) => string,
+  ): S =>
+    checked.refine(
+      (value) => {
+        const both = ends(value);
+        return both === undefined || !broken(...both);
+      },
+      {
+        path: [names.min],
+        when: (payload) => ends(payload.value) !== undefined,
+        error: (issue) => message(...(ends(issue.input) ?? [0, 0])),
+      },
+    ) as S;
+  const { min, max } = names;
+  let checked = rule(
+    schema,
+    (lo, hi) => lo > hi,
+    (lo, hi) => `${min} (${lo}) is above ${max} (${hi}): lower ${min} or raise ${max} to at least ${lo}`,
+  );
+  checked = rule(
+    checked,
+    (lo, hi) => lo < hi && hi > MAX_AUTOSCALING_CU,
+    (lo, hi) =>
+      `${max} is ${hi} CU with ${min} ${lo}: autoscaling goes up to ${MAX_AUTOSCALING_CU} CU; lower ${max} to ` +
+      `${MAX_AUTOSCALING_CU}, or set both to ${hi} for a fixed size`,
+  );
+  return rule(
+    checked,
+    (lo, hi) => lo < hi && hi <= MAX_AUTOSCALING_CU && hi - lo > MAX_AUTOSCALING_SPAN_CU,
+    (lo, hi) =>
+      `the autoscaling range ${lo}-${hi} CU is ${hi - lo} CU wide; it may be at most ${MAX_AUTOSCALING_SPAN_CU}: ` +
+      `raise ${min} to ${hi - MAX_AUTOSCALING_SPAN_CU} or lower ${max} to ${Math.floor(lo + MAX_AUTOSCALING_SPAN_CU)}`,
+  );
+}

@@ -1,0 +1,433 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
+import { ProjectCreateResponseSchema } from "../client/schemas";
+import { adoptLive } from "./lifecycle/adoption";
+import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
+import {
+  apiComputeSettings,
+  COMPUTE_SETTINGS,
+  computeSettingsOf,
+  cuInput,
+  SuspendTimeoutInput,
+  withComputeRange,
+} from "./lifecycle/computeInputs";
+import {
+  compact,
+  createdSince,
+  defineResource,
+  type ResourceDefinition,
+  type Timeouts,
+} from "./lifecycle/define";
+import { unfinished } from "./lifecycle/errors";
+import { lazyProvider } from "./lifecycle/lazyProvider";
+import { moduleRef } from "./lifecycle/moduleRef";
+import { seedOutputs, withSecrets } from "./lifecycle/props";
+
+// ---------------------------------------------------------------- inputs
+
+const PG_VERSIONS = "pgVersion must be a Postgres major version the service runs: 14, 15, 16, 17 or 18";
+const RETENTION_MAX = 2_592_000;
+const RETENTION = `historyRetentionSeconds must be a whole number of seconds from 0 to ${RETENTION_MAX} (30 days)`;
+const id = (what: string) => z.string({ error: what }).min(1, what).optional();
+
+/** Compute settings the project gives every compute created without its own. */
+export const DefaultEndpointSettingsInput = withComputeRange(
+  z.object({
+    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
+    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
+    suspendTimeoutSeconds: SuspendTimeoutInput,
+  }),
+  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
+);
+
+/** Inputs as the provider sees them. */
+export const ProjectInputsSchema = z.object({
+  name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
+  regionId: id("regionId must be a region id such as aws-us-east-2; omit it for the service's default"),
+  pgVersion: z
+    .number({ error: PG_VERSIONS })
+    .int(PG_VERSIONS)
+    .min(14, PG_VERSIONS)
+    .max(18, PG_VERSIONS)
+    .optional(),
+  orgId: id("orgId must be an organization id (org-...); omit it for a project of the key's owner"),
+  historyRetentionSeconds: z
+    .number({ error: RETENTION })
+    .int(RETENTION)
+    .min(0, RETENTION)
+    .max(RETENTION_MAX, RETENTION)
+    .optional(),
+  defaultEndpointSettings: DefaultEndpointSettingsInput.optional(),
+  adoptExisting: adoptInput("project"),
+  deleteProtection: DeleteProtectionInput,
+  timeouts: TimeoutsInput,
+});
+
+/** The plain inputs as the provider sees them. */
+export type ProjectInputs = z.infer<typeof ProjectInputsSchema>;
+
+/** A project's default compute settings, as inputs and outputs. */
+export type DefaultEndpointSettings = NonNullable<ProjectInputs["defaultEndpointSettings"]>;
+
+/** How each input is applied when it changes: the API's PATCH takes name, retention and default settings. */
+export const PROJECT_CHANGES = {
+  regionId: "replace",
+  pgVersion: "replace",
+  orgId: "replace",
+  name: "update",
+  historyRetentionSeconds: "update",
+  defaultEndpointSettings: "update",
+  deleteProtection: "update",
+  timeouts: "update",
+  adoptExisting: "ignore",
+} as const;
+
+// ---------------------------------------------------------------- outputs
+
+/** Everything the state records of a project. `connectionUri` is a Pulumi secret. */
+export interface ProjectOutputs extends Omit<ProjectInputs, "name" | "regionId" | "pgVersion" | "orgId"> {
+  projectId: string;
+  name: string;
+  regionId: string;
+  pgVersion: number;
+  orgId: string | null;
+  defaultBranchId: string;
+  defaultEndpointId: string | null;
+  defaultRoleName: string | null;
+  defaultDatabaseName: string | null;
+  /** The default compute's host. */
+  host: string | null;
+  /** The default role's connection string to the default database, password included; empty until received. */
+  connectionUri: string;
+  createdAt: string;
+  operationIds: string[];
+  pendingOperationIds: string[];
+}
+
+// ---------------------------------------------------------------- API calls
+
+/**
+ * A project: its default branch, compute, role and database come with it. Create waits for the
+ * operations that start them; delete deletes the project and every branch, compute, role and
+ * database in it.
+ */
+export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs> = defineResource<
+  ProjectInputs,
+  ProjectOutputs
+>({
+  noun: "project",
+  inputs: ProjectInputsSchema,
+  changes: PROJECT_CHANGES,
+  // Left out, the API picks a name, region, version, owner, retention and compute defaults; left out
+  // later, the project keeps what it has.
+  computed: ["name", "regionId", "pgVersion", "orgId", "historyRetentionSeconds", "defaultEndpointSettings"],
+  same: {
+    // Only the settings given are compared: the API fills in the rest.
+    defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
+    deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
+  },
+  secrets: ["connectionUri"],
+  id: (outs) => outs.projectId,
+  // A compute that did not start stays usable: it starts on the next connection.
+  survives: new Set(["start_compute", "suspend_compute"]),
+
+  async create({ client, deadline }, inputs) {
+    const made = await client.createProject(
+      {
+        project: compact({
+          name: inputs.name,
+          region_id: inputs.regionId,
+          pg_version: inputs.pgVersion,
+          org_id: inputs.orgId,
+          history_retention_seconds: inputs.historyRetentionSeconds,
+          default_endpoint_settings:
+            inputs.defaultEndpointSettings === undefined
+              ? undefined
+              : apiComputeSettings(inputs.defaultEndpointSettings),
+        }),
+      },
+      { deadline },
+    );
+    const outs = createdOutputs(inputs, made, made.connection_uris?.[0]?.connection_uri ?? "");
+    return withConnectionUri(client, outs);
+  },
+
+  // The connection string never enters a partial failure's properties (they are stored before
+  // secrets apply): the update that resumes reads it again.
+  created(inputs, response) {
+    const made = ProjectCreateResponseSchema.safeParse(response);
+    return made.success ? createdOutputs(inputs, made.data, "") : undefined;
+  },
+
+  /**
+   * Project names are not unique, but one project of this name made since the request (in the
+   * declared organization) is the one the lost create made: its operations are awaited and it is
+   * recorded. Unnamed, or several of the name: the original error stands.
+   */
+  async findLost({ client, deadline }, inputs, startedAt): Promise<ProjectOutputs | undefined> {
+    if (inputs.name === undefined) return undefined;
+    const since = createdSince(startedAt);
+    const found: string[] = [];
+    for await (const p of client.listProjects(compact({ search: inputs.name, orgId: inputs.orgId }))) {
+      if (p.name === inputs.name && Date.parse(p.created_at) >= since) found.push(p.id);
+    }
+    const [projectId] = found;
+    if (projectId === undefined || found.length > 1) return undefined;
+    const ops: Operation[] = [];
+    for await (const op of client.listOperations(projectId, { pageSize: 100, maxItems: 100 })) ops.push(op);
+    const outs = { ...(await readDefaults(client, projectId, inputs)), operationIds: ops.map((op) => op.id) };
+    try {
+      await client.waitForOperations(projectId, ops, { deadline });
+    } catch (err) {
+      // The connection string never enters a partial failure's properties.
+      const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
+      throw unfinished(
+        "project",
+        projectId,
+        inputs,
+        recorded,
+        err,
+        " (found by name after its answer was lost)",
+      );
+    }
+    return outs;
+  },
+
+  async adopt(step, inputs, projectId): Promise<ProjectOutputs> {
+    const live = await readDefaults(step.client, projectId, inputs);
+    return adoptLive(projectDefinition, step, inputs, projectId, live);
+  },
+
+  async read({ client }, projectId, props) {
+    if (props === undefined) return readDefaults(client, projectId, {});
+    return { ...props, ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings) };
+  },
+
+  /** One PATCH of the changed in-place rows; a connection string never received is read again. */
+  async update({ client, deadline }, projectId, outs, olds, news) {
+    const settings = news.defaultEndpointSettings;
+    const changed = compact({
+      name: news.name !== undefined && news.name !== olds.name ? news.name : undefined,
+      history_retention_seconds:
+        news.historyRetentionSeconds !== undefined &&
+        news.historyRetentionSeconds !== olds.historyRetentionSeconds
+          ? news.historyRetentionSeconds
+          : undefined,
+      default_endpoint_settings:
+        settings !== undefined && !sameSettings(settings, olds.defaultEndpointSettings)
+          ? apiComputeSettings(settings)
+          : undefined,
+    });
+    let next = outs;
+    if (Object.keys(changed).length > 0) {
+      const { project } = await client.updateProject(projectId, { project: changed }, { deadline });
+      next = { ...outs, ...projectFields(project, settings ?? olds.defaultEndpointSettings) };
+    }
+    return withConnectionUri(client, next);
+  },
+
+  async remove({ client, deadline }, projectId) {
+    await client.deleteProject(projectId, { deadline });
+  },
+});
+
+/** The project's fields the state records; the default compute settings keep only the keys `keep` has, when it has any. */
+function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | undefined) {
+  const live = computeSettingsOf(project.default_endpoint_settings);
+  return compact({
+    projectId: project.id,
+    name: project.name,
+    regionId: project.region_id,
+    pgVersion: project.pg_version,
+    orgId: project.org_id ?? null,
+    historyRetentionSeconds: project.history_retention_seconds ?? undefined,
+    defaultEndpointSettings: keep === undefined ? live : pickKeys(live, keep),
+    createdAt: project.created_at,
+  });
+}
+
+function createdOutputs(
+  inputs: ProjectInputs,
+  made: ProjectCreateResponse,
+  connectionUri: string,
+): ProjectOutputs {
+  const database = made.databases[0];
+  const endpoint = made.endpoints.find((e) => e.type === "read_write") ?? made.endpoints[0];
+  return {
+    ...compact({
+      adoptExisting: inputs.adoptExisting,
+      deleteProtection: inputs.deleteProtection,
+      timeouts: inputs.timeouts,
+    }),
+    ...projectFields(made.project, inputs.defaultEndpointSettings),
+    defaultBranchId: made.branch.id,
+    defaultEndpointId: endpoint?.id ?? null,
+    defaultRoleName: database?.owner_name ?? made.roles[0]?.name ?? null,
+    defaultDatabaseName: database?.name ?? null,
+    host: endpoint?.host ?? null,
+    connectionUri,
+    operationIds: made.operations.map((op) => op.id),
+    pendingOperationIds: [],
+  };
+}
+
+/** A project found by id (adoption, or refresh without state): the project, then its default branch's compute, role and database. */
+async function readDefaults(
+  client: CloudDbClient,
+  projectId: string,
+  inputs: Pick<ProjectInputs, "adoptExisting" | "deleteProtection" | "timeouts">,
+): Promise<ProjectOutputs> {
+  const project = await client.getProject(projectId);
+  const branches = await client.listBranches(projectId);
+  const branch = branches.find((b) => b.default === true) ?? branches.find((b) => b.parent_id == null);
+  const endpoints = branch === undefined ? [] : await client.listBranchEndpoints(projectId, branch.id);
+  const endpoint = endpoints.find((e) => e.type === "read_write");
+  const database = branch === undefined ? undefined : (await client.listDatabases(projectId, branch.id))[0];
+  return withConnectionUri(client, {
+    ...compact({
+      adoptExisting: inputs.adoptExisting,
+      deleteProtection: inputs.deleteProtection,
+      timeouts: inputs.timeouts,
+    }),
+    ...projectFields(project, undefined),
+    defaultBranchId: branch?.id ?? "",
+    defaultEndpointId: endpoint?.id ?? null,
+    defaultRoleName: database?.owner_name ?? null,
+    defaultDatabaseName: database?.name ?? null,
+    host: endpoint?.host ?? null,
+    connectionUri: "",
+    operationIds: [],
+    pendingOperationIds: [],
+  });
+}
+
+/** `outs` with its connection string, read from the API when it was not received (and can be). */
+async function withConnectionUri(client: CloudDbClient, outs: ProjectOutputs): Promise<ProjectOutputs> {
+  const { defaultRoleName: roleName, defaultDatabaseName: databaseName } = outs;
+  if (
+    outs.connectionUri !== "" ||
+    roleName === null ||
+    databaseName === null ||
+    outs.defaultEndpointId === null
+  )
+    return outs;
+  const connectionUri = await client.getConnectionUri(outs.projectId, {
+    roleName,
+    databaseName,
+    branchId: outs.defaultBranchId,
+    endpointId: outs.defaultEndpointId,
+  });
+  return { ...outs, connectionUri };
+}
+
+function pickKeys(live: DefaultEndpointSettings, keep: DefaultEndpointSettings): DefaultEndpointSettings {
+  const out: DefaultEndpointSettings = {};
+  for (const key of COMPUTE_SETTINGS) {
+    const value = live[key];
+    if (keep[key] !== undefined && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Whether every setting `wanted` gives has that value in `had`. */
+function sameSettings(wanted: DefaultEndpointSettings | undefined, had: unknown): boolean {
+  const have = (had ?? {}) as Record<string, unknown>;
+  return COMPUTE_SETTINGS.every((key) => wanted?.[key] === undefined || wanted[key] === have[key]);
+}
+
+// ---------------------------------------------------------------- resource
+
+/** Inputs of a {@link Project}. */
+export interface ProjectArgs {
+  /** Project name (1-256 characters); omit for a generated name. Changing it renames in place. */
+  name?: pulumi.Input<string>;
+  /** Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost). */
+  regionId?: pulumi.Input<string>;
+  /** Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost). */
+  pgVersion?: pulumi.Input<number>;
+  /** The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project. */
+  orgId?: pulumi.Input<string>;
+  /** Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place. */
+  historyRetentionSeconds?: pulumi.Input<number>;
+  /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
+  defaultEndpointSettings?: pulumi.Input<{
+    /** Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56. */
+    autoscalingLimitMinCu?: pulumi.Input<number>;
+    /** Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. */
+    autoscalingLimitMaxCu?: pulumi.Input<number>;
+    /** Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. */
+    suspendTimeoutSeconds?: pulumi.Input<number>;
+  }>;
+  /** An existing project id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
+  adoptExisting?: pulumi.Input<string>;
+  /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
+  deleteProtection?: pulumi.Input<boolean>;
+  /** Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes. */
+  timeouts?: pulumi.Input<Timeouts>;
+}
+
+/** The dynamic provider of {@link Project}: it loads `projectMethods` when called (see `lazyProvider`). */
+export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> = lazyProvider(
+  moduleRef(require.resolve("./projectMethods")),
+);
+
+/**
+ * A project with its default branch, compute, role and database; `connectionUri` connects to them
+ * and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection`
+ * on projects that hold data you keep.
+ */
+export class Project extends pulumi.dynamic.Resource {
+  /** The project id. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** The project name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The region id. */
+  declare readonly regionId: pulumi.Output<string>;
+  /** The Postgres major version. */
+  declare readonly pgVersion: pulumi.Output<number>;
+  /** The owning organization, null for a personal project. */
+  declare readonly orgId: pulumi.Output<string | null>;
+  /** Seconds of history kept. */
+  declare readonly historyRetentionSeconds: pulumi.Output<number | undefined>;
+  /** Default compute settings (the ones declared, or all when none were). */
+  declare readonly defaultEndpointSettings: pulumi.Output<DefaultEndpointSettings | undefined>;
+  /** The default branch id. */
+  declare readonly defaultBranchId: pulumi.Output<string>;
+  /** The default branch's read_write compute id. */
+  declare readonly defaultEndpointId: pulumi.Output<string | null>;
+  /** The role that owns the default database. */
+  declare readonly defaultRoleName: pulumi.Output<string | null>;
+  /** The default database. */
+  declare readonly defaultDatabaseName: pulumi.Output<string | null>;
+  /** The default compute's host. */
+  declare readonly host: pulumi.Output<string | null>;
+  /** `postgresql://` connection string of the default role to the default database: a Pulumi secret. */
+  declare readonly connectionUri: pulumi.Output<string>;
+  /** Creation time, ISO 8601 UTC. */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** Ids of the operations the create started. */
+  declare readonly operationIds: pulumi.Output<string[]>;
+
+  constructor(name: string, args: ProjectArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    const props = seedOutputs<ProjectOutputs>(args, [
+      "projectId",
+      "name",
+      "regionId",
+      "pgVersion",
+      "orgId",
+      "historyRetentionSeconds",
+      "defaultEndpointSettings",
+      "defaultBranchId",
+      "defaultEndpointId",
+      "defaultRoleName",
+      "defaultDatabaseName",
+      "host",
+      "connectionUri",
+      "createdAt",
+      "operationIds",
+      "pendingOperationIds",
+    ]);
+    super(projectProvider, name, props, withSecrets(opts, projectDefinition.secrets), "clouddb", "Project");
+  }
+}
