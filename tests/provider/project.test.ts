@@ -271,9 +271,10 @@ describe("Project provider against a fake API", () => {
       await failures({ defaultEndpointSettings: { autoscalingLimitMinCu: 4, autoscalingLimitMaxCu: 2 } }),
       [
         {
-          property: "defaultEndpointSettings.autoscalingLimitMinCu",
+          // The engine shows only top-level properties: a nested path goes in the reason.
+          property: "",
           reason:
-            "autoscalingLimitMinCu (4) is above autoscalingLimitMaxCu (2): lower autoscalingLimitMinCu or raise autoscalingLimitMaxCu to at least 4",
+            "defaultEndpointSettings.autoscalingLimitMinCu: autoscalingLimitMinCu (4) is above autoscalingLimitMaxCu (2): lower autoscalingLimitMinCu or raise autoscalingLimitMaxCu to at least 4",
         },
       ],
     );
