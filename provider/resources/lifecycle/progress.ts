@@ -1,6 +1,7 @@
 /**
  * Progress of operation waits as one line per state change, e.g.
- * `create_branch 5e0f… on br-damp-glitter-adqd4hk5: running (2s)`.
+ * `create_branch 5e0f… on br-damp-glitter-adqd4hk5: running (2s)`, for operations that take longer
+ * than {@link QUIET_MS}.
  *
  * A dynamic provider has no logging channel of its own: Pulumi's engine shows each line the provider
  * process writes to stdout as an info message of the stack, live in a terminal and in a CI log alike
@@ -18,9 +19,18 @@ export type LineWriter = (line: string) => void;
 interface Seen {
   /** Epoch ms the operation was first seen in this process. */
   since: number;
-  /** The last reported state. */
+  /** The last state seen. */
   last: string;
+  /** Whether a line was written for it. */
+  shown: boolean;
 }
+
+/**
+ * An operation that ends within this long gets no line: most finish in about a second, and a line
+ * per state of each would bury the steps in a CI log. Past it, the current state is written, then
+ * every change.
+ */
+export const QUIET_MS = 2_000;
 
 /** Statuses after which an operation never changes again. */
 const ENDED: ReadonlySet<string> = new Set(["finished", "skipped", "cancelled", "error"]);
@@ -67,10 +77,12 @@ export function progressLine(event: ClientEvent, at: number): string | undefined
       event.failuresCount > 0 ? `${event.status}, ${event.failuresCount} failure(s) so far` : event.status;
     const { operations } = memory();
     const seen = operations.get(event.operationId);
-    // A wait handed an older copy of an operation already reported as ended says nothing new.
-    if (seen?.last === state || (seen !== undefined && ENDED.has(seen.last))) return undefined;
+    // A wait handed an older copy of an operation already ended says nothing new.
+    if (seen !== undefined && ENDED.has(seen.last)) return undefined;
     const since = seen?.since ?? at;
-    operations.set(event.operationId, { since, last: state });
+    const show = seen?.shown === true ? seen.last !== state : at - since >= QUIET_MS;
+    operations.set(event.operationId, { since, last: state, shown: (seen?.shown ?? false) || show });
+    if (!show) return undefined;
     const on =
       event.endpointId !== undefined && event.branchId !== undefined
         ? `${event.endpointId} of ${event.branchId}`
