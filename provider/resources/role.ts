@@ -6,7 +6,7 @@ import { DeleteProtectionInput, declaredInputs, optionalText, TimeoutsInput } fr
 import { createdSince, defineResource } from "./lifecycle/define";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "./lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
 
@@ -172,16 +172,19 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<RoleOutputs>(args, [
-      "projectId",
-      "branchId",
-      "name",
-      "password",
-      "protected",
-      "createdAt",
-      "operationIds",
-      "pendingOperationIds",
-    ]);
+    const props = {
+      ...seedOutputs<RoleOutputs>(args, [
+        "projectId",
+        "branchId",
+        "name",
+        "password",
+        "protected",
+        "createdAt",
+        "operationIds",
+        "pendingOperationIds",
+      ]),
+      ...ownerInput(name, "Role", opts),
+    };
     super(roleProvider, name, props, withSecrets(opts, roleDefinition.secrets), "clouddb", "Role");
   }
 }

@@ -28,7 +28,9 @@ export type ResourceErrorKind =
   /** An operation the object depends on ended in failure: the object may be unusable. */
   | "Unusable"
   /** A create's answer was lost; what it made was found and undone. */
-  | "LostAnswer";
+  | "LostAnswer"
+  /** The name is taken by an object this resource did not create. */
+  | "NameTaken";
 
 /** Base of the resource layer's errors. `cause` is the client error behind it, when there is one. */
 export class ResourceError extends Error {

@@ -2,7 +2,7 @@
  * What a resource class hands to `pulumi.dynamic.Resource`: every declared output seeded (so each is
  * an Output on the object), and the definition's secret outputs next to the caller's own.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 
 /** `args` with every output key present (undefined until the provider returns it). */
 export function seedOutputs<O>(
@@ -18,4 +18,16 @@ export function withSecrets(
   secrets: readonly string[] = [],
 ): pulumi.CustomResourceOptions {
   return { ...opts, additionalSecretOutputs: [...secrets, ...(opts?.additionalSecretOutputs ?? [])] };
+}
+
+/**
+ * The `__owner` input every resource sends: its URN, from which `check` derives the key that lets
+ * a create after an interrupted run find the object that run made (see `owner.ts`).
+ */
+export function ownerInput(
+  name: string,
+  type: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): { __owner: pulumi.Output<string> } {
+  return { __owner: pulumi.createUrn(name, `pulumi-nodejs:dynamic/clouddb:${type}`, opts?.parent) };
 }
