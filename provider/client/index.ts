@@ -85,6 +85,10 @@ export interface CloudDbClient {
   getBranch(projectId: string, branchId: string): Promise<BranchGetResponse>;
   /** `GET /projects/{project_id}/branches`: every live branch of the project. */
   listBranches(projectId: string): Promise<Branch[]>;
+  /** `GET /projects/{project_id}/branches`: every live branch, and the annotation values set on each (by branch id). */
+  listAnnotatedBranches(
+    projectId: string,
+  ): Promise<{ branches: Branch[]; annotations: Map<string, Record<string, string>> }>;
   /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes and their current state. */
   listBranchEndpoints(projectId: string, branchId: string): Promise<Endpoint[]>;
   /** `PATCH /projects/{project_id}/branches/{branch_id}` (name, protected, expiry); queued per project. */
@@ -273,6 +277,7 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     createBranch: call(branches.createBranch),
     getBranch: call(branches.getBranch),
     listBranches: call(branches.listBranches),
+    listAnnotatedBranches: call(branches.listAnnotatedBranches),
     listBranchEndpoints: call(branches.listBranchEndpoints),
     updateBranch: call(branches.updateBranch),
     restoreBranch: call(branches.restoreBranch),

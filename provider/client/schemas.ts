@@ -267,7 +267,13 @@ export const BranchGetResponseSchema = z.looseObject({
 export type BranchGetResponse = z.infer<typeof BranchGetResponseSchema>;
 
 /** `GET /projects/{project_id}/branches` */
-export const BranchListResponseSchema = z.looseObject({ branches: z.array(BranchSchema) });
+export const BranchListResponseSchema = z.looseObject({
+  branches: z.array(BranchSchema),
+  /** Each annotated branch's annotation, by branch id; `value` holds the key/value pairs set on it. */
+  annotations: z
+    .record(z.string(), z.looseObject({ value: z.record(z.string(), z.string()).optional() }))
+    .optional(),
+});
 /** Body of a project's branch list. */
 export type BranchListResponse = z.infer<typeof BranchListResponseSchema>;
 

@@ -12,7 +12,7 @@ import { compact, createdSince, defineResource } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "./lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
 
@@ -249,20 +249,23 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly revoked: pulumi.Output<boolean>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<ApiKeyOutputs>(args, [
-      "keyId",
-      "key",
-      "name",
-      "kind",
-      "orgId",
-      "projectId",
-      "rotationTrigger",
-      "createdAt",
-      "createdBy",
-      "lastUsedAt",
-      "lastUsedFromAddr",
-      "revoked",
-    ]);
+    const props = {
+      ...seedOutputs<ApiKeyOutputs>(args, [
+        "keyId",
+        "key",
+        "name",
+        "kind",
+        "orgId",
+        "projectId",
+        "rotationTrigger",
+        "createdAt",
+        "createdBy",
+        "lastUsedAt",
+        "lastUsedFromAddr",
+        "revoked",
+      ]),
+      ...ownerInput(name, "ApiKey", opts),
+    };
     super(apiKeyProvider, name, props, withSecrets(opts, apiKeyDefinition.secrets), "clouddb", "ApiKey");
   }
 }

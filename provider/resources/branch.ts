@@ -1,6 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Branch as ApiBranch, Endpoint as ApiEndpoint, CloudDbClient, Operation } from "../client";
+import type {
+  Branch as ApiBranch,
+  Endpoint as ApiEndpoint,
+  ApiError,
+  CloudDbClient,
+  Operation,
+} from "../client";
+import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
 import { type Connection, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
@@ -9,12 +16,14 @@ import { compact, createdSince, defineResource, labelOf, type Step, type Timeout
 import { ResourceError, unfinished } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "./lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
 
 const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
+/** The annotation key marking a branch with the create key it was made with (`lifecycle/owner.ts`). */
+const CREATED_BY = "pulumi-clouddb.create-key";
 const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 /** The smallest compute size the API takes, in compute units. */
@@ -245,7 +254,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   // A cancelled or failed compute operation leaves a usable branch: computes start on demand.
   survives: new Set(["start_compute", "suspend_compute"]),
 
-  async create({ client, deadline }, inputs) {
+  async create({ client, deadline, createKey }, inputs) {
     const expiresAt = wantedExpiry(inputs, undefined, Date.now());
     const branch = compact({
       name: inputs.name,
@@ -257,17 +266,42 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       parent_lsn: inputs.parentLsn,
     });
     const settings = computeRequest(inputs);
-    const made = await client.createBranch(
-      inputs.projectId,
-      compact({
-        branch: Object.keys(branch).length > 0 ? branch : undefined,
-        endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
-      }),
-      { deadline },
-    );
+    const made = await client
+      .createBranch(
+        inputs.projectId,
+        compact({
+          branch: Object.keys(branch).length > 0 ? branch : undefined,
+          endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
+          annotation_value: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+        }),
+        { deadline },
+      )
+      .catch((err) => Promise.reject(isConflict(err) ? nameTaken(inputs, err) : err));
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
     return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
+  },
+
+  /**
+   * The branch an interrupted run created for this resource carries its create key as an
+   * annotation (set by `create` above): its operations are awaited (the branch is recorded even
+   * if they fail) and it is taken. A branch without that annotation is never taken.
+   */
+  async findOwn({ client, deadline }, inputs, key) {
+    const { branches, annotations } = await client.listAnnotatedBranches(inputs.projectId);
+    const branch = branches.find((b) => annotations.get(b.id)?.[CREATED_BY] === key);
+    if (branch === undefined) return undefined;
+    const ops: Operation[] = [];
+    for await (const op of client.listOperations(inputs.projectId, { pageSize: 100, maxItems: 1000 })) {
+      if (op.branch_id === branch.id && op.status !== "finished" && op.status !== "skipped") ops.push(op);
+    }
+    const outs = outputsOf(inputs, branch, [], opIds(ops));
+    try {
+      await client.waitForOperations(inputs.projectId, ops, { deadline });
+    } catch (err) {
+      throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
+    }
+    return refreshed(client, { ...outs, operationIds: [] });
   },
 
   created(inputs, response) {
@@ -582,6 +616,17 @@ function sameTypes(wanted: readonly { type: string }[], have: readonly { type: s
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
+/** A 409 on create: the name belongs to a branch this resource did not make (`findOwn` found none of its own). */
+function nameTaken(inputs: BranchInputs, err: ApiError): ResourceError {
+  return new ResourceError(
+    "NameTaken",
+    `a branch named "${inputs.name ?? ""}" already exists in project ${inputs.projectId} and was not created by this ` +
+      "resource (it carries no mark of it), so it is not taken over: choose another name, or manage that branch with " +
+      `adoptExisting: "<its id>" (API: ${err.message}${err.requestId ? `; request id ${err.requestId}` : ""})`,
+    err,
+  );
+}
+
 function notAdoptable(branchId: string, has: string, wanted: string, input: string): ResourceError {
   return new ResourceError(
     "NotAdoptable",
@@ -695,31 +740,37 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly deleteProtection: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<BranchOutputs>(args, [
-      "branchId",
-      "projectId",
-      "name",
-      "parentId",
-      "default",
-      "currentState",
-      "createdAt",
-      "initSource",
-      "protected",
-      "expiresAt",
-      "endpoints",
-      "endpointId",
-      "host",
-      "autoscalingLimitMinCu",
-      "autoscalingLimitMaxCu",
-      "suspendTimeoutSeconds",
-      "roleName",
-      "databaseName",
-      "connectionUri",
-      "pooledConnectionUri",
-      "operationIds",
-      "pendingOperationIds",
-      "deleteProtection",
-    ]);
+    const props = {
+      ...seedOutputs<BranchOutputs>(args, [
+        "branchId",
+        "projectId",
+        "name",
+        "parentId",
+        "default",
+        "currentState",
+        "createdAt",
+        "initSource",
+        "protected",
+        "expiresAt",
+        "endpoints",
+        "endpointId",
+        "host",
+        "autoscalingLimitMinCu",
+        "autoscalingLimitMaxCu",
+        "suspendTimeoutSeconds",
+        "roleName",
+        "databaseName",
+        "connectionUri",
+        "pooledConnectionUri",
+        "operationIds",
+        "pendingOperationIds",
+        "deleteProtection",
+      ]),
+      ...ownerInput(name, "Branch", opts),
+    };
     super(branchProvider, name, props, withSecrets(opts, branchDefinition.secrets), "clouddb", "Branch");
+    // The id is known during a preview of an in-place update (a rename), where outputs are not: a
+    // child's parentId then stays known and its preview shows no replacement the update will not do.
+    this.branchId = this.id;
   }
 }

@@ -6,7 +6,7 @@ import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from
 import { compact, createdSince, defineResource, type Step } from "./lifecycle/define";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "./lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
 
@@ -185,16 +185,19 @@ export class Database extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<DatabaseOutputs>(args, [
-      "projectId",
-      "branchId",
-      "name",
-      "ownerName",
-      "databaseId",
-      "createdAt",
-      "operationIds",
-      "pendingOperationIds",
-    ]);
+    const props = {
+      ...seedOutputs<DatabaseOutputs>(args, [
+        "projectId",
+        "branchId",
+        "name",
+        "ownerName",
+        "databaseId",
+        "createdAt",
+        "operationIds",
+        "pendingOperationIds",
+      ]),
+      ...ownerInput(name, "Database", opts),
+    };
     super(
       databaseProvider,
       name,

@@ -13,7 +13,7 @@ import { createdSince, defineResource } from "./lifecycle/define";
 import { ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "./lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
 
@@ -199,16 +199,19 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<RoleOutputs>(args, [
-      "projectId",
-      "branchId",
-      "name",
-      "password",
-      "protected",
-      "createdAt",
-      "operationIds",
-      "pendingOperationIds",
-    ]);
+    const props = {
+      ...seedOutputs<RoleOutputs>(args, [
+        "projectId",
+        "branchId",
+        "name",
+        "password",
+        "protected",
+        "createdAt",
+        "operationIds",
+        "pendingOperationIds",
+      ]),
+      ...ownerInput(name, "Role", opts),
+    };
     super(roleProvider, name, props, withSecrets(opts, roleDefinition.secrets), "clouddb", "Role");
   }
 }

@@ -57,12 +57,23 @@ export function getBranch(
 
 /** `GET /projects/{project_id}/branches`: every live branch of the project. */
 export async function listBranches(ctx: ClientContext, projectId: string): Promise<Branch[]> {
+  return (await listAnnotatedBranches(ctx, projectId)).branches;
+}
+
+/** `GET /projects/{project_id}/branches`: every live branch, with the annotation values set on each (by branch id). */
+export async function listAnnotatedBranches(
+  ctx: ClientContext,
+  projectId: string,
+): Promise<{ branches: Branch[]; annotations: Map<string, Record<string, string>> }> {
   const body = await apiRequest(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
     schema: BranchListResponseSchema,
   });
-  return body.branches;
+  const annotations = new Map(
+    Object.entries(body.annotations ?? {}).map(([id, annotation]) => [id, annotation.value ?? {}] as const),
+  );
+  return { branches: body.branches, annotations };
 }
 
 /** `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the branch's computes, with their current state. */

@@ -29,6 +29,10 @@ export interface CommonInputs {
   /** When true, delete is refused until it is set back to false. */
   deleteProtection?: boolean | undefined;
   timeouts?: Timeouts | undefined;
+  /** The resource's URN, sent by the resource class (see `owner.ts`). */
+  __owner?: string | undefined;
+  /** Set by `check`: the key a new object is created with and marked by (see `owner.ts`). */
+  __createKey?: string | undefined;
 }
 
 /** State fields the lifecycle reads, when a resource records them. */
@@ -39,6 +43,8 @@ export interface CommonState extends CommonInputs {
   operationIds?: string[] | undefined;
   /** Operations an earlier run stopped waiting for; the next `update` waits for them. */
   pendingOperationIds?: string[] | undefined;
+  /** The declared inputs the program gave (refresh reports back only those). */
+  __given?: string[] | undefined;
 }
 
 /** What an API call of a resource gets: the client, and the bound on this step's operation waits. */
@@ -46,6 +52,8 @@ export interface Step {
   client: CloudDbClient;
   /** Epoch ms after which an operation wait gives up. */
   deadline: number;
+  /** In a create: the key to mark the new object with, when the resource can (see `owner.ts`). */
+  createKey?: string | undefined;
 }
 
 /** Why the API refused a delete, and what to do about it: two clauses of one sentence (no capital, no full stop). */
@@ -89,6 +97,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * or undoes it (then throws); undefined when it cannot tell, so the original error stands.
    */
   findLost?(step: Step, inputs: I, startedAt: number, err: unknown): Promise<O | undefined>;
+  /**
+   * Finds an object an interrupted run made for this resource: one marked with `key` (see
+   * `owner.ts`) and never one without the mark. Found, it finishes waiting for it and returns it.
+   */
+  findOwn?(step: Step, inputs: I, key: string): Promise<O | undefined>;
   /** Takes the existing object `id` under management (only when the resource declares `adoptExisting`). */
   adopt?(step: Step, inputs: I, id: string): Promise<O>;
   /** Reads the object as it is now; undefined (or the client's not-found error) when it is gone. */

@@ -30,7 +30,9 @@ export type ResourceErrorKind =
   /** A create's answer was lost; what it made was found and undone. */
   | "LostAnswer"
   /** A reset was asked of an object that has nothing to reset from. */
-  | "NotResettable";
+  | "NotResettable"
+  /** The name is taken by an object this resource did not create. */
+  | "NameTaken";
 
 /** Base of the resource layer's errors. `cause` is the client error behind it, when there is one. */
 export class ResourceError extends Error {

@@ -5,7 +5,6 @@
  * what is gone as done, the delete guard, and explaining refusals. Loaded only in the provider
  * process (through a resource's `...Methods` module), so it may hold the client.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import {
   type ApiError,
   isApiError,
@@ -26,6 +25,7 @@ import {
 import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
+import { CREATE_KEY, createKeyFor, GIVEN, OWNER } from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
@@ -42,14 +42,9 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;
 
-  async function adopt(
-    take: NonNullable<typeof definition.adopt>,
-    inputs: I,
-    id: string,
-  ): Promise<pulumi.dynamic.CreateResult<O>> {
+  async function adopt(take: NonNullable<typeof definition.adopt>, inputs: I, id: string): Promise<O> {
     try {
-      const outs = await take(step(inputs.timeouts?.create), inputs, id);
-      return { id: definition.id(outs), outs };
+      return await take(step(inputs.timeouts?.create), inputs, id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       throw new ResourceError(
@@ -67,8 +62,14 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     /**
      * Validates inputs before anything is sent; every failure says what to change. When a create or
      * an update is planned, also checks the key, URL, project and organization (see `preflight.ts`).
+     * Adds the create key (see `owner.ts`).
      */
-    check: async (olds, news) => preflighted(definition.inputs, olds, checkInputs(definition.inputs, news)),
+    async check(olds, news) {
+      const checked = await preflighted(definition.inputs, olds, checkInputs(definition.inputs, news));
+      const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
+      if (key === undefined || (checked.failures ?? []).length > 0) return checked;
+      return { ...checked, inputs: { ...checked.inputs, [CREATE_KEY]: key } as I };
+    },
 
     /** Applies the change table; makes no API call. */
     diff: async (_id, olds, news) => diffInputs(definition, olds, news),
@@ -79,20 +80,26 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * lets the resource find (or undo) what the create made, never re-sending it.
      */
     async create(inputs) {
+      const recorded = (outs: O) => ({ id: definition.id(outs), outs: withBookkeeping(outs, inputs) });
       if (inputs.adoptExisting !== undefined && definition.adopt !== undefined) {
-        return adopt(definition.adopt, inputs, inputs.adoptExisting);
+        return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting));
       }
-      const current = step(inputs.timeouts?.create);
+      const key = inputs[CREATE_KEY];
+      const current = { ...step(inputs.timeouts?.create), createKey: key };
+      // An interrupted run may have made this very object already: take it, never make a second one.
+      const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
+      if (own !== undefined) return recorded(own);
       const startedAt = Date.now();
       try {
-        const outs = await definition.create(current, inputs);
-        return { id: definition.id(outs), outs };
+        return recorded(await definition.create(current, inputs));
       } catch (err) {
         const made = isApiError(err) ? definition.created?.(inputs, err.response) : undefined;
-        if (made !== undefined) throw unfinished(noun, definition.id(made), inputs, made, err);
+        if (made !== undefined) {
+          throw unfinished(noun, definition.id(made), inputs, withBookkeeping(made, inputs), err);
+        }
         if (mayHaveChanged(err) && definition.findLost !== undefined) {
           const found = await definition.findLost(current, inputs, startedAt, err);
-          if (found !== undefined) return { id: definition.id(found), outs: found };
+          if (found !== undefined) return recorded(found);
         }
         throw err;
       }
@@ -108,8 +115,7 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       }
       if (outs === undefined) return { id: "" };
       // Pulumi types refresh's inputs as the outputs type; they are the inputs the outputs stand for.
-      const inputs = definition.inputsOf?.(outs) ?? declaredInputs<I>(definition.inputs, outs);
-      return { id, props: outs, inputs: inputs as unknown as O };
+      return { id, props: outs, inputs: refreshedInputs(definition, outs) as unknown as O };
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */
@@ -117,9 +123,9 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       const current = step(news.timeouts?.update);
       await settlePending(current, noun, id, olds, definition.survives);
       const outs = updatedState(definition, olds, news);
-      return {
-        outs: definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news),
-      };
+      const updated =
+        definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
+      return { outs: withBookkeeping(updated, news, olds[CREATE_KEY]) };
     },
 
     /** Deletes the object and waits; already gone counts as done; a refusal says why and what to do. */
@@ -141,6 +147,40 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       }
     },
   };
+}
+
+/**
+ * `outs` with what the lifecycle itself records: the key the object was created with (see
+ * `owner.ts`) and which declared inputs the program gave (so refresh reports back only those).
+ */
+function withBookkeeping<I extends CommonInputs, O extends CommonState>(
+  outs: O,
+  inputs: I,
+  key: string | undefined = inputs[CREATE_KEY],
+): O {
+  const { [OWNER]: _owner, ...rest } = outs as Record<string, unknown>;
+  const given = Object.keys(inputs).filter((k) => !k.startsWith("__") && inputs[k as keyof I] !== undefined);
+  return { ...rest, ...(key === undefined ? {} : { [CREATE_KEY]: key }), [GIVEN]: given } as O;
+}
+
+/**
+ * The inputs refresh reports: the ones the program gave, with the values the object has now (so
+ * drift shows and an untouched object shows none). A state recorded before `__given` existed
+ * reports every declared input.
+ */
+function refreshedInputs<I extends CommonInputs, O extends CommonState>(
+  definition: ResourceDefinition<I, O>,
+  outs: O,
+): Record<string, unknown> {
+  const all = (definition.inputsOf?.(outs) ?? declaredInputs<I>(definition.inputs, outs)) as Record<
+    string,
+    unknown
+  >;
+  const given = outs[GIVEN];
+  const key = outs[CREATE_KEY];
+  const kept =
+    given === undefined ? all : Object.fromEntries(given.filter((k) => k in all).map((k) => [k, all[k]]));
+  return key === undefined ? kept : { ...kept, [CREATE_KEY]: key };
 }
 
 /**

@@ -4,7 +4,7 @@
  * resource class passes here in the program's process, so this is also where a plaintext
  * `clouddb:apiKey` is warned about.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { warnPlaintextApiKey } from "./plaintextKey";
 
 /** `args` with every output key present (undefined until the provider returns it). */
@@ -22,4 +22,16 @@ export function withSecrets(
 ): pulumi.CustomResourceOptions {
   warnPlaintextApiKey();
   return { ...opts, additionalSecretOutputs: [...secrets, ...(opts?.additionalSecretOutputs ?? [])] };
+}
+
+/**
+ * The `__owner` input every resource sends: its URN, from which `check` derives the key that lets
+ * a create after an interrupted run find the object that run made (see `owner.ts`).
+ */
+export function ownerInput(
+  name: string,
+  type: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): { __owner: pulumi.Output<string> } {
+  return { __owner: pulumi.createUrn(name, `pulumi-nodejs:dynamic/clouddb:${type}`, opts?.parent) };
 }
