@@ -1,0 +1,104 @@
+// Branches made by the real Pulumi engine against the emulator with its real Postgres: the
+// connection strings the provider outputs connect, carry the parent's rows (or only its schema), a
+// reset brings the parent's data back, a password reset locks the old password out, and destroy
+// leaves no database behind.
+import * as assert from "node:assert/strict";
+import * as path from "node:path";
+import { Client } from "pg";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { collect, createStack, type E2eStack } from "./support/stack";
+
+/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
+async function query<T>(uri: string, sql: string): Promise<T[]> {
+  const db = new Client({ connectionString: uri });
+  await db.connect();
+  try {
+    return (await db.query(sql)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
+
+const count = async (uri: string) =>
+  (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
+
+describe("e2e: branches the engine makes, served by the emulator's real Postgres", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+  let parentUri: string;
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
+    const parent = emulator.control.snapshot().branches.find((b) => b.id === DEMO.branchId)!;
+    const [owner, database] = [parent.roles[0]!.name, parent.databases[0]!.name];
+    parentUri = await createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url }).getConnectionUri(
+      DEMO.projectId,
+      { branchId: DEMO.branchId, roleName: owner, databaseName: database },
+    );
+    await query(parentUri, "CREATE TABLE items (id int PRIMARY KEY, note text)");
+    await query(parentUri, "INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    e2e = await createStack({
+      workDir: path.join(__dirname, "fixtures/data-plane"),
+      stackName: `e2e-data-${process.pid}`,
+      apiUrl: emulator.url,
+      apiKey: DEMO.personalKey,
+      config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database },
+    });
+  });
+  after(async () => {
+    await e2e?.stack.destroy().catch(() => undefined);
+    await e2e?.dispose();
+    await emulator?.stop();
+  });
+
+  const outputs = async () =>
+    Object.fromEntries(Object.entries(await e2e.stack.outputs()).map(([k, v]) => [k, String(v.value)]));
+
+  it("up: the child's connection string sees the parent's rows, the schema-only branch the table without rows", async () => {
+    await e2e.stack.up(collect(e2e.output));
+    const out = await outputs();
+    assert.equal(await count(out.childUri!), 3);
+    assert.equal(await count(out.schemaOnlyUri!), 0);
+    await query(out.childUri!, "INSERT INTO items VALUES (4, 'only on the child'), (5, 'and this')");
+    assert.equal(await count(out.childUri!), 5);
+    assert.equal(await count(parentUri), 3, "the parent keeps its own data");
+  });
+
+  it("a new passwordResetTrigger locks the old password out and the new one in", async () => {
+    const before = (await outputs()).appUri!;
+    assert.deepEqual(await query(before, "SELECT current_user AS who"), [{ who: "app" }]);
+    await e2e.stack.setConfig("passwordResetTrigger", { value: "rotate-1" });
+    await e2e.stack.up(collect(e2e.output));
+    const after = (await outputs()).appUri!;
+    assert.notEqual(after, before);
+    await assert.rejects(query(before, "SELECT 1"), (err: { code?: string }) => err.code === "28P01");
+    assert.deepEqual(await query(after, "SELECT current_user AS who"), [{ who: "app" }]);
+  });
+
+  it("a new resetTrigger replaces the child's data with the parent's: the writes are gone", async () => {
+    // The reset makes the child's roles its parent's, so the program stops declaring `app` with it.
+    await e2e.stack.setConfig("resetTrigger", { value: "2026-11-23" });
+    await e2e.stack.setConfig("appRole", { value: "none" });
+    const up = await e2e.stack.up(collect(e2e.output));
+    assert.deepEqual(
+      [up.summary.resourceChanges?.update, up.summary.resourceChanges?.delete],
+      [1, 1],
+      e2e.output.join("\n"),
+    );
+    assert.equal(await count((await outputs()).childUri!), 3);
+  });
+
+  it("destroy removes the branches' databases from Postgres", async () => {
+    const { childId, schemaOnlyId } = await outputs();
+    const branchDatabases = () =>
+      query<{ datname: string }>(
+        parentUri,
+        `SELECT datname FROM pg_database WHERE datname LIKE '${childId}/%' OR datname LIKE '${schemaOnlyId}/%'`,
+      );
+    assert.ok((await branchDatabases()).length >= 2, "each branch has its databases while it lives");
+    await e2e.stack.destroy(collect(e2e.output));
+    assert.deepEqual(await branchDatabases(), []);
+  });
+});
