@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject } from "../../tests/e2e/support/package";
 import { collect, createStack, type E2eStack, ROOT } from "../../tests/e2e/support/stack";
+import { median } from "./stats";
 
 /** One entry of the scenario program's `keys` config. */
 export interface KeySpec {
@@ -103,4 +104,20 @@ export async function timedUp(run: EngineRun): Promise<{ ms: number; error: stri
     }
   });
   return { ms, error };
+}
+
+/** The empty program's `up`: what the engine costs before any resource. */
+export async function emptyUpMs(runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await engineRun({ scenario: {}, emulator: {} });
+    try {
+      const { ms, error } = await timedUp(run);
+      if (error !== undefined) throw new Error(`the empty program's up failed: ${error}`);
+      times.push(ms);
+    } finally {
+      await run.dispose();
+    }
+  }
+  return median(times);
 }

@@ -53,3 +53,10 @@ export function renderTable(table: Table): string {
 export function verdict(ok: boolean): string {
   return ok ? "met" : "MISSED";
 }
+
+/** How many requests of a request log went to each route. */
+export function countBy(log: readonly { route: string }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of log) out.set(r.route, (out.get(r.route) ?? 0) + 1);
+  return out;
+}
