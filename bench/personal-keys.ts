@@ -3,7 +3,7 @@
 // the per-route limit of 40 per second, so the keys themselves take a fraction of a second: the
 // wall time above the empty `up` is what the provider adds.
 import { emptyUpMs, engineRun, type KeySpec, timedUp } from "./support/engine";
-import { fmt, median, secs, type Table, verdict } from "./support/stats";
+import { fmt, median, secs, signedSecs, type Table, verdict } from "./support/stats";
 import { routeWindow } from "./support/window";
 
 const PERSONAL_KEY_ROUTE = "POST /api_keys";
@@ -78,11 +78,11 @@ export async function benchPersonalKeys(opts: {
         "`up` wall time",
         secs(up),
         `empty \`up\` ${secs(empty)}`,
-        `+${secs(up - empty)}`,
+        signedSecs(up - empty),
         `≤ +${secs(ABOVE_EMPTY_MS)}`,
         verdict(up - empty <= ABOVE_EMPTY_MS),
       ],
-      ["key-creation window", secs(window), `floor ${secs(floorMs)}`, `+${secs(window - floorMs)}`, "", ""],
+      ["key-creation window", secs(window), `floor ${secs(floorMs)}`, signedSecs(window - floorMs), "", ""],
       [
         "keys/s over the key-creation window",
         fmt(rate, 1),
@@ -94,7 +94,7 @@ export async function benchPersonalKeys(opts: {
     ],
     notes: [
       `The empty \`up\` runs the same scenario program with no resources, on a fresh stack, alternated with the keys' runs.`,
-      `The key-creation window runs from the first ${PERSONAL_KEY_ROUTE} to the last successful response. ${PERSONAL_KEY_ROUTE} has the per-route limit (${LIMIT_PER_SECOND}/s, a bucket of ${LIMIT_PER_SECOND} that starts full), so its floor is (${n} − ${LIMIT_PER_SECOND}) / ${LIMIT_PER_SECOND} s and the rate over a window this short can exceed the limit.`,
+      `The key-creation window runs from the first ${PERSONAL_KEY_ROUTE} to the last successful response. ${PERSONAL_KEY_ROUTE} has the per-route limit (${LIMIT_PER_SECOND}/s, a bucket of ${LIMIT_PER_SECOND} that starts full), so its floor is max(0, ${n} − ${LIMIT_PER_SECOND}) / ${LIMIT_PER_SECOND} s and the rate over a window this short can exceed the limit.`,
       "The difference to the empty `up` holds the dynamic-provider process start, the engine's steps for each resource and the API calls; bench 7 splits the start-up.",
     ],
   };
