@@ -90,11 +90,14 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 }
 
 /**
- * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time
- * and, when it failed, the tail of its message.
+ * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time,
+ * when it started (epoch ms, the request log's clock) and, when it failed, the tail of its message.
  */
-export async function timedUp(run: EngineRun): Promise<{ ms: number; error: string | undefined }> {
+export async function timedUp(
+  run: EngineRun,
+): Promise<{ ms: number; startedAt: number; error: string | undefined }> {
   run.emulator.control.clearRequests();
+  const startedAt = Date.now();
   let error: string | undefined;
   const { ms } = await timed(async () => {
     try {
@@ -103,7 +106,7 @@ export async function timedUp(run: EngineRun): Promise<{ ms: number; error: stri
       error = (err as Error).message.split("\n").slice(-8).join("\n");
     }
   });
-  return { ms, error };
+  return { ms, startedAt, error };
 }
 
 /** The empty program's `up`: what the engine costs before any resource. */
