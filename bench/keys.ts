@@ -3,6 +3,7 @@
 import { DEMO } from "../emulator";
 import { engineRun, type KeySpec, timedUp } from "./support/engine";
 import { fmt, median, secs, type Table, verdict } from "./support/stats";
+import { routeWindow } from "./support/window";
 
 const ORG_KEY_ROUTE = "POST /organizations/{org_id}/api_keys";
 const LIMIT_PER_SECOND = 10;
@@ -30,16 +31,13 @@ async function runOnce(n: number): Promise<KeysRun> {
   try {
     const { ms, error } = await timedUp(run);
     const log = run.emulator.control.requests();
-    const posts = log.filter((r) => r.route === ORG_KEY_ROUTE);
-    const ok = posts.filter((r) => r.status === 200);
-    const first = Math.min(...posts.map((r) => r.at));
-    const last = Math.max(...ok.map((r) => r.at + r.durationMs));
+    const window = routeWindow(log, ORG_KEY_ROUTE);
     const created = run.emulator.control
       .snapshot()
       .apiKeys.filter((k) => k.name.startsWith("bench-key-") && !k.revoked).length;
     return {
       upMs: ms,
-      postSpanMs: last - first,
+      postSpanMs: window.spanMs,
       created,
       rateLimited: log.filter((r) => r.status === 429).length,
       requests: log.length,

@@ -11,13 +11,16 @@ import { type BranchMode, benchBranches } from "./branches";
 import { benchDataPlane } from "./data-plane";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
+import { benchPersonalKeys } from "./personal-keys";
 import { benchPreview } from "./preview";
+import { benchRefresh } from "./refresh";
 import { benchStacks } from "./stacks";
+import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 10];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
         { label: "queue, poll 50,100 ms", queue: true, poll: "50,100" },
         { label: "no queue, default poll", queue: false },
         { label: "no queue, poll 50,100 ms", queue: false, poll: "50,100" },
+        { label: "queue, default poll, no endpoints", queue: true, endpoints: false },
       ];
       const [wall, requests] = await benchBranches({
         n: args.quick ? 5 : 20,
@@ -108,6 +112,25 @@ async function main(): Promise<void> {
         await benchStacks({
           perStack: args.quick ? 30 : 60,
           stackCounts: args.quick ? [2] : [2, 4],
+          runs,
+          log,
+        }),
+      );
+    }
+    if (args.only.has(7)) {
+      log("bench 7: start-up of a small TypeScript program");
+      for (const t of await benchStartup({ runs, log })) print(t);
+    }
+    if (args.only.has(8)) {
+      log("bench 8: personal keys in one up");
+      print(await benchPersonalKeys({ n: args.quick ? 20 : 50, runs, log }));
+    }
+    if (args.only.has(9)) {
+      log("bench 9: refresh of keys and branches");
+      print(
+        await benchRefresh({
+          keys: args.quick ? 20 : 100,
+          branches: args.quick ? 10 : 50,
           runs,
           log,
         }),

@@ -9,6 +9,7 @@ import { collect, createStack, ROOT } from "../tests/e2e/support/stack";
 import { startValkey } from "../tests/support/valkey";
 import type { KeySpec } from "./support/engine";
 import { fmt, median, secs, type Table, verdict } from "./support/stats";
+import { routeWindow } from "./support/window";
 
 const ORG_KEY_ROUTE = "POST /organizations/{org_id}/api_keys";
 const LIMIT_PER_SECOND = 10;
@@ -65,10 +66,7 @@ async function runOnce(stacks: number, perStack: number, limiterUrl: string | un
     const results = await Promise.allSettled(runs.map((r) => r.stack.up(collect(r.output))));
     const upMs = performance.now() - started;
     const log = emulator.control.requests();
-    const posts = log.filter((r) => r.route === ORG_KEY_ROUTE);
-    const ok = posts.filter((r) => r.status === 200);
-    const first = Math.min(...posts.map((r) => r.at));
-    const last = Math.max(...ok.map((r) => r.at + r.durationMs));
+    const { first, last, spanMs, ok } = routeWindow(log, ORG_KEY_ROUTE);
     const times = log
       .map((r) => r.at)
       .filter((t) => t >= first && t <= last)
@@ -77,8 +75,8 @@ async function runOnce(stacks: number, perStack: number, limiterUrl: string | un
     for (let i = 1; i < times.length; i++) longestGapMs = Math.max(longestGapMs, times[i]! - times[i - 1]!);
     return {
       upMs,
-      windowMs: last - first,
-      created: ok.length,
+      windowMs: spanMs,
+      created: ok,
       rateLimited: log.filter((r) => r.status === 429).length,
       longestGapMs,
       failures: results.filter((r) => r.status === "rejected").length,

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject } from "../../tests/e2e/support/package";
 import { collect, createStack, type E2eStack, ROOT } from "../../tests/e2e/support/stack";
+import { median } from "./stats";
 
 /** One entry of the scenario program's `keys` config. */
 export interface KeySpec {
@@ -89,11 +90,14 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 }
 
 /**
- * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time
- * and, when it failed, the tail of its message.
+ * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time,
+ * when it started (epoch ms, the request log's clock) and, when it failed, the tail of its message.
  */
-export async function timedUp(run: EngineRun): Promise<{ ms: number; error: string | undefined }> {
+export async function timedUp(
+  run: EngineRun,
+): Promise<{ ms: number; startedAt: number; error: string | undefined }> {
   run.emulator.control.clearRequests();
+  const startedAt = Date.now();
   let error: string | undefined;
   const { ms } = await timed(async () => {
     try {
@@ -102,5 +106,21 @@ export async function timedUp(run: EngineRun): Promise<{ ms: number; error: stri
       error = (err as Error).message.split("\n").slice(-8).join("\n");
     }
   });
-  return { ms, error };
+  return { ms, startedAt, error };
+}
+
+/** The empty program's `up`: what the engine costs before any resource. */
+export async function emptyUpMs(runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await engineRun({ scenario: {}, emulator: {} });
+    try {
+      const { ms, error } = await timedUp(run);
+      if (error !== undefined) throw new Error(`the empty program's up failed: ${error}`);
+      times.push(ms);
+    } finally {
+      await run.dispose();
+    }
+  }
+  return median(times);
 }

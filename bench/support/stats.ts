@@ -18,6 +18,11 @@ export function secs(ms: number): string {
   return `${fmt(ms / 1000)} s`;
 }
 
+/** A difference in milliseconds as signed seconds: "+1.20 s", "−0.35 s". */
+export function signedSecs(ms: number): string {
+  return `${ms < 0 ? "−" : "+"}${secs(Math.abs(ms))}`;
+}
+
 /** Bytes as MiB with one decimal and a unit. */
 export function mib(bytes: number): string {
   return `${fmt(bytes / (1024 * 1024), 1)} MiB`;
@@ -52,4 +57,11 @@ export function renderTable(table: Table): string {
 /** "met" / "MISSED" for a target check. */
 export function verdict(ok: boolean): string {
   return ok ? "met" : "MISSED";
+}
+
+/** How many requests of a request log went to each route. */
+export function countBy(log: readonly { route: string }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of log) out.set(r.route, (out.get(r.route) ?? 0) + 1);
+  return out;
 }

@@ -145,9 +145,10 @@ describe("resource classes (Pulumi mock monitor)", () => {
 });
 
 describe("the package in a program process", () => {
-  it("importing it loads no HTTP client: that waits for the first data-source call", () => {
-    const root = path.resolve(__dirname, "../..");
-    const loaded = JSON.parse(
+  const root = path.resolve(__dirname, "../..");
+  let loaded: string[] = [];
+  before(() => {
+    loaded = JSON.parse(
       execFileSync(
         process.execPath,
         [
@@ -159,6 +160,9 @@ describe("the package in a program process", () => {
         { cwd: root, encoding: "utf8" },
       ),
     ) as string[];
+  });
+
+  it("importing it loads no HTTP client: that waits for the first data-source call", () => {
     assert.ok(
       loaded.some((file) => file.endsWith(path.join("provider", "resources", "branch.ts"))),
       "the resources are loaded",
@@ -167,5 +171,14 @@ describe("the package in a program process", () => {
       /node_modules\/got\/|provider\/client\/(request|http|index)\.ts$/.test(file),
     );
     assert.deepEqual(client, []);
+  });
+
+  it("importing it loads no provider methods, no emulator and no optional peer: the provider process loads those", () => {
+    const unused = loaded.filter((file) =>
+      /provider\/resources\/(lifecycle\/(methods|settings|diff|pending)|\w+Methods)\.ts$|\/emulator\/|node_modules\/(fastify|ajv|redis|@redis|rate-limiter-flexible)\//.test(
+        file,
+      ),
+    );
+    assert.deepEqual(unused, []);
   });
 });
