@@ -159,7 +159,8 @@ async function main() {
     await pulumi(["stack", "output"]);
 
     if (postgres && example.afterUp) {
-      const output = (name) => pulumi(["stack", "output", name, "--show-secrets"], { quiet: true, capture: true });
+      const output = (name) =>
+        pulumi(["stack", "output", name, "--show-secrets"], { quiet: true, capture: true });
       await example.afterUp({ output });
     }
 
