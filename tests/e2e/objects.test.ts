@@ -1,4 +1,4 @@
-// The real Pulumi engine driving Project, Endpoint and getConnectionUriOutput from the package
+// The real Pulumi engine driving Project, Endpoint, Role, Database and getConnectionUriOutput from the package
 // installed from `npm pack`, against the emulator: up, a no-change preview, refresh after an
 // out-of-band delete, an in-place update, a replace, destroy; no connection string in plain text in
 // the state file at any step.
@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { projectIdle } from "../provider/support";
 import { installPackedProject } from "./support/package";
 import { collect, createStack, type E2eStack } from "./support/stack";
 
@@ -17,9 +18,11 @@ interface Objects {
   regionId: string;
   historyRetentionSeconds: number;
   replicaMaxCu: number;
+  roleName: string;
+  databaseName: string;
 }
 
-describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
+describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine", function () {
   this.timeout(15 * 60 * 1000);
   let workDir: string;
   let emulator: RunningEmulator;
@@ -29,8 +32,10 @@ describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
     regionId: "aws-us-east-2",
     historyRetentionSeconds: 86400,
     replicaMaxCu: 1,
+    roleName: "app",
+    databaseName: "appdb",
   };
-  const ids = { project: "", endpoint: "" };
+  const ids = { project: "", endpoint: "", database: "" };
 
   const setSpec = () => e2e.stack.setConfig("objects", { value: JSON.stringify(spec) });
   const mutations = () =>
@@ -43,14 +48,23 @@ describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
     const out = await e2e.stack.outputs();
     return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.value as string]));
   };
-  /** The raw state file holds no connection string in plain text, and the stack outputs holding one are secrets. */
+  /** The raw state file holds no connection string and no role password in plain text; the outputs holding them are secrets. */
   const assertNoPlainUri = async () => {
     const text = e2e.rawState();
     assert.ok(!text.includes("postgresql://"), "a connection string is in the state in plain text");
     const out = await e2e.stack.outputs();
     assert.equal(out.connectionUri?.secret, true);
     assert.equal(out.pooledUri?.secret, true);
+    assert.equal(out.rolePassword?.secret, true);
+    const password = String(out.rolePassword?.value);
+    assert.ok(
+      password.length >= 8 && !text.includes(password),
+      "the role's password is in the state in plain text",
+    );
   };
+  const databases = () =>
+    emulator.control.snapshot().branches.find((b) => b.project_id === ids.project && b.default)?.databases ??
+    [];
   const project = (id: string) => emulator.control.snapshot().projects.find((p) => p.id === id);
 
   before(async () => {
@@ -70,13 +84,15 @@ describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it("creates the project and its read replica, with connection strings as secrets", async () => {
+  it("creates the project, its read replica, a role and a database, with connection strings and password as secrets", async () => {
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(changes(up).create, 3, e2e.output.join("\n"));
+    assert.equal(changes(up).create, 5, e2e.output.join("\n"));
     const out = await outputs();
     ids.project = out.projectId!;
     ids.endpoint = out.endpointId!;
+    ids.database = out.databaseId!;
     assert.equal(project(ids.project)?.name, "e2e-objects");
+    assert.equal(databases().find((d) => d.name === "appdb")?.owner_name, "app");
     assert.match(out.connectionUri!, /^postgresql:\/\//);
     assert.match(out.pooledUri!, /^postgresql:\/\/[^@]+@[^.]+-pooler\./);
     assert.equal(out.pooledHost, `${ids.endpoint}-pooler.${out.pooledHost!.split(".").slice(1).join(".")}`);
@@ -86,40 +102,52 @@ describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
   it("previews no change and sends no mutating request when nothing changed", async () => {
     emulator.control.clearRequests();
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 3 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 5 }, e2e.output.join("\n"));
     assert.deepEqual(mutations(), []);
   });
 
-  it("drops a compute deleted out of band on refresh, and creates it again on up", async () => {
-    const gone = await fetch(`${emulator.url}/projects/${ids.project}/endpoints/${ids.endpoint}`, {
-      method: "DELETE",
-      headers: { authorization: `Bearer ${DEMO.personalKey}` },
-    });
-    assert.equal(gone.status, 200);
+  it("drops a compute and a database deleted out of band on refresh, and creates them again on up", async () => {
+    const branch = (await outputs()).defaultBranchId;
+    for (const path of [
+      `/projects/${ids.project}/endpoints/${ids.endpoint}`,
+      `/projects/${ids.project}/branches/${branch}/databases/appdb`,
+    ]) {
+      const gone = await fetch(`${emulator.url}${path}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${DEMO.personalKey}` },
+      });
+      assert.equal(gone.status, 200, path);
+      // The project takes new work once this change's operations end.
+      await projectIdle(emulator, ids.project);
+    }
     const refresh = await e2e.stack.refresh(collect(e2e.output));
-    assert.equal(refresh.summary.resourceChanges?.delete, 1, e2e.output.join("\n"));
+    assert.equal(refresh.summary.resourceChanges?.delete, 2, e2e.output.join("\n"));
     await assertNoPlainUri();
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(changes(up).create, 1, e2e.output.join("\n"));
+    assert.equal(changes(up).create, 2, e2e.output.join("\n"));
     const again = (await outputs()).endpointId!;
     assert.notEqual(again, ids.endpoint);
     ids.endpoint = again;
   });
 
-  it("renames the project and resizes the replica in place: same ids, one PATCH each", async () => {
+  it("renames the project and the database and resizes the replica in place: same ids, one PATCH each", async () => {
     spec.projectName = "e2e-objects-renamed";
     spec.historyRetentionSeconds = 3600;
     spec.replicaMaxCu = 2;
+    spec.databaseName = "appdb_v2";
     await setSpec();
+    const database = (await outputs()).databaseId;
     emulator.control.clearRequests();
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(changes(up).update, 2, e2e.output.join("\n"));
+    assert.equal(changes(up).update, 3, e2e.output.join("\n"));
     const out = await outputs();
-    assert.deepEqual([out.projectId, out.endpointId], [ids.project, ids.endpoint]);
+    assert.deepEqual([out.projectId, out.endpointId, out.databaseId], [ids.project, ids.endpoint, database]);
     assert.deepEqual(mutations().sort(), [
       "PATCH /projects/{project_id}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
       "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
     ]);
+    assert.ok(databases().some((d) => d.name === "appdb_v2"));
     assert.deepEqual(
       [project(ids.project)?.name, project(ids.project)?.history_retention_seconds],
       ["e2e-objects-renamed", 3600],
@@ -127,11 +155,11 @@ describe("e2e: Project and Endpoint under the real Pulumi engine", function () {
     await assertNoPlainUri();
   });
 
-  it("replaces the project, and with it the replica, when the region changes; the old project is deleted", async () => {
+  it("replaces the project, and with it the replica, the role and the database, when the region changes; the old project is deleted", async () => {
     spec.regionId = "aws-eu-central-1";
     await setSpec();
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(changes(up).replace, 2, e2e.output.join("\n"));
+    assert.equal(changes(up).replace, 4, e2e.output.join("\n"));
     const out = await outputs();
     assert.notEqual(out.projectId, ids.project);
     assert.equal(project(out.projectId!)?.region_id, "aws-eu-central-1");
