@@ -4,7 +4,6 @@
  * in-place rows are applied with the resource's own `update`, as a later `pulumi up` would.
  */
 import type { CommonInputs, CommonState, ResourceDefinition, Step } from "./define";
-import { diffInputs, updatedState } from "./diff";
 import { ResourceError } from "./errors";
 
 /** Takes the object `id`, as read now (`live`), under management with `inputs`. */
@@ -15,6 +14,8 @@ export async function adoptLive<I extends CommonInputs, O extends CommonState>(
   id: string,
   live: O,
 ): Promise<O> {
+  // Loaded here: resource files import this module, and a program process never adopts.
+  const { diffInputs, updatedState } = require("./diff") as typeof import("./diff");
   const replaces = diffInputs(definition, live, inputs).replaces ?? [];
   if (replaces.length > 0) {
     const has = (key: string) => JSON.stringify((live as Record<string, unknown>)[key] ?? null);
