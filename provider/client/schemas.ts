@@ -69,7 +69,7 @@ export type OperationResponse = z.infer<typeof OperationResponseSchema>;
 
 // ---------------------------------------------------------------- API keys
 
-/** `POST /api_keys` (200). Only `id` and `key` are promised by the contract; the rest are read when sent. */
+/** `POST /api_keys` (200). Only `id` and `key` are promised (docs/api-rules.md §6); the rest are read when sent. */
 export const ApiKeyCreatedSchema = z.looseObject({
   id: z.number().int(),
   key: z.string(),
