@@ -5,7 +5,7 @@ import { isConflict } from "../client/errors";
 import { DatabaseOperationsSchema } from "../client/schemas";
 import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Step } from "./lifecycle/define";
-import { nameTaken, ResourceError } from "./lifecycle/errors";
+import { nameOf, nameTaken } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
 import { isGeneratedWith } from "./lifecycle/owner";
@@ -74,7 +74,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
    */
   async create(step, inputs) {
     const { client, deadline, createKey } = step;
-    const name = nameOf(inputs);
+    const name = nameOf("database", inputs);
     try {
       const made = await client.createDatabase(
         inputs.projectId,
@@ -102,7 +102,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   async findLost({ client }, inputs, startedAt) {
     const found = await client
       .listDatabases(inputs.projectId, inputs.branchId)
-      .then((databases) => databases.find((d) => d.name === nameOf(inputs)))
+      .then((databases) => databases.find((d) => d.name === nameOf("database", inputs)))
       .catch(() => undefined);
     if (found === undefined || !(Date.parse(found.created_at ?? "") >= createdSince(startedAt)))
       return undefined;
@@ -154,12 +154,6 @@ async function renamed(
     { deadline },
   );
   return { ...outs, name: changed.database.name, ownerName: changed.database.owner_name ?? outs.ownerName };
-}
-
-/** The database's name: the program's, or the one `check` generated. */
-function nameOf(inputs: DatabaseInputs): string {
-  if (inputs.name !== undefined) return inputs.name;
-  throw new ResourceError("NameMissing", "the database has no name: give name, or let `check` generate one");
 }
 
 function outputsOf(

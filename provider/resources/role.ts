@@ -11,7 +11,7 @@ import {
   TimeoutsInput,
 } from "./lifecycle/check";
 import { createdSince, defineResource } from "./lifecycle/define";
-import { nameTaken, ResourceError } from "./lifecycle/errors";
+import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
 import { isGeneratedWith } from "./lifecycle/owner";
@@ -86,7 +86,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
    * received). A name the program gave carries no such proof, so it is refused with what to do.
    */
   async create({ client, deadline, createKey }, inputs) {
-    const name = nameOf(inputs);
+    const name = nameOf("role", inputs);
     try {
       const made = await client.createRole(
         inputs.projectId,
@@ -112,7 +112,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   /** Role names are unique per branch: a role of this name created since the request is ours; it gets a new password. */
   async findLost({ client, deadline }, inputs, startedAt) {
-    const name = nameOf(inputs);
+    const name = nameOf("role", inputs);
     const role = await client
       .listRoles(inputs.projectId, inputs.branchId)
       .then((roles) => roles.find((r) => r.name === name))
@@ -159,12 +159,6 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     await client.deleteRole(props.projectId, props.branchId, props.name, { deadline });
   },
 });
-
-/** The role's name: the program's, or the one `check` generated. */
-function nameOf(inputs: RoleInputs): string {
-  if (inputs.name !== undefined) return inputs.name;
-  throw new ResourceError("NameMissing", "the role has no name: give name, or let `check` generate one");
-}
 
 function outputsOf(
   inputs: RoleInputs,

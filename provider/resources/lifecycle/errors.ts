@@ -139,3 +139,12 @@ export function nameTaken(
     err,
   );
 }
+
+/** The name of a role or database: the program's, or the one `check` generated from its URN. */
+export function nameOf(noun: "role" | "database", inputs: { name?: string | undefined }): string {
+  if (inputs.name !== undefined) return inputs.name;
+  throw new ResourceError(
+    "NameMissing",
+    `the ${noun} has no name, and none was generated because the resource's URN was not sent: give it a name`,
+  );
+}
