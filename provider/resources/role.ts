@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Role as ApiRole } from "../client";
+import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
 import {
   adoptInput,
@@ -10,9 +11,10 @@ import {
   TimeoutsInput,
 } from "./lifecycle/check";
 import { createdSince, defineResource } from "./lifecycle/define";
-import { ResourceError } from "./lifecycle/errors";
+import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
 import { lazyProvider } from "./lifecycle/lazyProvider";
 import { moduleRef } from "./lifecycle/moduleRef";
+import { isGeneratedWith } from "./lifecycle/owner";
 import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
 
 // ---------------------------------------------------------------- inputs
@@ -26,12 +28,13 @@ export const RoleInputsSchema = z.object({
   projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
   branchId: z.string({ error: BRANCH_REQUIRED }).min(1, BRANCH_REQUIRED),
   name: z
-    .string({ error: "name is required: the Postgres role name" })
-    .refine((name) => name.trim() !== "", "name must not be blank")
+    .string({ error: "name must be a Postgres role name; omit it for a generated one" })
+    .refine((name) => name.trim() !== "", "name must not be blank; omit it for a generated one")
     .refine((name) => Buffer.byteLength(name) <= NAME_BYTES, {
       error: (issue) =>
         `name is ${Buffer.byteLength(String(issue.input))} bytes; Postgres role names are at most ${NAME_BYTES}: shorten it`,
-    }),
+    })
+    .optional(),
   passwordResetTrigger: optionalText("passwordResetTrigger"),
   adoptExisting: adoptInput("role (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
@@ -56,6 +59,7 @@ export const ROLE_CHANGES = {
 
 /** Everything the state records of a role. `password` is a Pulumi secret. */
 export interface RoleOutputs extends RoleInputs {
+  name: string;
   /** The password, as last set by a create or reset; empty until one is received. */
   password: string;
   protected: boolean;
@@ -72,16 +76,31 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   inputs: RoleInputsSchema,
   changes: ROLE_CHANGES,
   secrets: ["password"],
+  // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
+  generatesName: true,
   id: (outs) => `${outs.branchId}/${outs.name}`,
 
-  async create({ client, deadline }, inputs) {
-    const made = await client.createRole(
-      inputs.projectId,
-      inputs.branchId,
-      { role: { name: inputs.name } },
-      { deadline },
-    );
-    return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
+  /**
+   * Creates the role. A name generated with this create key that is taken was taken by a killed
+   * run of this resource: that role is taken, with a new password (the first one was never
+   * received). A name the program gave carries no such proof, so it is refused with what to do.
+   */
+  async create({ client, deadline, createKey }, inputs) {
+    const name = nameOf("role", inputs);
+    try {
+      const made = await client.createRole(
+        inputs.projectId,
+        inputs.branchId,
+        { role: { name } },
+        { deadline },
+      );
+      return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      if (createKey === undefined || !isGeneratedWith(name, createKey)) throw nameTaken("role", inputs, err);
+    }
+    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
+    return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
   },
 
   // The password never enters a partial failure's properties (they are stored before secrets apply):
@@ -93,15 +112,14 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   /** Role names are unique per branch: a role of this name created since the request is ours; it gets a new password. */
   async findLost({ client, deadline }, inputs, startedAt) {
+    const name = nameOf("role", inputs);
     const role = await client
       .listRoles(inputs.projectId, inputs.branchId)
-      .then((roles) => roles.find((r) => r.name === inputs.name))
+      .then((roles) => roles.find((r) => r.name === name))
       .catch(() => undefined);
     if (role === undefined || !(Date.parse(role.created_at ?? "") >= createdSince(startedAt)))
       return undefined;
-    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, inputs.name, {
-      deadline,
-    });
+    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
     return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
   },
 
@@ -150,6 +168,7 @@ function outputsOf(
 ): RoleOutputs {
   return {
     ...declaredInputs<RoleInputs>(RoleInputsSchema, inputs),
+    name: role.name,
     password,
     protected: role.protected ?? false,
     createdAt: role.created_at ?? null,
@@ -166,8 +185,11 @@ export interface RoleArgs {
   projectId: pulumi.Input<string>;
   /** The branch the role belongs to. Changing it replaces the role. */
   branchId: pulumi.Input<string>;
-  /** The Postgres role name (at most 63 bytes). Changing it replaces the role. */
-  name: pulumi.Input<string>;
+  /**
+   * The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and
+   * a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
+   */
+  name?: pulumi.Input<string>;
   /** Any string; changing it resets the password in place. */
   passwordResetTrigger?: pulumi.Input<string>;
   /** The name of an existing role on the branch to take under management (it must equal `name`). */

@@ -40,7 +40,10 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
     const branches = snap.branches
       .filter((b) => b.project_id === PROJECT && b.deleted_at_ms === undefined && !seedBranches.has(b.id))
       .map((b) => b.id);
-    const keys = snap.apiKeys.filter((k) => k.name === KEY_NAME && !k.revoked).map((k) => String(k.id));
+    // The API's copy of a key's name carries the create key's mark after the name.
+    const keys = snap.apiKeys
+      .filter((k) => k.name.startsWith(`${KEY_NAME} #`) && !k.revoked)
+      .map((k) => String(k.id));
     const state = JSON.parse(e2e.rawState()) as {
       checkpoint: { latest?: { resources?: { type: string; id?: string }[] } };
     };
