@@ -102,6 +102,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
         killAfterMs: 300,
       });
       assert.equal(killed.code, "killed", killed.output);
+      assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
       const up = await nextRun("up");
       assertConverged({ branches: 3, keys: 1 }, up);
       // Three branches, each made by one POST across both runs.
@@ -116,6 +117,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
       killAfterMs: 300,
     });
     assert.equal(killed.code, "killed", killed.output);
+    assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
     assertConverged({ branches: 0, keys: 0 }, await nextRun("destroy"));
   });
 

@@ -144,6 +144,7 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
     for (const [what, when] of stages) {
       const killed = await nextRun("up", killWhen(when));
       assert.equal(killed.code, "killed", `up was not killed during the ${what} create:\n${killed.output}`);
+      assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
     }
     assertConverged(seed, 1, await nextRun("up"));
     // Each object made by one create across all runs; the key twice: the first, whose token was
@@ -170,6 +171,7 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
       killWhen(() => deletes() > before),
     );
     assert.equal(killed.code, "killed", killed.output);
+    assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
     assertConverged(seed, 0, await nextRun("destroy"));
   });
 });
