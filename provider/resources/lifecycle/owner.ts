@@ -30,17 +30,38 @@ export const GIVEN = "__given";
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
 
 /**
- * The create key for `news` given the stored inputs `olds`: the next key after the stored one, else
- * the hash of the URN; undefined when the URN is missing or not known yet (preview).
+ * The next key of each resource in the state that this process checked, by URN. The engine checks
+ * a resource it replaces twice: first against its stored inputs (to diff), then, for the
+ * replacement, with no stored inputs at all (so that names can be generated afresh). That second
+ * check must give the replacement's key, never the URN's, which the object being replaced may carry.
+ */
+const replacementKeys = new Map<string, string>();
+
+/**
+ * The create key for `news` given the stored inputs `olds`: the next key after the stored one; for
+ * a resource checked without stored inputs, the next key its first check in this process gave (a
+ * replacement, see above), else the hash of the URN; undefined when the URN is missing or not
+ * known yet (preview).
  */
 export function createKeyFor(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): string | undefined {
-  const stored = olds[CREATE_KEY];
-  if (typeof stored === "string" && stored !== "") return hash(`next:${stored}`);
   const owner = news[OWNER];
-  return typeof owner === "string" && owner.startsWith("urn:") ? hash(`urn:${owner}`) : undefined;
+  const urn = typeof owner === "string" && owner.startsWith("urn:") ? owner : undefined;
+  const stored = olds[CREATE_KEY];
+  if (typeof stored === "string" && stored !== "") {
+    const next = hash(`next:${stored}`);
+    if (urn !== undefined) replacementKeys.set(urn, next);
+    return next;
+  }
+  if (urn === undefined) return undefined;
+  return replacementKeys.get(urn) ?? hash(`urn:${urn}`);
+}
+
+/** Forgets the keys of `createKeyFor`'s first checks (a new engine run starts a new process). */
+export function forgetReplacementKeys(): void {
+  replacementKeys.clear();
 }
 
 /** The annotation marking a branch (or a project's default branch) with the create key it was made with. */
