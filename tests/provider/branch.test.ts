@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
-import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchDefinition, branchProvider } from "../../provider/resources/branch";
+import { branchDefinition } from "../../provider/resources/branch";
 import type { PartialFailure, ResourceError } from "../../provider/resources/lifecycle/errors";
+import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 const PROJECT = DEMO.projectId;
