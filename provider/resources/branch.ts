@@ -230,7 +230,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       .catch((err) => Promise.reject(isConflict(err) ? nameTaken(inputs, err) : err));
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
-    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
+    const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
+    return withConnection(client, inputs, current);
   },
 
   /**
@@ -449,21 +450,33 @@ function computeRequest(inputs: BranchInputs) {
 
 type LiveBranch = ReturnType<typeof liveFields>;
 
-/** The branch and its computes as they are now (two GETs). Throws the client's not-found error when gone. */
+/**
+ * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
+ * branch known to have none). Throws the client's not-found error when gone.
+ */
 async function readLive(
   client: CloudDbClient,
   projectId: string,
   branchId: string,
   declaredParent: string | null,
+  hasComputes = true,
 ): Promise<LiveBranch> {
   const { branch } = await client.getBranch(projectId, branchId);
-  const endpoints = await client.listBranchEndpoints(projectId, branchId);
+  const endpoints = hasComputes ? await client.listBranchEndpoints(projectId, branchId) : [];
   return liveFields(branch, endpoints, declaredParent);
 }
 
-/** Reads the branch again after its operations finished, so `currentState` is current. */
-async function refreshed(client: CloudDbClient, outs: BranchOutputs): Promise<BranchOutputs> {
-  return { ...outs, ...(await readLive(client, outs.projectId, outs.branchId, outs.parentId)) };
+/**
+ * Reads the branch again after its operations finished, so `currentState` is current. Its computes
+ * are listed again unless `hasComputes` is false: a create that asked for none made none.
+ */
+async function refreshed(
+  client: CloudDbClient,
+  outs: BranchOutputs,
+  hasComputes = true,
+): Promise<BranchOutputs> {
+  const live = await readLive(client, outs.projectId, outs.branchId, outs.parentId, hasComputes);
+  return { ...outs, ...live };
 }
 
 /**

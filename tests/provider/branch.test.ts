@@ -146,6 +146,20 @@ describe("Branch provider against the emulator", () => {
       assert.deepEqual(outs.endpoints, []);
     });
 
+    it("does not list the computes of a branch created without any: they cannot exist", async () => {
+      harness.emulator.control.clearRequests();
+      const { id, outs } = await create({ name: "bare-reads" });
+      const log = harness.log();
+      assert.equal(log[0], `POST /projects/${PROJECT}/branches`);
+      assert.deepEqual(
+        log.filter((line) => !line.startsWith(`GET /projects/${PROJECT}/operations/`)).slice(1),
+        [`GET /projects/${PROJECT}/branches/${id}`],
+        "after the POST and the operation's polls, one read of the branch, no endpoint listing and no connection strings",
+      );
+      assert.equal(outs.currentState, "ready");
+      assert.equal(outs.connectionUri, "");
+    });
+
     it("still returns the created branch when the final re-read fails, so it is never orphaned", async () => {
       harness.emulator.control.failNext("GET /projects/{project_id}/branches/{branch_id}", { status: 403 });
       const { id, outs } = await create({ name: "reread-fails" });
