@@ -1,7 +1,7 @@
 import { forbidden, notFound, unauthorized } from "./errors";
 import type { KeyRecord, OrgRecord, ProjectRecord, Role, Store, UserRecord } from "./state";
 
-// Authentication and the scope rules of contract sections 2.1, 3.2 and 5.
+// Authentication and the scope rules of the three key kinds (docs/api-rules.md §6).
 //
 //   key kind      | acts on                                   | creates keys | creates projects | org actions
 //   personal      | own projects + projects of member orgs    | yes          | yes              | as its user's role

@@ -28,6 +28,11 @@ export interface FaultResponse {
    * on the way back. Does nothing when the handler itself fails.
    */
   afterHandler?: boolean;
+  /**
+   * Runs the real handler first (the change is made), then holds its success this long before
+   * sending it: an answer slow on the way back, during which the client may be killed.
+   */
+  holdMs?: number;
 }
 
 interface Fault {

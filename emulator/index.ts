@@ -1,6 +1,7 @@
-// pulumi-clouddb/emulator: a local stand-in for the Cloud Database Control API v2.
+// pulumi-clouddb-emulator: a local stand-in for the Cloud Database Control API v2.
 
 export { type Clock, ManualClock, ScaledClock } from "./clock";
+export { havePostgres } from "./data-plane/postgres";
 export { DEMO, demoSeed } from "./demo";
 export type { FaultResponse } from "./faults";
 export { type LimitSettings, REAL_LIMITS } from "./limits";

@@ -1,4 +1,4 @@
-// Rate limits as token buckets (contract section 8): 700 requests per minute per account,
+// Rate limits as token buckets (docs/api-rules.md §3): 700 requests per minute per account,
 // bursts of 40 per second per route, 10 per second for organization key creation.
 // A request takes one token from every bucket that applies, or none when any is empty,
 // and is then refused with 429 and `Retry-After` in whole seconds.

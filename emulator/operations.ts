@@ -262,7 +262,7 @@ export class OperationEngine {
       for (const project of this.#store.projects.values()) {
         if (project.deleted_at_ms !== undefined) continue;
         const target = this.#computeTarget(project.id);
-        // Branches without a compute are not checked (contract 2.2).
+        // Branches without a compute are not checked (docs/api-rules.md §4).
         if (target.endpointId === undefined || target.branchId === undefined) continue;
         this.create(
           project.id,

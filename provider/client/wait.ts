@@ -32,7 +32,7 @@ export interface PollInterval {
   max: number;
 }
 
-/** The default: first poll after 250 ms, backing off to the contract's suggested 5 s. */
+/** The default: first poll after 250 ms, backing off to the 5 s the API suggests (docs/api-rules.md §4). */
 export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ first: 250, max: 5_000 });
 
 /**

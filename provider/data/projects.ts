@@ -12,7 +12,7 @@ export interface GetProjectsArgs {
   limit?: number;
 }
 
-/** A project as listed, with the contract's fields in camelCase. */
+/** A project as listed, with the API's fields in camelCase. */
 export interface ProjectSummary {
   /** Project id. */
   readonly id: string;

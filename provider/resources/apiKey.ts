@@ -7,8 +7,9 @@ import type {
   SharedReads,
 } from "../client";
 import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
-import { compact, createdSince, defineResource, type Same } from "./lifecycle/define";
+import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
+import { markOf } from "./lifecycle/owner";
 import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
 
 export type { ApiKeyInputs, ApiKeyOutputs } from "./public/apiKey";
@@ -56,15 +57,19 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   secrets: API_KEY_SECRETS,
   id: (outs) => String(outs.keyId),
 
-  /** Creates the key and keeps the token (returned only now) in the state. */
-  async create({ client }, inputs) {
+  /**
+   * Creates the key, named with the mark of its create key, and keeps the token (returned only now)
+   * in the state.
+   */
+  async create({ client, createKey }, inputs) {
     const kind = kindOf(inputs);
+    const keyName = storedName(inputs.name, createKey);
     if (inputs.orgId === undefined) {
-      return outputsOf(inputs, kind, await client.createApiKey({ keyName: inputs.name }));
+      return outputsOf(inputs, kind, await client.createApiKey({ keyName }));
     }
     const made: OrgApiKeyCreated = await client.createOrgApiKey(
       inputs.orgId,
-      compact({ keyName: inputs.name, projectId: inputs.projectId }),
+      compact({ keyName, projectId: inputs.projectId }),
     );
     if (kind === "project" && made.project_id !== inputs.projectId) {
       // The key would act on something other than what was asked for: never keep it.
@@ -80,18 +85,31 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   },
 
   /**
+   * A key a killed run made for this resource carries this create key's mark in its name. Its
+   * token was never received and cannot be read again, so the key is useless: it is revoked, and
+   * the create makes a new one. A key without the mark is never touched.
+   */
+  async findOwn({ client }, inputs, key) {
+    const marked = storedName(inputs.name, key);
+    const orphans = (await listKeys(client.shared, inputs)).filter((k) => k.name === marked);
+    for (const orphan of orphans) await revoke(client, inputs, orphan.id);
+    return undefined;
+  },
+
+  /**
    * The create may have made a key although its response (the only place the token ever appears)
    * was lost. Such a key is useless and must not stay active: if exactly one key of this name was
    * created since the request, it is revoked and the error says so. With none or several, the
    * original error (which says the create may have happened) stands.
    */
-  async findLost({ client }, inputs, startedAt, err) {
+  async findLost({ client, createKey }, inputs, startedAt, err) {
     const since = createdSince(startedAt);
+    const name = storedName(inputs.name, createKey);
     const candidates = await listKeys(client, inputs)
       .then((keys) =>
         keys.filter(
           (k) =>
-            k.name === inputs.name &&
+            k.name === name &&
             Date.parse(k.created_at ?? "") >= since &&
             (inputs.projectId === undefined || k.project_id === inputs.projectId),
         ),
@@ -128,7 +146,8 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
     if (found === undefined) return undefined;
     return {
       ...props,
-      name: found.name,
+      // The output name is the program's: the mark is the API's copy only.
+      name: found.name === storedName(props.name, createKeyOf(props)) ? props.name : found.name,
       createdAt: found.created_at ?? props.createdAt,
       createdBy: creatorId(found.created_by) ?? props.createdBy,
       lastUsedAt: found.last_used_at ?? null,
@@ -142,6 +161,26 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
     await revoke(client, props, Number(id));
   },
 });
+
+/** The longest name the API stores. */
+const KEY_NAME_MAX = 64;
+
+/**
+ * The name the API stores for a key named `name` and created with `key`: the name, ` #` and the
+ * key's mark (see `lifecycle/owner.ts`); a name too long for the mark is shortened here, never in
+ * the outputs. Without a create key (a key made before keys were marked), the name alone.
+ */
+export function storedName(name: string, key: string | undefined): string {
+  if (key === undefined) return name;
+  const mark = ` #${markOf(key)}`;
+  return `${name.slice(0, KEY_NAME_MAX - mark.length)}${mark}`;
+}
+
+/** The create key the state records (see `lifecycle/owner.ts`). */
+function createKeyOf(props: ApiKeyOutputs): string | undefined {
+  const key = (props as CommonState).__createKey;
+  return typeof key === "string" ? key : undefined;
+}
 
 function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
   if (inputs.orgId === undefined) return "personal";

@@ -13,6 +13,8 @@ import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpi
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { ResourceError, unfinished } from "./lifecycle/errors";
+import { openOperations } from "./lifecycle/openOperations";
+import { CREATED_BY } from "./lifecycle/owner";
 import {
   BRANCH_SECRETS,
   type BranchEndpoint,
@@ -28,8 +30,6 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
-/** The annotation key marking a branch with the create key it was made with (`lifecycle/owner.ts`). */
-const CREATED_BY = "pulumi-clouddb.create-key";
 const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 /** The smallest compute size the API takes, in compute units. */
@@ -243,10 +243,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const { branches, annotations } = await client.listAnnotatedBranches(inputs.projectId);
     const branch = branches.find((b) => annotations.get(b.id)?.[CREATED_BY] === key);
     if (branch === undefined) return undefined;
-    const ops: Operation[] = [];
-    for await (const op of client.listOperations(inputs.projectId, { pageSize: 100, maxItems: 1000 })) {
-      if (op.branch_id === branch.id && op.status !== "finished" && op.status !== "skipped") ops.push(op);
-    }
+    const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));
     try {
       await client.waitForOperations(inputs.projectId, ops, { deadline });

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import type { Database as ApiDatabase } from "../client";
+import { isConflict } from "../client/errors";
 import { DatabaseOperationsSchema } from "../client/schemas";
 import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
+import { nameOf, nameTaken } from "./lifecycle/errors";
+import { isGeneratedWith } from "./lifecycle/owner";
 import type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
 export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
@@ -15,7 +18,10 @@ const required = (what: string) => z.string({ error: `${what} is required` }).mi
 export const DatabaseInputsSchema = z.object({
   projectId: required("projectId: the project of the branch"),
   branchId: required("branchId: the branch the database lives on (br-...)"),
-  name: required("name: the database name"),
+  name: z
+    .string({ error: "name must be a database name; omit it for a generated one" })
+    .min(1, "name must be a database name; omit it for a generated one")
+    .optional(),
   ownerName: required("ownerName: the role that owns the database (declare it with a Role)"),
   adoptExisting: adoptInput("database (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
@@ -43,17 +49,35 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   noun: "database",
   inputs: DatabaseInputsSchema,
   changes: DATABASE_CHANGES,
+  // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
+  generatesName: true,
   // The API addresses a database by name, which changes in place: the state's id is the numeric one.
   id: (outs) => (outs.databaseId === null ? `${outs.branchId}/${outs.name}` : String(outs.databaseId)),
 
-  async create({ client, deadline }, inputs) {
-    const made = await client.createDatabase(
-      inputs.projectId,
-      inputs.branchId,
-      { database: { name: inputs.name, owner_name: inputs.ownerName } },
-      { deadline },
-    );
-    return outputsOf(inputs, made.database, made.operations);
+  /**
+   * Creates the database. A name generated with this create key that is taken was taken by a
+   * killed run of this resource: that database is taken (its owner brought to the declared one). A
+   * name the program gave carries no such proof, so it is refused with what to do.
+   */
+  async create(step, inputs) {
+    const { client, deadline, createKey } = step;
+    const name = nameOf("database", inputs);
+    try {
+      const made = await client.createDatabase(
+        inputs.projectId,
+        inputs.branchId,
+        { database: { name, owner_name: inputs.ownerName } },
+        { deadline },
+      );
+      return outputsOf(inputs, made.database, made.operations);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      if (createKey === undefined || !isGeneratedWith(name, createKey))
+        throw nameTaken("database", inputs, err);
+    }
+    const found = await client.getDatabase(inputs.projectId, inputs.branchId, name);
+    const wanted = outputsOf(inputs, found, []);
+    return renamed(step, wanted, { ...wanted, ownerName: found.owner_name ?? "" });
   },
 
   created(inputs, response) {
@@ -65,7 +89,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   async findLost({ client }, inputs, startedAt) {
     const found = await client
       .listDatabases(inputs.projectId, inputs.branchId)
-      .then((databases) => databases.find((d) => d.name === inputs.name))
+      .then((databases) => databases.find((d) => d.name === nameOf("database", inputs)))
       .catch(() => undefined);
     if (found === undefined || !(Date.parse(found.created_at ?? "") >= createdSince(startedAt)))
       return undefined;
@@ -126,6 +150,7 @@ function outputsOf(
 ): DatabaseOutputs {
   return {
     ...declaredInputs<DatabaseInputs>(DatabaseInputsSchema, inputs),
+    name: database.name,
     databaseId: database.id ?? null,
     createdAt: database.created_at ?? null,
     operationIds: operations.map((op) => op.id),

@@ -16,7 +16,9 @@ import {
   type ResourceDefinition,
   type Same,
 } from "./lifecycle/define";
-import { ResourceError } from "./lifecycle/errors";
+import { ResourceError, unfinished } from "./lifecycle/errors";
+import { openOperations } from "./lifecycle/openOperations";
+import { markedName } from "./lifecycle/owner";
 import type { ComputeEndpointType, EndpointInputs, EndpointOutputs } from "./public/endpoint";
 
 export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
@@ -96,7 +98,8 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
   // A compute that did not start or suspend stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
 
-  async create({ client, deadline }, inputs) {
+  /** Creates the compute, named with the mark of its create key (`lifecycle/owner.ts`), and waits for it. */
+  async create({ client, deadline, createKey }, inputs) {
     const made = await client.createEndpoint(
       inputs.projectId,
       {
@@ -104,11 +107,30 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
           branch_id: inputs.branchId,
           type: inputs.type ?? "read_write",
           ...settingsOf(inputs),
+          ...(createKey === undefined ? {} : { name: markedName(createKey) }),
         },
       },
       { deadline },
     );
     return refreshed(client, outputsOf(inputs, made));
+  },
+
+  /**
+   * The compute a killed run made for this resource carries this create key's mark as its name:
+   * its operations are awaited and it is taken. A compute without the mark is never taken.
+   */
+  async findOwn({ client, deadline }, inputs, key) {
+    const name = markedName(key);
+    const found = (await client.shared.listEndpoints(inputs.projectId)).find((e) => e.name === name);
+    if (found === undefined) return undefined;
+    const ops = await openOperations(client, inputs.projectId, (op) => op.endpoint_id === found.id);
+    const outs = outputsOf(inputs, { endpoint: found, operations: ops });
+    try {
+      await client.waitForOperations(inputs.projectId, ops, { deadline });
+    } catch (err) {
+      throw unfinished("compute endpoint", found.id, inputs, outs, err, " by an interrupted run");
+    }
+    return refreshed(client, { ...outs, operationIds: [] });
   },
 
   created(inputs, response) {

@@ -19,6 +19,8 @@ import {
   type Same,
 } from "./lifecycle/define";
 import { unfinished } from "./lifecycle/errors";
+import { openOperations } from "./lifecycle/openOperations";
+import { CREATED_BY, markedName } from "./lifecycle/owner";
 import {
   type DefaultEndpointSettings,
   PROJECT_SECRETS,
@@ -111,11 +113,16 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   // A compute that did not start stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
 
-  async create({ client, deadline }, inputs) {
+  /**
+   * Creates the project, its default branch annotated with the create key (`lifecycle/owner.ts`);
+   * left unnamed, it is named from the key, so a run after a killed one finds it among few.
+   */
+  async create({ client, deadline, createKey }, inputs) {
     const made = await client.createProject(
       {
         project: compact({
-          name: inputs.name,
+          name: inputs.name ?? (createKey === undefined ? undefined : markedName(createKey)),
+          branch: createKey === undefined ? undefined : { annotations: { [CREATED_BY]: createKey } },
           region_id: inputs.regionId,
           pg_version: inputs.pgVersion,
           org_id: inputs.orgId,
@@ -140,6 +147,24 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   },
 
   /**
+   * The project a killed run made for this resource: of the name this create asks for, its default
+   * branch annotated with this create key. Its operations are awaited and it is taken. A project
+   * without the annotation is never taken, whatever its name.
+   */
+  async findOwn({ client, deadline }, inputs, key): Promise<ProjectOutputs | undefined> {
+    const name = inputs.name ?? markedName(key);
+    for await (const p of client.listProjects(compact({ search: name, orgId: inputs.orgId }))) {
+      if (p.name !== name) continue;
+      const { branches, annotations } = await client.listAnnotatedBranches(p.id);
+      const root = branches.find((b) => b.default === true);
+      if (root === undefined || annotations.get(root.id)?.[CREATED_BY] !== key) continue;
+      const ops = await openOperations(client, p.id);
+      return taken(client, deadline, p.id, inputs, ops, " by an interrupted run");
+    }
+    return undefined;
+  },
+
+  /**
    * Project names are not unique, but one project of this name made since the request (in the
    * declared organization) is the one the lost create made: its operations are awaited and it is
    * recorded. Unnamed, or several of the name: the original error stands.
@@ -155,22 +180,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     if (projectId === undefined || found.length > 1) return undefined;
     const ops: Operation[] = [];
     for await (const op of client.listOperations(projectId, { pageSize: 100, maxItems: 100 })) ops.push(op);
-    const outs = { ...(await readDefaults(client, projectId, inputs)), operationIds: ops.map((op) => op.id) };
-    try {
-      await client.waitForOperations(projectId, ops, { deadline });
-    } catch (err) {
-      // The connection string never enters a partial failure's properties.
-      const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
-      throw unfinished(
-        "project",
-        projectId,
-        inputs,
-        recorded,
-        err,
-        " (found by name after its answer was lost)",
-      );
-    }
-    return outs;
+    return taken(client, deadline, projectId, inputs, ops, " (found by name after its answer was lost)");
   },
 
   async adopt(step, inputs, projectId): Promise<ProjectOutputs> {
@@ -210,6 +220,29 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     await client.deleteProject(projectId, { deadline });
   },
 });
+
+/**
+ * A project this resource made but never recorded, once `ops` (its operations) are awaited; a
+ * failed wait records it as a partial failure, `how` saying how it was found.
+ */
+async function taken(
+  client: CloudDbClient,
+  deadline: number,
+  projectId: string,
+  inputs: ProjectInputs,
+  ops: Operation[],
+  how: string,
+): Promise<ProjectOutputs> {
+  const outs = { ...(await readDefaults(client, projectId, inputs)), operationIds: ops.map((op) => op.id) };
+  try {
+    await client.waitForOperations(projectId, ops, { deadline });
+  } catch (err) {
+    // The connection string never enters a partial failure's properties.
+    const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
+    throw unfinished("project", projectId, inputs, recorded, err, how);
+  }
+  return outs;
+}
 
 /** The project's fields the state records; the default compute settings keep only the keys `keep` has, when it has any. */
 function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | undefined) {

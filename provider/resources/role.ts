@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Role as ApiRole } from "../client";
+import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
 import {
   adoptInput,
@@ -9,7 +10,8 @@ import {
   TimeoutsInput,
 } from "./lifecycle/check";
 import { createdSince, defineResource, type Same } from "./lifecycle/define";
-import { ResourceError } from "./lifecycle/errors";
+import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
+import { isGeneratedWith } from "./lifecycle/owner";
 import { ROLE_SECRETS, type RoleInputs, type RoleOutputs } from "./public/role";
 
 export type { RoleInputs, RoleOutputs } from "./public/role";
@@ -25,12 +27,13 @@ export const RoleInputsSchema = z.object({
   projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
   branchId: z.string({ error: BRANCH_REQUIRED }).min(1, BRANCH_REQUIRED),
   name: z
-    .string({ error: "name is required: the Postgres role name" })
-    .refine((name) => name.trim() !== "", "name must not be blank")
+    .string({ error: "name must be a Postgres role name; omit it for a generated one" })
+    .refine((name) => name.trim() !== "", "name must not be blank; omit it for a generated one")
     .refine((name) => Buffer.byteLength(name) <= NAME_BYTES, {
       error: (issue) =>
         `name is ${Buffer.byteLength(String(issue.input))} bytes; Postgres role names are at most ${NAME_BYTES}: shorten it`,
-    }),
+    })
+    .optional(),
   passwordResetTrigger: optionalText("passwordResetTrigger"),
   adoptExisting: adoptInput("role (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
@@ -59,16 +62,31 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   inputs: RoleInputsSchema,
   changes: ROLE_CHANGES,
   secrets: ROLE_SECRETS,
+  // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
+  generatesName: true,
   id: (outs) => `${outs.branchId}/${outs.name}`,
 
-  async create({ client, deadline }, inputs) {
-    const made = await client.createRole(
-      inputs.projectId,
-      inputs.branchId,
-      { role: { name: inputs.name } },
-      { deadline },
-    );
-    return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
+  /**
+   * Creates the role. A name generated with this create key that is taken was taken by a killed
+   * run of this resource: that role is taken, with a new password (the first one was never
+   * received). A name the program gave carries no such proof, so it is refused with what to do.
+   */
+  async create({ client, deadline, createKey }, inputs) {
+    const name = nameOf("role", inputs);
+    try {
+      const made = await client.createRole(
+        inputs.projectId,
+        inputs.branchId,
+        { role: { name } },
+        { deadline },
+      );
+      return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      if (createKey === undefined || !isGeneratedWith(name, createKey)) throw nameTaken("role", inputs, err);
+    }
+    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
+    return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
   },
 
   // The password never enters a partial failure's properties (they are stored before secrets apply):
@@ -80,15 +98,14 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   /** Role names are unique per branch: a role of this name created since the request is ours; it gets a new password. */
   async findLost({ client, deadline }, inputs, startedAt) {
+    const name = nameOf("role", inputs);
     const role = await client
       .listRoles(inputs.projectId, inputs.branchId)
-      .then((roles) => roles.find((r) => r.name === inputs.name))
+      .then((roles) => roles.find((r) => r.name === name))
       .catch(() => undefined);
     if (role === undefined || !(Date.parse(role.created_at ?? "") >= createdSince(startedAt)))
       return undefined;
-    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, inputs.name, {
-      deadline,
-    });
+    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
     return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
   },
 
@@ -137,6 +154,7 @@ function outputsOf(
 ): RoleOutputs {
   return {
     ...declaredInputs<RoleInputs>(RoleInputsSchema, inputs),
+    name: role.name,
     password,
     protected: role.protected ?? false,
     createdAt: role.created_at ?? null,

@@ -40,7 +40,10 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
     const branches = snap.branches
       .filter((b) => b.project_id === PROJECT && b.deleted_at_ms === undefined && !seedBranches.has(b.id))
       .map((b) => b.id);
-    const keys = snap.apiKeys.filter((k) => k.name === KEY_NAME && !k.revoked).map((k) => String(k.id));
+    // The API's copy of a key's name carries the create key's mark after the name.
+    const keys = snap.apiKeys
+      .filter((k) => k.name.startsWith(`${KEY_NAME} #`) && !k.revoked)
+      .map((k) => String(k.id));
     const state = JSON.parse(e2e.rawState()) as {
       checkpoint: { latest?: { resources?: { type: string; id?: string }[] } };
     };
@@ -99,6 +102,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
         killAfterMs: 300,
       });
       assert.equal(killed.code, "killed", killed.output);
+      assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
       const up = await nextRun("up");
       assertConverged({ branches: 3, keys: 1 }, up);
       // Three branches, each made by one POST across both runs.
@@ -113,6 +117,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
       killAfterMs: 300,
     });
     assert.equal(killed.code, "killed", killed.output);
+    assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
     assertConverged({ branches: 0, keys: 0 }, await nextRun("destroy"));
   });
 

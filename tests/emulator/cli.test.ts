@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
 import { DEMO } from "../../emulator";
+import { exited, output } from "../support/child-output";
 import { call } from "./helpers";
 
 // The `clouddb-emulator` bin as a separate process: it prints its URL, answers real HTTP
@@ -19,41 +20,6 @@ function spawnCli(args: string[]): ChildProcess {
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
-
-function output(child: ChildProcess): {
-  text: () => string;
-  line: (pattern: RegExp) => Promise<RegExpMatchArray>;
-} {
-  let text = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  return {
-    text: () => text,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const timer = setInterval(() => {
-          const match = pattern.exec(text);
-          if (match) {
-            clearInterval(timer);
-            resolve(match);
-          } else if (child.exitCode !== null) {
-            clearInterval(timer);
-            reject(new Error(`the CLI exited (${child.exitCode}) before printing ${pattern}: ${text}`));
-          }
-        }, 20);
-      }),
-  };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once("exit", (code) => resolve(code));
-  });
 
 describe("clouddb-emulator CLI", function () {
   this.timeout(30_000);

@@ -101,6 +101,20 @@ describe("faults and the request log", () => {
     );
   });
 
+  it("holds the answer after the change is made (holdMs): the key exists while its answer waits", async () => {
+    emu.control.failNext("POST /api_keys", { holdMs: 300 });
+    const started = Date.now();
+    const answer = demo.post("/api_keys", { key_name: "held" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const made = () => emu.control.snapshot().apiKeys.some((k) => k.name === "held" && !k.revoked);
+    assert.ok(made(), "the key was made before its answer left");
+    const reply = await answer;
+    assert.equal(reply.status, 200, reply.text);
+    assert.ok(typeof reply.body.key === "string" && reply.body.key !== "");
+    assert.ok(Date.now() - started >= 300, "the answer was held");
+    assert.equal(emu.control.requests().at(-1)?.faulted, true);
+  });
+
   it("leaves a failing handler's answer alone under afterHandler", async () => {
     emu.control.failNext("POST /projects/{project_id}/branches", { afterHandler: true, status: 502 });
     const dup = await demo.post(`${P}/branches`, { branch: { name: "main" } });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DEMO, demoSeed, type RunningEmulator, type SeedFile } from "../../emulator";
 import { api, call, type Reply, start } from "./helpers";
 
-// Every cell of the permission table (contract 2.1, 3.2, 5), allowed and refused. Each cell runs
+// Every cell of the permission table (docs/api-rules.md §6), allowed and refused. Each cell runs
 // against a fresh emulator seeded with the demo account plus a second organization, so cells are
 // independent. 401 = no valid key; 403 = a valid key outside its scope; 404 = no such object.
 

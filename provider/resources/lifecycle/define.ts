@@ -37,6 +37,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   noun: string;
   /** Inputs, validated by `check` at preview; extra fields tolerated and dropped. */
   inputs: z.ZodObject<z.ZodRawShape>;
+  /**
+   * Whether `check` names an object the program left unnamed (`generatedName` in `owner.ts`), for
+   * objects the API cannot mark otherwise: a retry after a killed run then asks for the same name.
+   */
+  generatesName?: boolean;
   /** How a change of each input is applied (one row per input, one test per row). */
   changes: { readonly [K in keyof Required<I>]: Change };
   /**

@@ -7,7 +7,7 @@
  * request id. Messages never hold a key: they are built from ids, names and the client's own
  * (already scrubbed) messages.
  */
-import { isApiError } from "../../client/errors";
+import { type ApiError, isApiError } from "../../client/errors";
 import { labelOf } from "./define";
 import type { CommonState } from "./state";
 
@@ -33,7 +33,9 @@ export type ResourceErrorKind =
   /** A reset was asked of an object that has nothing to reset from. */
   | "NotResettable"
   /** The name is taken by an object this resource did not create. */
-  | "NameTaken";
+  | "NameTaken"
+  /** A create was asked of an unnamed object whose name `check` did not generate (no URN was sent). */
+  | "NameMissing";
 
 /** Base of the resource layer's errors. `cause` is the client error behind it, when there is one. */
 export class ResourceError extends Error {
@@ -113,5 +115,37 @@ export function unfinished(
         "It is recorded in the state; the next `pulumi up` waits for its operations again.",
     ],
     err,
+  );
+}
+
+/**
+ * The 409 of a role or database whose name the program gave: the API cannot mark such an object,
+ * so one of that name is never taken. It may be this resource's own, made by a create that a killed
+ * run cut off before recording it (then `adoptExisting` takes it), or someone else's.
+ */
+export function nameTaken(
+  noun: "role" | "database",
+  inputs: { projectId: string; branchId: string; name?: string | undefined },
+  err: ApiError,
+): ResourceError {
+  const name = inputs.name ?? "";
+  const id = err.requestId === undefined ? "" : `; request id ${err.requestId}`;
+  return new ResourceError(
+    "NameTaken",
+    `a ${noun} named "${name}" already exists on branch ${inputs.branchId} in project ${inputs.projectId}, ` +
+      `and nothing proves this resource made it (a ${noun} named in the program carries no mark): either ` +
+      `it was made outside this stack, or by an earlier run of this resource that was killed before ` +
+      `recording it. If it is this resource's, add adoptExisting: "${name}" and run \`pulumi up\` again; ` +
+      `otherwise give this resource another name, or omit name for a generated one (API: ${err.message}${id})`,
+    err,
+  );
+}
+
+/** The name of a role or database: the program's, or the one `check` generated from its URN. */
+export function nameOf(noun: "role" | "database", inputs: { name?: string | undefined }): string {
+  if (inputs.name !== undefined) return inputs.name;
+  throw new ResourceError(
+    "NameMissing",
+    `the ${noun} has no name, and none was generated because the resource's URN was not sent: give it a name`,
   );
 }

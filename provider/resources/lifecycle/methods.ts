@@ -25,7 +25,7 @@ import {
 import { diffInputs, updatedState } from "./diff";
 import { ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
-import { CREATE_KEY, createKeyFor, GIVEN, OWNER } from "./owner";
+import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER } from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
@@ -62,13 +62,21 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     /**
      * Validates inputs before anything is sent; every failure says what to change. When a create or
      * an update is planned, also checks the key, URL, project and organization (see `preflight.ts`).
-     * Adds the create key (see `owner.ts`).
+     * Adds the create key (see `owner.ts`), and the generated name of an unnamed object when the
+     * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
       const checked = await preflighted(definition.inputs, olds, checkInputs(definition.inputs, news));
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
       if (key === undefined || (checked.failures ?? []).length > 0) return checked;
-      return { ...checked, inputs: { ...checked.inputs, [CREATE_KEY]: key } as I };
+      const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
+      const owner = news[OWNER];
+      if (definition.generatesName === true && inputs.name === undefined) {
+        const had = (olds as { name?: unknown }).name;
+        if (typeof had === "string") inputs.name = had;
+        else if (typeof owner === "string") inputs.name = generatedName(owner, key);
+      }
+      return { ...checked, inputs };
     },
 
     /** Applies the change table; makes no API call. */

@@ -7,9 +7,15 @@
  * into a create key (`__createKey`) that is the same on every run until an object is created with
  * it: the hash of the URN for a resource not in the state yet, the hash of the previous key
  * otherwise (so a replacement never takes the object it replaces for its own). A resource that can
- * mark its objects (a branch annotation) marks each with the key it was created with, and a create
- * first looks for an object carrying its key: one that does is provably this resource's, made by a
- * run that never recorded it. An object without the mark is never taken, whatever its name.
+ * mark its objects marks each with the key it was created with, and a create first looks for an
+ * object carrying its key: one that does is provably this resource's, made by a run that never
+ * recorded it. An object without the mark is never taken, whatever its name. The marks:
+ * - a branch, and a project's default branch: the annotation `CREATED_BY`;
+ * - a compute endpoint: its `name`, which the resource does not otherwise use (`markedName`);
+ * - an API key: ` #` and a short mark after the given name (the only field a key has);
+ * - a role or database left unnamed: a name generated in `check` from the resource's name and key
+ *   (`generatedName`). A role or database named by the program carries no mark: after a cut-off
+ *   create its name is taken, and the error says so.
  * Both fields start with `__`, which Pulumi's display hides.
  */
 import { createHash } from "node:crypto";
@@ -35,4 +41,42 @@ export function createKeyFor(
   if (typeof stored === "string" && stored !== "") return hash(`next:${stored}`);
   const owner = news[OWNER];
   return typeof owner === "string" && owner.startsWith("urn:") ? hash(`urn:${owner}`) : undefined;
+}
+
+/** The annotation marking a branch (or a project's default branch) with the create key it was made with. */
+export const CREATED_BY = "pulumi-clouddb.create-key";
+
+/** A short mark of `key`, `length` hex characters: what fits where a whole key does not. */
+export function markOf(key: string, length = 10): string {
+  return hash(`mark:${key}`).slice(0, length);
+}
+
+/** The name marking an object that has a name field the resource does not use: `pulumi-` and the mark. */
+export function markedName(key: string): string {
+  return `pulumi-${markOf(key, 20)}`;
+}
+
+/** The Postgres identifier bound, in bytes. */
+const IDENTIFIER_BYTES = 63;
+
+/**
+ * The name of an object the program left unnamed: the resource's name in the URN `owner` made a
+ * valid Postgres identifier (lower case letters, digits and `_`, at most 63 bytes) and `_` with the
+ * mark of `key`, so a retry after a killed run asks for the very same name and finds its object.
+ */
+export function generatedName(owner: string, key: string): string {
+  const suffix = `_${markOf(key)}`;
+  const logical = owner.slice(owner.lastIndexOf("::") + 2);
+  const base = logical
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .replace(/^(?=[0-9])/, "_")
+    .slice(0, IDENTIFIER_BYTES - suffix.length);
+  return `${base === "" ? "pulumi" : base}${suffix}`;
+}
+
+/** Whether `name` was generated with `key` (see `generatedName`): an object of that name is this resource's. */
+export function isGeneratedWith(name: string, key: string): boolean {
+  return name.endsWith(`_${markOf(key)}`);
 }

@@ -12,6 +12,7 @@
  * operation (a queued create waiting out another's work), and each change is still reported once.
  */
 import type { ClientEvent } from "../../client";
+import { exitWhenEngineGone, inProviderHost } from "./engineWatch";
 
 /** Where lines go: stdout in the provider process. */
 export type LineWriter = (line: string) => void;
@@ -55,8 +56,10 @@ export function forgetProgress(): void {
  * the engine shows them; none elsewhere (a program's or a test's own process).
  */
 export function hostProgressListener(): ((event: ClientEvent) => void) | undefined {
-  const main = require.main?.filename ?? "";
-  return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main) ? progressListener() : undefined;
+  if (!inProviderHost()) return undefined;
+  // Lines go to the engine's pipe: a host whose engine was killed must not write into it forever.
+  exitWhenEngineGone();
+  return progressListener();
 }
 
 /** An event listener writing one line per state change of an awaited operation (and per wait on a busy project). */

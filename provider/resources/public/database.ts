@@ -11,12 +11,14 @@ import type { LifecycleInputs } from "./common";
 export interface DatabaseInputs extends LifecycleInputs {
   projectId: string;
   branchId: string;
-  name: string;
+  /** Left out, `check` generates one from the resource's name and create key. */
+  name?: string | undefined;
   ownerName: string;
 }
 
 /** Everything the state records of a database. */
 export interface DatabaseOutputs extends DatabaseInputs {
+  name: string;
   /** The API's numeric id (null when the API did not send one). */
   databaseId: number | null;
   createdAt: string | null;
@@ -30,8 +32,11 @@ export interface DatabaseArgs {
   projectId: pulumi.Input<string>;
   /** The branch the database lives on. Changing it replaces the database. */
   branchId: pulumi.Input<string>;
-  /** The database name; changing it renames in place. */
-  name: pulumi.Input<string>;
+  /**
+   * The database name; changing it renames in place. Omit it for a generated one (the resource's
+   * name and a short mark, shown by the preview), which a run after a killed one finds again.
+   */
+  name?: pulumi.Input<string>;
   /** The owning role's name; changing it changes the owner in place. */
   ownerName: pulumi.Input<string>;
   /** The name of an existing database on the branch to take under management instead of creating one. */

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "../lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
 import type { ComputeSettings, LifecycleInputs, Timeouts } from "./common";
 /** The two compute endpoint types. */
 export type ComputeEndpointType = "read_only" | "read_write";
@@ -97,23 +97,26 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly operationIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<EndpointOutputs>(args, [
-      "endpointId",
-      "projectId",
-      "branchId",
-      "type",
-      "autoscalingLimitMinCu",
-      "autoscalingLimitMaxCu",
-      "suspendTimeoutSeconds",
-      "poolerEnabled",
-      "host",
-      "pooledHost",
-      "currentState",
-      "regionId",
-      "createdAt",
-      "operationIds",
-      "pendingOperationIds",
-    ]);
+    const props = {
+      ...seedOutputs<EndpointOutputs>(args, [
+        "endpointId",
+        "projectId",
+        "branchId",
+        "type",
+        "autoscalingLimitMinCu",
+        "autoscalingLimitMaxCu",
+        "suspendTimeoutSeconds",
+        "poolerEnabled",
+        "host",
+        "pooledHost",
+        "currentState",
+        "regionId",
+        "createdAt",
+        "operationIds",
+        "pendingOperationIds",
+      ]),
+      ...ownerInput(name, "Endpoint", opts),
+    };
     super(endpointProvider, name, props, withSecrets(opts), "clouddb", "Endpoint");
   }
 }

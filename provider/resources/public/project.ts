@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { seedOutputs, withSecrets } from "../lifecycle/props";
+import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
 import type { ComputeSettings, LifecycleInputs, Timeouts } from "./common";
 /** A project's default compute settings, as inputs and outputs. */
 export interface DefaultEndpointSettings extends ComputeSettings {}
@@ -115,24 +115,27 @@ export class Project extends pulumi.dynamic.Resource {
   declare readonly operationIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: ProjectArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const props = seedOutputs<ProjectOutputs>(args, [
-      "projectId",
-      "name",
-      "regionId",
-      "pgVersion",
-      "orgId",
-      "historyRetentionSeconds",
-      "defaultEndpointSettings",
-      "defaultBranchId",
-      "defaultEndpointId",
-      "defaultRoleName",
-      "defaultDatabaseName",
-      "host",
-      "connectionUri",
-      "createdAt",
-      "operationIds",
-      "pendingOperationIds",
-    ]);
+    const props = {
+      ...seedOutputs<ProjectOutputs>(args, [
+        "projectId",
+        "name",
+        "regionId",
+        "pgVersion",
+        "orgId",
+        "historyRetentionSeconds",
+        "defaultEndpointSettings",
+        "defaultBranchId",
+        "defaultEndpointId",
+        "defaultRoleName",
+        "defaultDatabaseName",
+        "host",
+        "connectionUri",
+        "createdAt",
+        "operationIds",
+        "pendingOperationIds",
+      ]),
+      ...ownerInput(name, "Project", opts),
+    };
     super(projectProvider, name, props, withSecrets(opts, PROJECT_SECRETS), "clouddb", "Project");
   }
 }

@@ -11,12 +11,14 @@ import type { LifecycleInputs } from "./common";
 export interface RoleInputs extends LifecycleInputs {
   projectId: string;
   branchId: string;
-  name: string;
+  /** Left out, `check` generates one from the resource's name and create key. */
+  name?: string | undefined;
   passwordResetTrigger?: string | undefined;
 }
 
 /** Everything the state records of a role. `password` is a Pulumi secret. */
 export interface RoleOutputs extends RoleInputs {
+  name: string;
   /** The password, as last set by a create or reset; empty until one is received. */
   password: string;
   protected: boolean;
@@ -34,8 +36,11 @@ export interface RoleArgs {
   projectId: pulumi.Input<string>;
   /** The branch the role belongs to. Changing it replaces the role. */
   branchId: pulumi.Input<string>;
-  /** The Postgres role name (at most 63 bytes). Changing it replaces the role. */
-  name: pulumi.Input<string>;
+  /**
+   * The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and
+   * a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
+   */
+  name?: pulumi.Input<string>;
   /** Any string; changing it resets the password in place. */
   passwordResetTrigger?: pulumi.Input<string>;
   /** The name of an existing role on the branch to take under management (it must equal `name`). */

@@ -1,16 +1,87 @@
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
 import type { E2eStack } from "./stack";
 
-/** How a CLI run ended: its exit code, or `"killed"`, and everything it printed. */
+/**
+ * How a CLI run ended: its exit code, or `"killed"`, and everything it printed. After a kill,
+ * `leftover` lists the dynamic-provider processes of the run (Pulumi starts each plugin in a group
+ * of its own, out of reach of the kill) still running 15 s later. Every process of the run still
+ * running then, Pulumi's own language host included, is killed so no test leaks one.
+ */
 export interface CliRun {
   code: number | "killed";
   output: string;
+  leftover?: string[];
+}
+
+/** The dynamic-provider host: Pulumi's script and the Node process it starts. */
+const PROVIDER_HOST = /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]/;
+
+/** Whether `pid` runs (a zombie, ended but not reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Every process under `root` (children, their children...), with its command line. */
+function descendants(root: number): Map<number, string> {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Ended while listed.
+    }
+  }
+  const found = new Map<number, string>();
+  const visit = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      let command = "";
+      try {
+        command = fs.readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").join(" ").trim();
+      } catch {
+        continue;
+      }
+      found.set(child, command);
+      visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/**
+ * Waits up to `ms` for the provider hosts in `tree` to end, then kills every process of `tree` still
+ * running; returns the command lines of the provider hosts that had not ended.
+ */
+async function outlived(tree: Map<number, string>, ms: number): Promise<string[]> {
+  const hosts = [...tree].filter(([, command]) => PROVIDER_HOST.test(command));
+  const until = Date.now() + ms;
+  while (Date.now() < until && hosts.some(([pid]) => running(pid)))
+    await new Promise((r) => setTimeout(r, 250));
+  const left = hosts.filter(([pid]) => running(pid)).map(([, command]) => command);
+  for (const [pid] of tree) {
+    try {
+      if (running(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return left;
 }
 
 /**
  * Runs `pulumi <args>` for the stack non-interactively, in its own process group. When `killWhen`
  * turns true (polled every 25 ms), waits `killAfterMs` and kills the whole group with SIGKILL: the
- * CLI, the language host, the program and the provider processes, as a cancelled CI job does.
+ * CLI, the language host and the program, as a cancelled CI job does. The plugins (the dynamic
+ * provider among them) run in groups of their own and outlive it: see `CliRun.leftover`.
  */
 export function runCli(
   e2e: E2eStack,
@@ -31,6 +102,7 @@ export function runCli(
     output += d;
   });
   let killed = false;
+  let tree = new Map<number, string>();
   const timer =
     kill === undefined
       ? undefined
@@ -38,6 +110,7 @@ export function runCli(
           if (killed || !kill.killWhen()) return;
           killed = true;
           setTimeout(() => {
+            tree = descendants(child.pid as number);
             try {
               process.kill(-(child.pid as number), "SIGKILL");
             } catch {
@@ -46,9 +119,10 @@ export function runCli(
           }, kill.killAfterMs ?? 0);
         }, 25);
   return new Promise((resolve) => {
-    child.on("exit", (code) => {
+    child.on("exit", async (code) => {
       if (timer !== undefined) clearInterval(timer);
-      resolve({ code: killed && code === null ? "killed" : (code ?? 1), output });
+      if (!(killed && code === null)) return resolve({ code: code ?? 1, output });
+      resolve({ code: "killed", output, leftover: await outlived(tree, 15_000) });
     });
   });
 }

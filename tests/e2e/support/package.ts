@@ -17,35 +17,54 @@ export function installPackedProject(
 ): string {
   prepareEngine();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-project-"));
+  installPacked(ROOT, dir, { "@pulumi/pulumi": pulumiVersion, ...extraDependencies });
+  for (const file of fs.readdirSync(fixture)) fs.copyFileSync(path.join(fixture, file), path.join(dir, file));
+  return dir;
+}
+
+/**
+ * `npm pack` of the package in `packageDir` (built already: no scripts run), installed the way
+ * users install it into the project folder `dir`, next to `dependencies`. `npmArgs` go to the
+ * install (e.g. `--omit=optional`). Returns the package's name.
+ */
+export function installPacked(
+  packageDir: string,
+  dir: string,
+  dependencies: Record<string, string> = {},
+  npmArgs: string[] = [],
+): string {
   const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
-    cwd: ROOT,
+    cwd: packageDir,
     encoding: "utf8",
   })
     .trim()
     .split("\n")
     .pop()!;
+  const name = (
+    JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as { name: string }
+  ).name;
   fs.writeFileSync(
     path.join(dir, "package.json"),
     JSON.stringify({
       name: "clouddb-e2e-project",
       private: true,
-      dependencies: {
-        "pulumi-clouddb": `file:./${packed}`,
-        "@pulumi/pulumi": pulumiVersion,
-        ...extraDependencies,
-      },
+      dependencies: { [name]: `file:./${packed}`, ...dependencies },
     }),
   );
   execFileSync(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-    {
-      cwd: dir,
-      stdio: ["ignore", "ignore", "inherit"],
-    },
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--loglevel=error",
+      ...npmArgs,
+    ],
+    { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
   );
-  for (const file of fs.readdirSync(fixture)) fs.copyFileSync(path.join(fixture, file), path.join(dir, file));
-  return dir;
+  return name;
 }
 
 /** The lower bound of the package's `@pulumi/pulumi` peer range (`^3.139.0` -> `3.139.0`). */

@@ -1,0 +1,41 @@
+import type { ChildProcess } from "node:child_process";
+
+// A child process's output as the tests wait for it: everything it wrote to stdout and stderr,
+// and a wait for the first match of a pattern that fails when the process exits first.
+
+/** Collects `child`'s stdout and stderr; `line(pattern)` resolves with the first match. */
+export function output(child: ChildProcess): {
+  text: () => string;
+  line: (pattern: RegExp) => Promise<RegExpMatchArray>;
+} {
+  let text = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return {
+    text: () => text,
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        const timer = setInterval(() => {
+          const match = pattern.exec(text);
+          if (match) {
+            clearInterval(timer);
+            resolve(match);
+          } else if (child.exitCode !== null) {
+            clearInterval(timer);
+            reject(new Error(`the process exited (${child.exitCode}) before printing ${pattern}: ${text}`));
+          }
+        }, 20);
+      }),
+  };
+}
+
+/** Resolves with `child`'s exit code once it has exited. */
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
