@@ -111,6 +111,7 @@ async function main(): Promise<void> {
       print(
         await benchStacks({
           perStack: args.quick ? 30 : 60,
+          branchesPerStack: args.quick ? 3 : 5,
           stackCounts: args.quick ? [2] : [2, 4],
           runs,
           log,

@@ -3,9 +3,16 @@
  */
 
 export * from "./data/connectionUri";
-export type { DataSourceOptions } from "./data/credentials";
 export * from "./data/operations";
+export type { DataSourceOptions } from "./data/options";
 export * from "./data/projects";
+export {
+  isPartialFailure,
+  isResourceError,
+  PartialFailure,
+  ResourceError,
+  type ResourceErrorKind,
+} from "./resources/lifecycle/errors";
 export {
   ApiKey,
   type ApiKeyArgs,
@@ -13,7 +20,7 @@ export {
   type ApiKeyKind,
   type ApiKeyOutputs,
   apiKeyProvider,
-} from "./resources/apiKey";
+} from "./resources/public/apiKey";
 export {
   Branch,
   type BranchArgs,
@@ -23,14 +30,14 @@ export {
   type BranchTimeouts,
   branchProvider,
   type EndpointType,
-} from "./resources/branch";
+} from "./resources/public/branch";
 export {
   Database,
   type DatabaseArgs,
   type DatabaseInputs,
   type DatabaseOutputs,
   databaseProvider,
-} from "./resources/database";
+} from "./resources/public/database";
 export {
   type ComputeEndpointType,
   Endpoint,
@@ -38,14 +45,7 @@ export {
   type EndpointInputs,
   type EndpointOutputs,
   endpointProvider,
-} from "./resources/endpoint";
-export {
-  isPartialFailure,
-  isResourceError,
-  PartialFailure,
-  ResourceError,
-  type ResourceErrorKind,
-} from "./resources/lifecycle/errors";
+} from "./resources/public/endpoint";
 export {
   type DefaultEndpointSettings,
   Project,
@@ -53,5 +53,11 @@ export {
   type ProjectInputs,
   type ProjectOutputs,
   projectProvider,
-} from "./resources/project";
-export { Role, type RoleArgs, type RoleInputs, type RoleOutputs, roleProvider } from "./resources/role";
+} from "./resources/public/project";
+export {
+  Role,
+  type RoleArgs,
+  type RoleInputs,
+  type RoleOutputs,
+  roleProvider,
+} from "./resources/public/role";

@@ -91,36 +91,51 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 
 /**
  * Runs `pulumi up` on a run whose request log starts empty; never throws. Returns its wall time,
- * when it started (epoch ms, the request log's clock) and, when it failed, the tail of its message.
+ * when it started (epoch ms, the request log's clock), how long after the engine's summary it
+ * returned (the CLI's exit, then the Automation API reading the stack's outputs and history) and,
+ * when it failed, the tail of its message.
  */
 export async function timedUp(
   run: EngineRun,
-): Promise<{ ms: number; startedAt: number; error: string | undefined }> {
+): Promise<{ ms: number; startedAt: number; afterSummaryMs: number; error: string | undefined }> {
   run.emulator.control.clearRequests();
   const startedAt = Date.now();
+  let summaryAt = Number.NaN;
   let error: string | undefined;
   const { ms } = await timed(async () => {
     try {
-      await run.e2e.stack.up(collect(run.output));
+      await run.e2e.stack.up({
+        ...collect(run.output),
+        onEvent: (event) => {
+          if (event.summaryEvent) summaryAt = Date.now();
+        },
+      });
     } catch (err) {
       error = (err as Error).message.split("\n").slice(-8).join("\n");
     }
   });
-  return { ms, startedAt, error };
+  return { ms, startedAt, afterSummaryMs: startedAt + ms - summaryAt, error };
 }
 
-/** The empty program's `up`: what the engine costs before any resource. */
-export async function emptyUpMs(runs: number): Promise<number> {
+/** The empty program's `up`: what the engine costs before any resource, and its part after the summary. */
+export async function emptyUp(runs: number): Promise<{ ms: number; afterSummaryMs: number }> {
   const times: number[] = [];
+  const tails: number[] = [];
   for (let i = 0; i < runs; i++) {
     const run = await engineRun({ scenario: {}, emulator: {} });
     try {
-      const { ms, error } = await timedUp(run);
+      const { ms, afterSummaryMs, error } = await timedUp(run);
       if (error !== undefined) throw new Error(`the empty program's up failed: ${error}`);
       times.push(ms);
+      tails.push(afterSummaryMs);
     } finally {
       await run.dispose();
     }
   }
-  return median(times);
+  return { ms: median(times), afterSummaryMs: median(tails) };
+}
+
+/** The empty program's `up` wall time. */
+export async function emptyUpMs(runs: number): Promise<number> {
+  return (await emptyUp(runs)).ms;
 }

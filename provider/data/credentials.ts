@@ -1,13 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CloudDbClient } from "../client";
-
-/** Options every data-source function takes. */
-export interface DataSourceOptions {
-  /** API key to use instead of `clouddb:apiKey` / `CLOUDDB_API_KEY`. */
-  apiKey?: string;
-  /** API URL to use instead of `clouddb:apiUrl` / `CLOUDDB_API_URL`. */
-  apiUrl?: string;
-}
+import type { DataSourceOptions } from "./options";
 
 /**
  * A client for data sources, which run in the program process (dynamic providers cannot serve

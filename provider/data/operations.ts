@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Operation } from "../client";
-import { type DataSourceOptions, dataSourceClient } from "./credentials";
+import { dataSourceClient } from "./credentials";
+import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getOperations}. */
 export interface GetOperationsArgs {

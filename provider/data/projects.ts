@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type DataSourceOptions, dataSourceClient } from "./credentials";
+import { dataSourceClient } from "./credentials";
+import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getProjects}. */
 export interface GetProjectsArgs {

@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type {
   ApiKeyCreated,
@@ -8,12 +7,12 @@ import type {
   SharedReads,
 } from "../client";
 import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
-import { type CommonState, compact, createdSince, defineResource } from "./lifecycle/define";
+import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
-import { lazyProvider } from "./lifecycle/lazyProvider";
-import { moduleRef } from "./lifecycle/moduleRef";
 import { markOf } from "./lifecycle/owner";
-import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
+import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
+
+export type { ApiKeyInputs, ApiKeyOutputs } from "./public/apiKey";
 
 // ---------------------------------------------------------------- inputs
 
@@ -37,8 +36,8 @@ export const ApiKeyInputsSchema = z
     }
   });
 
-/** The plain inputs as the provider sees them. */
-export type ApiKeyInputs = z.infer<typeof ApiKeyInputsSchema>;
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof ApiKeyInputsSchema>, ApiKeyInputs>;
 
 /** Keys cannot be edited: every input picks the object, so any change creates a new key first. */
 export const API_KEY_CHANGES = {
@@ -48,23 +47,6 @@ export const API_KEY_CHANGES = {
   rotationTrigger: "replace",
 } as const;
 
-// ---------------------------------------------------------------- outputs
-
-/** Which of the three kinds of key this is. */
-export type ApiKeyKind = "personal" | "organization" | "project";
-
-/** Everything the state records of a key (inputs included). `key` is a Pulumi secret. */
-export interface ApiKeyOutputs extends ApiKeyInputs {
-  keyId: number;
-  key: string;
-  kind: ApiKeyKind;
-  createdAt: string | null;
-  createdBy: string | null;
-  lastUsedAt: string | null;
-  lastUsedFromAddr: string | null;
-  revoked: boolean;
-}
-
 // ---------------------------------------------------------------- API calls
 
 /** An API key's lifecycle: create through the path for its kind, refresh from its owner's list, revoke. */
@@ -72,7 +54,7 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   noun: "API key",
   inputs: ApiKeyInputsSchema,
   changes: API_KEY_CHANGES,
-  secrets: ["key"],
+  secrets: API_KEY_SECRETS,
   id: (outs) => String(outs.keyId),
 
   /**
@@ -235,76 +217,4 @@ function outputsOf(inputs: ApiKeyInputs, kind: ApiKeyKind, made: ApiKeyCreated):
 /** `created_by` is a user id in create responses and a `{id, name}` object in lists. */
 function creatorId(createdBy: OrgApiKeyListItem["created_by"]): string | undefined {
   return typeof createdBy === "string" ? createdBy : createdBy?.id;
-}
-
-// ---------------------------------------------------------------- resource
-
-/** Inputs of an {@link ApiKey}. */
-export interface ApiKeyArgs {
-  /** Descriptive name, 1 to 64 characters. Changing it rotates the key (keys cannot be edited). */
-  name: pulumi.Input<string>;
-  /** Organization id: with it the key is an organization key (admins only), or project-scoped with `projectId`. */
-  orgId?: pulumi.Input<string>;
-  /** Organization-owned project the key is limited to (member-level access). Requires `orgId`. */
-  projectId?: pulumi.Input<string>;
-  /** Any string; changing it rotates the key: a new key is created first, then the old one revoked. */
-  rotationTrigger?: pulumi.Input<string>;
-}
-
-/** The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`). */
-export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = lazyProvider(
-  moduleRef(require.resolve("./apiKeyMethods")),
-);
-
-/**
- * An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or
- * project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by
- * the API and kept in the state as a secret (`key`).
- */
-export class ApiKey extends pulumi.dynamic.Resource {
-  /** The key's numeric id (used to revoke it). */
-  declare readonly keyId: pulumi.Output<number>;
-  /** The token, `napi_...`: a Pulumi secret. */
-  declare readonly key: pulumi.Output<string>;
-  /** The name given at creation. */
-  declare readonly name: pulumi.Output<string>;
-  /** `personal`, `organization` or `project`. */
-  declare readonly kind: pulumi.Output<ApiKeyKind>;
-  /** The organization of an organization or project-scoped key. */
-  declare readonly orgId: pulumi.Output<string | undefined>;
-  /** The project of a project-scoped key. */
-  declare readonly projectId: pulumi.Output<string | undefined>;
-  /** The value that last rotated the key. */
-  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-  /** The user who created the key. */
-  declare readonly createdBy: pulumi.Output<string | null>;
-  /** Last use, as of the last create or refresh. */
-  declare readonly lastUsedAt: pulumi.Output<string | null>;
-  /** Address of the last use, as of the last create or refresh. */
-  declare readonly lastUsedFromAddr: pulumi.Output<string | null>;
-  /** Whether the key is revoked (a revoked key leaves the state on refresh). */
-  declare readonly revoked: pulumi.Output<boolean>;
-
-  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<ApiKeyOutputs>(args, [
-        "keyId",
-        "key",
-        "name",
-        "kind",
-        "orgId",
-        "projectId",
-        "rotationTrigger",
-        "createdAt",
-        "createdBy",
-        "lastUsedAt",
-        "lastUsedFromAddr",
-        "revoked",
-      ]),
-      ...ownerInput(name, "ApiKey", opts),
-    };
-    super(apiKeyProvider, name, props, withSecrets(opts, apiKeyDefinition.secrets), "clouddb", "ApiKey");
-  }
 }

@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type {
   Branch as ApiBranch,
@@ -9,16 +8,23 @@ import type {
 } from "../client";
 import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
-import { type Connection, connectionOf, NO_CONNECTION } from "./connection";
+import { connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
-import { compact, createdSince, defineResource, labelOf, type Step, type Timeouts } from "./lifecycle/define";
+import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { ResourceError, unfinished } from "./lifecycle/errors";
-import { lazyProvider } from "./lifecycle/lazyProvider";
-import { moduleRef } from "./lifecycle/moduleRef";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY } from "./lifecycle/owner";
-import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
+import {
+  BRANCH_SECRETS,
+  type BranchEndpoint,
+  type BranchInputs,
+  type BranchOutputs,
+  type EndpointType,
+  type InitSource,
+} from "./public/branch";
+
+export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
@@ -138,14 +144,10 @@ export const BranchInputsSchema = z
     }
   });
 
-/** The plain inputs as the provider sees them. */
-export type BranchInputs = z.infer<typeof BranchInputsSchema>;
-
-/** The two compute endpoint types the API accepts on a branch. */
-export type EndpointType = (typeof ENDPOINT_TYPES)[number];
-
-/** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
-export type InitSource = (typeof INIT_SOURCES)[number];
+// The schema validates exactly the public inputs and types.
+true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
+true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
+true satisfies Same<(typeof INIT_SOURCES)[number], InitSource>;
 
 /** How each input is applied when it changes. */
 export const BRANCH_CHANGES = {
@@ -167,57 +169,6 @@ export const BRANCH_CHANGES = {
   timeouts: "update",
   adoptExisting: "ignore",
 } as const;
-
-// ---------------------------------------------------------------- outputs
-
-/** A compute endpoint of the branch, as last read (after create, update or refresh). */
-export interface BranchEndpoint {
-  id: string;
-  /** `read_write` or `read_only`; a type the API adds later is recorded as it says. */
-  type: EndpointType | (string & {});
-  host: string | null;
-  currentState: string | null;
-  autoscalingLimitMinCu: number | null;
-  autoscalingLimitMaxCu: number | null;
-  suspendTimeoutSeconds: number | null;
-}
-
-/** Everything the state records of a branch. The connection strings are Pulumi secrets (encrypted). */
-export interface BranchOutputs
-  extends Omit<
-      BranchInputs,
-      | "endpoints"
-      | "name"
-      | "parentId"
-      | "initSource"
-      | "protected"
-      | "expiresAt"
-      | (typeof COMPUTE_SETTINGS)[number]
-    >,
-    Connection {
-  branchId: string;
-  name: string;
-  parentId: string | null;
-  default: boolean;
-  currentState: string | null;
-  createdAt: string | null;
-  /** `parent-data` or `schema-only`, as the API reports it. */
-  initSource: string;
-  protected: boolean;
-  /** When the service deletes the branch (RFC 3339), or null. */
-  expiresAt: string | null;
-  endpoints: BranchEndpoint[];
-  /** The endpoint the connection strings go through: the read_write one, else the first. */
-  endpointId: string | null;
-  host: string | null;
-  autoscalingLimitMinCu: number | null;
-  autoscalingLimitMaxCu: number | null;
-  suspendTimeoutSeconds: number | null;
-  /** Operations the create started. */
-  operationIds: string[];
-  /** Operations an earlier run stopped waiting for; the next `up` waits for them. */
-  pendingOperationIds: string[];
-}
 
 // ---------------------------------------------------------------- API calls
 
@@ -247,7 +198,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         ? all.ttl !== undefined || olds === null || olds === undefined
         : sameInstant(news, olds),
   },
-  secrets: ["connectionUri", "pooledConnectionUri"],
+  secrets: BRANCH_SECRETS,
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
@@ -279,7 +230,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       .catch((err) => Promise.reject(isConflict(err) ? nameTaken(inputs, err) : err));
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
-    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
+    const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
+    return withConnection(client, inputs, current);
   },
 
   /**
@@ -495,21 +447,33 @@ function computeRequest(inputs: BranchInputs) {
 
 type LiveBranch = ReturnType<typeof liveFields>;
 
-/** The branch and its computes as they are now (two GETs). Throws the client's not-found error when gone. */
+/**
+ * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
+ * branch known to have none). Throws the client's not-found error when gone.
+ */
 async function readLive(
   client: CloudDbClient,
   projectId: string,
   branchId: string,
   declaredParent: string | null,
+  hasComputes = true,
 ): Promise<LiveBranch> {
   const { branch } = await client.getBranch(projectId, branchId);
-  const endpoints = await client.listBranchEndpoints(projectId, branchId);
+  const endpoints = hasComputes ? await client.listBranchEndpoints(projectId, branchId) : [];
   return liveFields(branch, endpoints, declaredParent);
 }
 
-/** Reads the branch again after its operations finished, so `currentState` is current. */
-async function refreshed(client: CloudDbClient, outs: BranchOutputs): Promise<BranchOutputs> {
-  return { ...outs, ...(await readLive(client, outs.projectId, outs.branchId, outs.parentId)) };
+/**
+ * Reads the branch again after its operations finished, so `currentState` is current. Its computes
+ * are listed again unless `hasComputes` is false: a create that asked for none made none.
+ */
+async function refreshed(
+  client: CloudDbClient,
+  outs: BranchOutputs,
+  hasComputes = true,
+): Promise<BranchOutputs> {
+  const live = await readLive(client, outs.projectId, outs.branchId, outs.parentId, hasComputes);
+  return { ...outs, ...live };
 }
 
 /**
@@ -630,144 +594,4 @@ function notAdoptable(branchId: string, has: string, wanted: string, input: stri
     `adoptExisting: branch ${branchId} has ${has}, not ${wanted}; fix ${input} (or remove it) so adopting ` +
       "does not replace the branch",
   );
-}
-
-// ---------------------------------------------------------------- resource
-
-/** Inputs of a {@link Branch}. */
-export interface BranchArgs {
-  /** The project the branch belongs to. Changing it replaces the branch. */
-  projectId: pulumi.Input<string>;
-  /** Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place. */
-  name?: pulumi.Input<string>;
-  /** Parent branch id; omit for the project's default branch. Changing it replaces the branch. */
-  parentId?: pulumi.Input<string>;
-  /** Compute endpoints to create with the branch: at most one `read_write`, any number of `read_only`. Changing them replaces the branch. */
-  endpoints?: pulumi.Input<pulumi.Input<{ type: pulumi.Input<EndpointType> }>[]>;
-  /** `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch. */
-  initSource?: pulumi.Input<InitSource>;
-  /** When true the API refuses to delete the branch; changes in place. */
-  protected?: pulumi.Input<boolean>;
-  /** When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`. */
-  expiresAt?: pulumi.Input<string>;
-  /**
-   * Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds
-   * (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl
-   * counts again from that run, in place. Not with `expiresAt`.
-   */
-  ttl?: pulumi.Input<string | number>;
-  /** Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch. */
-  parentTimestamp?: pulumi.Input<string>;
-  /** Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch. */
-  parentLsn?: pulumi.Input<string>;
-  /** Smallest compute size of the branch's endpoints, in compute units (>= 0.25); changes in place. Needs `endpoints`. */
-  autoscalingLimitMinCu?: pulumi.Input<number>;
-  /** Largest compute size of the branch's endpoints, in compute units (>= the minimum); changes in place. Needs `endpoints`. */
-  autoscalingLimitMaxCu?: pulumi.Input<number>;
-  /** Idle seconds before the computes suspend: -1 never, 0 the default, or 60-604800; changes in place. Needs `endpoints`. */
-  suspendTimeoutSeconds?: pulumi.Input<number>;
-  /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
-  resetTrigger?: pulumi.Input<string>;
-  /** An existing branch id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
-  adoptExisting?: pulumi.Input<string>;
-  /** When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false. */
-  deleteProtection?: pulumi.Input<boolean>;
-  /** Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes. */
-  timeouts?: pulumi.Input<BranchTimeouts>;
-}
-
-/** Waits bounded per resource, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
-export type BranchTimeouts = Timeouts;
-
-/** The dynamic provider of {@link Branch}: it loads `branchMethods` when called (see `lazyProvider`). */
-export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> = lazyProvider(
-  moduleRef(require.resolve("./branchMethods")),
-);
-
-/**
- * A database branch. Create waits for every operation it starts (`create_branch`, one
- * `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same
- * project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent.
- * Its connection strings are Pulumi secrets, encrypted in the state.
- */
-export class Branch extends pulumi.dynamic.Resource {
-  /** The branch id, `br-...`. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** The project id. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The parent branch id (null for a root branch; the declared parent for a schema-only one). */
-  declare readonly parentId: pulumi.Output<string | null>;
-  /** Whether this is the project's default branch. */
-  declare readonly default: pulumi.Output<boolean>;
-  /** The branch state as last read, e.g. `ready`. */
-  declare readonly currentState: pulumi.Output<string | null>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-  /** `parent-data` or `schema-only`. */
-  declare readonly initSource: pulumi.Output<string>;
-  /** Whether the API refuses to delete the branch. */
-  declare readonly protected: pulumi.Output<boolean>;
-  /** When the service deletes the branch (RFC 3339), or null when it does not expire. */
-  declare readonly expiresAt: pulumi.Output<string | null>;
-  /** The compute endpoints: id, type, host, state, compute settings. */
-  declare readonly endpoints: pulumi.Output<BranchEndpoint[]>;
-  /** The endpoint the connection strings go through (the read_write one, else the first); null without one. */
-  declare readonly endpointId: pulumi.Output<string | null>;
-  /** That endpoint's host; null without one. */
-  declare readonly host: pulumi.Output<string | null>;
-  /** Compute settings of that endpoint. */
-  declare readonly autoscalingLimitMinCu: pulumi.Output<number | null>;
-  declare readonly autoscalingLimitMaxCu: pulumi.Output<number | null>;
-  declare readonly suspendTimeoutSeconds: pulumi.Output<number | null>;
-  /** The role the connection strings log in as: the first unprotected role, else the database's owner. */
-  declare readonly roleName: pulumi.Output<string | null>;
-  /** The database the connection strings open: the branch's first. */
-  declare readonly databaseName: pulumi.Output<string | null>;
-  /** `postgresql://...` for `roleName` and `databaseName` (a secret); empty when the branch has no endpoint. */
-  declare readonly connectionUri: pulumi.Output<string>;
-  /** The same through the connection pooler (a secret); empty when the branch has no endpoint. */
-  declare readonly pooledConnectionUri: pulumi.Output<string>;
-  /** Ids of the operations the create started. */
-  declare readonly operationIds: pulumi.Output<string[]>;
-  /** Operations still to wait for after an interrupted run. */
-  declare readonly pendingOperationIds: pulumi.Output<string[]>;
-  /** Whether delete is refused. */
-  declare readonly deleteProtection: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<BranchOutputs>(args, [
-        "branchId",
-        "projectId",
-        "name",
-        "parentId",
-        "default",
-        "currentState",
-        "createdAt",
-        "initSource",
-        "protected",
-        "expiresAt",
-        "endpoints",
-        "endpointId",
-        "host",
-        "autoscalingLimitMinCu",
-        "autoscalingLimitMaxCu",
-        "suspendTimeoutSeconds",
-        "roleName",
-        "databaseName",
-        "connectionUri",
-        "pooledConnectionUri",
-        "operationIds",
-        "pendingOperationIds",
-        "deleteProtection",
-      ]),
-      ...ownerInput(name, "Branch", opts),
-    };
-    super(branchProvider, name, props, withSecrets(opts, branchDefinition.secrets), "clouddb", "Branch");
-    // The id is known during a preview of an in-place update (a rename), where outputs are not: a
-    // child's parentId then stays known and its preview shows no replacement the update will not do.
-    this.branchId = this.id;
-  }
 }

@@ -3,16 +3,9 @@
  * database. They hold a password: resources keep them only as Pulumi secret outputs.
  */
 import type { CloudDbClient } from "../client";
+import type { Connection } from "./public/branch";
 
-/** A branch's connection, for its default role and database; empty strings when it has no compute. */
-export interface Connection {
-  roleName: string | null;
-  databaseName: string | null;
-  /** `postgresql://role:password@host/database?sslmode=require`: a Pulumi secret. */
-  connectionUri: string;
-  /** The same through the pooler host: a Pulumi secret. */
-  pooledConnectionUri: string;
-}
+export type { Connection } from "./public/branch";
 
 /** No connection: the branch has no compute, database or role. */
 export const NO_CONNECTION: Connection = {

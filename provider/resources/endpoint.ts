@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
 import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
@@ -15,14 +14,14 @@ import {
   createdSince,
   defineResource,
   type ResourceDefinition,
-  type Timeouts,
+  type Same,
 } from "./lifecycle/define";
 import { ResourceError, unfinished } from "./lifecycle/errors";
-import { lazyProvider } from "./lifecycle/lazyProvider";
-import { moduleRef } from "./lifecycle/moduleRef";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
-import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
+import type { ComputeEndpointType, EndpointInputs, EndpointOutputs } from "./public/endpoint";
+
+export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
 
 // ---------------------------------------------------------------- inputs
 
@@ -52,8 +51,9 @@ export const EndpointInputsSchema = withComputeRange(
   { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
 );
 
-/** The plain inputs as the provider sees them. */
-export type EndpointInputs = z.infer<typeof EndpointInputsSchema>;
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof EndpointInputsSchema>, EndpointInputs>;
+true satisfies Same<(typeof ENDPOINT_TYPES)[number], ComputeEndpointType>;
 
 /** How each input is applied when it changes: the API's PATCH resizes, retimes and toggles the pooler. */
 export const ENDPOINT_CHANGES = {
@@ -68,28 +68,6 @@ export const ENDPOINT_CHANGES = {
   timeouts: "update",
   adoptExisting: "ignore",
 } as const;
-
-// ---------------------------------------------------------------- outputs
-
-/** Everything the state records of a compute endpoint. */
-export interface EndpointOutputs extends EndpointInputs {
-  endpointId: string;
-  /** `read_write` or `read_only`; a type the API adds later is recorded as it says. */
-  type: string;
-  autoscalingLimitMinCu: number;
-  autoscalingLimitMaxCu: number;
-  suspendTimeoutSeconds: number;
-  poolerEnabled: boolean;
-  host: string;
-  /** The host of the connection pooler: `-pooler` at the end of the host's first label. */
-  pooledHost: string;
-  /** `init`, `active` or `idle` as last read. */
-  currentState: string | null;
-  regionId: string | null;
-  createdAt: string | null;
-  operationIds: string[];
-  pendingOperationIds: string[];
-}
 
 // ---------------------------------------------------------------- API calls
 
@@ -278,98 +256,4 @@ async function refreshed(client: CloudDbClient, outs: EndpointOutputs): Promise<
     .getEndpoint(outs.projectId, outs.endpointId)
     .then((ep) => ({ ...outs, ...endpointFields(ep) }))
     .catch(() => outs);
-}
-
-// ---------------------------------------------------------------- resource
-
-/** The two compute endpoint types. */
-export type ComputeEndpointType = (typeof ENDPOINT_TYPES)[number];
-
-/** Inputs of an {@link Endpoint}. */
-export interface EndpointArgs {
-  /** The project of the branch. Changing it replaces the compute. */
-  projectId: pulumi.Input<string>;
-  /** The branch the compute serves. Changing it replaces the compute. */
-  branchId: pulumi.Input<string>;
-  /** `read_write` (default; one per branch) or `read_only`. Changing it replaces the compute. */
-  type?: pulumi.Input<ComputeEndpointType>;
-  /** Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place. */
-  autoscalingLimitMinCu?: pulumi.Input<number>;
-  /** Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. Changed in place. */
-  autoscalingLimitMaxCu?: pulumi.Input<number>;
-  /** Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place. */
-  suspendTimeoutSeconds?: pulumi.Input<number>;
-  /** Whether the connection pooler is on. Changed in place. */
-  poolerEnabled?: pulumi.Input<boolean>;
-  /** An existing compute endpoint id (`ep-...`) to take under management instead of creating one. */
-  adoptExisting?: pulumi.Input<string>;
-  /** When true, deleting the compute fails until it is set back to false. */
-  deleteProtection?: pulumi.Input<boolean>;
-  /** Bounds on operation waits, in seconds. */
-  timeouts?: pulumi.Input<Timeouts>;
-}
-
-/** The dynamic provider of {@link Endpoint}: it loads `endpointMethods` when called (see `lazyProvider`). */
-export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, EndpointOutputs> =
-  lazyProvider(moduleRef(require.resolve("./endpointMethods")));
-
-/** A compute endpoint of a branch; sizes, suspend timeout and pooler change in place. */
-export class Endpoint extends pulumi.dynamic.Resource {
-  /** The compute endpoint id, `ep-...`. */
-  declare readonly endpointId: pulumi.Output<string>;
-  /** The project id. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch id. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** `read_write` or `read_only`. */
-  declare readonly type: pulumi.Output<string>;
-  /** Autoscaling minimum, CU. */
-  declare readonly autoscalingLimitMinCu: pulumi.Output<number>;
-  /** Autoscaling maximum, CU. */
-  declare readonly autoscalingLimitMaxCu: pulumi.Output<number>;
-  /** Suspend timeout, seconds (-1 never, 0 the service's default). */
-  declare readonly suspendTimeoutSeconds: pulumi.Output<number>;
-  /** Whether the connection pooler is on. */
-  declare readonly poolerEnabled: pulumi.Output<boolean>;
-  /** The host to connect to. */
-  declare readonly host: pulumi.Output<string>;
-  /** The connection pooler's host (`-pooler` in the first label). */
-  declare readonly pooledHost: pulumi.Output<string>;
-  /** The compute's state as last read: `init`, `active`, `idle`. */
-  declare readonly currentState: pulumi.Output<string | null>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-  /** Ids of the operations the create started. */
-  declare readonly operationIds: pulumi.Output<string[]>;
-
-  constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<EndpointOutputs>(args, [
-        "endpointId",
-        "projectId",
-        "branchId",
-        "type",
-        "autoscalingLimitMinCu",
-        "autoscalingLimitMaxCu",
-        "suspendTimeoutSeconds",
-        "poolerEnabled",
-        "host",
-        "pooledHost",
-        "currentState",
-        "regionId",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Endpoint", opts),
-    };
-    super(
-      endpointProvider,
-      name,
-      props,
-      withSecrets(opts, endpointDefinition.secrets),
-      "clouddb",
-      "Endpoint",
-    );
-  }
 }

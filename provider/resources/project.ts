@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
@@ -17,14 +16,19 @@ import {
   createdSince,
   defineResource,
   type ResourceDefinition,
-  type Timeouts,
+  type Same,
 } from "./lifecycle/define";
 import { unfinished } from "./lifecycle/errors";
-import { lazyProvider } from "./lifecycle/lazyProvider";
-import { moduleRef } from "./lifecycle/moduleRef";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
-import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
+import {
+  type DefaultEndpointSettings,
+  PROJECT_SECRETS,
+  type ProjectInputs,
+  type ProjectOutputs,
+} from "./public/project";
+
+export type { ProjectInputs, ProjectOutputs } from "./public/project";
 
 // ---------------------------------------------------------------- inputs
 
@@ -66,11 +70,8 @@ export const ProjectInputsSchema = z.object({
   timeouts: TimeoutsInput,
 });
 
-/** The plain inputs as the provider sees them. */
-export type ProjectInputs = z.infer<typeof ProjectInputsSchema>;
-
-/** A project's default compute settings, as inputs and outputs. */
-export type DefaultEndpointSettings = NonNullable<ProjectInputs["defaultEndpointSettings"]>;
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof ProjectInputsSchema>, ProjectInputs>;
 
 /** How each input is applied when it changes: the API's PATCH takes name, retention and default settings. */
 export const PROJECT_CHANGES = {
@@ -84,28 +85,6 @@ export const PROJECT_CHANGES = {
   timeouts: "update",
   adoptExisting: "ignore",
 } as const;
-
-// ---------------------------------------------------------------- outputs
-
-/** Everything the state records of a project. `connectionUri` is a Pulumi secret. */
-export interface ProjectOutputs extends Omit<ProjectInputs, "name" | "regionId" | "pgVersion" | "orgId"> {
-  projectId: string;
-  name: string;
-  regionId: string;
-  pgVersion: number;
-  orgId: string | null;
-  defaultBranchId: string;
-  defaultEndpointId: string | null;
-  defaultRoleName: string | null;
-  defaultDatabaseName: string | null;
-  /** The default compute's host. */
-  host: string | null;
-  /** The default role's connection string to the default database, password included; empty until received. */
-  connectionUri: string;
-  createdAt: string;
-  operationIds: string[];
-  pendingOperationIds: string[];
-}
 
 // ---------------------------------------------------------------- API calls
 
@@ -129,7 +108,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
     deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
   },
-  secrets: ["connectionUri"],
+  secrets: PROJECT_SECRETS,
   id: (outs) => outs.projectId,
   // A compute that did not start stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
@@ -367,103 +346,4 @@ function pickKeys(live: DefaultEndpointSettings, keep: DefaultEndpointSettings):
 function sameSettings(wanted: DefaultEndpointSettings | undefined, had: unknown): boolean {
   const have = (had ?? {}) as Record<string, unknown>;
   return COMPUTE_SETTINGS.every((key) => wanted?.[key] === undefined || wanted[key] === have[key]);
-}
-
-// ---------------------------------------------------------------- resource
-
-/** Inputs of a {@link Project}. */
-export interface ProjectArgs {
-  /** Project name (1-256 characters); omit for a generated name. Changing it renames in place. */
-  name?: pulumi.Input<string>;
-  /** Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost). */
-  regionId?: pulumi.Input<string>;
-  /** Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost). */
-  pgVersion?: pulumi.Input<number>;
-  /** The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project. */
-  orgId?: pulumi.Input<string>;
-  /** Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place. */
-  historyRetentionSeconds?: pulumi.Input<number>;
-  /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
-  defaultEndpointSettings?: pulumi.Input<{
-    /** Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56. */
-    autoscalingLimitMinCu?: pulumi.Input<number>;
-    /** Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. */
-    autoscalingLimitMaxCu?: pulumi.Input<number>;
-    /** Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. */
-    suspendTimeoutSeconds?: pulumi.Input<number>;
-  }>;
-  /** An existing project id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
-  adoptExisting?: pulumi.Input<string>;
-  /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
-  deleteProtection?: pulumi.Input<boolean>;
-  /** Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes. */
-  timeouts?: pulumi.Input<Timeouts>;
-}
-
-/** The dynamic provider of {@link Project}: it loads `projectMethods` when called (see `lazyProvider`). */
-export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> = lazyProvider(
-  moduleRef(require.resolve("./projectMethods")),
-);
-
-/**
- * A project with its default branch, compute, role and database; `connectionUri` connects to them
- * and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection`
- * on projects that hold data you keep.
- */
-export class Project extends pulumi.dynamic.Resource {
-  /** The project id. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The project name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The region id. */
-  declare readonly regionId: pulumi.Output<string>;
-  /** The Postgres major version. */
-  declare readonly pgVersion: pulumi.Output<number>;
-  /** The owning organization, null for a personal project. */
-  declare readonly orgId: pulumi.Output<string | null>;
-  /** Seconds of history kept. */
-  declare readonly historyRetentionSeconds: pulumi.Output<number | undefined>;
-  /** Default compute settings (the ones declared, or all when none were). */
-  declare readonly defaultEndpointSettings: pulumi.Output<DefaultEndpointSettings | undefined>;
-  /** The default branch id. */
-  declare readonly defaultBranchId: pulumi.Output<string>;
-  /** The default branch's read_write compute id. */
-  declare readonly defaultEndpointId: pulumi.Output<string | null>;
-  /** The role that owns the default database. */
-  declare readonly defaultRoleName: pulumi.Output<string | null>;
-  /** The default database. */
-  declare readonly defaultDatabaseName: pulumi.Output<string | null>;
-  /** The default compute's host. */
-  declare readonly host: pulumi.Output<string | null>;
-  /** `postgresql://` connection string of the default role to the default database: a Pulumi secret. */
-  declare readonly connectionUri: pulumi.Output<string>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** Ids of the operations the create started. */
-  declare readonly operationIds: pulumi.Output<string[]>;
-
-  constructor(name: string, args: ProjectArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<ProjectOutputs>(args, [
-        "projectId",
-        "name",
-        "regionId",
-        "pgVersion",
-        "orgId",
-        "historyRetentionSeconds",
-        "defaultEndpointSettings",
-        "defaultBranchId",
-        "defaultEndpointId",
-        "defaultRoleName",
-        "defaultDatabaseName",
-        "host",
-        "connectionUri",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Project", opts),
-    };
-    super(projectProvider, name, props, withSecrets(opts, projectDefinition.secrets), "clouddb", "Project");
-  }
 }

@@ -1,4 +1,3 @@
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Role as ApiRole } from "../client";
 import { isConflict } from "../client/errors";
@@ -10,12 +9,12 @@ import {
   optionalText,
   TimeoutsInput,
 } from "./lifecycle/check";
-import { createdSince, defineResource } from "./lifecycle/define";
+import { createdSince, defineResource, type Same } from "./lifecycle/define";
 import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
-import { lazyProvider } from "./lifecycle/lazyProvider";
-import { moduleRef } from "./lifecycle/moduleRef";
 import { isGeneratedWith } from "./lifecycle/owner";
-import { ownerInput, seedOutputs, withSecrets } from "./lifecycle/props";
+import { ROLE_SECRETS, type RoleInputs, type RoleOutputs } from "./public/role";
+
+export type { RoleInputs, RoleOutputs } from "./public/role";
 
 // ---------------------------------------------------------------- inputs
 
@@ -41,8 +40,8 @@ export const RoleInputsSchema = z.object({
   timeouts: TimeoutsInput,
 });
 
-/** The plain inputs as the provider sees them. */
-export type RoleInputs = z.infer<typeof RoleInputsSchema>;
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof RoleInputsSchema>, RoleInputs>;
 
 /** How each input is applied when it changes. */
 export const ROLE_CHANGES = {
@@ -55,19 +54,6 @@ export const ROLE_CHANGES = {
   timeouts: "update",
 } as const;
 
-// ---------------------------------------------------------------- outputs
-
-/** Everything the state records of a role. `password` is a Pulumi secret. */
-export interface RoleOutputs extends RoleInputs {
-  name: string;
-  /** The password, as last set by a create or reset; empty until one is received. */
-  password: string;
-  protected: boolean;
-  createdAt: string | null;
-  operationIds: string[];
-  pendingOperationIds: string[];
-}
-
 // ---------------------------------------------------------------- API calls
 
 /** A Postgres role of a branch. Its password is received at create and reset only, and kept as a secret. */
@@ -75,7 +61,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   noun: "role",
   inputs: RoleInputsSchema,
   changes: ROLE_CHANGES,
-  secrets: ["password"],
+  secrets: ROLE_SECRETS,
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
   id: (outs) => `${outs.branchId}/${outs.name}`,
@@ -175,65 +161,4 @@ function outputsOf(
     operationIds: operations.map((op) => op.id),
     pendingOperationIds: [],
   };
-}
-
-// ---------------------------------------------------------------- resource
-
-/** Inputs of a {@link Role}. */
-export interface RoleArgs {
-  /** The project of the branch. Changing it replaces the role. */
-  projectId: pulumi.Input<string>;
-  /** The branch the role belongs to. Changing it replaces the role. */
-  branchId: pulumi.Input<string>;
-  /**
-   * The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and
-   * a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
-   */
-  name?: pulumi.Input<string>;
-  /** Any string; changing it resets the password in place. */
-  passwordResetTrigger?: pulumi.Input<string>;
-  /** The name of an existing role on the branch to take under management (it must equal `name`). */
-  adoptExisting?: pulumi.Input<string>;
-  /** When true, deleting the role fails until it is set back to false. */
-  deleteProtection?: pulumi.Input<boolean>;
-  /** Bounds on operation waits, in seconds. */
-  timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
-}
-
-/** The dynamic provider of {@link Role}: it loads `roleMethods` when called (see `lazyProvider`). */
-export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> = lazyProvider(
-  moduleRef(require.resolve("./roleMethods")),
-);
-
-/** A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`. */
-export class Role extends pulumi.dynamic.Resource {
-  /** The project id. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch id. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** The role name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The password: a Pulumi secret. */
-  declare readonly password: pulumi.Output<string>;
-  /** Whether the platform protects the role. */
-  declare readonly protected: pulumi.Output<boolean>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-
-  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<RoleOutputs>(args, [
-        "projectId",
-        "branchId",
-        "name",
-        "password",
-        "protected",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Role", opts),
-    };
-    super(roleProvider, name, props, withSecrets(opts, roleDefinition.secrets), "clouddb", "Role");
-  }
 }

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { API_KEY_CHANGES } from "../../provider/resources/apiKey";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import {
-  API_KEY_CHANGES,
   type ApiKeyInputs,
   type ApiKeyOutputs,
   apiKeyProvider,
-} from "../../provider/resources/apiKey";
-import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+} from "../../provider/resources/public/apiKey";
 import { PROVIDER_TEXT } from "./support";
 
 // One test per row of API_KEY_CHANGES. diff never calls the API (no client is configured here).

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
-import { type ApiKeyInputs, type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/apiKey";
+import {
+  type ApiKeyInputs,
+  type ApiKeyOutputs,
+  apiKeyProvider,
+} from "../../provider/resources/public/apiKey";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 const TOKEN = /^napi_[a-z0-9]{64}$/;

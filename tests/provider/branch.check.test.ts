@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
-import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
 import { ttlSeconds, wantedExpiry } from "../../provider/resources/expiry";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
 import { useEmulator } from "./support";
 
 // The branch's newer inputs at `check` (preview): each mistake names the property and what to

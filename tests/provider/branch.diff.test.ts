@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
-import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchProvider, BRANCH_CHANGES as DIFF_TABLE } from "../../provider/resources/branch";
+import { BRANCH_CHANGES as DIFF_TABLE } from "../../provider/resources/branch";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 // One test per row of DIFF_TABLE, plus "undefined means no opinion". diff must never call the API.

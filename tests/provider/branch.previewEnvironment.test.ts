@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
-import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchProvider } from "../../provider/resources/branch";
+import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 // What a preview environment asks of a branch, against the emulator: schema-only from production,

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
-import type { BranchInputs, BranchOutputs } from "../../provider/resources/branch";
-import { branchDefinition, branchProvider } from "../../provider/resources/branch";
+import { branchDefinition } from "../../provider/resources/branch";
 import type { PartialFailure, ResourceError } from "../../provider/resources/lifecycle/errors";
+import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 const PROJECT = DEMO.projectId;
@@ -143,6 +144,20 @@ describe("Branch provider against the emulator", () => {
       const { outs } = await create({ name: "bare" });
       assert.equal(outs.operationIds.length, 1);
       assert.deepEqual(outs.endpoints, []);
+    });
+
+    it("does not list the computes of a branch created without any: they cannot exist", async () => {
+      harness.emulator.control.clearRequests();
+      const { id, outs } = await create({ name: "bare-reads" });
+      const log = harness.log();
+      assert.equal(log[0], `POST /projects/${PROJECT}/branches`);
+      assert.deepEqual(
+        log.filter((line) => !line.startsWith(`GET /projects/${PROJECT}/operations/`)).slice(1),
+        [`GET /projects/${PROJECT}/branches/${id}`],
+        "after the POST and the operation's polls, one read of the branch, no endpoint listing and no connection strings",
+      );
+      assert.equal(outs.currentState, "ready");
+      assert.equal(outs.connectionUri, "");
     });
 
     it("still returns the created branch when the final re-read fails, so it is never orphaned", async () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
-import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/apiKey";
-import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
 import { useEmulator } from "./support";
 
 // `check` runs before anything is sent: each bad input fails with the property and what to change.

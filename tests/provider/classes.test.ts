@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
-import { ApiKey } from "../../provider/resources/apiKey";
-import { Branch } from "../../provider/resources/branch";
+import { ApiKey } from "../../provider/resources/public/apiKey";
+import { Branch } from "../../provider/resources/public/branch";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
 
@@ -164,13 +164,22 @@ describe("the package in a program process", () => {
 
   it("importing it loads no HTTP client: that waits for the first data-source call", () => {
     assert.ok(
-      loaded.some((file) => file.endsWith(path.join("provider", "resources", "branch.ts"))),
+      loaded.some((file) => file.endsWith(path.join("provider", "resources", "public", "branch.ts"))),
       "the resources are loaded",
     );
     const client = loaded.filter((file) =>
       /node_modules\/got\/|provider\/client\/(request|http|index)\.ts$/.test(file),
     );
     assert.deepEqual(client, []);
+  });
+
+  it("importing it loads no zod and no resource definition: only the provider process validates inputs", () => {
+    const definitions = loaded.filter((file) =>
+      /node_modules\/zod\/|provider\/resources\/(apiKey|branch|database|endpoint|project|role|expiry|connection)\.ts$|provider\/client\/schemas\.ts$/.test(
+        file,
+      ),
+    );
+    assert.deepEqual(definitions, []);
   });
 
   it("importing it loads no provider methods, no emulator and no optional peer: the provider process loads those", () => {

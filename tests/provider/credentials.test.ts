@@ -2,10 +2,18 @@ import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { getProjects } from "../../provider/data/projects";
-import { type ApiKeyInputs, type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/apiKey";
-import { type BranchInputs, type BranchOutputs, branchProvider } from "../../provider/resources/branch";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { pollIntervalFromEnv } from "../../provider/resources/lifecycle/settings";
+import {
+  type ApiKeyInputs,
+  type ApiKeyOutputs,
+  apiKeyProvider,
+} from "../../provider/resources/public/apiKey";
+import {
+  type BranchInputs,
+  type BranchOutputs,
+  branchProvider,
+} from "../../provider/resources/public/branch";
 import { clearStackConfig, fakeConfig, PROVIDER_TEXT, setEnv, useEmulator } from "./support";
 
 const BOTH_WAYS = /clouddb:apiKey[\s\S]*CLOUDDB_API_KEY/;

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { resetRegistry } from "../../provider/client";
+import { DATABASE_CHANGES } from "../../provider/resources/database";
 import {
-  DATABASE_CHANGES,
   type DatabaseInputs,
   type DatabaseOutputs,
   databaseProvider,
-} from "../../provider/resources/database";
+} from "../../provider/resources/public/database";
 import type { FakeApi } from "../client/support/fakeApi";
 import { database, operation } from "../client/support/fixtures";
 import { PROVIDER_TEXT, useFakeApi } from "./support";

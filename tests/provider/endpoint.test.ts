@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
-import {
-  ENDPOINT_CHANGES,
-  type EndpointInputs,
-  type EndpointOutputs,
-  endpointDefinition,
-  endpointProvider,
-  pooledHostOf,
-} from "../../provider/resources/endpoint";
+import { ENDPOINT_CHANGES, endpointDefinition, pooledHostOf } from "../../provider/resources/endpoint";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
+import {
+  type EndpointInputs,
+  type EndpointOutputs,
+  endpointProvider,
+} from "../../provider/resources/public/endpoint";
 import type { FakeApi } from "../client/support/fakeApi";
 import { endpoint, operation } from "../client/support/fixtures";
 import { PROVIDER_TEXT, useFakeApi } from "./support";

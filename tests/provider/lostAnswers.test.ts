@@ -3,8 +3,8 @@
 // a key whose token was lost is revoked; otherwise the error says the change may have been made.
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
-import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/apiKey";
-import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
+import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 const BRANCHES = "POST /projects/{project_id}/branches";

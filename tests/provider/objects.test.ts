@@ -6,8 +6,12 @@ import {
   type EndpointInputs,
   type EndpointOutputs,
   endpointProvider,
-} from "../../provider/resources/endpoint";
-import { type ProjectInputs, type ProjectOutputs, projectProvider } from "../../provider/resources/project";
+} from "../../provider/resources/public/endpoint";
+import {
+  type ProjectInputs,
+  type ProjectOutputs,
+  projectProvider,
+} from "../../provider/resources/public/project";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 // Project, Endpoint and getConnectionUri against the emulator: the routes as the service serves them,

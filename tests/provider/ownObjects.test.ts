@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
-import { type ApiKeyOutputs, apiKeyProvider, storedName } from "../../provider/resources/apiKey";
-import { type DatabaseOutputs, databaseProvider } from "../../provider/resources/database";
-import { type EndpointOutputs, endpointProvider } from "../../provider/resources/endpoint";
+import { storedName } from "../../provider/resources/apiKey";
 import { isGeneratedWith } from "../../provider/resources/lifecycle/owner";
-import { type ProjectOutputs, projectProvider } from "../../provider/resources/project";
-import { type RoleOutputs, roleProvider } from "../../provider/resources/role";
+import { type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { type DatabaseOutputs, databaseProvider } from "../../provider/resources/public/database";
+import { type EndpointOutputs, endpointProvider } from "../../provider/resources/public/endpoint";
+import { type ProjectOutputs, projectProvider } from "../../provider/resources/public/project";
+import { type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 // A create after a killed run: the run made the object but never recorded it, and the next run's

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
-import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/apiKey";
-import { type BranchInputs, branchProvider } from "../../provider/resources/branch";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
 import { setEnv, useEmulator } from "./support";
 
 // `check` of a planned create or update checks the configuration the way the `up` will use it, so

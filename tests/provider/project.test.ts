@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
+import { PROJECT_CHANGES } from "../../provider/resources/project";
 import {
-  PROJECT_CHANGES,
   Project,
   type ProjectInputs,
   type ProjectOutputs,
   projectProvider,
-} from "../../provider/resources/project";
+} from "../../provider/resources/public/project";
 import type { FakeApi } from "../client/support/fakeApi";
 import { branch, database, endpoint, operation, project, role } from "../client/support/fixtures";
 import { PROVIDER_TEXT, useFakeApi } from "./support";

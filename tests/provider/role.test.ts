@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
-import { ROLE_CHANGES, type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/role";
+import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
+import { ROLE_CHANGES } from "../../provider/resources/role";
 import type { FakeApi } from "../client/support/fakeApi";
 import { operation, role } from "../client/support/fixtures";
 import { PROVIDER_TEXT, useFakeApi } from "./support";

@@ -5,8 +5,8 @@ import {
   type DatabaseInputs,
   type DatabaseOutputs,
   databaseProvider,
-} from "../../provider/resources/database";
-import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/role";
+} from "../../provider/resources/public/database";
+import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { PROVIDER_TEXT, useEmulator } from "./support";
 
 // Role and Database against the emulator: what the service holds after each provider call.

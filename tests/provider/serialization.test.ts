@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
-import { apiKeyProvider } from "../../provider/resources/apiKey";
-import { branchProvider } from "../../provider/resources/branch";
+import { apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { clearStackConfig, fakeConfig, useEmulator } from "./support";
 
 // The provider as Pulumi stores it: serialized like @pulumi/pulumi/dynamic does, then loaded the way

@@ -7,6 +7,9 @@
  * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
  */
 import { z } from "zod";
+import type { ComputeSettings } from "../public/common";
+
+export type { ComputeSettings } from "../public/common";
 
 /** The largest fixed compute size, in CU. */
 export const MAX_CU = 56;
@@ -56,13 +59,6 @@ export const SuspendTimeoutInput = z
     { error: (issue) => `${SUSPEND}; got ${String(issue.input)}` },
   )
   .optional();
-
-/** Compute settings in the inputs' names. */
-export interface ComputeSettings {
-  autoscalingLimitMinCu?: number | undefined;
-  autoscalingLimitMaxCu?: number | undefined;
-  suspendTimeoutSeconds?: number | undefined;
-}
 
 /** The API's name of each compute setting. */
 const API_NAMES = {

@@ -6,46 +6,13 @@
  */
 import type { z } from "zod";
 import type { ApiError, CloudDbClient } from "../../client";
+import type { CommonInputs, CommonState } from "./state";
+
+export type { Timeouts } from "../public/common";
+export type { CommonInputs, CommonState } from "./state";
 
 /** How a change of one input is applied: a new object, an in-place update, or nothing at all. */
 export type Change = "replace" | "update" | "ignore";
-
-/** Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
-export interface Timeouts {
-  /** Bound on waiting for the create (or adoption) operations. */
-  create?: number | undefined;
-  /** Bound on waiting for an update or for operations left pending by an earlier run. */
-  update?: number | undefined;
-  /** Bound on waiting for the delete operations. */
-  delete?: number | undefined;
-}
-
-/** Inputs the lifecycle itself understands, when a resource declares them. */
-export interface CommonInputs {
-  /** The project the object lives in (it names the object in messages). */
-  projectId?: string | undefined;
-  /** An existing object's id to take under management instead of creating one. */
-  adoptExisting?: string | undefined;
-  /** When true, delete is refused until it is set back to false. */
-  deleteProtection?: boolean | undefined;
-  timeouts?: Timeouts | undefined;
-  /** The resource's URN, sent by the resource class (see `owner.ts`). */
-  __owner?: string | undefined;
-  /** Set by `check`: the key a new object is created with and marked by (see `owner.ts`). */
-  __createKey?: string | undefined;
-}
-
-/** State fields the lifecycle reads, when a resource records them. */
-export interface CommonState extends CommonInputs {
-  /** The object's name (it names the object in messages). */
-  name?: string | null | undefined;
-  /** Operations the create started. */
-  operationIds?: string[] | undefined;
-  /** Operations an earlier run stopped waiting for; the next `update` waits for them. */
-  pendingOperationIds?: string[] | undefined;
-  /** The declared inputs the program gave (refresh reports back only those). */
-  __given?: string[] | undefined;
-}
 
 /** What an API call of a resource gets: the client, and the bound on this step's operation waits. */
 export interface Step {
@@ -155,3 +122,10 @@ export type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]:
 export function compact<T extends object>(value: T): Compact<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
 }
+
+/**
+ * `true` when `A` and `B` are the same type (each assignable to the other), else `false`. A
+ * definition checks its inputs schema against the public inputs interface with it:
+ * `true satisfies Same<z.infer<typeof Schema>, Inputs>`.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

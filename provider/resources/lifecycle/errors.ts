@@ -8,7 +8,8 @@
  * (already scrubbed) messages.
  */
 import { type ApiError, isApiError } from "../../client/errors";
-import { type CommonState, labelOf } from "./define";
+import { labelOf } from "./define";
+import type { CommonState } from "./state";
 
 /** Marker present (value `true`) on every error of the resource layer, across module copies. */
 export const RESOURCE_ERROR_MARKER: unique symbol = Symbol.for("pulumi-clouddb.resourceError") as never;
