@@ -240,7 +240,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
    * if they fail) and it is taken. A branch without that annotation is never taken.
    */
   async findOwn({ client, deadline }, inputs, key) {
-    const { branches, annotations } = await client.listAnnotatedBranches(inputs.projectId);
+    const { branches, annotations } = await branchesBeforeThisRun(client, inputs.projectId);
     const branch = branches.find((b) => annotations.get(b.id)?.[CREATED_BY] === key);
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
@@ -480,6 +480,29 @@ async function refreshed(
  * The outputs with the branch's connection strings. They are read last, once the computes started;
  * a failure records the branch (a partial failure) so the next `up` reads them again.
  */
+/**
+ * A project's branches as this process first listed them. A branch an interrupted run made exists
+ * before this run's first create in the project, and every branch this run makes is recorded by
+ * it: so one listing per project serves every create's `findOwn` (not one per create).
+ */
+const listedBefore = new Map<string, ReturnType<CloudDbClient["listAnnotatedBranches"]>>();
+
+function branchesBeforeThisRun(client: CloudDbClient, projectId: string) {
+  let listing = listedBefore.get(projectId);
+  if (listing === undefined) {
+    listing = client.listAnnotatedBranches(projectId);
+    listedBefore.set(projectId, listing);
+    // A failed listing is not kept: the next create asks again.
+    listing.catch(() => listedBefore.delete(projectId));
+  }
+  return listing;
+}
+
+/** Forgets the listings of `branchesBeforeThisRun` (each engine run starts a new process). */
+export function forgetBranchListings(): void {
+  listedBefore.clear();
+}
+
 async function withConnection(
   client: CloudDbClient,
   inputs: BranchInputs,

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { storedName } from "../../provider/resources/apiKey";
+import { forgetBranchListings } from "../../provider/resources/branch";
 import { isGeneratedWith } from "../../provider/resources/lifecycle/owner";
 import { type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { branchProvider } from "../../provider/resources/public/branch";
 import { type DatabaseOutputs, databaseProvider } from "../../provider/resources/public/database";
 import { type EndpointOutputs, endpointProvider } from "../../provider/resources/public/endpoint";
 import { type ProjectOutputs, projectProvider } from "../../provider/resources/public/project";
@@ -47,6 +49,29 @@ describe("creates after a killed run take the object that run made, and only tha
     harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status === 201)
       .length;
   const snapshot = () => harness.emulator.control.snapshot();
+
+  it("takes the branch an earlier run made with its create key, listing the project's branches once per run", async () => {
+    const first = await branchProvider.create(
+      await checked(branchProvider, "Branch", "feature", { projectId: P }),
+    );
+    await projectIdle(harness.emulator, P);
+    // The next run: a new provider process.
+    forgetBranchListings();
+    harness.emulator.control.clearRequests();
+    const again = await branchProvider.create(
+      await checked(branchProvider, "Branch", "feature", { projectId: P }),
+    );
+    assert.equal(again.id, first.id);
+    const other = await branchProvider.create(
+      await checked(branchProvider, "Branch", "other", { projectId: P }),
+    );
+    assert.notEqual(other.id, first.id);
+    assert.equal(posts("POST /projects/{project_id}/branches"), 1);
+    assert.equal(
+      harness.emulator.control.requests({ route: "GET /projects/{project_id}/branches" }).length,
+      1,
+    );
+  });
 
   it("takes the project whose default branch carries its create key, auto-named from the key", async () => {
     const inputs = await checked(projectProvider, "Project", "app", {});
