@@ -4,12 +4,17 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject } from "./support/package";
-import { collect, createStack, type E2eStack, isEncryptedSecret } from "./support/stack";
+import {
+  changesOf,
+  collect,
+  createStack,
+  type E2eStack,
+  isEncryptedSecret,
+  mutatingRequests,
+} from "./support/stack";
 
-const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 interface StateResource {
   type: string;
   outputs: Record<string, unknown>;
@@ -30,12 +35,8 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
     extra: { ttl: "7d", resetTrigger: "r1" } as Record<string, unknown>,
   };
   const setScenario = () => e2e.stack.setConfig("scenario", { value: JSON.stringify({ branches: [pr] }) });
-  const mutations = () =>
-    emulator.control
-      .requests()
-      .filter((r) => MUTATING.has(r.method))
-      .map((r) => r.route);
-  const changes = (r: UpResult) => r.summary.resourceChanges ?? {};
+  const mutations = () => mutatingRequests(emulator).map((r) => r.route);
+  const changes = changesOf;
   const up = async () => e2e.stack.up(collect(e2e.output));
   /** The branch's two connection strings and the stack output made from one: each encrypted in the state file. */
   const assertStoredEncrypted = () => {

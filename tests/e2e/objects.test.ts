@@ -5,13 +5,10 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { projectIdle } from "../provider/support";
 import { installPackedProject } from "./support/package";
-import { collect, createStack, type E2eStack } from "./support/stack";
-
-const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+import { changesOf, collect, createStack, type E2eStack, mutatingRequests } from "./support/stack";
 
 interface Objects {
   projectName: string;
@@ -38,12 +35,8 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
   const ids = { project: "", endpoint: "", database: "" };
 
   const setSpec = () => e2e.stack.setConfig("objects", { value: JSON.stringify(spec) });
-  const mutations = () =>
-    emulator.control
-      .requests()
-      .filter((r) => MUTATING.has(r.method))
-      .map((r) => r.route);
-  const changes = (r: UpResult) => r.summary.resourceChanges ?? {};
+  const mutations = () => mutatingRequests(emulator).map((r) => r.route);
+  const changes = changesOf;
   const outputs = async () => {
     const out = await e2e.stack.outputs();
     return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.value as string]));

@@ -4,12 +4,16 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject, oldestPulumi } from "./support/package";
-import { apiKeySecretsIn, collect, createStack, type E2eStack } from "./support/stack";
-
-const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+import {
+  apiKeySecretsIn,
+  changesOf,
+  collect,
+  createStack,
+  type E2eStack,
+  mutatingRequests,
+} from "./support/stack";
 
 interface KeySpec {
   res: string;
@@ -37,10 +41,10 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
   let e2e: E2eStack;
 
   const setScenario = (s: Scenario) => e2e.stack.setConfig("scenario", { value: JSON.stringify(s) });
-  const mutations = () => emulator.control.requests().filter((r) => MUTATING.has(r.method));
+  const mutations = () => mutatingRequests(emulator);
   const state = () => e2e.rawState();
   const outputs = async () => e2e.stack.outputs();
-  const changes = (r: UpResult) => r.summary.resourceChanges ?? {};
+  const changes = changesOf;
 
   before(async () => {
     // A user's program brings its own @pulumi/pulumi: the oldest one the package claims to work with.

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { type DestroyResult, LocalWorkspace, type Stack, type UpResult } from "@pulumi/pulumi/automation";
+import type { RunningEmulator } from "../../../emulator";
 import { ensurePulumiCli, quietEnv } from "../../../scripts/pulumi-cli";
 
 export const ROOT = path.resolve(__dirname, "../../..");
@@ -119,4 +120,18 @@ export function apiKeySecretsIn(rawState: string): { urn: string; encrypted: boo
   return (state.checkpoint.latest?.resources ?? [])
     .filter((r) => r.type === "pulumi-nodejs:dynamic/clouddb:ApiKey")
     .map((r) => ({ urn: r.urn, encrypted: isEncryptedSecret(r.outputs?.key) }));
+}
+
+const MUTATING = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+/** The requests in `emulator`'s log that change something (every method but GET). */
+export function mutatingRequests(emulator: RunningEmulator) {
+  return emulator.control.requests().filter((r) => MUTATING.has(r.method));
+}
+
+/** The resource changes an `up` or `destroy` reported, by kind (`create`, `update`, ...). */
+export function changesOf(
+  result: UpResult | DestroyResult,
+): NonNullable<UpResult["summary"]["resourceChanges"]> {
+  return result.summary.resourceChanges ?? {};
 }
