@@ -12,7 +12,7 @@
  * operation (a queued create waiting out another's work), and each change is still reported once.
  */
 import type { ClientEvent } from "../../client";
-import { exitWhenEngineGone, inProviderHost } from "./engineWatch";
+import { inProviderHost } from "./engineWatch";
 
 /** Where lines go: stdout in the provider process. */
 export type LineWriter = (line: string) => void;
@@ -56,10 +56,7 @@ export function forgetProgress(): void {
  * the engine shows them; none elsewhere (a program's or a test's own process).
  */
 export function hostProgressListener(): ((event: ClientEvent) => void) | undefined {
-  if (!inProviderHost()) return undefined;
-  // Lines go to the engine's pipe: a host whose engine was killed must not write into it forever.
-  exitWhenEngineGone();
-  return progressListener();
+  return inProviderHost() ? progressListener() : undefined;
 }
 
 /** An event listener writing one line per state change of an awaited operation (and per wait on a busy project). */
