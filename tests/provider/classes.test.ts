@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
+import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
+import { providerSource } from "../../provider/resources/lifecycle/resource";
 import { ApiKey } from "../../provider/resources/public/apiKey";
 import { Branch } from "../../provider/resources/public/branch";
 
@@ -13,6 +15,8 @@ interface Registration {
   name: string;
   secretOutputs: string[];
   inputs: Record<string, unknown>;
+  /** Where the program declared the resource, as Pulumi recorded it. */
+  declaredAt: string | undefined;
 }
 
 const API_KEY_OUTPUTS = [
@@ -86,12 +90,14 @@ describe("resource classes (Pulumi mock monitor)", () => {
         getName(): string;
         getAdditionalsecretoutputsList(): string[];
         getObject(): { toJavaScript(): Record<string, unknown> };
+        getSourceposition(): { getUri(): string } | undefined;
       };
       registrations.push({
         type: r.getType(),
         name: r.getName(),
         secretOutputs: r.getAdditionalsecretoutputsList(),
         inputs: r.getObject().toJavaScript(),
+        declaredAt: r.getSourceposition()?.getUri(),
       });
       original(req, callback);
     });
@@ -129,6 +135,42 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.equal(typeof inputs.__provider, "string");
     assert.match(String(inputs.__provider), /exports\.handler/);
     assert.ok(!/napi_|Bearer/.test(String(inputs.__provider)));
+  });
+
+  it("sends provider code it writes itself, naming the methods module, not a serialized closure", async () => {
+    const key = new ApiKey("ci4", { name: "ci4" });
+    const branch = new Branch("b4", { projectId: "p-1" });
+    await Promise.all([resolved(key.urn), resolved(branch.urn)]);
+    const methods = (file: string) => moduleRef(require.resolve(`../../provider/resources/${file}`));
+    assert.deepEqual(
+      registrations.map((r) => r.inputs.__provider),
+      [providerSource(methods("apiKeyMethods")), providerSource(methods("branchMethods"))],
+    );
+  });
+
+  it("turns stack capture off only while Pulumi sets a resource up: the limit is restored and Pulumi still records where the resource was declared", async () => {
+    const before = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    try {
+      const key = new ApiKey("traced", { name: "traced" });
+      assert.equal(Error.stackTraceLimit, 17);
+      await resolved(key.urn);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
+    // Pulumi records the frame a fixed depth below its own constructor: the class's, as it did when
+    // the classes extended pulumi.dynamic.Resource (same depth). It needs a stack to find it.
+    assert.match(registrations[0]?.declaredAt ?? "", /public\/apiKey\.ts$/);
+  });
+
+  it("gives an error thrown while Pulumi sets a resource up the stack of the program's call", () => {
+    const notAResource = {} as pulumi.Resource;
+    assert.throws(
+      () => new ApiKey("orphan", { name: "orphan" }, { parent: notAResource }),
+      (err: Error) =>
+        /Resource parent is not a valid Resource/.test(err.message) &&
+        /classes\.test\.ts/.test(err.stack ?? ""),
+    );
   });
 
   it("registers Branch with the clouddb type token and both connection strings as additional secret outputs", async () => {

@@ -2,10 +2,10 @@
  * The public part of {@link ApiKey}: what a program declares and reads. The definition (inputs
  * schema, API calls) is `../apiKey.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 
 /** The plain inputs as the provider sees them. The kind follows from them: no `orgId` is a personal key. */
 export interface ApiKeyInputs {
@@ -45,17 +45,38 @@ export interface ApiKeyArgs {
   rotationTrigger?: pulumi.Input<string>;
 }
 
+const API_KEY_METHODS = moduleRef(require.resolve("../apiKeyMethods"));
+
 /** The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`). */
-export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = lazyProvider(
-  moduleRef(require.resolve("../apiKeyMethods")),
-);
+export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> =
+  lazyProvider(API_KEY_METHODS);
+
+const API_KEY: ResourceKind = {
+  type: "ApiKey",
+  methods: API_KEY_METHODS,
+  outputs: [
+    "keyId",
+    "key",
+    "name",
+    "kind",
+    "orgId",
+    "projectId",
+    "rotationTrigger",
+    "createdAt",
+    "createdBy",
+    "lastUsedAt",
+    "lastUsedFromAddr",
+    "revoked",
+  ] satisfies (keyof ApiKeyOutputs)[],
+  secrets: API_KEY_SECRETS,
+};
 
 /**
  * An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or
  * project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by
  * the API and kept in the state as a secret (`key`).
  */
-export class ApiKey extends pulumi.dynamic.Resource {
+export class ApiKey extends DynamicResource {
   /** The key's numeric id (used to revoke it). */
   declare readonly keyId: pulumi.Output<number>;
   /** The token, `napi_...`: a Pulumi secret. */
@@ -82,23 +103,6 @@ export class ApiKey extends pulumi.dynamic.Resource {
   declare readonly revoked: pulumi.Output<boolean>;
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<ApiKeyOutputs>(args, [
-        "keyId",
-        "key",
-        "name",
-        "kind",
-        "orgId",
-        "projectId",
-        "rotationTrigger",
-        "createdAt",
-        "createdBy",
-        "lastUsedAt",
-        "lastUsedFromAddr",
-        "revoked",
-      ]),
-      ...ownerInput(name, "ApiKey", opts),
-    };
-    super(apiKeyProvider, name, props, withSecrets(opts, API_KEY_SECRETS), "clouddb", "ApiKey");
+    super(API_KEY, name, args, opts);
   }
 }

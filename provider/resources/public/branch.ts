@@ -2,10 +2,10 @@
  * The public part of {@link Branch}: what a program declares and reads. The definition (inputs
  * schema, change table, API calls) is `../branch.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 import type { ComputeSettings, LifecycleInputs, Timeouts } from "./common";
 
 /** The two compute endpoint types the API accepts on a branch. */
@@ -134,10 +134,42 @@ export interface BranchArgs {
 /** Waits bounded per resource, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
 export type BranchTimeouts = Timeouts;
 
+const BRANCH_METHODS = moduleRef(require.resolve("../branchMethods"));
+
 /** The dynamic provider of {@link Branch}: it loads `branchMethods` when called (see `lazyProvider`). */
-export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> = lazyProvider(
-  moduleRef(require.resolve("../branchMethods")),
-);
+export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> =
+  lazyProvider(BRANCH_METHODS);
+
+const BRANCH: ResourceKind = {
+  type: "Branch",
+  methods: BRANCH_METHODS,
+  outputs: [
+    "branchId",
+    "projectId",
+    "name",
+    "parentId",
+    "default",
+    "currentState",
+    "createdAt",
+    "initSource",
+    "protected",
+    "expiresAt",
+    "endpoints",
+    "endpointId",
+    "host",
+    "autoscalingLimitMinCu",
+    "autoscalingLimitMaxCu",
+    "suspendTimeoutSeconds",
+    "roleName",
+    "databaseName",
+    "connectionUri",
+    "pooledConnectionUri",
+    "operationIds",
+    "pendingOperationIds",
+    "deleteProtection",
+  ] satisfies (keyof BranchOutputs)[],
+  secrets: BRANCH_SECRETS,
+};
 
 /**
  * A database branch. Create waits for every operation it starts (`create_branch`, one
@@ -145,7 +177,7 @@ export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, Branc
  * project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent.
  * Its connection strings are Pulumi secrets, encrypted in the state.
  */
-export class Branch extends pulumi.dynamic.Resource {
+export class Branch extends DynamicResource {
   /** The branch id, `br-...`. */
   declare readonly branchId: pulumi.Output<string>;
   /** The project id. */
@@ -192,35 +224,7 @@ export class Branch extends pulumi.dynamic.Resource {
   declare readonly deleteProtection: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: BranchArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<BranchOutputs>(args, [
-        "branchId",
-        "projectId",
-        "name",
-        "parentId",
-        "default",
-        "currentState",
-        "createdAt",
-        "initSource",
-        "protected",
-        "expiresAt",
-        "endpoints",
-        "endpointId",
-        "host",
-        "autoscalingLimitMinCu",
-        "autoscalingLimitMaxCu",
-        "suspendTimeoutSeconds",
-        "roleName",
-        "databaseName",
-        "connectionUri",
-        "pooledConnectionUri",
-        "operationIds",
-        "pendingOperationIds",
-        "deleteProtection",
-      ]),
-      ...ownerInput(name, "Branch", opts),
-    };
-    super(branchProvider, name, props, withSecrets(opts, BRANCH_SECRETS), "clouddb", "Branch");
+    super(BRANCH, name, args, opts);
     // The id is known during a preview of an in-place update (a rename), where outputs are not: a
     // child's parentId then stays known and its preview shows no replacement the update will not do.
     this.branchId = this.id;

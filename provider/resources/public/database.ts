@@ -2,10 +2,10 @@
  * The public part of {@link Database}: what a program declares and reads. The definition (inputs
  * schema, change table, API calls) is `../database.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 import type { LifecycleInputs } from "./common";
 /** The plain inputs as the provider sees them. */
 export interface DatabaseInputs extends LifecycleInputs {
@@ -47,12 +47,29 @@ export interface DatabaseArgs {
   timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
 }
 
+const DATABASE_METHODS = moduleRef(require.resolve("../databaseMethods"));
+
 /** The dynamic provider of {@link Database}: it loads `databaseMethods` when called (see `lazyProvider`). */
 export const databaseProvider: pulumi.dynamic.ResourceProvider<DatabaseInputs, DatabaseOutputs> =
-  lazyProvider(moduleRef(require.resolve("../databaseMethods")));
+  lazyProvider(DATABASE_METHODS);
+
+const DATABASE: ResourceKind = {
+  type: "Database",
+  methods: DATABASE_METHODS,
+  outputs: [
+    "projectId",
+    "branchId",
+    "name",
+    "ownerName",
+    "databaseId",
+    "createdAt",
+    "operationIds",
+    "pendingOperationIds",
+  ] satisfies (keyof DatabaseOutputs)[],
+};
 
 /** A Postgres database on a branch, owned by a role; renames and owner changes happen in place. */
-export class Database extends pulumi.dynamic.Resource {
+export class Database extends DynamicResource {
   /** The project id. */
   declare readonly projectId: pulumi.Output<string>;
   /** The branch id. */
@@ -67,19 +84,6 @@ export class Database extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<DatabaseOutputs>(args, [
-        "projectId",
-        "branchId",
-        "name",
-        "ownerName",
-        "databaseId",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Database", opts),
-    };
-    super(databaseProvider, name, props, withSecrets(opts), "clouddb", "Database");
+    super(DATABASE, name, args, opts);
   }
 }

@@ -2,10 +2,10 @@
  * The public part of {@link Endpoint}: what a program declares and reads. The definition (inputs
  * schema, change table, API calls) is `../endpoint.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 import type { ComputeSettings, LifecycleInputs, Timeouts } from "./common";
 /** The two compute endpoint types. */
 export type ComputeEndpointType = "read_only" | "read_write";
@@ -63,12 +63,36 @@ export interface EndpointArgs {
   timeouts?: pulumi.Input<Timeouts>;
 }
 
+const ENDPOINT_METHODS = moduleRef(require.resolve("../endpointMethods"));
+
 /** The dynamic provider of {@link Endpoint}: it loads `endpointMethods` when called (see `lazyProvider`). */
 export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, EndpointOutputs> =
-  lazyProvider(moduleRef(require.resolve("../endpointMethods")));
+  lazyProvider(ENDPOINT_METHODS);
+
+const ENDPOINT: ResourceKind = {
+  type: "Endpoint",
+  methods: ENDPOINT_METHODS,
+  outputs: [
+    "endpointId",
+    "projectId",
+    "branchId",
+    "type",
+    "autoscalingLimitMinCu",
+    "autoscalingLimitMaxCu",
+    "suspendTimeoutSeconds",
+    "poolerEnabled",
+    "host",
+    "pooledHost",
+    "currentState",
+    "regionId",
+    "createdAt",
+    "operationIds",
+    "pendingOperationIds",
+  ] satisfies (keyof EndpointOutputs)[],
+};
 
 /** A compute endpoint of a branch; sizes, suspend timeout and pooler change in place. */
-export class Endpoint extends pulumi.dynamic.Resource {
+export class Endpoint extends DynamicResource {
   /** The compute endpoint id, `ep-...`. */
   declare readonly endpointId: pulumi.Output<string>;
   /** The project id. */
@@ -97,26 +121,6 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly operationIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<EndpointOutputs>(args, [
-        "endpointId",
-        "projectId",
-        "branchId",
-        "type",
-        "autoscalingLimitMinCu",
-        "autoscalingLimitMaxCu",
-        "suspendTimeoutSeconds",
-        "poolerEnabled",
-        "host",
-        "pooledHost",
-        "currentState",
-        "regionId",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Endpoint", opts),
-    };
-    super(endpointProvider, name, props, withSecrets(opts), "clouddb", "Endpoint");
+    super(ENDPOINT, name, args, opts);
   }
 }

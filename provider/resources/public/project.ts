@@ -2,10 +2,10 @@
  * The public part of {@link Project}: what a program declares and reads. The definition (inputs
  * schema, change table, API calls) is `../project.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 import type { ComputeSettings, LifecycleInputs, Timeouts } from "./common";
 /** A project's default compute settings, as inputs and outputs. */
 export interface DefaultEndpointSettings extends ComputeSettings {}
@@ -72,17 +72,42 @@ export interface ProjectArgs {
   timeouts?: pulumi.Input<Timeouts>;
 }
 
+const PROJECT_METHODS = moduleRef(require.resolve("../projectMethods"));
+
 /** The dynamic provider of {@link Project}: it loads `projectMethods` when called (see `lazyProvider`). */
-export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> = lazyProvider(
-  moduleRef(require.resolve("../projectMethods")),
-);
+export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> =
+  lazyProvider(PROJECT_METHODS);
+
+const PROJECT: ResourceKind = {
+  type: "Project",
+  methods: PROJECT_METHODS,
+  outputs: [
+    "projectId",
+    "name",
+    "regionId",
+    "pgVersion",
+    "orgId",
+    "historyRetentionSeconds",
+    "defaultEndpointSettings",
+    "defaultBranchId",
+    "defaultEndpointId",
+    "defaultRoleName",
+    "defaultDatabaseName",
+    "host",
+    "connectionUri",
+    "createdAt",
+    "operationIds",
+    "pendingOperationIds",
+  ] satisfies (keyof ProjectOutputs)[],
+  secrets: PROJECT_SECRETS,
+};
 
 /**
  * A project with its default branch, compute, role and database; `connectionUri` connects to them
  * and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection`
  * on projects that hold data you keep.
  */
-export class Project extends pulumi.dynamic.Resource {
+export class Project extends DynamicResource {
   /** The project id. */
   declare readonly projectId: pulumi.Output<string>;
   /** The project name. */
@@ -115,27 +140,6 @@ export class Project extends pulumi.dynamic.Resource {
   declare readonly operationIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: ProjectArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<ProjectOutputs>(args, [
-        "projectId",
-        "name",
-        "regionId",
-        "pgVersion",
-        "orgId",
-        "historyRetentionSeconds",
-        "defaultEndpointSettings",
-        "defaultBranchId",
-        "defaultEndpointId",
-        "defaultRoleName",
-        "defaultDatabaseName",
-        "host",
-        "connectionUri",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Project", opts),
-    };
-    super(projectProvider, name, props, withSecrets(opts, PROJECT_SECRETS), "clouddb", "Project");
+    super(PROJECT, name, args, opts);
   }
 }

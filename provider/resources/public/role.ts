@@ -2,10 +2,10 @@
  * The public part of {@link Role}: what a program declares and reads. The definition (inputs
  * schema, change table, API calls) is `../role.ts`, loaded only in the provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "../lifecycle/props";
+import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
 import type { LifecycleInputs } from "./common";
 /** The plain inputs as the provider sees them. */
 export interface RoleInputs extends LifecycleInputs {
@@ -51,13 +51,30 @@ export interface RoleArgs {
   timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
 }
 
+const ROLE_METHODS = moduleRef(require.resolve("../roleMethods"));
+
 /** The dynamic provider of {@link Role}: it loads `roleMethods` when called (see `lazyProvider`). */
-export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> = lazyProvider(
-  moduleRef(require.resolve("../roleMethods")),
-);
+export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> =
+  lazyProvider(ROLE_METHODS);
+
+const ROLE: ResourceKind = {
+  type: "Role",
+  methods: ROLE_METHODS,
+  outputs: [
+    "projectId",
+    "branchId",
+    "name",
+    "password",
+    "protected",
+    "createdAt",
+    "operationIds",
+    "pendingOperationIds",
+  ] satisfies (keyof RoleOutputs)[],
+  secrets: ROLE_SECRETS,
+};
 
 /** A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`. */
-export class Role extends pulumi.dynamic.Resource {
+export class Role extends DynamicResource {
   /** The project id. */
   declare readonly projectId: pulumi.Output<string>;
   /** The branch id. */
@@ -72,19 +89,6 @@ export class Role extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...seedOutputs<RoleOutputs>(args, [
-        "projectId",
-        "branchId",
-        "name",
-        "password",
-        "protected",
-        "createdAt",
-        "operationIds",
-        "pendingOperationIds",
-      ]),
-      ...ownerInput(name, "Role", opts),
-    };
-    super(roleProvider, name, props, withSecrets(opts, ROLE_SECRETS), "clouddb", "Role");
+    super(ROLE, name, args, opts);
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * The base of every resource class, in the program's process. A Pulumi dynamic resource sends its
+ * provider as code (`__provider`), which the dynamic-provider plugin loads with `require` and calls
+ * `.handler()` on. `pulumi.dynamic.Resource` writes that code by serializing the provider object's
+ * closure, which loads a TypeScript parser and an inspector session into every program (about a
+ * third of a second). Our providers are one line (require the methods module by its specifier, see
+ * `lazyProvider`), so the code is written here instead: same format, same type token, no serializer.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { moduleRef } from "./moduleRef";
+import { ownerInput, seedOutputs, withSecrets } from "./props";
+
+const LAZY_PROVIDER = moduleRef(require.resolve("./lazyProvider"));
+
+/** The `__provider` code of a resource whose methods module is `methods` (a `moduleRef`). */
+export function providerSource(methods: string): string {
+  return `exports.handler = () => require(${JSON.stringify(LAZY_PROVIDER)}).lazyProvider(${JSON.stringify(methods)});\n`;
+}
+
+/** What a resource class tells its base. */
+export interface ResourceKind {
+  /** The type name: `clouddb:<type>` in the token `pulumi-nodejs:dynamic/clouddb:<type>`. */
+  type: string;
+  /** The methods module, as `moduleRef` gives it. */
+  methods: string;
+  /** Every declared output, seeded so each is an Output on the object. */
+  outputs: readonly string[];
+  /** Outputs kept as Pulumi secrets. */
+  secrets?: readonly string[];
+}
+
+/**
+ * A dynamic resource of this package. Pulumi captures a stack trace for every promise of every
+ * input and output it sets up (four per property, formatted through ts-node's source maps), only
+ * to print them if the program exits with promises still pending. For a resource of 25 outputs that
+ * is most of its construction time, and a program constructs all its resources before the first
+ * reaches the engine. So the constructor turns stack capture off while Pulumi sets the resource
+ * up; Pulumi turns it back on for the one trace it keeps (where the program declared the
+ * resource), and an error thrown on the way gets the caller's stack again.
+ */
+export abstract class DynamicResource extends pulumi.CustomResource {
+  protected constructor(
+    kind: ResourceKind,
+    name: string,
+    args: object,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(
+        `pulumi-nodejs:dynamic/clouddb:${kind.type}`,
+        name,
+        {
+          ...seedOutputs<Record<string, unknown>>(args, kind.outputs),
+          ...ownerInput(name, kind.type, opts),
+          __provider: providerSource(kind.methods),
+        },
+        withSecrets(opts, kind.secrets),
+      );
+    } catch (err) {
+      Error.stackTraceLimit = limit;
+      if (err instanceof Error) Error.captureStackTrace(err, new.target);
+      throw err;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
+}
