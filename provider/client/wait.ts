@@ -38,10 +38,10 @@ export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ fir
 /**
  * How long operations take, learned per action in the process (poll only unfinished
  * operations; first poll soon). With an expectation, a wait polls the operation it is waiting on
- * just before it should end and then in short steps, instead of backing off blindly: a queued
- * change to the project starts within a step of the previous one's end. An operation found
- * already done at its first poll (it ran alongside the one before) teaches a shorter time, so
- * operations that overlap are soon polled early too.
+ * when it should end and then in short steps, instead of backing off blindly: a queued change to
+ * the project starts within a step of the previous one's end. An operation found already done at
+ * its first poll teaches a time one step shorter, so the first poll keeps to the edge of the end:
+ * just before it (the next step finds it) or just after.
  */
 export class OperationDurations {
   readonly #expected = new Map<string, number>();
@@ -51,20 +51,26 @@ export class OperationDurations {
     return this.#expected.get(action);
   }
 
-  /** Records a running time measured to within a poll step. */
-  observed(action: string, ms: number): void {
-    this.#expected.set(action, Math.max(1, Math.round(ms)));
+  /**
+   * Records a running time measured between two polls, at most `atMostMs`: the time the API says
+   * the operation took from its creation (`total_duration_ms`), which a wait that began after the
+   * operation was created cannot exceed.
+   */
+  observed(action: string, ms: number, atMostMs = Number.POSITIVE_INFINITY): void {
+    this.#expected.set(action, Math.max(1, Math.round(Math.min(ms, atMostMs))));
   }
 
-  /** The operation was already done at its first poll: it is shorter than expected, probe earlier. */
-  shorter(action: string): void {
+  /** The operation was already done at its first poll: probe `byMs` earlier next time, at most `atMostMs`. */
+  shorter(action: string, byMs: number, atMostMs = Number.POSITIVE_INFINITY): void {
     const current = this.#expected.get(action);
-    if (current !== undefined) this.#expected.set(action, Math.max(1, Math.round(current * 0.8)));
+    if (current !== undefined) this.observed(action, current - byMs, atMostMs);
   }
 }
 
 /** Smallest pause between polls of an operation that is due. */
-const MIN_STEP_MS = 20;
+const MIN_STEP_MS = 10;
+/** The pause between polls of a due operation: this fraction of its expected running time. */
+const STEP_FRACTION = 1 / 50;
 
 /** Everything a wait needs. */
 export interface WaitParams {
@@ -198,14 +204,14 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
     const expected = params.durations?.expected(first.action);
     let pause: number;
     let targets: Operation[];
+    const step = Math.max(MIN_STEP_MS, Math.ceil((expected ?? 0) * STEP_FRACTION));
     if (expected === undefined) {
       pause = delay;
       delay = Math.min(maxDelay, Math.max(1, delay * 2));
       targets = pending;
     } else {
-      // Just before it should end, then in tenths of its duration, backing off once well overdue.
-      const due = headSince + Math.ceil(expected * 0.9);
-      const step = Math.max(MIN_STEP_MS, Math.ceil(expected / 10));
+      // When it should end, then in short steps, backing off once well overdue.
+      const due = headSince + expected;
       const overdueSteps = Math.max(0, headPolls - 10);
       pause = now < due ? due - now : Math.min(maxDelay, step * 2 ** Math.min(overdueSteps, 16));
       targets = [first];
@@ -216,11 +222,13 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
     headPolls += 1;
     const fresh = await Promise.all(targets.map((op) => params.fetchOperation(op.id)));
     for (const [index, op] of fresh.entries()) observe(op, targets[index]);
-    if (settled(latest.get(first.id) as Operation)) {
+    const waitedOn = latest.get(first.id) as Operation;
+    if (settled(waitedOn)) {
       if (params.durations !== undefined) {
         // It ended between the last two polls: learn the middle of that window.
-        if (expected !== undefined && headPolls === 1) params.durations.shorter(first.action);
-        else params.durations.observed(first.action, (previousPoll + headPolledAt) / 2 - headSince);
+        const took = waitedOn.total_duration_ms ? waitedOn.total_duration_ms : undefined;
+        if (expected !== undefined && headPolls === 1) params.durations.shorter(first.action, step, took);
+        else params.durations.observed(first.action, (previousPoll + headPolledAt) / 2 - headSince, took);
       }
       delay = Math.max(0, interval.first);
     }
