@@ -9,6 +9,7 @@ import type {
 import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { messageOf, ResourceError } from "./lifecycle/errors";
+import { firstListing } from "./lifecycle/firstListings";
 import { markOf } from "./lifecycle/owner";
 import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
 
@@ -87,11 +88,14 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   /**
    * A key a killed run made for this resource carries this create key's mark in its name. Its
    * token was never received and cannot be read again, so the key is useless: it is revoked, and
-   * the create makes a new one. A key without the mark is never touched.
+   * the create makes a new one. A key without the mark is never touched. The owner's keys are
+   * listed once per run (`firstListing`): such a key exists before this run's first create.
    */
   async findOwn({ client }, inputs, key) {
     const marked = storedName(inputs.name, key);
-    const orphans = (await listKeys(client.shared, inputs)).filter((k) => k.name === marked);
+    const owner = inputs.orgId === undefined ? "the user" : `organization ${inputs.orgId}`;
+    const listed = await firstListing(`API keys of ${owner}`, () => listKeys(client, inputs));
+    const orphans = listed.filter((k) => k.name === marked);
     for (const orphan of orphans) await revoke(client, inputs, orphan.id);
     return undefined;
   },

@@ -8,11 +8,12 @@ import type {
 } from "../client";
 import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
-import { connectionOf, NO_CONNECTION } from "./connection";
+import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { ResourceError, unfinished } from "./lifecycle/errors";
+import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY } from "./lifecycle/owner";
 import {
@@ -231,7 +232,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
     const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
-    return withConnection(client, inputs, current);
+    return withConnection(client, inputs, current, made);
   },
 
   /**
@@ -240,7 +241,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
    * if they fail) and it is taken. A branch without that annotation is never taken.
    */
   async findOwn({ client, deadline }, inputs, key) {
-    const { branches, annotations } = await branchesBeforeThisRun(client, inputs.projectId);
+    const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
+      client.listAnnotatedBranches(inputs.projectId),
+    );
     const branch = branches.find((b) => annotations.get(b.id)?.[CREATED_BY] === key);
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
@@ -480,36 +483,14 @@ async function refreshed(
  * The outputs with the branch's connection strings. They are read last, once the computes started;
  * a failure records the branch (a partial failure) so the next `up` reads them again.
  */
-/**
- * A project's branches as this process first listed them. A branch an interrupted run made exists
- * before this run's first create in the project, and every branch this run makes is recorded by
- * it: so one listing per project serves every create's `findOwn` (not one per create).
- */
-const listedBefore = new Map<string, ReturnType<CloudDbClient["listAnnotatedBranches"]>>();
-
-function branchesBeforeThisRun(client: CloudDbClient, projectId: string) {
-  let listing = listedBefore.get(projectId);
-  if (listing === undefined) {
-    listing = client.listAnnotatedBranches(projectId);
-    listedBefore.set(projectId, listing);
-    // A failed listing is not kept: the next create asks again.
-    listing.catch(() => listedBefore.delete(projectId));
-  }
-  return listing;
-}
-
-/** Forgets the listings of `branchesBeforeThisRun` (each engine run starts a new process). */
-export function forgetBranchListings(): void {
-  listedBefore.clear();
-}
-
 async function withConnection(
   client: CloudDbClient,
   inputs: BranchInputs,
   outs: BranchOutputs,
+  created?: CreatedAccess,
 ): Promise<BranchOutputs> {
   try {
-    return { ...outs, ...(await connectionOf(client, outs)) };
+    return { ...outs, ...(await connectionOf(client, outs, created)) };
   } catch (err) {
     throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
   }

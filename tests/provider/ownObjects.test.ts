@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { storedName } from "../../provider/resources/apiKey";
-import { forgetBranchListings } from "../../provider/resources/branch";
+import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
 import { isGeneratedWith } from "../../provider/resources/lifecycle/owner";
 import { type ApiKeyOutputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
 import { branchProvider } from "../../provider/resources/public/branch";
@@ -56,7 +56,7 @@ describe("creates after a killed run take the object that run made, and only tha
     );
     await projectIdle(harness.emulator, P);
     // The next run: a new provider process.
-    forgetBranchListings();
+    forgetFirstListings();
     harness.emulator.control.clearRequests();
     const again = await branchProvider.create(
       await checked(branchProvider, "Branch", "feature", { projectId: P }),
@@ -193,12 +193,22 @@ describe("creates after a killed run take the object that run made, and only tha
     await assert.rejects(databaseProvider.create(named), /a database named .* add adoptExisting/);
   });
 
-  it("revokes the useless key a killed run made (its token was never received) and makes a new one", async () => {
+  it("revokes the useless key a killed run made (its token was never received) and makes a new one, listing the keys once per run", async () => {
     const inputs = await checked(apiKeyProvider, "ApiKey", "ci", { name: "ci deploy" });
     const marked = storedName("ci deploy", inputs["__createKey"] as string);
     assert.match(marked, /^ci deploy #[0-9a-f]{10}$/);
     const first = (await apiKeyProvider.create(inputs)).outs as ApiKeyOutputs;
+    // The next run: a new provider process.
+    forgetFirstListings();
+    harness.emulator.control.clearRequests();
     const again = (await apiKeyProvider.create(inputs)).outs as ApiKeyOutputs;
+    const other = await checked(apiKeyProvider, "ApiKey", "other", { name: "other" });
+    await apiKeyProvider.create(other);
+    assert.equal(
+      harness.emulator.control.requests({ route: "GET /api_keys" }).length,
+      1,
+      "the user's keys listed once for the run's creates",
+    );
     assert.notEqual(again.keyId, first.keyId);
     assert.equal(again.name, "ci deploy");
     const keys = snapshot().apiKeys.filter((k) => k.name === marked);

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
-import { forgetBranchListings } from "../../provider/resources/branch";
+import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
 import { configureFromStack } from "../../provider/resources/lifecycle/settings";
 import { type FakeApi, startFakeApi } from "../client/support/fakeApi";
 import { operation, project, SECRET_KEY } from "../client/support/fixtures";
@@ -71,7 +71,7 @@ export function useEmulator(options: EmulatorOptions = {}): ProviderHarness {
   let restore: (() => void) | undefined;
   before(async () => {
     resetRegistry();
-    forgetBranchListings();
+    forgetFirstListings();
     clearStackConfig();
     emulator = await startEmulator({ seed: "demo", opDurationMs: OP_MS, ...options });
     restore = setEnv({
