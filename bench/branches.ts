@@ -150,7 +150,7 @@ export async function benchBranches(opts: {
     }),
     notes: [
       `Floor: the emulator runs a project's operations one at a time, so ${n} branches × (create_branch + start_compute) × ${d} ms = ${secs(n * 2 * d)}; without endpoints only create_branch runs: ${secs(n * d)}.`,
-      `"up wall time" is the whole \`pulumi up\` through the Automation API (CLI start, program, plugin, engine); an empty stack's up takes ${secs(engineMs)} on this machine.`,
+      `"up wall time" is the whole \`pulumi up --yes --skip-preview\` run as a pipeline runs it (CLI start, program, plugin, engine, CLI exit); an empty stack's up takes ${secs(engineMs)} on this machine.`,
       `"API span" is the first API request to the last response, from the emulator's request log.`,
       "423s are counted in the emulator's request log; no platform operations run, so every 423 is caused by the provider.",
       "Poll interval: the client's default is 250 ms doubling to 5 s; other rows set CLOUDDB_POLL_INTERVAL_MS=FIRST,MAX.",

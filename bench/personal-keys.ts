@@ -16,7 +16,7 @@ interface PersonalKeysRun {
   /** From the start of `up` to the first key request. */
   beforeMs: number;
   windowMs: number;
-  /** From the engine's summary to the end of `up`: the CLI's exit, then the Automation API's reads. */
+  /** From the engine's summary to the end of `up`: the CLI closing its plugins and exiting. */
   afterSummaryMs: number;
   created: number;
   rateLimited: number;
@@ -102,7 +102,7 @@ export async function benchPersonalKeys(opts: {
       ],
       ["after the key-creation window, to the end of `up`", secs(up - before - window), "", "", "", ""],
       [
-        "of it, after the engine's summary (CLI exit, Automation API reads)",
+        "of it, after the engine's summary (the CLI's exit)",
         secs(tail),
         `empty \`up\` ${secs(emptyTail)}`,
         signedSecs(tail - emptyTail),
@@ -123,7 +123,7 @@ export async function benchPersonalKeys(opts: {
       `The empty \`up\` runs the same scenario program with no resources, on a fresh stack, alternated with the keys' runs.`,
       `The key-creation window runs from the first ${PERSONAL_KEY_ROUTE} to the last successful response. ${PERSONAL_KEY_ROUTE} has the per-route limit (${LIMIT_PER_SECOND}/s, a bucket of ${LIMIT_PER_SECOND} that starts full), so its floor is max(0, ${n} − ${LIMIT_PER_SECOND}) / ${LIMIT_PER_SECOND} s and the rate over a window this short can exceed the limit.`,
       "The difference to the empty `up` holds the dynamic-provider process start, the engine's steps for each resource and the API calls; bench 7 splits the start-up.",
-      "After the engine's summary the CLI closes its plugins (the provider process is gone within tens of ms: the engine's log shows no wait on it) and exits; then the Automation API's `up` reads the stack's outputs (`pulumi stack output`, twice) and its last history entry, each a CLI run of its own. The empty `up` pays the same reads; with 50 keys they also decrypt 50 secret outputs.",
+      "Each `up` is the CLI's `pulumi up --yes --skip-preview`, as a pipeline runs it. After the engine's summary the CLI closes its plugins (the provider process is gone within tens of ms: the engine's log shows no wait on it) and exits.",
     ],
   };
 }
