@@ -2,7 +2,7 @@
 // rate limits, next to an empty `up` of the same program. Personal keys are created on a route with
 // the per-route limit of 40 per second, so the keys themselves take a fraction of a second: the
 // wall time above the empty `up` is what the provider adds.
-import { emptyUp, engineRun, type KeySpec, timedUp } from "./support/engine";
+import { emptyUp, engineRun, type KeySpec, noopUp, timedUp } from "./support/engine";
 import { fmt, median, secs, signedSecs, type Table, verdict } from "./support/stats";
 import { routeWindow } from "./support/window";
 
@@ -56,18 +56,21 @@ export async function benchPersonalKeys(opts: {
   const { n, runs } = opts;
   const done: PersonalKeysRun[] = [];
   const empties: { ms: number; afterSummaryMs: number }[] = [];
+  const noops: number[] = [];
   for (let i = 0; i < runs; i++) {
-    // Alternated with the keys' `up`, so both see the same load on the machine.
+    // Alternated with the keys' `up`, so all three see the same load on the machine.
     empties.push(await emptyUp(1));
+    noops.push(await noopUp(n));
     const r = await runOnce(n);
     opts.log(
-      `  run ${i + 1}/${runs}: empty up ${secs(empties.at(-1)!.ms)}, up ${secs(r.upMs)}, first key request after ${secs(r.beforeMs)}, key window ${secs(r.windowMs)}, ` +
+      `  run ${i + 1}/${runs}: empty up ${secs(empties.at(-1)!.ms)}, no-op up ${secs(noops.at(-1)!)}, up ${secs(r.upMs)}, first key request after ${secs(r.beforeMs)}, key window ${secs(r.windowMs)}, ` +
         `after the summary ${secs(r.afterSummaryMs)} (empty ${secs(empties.at(-1)!.afterSummaryMs)}), ` +
         `created ${r.created}, 429s ${r.rateLimited}${r.error ? `\n    error: ${r.error}` : ""}`,
     );
     done.push(r);
   }
   const empty = median(empties.map((e) => e.ms));
+  const noop = median(noops);
   const emptyTail = median(empties.map((e) => e.afterSummaryMs));
   const tail = median(done.map((r) => r.afterSummaryMs));
   const up = median(done.map((r) => r.upMs));
@@ -92,6 +95,15 @@ export async function benchPersonalKeys(opts: {
         `≤ +${secs(ABOVE_EMPTY_MS)}`,
         verdict(up - empty <= ABOVE_EMPTY_MS),
       ],
+      [
+        `the same program with ${n} resources of a no-op dynamic provider (Pulumi's own cost)`,
+        secs(noop),
+        `empty \`up\` ${secs(empty)}`,
+        signedSecs(noop - empty),
+        "",
+        "",
+      ],
+      ["ours: `up` − the no-op `up`", signedSecs(up - noop), "", "", "", ""],
       [
         "from the start of `up` to the first key request",
         secs(before),
@@ -123,6 +135,7 @@ export async function benchPersonalKeys(opts: {
       `The empty \`up\` runs the same scenario program with no resources, on a fresh stack, alternated with the keys' runs.`,
       `The key-creation window runs from the first ${PERSONAL_KEY_ROUTE} to the last successful response. ${PERSONAL_KEY_ROUTE} has the per-route limit (${LIMIT_PER_SECOND}/s, a bucket of ${LIMIT_PER_SECOND} that starts full), so its floor is max(0, ${n} − ${LIMIT_PER_SECOND}) / ${LIMIT_PER_SECOND} s and the rate over a window this short can exceed the limit.`,
       "The difference to the empty `up` holds the dynamic-provider process start, the engine's steps for each resource and the API calls; bench 7 splits the start-up.",
+      `The no-op program declares ${n} \`pulumi.dynamic.Resource\`s whose provider's create returns at once, without any API: the plugin start and the engine's steps (a Check, then a Create, per resource) that any dynamic provider pays for this shape. What the keys' \`up\` takes beyond it is ours.`,
       "Each `up` is the CLI's `pulumi up --yes --skip-preview`, as a pipeline runs it. After the engine's summary the CLI closes its plugins (the provider process is gone within tens of ms: the engine's log shows no wait on it) and exits.",
     ],
   };

@@ -30,6 +30,8 @@ export interface BranchSpec {
 export interface Scenario {
   keys?: KeySpec[];
   branches?: BranchSpec[];
+  /** Resources of a dynamic provider that does nothing (no API): Pulumi's own cost per resource. */
+  noops?: { res: string; name: string }[];
 }
 
 let project: string | undefined;
@@ -147,6 +149,23 @@ export async function emptyUp(runs: number): Promise<{ ms: number; afterSummaryM
     }
   }
   return { ms: median(times), afterSummaryMs: median(tails) };
+}
+
+/**
+ * The `up` of `n` resources of a dynamic provider that does nothing (its create returns at once, no
+ * API): what Pulumi itself costs for the same program shape, the plugin start and the engine's
+ * steps for each resource included. No provider can make its `up` shorter than this.
+ */
+export async function noopUp(n: number): Promise<number> {
+  const noops = Array.from({ length: n }, (_, i) => ({ res: `n${i}`, name: `noop-${i}` }));
+  const run = await engineRun({ scenario: { noops }, emulator: {} });
+  try {
+    const { ms, error } = await timedUp(run);
+    if (error !== undefined) throw new Error(`the no-op program's up failed: ${error}`);
+    return ms;
+  } finally {
+    await run.dispose();
+  }
 }
 
 /** The empty program's `up` wall time. */
