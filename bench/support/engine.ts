@@ -133,22 +133,23 @@ export async function timedUp(
   return { ms, startedAt, afterSummaryMs: startedAt + ms - summaryAt, error };
 }
 
+/** One `up` of a fresh stack of the scenario program declaring `scenario`; throws naming `what` if it fails. */
+async function programUp(scenario: Scenario, what: string): Promise<{ ms: number; afterSummaryMs: number }> {
+  const run = await engineRun({ scenario, emulator: {} });
+  try {
+    const { ms, afterSummaryMs, error } = await timedUp(run);
+    if (error !== undefined) throw new Error(`${what}'s up failed: ${error}`);
+    return { ms, afterSummaryMs };
+  } finally {
+    await run.dispose();
+  }
+}
+
 /** The empty program's `up`: what the engine costs before any resource, and its part after the summary. */
 export async function emptyUp(runs: number): Promise<{ ms: number; afterSummaryMs: number }> {
-  const times: number[] = [];
-  const tails: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const run = await engineRun({ scenario: {}, emulator: {} });
-    try {
-      const { ms, afterSummaryMs, error } = await timedUp(run);
-      if (error !== undefined) throw new Error(`the empty program's up failed: ${error}`);
-      times.push(ms);
-      tails.push(afterSummaryMs);
-    } finally {
-      await run.dispose();
-    }
-  }
-  return { ms: median(times), afterSummaryMs: median(tails) };
+  const ups: { ms: number; afterSummaryMs: number }[] = [];
+  for (let i = 0; i < runs; i++) ups.push(await programUp({}, "the empty program"));
+  return { ms: median(ups.map((u) => u.ms)), afterSummaryMs: median(ups.map((u) => u.afterSummaryMs)) };
 }
 
 /**
@@ -158,14 +159,7 @@ export async function emptyUp(runs: number): Promise<{ ms: number; afterSummaryM
  */
 export async function noopUp(n: number): Promise<number> {
   const noops = Array.from({ length: n }, (_, i) => ({ res: `n${i}`, name: `noop-${i}` }));
-  const run = await engineRun({ scenario: { noops }, emulator: {} });
-  try {
-    const { ms, error } = await timedUp(run);
-    if (error !== undefined) throw new Error(`the no-op program's up failed: ${error}`);
-    return ms;
-  } finally {
-    await run.dispose();
-  }
+  return (await programUp({ noops }, "the no-op program")).ms;
 }
 
 /** The empty program's `up` wall time. */

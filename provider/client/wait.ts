@@ -226,7 +226,7 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
     if (settled(waitedOn)) {
       if (params.durations !== undefined) {
         // It ended between the last two polls: learn the middle of that window.
-        const took = waitedOn.total_duration_ms ? waitedOn.total_duration_ms : undefined;
+        const took = waitedOn.total_duration_ms || undefined;
         if (expected !== undefined && headPolls === 1) params.durations.shorter(first.action, step, took);
         else params.durations.observed(first.action, (previousPoll + headPolledAt) / 2 - headSince, took);
       }
