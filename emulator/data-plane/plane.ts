@@ -42,7 +42,6 @@ function sameSecret(given: string, expected: string): boolean {
 export class DataPlane implements ProxyTarget {
   readonly #ctx: EmulatorContext;
   readonly #server: PostgresServer;
-  readonly #pg: typeof pg;
   readonly #admin: pg.Client;
   /** Physical databases that exist, with their owner. */
   readonly #databases = new Map<string, string>();
@@ -54,10 +53,9 @@ export class DataPlane implements ProxyTarget {
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  private constructor(ctx: EmulatorContext, server: PostgresServer, driver: typeof pg, admin: pg.Client) {
+  private constructor(ctx: EmulatorContext, server: PostgresServer, admin: pg.Client) {
     this.#ctx = ctx;
     this.#server = server;
-    this.#pg = driver;
     this.#admin = admin;
   }
 
@@ -66,19 +64,11 @@ export class DataPlane implements ProxyTarget {
     const packages = await loadPackages();
     const server = await startPostgres(packages);
     try {
-      const admin = new packages.pg.Client({
-        host: "127.0.0.1",
-        port: server.port,
-        user: server.admin.user,
-        password: server.admin.password,
-        database: "postgres",
-      });
-      admin.on("error", () => undefined);
-      await admin.connect();
+      const admin = await server.connectAdmin("postgres");
       await admin.query(
         `CREATE ROLE ${GROUP} NOLOGIN CREATEDB CREATEROLE IN ROLE pg_read_all_data, pg_write_all_data, pg_signal_backend`,
       );
-      const plane = new DataPlane(ctx, server, packages.pg, admin);
+      const plane = new DataPlane(ctx, server, admin);
       await plane.sync();
       return plane;
     } catch (error) {
@@ -266,15 +256,7 @@ export class DataPlane implements ProxyTarget {
 
   /** Empties every table of a copied database: the schema stays, the rows go. */
   async #truncateAll(physical: string): Promise<void> {
-    const client = new this.#pg.Client({
-      host: "127.0.0.1",
-      port: this.#server.port,
-      user: this.#server.admin.user,
-      password: this.#server.admin.password,
-      database: physical,
-    });
-    client.on("error", () => undefined);
-    await client.connect();
+    const client = await this.#server.connectAdmin(physical);
     try {
       const { rows } = await client.query<{ name: string }>(
         "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables " +

