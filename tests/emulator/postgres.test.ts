@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import {
+  chmodSync,
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readlinkSync,
@@ -329,6 +331,24 @@ describe("emulator data plane as root from a 0700 folder", function () {
       await server.stop();
     }
     assert.equal(existsSync(dataDir), false, "stop removes the cluster");
+  });
+
+  it("will not run Postgres from a work folder another user could write to, and says what to do", async () => {
+    const packages = await loadPackages();
+    const open = join(hidden, "open");
+    mkdirSync(join(open, "clouddb-postgres"), { recursive: true });
+    chmodSync(hidden, 0o755);
+    chmodSync(open, 0o755);
+    chmodSync(join(open, "clouddb-postgres"), 0o777);
+    process.env["TMPDIR"] = open;
+    try {
+      await assert.rejects(
+        startPostgres(packages),
+        /work folder .*clouddb-postgres exists but is not a folder owned by uid 0 and writable only by it: remove it/,
+      );
+    } finally {
+      chmodSync(hidden, 0o700);
+    }
   });
 });
 
