@@ -56,6 +56,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown, all: { news: I; olds: O }) => boolean };
   /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`). */
   secrets?: readonly (keyof O & string)[];
+  /**
+   * The organization whose administrators alone can delete the object `inputs` describe, if any:
+   * `check` then refuses a key that could create it but never delete it (see `preflight.ts`).
+   */
+  adminOf?(inputs: I): string | undefined;
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */

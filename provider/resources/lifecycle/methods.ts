@@ -66,7 +66,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
-      const checked = await preflighted(definition.inputs, olds, checkInputs(definition.inputs, news));
+      const checked = await preflighted(
+        definition.inputs,
+        olds,
+        checkInputs(definition.inputs, news),
+        definition.adminOf,
+      );
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
       if (key === undefined || (checked.failures ?? []).length > 0) return checked;
       const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
