@@ -34,6 +34,8 @@ export type ResourceErrorKind =
   | "NotResettable"
   /** The name is taken by an object this resource did not create. */
   | "NameTaken"
+  /** The API refused the API key the run was given (401), and no other key was at hand. */
+  | "KeyRefused"
   /** A create was asked of an unnamed object whose name `check` did not generate (no URN was sent). */
   | "NameMissing";
 

@@ -14,6 +14,7 @@ import {
   mayHaveChanged,
 } from "../../client";
 import { checkInputs, declaredInputs } from "./check";
+import { withCurrentKey } from "./currentKey";
 import {
   type CommonInputs,
   type CommonState,
@@ -35,16 +36,22 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
 ): ResourceMethods<I, O> {
   const { noun } = definition;
-  const step = (seconds: number | undefined): Step => ({
-    client: providerClient(),
+  /** A step's client and deadline; the client uses `apiKey` when given (see `currentKey.ts`). */
+  const step = (seconds: number | undefined, apiKey?: string): Step => ({
+    client: providerClient(apiKey === undefined ? {} : { apiKey }),
     deadline: deadlineFrom(seconds),
   });
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;
 
-  async function adopt(take: NonNullable<typeof definition.adopt>, inputs: I, id: string): Promise<O> {
+  async function adopt(
+    take: NonNullable<typeof definition.adopt>,
+    inputs: I,
+    id: string,
+    apiKey: string | undefined,
+  ): Promise<O> {
     try {
-      return await take(step(inputs.timeouts?.create), inputs, id);
+      return await take(step(inputs.timeouts?.create, apiKey), inputs, id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       throw new ResourceError(
@@ -92,37 +99,40 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * later step failed, throws a partial failure so Pulumi records it; when the answer was lost,
      * lets the resource find (or undo) what the create made, never re-sending it.
      */
-    async create(inputs) {
-      const recorded = (outs: O) => ({ id: definition.id(outs), outs: withBookkeeping(outs, inputs) });
-      if (inputs.adoptExisting !== undefined && definition.adopt !== undefined) {
-        return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting));
-      }
-      const key = inputs[CREATE_KEY];
-      const current = { ...step(inputs.timeouts?.create), createKey: key };
-      // An interrupted run may have made this very object already: take it, never make a second one.
-      const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
-      if (own !== undefined) return recorded(own);
-      const startedAt = Date.now();
-      try {
-        return recorded(await definition.create(current, inputs));
-      } catch (err) {
-        const made = isApiError(err) ? definition.created?.(inputs, err.response) : undefined;
-        if (made !== undefined) {
-          throw unfinished(noun, definition.id(made), inputs, withBookkeeping(made, inputs), err);
+    create: (inputs) =>
+      withCurrentKey(`creating the ${noun}`, async (apiKey) => {
+        const recorded = (outs: O) => ({ id: definition.id(outs), outs: withBookkeeping(outs, inputs) });
+        if (inputs.adoptExisting !== undefined && definition.adopt !== undefined) {
+          return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting, apiKey));
         }
-        if (mayHaveChanged(err) && definition.findLost !== undefined) {
-          const found = await definition.findLost(current, inputs, startedAt, err);
-          if (found !== undefined) return recorded(found);
+        const key = inputs[CREATE_KEY];
+        const current = { ...step(inputs.timeouts?.create, apiKey), createKey: key };
+        // An interrupted run may have made this very object already: take it, never make a second one.
+        const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
+        if (own !== undefined) return recorded(own);
+        const startedAt = Date.now();
+        try {
+          return recorded(await definition.create(current, inputs));
+        } catch (err) {
+          const made = isApiError(err) ? definition.created?.(inputs, err.response) : undefined;
+          if (made !== undefined) {
+            throw unfinished(noun, definition.id(made), inputs, withBookkeeping(made, inputs), err);
+          }
+          if (mayHaveChanged(err) && definition.findLost !== undefined) {
+            const found = await definition.findLost(current, inputs, startedAt, err);
+            if (found !== undefined) return recorded(found);
+          }
+          throw err;
         }
-        throw err;
-      }
-    },
+      }),
 
     /** Refresh: the object as it is now, with the inputs it stands for; gone -> empty id, so Pulumi drops it. */
     async read(id, props) {
       let outs: O | undefined;
       try {
-        outs = await definition.read(step(undefined), id, props);
+        outs = await withCurrentKey(`reading ${where(id, props ?? {})}`, (apiKey) =>
+          definition.read(step(undefined, apiKey), id, props),
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -132,14 +142,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */
-    async update(id, olds, news) {
-      const current = step(news.timeouts?.update);
-      await settlePending(current, noun, id, olds, definition.survives);
-      const outs = updatedState(definition, olds, news);
-      const updated =
-        definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
-      return { outs: withBookkeeping(updated, news, olds[CREATE_KEY]) };
-    },
+    update: (id, olds, news) =>
+      withCurrentKey(`updating ${where(id, olds)}`, async (apiKey) => {
+        const current = step(news.timeouts?.update, apiKey);
+        await settlePending(current, noun, id, olds, definition.survives);
+        const outs = updatedState(definition, olds, news);
+        const updated =
+          definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
+        return { outs: withBookkeeping(updated, news, olds[CREATE_KEY]) };
+      }),
 
     /** Deletes the object and waits; already gone counts as done; a refusal says why and what to do. */
     async remove(id, props) {
@@ -149,9 +160,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           `${where(id, props)} has deleteProtection: set deleteProtection: false and run \`pulumi up\` first, then delete it`,
         );
       }
-      const current = step(props.timeouts?.delete);
+      let current = step(props.timeouts?.delete);
       try {
-        await definition.remove(current, id, props);
+        await withCurrentKey(`deleting ${where(id, props)}`, (apiKey) => {
+          current = step(props.timeouts?.delete, apiKey);
+          return definition.remove(current, id, props);
+        });
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isBadRequest(err) && !isConflict(err)) throw err;
