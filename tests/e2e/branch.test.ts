@@ -116,6 +116,23 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
     assert.deepEqual(changes(await up()), { same: 2 }, e2e.output.join("\n"));
     assert.deepEqual(mutations(), []);
   });
+
+  it("`pulumi up --replace <urn>` keeps one state entry and a live branch, never deleting the branch it took", async () => {
+    const urn = `urn:pulumi:${e2e.stack.name}::clouddb-e2e-scenario::pulumi-nodejs:dynamic/clouddb:Branch::pr`;
+    const replaced = await e2e.stack.up({ ...collect(e2e.output), replace: [urn] });
+    assert.equal(changes(replaced).replace, 1, e2e.output.join("\n"));
+    const entries = (
+      JSON.parse(e2e.rawState()).checkpoint.latest as {
+        resources: (StateResource & { urn: string; id: string })[];
+      }
+    ).resources.filter((r) => r.urn === urn);
+    assert.equal(entries.length, 1, "one state entry for the branch");
+    const live = emulator.control.snapshot().branches.find((b) => b.id === entries[0]?.id);
+    assert.ok(live !== undefined && live.deleted_at_ms === undefined, "the recorded branch exists");
+    assert.ok(e2e.output.join("\n").includes("is kept, not deleted"), e2e.output.join("\n"));
+    emulator.control.clearRequests();
+    assert.deepEqual(changes(await up()), { same: 2 }, e2e.output.join("\n"));
+  });
 });
 
 describe("e2e: destroy after the stack's key was rotated and the old one revoked", function () {

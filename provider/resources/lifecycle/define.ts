@@ -93,6 +93,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   refusal?(step: Step, id: string, props: O, err: ApiError): Promise<Refusal | undefined>;
   /** Operation actions whose failure leaves the object usable (e.g. a compute starts again on demand). */
   survives?: ReadonlySet<string>;
+  /**
+   * The operation action that makes the object (`create_branch`). When an earlier run left it
+   * pending and it ended cancelled or in error, the object was never made: `update` deletes it.
+   */
+  madeBy?: string;
 }
 
 /** Declares a resource; the identity, so the definition is type-checked where it is written. */

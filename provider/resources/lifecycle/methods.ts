@@ -24,9 +24,9 @@ import {
   type Step,
 } from "./define";
 import { diffInputs, updatedState } from "./diff";
-import { ResourceError, unfinished } from "./errors";
+import { isResourceError, ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
-import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER } from "./owner";
+import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER, tookOwn, wasTakenOwn } from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
@@ -61,6 +61,24 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         err,
       );
     }
+  }
+
+  /**
+   * After `settlePending` found that the operation making the object failed (an `Unmade` error):
+   * deletes what is left, so that nothing unusable stays and no later create takes it for its own,
+   * and throws saying so and the one command that makes it anew. Other errors pass through.
+   */
+  async function deleteUnmade(current: Step, id: string, olds: O, err: unknown): Promise<never> {
+    if (!isResourceError(err) || err.kind !== "Unmade") throw err;
+    await definition.remove(current, id, olds).catch((gone: unknown) => {
+      if (!isNotFound(gone)) throw gone;
+    });
+    throw new ResourceError(
+      "Unmade",
+      `${err.message}, so the ${noun} was never made: it was deleted. Run \`pulumi up --refresh\`: the ` +
+        `refresh drops it from the state and the up creates it anew.`,
+      err,
+    );
   }
 
   return {
@@ -109,7 +127,10 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         const current = { ...step(inputs.timeouts?.create, apiKey), createKey: key };
         // An interrupted run may have made this very object already: take it, never make a second one.
         const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
-        if (own !== undefined) return recorded(own);
+        if (own !== undefined) {
+          tookOwn(noun, definition.id(own));
+          return recorded(own);
+        }
         const startedAt = Date.now();
         try {
           return recorded(await definition.create(current, inputs));
@@ -145,7 +166,10 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     update: (id, olds, news) =>
       withCurrentKey(`updating ${where(id, olds)}`, async (apiKey) => {
         const current = step(news.timeouts?.update, apiKey);
-        await settlePending(current, noun, id, olds, definition.survives);
+        const rules = { survives: definition.survives, madeBy: definition.madeBy, urn: news[OWNER] };
+        await settlePending(current, noun, id, olds, rules).catch((err) =>
+          deleteUnmade(current, id, olds, err),
+        );
         const outs = updatedState(definition, olds, news);
         const updated =
           definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
@@ -159,6 +183,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           "DeleteRefused",
           `${where(id, props)} has deleteProtection: set deleteProtection: false and run \`pulumi up\` first, then delete it`,
         );
+      }
+      if (wasTakenOwn(noun, id)) {
+        // The replacement created in this run is this very object: deleting it would delete that too.
+        console.log(
+          `${where(id, props)} is kept, not deleted: its replacement, created in this run, is this same object ` +
+            "(Pulumi checked the replacement without the state of the object it replaces, as it does for " +
+            "`pulumi up --replace` and tainted resources, and the object carries the resource's create key).",
+        );
+        return;
       }
       let current = step(props.timeouts?.delete);
       try {
