@@ -133,6 +133,41 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
     emulator.control.clearRequests();
     assert.deepEqual(changes(await up()), { same: 2 }, e2e.output.join("\n"));
   });
+
+  it("an up whose create_branch is cancelled leaves nothing behind, and the next up makes the branch", async () => {
+    const second = {
+      res: "pr2",
+      projectId: DEMO.projectId,
+      name: "pr-8",
+      endpoints: [{ type: "read_write" }],
+    };
+    await e2e.stack.setConfig("scenario", { value: JSON.stringify({ branches: [pr, second] }) });
+    emulator.control.scriptOperations(
+      { action: "create_branch", projectId: DEMO.projectId, count: 1 },
+      { kind: "cancelled" },
+    );
+    const failed = await up().then(
+      () => assert.fail("the up succeeded"),
+      (err: Error) => err,
+    );
+    assert.match(failed.message, /create_branch operation \S+ ended cancelled/);
+    assert.match(
+      failed.message,
+      /it was deleted and nothing is recorded in the state\. Run `pulumi up` again/,
+    );
+    const named = () => emulator.control.snapshot().branches.filter((b) => b.name === "pr-8");
+    assert.deepEqual(
+      named().map((b) => b.deleted_at_ms !== undefined),
+      [true],
+      "the begun branch is deleted",
+    );
+    assert.equal(changes(await up()).create, 1, e2e.output.join("\n"));
+    const live = named().filter((b) => b.deleted_at_ms === undefined);
+    assert.equal(live.length, 1);
+    const out = await e2e.stack.outputs();
+    assert.equal((out.branches!.value as Record<string, string>).pr2, live[0]?.id);
+    assert.deepEqual(changes(await up()), { same: 3 }, e2e.output.join("\n"));
+  });
 });
 
 describe("e2e: destroy after the stack's key was rotated and the old one revoked", function () {
