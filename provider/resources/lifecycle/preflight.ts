@@ -6,8 +6,8 @@
  * mistakes would pass the preview and fail the `up`.
  *
  * For an object only an organization's administrators can delete (an organization or project-scoped
- * API key, docs/api-rules.md §6), it also checks that the key is the organization's own or an
- * administrator's: anyone else's key could create it and never revoke it, so every later
+ * API key, docs/api-rules.md §6), it also checks that the key is the personal key of one of those
+ * administrators: a member's key could create it and never revoke it, so every later
  * `pulumi destroy` or replacement would fail and leave the old object live.
  *
  * One cheap read per credential and per project or organization, shared by every resource of the
