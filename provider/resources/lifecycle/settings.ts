@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  API_KEY_ENV,
   type ClientOptions,
   type CloudDbClient,
   ConfigError,
@@ -86,8 +87,8 @@ export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollI
 }
 
 /**
- * A client for the current process: stack config first, then `CLOUDDB_API_KEY` /
- * `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), reporting
+ * A client for the current process: `extra.apiKey` when given, else stack config first, then
+ * `CLOUDDB_API_KEY` / `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), reporting
  * operation progress in the dynamic-provider host (see `progress.ts`). Throws a configuration
  * error naming both ways when no key is set.
  */
@@ -106,7 +107,7 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
     const progress = hostProgressListener();
     if (progress !== undefined) options.onEvent = progress;
   }
-  if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
+  if (settings.apiKey !== undefined && options.apiKey === undefined) options.apiKey = settings.apiKey;
   if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
   if (settings.limiterUrl !== undefined) options.limiterUrl = settings.limiterUrl;
   if (settings.limiterAccount !== undefined) options.limiterAccount = settings.limiterAccount;
@@ -117,4 +118,14 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
 export function deadlineFrom(seconds: number | undefined, now = Date.now()): number {
   const chosen = seconds ?? providerSettings().operationTimeoutSeconds ?? DEFAULT_OPERATION_TIMEOUT_SECONDS;
   return now + chosen * 1000;
+}
+
+/**
+ * The key in `CLOUDDB_API_KEY` now, when the stack config set another one: the key to try when the
+ * configured one is refused (see `currentKey.ts`). Undefined when either is unset or both agree.
+ */
+export function otherEnvironmentKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const configured = providerSettings().apiKey;
+  const fromEnv = env[API_KEY_ENV]?.trim();
+  return configured === undefined || !fromEnv || fromEnv === configured ? undefined : fromEnv;
 }
