@@ -36,7 +36,7 @@ const SERVER_TIMEOUT_MS = 2_000;
 /** After the server failed, requests go on without it for this long before it is tried again. */
 const RECHECK_MS = 30_000;
 /** How late after its instant a request may reach the service without draining the service's bucket. */
-const LATE_MS = 350;
+const LATE_MS = 700;
 
 // Hand-written: rate-limiter-flexible counts fixed windows only, and no fixed window follows a token bucket.
 // KEYS: the buckets' keys. ARGV: per bucket, the milliseconds between tokens, the tolerance (how far
