@@ -76,7 +76,7 @@ describe("shared limiter on a real Valkey server", function () {
   });
 
   it("keeps two pipeline processes on one account at 0 x 429 and near the 10/s key-creation limit", async () => {
-    const reports = await twoPipelines(emu, 50, valkey.url);
+    const reports = await twoPipelines(emu, 70, valkey.url);
     assert.deepEqual(
       reports.map((r) => [r.rateLimited, r.unavailable]),
       [
@@ -86,7 +86,7 @@ describe("shared limiter on a real Valkey server", function () {
     );
     assert.equal(emu.control.requests({ status: 429 }).length, 0);
     const arrivals = emu.control.requests({ route: KEY_CREATE, status: 200 }).map((e) => e.at);
-    assert.equal(arrivals.length, 100);
+    assert.equal(arrivals.length, 140);
     // The service's bucket starts full, so n keys need (n - capacity) / rate seconds after the first
     // arrives; the limiter must reach at least 0.9 of that rate. Its margin after the first burst is
     // paid once, so the run is long enough for the steady rate to show.
