@@ -27,8 +27,8 @@ describe("e2e: the preview-environment workflow converges after its up is killed
   /** Creates the API carried out on `route`. */
   const made = (route: string) => answered(route, (s) => s === 200 || s === 201);
 
-  /** The pull request's live branches, the objects on them it made, and what the stack records. */
-  function census() {
+  /** The pull request's live branches, and the roles and databases on them it made (not their parent's). */
+  function onBranch() {
     const snap = emulator.control.snapshot();
     const branches = snap.branches.filter(
       (b) => b.project_id === PROJECT && b.name === BRANCH_NAME && b.deleted_at_ms === undefined,
@@ -36,14 +36,20 @@ describe("e2e: the preview-environment workflow converges after its up is killed
     // A branch starts with its parent's roles and databases: those are not the stack's.
     const parent = snap.branches.find((b) => b.default && b.project_id === PROJECT);
     const inherited = new Set([...(parent?.roles ?? []), ...(parent?.databases ?? [])].map((o) => o.name));
+    return {
+      branches,
+      roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name)).map((r) => ({ b, r }))),
+      databases: branches.flatMap((b) => b.databases.filter((d) => !inherited.has(d.name))),
+    };
+  }
+
+  /** The pull request's live branches, the objects on them it made, and what the stack records. */
+  function census() {
+    const { branches, roles, databases } = onBranch();
     const live = {
       Branch: branches.map((b) => b.id),
-      Role: branches.flatMap((b) =>
-        b.roles.filter((r) => !inherited.has(r.name)).map((r) => `${b.id}/${r.name}`),
-      ),
-      Database: branches.flatMap((b) =>
-        b.databases.filter((d) => !inherited.has(d.name)).map((d) => String(d.id)),
-      ),
+      Role: roles.map(({ b, r }) => `${b.id}/${r.name}`),
+      Database: databases.map((d) => String(d.id)),
     };
     const recorded = Object.fromEntries(
       Object.keys(live).map((kind) => [
@@ -54,7 +60,7 @@ describe("e2e: the preview-environment workflow converges after its up is killed
           .map((r) => r.id),
       ]),
     );
-    return { live, recorded, branches };
+    return { live, recorded, branches, roles };
   }
 
   before(async () => {
@@ -76,23 +82,29 @@ describe("e2e: the preview-environment workflow converges after its up is killed
   });
 
   it("kills up during the branch create, before the role's create is carried out and during it; the next run of the up job exits 0 with each object made once", async () => {
-    const stages: [string, KillPlan, () => void][] = [
-      ["the branch create", { killWhen: () => made(ROUTES.branches) >= 1, killAfterMs: 300 }, () => {}],
+    // What each stage arranges, when its run is killed, and how many roles the API has made by then.
+    const stages: [string, KillPlan, () => void, number][] = [
+      ["the branch create", { killWhen: () => made(ROUTES.branches) >= 1, killAfterMs: 300 }, () => {}, 0],
       [
-        // The role's create waits to send its POST again after a 503: nothing made yet, so the
-        // next run's preview looks up a role that does not exist.
+        // The branch is made and recorded; the role's POST is held by the API and never carried
+        // out: the next run's preview looks up a role that does not exist yet.
         "the role create, before the API made the role",
-        { killWhen: () => answered(ROUTES.roles, (s) => s === 503) >= 1, killAfterMs: 300 },
-        () => emulator.control.failNext(ROUTES.roles, { status: 503, retryAfter: 60 }),
+        { killWhen: () => checkout.recorded().some((r) => r.type.endsWith(":Branch")), killAfterMs: 1500 },
+        () => emulator.control.failNext(ROUTES.roles, { delayMs: 20_000, status: 503 }),
+        0,
       ],
       [
         // The role is made, its answer (and the one password sent with it) never arrives.
         "the role create, after the API made the role",
-        { killWhen: () => made(ROUTES.roles) >= 1, killAfterMs: 300 },
+        { killWhen: () => onBranch().roles.length >= 1, killAfterMs: 300 },
         () => emulator.control.failNext(ROUTES.roles, { holdMs: 60_000 }),
+        1,
       ],
     ];
-    for (const [what, kill, arrange] of stages) {
+    // Provider processes of each killed run still running 15 s after it: checked last, so the
+    // convergence is checked whatever they do.
+    const leftovers: Record<string, string[]> = {};
+    for (const [what, kill, arrange, rolesByThen] of stages) {
       arrange();
       const killed: JobRun = await checkout.runJob("up", { kill });
       assert.equal(
@@ -100,11 +112,14 @@ describe("e2e: the preview-environment workflow converges after its up is killed
         "killed",
         `up was not killed during ${what}: ${killed.step}\n${killed.output}`,
       );
-      assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
+      leftovers[what] = killed.leftover ?? [];
+      emulator.control.clearFaults();
+      assert.equal(onBranch().roles.length, rolesByThen, `roles the API made by the kill during ${what}`);
     }
+    const [killedRunsRole] = onBranch().roles;
 
     const run = await checkout.runJob("up");
-    const { live, recorded, branches } = census();
+    const { live, recorded, roles } = census();
     const detail = `${JSON.stringify({ live, recorded })}\n${run.output}`;
     assert.equal(run.code, 0, detail);
     for (const [kind, ids] of Object.entries(live))
@@ -115,15 +130,14 @@ describe("e2e: the preview-environment workflow converges after its up is killed
       );
     assert.equal(live.Branch.length, 1, detail);
     assert.equal(live.Role.length, 1, detail);
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(ROUTES).map(([kind, route]) => [kind, made(route)])),
-      { branches: 1, roles: 1, databases: 0 },
-      "each object made by one create across all runs",
-    );
+    // Each object made by one create across all runs: the role is the one the killed run made
+    // (its answer is held, so the request log cannot say).
+    assert.deepEqual([made(ROUTES.branches), made(ROUTES.databases)], [1, 0], "branch and database creates");
+    assert.equal(roles[0]?.r.created_at_ms, killedRunsRole?.r.created_at_ms, "the role the killed run made");
 
     // DATABASE_URL, as the job hands it on, connects as that role with the password it has now.
     const url = new URL(/^DATABASE_URL=(\S+)$/m.exec(checkout.githubEnv())?.[1] ?? "");
-    const role = branches[0]?.roles.find((r) => live.Role[0] === `${branches[0]?.id}/${r.name}`);
+    const role = roles[0]?.r;
     assert.ok(role, detail);
     assert.equal(decodeURIComponent(url.username), role.name);
     assert.equal(
@@ -135,5 +149,10 @@ describe("e2e: the preview-environment workflow converges after its up is killed
     const closed = await checkout.runJob("destroy");
     assert.equal(closed.code, 0, closed.output);
     assert.deepEqual(census().live, { Branch: [], Role: [], Database: [] });
+    assert.deepEqual(
+      leftovers,
+      Object.fromEntries(stages.map(([what]) => [what, []])),
+      "processes of a killed run still running 15 s after it",
+    );
   });
 });
