@@ -27,29 +27,61 @@ const EXAMPLES = {
   "preview-environment": {
     workDir: path.join(ROOT, "examples/preview-environment"),
     stack: "pr-42",
-    upTitle: "pulumi up: pull request 42's schema-only branch, its role and database, DATABASE_URL",
-    destroyTitle: "pulumi destroy: the pull request is closed; its branch, role and database go",
+    upTitle: "pulumi up: pull request 42's schema-only branch, a role of the app's own, DATABASE_URL",
+    destroyTitle: "pulumi destroy: the pull request is closed; its branch and role go",
     config: (DEMO) => ({ projectId: DEMO.orgProjectId, pullRequest: "42", expiresInDays: "3" }),
-    // The emulator's real Postgres, when the optional package is installed: the app's migration runs.
+    // The emulator's real Postgres, when the optional package is installed: production gets a
+    // table with rows first, then the app uses the preview's copy of it.
     postgres: true,
-    afterUp: migrate,
+    beforeUp: seedProduction,
+    afterUp: useDatabase,
   },
 };
 
-/** The app's part of a preview pipeline: run its migration against DATABASE_URL, count the rows. */
-async function migrate({ output }) {
-  step("The app's migration against DATABASE_URL (a real Postgres behind the emulator)");
+/** Runs `statements` in order on a fresh connection to `uri`; returns the last one's rows. */
+async function query(uri, ...statements) {
   const { Client } = require("pg");
-  const db = new Client({ connectionString: await output("DATABASE_URL") });
+  const db = new Client({ connectionString: uri });
   await db.connect();
   try {
-    await db.query("CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)");
-    await db.query("INSERT INTO notes (body) VALUES ('first'), ('second'), ('third')");
-    const { rows } = await db.query("SELECT current_user AS role, count(*)::int AS n FROM notes");
-    note(`as role ${rows[0].role}: CREATE TABLE notes; INSERT 3 rows; SELECT count(*) -> ${rows[0].n}`);
+    let rows = [];
+    for (const statement of statements) rows = (await db.query(statement)).rows;
+    return rows;
   } finally {
     await db.end();
   }
+}
+
+/** Production's data: a table with rows in the default branch's database, made by its owner. */
+async function seedProduction({ emulator, DEMO }) {
+  step("Production's data: table notes with 3 rows in the default branch's neondb");
+  const response = await fetch(
+    `${emulator.url}/projects/${DEMO.orgProjectId}/connection_uri?database_name=neondb&role_name=neondb_owner`,
+    { headers: { authorization: `Bearer ${DEMO.personalKey}` } },
+  );
+  const { uri } = await response.json();
+  await query(
+    uri,
+    "CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)",
+    "INSERT INTO notes (body) VALUES ('first'), ('second'), ('third')",
+  );
+  note("as neondb_owner: CREATE TABLE notes; INSERT 3 rows");
+}
+
+/** The app's part of a preview pipeline: its tests write to the preview's copy of production's schema. */
+async function useDatabase({ output }) {
+  step("The app against DATABASE_URL (a real Postgres behind the emulator)");
+  const [before] = await query(
+    await output("DATABASE_URL"),
+    "SELECT current_user AS role, count(*)::int AS n FROM notes",
+  );
+  note(`as role ${before.role}: table notes is there, with ${before.n} of production's 3 rows`);
+  const [after] = await query(
+    await output("DATABASE_URL"),
+    "INSERT INTO notes (body) VALUES ('test fixture'), ('another')",
+    "SELECT count(*)::int AS n FROM notes",
+  );
+  note(`INSERT 2 rows; SELECT count(*) -> ${after.n}`);
 }
 
 function chosenExample() {
@@ -141,6 +173,8 @@ async function main() {
       await pulumi(["config", "set", key, value], { quiet: true });
     }
     note("clouddb:apiKey is stored encrypted (a secret); nothing else holds it");
+
+    if (postgres && example.beforeUp) await example.beforeUp({ emulator, DEMO });
 
     step(example.upTitle);
     emulator.control.clearRequests();

@@ -1,9 +1,13 @@
 // A preview environment: the database one pull request's app runs against. One stack per pull
 // request (the workflow next to this file names it `pr-<number>`):
-//   - a branch of the project's default branch with its schema and none of its rows,
+//   - a branch of the project's default branch with its databases and their schema, none of their
+//     rows,
 //   - an expiry, so a forgotten preview deletes itself,
-//   - a role and a database owned by it for the app,
-//   - DATABASE_URL, a secret output: `pulumi stack output --show-secrets DATABASE_URL`.
+//   - a role of the app's own on it,
+//   - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`
+//     (`pulumi stack output --show-secrets DATABASE_URL`).
+// No object here is given a name the API cannot mark as this stack's: the role's is generated, so a
+// run cancelled in the middle of any create is finished by the next `pulumi up`, with no step.
 import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
 
@@ -11,6 +15,8 @@ const config = new pulumi.Config();
 const projectId = config.require("projectId");
 const pullRequest = config.require("pullRequest");
 const expiresInDays = config.getNumber("expiresInDays") ?? 7;
+// The default branch's database the app uses: the branch holds a copy of its schema.
+const databaseName = config.get("databaseName") ?? "neondb";
 
 const branch = new clouddb.Branch("preview", {
   projectId,
@@ -20,22 +26,20 @@ const branch = new clouddb.Branch("preview", {
   endpoints: [{ type: "read_write" }],
 });
 
-const role = new clouddb.Role("app", { projectId, branchId: branch.branchId, name: "app" });
+// No `name`: the name is generated (`app_` and a mark of this stack), the same on every run, and
+// DATABASE_URL carries it. Like every role the API creates, it reads and writes every table.
+const role = new clouddb.Role("app", { projectId, branchId: branch.branchId });
 
-const database = new clouddb.Database("app", {
-  projectId,
-  branchId: branch.branchId,
-  name: "app",
-  ownerName: role.name,
-});
-
+// `role.name` is an output of the role, so the lookup runs once the role exists; at preview, a role
+// still to be created makes DATABASE_URL unknown until `up` creates it.
 const connection = clouddb.getConnectionUriOutput({
   projectId,
   branchId: branch.branchId,
-  databaseName: database.name,
+  databaseName,
   roleName: role.name,
 });
 
 export const branchId = branch.branchId;
 export const expiresAt = branch.expiresAt;
+export const roleName = role.name;
 export const DATABASE_URL = connection.uri;

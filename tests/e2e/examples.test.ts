@@ -2,23 +2,30 @@
 // the root Pulumi.yaml (what `npm start` runs), the GitOps preview-branches pattern, and the
 // preview environment with the workflow users copy next to it.
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { parse as parseYaml } from "yaml";
+import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { apiKeySecretsIn, collect, createStack, type E2eStack, prepareEngine, ROOT } from "./support/stack";
+import { createClient } from "../../provider/client";
+import { runCli } from "./support/kill";
+import { apiKeySecretsIn, collect, createStack, type E2eStack, ROOT } from "./support/stack";
+import { checkoutExample, EXAMPLE, type JobRun, readWorkflow } from "./support/workflow";
 
-const EXAMPLE = path.join(ROOT, "examples/preview-environment");
 const execFileAsync = promisify(execFile);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The parts of a GitHub Actions workflow the test runs. */
-interface Workflow {
-  env: Record<string, string>;
-  jobs: Record<string, { steps: { run?: string }[] }>;
+/** A stack of the preview-environment example, in place, for pull request `pullRequest` of the demo organization's project. */
+function exampleStack(emulator: RunningEmulator, pullRequest: string, config: Record<string, string> = {}) {
+  return createStack({
+    workDir: EXAMPLE,
+    stackName: `e2e-pr-${pullRequest}-${process.pid}`,
+    apiUrl: emulator.url,
+    apiKey: DEMO.personalKey,
+    config: { projectId: DEMO.orgProjectId, pullRequest, ...config },
+  });
 }
 
 describe("e2e: the in-repo examples under the real Pulumi engine", function () {
@@ -108,29 +115,40 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
         .map((b) => [b.name, b]),
     );
 
-  it("preview-environment: a pull request's stack: a schema-only branch that expires, a role, a database, DATABASE_URL as a secret; destroy removes them", async () => {
-    e2e = await createStack({
-      workDir: EXAMPLE,
-      stackName: `e2e-pr-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      config: { projectId: DEMO.orgProjectId, pullRequest: "7", expiresInDays: "2" },
-    });
+  /** The stack outputs as plain values. */
+  const outputsOf = async (stack: E2eStack) =>
+    Object.fromEntries(Object.entries(await stack.stack.outputs()).map(([k, v]) => [k, v.value]));
+
+  /** The live branch named `name` of the demo organization's project, and the role `roleName` on it. */
+  function roleOn(name: string, roleName: string) {
+    const branch = branchesByName().get(name);
+    return { branch, role: branch?.roles.find((r) => r.name === roleName) };
+  }
+
+  it("preview-environment: a pull request's stack: a schema-only branch that expires, a role with a generated name, DATABASE_URL to the branch's copy of neondb as a secret; destroy removes them", async () => {
+    e2e = await exampleStack(emulator, "7", { expiresInDays: "2" });
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(up.summary.resourceChanges?.create, 4, e2e.output.join("\n"));
+    assert.equal(up.summary.resourceChanges?.create, 3, e2e.output.join("\n"));
 
     const out = await e2e.stack.outputs();
     assert.equal(out.DATABASE_URL?.secret, true, "DATABASE_URL must be a secret output");
     const url = new URL(String(out.DATABASE_URL?.value));
     assert.equal(url.protocol, "postgresql:");
-    assert.equal(url.username, "app");
-    assert.equal(url.pathname, "/app");
+    assert.match(String(out.roleName?.value), /^app_[0-9a-f]{10}$/, "the role's name is generated");
+    assert.equal(url.username, out.roleName?.value);
+    assert.equal(url.pathname, "/neondb", "the branch's copy of the default branch's database");
     assert.ok(url.password.length > 0, "the connection string carries the role's password");
 
-    const branch = branchesByName().get("preview/pr-7");
+    const { branch, role } = roleOn("preview/pr-7", String(out.roleName?.value));
     assert.ok(branch, "the branch is named after the pull request");
     assert.equal(branch.id, out.branchId?.value);
     assert.equal(branch.init_source, "schema-only");
+    assert.deepEqual(
+      branch.databases.map((d) => d.name),
+      ["neondb"],
+      "no database of its own: the copy is the app's",
+    );
+    assert.equal(role?.password, decodeURIComponent(url.password));
     const ttl = Date.parse(String(out.expiresAt?.value)) - Date.now();
     assert.ok(ttl > 1.9 * DAY_MS && ttl <= 2 * DAY_MS, `expires in ${ttl} ms, not about 2 days`);
 
@@ -139,97 +157,201 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.ok(!raw.includes(url.password), "the role's password is in the state in plaintext");
 
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 4 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 3 }, e2e.output.join("\n"));
 
     await e2e.stack.destroy(collect(e2e.output));
     assert.equal(branchesByName().get("preview/pr-7"), undefined, "destroy leaves the branch behind");
   });
 
-  it("preview-environment's workflow: its own commands, run in order: opened creates the stack and masks DATABASE_URL; closed destroys and removes it", async () => {
-    prepareEngine();
-    const workflow = parseYaml(
-      fs.readFileSync(path.join(EXAMPLE, "preview-environment.yml"), "utf8"),
-    ) as Workflow;
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-workflow-"));
-    const programDir = path.join(work, "program");
-    fs.cpSync(EXAMPLE, programDir, {
-      recursive: true,
-      filter: (src) => !path.basename(src).startsWith("Pulumi.") || src.endsWith("Pulumi.yaml"),
+  it("preview-environment: its role deleted outside Pulumi: preview shows DATABASE_URL unknown; up fails saying what is missing and what to do, with no stack; up --refresh makes the role again", async () => {
+    e2e = await exampleStack(emulator, "8");
+    await e2e.stack.up(collect(e2e.output));
+    const first = await outputsOf(e2e);
+    const gone = await fetch(
+      `${emulator.url}/projects/${DEMO.orgProjectId}/branches/${first.branchId}/roles/${first.roleName}`,
+      { method: "DELETE", headers: { authorization: `Bearer ${DEMO.personalKey}` } },
+    );
+    assert.equal(gone.status, 200);
+
+    const preview = await runCli(e2e, ["preview", "--show-secrets"]);
+    assert.equal(preview.code, 0, preview.output);
+    assert.match(preview.output, /DATABASE_URL:.*\[unknown\]/, preview.output);
+
+    const up = await runCli(e2e, ["up", "--yes", "--skip-preview"]);
+    assert.notEqual(up.code, 0, up.output);
+    assert.match(
+      up.output,
+      new RegExp(
+        `no connection string for role "${first.roleName}" and database "neondb" on branch ${first.branchId} of project ${DEMO.orgProjectId}`,
+      ),
+    );
+    assert.match(up.output, /`pulumi up --refresh` creates it again/);
+    assert.match(up.output, /request id [0-9a-f-]{36}/);
+    assert.doesNotMatch(up.output, /\.ts:\d+|^\s+at /m, "no stack trace in the error");
+
+    const again = await runCli(e2e, ["up", "--refresh", "--yes", "--skip-preview"]);
+    assert.equal(again.code, 0, again.output);
+    const second = await outputsOf(e2e);
+    assert.equal(second.roleName, first.roleName, "the generated name is the same");
+    const url = new URL(String(second.DATABASE_URL));
+    assert.equal(decodeURIComponent(url.password), roleOn("preview/pr-8", first.roleName).role?.password);
+  });
+
+  it("preview-environment's workflow: its own commands, run in order: opened creates the stack and masks DATABASE_URL; a push after the branch expired makes it again; closed after it expired destroys and removes the stack", async () => {
+    const checkout = checkoutExample({
+      apiUrl: emulator.url,
+      apiKey: DEMO.personalKey,
+      projectId: DEMO.orgProjectId,
+      pullRequest: "9",
+      install: "link",
     });
-    // The copied program imports the package by name: this repository, as a user's node_modules would hold it.
-    fs.mkdirSync(path.join(programDir, "node_modules"));
-    fs.symlinkSync(ROOT, path.join(programDir, "node_modules", "pulumi-clouddb"));
-    for (const dep of ["@pulumi", "typescript", "ts-node", "@types"])
-      fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(programDir, "node_modules", dep));
-    fs.writeFileSync(path.join(programDir, "package.json"), JSON.stringify({ name: "preview-environment" }));
-    const githubEnv = path.join(work, "github-env");
-    fs.writeFileSync(githubEnv, "");
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "",
-      HOME: work,
-      PULUMI_HOME: path.join(work, ".pulumi-home"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      GITHUB_ENV: githubEnv,
-      // What GitHub substitutes into the workflow's env block.
-      PROGRAM_DIR: programDir,
-      STACK: "pr-9",
-      PULL_REQUEST: "9",
-      CLOUDDB_PROJECT_ID: DEMO.orgProjectId,
-      CLOUDDB_API_KEY: DEMO.personalKey,
-      CLOUDDB_API_URL: emulator.url,
-      PULUMI_BACKEND_URL: `file://${work}`,
-      PULUMI_CONFIG_PASSPHRASE: "workflow-passphrase",
-    };
     assert.deepEqual(
-      Object.keys(workflow.env).sort(),
-      Object.keys(env)
-        .filter((k) => k in workflow.env)
+      Object.keys(readWorkflow().env).sort(),
+      Object.keys(checkout.env)
+        .filter((k) => k in readWorkflow().env)
         .sort(),
     );
-    // The emulator answers from this process: steps run without blocking it.
-    const runJob = async (job: string) => {
-      const log: string[] = [];
-      for (const step of workflow.jobs[job]?.steps ?? []) {
-        // Dependencies come from this repository; the workflow's `npm ci` installs them in a user's.
-        if (step.run === undefined || step.run.trim() === "npm ci") continue;
-        // How GitHub Actions runs a `run:` step with bash.
-        const run = await execFileAsync(
-          "bash",
-          ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run],
-          {
-            cwd: programDir,
-            env,
-            encoding: "utf8",
-          },
-        ).catch((err: { stdout?: string; stderr?: string }) =>
-          assert.fail(`${step.run}\n${err.stdout ?? ""}\n${err.stderr ?? ""}`),
-        );
-        log.push(run.stdout);
-      }
-      return log.join("\n");
-    };
-    try {
-      const upLog = await runJob("up");
-      const exported = fs.readFileSync(githubEnv, "utf8");
-      const url = /^DATABASE_URL=(postgresql:\/\/\S+)$/m.exec(exported)?.[1];
-      assert.ok(url, `the up job exports DATABASE_URL: ${exported}`);
+    /** The DATABASE_URL the up job handed on, after checking that it was masked first. */
+    const handedOn = (run: JobRun) => {
+      const urls = [...checkout.githubEnv().matchAll(/^DATABASE_URL=(postgresql:\/\/\S+)$/gm)];
+      const url = urls.at(-1)?.[1];
+      assert.ok(url, `the up job exports DATABASE_URL: ${checkout.githubEnv()}`);
       assert.ok(
-        upLog.includes(`::add-mask::${url}`),
+        run.output.includes(`::add-mask::${url}`),
         "the connection string is masked before it is exported",
       );
-      assert.ok(branchesByName().has("preview/pr-9"));
+      return new URL(url);
+    };
+    try {
+      const opened = await checkout.runJob("up");
+      assert.equal(opened.code, 0, opened.output);
+      const firstUrl = handedOn(opened);
+      const first = branchesByName().get("preview/pr-9");
+      assert.ok(first);
 
-      await runJob("destroy");
-      assert.equal(branchesByName().get("preview/pr-9"), undefined);
+      // The service deletes a branch whose expiry passed, with everything on it.
+      emulator.control.deleteBranch(DEMO.orgProjectId, first.id);
+      const pushed = await checkout.runJob("up");
+      assert.equal(pushed.code, 0, pushed.output);
+      const second = branchesByName().get("preview/pr-9");
+      assert.ok(second && second.id !== first.id, "a new branch for the pull request");
+      const secondUrl = handedOn(pushed);
+      assert.equal(secondUrl.username, firstUrl.username, "the same generated role name");
+      assert.equal(
+        decodeURIComponent(secondUrl.password),
+        second.roles.find((r) => r.name === decodeURIComponent(secondUrl.username))?.password,
+      );
+
+      emulator.control.deleteBranch(DEMO.orgProjectId, second.id);
+      const closed = await checkout.runJob("destroy");
+      assert.equal(closed.code, 0, closed.output);
       const { stdout: stacks } = await execFileAsync("pulumi", ["stack", "ls", "--json"], {
-        cwd: programDir,
-        env,
+        cwd: checkout.programDir,
+        env: checkout.env,
         encoding: "utf8",
       });
       assert.deepEqual(JSON.parse(stacks), [], "the pull request's stack is removed");
     } finally {
-      fs.rmSync(work, { recursive: true, force: true });
+      checkout.dispose();
     }
+  });
+
+  it("preview-environment's workflow as copied: its install step gets everything the program needs", async () => {
+    // The package as the registry would serve it: this repository, packed.
+    const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-pack-"));
+    const tarball = path.join(
+      packDir,
+      execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
+        cwd: ROOT,
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n")
+        .pop()!,
+    );
+    const checkout = checkoutExample({
+      apiUrl: emulator.url,
+      apiKey: DEMO.personalKey,
+      projectId: DEMO.orgProjectId,
+      pullRequest: "10",
+      install: "run",
+      rewrite: (run) => run.replace("pulumi-clouddb@^0.1.0", tarball),
+    });
+    try {
+      const opened = await checkout.runJob("up");
+      assert.equal(opened.code, 0, opened.output);
+      assert.ok(
+        fs.existsSync(path.join(checkout.programDir, "node_modules", "pulumi-clouddb", "package.json")),
+      );
+      assert.ok(
+        !fs.lstatSync(path.join(checkout.programDir, "node_modules", "@pulumi")).isSymbolicLink(),
+        "installed, not this repository's",
+      );
+      assert.match(checkout.githubEnv(), /^DATABASE_URL=postgresql:\/\//m);
+      const closed = await checkout.runJob("destroy");
+      assert.equal(closed.code, 0, closed.output);
+    } finally {
+      checkout.dispose();
+      fs.rmSync(packDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("e2e: the preview-environment example on the emulator's real Postgres", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack | undefined;
+
+  /** Runs `statements` in order on a fresh connection to `uri`; returns the last one's rows. */
+  async function query<T>(uri: string, ...statements: string[]): Promise<T[]> {
+    const db = new Client({ connectionString: uri });
+    await db.connect();
+    try {
+      let rows: T[] = [];
+      for (const statement of statements) rows = (await db.query(statement)).rows as T[];
+      return rows;
+    } finally {
+      await db.end();
+    }
+  }
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
+  });
+  after(async () => {
+    await e2e?.stack.destroy().catch(() => undefined);
+    await e2e?.dispose();
+    if (e2e !== undefined) fs.rmSync(path.join(EXAMPLE, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await emulator?.stop();
+  });
+
+  it("DATABASE_URL connects as the app's own role to the branch's copy of neondb: production's table, none of its rows, and the role writes to it", async () => {
+    const production = await createClient({
+      apiKey: DEMO.personalKey,
+      apiUrl: emulator.url,
+    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    await query(
+      production,
+      "CREATE TABLE items (id serial PRIMARY KEY, note text)",
+      "INSERT INTO items (note) VALUES ('a'), ('b'), ('c')",
+    );
+    e2e = await exampleStack(emulator, "11");
+    await e2e.stack.up(collect(e2e.output));
+    const out = await e2e.stack.outputs();
+    const url = String(out.DATABASE_URL?.value);
+
+    const [who] = await query<{ role: string; items: number }>(
+      url,
+      "SELECT current_user AS role, (SELECT count(*)::int FROM items) AS items",
+    );
+    assert.deepEqual(who, { role: out.roleName?.value, items: 0 }, "the schema, none of the rows");
+    const [written] = await query<{ n: number }>(
+      url,
+      "INSERT INTO items (note) VALUES ('fixture 1'), ('fixture 2')",
+      "SELECT count(*)::int AS n FROM items",
+    );
+    assert.equal(written?.n, 2);
+    const [kept] = await query<{ n: number }>(production, "SELECT count(*)::int AS n FROM items");
+    assert.equal(kept?.n, 3, "production keeps its own rows");
   });
 });

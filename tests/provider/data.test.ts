@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { DEMO, demoSeed, type SeedFile } from "../../emulator";
 import {
+  getConnectionUri,
   getOperation,
   getOperationOutput,
   getOperations,
@@ -10,6 +11,7 @@ import {
   getProjects,
   getProjectsOutput,
 } from "../../provider";
+import { isNotFound } from "../../provider/client/errors";
 import { setEnv, useEmulator } from "./support";
 
 // Data sources are plain async functions run in the program process; credentials from the environment here.
@@ -190,6 +192,37 @@ describe("data sources against the emulator", () => {
         getOperation({ projectId: DEMO.projectId, operationId: "00000000-0000-4000-8000-000000000000" }),
         (err: Error & { status?: number }) => err.status === 404,
       );
+    });
+  });
+
+  describe("getConnectionUri", () => {
+    it("a role that does not exist: a not-found error naming the role, database and branch asked for, what to do, and the request id", async () => {
+      const args = {
+        projectId: DEMO.projectId,
+        branchId: DEMO.branchId,
+        databaseName: "neondb",
+        roleName: "app_0123456789",
+      };
+      const err = await getConnectionUri(args).then(
+        () => assert.fail("expected a not-found error"),
+        (e: Error & { status?: number; requestId?: string }) => e,
+      );
+      assert.ok(isNotFound(err), String(err));
+      assert.equal(err.status, 404);
+      assert.match(
+        err.message,
+        new RegExp(
+          `^getConnectionUri: no connection string for role "app_0123456789" and database "neondb" on branch ${DEMO.branchId} of project ${DEMO.projectId}: one of them does not exist\\.`,
+        ),
+      );
+      assert.match(
+        err.message,
+        /pass that resource's output \(`role\.name`, `database\.name`, `branch\.branchId`\)/,
+      );
+      assert.match(err.message, /`pulumi up --refresh` creates it again/);
+      assert.match(err.message, /role app_0123456789 not found on branch/, "the API's own words are kept");
+      assert.ok(err.requestId !== undefined && err.message.includes(err.requestId), err.message);
+      assert.ok(!err.message.includes(DEMO.personalKey), "the key is not in the message");
     });
   });
 });

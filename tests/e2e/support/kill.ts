@@ -77,23 +77,37 @@ async function outlived(tree: Map<number, string>, ms: number): Promise<string[]
   return left;
 }
 
+/** When to kill a run: `killWhen` is polled every 25 ms; once true, the kill lands `killAfterMs` later. */
+export interface KillPlan {
+  killWhen: () => boolean;
+  killAfterMs?: number;
+}
+
 /**
  * Runs `pulumi <args>` for the stack non-interactively, in its own process group. When `killWhen`
  * turns true (polled every 25 ms), waits `killAfterMs` and kills the whole group with SIGKILL: the
  * CLI, the language host and the program, as a cancelled CI job does. The plugins (the dynamic
  * provider among them) run in groups of their own and outlive it: see `CliRun.leftover`.
  */
-export function runCli(
-  e2e: E2eStack,
-  args: string[],
-  kill?: { killWhen: () => boolean; killAfterMs?: number },
-): Promise<CliRun> {
-  const env = { ...process.env, ...e2e.stack.workspace.envVars };
-  const child = spawn("pulumi", [...args, "--stack", e2e.stack.name, "--non-interactive"], {
+export function runCli(e2e: E2eStack, args: string[], kill?: KillPlan): Promise<CliRun> {
+  return runKillable("pulumi", [...args, "--stack", e2e.stack.name, "--non-interactive"], {
     cwd: e2e.stack.workspace.workDir,
-    env,
-    detached: true,
+    env: { ...process.env, ...e2e.stack.workspace.envVars },
+    kill,
   });
+}
+
+/**
+ * Runs `file` with `args` in a process group of its own (a CI job's step), killed as `runCli`
+ * describes when `kill` says so.
+ */
+export function runKillable(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; kill?: KillPlan | undefined },
+): Promise<CliRun> {
+  const { kill } = opts;
+  const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, detached: true });
   let output = "";
   child.stdout.on("data", (d) => {
     output += d;
