@@ -54,8 +54,13 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
   (globalThis as Holder)[SETTINGS] = settings;
 }
 
-/** A provider's `configure`: records the stack's `clouddb:` config for this process. */
+/**
+ * A provider's `configure`: records the stack's `clouddb:` config for this process, and in the
+ * provider host starts the engine watch, so a process that only checks or diffs (and never makes a
+ * client) still ends with a killed engine.
+ */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  if (inProviderHost()) exitWhenEngineGone();
   configureFromStack(req.config);
 }
 
