@@ -96,7 +96,7 @@ describe("client throttle", () => {
     const { transport, calls } = fakeTransport((_r, i) =>
       i === 0 ? json(429, { code: "", message: "too many" }, { "retry-after": "1" }) : json(200, []),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const first = client.listApiKeys();
     await clock.tickAsync(0);
     const second = client.listApiKeys();
@@ -117,7 +117,7 @@ describe("client throttle", () => {
           ? json(200, { id: 1, key: "napi_new", name: "k" })
           : json(200, []),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const created = client.createOrgApiKey("org-1", { keyName: "k" });
     await clock.tickAsync(0);
     const listed = client.listApiKeys();
@@ -179,7 +179,7 @@ describe("client throttle", () => {
         ? json(429, { code: "", message: "slow down" }, { "retry-after": "1" })
         : json(200, { id: i, key: "napi_new", name: (request.json as { key_name: string }).key_name }),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const first = client.createOrgApiKey("org-1", { keyName: "first" });
     await clock.tickAsync(10);
     const later = Array.from({ length: 12 }, (_, i) =>

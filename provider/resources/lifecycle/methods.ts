@@ -35,10 +35,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
 ): ResourceMethods<I, O> {
   const { noun } = definition;
-  const step = (seconds: number | undefined): Step => ({
-    client: providerClient(),
-    deadline: deadlineFrom(seconds),
-  });
+  // The client carries the step's deadline, so every request of the step (reads, key creates and
+  // revokes, waits past 429s) is bounded by it, not only the calls that pass it themselves.
+  const step = (seconds: number | undefined): Step => {
+    const deadline = deadlineFrom(seconds);
+    return { client: providerClient({ deadline }), deadline };
+  };
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;
 
