@@ -92,6 +92,22 @@ describe("client throttle", () => {
     assert.equal(got.filter((t) => t < 2_000 + 1_000).length, 20);
   });
 
+  it("counts the 429s of one burst as one slowdown, and keeps slowing down for each later one", () => {
+    const throttle = new Throttle();
+    const route = () => throttle.routeBucket("POST", "/organizations/{org_id}/api_keys");
+    // Ten requests sent together are refused together: their answers arrive within the first pause.
+    for (let i = 0; i < 10; i++) throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 5);
+    assert.equal(route().nextFreeAt(Date.now()), 1_000);
+    // Refused again after the pause: the rate sent at 5/s was still too much.
+    clock.tick(1_000);
+    throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 2);
+    clock.tick(1_000);
+    throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 1);
+  });
+
   it("slows down when the API answers 429 through the client", async () => {
     const { transport, calls } = fakeTransport((_r, i) =>
       i === 0 ? json(429, { code: "", message: "too many" }, { "retry-after": "1" }) : json(200, []),
