@@ -142,7 +142,7 @@ export function errorFromResponse(
           ? ""
           : ` The service last asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
       const waited = ctx.deadlinePassed
-        ? ` It waited ${formatWait(ctx.elapsedMs)} for its turn, until its deadline.`
+        ? ` It waited ${formatWait(ctx.elapsedMs)} for its turn; the next retry would start after its deadline.`
         : "";
       return new RateLimitedError(
         `${head}${waited}${asked} The API's rate limit is shared by every client of the account (other stacks, CI jobs, scripts): ` +

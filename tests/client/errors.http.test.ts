@@ -143,7 +143,7 @@ describe("client errors against a local HTTP server", () => {
     const error = await failure(limited.listApiKeys());
     assert.ok(isRateLimited(error));
     assert.ok(api.requests.length > 7, `retried past the old count of attempts (${api.requests.length})`);
-    assert.match(error.message, /until its deadline/);
+    assert.match(error.message, /the next retry would start after its deadline/);
   });
 
   it("retries a GET on 500 and then gives ServerError", async () => {

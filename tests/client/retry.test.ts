@@ -319,7 +319,10 @@ describe("client retry loop (fake timers)", () => {
       "no attempt after the deadline",
     );
     assert.ok((calls.at(-1)?.at ?? 0) > 25_000, "waited until close to the deadline");
-    assert.match(error.message, /It waited (2\d|30) s for its turn, until its deadline/);
+    assert.match(
+      error.message,
+      /It waited (2\d|30) s for its turn; the next retry would start after its deadline/,
+    );
     assert.match(error.message, /shared by every client of the account/);
     assert.match(error.message, /clouddb:operationTimeoutSeconds/);
     assert.match(error.message, /clouddb:limiterUrl/);
