@@ -72,7 +72,32 @@ async function main(): Promise<void> {
   if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
   if (values.postgres) options.postgres = true;
 
-  const emulator = await startEmulator(options);
+  const started = startEmulator(options);
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    // During start-up, stop once started: Postgres may already run.
+    started.then(
+      (emulator) =>
+        emulator.stop().then(
+          () => {
+            process.stdout.write(`clouddb-emulator stopped (${why})\n`);
+            process.exit(0);
+          },
+          (error: unknown) => {
+            process.stderr.write(`clouddb-emulator: error while stopping: ${String(error)}\n`);
+            process.exit(1);
+          },
+        ),
+      () => undefined,
+    );
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+  watchNpmShell(() => stop("the npm shell that ran it ended"));
+
+  const emulator = await started;
+  if (stopping) return;
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
   if (emulator.postgres) {
     process.stdout.write(
@@ -93,24 +118,24 @@ async function main(): Promise<void> {
       ].join("\n"),
     );
   }
+}
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    emulator.stop().then(
-      () => {
-        process.stdout.write(`clouddb-emulator stopped (${signal})\n`);
-        process.exit(0);
-      },
-      (error: unknown) => {
-        process.stderr.write(`clouddb-emulator: error while stopping: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+/**
+ * Run by npm (`npx clouddb-emulator`, `npm exec`, `npm run`), this process is the child of a shell
+ * npm started, and npm passes SIGTERM and SIGINT on to that shell only: the shell ends and this
+ * process would be left running, Postgres with it. So under npm, the shell's end (this process
+ * gets a new parent) calls `onEnd`. Started otherwise (a service manager, `cmd &`), the parent's
+ * end means nothing.
+ */
+function watchNpmShell(onEnd: () => void): void {
+  if (process.env["npm_command"] === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onEnd();
+  }, 200);
+  timer.unref();
 }
 
 main().catch((error: unknown) => {

@@ -89,6 +89,42 @@ export function expiryMs(value: string, nowMs: number, where: string): number {
   return ms;
 }
 
+/**
+ * The roles the service keeps for itself in every branch's Postgres: the emulator's superuser and
+ * the group every role made through the API joins. The data plane creates them under these names.
+ */
+export const SERVICE_ROLES = { admin: "clouddb_admin", group: "clouddb_superuser" } as const;
+
+/** Databases every Postgres server has: a branch cannot have another under these names. */
+export const RESERVED_DATABASES: readonly string[] = ["postgres", "template0", "template1"];
+
+/** Why a role name cannot be used (Postgres's own reservations, then the service's roles), or undefined. */
+export function reservedRoleName(name: string): string | undefined {
+  if (name.startsWith("pg_")) return "names starting with pg_ are reserved for Postgres's own roles";
+  if (name === "public" || name === "none") return `Postgres reserves the name ${name}`;
+  if (Object.values(SERVICE_ROLES).some((role) => role === name))
+    return "it is one of the service's own roles";
+  return undefined;
+}
+
+/** Throws 400 when a role name is not a valid identifier or is reserved (`reservedRoleName`). */
+export function checkRoleName(value: string, what: string): void {
+  checkIdentifier(value, what);
+  const why = reservedRoleName(value);
+  if (why !== undefined)
+    throw badRequest(`${what} ${JSON.stringify(value)} is reserved (${why}): choose another name`);
+}
+
+/** Throws 400 when a database name is not a valid identifier or is one of RESERVED_DATABASES. */
+export function checkDatabaseName(value: string, what: string): void {
+  checkIdentifier(value, what);
+  if (RESERVED_DATABASES.includes(value)) {
+    throw badRequest(
+      `${what} ${JSON.stringify(value)} is reserved (every Postgres server has ${RESERVED_DATABASES.join(", ")}): choose another name`,
+    );
+  }
+}
+
 /** Throws 400 when a role or database name is empty or longer than 63 bytes. */
 export function checkIdentifier(value: string, what: string): void {
   const bytes = Buffer.byteLength(value, "utf8");

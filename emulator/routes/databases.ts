@@ -4,7 +4,7 @@ import { applyBranchConfig, checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { renderDatabases } from "../render";
-import { checkIdentifier } from "../rules";
+import { checkDatabaseName } from "../rules";
 import type { BranchRecord, DatabaseRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";
 import { bodyOf, paramsOf } from "./request";
@@ -38,7 +38,7 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   app.post(base, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
     const spec = bodyOf<DatabaseCreateRequest>(request).database;
-    checkIdentifier(spec.name, "database.name");
+    checkDatabaseName(spec.name, "database.name");
     checkFree(branch, spec.name);
     checkOwner(branch, spec.owner_name);
     checkIdle(ctx, project);
@@ -66,7 +66,7 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const database = databaseOf(branch, paramsOf(request)["database_name"] as string);
     const spec = bodyOf<DatabaseUpdateRequest>(request).database;
     if (spec.name !== undefined && spec.name !== database.name) {
-      checkIdentifier(spec.name, "database.name");
+      checkDatabaseName(spec.name, "database.name");
       checkFree(branch, spec.name);
     }
     if (spec.owner_name !== undefined) checkOwner(branch, spec.owner_name);

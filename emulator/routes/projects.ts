@@ -14,7 +14,13 @@ import {
   renderProjectListItem,
   renderRoles,
 } from "../render";
-import { checkIdentifier, checkProvisioner, computeSettings, DEFAULT_COMPUTE } from "../rules";
+import {
+  checkDatabaseName,
+  checkProvisioner,
+  checkRoleName,
+  computeSettings,
+  DEFAULT_COMPUTE,
+} from "../rules";
 import { type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
 import { principalOf } from "./principal";
 import { bodyOf, paramsOf, queryOf } from "./request";
@@ -131,11 +137,11 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (branch) {
       if (branch.name !== undefined) input.branchName = branch.name;
       if (branch.role_name !== undefined) {
-        checkIdentifier(branch.role_name, "project.branch.role_name");
+        checkRoleName(branch.role_name, "project.branch.role_name");
         input.roleName = branch.role_name;
       }
       if (branch.database_name !== undefined) {
-        checkIdentifier(branch.database_name, "project.branch.database_name");
+        checkDatabaseName(branch.database_name, "project.branch.database_name");
         input.databaseName = branch.database_name;
       }
       if (branch.annotations !== undefined) input.annotation = branch.annotations;

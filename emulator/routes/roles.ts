@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { newPassword } from "../ids";
 import { renderRole, renderRoles } from "../render";
-import { checkIdentifier } from "../rules";
+import { checkRoleName } from "../rules";
 import type { RoleRecord } from "../state";
 import { branchOf, roleOf } from "./lookup";
 import { bodyOf, paramsOf } from "./request";
@@ -24,7 +24,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post(base, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
     const spec = bodyOf<RoleCreateRequest>(request).role;
-    checkIdentifier(spec.name, "role.name");
+    checkRoleName(spec.name, "role.name");
     if (branch.roles.some((r) => r.name === spec.name)) {
       throw new HttpError(409, `role ${JSON.stringify(spec.name)} already exists on branch ${branch.id}`);
     }

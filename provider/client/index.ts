@@ -45,6 +45,7 @@ import type {
   OrgApiKeyCreated,
   OrgApiKeyListItem,
   Organization,
+  OrgMember,
   ProjectCreateRequest,
   ProjectCreateResponse,
   ProjectDetail,
@@ -222,6 +223,8 @@ export interface CloudDbClient {
   listMyOrganizations(): Promise<Organization[]>;
   /** `GET /organizations/{org_id}`. */
   getOrganization(orgId: string): Promise<Organization>;
+  /** `GET /organizations/{org_id}/members`: every member, with their role. */
+  listOrgMembers(orgId: string): Promise<OrgMember[]>;
 
   /** Listings for refresh, shared by the concurrent and recent reads of this account. */
   shared: SharedReads;
@@ -309,6 +312,7 @@ export function createClient(options: ClientOptions = {}): CloudDbClient {
     getCurrentUser: call(account.getCurrentUser),
     listMyOrganizations: call(account.listMyOrganizations),
     getOrganization: call(account.getOrganization),
+    listOrgMembers: call(account.listOrgMembers),
   };
 }
 

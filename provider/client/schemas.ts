@@ -569,3 +569,16 @@ export type Organization = z.infer<typeof OrganizationSchema>;
 export const OrganizationsResponseSchema = z.looseObject({ organizations: z.array(OrganizationSchema) });
 /** Body of the current user's organization list. */
 export type OrganizationsResponse = z.infer<typeof OrganizationsResponseSchema>;
+
+/** An item of `GET /organizations/{org_id}/members`: the membership (its `role` is a string: the list grows). */
+export const OrgMemberSchema = z.looseObject({
+  member: z.looseObject({ id: z.string(), user_id: z.string(), org_id: maybe(z.string()), role: z.string() }),
+});
+/** A member of an organization. */
+export type OrgMember = z.infer<typeof OrgMemberSchema>;
+
+/** `GET /organizations/{org_id}/members`: one page, with the next page's cursor when there is one. */
+export const OrgMembersResponseSchema = z.looseObject({
+  members: z.array(OrgMemberSchema),
+  pagination: maybe(z.looseObject({ next: maybe(z.string()) })),
+});

@@ -57,6 +57,8 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   changes: API_KEY_CHANGES,
   secrets: API_KEY_SECRETS,
   id: (outs) => String(outs.keyId),
+  // Any member may create a project-scoped key, but only admins revoke one (docs/api-rules.md §6).
+  adminOf: (inputs) => inputs.orgId,
 
   /**
    * Creates the key, named with the mark of its create key, and keeps the token (returned only now)

@@ -6,7 +6,8 @@ import type {
   CloudDbClient,
   Operation,
 } from "../client";
-import { isConflict } from "../client/errors";
+import { isConflict, isOperationFailed } from "../client/errors";
+import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
@@ -154,10 +155,11 @@ true satisfies Same<(typeof INIT_SOURCES)[number], InitSource>;
 export const BRANCH_CHANGES = {
   projectId: "replace",
   parentId: "replace",
-  endpoints: "replace",
   initSource: "replace",
   parentTimestamp: "replace",
   parentLsn: "replace",
+  // Computes are added and removed on the same branch: its data stays.
+  endpoints: "update",
   name: "update",
   protected: "update",
   expiresAt: "update",
@@ -205,6 +207,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   id: (outs) => outs.branchId,
   // A cancelled or failed compute operation leaves a usable branch: computes start on demand.
   survives: new Set(["start_compute", "suspend_compute"]),
+  madeBy: "create_branch",
 
   async create({ client, deadline, createKey }, inputs) {
     const expiresAt = wantedExpiry(inputs, undefined, Date.now());
@@ -228,7 +231,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         }),
         { deadline },
       )
-      .catch((err) => Promise.reject(isConflict(err) ? nameTaken(inputs, err) : err));
+      .catch(async (err) =>
+        Promise.reject(
+          isConflict(err) ? nameTaken(inputs, err) : await undoUnmade(client, inputs, err, deadline),
+        ),
+      );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
     // The branch exists and its operations finished: a failed re-read must not orphan it.
     const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
@@ -412,8 +419,12 @@ async function converge(
     expires_at: sameInstant(expiresAt, olds.expiresAt) ? undefined : expiresAt,
   });
   if (Object.keys(patch).length > 0) await client.updateBranch(projectId, id, patch, { deadline });
+  const kept =
+    news.endpoints === undefined || sameTypes(news.endpoints, olds.endpoints)
+      ? olds.endpoints
+      : await reconcileComputes(client, projectId, id, news.endpoints, news, deadline);
   if (COMPUTE_SETTINGS.some((key) => news[key] !== undefined && news[key] !== olds[key])) {
-    for (const ep of outs.endpoints) {
+    for (const ep of kept) {
       await client.updateEndpoint(projectId, ep.id, { endpoint: computeRequest(news) }, { deadline });
     }
   }
@@ -421,6 +432,35 @@ async function converge(
   const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
   const stale = reset || next.connectionUri === "" || next.endpointId !== olds.endpointId;
   return stale ? withConnection(client, news, next) : next;
+}
+
+/**
+ * Brings the branch's computes, as listed now, to the `wanted` types on the same branch: deletes those
+ * no longer declared (first, as a branch has one read_write compute at most), then creates the missing
+ * ones with the declared settings, e.g. a compute deleted out of band. Returns the computes it kept.
+ */
+async function reconcileComputes(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  wanted: readonly { type: string }[],
+  news: BranchInputs,
+  deadline: number,
+): Promise<{ id: string }[]> {
+  const spare = [...(await client.listBranchEndpoints(projectId, branchId))];
+  const kept: ApiEndpoint[] = [];
+  const missing: string[] = [];
+  for (const { type } of wanted) {
+    const at = spare.findIndex((ep) => ep.type === type);
+    if (at === -1) missing.push(type);
+    else kept.push(...spare.splice(at, 1));
+  }
+  for (const ep of spare) await client.deleteEndpoint(projectId, ep.id, { deadline });
+  for (const type of missing) {
+    const endpoint = { branch_id: branchId, type, ...computeRequest(news) };
+    await client.createEndpoint(projectId, { endpoint }, { deadline });
+  }
+  return kept;
 }
 
 /** Restores the branch's data from its parent's head and waits for the operations (computes restart). */
@@ -579,6 +619,38 @@ function sameTypes(wanted: readonly { type: string }[], have: readonly { type: s
   const a = wanted.map((e) => e.type).sort();
   const b = have.map((e) => e.type).sort();
   return a.length === b.length && a.every((t, i) => t === b[i]);
+}
+
+/**
+ * When the create's `create_branch` operation ended cancelled or in error, the branch it began was
+ * never made: it is deleted at once and nothing is recorded, so the next `up` simply creates the
+ * branch (its create key marks nothing any more). Returns the error to throw: that one, or `err`
+ * itself when the failure was another one or the delete failed too (then the lifecycle records
+ * the branch, and the next `update` deletes it, see `madeBy`).
+ */
+async function undoUnmade(
+  client: CloudDbClient,
+  inputs: BranchInputs,
+  err: unknown,
+  deadline: number,
+): Promise<unknown> {
+  if (!isOperationFailed(err) || err.operation.action !== "create_branch") return err;
+  const made = BranchCreateResponseSchema.safeParse(err.response);
+  if (!made.success) return err;
+  const { branch } = made.data;
+  const deleted = await client.deleteBranch(inputs.projectId, branch.id, { deadline }).then(
+    () => true,
+    () => false,
+  );
+  if (!deleted) return err;
+  const { operation: op } = err;
+  return new ResourceError(
+    "Unmade",
+    `the branch's create_branch operation ${op.id} ended ${op.status}${op.error ? ` (${redactSecrets(op.error)})` : ""}, ` +
+      `so ${labelOf("branch", branch.id, branch)} in project ${inputs.projectId} was never made: it was deleted and ` +
+      "nothing is recorded in the state. Run `pulumi up` again to create the branch anew.",
+    err,
+  );
 }
 
 /** A 409 on create: the name belongs to a branch this resource did not make (`findOwn` found none of its own). */

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { dataPlaneRun } from "../emulator/helpers";
 import { collect, createStack, type E2eStack } from "./support/stack";
 
 /** Runs `sql` on a fresh connection to `uri` and returns the rows. */
@@ -23,7 +24,7 @@ async function query<T>(uri: string, sql: string): Promise<T[]> {
 const count = async (uri: string) =>
   (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
 
-describe("e2e: branches the engine makes, served by the emulator's real Postgres", function () {
+describe(`e2e: branches the engine makes, served by the emulator's real Postgres${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
 
 // Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
 
@@ -68,4 +70,31 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 /** The official OpenAPI document shipped in @neondatabase/api-client (never copied into the repo). */
 export function openApiPath(): string {
   return join(require.resolve("@neondatabase/api-client/package.json"), "..", "public-v2-for-users.gen.yaml");
+}
+
+/**
+ * How this run starts the data plane's Postgres, for the suites' names: ", as root from a folder
+ * only root can enter" when the repository is such a folder, ", as root", or nothing.
+ */
+export function dataPlaneRun(): string {
+  const user = unprivilegedUser();
+  if (user === undefined) return "";
+  return reachable(user, join(__dirname, "..", ".."))
+    ? ", as root"
+    : ", as root from a folder only root can enter";
+}
+
+/** True while process `pid` runs: it exists and, where /proc tells, has not exited unreaped. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
+  }
 }

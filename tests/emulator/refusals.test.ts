@@ -80,6 +80,36 @@ describe("refusals change nothing", () => {
       () => ({ role: { name: "r".repeat(64) } }),
       /1 to 63 bytes/,
     ],
+    [
+      "a role name starting with pg_ (Postgres's own roles)",
+      `${P}/branches/${DEMO.branchId}/roles`,
+      () => ({ role: { name: "pg_app" } }),
+      /role\.name "pg_app" is reserved \(names starting with pg_/,
+    ],
+    [
+      "the name of the service's own superuser role",
+      `${P}/branches/${DEMO.branchId}/roles`,
+      () => ({ role: { name: "clouddb_admin" } }),
+      /role\.name "clouddb_admin" is reserved \(it is one of the service's own roles\)/,
+    ],
+    [
+      "a reserved role name for a new project's owner",
+      "/projects",
+      () => ({ project: { branch: { role_name: "clouddb_superuser" } } }),
+      /project\.branch\.role_name "clouddb_superuser" is reserved/,
+    ],
+    [
+      "a database named like one every Postgres server has",
+      `${P}/branches/${DEMO.branchId}/databases`,
+      () => ({ database: { name: "template1", owner_name: "neondb_owner" } }),
+      /database\.name "template1" is reserved/,
+    ],
+    [
+      "a reserved database name for a new project",
+      "/projects",
+      () => ({ project: { branch: { database_name: "postgres" } } }),
+      /project\.branch\.database_name "postgres" is reserved/,
+    ],
   ];
   for (const [what, path, body, message] of refusals) {
     it(`refuses ${what} with 400, and nothing changes`, async () => {

@@ -103,6 +103,20 @@ describe("seeds", () => {
       },
       /duplicate project id/,
     ],
+    [
+      "a role name Postgres reserves",
+      (s) => {
+        if (s.projects?.[0]) s.projects[0].role_name = "pg_owner";
+      },
+      /role name "pg_owner" is reserved/,
+    ],
+    [
+      "a database named like one every Postgres server has",
+      (s) => {
+        if (s.projects?.[0]) s.projects[0].database_name = "template0";
+      },
+      /database name "template0" is reserved/,
+    ],
   ];
   for (const [what, breakIt, message] of broken) {
     it(`refuses a seed with ${what}`, async () => {

@@ -71,9 +71,10 @@ const ROW_CASES: Record<
     replaces: ["parentId"],
     changes: true,
   },
+  // Computes are added and removed in place: the branch and its data stay.
   endpoints: {
     news: { ...same(), endpoints: [{ type: "read_write" }], name: "preview-smaller" },
-    replaces: ["endpoints"],
+    replaces: [],
     changes: true,
   },
   initSource: {
@@ -139,10 +140,7 @@ describe("Branch diff (DIFF_TABLE)", () => {
   }
 
   it("deletes first when a replacement keeps its name in the same project (names are unique per project)", async () => {
-    for (const change of [
-      { parentId: "br-aged-salad-aw7dnb1u" },
-      { endpoints: [{ type: "read_write" as const }] },
-    ]) {
+    for (const change of [{ parentId: "br-aged-salad-aw7dnb1u" }, { initSource: "schema-only" as const }]) {
       const result = await diff({ ...same(), ...change });
       assert.equal(result.deleteBeforeReplace, true, JSON.stringify(change));
       assert.equal(result.replaces?.length, 1);
@@ -173,7 +171,7 @@ describe("Branch diff (DIFF_TABLE)", () => {
     const news = { ...same(), endpoints: [{ type: "read_write" as const }, { type: "read_only" as const }] };
     assert.equal((await diff(news)).changes, false);
     const more = { ...same(), endpoints: [...(news.endpoints ?? []), { type: "read_only" as const }] };
-    assert.deepEqual((await diff(more)).replaces, ["endpoints"]);
+    assert.deepEqual(await diff(more), { changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   it("reports a change (no replace) while operations of an earlier run are pending, so update resumes them", async () => {
@@ -182,7 +180,7 @@ describe("Branch diff (DIFF_TABLE)", () => {
   });
 
   it("replaces when a replacing input is not known yet during preview", async () => {
-    for (const key of ["projectId", "parentId", "endpoints"] as const) {
+    for (const key of ["projectId", "parentId"] as const) {
       const result = await diff({ ...same(), [key]: UNKNOWN } as BranchInputs);
       assert.deepEqual(result.replaces, [key], key);
     }

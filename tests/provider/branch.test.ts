@@ -30,6 +30,15 @@ describe("Branch provider against the emulator", () => {
     harness.emulator.control.clearFaults();
   });
 
+  /** Inputs as `check` makes them for a resource not in the state, with its URN. */
+  async function checked(values: Partial<BranchInputs>, resource: string): Promise<BranchInputs> {
+    const owner = `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${resource}`;
+    const news = { ...inputs(values), __owner: owner } as BranchInputs;
+    const result = await branchProvider.check!({} as BranchInputs, news);
+    assert.deepEqual(result.failures ?? [], []);
+    return result.inputs as BranchInputs;
+  }
+
   async function create(values: Partial<BranchInputs> = {}) {
     const made = await branchProvider.create(inputs(values));
     assert.ok(made.outs);
@@ -244,17 +253,57 @@ describe("Branch provider against the emulator", () => {
       assert.equal(settled.changes, false, "converged: nothing left to do");
     });
 
-    it("refuses to settle a pending create_branch that was cancelled, saying to replace the branch", async () => {
+    it("deletes the branch a cancelled create_branch began, records nothing, and the next create makes it anew", async () => {
       harness.emulator.control.scriptOperations(
         { action: "create_branch", projectId: PROJECT, count: 1 },
         { kind: "cancelled" },
       );
-      const news = inputs({ name: "never-made" });
+      const news = await checked({ name: "never-made" }, "never-made");
+      const err = (await rejection(branchProvider.create(news))) as ResourceError;
+      assert.equal(err.kind, "Unmade");
+      assert.equal((err as Partial<PartialFailure>).id, undefined, "not a partial failure: nothing recorded");
+      const begun = /so branch (br-[a-z0-9-]+) \(never-made\)/.exec(err.message)?.[1];
+      assert.ok(begun, err.message);
+      assert.match(err.message, /create_branch operation \S+ ended cancelled/);
+      assert.match(
+        err.message,
+        /it was deleted and nothing is recorded in the state\. Run `pulumi up` again/,
+      );
+      assert.ok(branchState(begun).deleted_at_ms !== undefined, "the unmade branch is deleted");
+      // The next `pulumi up`: the same resource, not in the state, checked and created again.
+      const again = await branchProvider.create(await checked({ name: "never-made" }, "never-made"));
+      assert.notEqual(again.id, begun);
+      assert.equal(branchState(again.id).deleted_at_ms, undefined);
+    });
+
+    it("when that delete fails, records the branch; the next update deletes it and names `pulumi up --refresh`, which then converges", async () => {
+      harness.emulator.control.scriptOperations(
+        { action: "create_branch", projectId: PROJECT, count: 1 },
+        { kind: "cancelled" },
+      );
+      harness.emulator.control.failNext("DELETE /projects/{project_id}/branches/{branch_id}", {
+        status: 500,
+      });
+      const news = await checked({ name: "left-over" }, "left-over");
       const err = (await rejection(branchProvider.create(news))) as PartialFailure;
+      assert.match(err.id, /^br-/);
+      assert.doesNotMatch(err.reasons[0] ?? "", /waits for its operations again/);
+      assert.match(err.reasons[0] ?? "", /looks at its operations again/);
       const props = err.properties as unknown as BranchOutputs;
-      const again = await rejection(branchProvider.update!(err.id, props, news));
-      assert.match(again.message, /create_branch .* ended cancelled/);
-      assert.match(again.message, /pulumi up --replace/);
+      // The next `pulumi up`: diff sees the pending operations, update finds create_branch cancelled.
+      const again = (await rejection(branchProvider.update!(err.id, props, news))) as ResourceError;
+      assert.equal(again.kind, "Unmade");
+      assert.match(
+        again.message,
+        /create_branch .* ended cancelled, so the branch was never made: it was deleted/,
+      );
+      assert.match(again.message, /Run `pulumi up --refresh`/);
+      assert.doesNotMatch(again.message, /<urn>|--replace/);
+      assert.ok(branchState(err.id).deleted_at_ms !== undefined, "the unmade branch is deleted");
+      // `pulumi up --refresh`: the refresh drops it, the up creates the branch anew.
+      assert.equal((await branchProvider.read!(err.id, props)).id, "");
+      const made = await branchProvider.create(await checked({ name: "left-over" }, "left-over"));
+      assert.notEqual(made.id, err.id);
     });
   });
 
@@ -309,6 +358,40 @@ describe("Branch provider against the emulator", () => {
       assert.equal((read.props as BranchOutputs).name, "renamed-elsewhere");
       assert.equal((read.inputs as unknown as BranchInputs).name, "renamed-elsewhere");
       assert.equal((read.inputs as unknown as BranchInputs).projectId, PROJECT);
+    });
+
+    it("recreates a compute deleted out of band on the same branch, in place, after a refresh", async () => {
+      const news = inputs({ name: "lost-compute", endpoints: [{ type: "read_write" }] });
+      const { id, outs } = await create({ name: "lost-compute", endpoints: [{ type: "read_write" }] });
+      const lost = outs.endpointId;
+      assert.ok(lost);
+      const gone = await fetch(`${harness.emulator.url}/projects/${PROJECT}/endpoints/${lost}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${DEMO.personalKey}` },
+      });
+      assert.equal(gone.status, 200);
+      await projectIdle(harness.emulator, PROJECT);
+      // `pulumi refresh`: the branch has no compute now.
+      const read = await branchProvider.read!(id, outs);
+      const refreshed = read.props as BranchOutputs;
+      assert.deepEqual(refreshed.endpoints, []);
+      // The next `pulumi up`: an update of the same branch, not a replacement.
+      const diff = await branchProvider.diff!(id, refreshed, news);
+      assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+      harness.emulator.control.clearRequests();
+      const updated = (await branchProvider.update!(id, refreshed, news)).outs as BranchOutputs;
+      assert.equal(updated.branchId, id);
+      assert.equal(updated.endpoints.length, 1);
+      assert.equal(updated.endpoints[0]?.type, "read_write");
+      assert.notEqual(updated.endpointId, lost);
+      assert.match(updated.connectionUri, /^postgresql:\/\//);
+      assert.equal(branchState(id).deleted_at_ms, undefined);
+      const mutations = harness.emulator.control
+        .requests()
+        .filter((r) => r.method !== "GET")
+        .map((r) => r.route);
+      assert.deepEqual(mutations, ["POST /projects/{project_id}/endpoints"]);
+      assert.equal((await branchProvider.diff!(id, updated, news)).changes, false, "converged");
     });
 
     it("drops a branch deleted out of band (empty id)", async () => {

@@ -8,6 +8,8 @@ import {
   type Organization,
   OrganizationSchema,
   OrganizationsResponseSchema,
+  type OrgMember,
+  OrgMembersResponseSchema,
 } from "../schemas";
 
 /** `GET /users/me`. */
@@ -32,4 +34,26 @@ export function getOrganization(ctx: ClientContext, orgId: string): Promise<Orga
     route: apiRoute("/organizations/{org_id}", { org_id: orgId }),
     schema: OrganizationSchema,
   });
+}
+
+/** Pages of members read at most: 500 members each. */
+const MEMBER_PAGES = 20;
+
+/** `GET /organizations/{org_id}/members`: every member and their role, page by page. */
+export async function listOrgMembers(ctx: ClientContext, orgId: string): Promise<OrgMember[]> {
+  const members: OrgMember[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MEMBER_PAGES; page++) {
+    const body = await apiRequest(ctx.request, {
+      method: "GET",
+      route: apiRoute("/organizations/{org_id}/members", { org_id: orgId }),
+      query: { limit: 500, cursor },
+      schema: OrgMembersResponseSchema,
+    });
+    members.push(...body.members);
+    const next = body.pagination?.next ?? undefined;
+    if (next === undefined || next === "" || next === cursor || body.members.length === 0) break;
+    cursor = next;
+  }
+  return members;
 }

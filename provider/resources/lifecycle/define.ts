@@ -56,6 +56,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown, all: { news: I; olds: O }) => boolean };
   /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`). */
   secrets?: readonly (keyof O & string)[];
+  /**
+   * The organization whose administrators alone can delete the object `inputs` describe, if any:
+   * `check` then refuses a key that could create it but never delete it (see `preflight.ts`).
+   */
+  adminOf?(inputs: I): string | undefined;
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */
@@ -88,6 +93,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   refusal?(step: Step, id: string, props: O, err: ApiError): Promise<Refusal | undefined>;
   /** Operation actions whose failure leaves the object usable (e.g. a compute starts again on demand). */
   survives?: ReadonlySet<string>;
+  /**
+   * The operation action that makes the object (`create_branch`). When an earlier run left it
+   * pending and it ended cancelled or in error, the object was never made: `update` deletes it.
+   */
+  madeBy?: string;
 }
 
 /** Declares a resource; the identity, so the definition is type-checked where it is written. */

@@ -7,7 +7,7 @@
  * request id. Messages never hold a key: they are built from ids, names and the client's own
  * (already scrubbed) messages.
  */
-import { type ApiError, isApiError } from "../../client/errors";
+import { type ApiError, isApiError, isOperationFailed } from "../../client/errors";
 import { labelOf } from "./define";
 import type { CommonState } from "./state";
 
@@ -28,12 +28,16 @@ export type ResourceErrorKind =
   | "UnexpectedObject"
   /** An operation the object depends on ended in failure: the object may be unusable. */
   | "Unusable"
+  /** The operation that makes the object ended cancelled or in error: it was never made, and is deleted. */
+  | "Unmade"
   /** A create's answer was lost; what it made was found and undone. */
   | "LostAnswer"
   /** A reset was asked of an object that has nothing to reset from. */
   | "NotResettable"
   /** The name is taken by an object this resource did not create. */
   | "NameTaken"
+  /** The API refused the API key the run was given (401), and no other key was at hand. */
+  | "KeyRefused"
   /** A create was asked of an unnamed object whose name `check` did not generate (no URN was sent). */
   | "NameMissing";
 
@@ -107,12 +111,17 @@ export function unfinished(
   how = "",
 ): PartialFailure {
   const where = outs.projectId === undefined ? "" : ` in project ${outs.projectId}`;
+  // An operation that ended (cancelled, error) is never waited for again: the next run judges it.
+  const next = isOperationFailed(err)
+    ? "the next `pulumi up` looks at its operations again: it finishes the " +
+      `${noun} if it works without the failed one, and otherwise says what it did and what to run`
+    : "the next `pulumi up` waits for its operations again";
   return new PartialFailure(
     id,
     { ...inputs, ...outs, pendingOperationIds: outs.operationIds ?? [] },
     [
       `${labelOf(noun, id, outs)} was created${where}${how} but did not finish: ${messageOf(err)}. ` +
-        "It is recorded in the state; the next `pulumi up` waits for its operations again.",
+        `It is recorded in the state; ${next}.`,
     ],
     err,
   );

@@ -14,6 +14,7 @@ import {
   mayHaveChanged,
 } from "../../client";
 import { checkInputs, declaredInputs } from "./check";
+import { withCurrentKey } from "./currentKey";
 import {
   type CommonInputs,
   type CommonState,
@@ -23,9 +24,9 @@ import {
   type Step,
 } from "./define";
 import { diffInputs, updatedState } from "./diff";
-import { ResourceError, unfinished } from "./errors";
+import { isResourceError, ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
-import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER } from "./owner";
+import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER, tookOwn, wasTakenOwn } from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 import { configure, deadlineFrom, providerClient } from "./settings";
@@ -35,18 +36,26 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
 ): ResourceMethods<I, O> {
   const { noun } = definition;
-  // The client carries the step's deadline, so every request of the step (reads, key creates and
-  // revokes, waits past 429s) is bounded by it, not only the calls that pass it themselves.
-  const step = (seconds: number | undefined): Step => {
+  /**
+   * A step's client and deadline; the client uses `apiKey` when given (see `currentKey.ts`). The
+   * client carries the step's deadline, so every request of the step (reads, key creates and
+   * revokes, waits past 429s) is bounded by it, not only the calls that pass it themselves.
+   */
+  const step = (seconds: number | undefined, apiKey?: string): Step => {
     const deadline = deadlineFrom(seconds);
-    return { client: providerClient({ deadline }), deadline };
+    return { client: providerClient(apiKey === undefined ? { deadline } : { apiKey, deadline }), deadline };
   };
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;
 
-  async function adopt(take: NonNullable<typeof definition.adopt>, inputs: I, id: string): Promise<O> {
+  async function adopt(
+    take: NonNullable<typeof definition.adopt>,
+    inputs: I,
+    id: string,
+    apiKey: string | undefined,
+  ): Promise<O> {
     try {
-      return await take(step(inputs.timeouts?.create), inputs, id);
+      return await take(step(inputs.timeouts?.create, apiKey), inputs, id);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       throw new ResourceError(
@@ -56,6 +65,24 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         err,
       );
     }
+  }
+
+  /**
+   * After `settlePending` found that the operation making the object failed (an `Unmade` error):
+   * deletes what is left, so that nothing unusable stays and no later create takes it for its own,
+   * and throws saying so and the one command that makes it anew. Other errors pass through.
+   */
+  async function deleteUnmade(current: Step, id: string, olds: O, err: unknown): Promise<never> {
+    if (!isResourceError(err) || err.kind !== "Unmade") throw err;
+    await definition.remove(current, id, olds).catch((gone: unknown) => {
+      if (!isNotFound(gone)) throw gone;
+    });
+    throw new ResourceError(
+      "Unmade",
+      `${err.message}, so the ${noun} was never made: it was deleted. Run \`pulumi up --refresh\`: the ` +
+        `refresh drops it from the state and the up creates it anew.`,
+      err,
+    );
   }
 
   return {
@@ -68,7 +95,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
-      const checked = await preflighted(definition.inputs, olds, checkInputs(definition.inputs, news));
+      const checked = await preflighted(
+        definition.inputs,
+        olds,
+        checkInputs(definition.inputs, news),
+        definition.adminOf,
+      );
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
       if (key === undefined || (checked.failures ?? []).length > 0) return checked;
       const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
@@ -89,37 +121,43 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * later step failed, throws a partial failure so Pulumi records it; when the answer was lost,
      * lets the resource find (or undo) what the create made, never re-sending it.
      */
-    async create(inputs) {
-      const recorded = (outs: O) => ({ id: definition.id(outs), outs: withBookkeeping(outs, inputs) });
-      if (inputs.adoptExisting !== undefined && definition.adopt !== undefined) {
-        return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting));
-      }
-      const key = inputs[CREATE_KEY];
-      const current = { ...step(inputs.timeouts?.create), createKey: key };
-      // An interrupted run may have made this very object already: take it, never make a second one.
-      const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
-      if (own !== undefined) return recorded(own);
-      const startedAt = Date.now();
-      try {
-        return recorded(await definition.create(current, inputs));
-      } catch (err) {
-        const made = isApiError(err) ? definition.created?.(inputs, err.response) : undefined;
-        if (made !== undefined) {
-          throw unfinished(noun, definition.id(made), inputs, withBookkeeping(made, inputs), err);
+    create: (inputs) =>
+      withCurrentKey(`creating the ${noun}`, async (apiKey) => {
+        const recorded = (outs: O) => ({ id: definition.id(outs), outs: withBookkeeping(outs, inputs) });
+        if (inputs.adoptExisting !== undefined && definition.adopt !== undefined) {
+          return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting, apiKey));
         }
-        if (mayHaveChanged(err) && definition.findLost !== undefined) {
-          const found = await definition.findLost(current, inputs, startedAt, err);
-          if (found !== undefined) return recorded(found);
+        const key = inputs[CREATE_KEY];
+        const current = { ...step(inputs.timeouts?.create, apiKey), createKey: key };
+        // An interrupted run may have made this very object already: take it, never make a second one.
+        const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
+        if (own !== undefined) {
+          tookOwn(noun, definition.id(own));
+          return recorded(own);
         }
-        throw err;
-      }
-    },
+        const startedAt = Date.now();
+        try {
+          return recorded(await definition.create(current, inputs));
+        } catch (err) {
+          const made = isApiError(err) ? definition.created?.(inputs, err.response) : undefined;
+          if (made !== undefined) {
+            throw unfinished(noun, definition.id(made), inputs, withBookkeeping(made, inputs), err);
+          }
+          if (mayHaveChanged(err) && definition.findLost !== undefined) {
+            const found = await definition.findLost(current, inputs, startedAt, err);
+            if (found !== undefined) return recorded(found);
+          }
+          throw err;
+        }
+      }),
 
     /** Refresh: the object as it is now, with the inputs it stands for; gone -> empty id, so Pulumi drops it. */
     async read(id, props) {
       let outs: O | undefined;
       try {
-        outs = await definition.read(step(undefined), id, props);
+        outs = await withCurrentKey(`reading ${where(id, props ?? {})}`, (apiKey) =>
+          definition.read(step(undefined, apiKey), id, props),
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -129,14 +167,18 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */
-    async update(id, olds, news) {
-      const current = step(news.timeouts?.update);
-      await settlePending(current, noun, id, olds, definition.survives);
-      const outs = updatedState(definition, olds, news);
-      const updated =
-        definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
-      return { outs: withBookkeeping(updated, news, olds[CREATE_KEY]) };
-    },
+    update: (id, olds, news) =>
+      withCurrentKey(`updating ${where(id, olds)}`, async (apiKey) => {
+        const current = step(news.timeouts?.update, apiKey);
+        const rules = { survives: definition.survives, madeBy: definition.madeBy, urn: news[OWNER] };
+        await settlePending(current, noun, id, olds, rules).catch((err) =>
+          deleteUnmade(current, id, olds, err),
+        );
+        const outs = updatedState(definition, olds, news);
+        const updated =
+          definition.update === undefined ? outs : await definition.update(current, id, outs, olds, news);
+        return { outs: withBookkeeping(updated, news, olds[CREATE_KEY]) };
+      }),
 
     /** Deletes the object and waits; already gone counts as done; a refusal says why and what to do. */
     async remove(id, props) {
@@ -146,9 +188,21 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           `${where(id, props)} has deleteProtection: set deleteProtection: false and run \`pulumi up\` first, then delete it`,
         );
       }
-      const current = step(props.timeouts?.delete);
+      if (wasTakenOwn(noun, id)) {
+        // The replacement created in this run is this very object: deleting it would delete that too.
+        console.log(
+          `${where(id, props)} is kept, not deleted: its replacement, created in this run, is this same object ` +
+            "(Pulumi checked the replacement without the state of the object it replaces, as it does for " +
+            "`pulumi up --replace` and tainted resources, and the object carries the resource's create key).",
+        );
+        return;
+      }
+      let current = step(props.timeouts?.delete);
       try {
-        await definition.remove(current, id, props);
+        await withCurrentKey(`deleting ${where(id, props)}`, (apiKey) => {
+          current = step(props.timeouts?.delete, apiKey);
+          return definition.remove(current, id, props);
+        });
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isBadRequest(err) && !isConflict(err)) throw err;

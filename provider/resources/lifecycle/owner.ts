@@ -62,6 +62,26 @@ export function createKeyFor(
 /** Forgets the keys of `createKeyFor`'s first checks (a new engine run starts a new process). */
 export function forgetReplacementKeys(): void {
   replacementKeys.clear();
+  taken.clear();
+}
+
+/**
+ * Objects a create of this process took as its own (`findOwn`), by noun and id. The engine checks a
+ * resource it replaces by `pulumi up --replace` (or a tainted one) only once, with no stored inputs,
+ * so the replacement gets the URN's key: the one the object it replaces carries when that object was
+ * its resource's first. Its create then takes that very object, and the engine, which records the
+ * replacement under the same id, next deletes the object it replaced. `remove` keeps such an object.
+ */
+const taken = new Set<string>();
+
+/** Records that a create of this process took the object `id` as its own. */
+export function tookOwn(noun: string, id: string): void {
+  taken.add(`${noun} ${id}`);
+}
+
+/** Whether a create of this process took the object `id` as its own (so it is in the state under a new entry). */
+export function wasTakenOwn(noun: string, id: string): boolean {
+  return taken.has(`${noun} ${id}`);
 }
 
 /** The annotation marking a branch (or a project's default branch) with the create key it was made with. */

@@ -7,28 +7,41 @@ import type { CommonState, Step } from "./define";
 import { labelOf } from "./define";
 import { ResourceError } from "./errors";
 
+/** What `settlePending` needs of the resource: which failed operations it survives, which one makes it. */
+export interface PendingRules {
+  /** Actions whose failure leaves the object usable. */
+  survives?: ReadonlySet<string> | undefined;
+  /** The action that makes the object: when it fails, the object was never made (an `Unmade` error). */
+  madeBy?: string | undefined;
+  /** The resource's URN, for messages. */
+  urn?: string | undefined;
+}
+
 /**
  * Waits for the operations an earlier run stopped waiting for. An operation that ended cancelled or
  * in error is accepted when its action is in `survives` (the object still works), whether it ended
- * before this run or during the wait; otherwise the object may be unusable and this throws.
+ * before this run or during the wait. When it is the one that makes the object, this throws an
+ * `Unmade` error (the caller deletes what is left); otherwise the object may be unusable and this throws.
  */
 export async function settlePending(
   { client, deadline }: Step,
   noun: string,
   id: string,
   olds: CommonState,
-  survives: ReadonlySet<string> = new Set(),
+  { survives = new Set(), madeBy, urn }: PendingRules = {},
 ): Promise<void> {
   const pending = olds.pendingOperationIds ?? [];
   const projectId = olds.projectId;
   if (pending.length === 0 || projectId === undefined) return;
   const settle = (op: { id: string; action: string; status: string; error?: string | null | undefined }) => {
     if (survives.has(op.action)) return;
+    const ended =
+      `${labelOf(noun, id, olds)}: operation ${op.action} ${op.id} ended ${op.status}` +
+      `${op.error ? ` (${redactSecrets(op.error)})` : ""}`;
+    if (op.action === madeBy) throw new ResourceError("Unmade", ended);
     throw new ResourceError(
       "Unusable",
-      `${labelOf(noun, id, olds)}: operation ${op.action} ${op.id} ended ${op.status}` +
-        `${op.error ? ` (${redactSecrets(op.error)})` : ""}; the ${noun} may be unusable. Replace it with ` +
-        "`pulumi up --replace <urn>`.",
+      `${ended}; the ${noun} may be unusable. Replace it with \`pulumi up --replace '${urn ?? "<urn>"}'\`.`,
     );
   };
   let open: Operation[] = [];

@@ -5,10 +5,16 @@
  * create during `pulumi preview` (a dynamic provider gets no preview `create`), so without this those
  * mistakes would pass the preview and fail the `up`.
  *
+ * For an object only an organization's administrators can delete (an organization or project-scoped
+ * API key, docs/api-rules.md §6), it also checks that the key is the personal key of one of those
+ * administrators: a member's key could create it and never revoke it, so every later
+ * `pulumi destroy` or replacement would fail and leave the old object live.
+ *
  * One cheap read per credential and per project or organization, shared by every resource of the
  * process (Pulumi runs one provider process per command): `GET /projects/{id}`,
- * `GET /organizations/{id}`, or one project of `GET /projects` when the inputs name neither. An
- * unchanged resource is not checked, so a preview with no changes makes no request.
+ * `GET /organizations/{id}`, or one project of `GET /projects` when the inputs name neither; for
+ * the administrator check, `GET /users/me` and `GET /organizations/{id}/members`. An unchanged
+ * resource is not checked, so a preview with no changes makes no request.
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
@@ -32,6 +38,8 @@ import { providerClient, providerSettings } from "./settings";
 interface Needs {
   projectId?: string;
   orgId?: string;
+  /** The organization whose administrators alone can delete the object (see `adminOf` in `define.ts`). */
+  adminOf?: string;
 }
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
@@ -59,12 +67,17 @@ export async function preflighted<I extends CommonInputs>(
   schema: z.ZodObject<z.ZodRawShape>,
   olds: I,
   result: pulumi.dynamic.CheckResult<I>,
+  adminOf?: (inputs: I) => string | undefined,
 ): Promise<pulumi.dynamic.CheckResult<I>> {
   if ((result.failures?.length ?? 0) > 0 || result.inputs === undefined) return result;
   const planned =
     Object.keys(olds).length === 0 || !isDeepStrictEqual(declaredInputs(schema, olds), result.inputs);
   if (!planned) return result;
-  const findings = await preflight(needsOf(result.inputs));
+  const admin = adminOf?.(result.inputs);
+  const needs = needsOf(result.inputs);
+  const findings = await preflight(
+    admin === undefined || isUnknown(admin) ? needs : { ...needs, adminOf: admin },
+  );
   return findings.length === 0 ? result : { inputs: result.inputs, failures: findings };
 }
 
@@ -98,20 +111,30 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
   const { projectId, orgId } = needs;
   if (projectId !== undefined) {
     reads.push(
-      once(`${credential} project ${projectId}`, apiUrl, (client) => client.getProject(projectId), {
-        property: "projectId",
-        what: `project ${projectId}`,
-        fix: "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)",
-      }),
+      once(
+        `${credential} project ${projectId}`,
+        apiUrl,
+        (client) => client.getProject(projectId).then(() => undefined),
+        {
+          property: "projectId",
+          what: `project ${projectId}`,
+          fix: "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)",
+        },
+      ),
     );
   }
   if (orgId !== undefined) {
     reads.push(
-      once(`${credential} org ${orgId}`, apiUrl, (client) => client.getOrganization(orgId), {
-        property: "orgId",
-        what: `organization ${orgId}`,
-        fix: "check orgId, or use a key of a member of that organization",
-      }),
+      once(
+        `${credential} org ${orgId}`,
+        apiUrl,
+        (client) => client.getOrganization(orgId).then(() => undefined),
+        {
+          property: "orgId",
+          what: `organization ${orgId}`,
+          fix: "check orgId, or use a key of a member of that organization",
+        },
+      ),
     );
   }
   if (reads.length === 0) {
@@ -120,6 +143,16 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
     );
   }
   const findings = (await Promise.all(reads)).filter((f) => f !== undefined);
+  const { adminOf } = needs;
+  // Who may delete matters only once the key can use the organization at all.
+  if (findings.length === 0 && adminOf !== undefined) {
+    const finding = await once(`${credential} admin ${adminOf}`, apiUrl, (c) => adminFinding(c, adminOf), {
+      property: "orgId",
+      what: `the members of organization ${adminOf}`,
+      fix: ADMIN_FIX,
+    });
+    if (finding !== undefined) findings.push(finding);
+  }
   return [...new Map(findings.map((f) => [f.reason, f])).values()];
 }
 
@@ -130,18 +163,18 @@ interface Subject {
   fix: string;
 }
 
-/** The finding of `read`, made once per `key` in the process. */
+/** The finding of `read` (what it returns, or its failure explained), made once per `key` in the process. */
 function once(
   key: string,
   apiUrl: string,
-  read: (client: CloudDbClient) => Promise<unknown>,
+  read: (client: CloudDbClient) => Promise<Finding>,
   subject: Subject,
 ): Promise<Finding> {
   const known = memo();
   let finding = known.get(key);
   if (finding === undefined) {
     finding = read(providerClient()).then(
-      () => undefined,
+      (found) => found,
       (err: unknown) => explain(err, apiUrl, subject),
     );
     known.set(key, finding);
@@ -150,10 +183,43 @@ function once(
 }
 
 /** Reads one project of the account: enough to learn whether the API takes the key. */
-async function firstProject(client: CloudDbClient): Promise<void> {
+async function firstProject(client: CloudDbClient): Promise<undefined> {
   for await (const _ of client.listProjects({ limit: 1, maxItems: 1 })) break;
 }
 
+/**
+ * A finding unless the key is the personal key of an administrator of `orgId` (the user's role is in
+ * the organization's member list). Only a personal key may create organization and project-scoped
+ * keys, so a key `GET /users/me` refuses (403: an organization's or a project's own key) gets one too.
+ */
+async function adminFinding(client: CloudDbClient, orgId: string): Promise<Finding> {
+  const me = await client.getCurrentUser().catch((err: unknown) => {
+    if (isForbidden(err)) return undefined;
+    throw err;
+  });
+  if (me === undefined) {
+    return {
+      property: "orgId",
+      reason: `organization and project-scoped keys are created with a user's personal API key, and this is not one. ${ADMIN_FIX}`,
+    };
+  }
+  const role = (await client.listOrgMembers(orgId)).find((m) => m.member.user_id === me.id)?.member.role;
+  if (role === "admin") return undefined;
+  const who =
+    role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
+  return {
+    property: "orgId",
+    reason:
+      `this API key belongs to ${who} of organization ${orgId}, and only the organization's admins can revoke ` +
+      "its organization and project-scoped keys: a key made with it could never be revoked by this stack, so " +
+      "`pulumi destroy` and every replacement of the key would fail with 403 and leave the old key active. " +
+      ADMIN_FIX,
+  };
+}
+
+const ADMIN_FIX =
+  "Use the personal API key of an admin of the organization for this stack " +
+  "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
 const KEY_FIX =
   "set a valid key with `pulumi config set --secret clouddb:apiKey <key>` (or the CLOUDDB_API_KEY environment variable)";
 const URL_FIX =

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  API_KEY_ENV,
   type ClientOptions,
   type CloudDbClient,
   ConfigError,
@@ -86,8 +87,8 @@ export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollI
 }
 
 /**
- * A client for the current process: stack config first, then `CLOUDDB_API_KEY` /
- * `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), each
+ * A client for the current process: `extra.apiKey` when given, else stack config first, then
+ * `CLOUDDB_API_KEY` / `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), each
  * call bounded by `extra.deadline`, else `clouddb:operationTimeoutSeconds`, else the client's default, reporting
  * operation progress in the dynamic-provider host (see `progress.ts`). Throws a configuration
  * error naming both ways when no key is set.
@@ -107,11 +108,11 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
     const progress = hostProgressListener();
     if (progress !== undefined) options.onEvent = progress;
   }
-  if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
+  if (settings.apiKey !== undefined && options.apiKey === undefined) options.apiKey = settings.apiKey;
   if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
   if (settings.limiterUrl !== undefined) options.limiterUrl = settings.limiterUrl;
   if (settings.limiterAccount !== undefined) options.limiterAccount = settings.limiterAccount;
-  // Calls outside a resource step (preflight reads, data sources) are bounded by the stack's timeout too.
+  // Calls outside a resource step (the preflight reads) are bounded by the stack's timeout too.
   if (options.timeoutMs === undefined && settings.operationTimeoutSeconds !== undefined) {
     options.timeoutMs = settings.operationTimeoutSeconds * 1000;
   }
@@ -122,4 +123,14 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
 export function deadlineFrom(seconds: number | undefined, now = Date.now()): number {
   const chosen = seconds ?? providerSettings().operationTimeoutSeconds ?? DEFAULT_OPERATION_TIMEOUT_SECONDS;
   return now + chosen * 1000;
+}
+
+/**
+ * The key in `CLOUDDB_API_KEY` now, when the stack config set another one: the key to try when the
+ * configured one is refused (see `currentKey.ts`). Undefined when either is unset or both agree.
+ */
+export function otherEnvironmentKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const configured = providerSettings().apiKey;
+  const fromEnv = env[API_KEY_ENV]?.trim();
+  return configured === undefined || !fromEnv || fromEnv === configured ? undefined : fromEnv;
 }

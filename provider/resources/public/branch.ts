@@ -97,7 +97,7 @@ export interface BranchArgs {
   name?: pulumi.Input<string>;
   /** Parent branch id; omit for the project's default branch. Changing it replaces the branch. */
   parentId?: pulumi.Input<string>;
-  /** Compute endpoints to create with the branch: at most one `read_write`, any number of `read_only`. Changing them replaces the branch. */
+  /** Compute endpoints of the branch: at most one `read_write`, any number of `read_only`. Changing them adds or removes computes on the same branch (its data stays). */
   endpoints?: pulumi.Input<pulumi.Input<{ type: pulumi.Input<EndpointType> }>[]>;
   /** `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch. */
   initSource?: pulumi.Input<InitSource>;
