@@ -110,9 +110,9 @@ async function main(): Promise<void> {
       log("bench 6: stacks at once on one account");
       print(
         await benchStacks({
-          perStack: args.quick ? 30 : 60,
-          branchesPerStack: args.quick ? 3 : 5,
-          stackCounts: args.quick ? [2] : [2, 4],
+          keysPerStack: 100,
+          branchesPerStack: 5,
+          stackCounts: args.quick ? [2] : [2, 4, 8],
           runs,
           log,
         }),

@@ -40,8 +40,13 @@ export interface ClientOptions extends ConfigInput {
   limiterAccount?: string | undefined;
   /** Per-project serialization of mutating calls (default true). */
   queue?: boolean | undefined;
-  /** Deadline in ms from the call for mutations and waits that pass none (default 20 minutes). */
+  /**
+   * Bound in ms from each call on everything it does, when neither `deadline` nor the call sets one
+   * (default 20 minutes): waiting out 429s and 423s, queues and operation waits.
+   */
   timeoutMs?: number | undefined;
+  /** Epoch ms bound of every call of this client that sets none (a resource step's deadline); overrides `timeoutMs`. */
+  deadline?: number | undefined;
   /** Listener for retries, throttling, queueing and operation progress; never sees a key. */
   onEvent?: ((event: ClientEvent) => void) | undefined;
   /** Replaces the got transport (tests, instrumentation). */
@@ -52,7 +57,7 @@ export interface ClientOptions extends ConfigInput {
 
 /** Default timeout of one HTTP attempt. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
-/** Default deadline of a mutation plus its operation wait. */
+/** Default bound of one call: a mutation with its operation wait, or a request waiting out a rate limit. */
 export const DEFAULT_TIMEOUT_MS = 20 * 60_000;
 
 /** What endpoint functions work with. */
@@ -64,6 +69,8 @@ export interface ClientContext {
   /** Learned operation running times, shared in the process; undefined when polling is fixed. */
   durations: OperationDurations | undefined;
   timeoutMs: number;
+  /** Epoch ms by which this call is done: the client's `deadline`, else `timeoutMs` from the call. */
+  deadline: number;
   emit: EventSink;
 }
 
@@ -76,6 +83,8 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
     const config = resolveConfig({ apiKey: options.apiKey, apiUrl: options.apiUrl });
     const limiter = options.throttle === false ? undefined : resolveLimiter(options);
     const id = `${config.apiUrl}#${keyFingerprint(config.apiKey)}`;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = options.deadline ?? Date.now() + timeoutMs;
     let transport = options.transport ?? transports.get(id);
     if (transport === undefined) {
       transport = createGotTransport(config);
@@ -96,11 +105,13 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
         secrets: [config.apiKey],
         random: options.random,
         listings: accountListings(config.apiUrl, config.apiKey),
+        deadline,
       },
       queues: options.queue === false ? undefined : projectQueues(config.apiUrl),
       pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL,
       durations: options.learnDurations === false ? undefined : operationDurations(config.apiUrl),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs,
+      deadline,
       emit,
     };
   };

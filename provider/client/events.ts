@@ -25,6 +25,8 @@ export type ClientEvent =
       attempt: number;
       delayMs: number;
       rule: string;
+      /** Time since the logical request first asked (its throttle waits and earlier attempts). */
+      elapsedMs: number;
       status: number | undefined;
       networkCode: string | undefined;
       requestId: string;

@@ -16,7 +16,7 @@ import { isOperationTerminal } from "./wait";
 
 /** Per-call options of mutating calls. */
 export interface MutationOptions {
-  /** Epoch ms by which the call, including its operation wait, must be done (default: client `timeoutMs`). */
+  /** Epoch ms by which the call, including its operation wait, must be done (default: the client's `deadline`, else its `timeoutMs`). */
   deadline?: number | undefined;
   /** Wait for the started operations before resolving (default true). */
   wait?: boolean | undefined;
@@ -65,7 +65,7 @@ export function runMutation<T extends Started | null>(
   options: MutationOptions,
   send: (deadline: number) => Promise<T>,
 ): Promise<T> {
-  const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
+  const deadline = options.deadline ?? ctx.deadline;
   const task = async (): Promise<T> => {
     if (Date.now() >= deadline) {
       throw new OperationTimeoutError(

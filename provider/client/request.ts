@@ -1,7 +1,7 @@
 /**
  * The request loop: one logical request = throttle, attempt, classify, and retry per `retry.ts`
- * until success, a non-retryable failure, spent attempts or the deadline. Success bodies are parsed
- * with zod at this boundary.
+ * until success, a non-retryable failure, spent attempts or the deadline (the request's, else the
+ * client's). Success bodies are parsed with zod at this boundary.
  */
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
@@ -35,6 +35,8 @@ export interface RequestContext {
   random?: (() => number) | undefined;
   /** The account's listings shared by reads; every mutation invalidates them. */
   listings?: SharedListings | undefined;
+  /** Epoch ms bound of every request that names none (the resource's, else the client's timeout). */
+  deadline?: number | undefined;
 }
 
 /** One logical request. */
@@ -88,6 +90,7 @@ async function attempts<S extends z.ZodType>(
   const started = Date.now();
   const { method, route } = spec;
   const query = cleanQuery(spec.query);
+  const deadline = spec.deadline ?? ctx.deadline;
 
   let notBefore = started;
   for (let attempt = 1; ; attempt++) {
@@ -137,7 +140,7 @@ async function attempts<S extends z.ZodType>(
     if (response?.status === 429 && ctx.throttle !== undefined) {
       // The pause holds back other requests too: never longer than this request itself would wait.
       const now = Date.now();
-      const untilDeadline = spec.deadline === undefined ? undefined : Math.max(0, spec.deadline - now);
+      const untilDeadline = deadline === undefined ? undefined : Math.max(0, deadline - now);
       const pauseMs = boundedRetryAfter(retryAfter, ctx.policy, now, untilDeadline);
       const limit = ctx.throttle.penalize(method, route.template, pauseMs);
       ctx.emit({ type: "rate-limited", method, pathTemplate: route.template, pauseMs, limit });
@@ -150,10 +153,10 @@ async function attempts<S extends z.ZodType>(
       retryAfter,
       policy: ctx.policy,
       random: ctx.random,
+      now: Date.now(),
+      deadline,
     });
-    const fitsDeadline =
-      decision.retry && (spec.deadline === undefined || Date.now() + decision.delayMs <= spec.deadline);
-    if (!decision.retry || !fitsDeadline) {
+    if (!decision.retry) {
       const failureCtx: FailureContext = {
         method,
         path: route.path,
@@ -162,6 +165,7 @@ async function attempts<S extends z.ZodType>(
         elapsedMs: Date.now() - started,
         sentRequestId: requestId,
         retryable: decision.rule !== undefined,
+        deadlinePassed: decision.reason === "deadline",
         apiUrl: ctx.apiUrl,
         attemptTimeoutMs: ctx.attemptTimeoutMs,
         secrets: ctx.secrets,
@@ -181,6 +185,7 @@ async function attempts<S extends z.ZodType>(
       attempt,
       delayMs: decision.delayMs,
       rule: decision.rule,
+      elapsedMs: Date.now() - started,
       status: response?.status,
       networkCode: network?.code,
       requestId,

@@ -31,6 +31,8 @@ export interface FailureContext {
   sentRequestId: string;
   /** Whether a retry rule covers this failure for this method (shapes the hint). */
   retryable: boolean;
+  /** Whether the retries stopped because the request's deadline would pass before the next one. */
+  deadlinePassed?: boolean | undefined;
   apiUrl: string;
   attemptTimeoutMs: number;
   secrets: readonly string[];
@@ -138,9 +140,14 @@ export function errorFromResponse(
       const asked =
         askedMs === undefined
           ? ""
-          : ` The service asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
+          : ` The service last asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
+      const waited = ctx.deadlinePassed
+        ? ` It waited ${formatWait(ctx.elapsedMs)} for its turn; the next retry would start after its deadline.`
+        : "";
       return new RateLimitedError(
-        `${head}${asked} The rate limit was still exceeded after the retries, or the pause was longer than this request may wait: lower \`pulumi up --parallel\`, or run again later.${end}`,
+        `${head}${waited}${asked} The API's rate limit is shared by every client of the account (other stacks, CI jobs, scripts): ` +
+          "raise `clouddb:operationTimeoutSeconds` or the resource's `timeouts` to let it wait longer, " +
+          `or make the processes share one budget with \`clouddb:limiterUrl\` (a Redis or Valkey server).${end}`,
         details,
       );
     }

@@ -3,15 +3,20 @@
  * whether a failed attempt is retried and after how long. The request loop in `request.ts` only asks it.
  */
 
-/** Tunable numbers of the policy. "Attempts" here count retries after the first try. */
+/**
+ * Tunable numbers of the policy. "Attempts" here count retries after the first try. A 429 has no
+ * attempt count: it is retried for as long as the request's deadline allows (docs/api-rules.md §2.2).
+ */
 export interface RetryPolicy {
   /** Retries after a 423 (docs/api-rules.md §2.1: up to 5 attempts). */
   lockedAttempts: number;
   /** First 423 delay; doubles each retry (docs/api-rules.md §2.1: starts at 0.1 s, doubles). */
   lockedBaseMs: number;
-  /** Retries after a 429. */
-  rateLimitedAttempts: number;
-  /** Cap of the exponential window for a 429 without Retry-After (full jitter below it). */
+  /**
+   * Exponential window of a 429's full jitter: `base * 2^(retry - 1)`, capped at `max`. Without
+   * Retry-After the delay is drawn below it; with Retry-After it is added to the asked pause, so
+   * processes told the same pause do not come back as one burst.
+   */
   rateLimitedBaseMs: number;
   rateLimitedMaxMs: number;
   /**
@@ -34,9 +39,10 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   lockedAttempts: 5,
   lockedBaseMs: 100,
-  rateLimitedAttempts: 6,
-  rateLimitedBaseMs: 1_000,
-  rateLimitedMaxMs: 30_000,
+  rateLimitedBaseMs: 500,
+  // Low on purpose: the throttle, slowed by every 429, is what lowers this process's rate; the
+  // backoff only spreads the retries, and a long one would leave the limit idle while others wait.
+  rateLimitedMaxMs: 4_000,
   retryAfterMaxMs: 120_000,
   unavailableAttempts: 4,
   serverErrorAttempts: 3,
@@ -69,7 +75,8 @@ export interface RetryRule {
   matches: readonly number[] | "not-sent" | "network";
   /** Methods retried; `"all"` also covers POST / PATCH / DELETE. */
   methods: "all" | readonly string[];
-  attemptsKey: keyof RetryPolicy;
+  /** The policy's retry count for this rule; `"deadline"`: no count, retried while the deadline allows. */
+  attemptsKey: keyof RetryPolicy | "deadline";
   schedule: RetrySchedule;
   /** Why this rule exists (the clause it implements). */
   why: string;
@@ -91,9 +98,9 @@ export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
     name: "rate-limited",
     matches: [429],
     methods: "all",
-    attemptsKey: "rateLimitedAttempts",
+    attemptsKey: "deadline",
     schedule: "retry-after-or-full-jitter",
-    why: "on 429 retry with exponential backoff, honouring Retry-After (docs/api-rules.md §2.2)",
+    why: "on 429 retry with exponential backoff, honouring Retry-After; the limit is shared with other clients of the account, so a count of attempts says nothing and only the request's deadline ends the wait (docs/api-rules.md §2.2)",
   },
   {
     name: "unavailable",
@@ -138,8 +145,10 @@ export interface RetryDelayInput {
   /** The raw `Retry-After` header, if any (seconds or an HTTP date). */
   retryAfter?: string | undefined;
   policy?: Partial<RetryPolicy> | undefined;
-  /** Clock for HTTP-date Retry-After values; defaults to `Date.now()`. */
+  /** Clock for HTTP-date Retry-After values and the deadline; defaults to `Date.now()`. */
   now?: number | undefined;
+  /** Epoch ms after which no attempt may start: a retry that would start later is not made. */
+  deadline?: number | undefined;
   /** Source of jitter in [0, 1); defaults to `Math.random`. */
   random?: (() => number) | undefined;
 }
@@ -147,7 +156,11 @@ export interface RetryDelayInput {
 /** The decision: retry after `delayMs`, or stop (with the rule that matched, if any). */
 export type RetryDecision =
   | { retry: true; delayMs: number; rule: RetryRule["name"] }
-  | { retry: false; rule: RetryRule["name"] | undefined; reason: "not-retryable" | "attempts-exhausted" };
+  | {
+      retry: false;
+      rule: RetryRule["name"] | undefined;
+      reason: "not-retryable" | "attempts-exhausted" | "deadline";
+    };
 
 /** Parse a Retry-After header (delta-seconds or HTTP-date) to milliseconds from `now`; undefined if unusable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
@@ -187,15 +200,20 @@ function ruleFor(method: string, error: RetryFailure): RetryRule | undefined {
   });
 }
 
-/** Decide whether the `attempt`-th retry happens and its delay. Pure: no clock or randomness unless passed. */
+/**
+ * Decide whether the `attempt`-th retry happens and its delay: not when no rule matches, when the
+ * rule's retries are spent, or when the retry would start after `deadline`. Pure: no clock or
+ * randomness unless passed.
+ */
 export function computeRetryDelay(input: RetryDelayInput): RetryDecision {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...input.policy };
   const rule = ruleFor(input.method, input.error);
   if (rule === undefined) return { retry: false, rule: undefined, reason: "not-retryable" };
-  if (input.attempt > policy[rule.attemptsKey]) {
+  if (rule.attemptsKey !== "deadline" && input.attempt > policy[rule.attemptsKey]) {
     return { retry: false, rule: rule.name, reason: "attempts-exhausted" };
   }
   const random = input.random ?? Math.random;
+  const now = input.now ?? Date.now();
   const exponent = Math.max(0, input.attempt - 1);
   let delayMs: number;
   switch (rule.schedule) {
@@ -203,18 +221,17 @@ export function computeRetryDelay(input: RetryDelayInput): RetryDecision {
       delayMs = policy.lockedBaseMs * 2 ** exponent;
       break;
     case "retry-after-or-full-jitter": {
-      const fromHeader = boundedRetryAfter(input.retryAfter, policy, input.now ?? Date.now());
-      delayMs =
-        fromHeader !== undefined
-          ? fromHeader
-          : Math.floor(
-              random() * Math.min(policy.rateLimitedMaxMs, policy.rateLimitedBaseMs * 2 ** exponent),
-            );
+      const fromHeader = boundedRetryAfter(input.retryAfter, policy, now) ?? 0;
+      const window = Math.min(policy.rateLimitedMaxMs, policy.rateLimitedBaseMs * 2 ** exponent);
+      delayMs = fromHeader + Math.floor(random() * window);
       break;
     }
     case "full-jitter":
       delayMs = Math.floor(random() * Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** exponent));
       break;
+  }
+  if (input.deadline !== undefined && now + delayMs > input.deadline) {
+    return { retry: false, rule: rule.name, reason: "deadline" };
   }
   return { retry: true, delayMs, rule: rule.name };
 }

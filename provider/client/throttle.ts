@@ -7,7 +7,7 @@
  * and from its route bucket (method + path template).
  *
  * A 429 slows only the limit that answered it: the route's bucket is halved for a while and paused for
- * the (already bounded) Retry-After time. The account's bucket is slowed too only when the evidence
+ * the (already bounded) Retry-After time; each later 429 after that pause halves it again. The account's bucket is slowed too only when the evidence
  * says the account limit answered: 429s on two different routes close together. Waiters are served in
  * the order their logical request first asked, so a retry never queues behind later work.
  */
@@ -92,9 +92,14 @@ export class WindowBucket {
     this.spent.push(now);
   }
 
-  /** React to a 429: halve the limit (recovering one step per quiet window) and pause for `pauseMs`. */
+  /**
+   * React to a 429: halve the limit (recovering one step per quiet window) and pause for `pauseMs`.
+   * A 429 answered while the pause of an earlier one runs was sent before that slowdown took effect:
+   * it extends the pause but halves nothing more, so one burst of refusals counts as one.
+   */
   slowDown(now: number, pauseMs: number | undefined): void {
-    this.penaltyLevel = Math.min(MAX_PENALTY_LEVEL, this.level(now) + 1);
+    const earlier = now < this.pausedUntil;
+    if (!earlier) this.penaltyLevel = Math.min(MAX_PENALTY_LEVEL, this.level(now) + 1);
     this.pausedUntil = Math.max(this.pausedUntil, now + (pauseMs ?? DEFAULT_PAUSE_MS));
     this.penaltyAt = this.pausedUntil;
   }

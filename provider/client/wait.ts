@@ -210,10 +210,12 @@ export async function waitForOperations(params: WaitParams): Promise<Operation[]
       delay = Math.min(maxDelay, Math.max(1, delay * 2));
       targets = pending;
     } else {
-      // When it should end, then in short steps, backing off once well overdue.
+      // When it should end, then in short steps, backing off once well overdue. Never longer than
+      // the longest interval: a time learned while operations queued on a busy project (the API
+      // counts queueing in `total_duration_ms`) can be far longer than the next one takes.
       const due = headSince + expected;
       const overdueSteps = Math.max(0, headPolls - 10);
-      pause = now < due ? due - now : Math.min(maxDelay, step * 2 ** Math.min(overdueSteps, 16));
+      pause = Math.min(maxDelay, now < due ? due - now : step * 2 ** Math.min(overdueSteps, 16));
       targets = [first];
     }
     await sleep(Math.min(pause, deadline - now));

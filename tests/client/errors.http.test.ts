@@ -26,6 +26,7 @@ import { branch, SECRET_KEY } from "./support/fixtures";
 const FAST = {
   lockedBaseMs: 1,
   rateLimitedBaseMs: 1,
+  rateLimitedMaxMs: 2,
   backoffBaseMs: 1,
   backoffMaxMs: 2,
 };
@@ -126,7 +127,7 @@ describe("client errors against a local HTTP server", () => {
     assert.equal(api.requests.length, 6);
   });
 
-  it("gives RateLimitedError after the 429 retries, honouring Retry-After 0", async () => {
+  it("gives RateLimitedError when the deadline ends the 429 retries, honouring Retry-After 0", async () => {
     api.route("GET", "/api_keys", {
       status: 429,
       headers: { "retry-after": "0" },
@@ -135,11 +136,14 @@ describe("client errors against a local HTTP server", () => {
     const limited = createClient({
       apiKey: SECRET_KEY,
       apiUrl: api.url,
-      retry: { ...FAST, rateLimitedAttempts: 2 },
+      retry: FAST,
+      timeoutMs: 300,
+      throttle: false,
     });
     const error = await failure(limited.listApiKeys());
     assert.ok(isRateLimited(error));
-    assert.equal(api.requests.length, 3);
+    assert.ok(api.requests.length > 7, `retried past the old count of attempts (${api.requests.length})`);
+    assert.match(error.message, /the next retry would start after its deadline/);
   });
 
   it("retries a GET on 500 and then gives ServerError", async () => {

@@ -3,6 +3,7 @@ import sinon from "sinon";
 import {
   boundedRetryAfter,
   type ClientEvent,
+  type ClientOptions,
   computeRetryDelay,
   createClient,
   isLocked,
@@ -11,7 +12,7 @@ import {
   isServerError,
   resetRegistry,
 } from "../../provider/client";
-import { TransportFailure } from "../../provider/client/transport";
+import { type Transport, TransportFailure } from "../../provider/client/transport";
 import { branch, connectionReset, fakeTransport, json, SECRET_KEY } from "./support/fixtures";
 
 const API = "http://fake.invalid/api/v2";
@@ -53,8 +54,61 @@ describe("client retry policy (computeRetryDelay)", () => {
   });
 
   it("honours Retry-After in seconds on a 429", () => {
-    const d = computeRetryDelay({ attempt: 1, method: "POST", error: { status: 429 }, retryAfter: "3" });
+    const d = computeRetryDelay({
+      attempt: 1,
+      method: "POST",
+      error: { status: 429 },
+      retryAfter: "3",
+      random: () => 0,
+    });
     assert.deepEqual(d, { retry: true, delayMs: 3000, rule: "rate-limited" });
+  });
+
+  it("adds the backoff's full jitter to Retry-After, so clients told the same pause come back spread out", () => {
+    const at = (attempt: number, r: number) =>
+      computeRetryDelay({
+        attempt,
+        method: "POST",
+        error: { status: 429 },
+        retryAfter: "1",
+        random: () => r,
+      });
+    assert.deepEqual(at(1, 0.5), { retry: true, delayMs: 1250, rule: "rate-limited" });
+    assert.deepEqual(at(2, 0.5), { retry: true, delayMs: 1500, rule: "rate-limited" });
+    assert.deepEqual(at(2, 0.999999), { retry: true, delayMs: 1999, rule: "rate-limited" });
+    assert.deepEqual(
+      at(9, 0.5),
+      { retry: true, delayMs: 3000, rule: "rate-limited" },
+      "the window is capped",
+    );
+  });
+
+  it("never runs out of 429 retries by count: only the deadline ends them", () => {
+    const now = 1_000_000;
+    const at = (attempt: number, deadline?: number) =>
+      computeRetryDelay({
+        attempt,
+        method: "POST",
+        error: { status: 429 },
+        retryAfter: "1",
+        random: () => 0,
+        now,
+        deadline,
+      });
+    assert.deepEqual(at(500), { retry: true, delayMs: 1000, rule: "rate-limited" });
+    assert.deepEqual(at(500, now + 1000), { retry: true, delayMs: 1000, rule: "rate-limited" });
+    assert.deepEqual(at(2, now + 999), { retry: false, rule: "rate-limited", reason: "deadline" });
+  });
+
+  it("stops any retry that would start after the deadline, before its count is spent", () => {
+    assert.deepEqual(
+      computeRetryDelay({ attempt: 1, method: "GET", error: { status: 423 }, now: 0, deadline: 99 }),
+      { retry: false, rule: "locked", reason: "deadline" },
+    );
+    assert.equal(
+      computeRetryDelay({ attempt: 1, method: "GET", error: { status: 423 }, now: 0, deadline: 100 }).retry,
+      true,
+    );
   });
 
   it("honours Retry-After as an HTTP date on a 429", () => {
@@ -65,6 +119,7 @@ describe("client retry policy (computeRetryDelay)", () => {
       error: { status: 429 },
       retryAfter: "Wed, 01 Jan 2025 00:00:07 GMT",
       now,
+      random: () => 0,
     });
     assert.deepEqual(d, { retry: true, delayMs: 7000, rule: "rate-limited" });
   });
@@ -72,7 +127,14 @@ describe("client retry policy (computeRetryDelay)", () => {
   it("clamps a Retry-After of a day, in seconds or as a date, to the policy's maximum", () => {
     const now = Date.parse("2025-01-01T00:00:00Z");
     for (const retryAfter of ["86400", "Thu, 02 Jan 2025 00:00:00 GMT", "99999999999"]) {
-      const d = computeRetryDelay({ attempt: 1, method: "GET", error: { status: 429 }, retryAfter, now });
+      const d = computeRetryDelay({
+        attempt: 1,
+        method: "GET",
+        error: { status: 429 },
+        retryAfter,
+        now,
+        random: () => 0,
+      });
       assert.deepEqual(d, { retry: true, delayMs: 120_000, rule: "rate-limited" }, retryAfter);
     }
     assert.equal(boundedRetryAfter("86400", { retryAfterMaxMs: 30_000 }, now), 30_000);
@@ -84,10 +146,10 @@ describe("client retry policy (computeRetryDelay)", () => {
   it("uses full-jitter exponential backoff on a 429 without Retry-After", () => {
     const at = (attempt: number, r: number) =>
       computeRetryDelay({ attempt, method: "GET", error: { status: 429 }, random: () => r });
-    assert.deepEqual(at(1, 0.5), { retry: true, delayMs: 500, rule: "rate-limited" });
-    assert.deepEqual(at(3, 0.5), { retry: true, delayMs: 2000, rule: "rate-limited" });
+    assert.deepEqual(at(1, 0.5), { retry: true, delayMs: 250, rule: "rate-limited" });
+    assert.deepEqual(at(3, 0.5), { retry: true, delayMs: 1000, rule: "rate-limited" });
     assert.deepEqual(at(3, 0), { retry: true, delayMs: 0, rule: "rate-limited" });
-    assert.deepEqual(at(6, 0.999999), { retry: true, delayMs: 29999, rule: "rate-limited" });
+    assert.deepEqual(at(6, 0.999999), { retry: true, delayMs: 3999, rule: "rate-limited" });
   });
 
   it("retries 503 on every method", () => {
@@ -135,6 +197,18 @@ describe("client retry policy (computeRetryDelay)", () => {
   });
 });
 
+/** A client on `transport` without throttle or jitter unless `extra` says otherwise. */
+function pinnedClient(transport: Transport, extra: ClientOptions = {}) {
+  return createClient({
+    apiKey: SECRET_KEY,
+    apiUrl: API,
+    transport,
+    throttle: false,
+    random: () => 0,
+    ...extra,
+  });
+}
+
 describe("client retry loop (fake timers)", () => {
   let clock: sinon.SinonFakeTimers;
   beforeEach(() => {
@@ -177,7 +251,7 @@ describe("client retry loop (fake timers)", () => {
     const { transport, calls } = fakeTransport((_r, i) =>
       i === 0 ? json(429, { code: "", message: "slow down" }, { "retry-after": "2" }) : json(200, []),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const client = pinnedClient(transport);
     const done = client.listApiKeys();
     await clock.runAllAsync();
     assert.deepEqual(await done, []);
@@ -201,7 +275,7 @@ describe("client retry loop (fake timers)", () => {
             created_by: "u-1",
           }),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, throttle: false });
+    const client = pinnedClient(transport);
     const done = client.createOrgApiKey("org-1", { keyName: "k" });
     await clock.runAllAsync();
     assert.equal((await done).id, 7, "the re-sent POST succeeds");
@@ -211,21 +285,61 @@ describe("client retry loop (fake timers)", () => {
     );
   });
 
-  it("throws RateLimitedError once the 429 retries are spent", async () => {
+  it("waits out a 429 storm far longer than any count of attempts, within the deadline", async () => {
+    // 40 answers of 429 with Retry-After 1 s: the old bound of 7 attempts gave up after about 9 s.
+    const { transport, calls } = fakeTransport((_r, i) =>
+      i < 40
+        ? json(429, { code: "", message: "slow down" }, { "retry-after": "1" })
+        : json(200, { id: 7, key: "napi_created", name: "k" }),
+    );
+    const client = pinnedClient(transport, { throttle: true, random: () => 0.5, deadline: 10 * 60_000 });
+    const done = client.createOrgApiKey("org-1", { keyName: "k" });
+    await clock.runAllAsync();
+    assert.equal((await done).id, 7);
+    assert.equal(calls.length, 41);
+    const gaps = calls.slice(1).map((c, i) => c.at - (calls[i]?.at ?? 0));
+    assert.ok(
+      gaps.every((gap) => gap >= 1000),
+      `every retry waits at least the Retry-After: ${gaps.join(",")}`,
+    );
+  });
+
+  it("stops waiting at the deadline: says how long it waited, that the limit is shared, what to do, and the request id", async () => {
+    const { transport, calls } = fakeTransport(() =>
+      json(429, { code: "", message: "slow down" }, { "retry-after": "1", "x-request-id": "req-429" }),
+    );
+    const client = pinnedClient(transport, { throttle: true, random: () => 0.5, deadline: 30_000 });
+    const result = client.createOrgApiKey("org-1", { keyName: "k" }).catch((e: unknown) => e);
+    await clock.runAllAsync();
+    const error = await result;
+    assert.ok(isRateLimited(error));
+    assert.ok(calls.length > 7, `kept trying past the old attempt count (${calls.length} attempts)`);
+    assert.ok(
+      calls.every((c) => c.at <= 30_000),
+      "no attempt after the deadline",
+    );
+    assert.ok((calls.at(-1)?.at ?? 0) > 25_000, "waited until close to the deadline");
+    assert.match(
+      error.message,
+      /It waited (2\d|30) s for its turn; the next retry would start after its deadline/,
+    );
+    assert.match(error.message, /shared by every client of the account/);
+    assert.match(error.message, /clouddb:operationTimeoutSeconds/);
+    assert.match(error.message, /clouddb:limiterUrl/);
+    assert.match(error.message, /request id req-429/);
+    assert.ok(!error.message.includes(SECRET_KEY));
+  });
+
+  it("bounds a 429 wait by the client's timeout when the call names no deadline", async () => {
     const { transport, calls } = fakeTransport(() =>
       json(429, { code: "", message: "slow down" }, { "retry-after": "1" }),
     );
-    const client = createClient({
-      apiKey: SECRET_KEY,
-      apiUrl: API,
-      transport,
-      throttle: false,
-      retry: { rateLimitedAttempts: 2 },
-    });
+    const client = pinnedClient(transport, { timeoutMs: 20_000 });
     const result = client.listApiKeys().catch((e: unknown) => e);
     await clock.runAllAsync();
     assert.ok(isRateLimited(await result));
-    assert.equal(calls.length, 3);
+    assert.equal(calls.length, 21, "one attempt per Retry-After second, until 20 s");
+    assert.equal(calls.at(-1)?.at, 20_000);
   });
 
   it("does not re-send a POST after a 502", async () => {

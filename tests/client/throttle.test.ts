@@ -92,11 +92,27 @@ describe("client throttle", () => {
     assert.equal(got.filter((t) => t < 2_000 + 1_000).length, 20);
   });
 
+  it("counts the 429s of one burst as one slowdown, and keeps slowing down for each later one", () => {
+    const throttle = new Throttle();
+    const route = () => throttle.routeBucket("POST", "/organizations/{org_id}/api_keys");
+    // Ten requests sent together are refused together: their answers arrive within the first pause.
+    for (let i = 0; i < 10; i++) throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 5);
+    assert.equal(route().nextFreeAt(Date.now()), 1_000);
+    // Refused again after the pause: the rate sent at 5/s was still too much.
+    clock.tick(1_000);
+    throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 2);
+    clock.tick(1_000);
+    throttle.penalize("POST", "/organizations/{org_id}/api_keys", 1_000);
+    assert.equal(route().effectiveLimit(Date.now()), 1);
+  });
+
   it("slows down when the API answers 429 through the client", async () => {
     const { transport, calls } = fakeTransport((_r, i) =>
       i === 0 ? json(429, { code: "", message: "too many" }, { "retry-after": "1" }) : json(200, []),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const first = client.listApiKeys();
     await clock.tickAsync(0);
     const second = client.listApiKeys();
@@ -117,7 +133,7 @@ describe("client throttle", () => {
           ? json(200, { id: 1, key: "napi_new", name: "k" })
           : json(200, []),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const created = client.createOrgApiKey("org-1", { keyName: "k" });
     await clock.tickAsync(0);
     const listed = client.listApiKeys();
@@ -179,7 +195,7 @@ describe("client throttle", () => {
         ? json(429, { code: "", message: "slow down" }, { "retry-after": "1" })
         : json(200, { id: i, key: "napi_new", name: (request.json as { key_name: string }).key_name }),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, random: () => 0 });
     const first = client.createOrgApiKey("org-1", { keyName: "first" });
     await clock.tickAsync(10);
     const later = Array.from({ length: 12 }, (_, i) =>

@@ -123,6 +123,21 @@ describe("client operation waits (fake timers)", () => {
       assert.ok(last.at(-1)! - 1_000 <= 25, `found within a step of its end: ${JSON.stringify(polls)}`);
     });
 
+    it("polls at least every 5 s when a learned time is longer (it counted time queued on a busy project)", async () => {
+      // 30 s from creation to end: the operation queued behind others on the project.
+      const queued = sequential(["q"], 30_000);
+      await settle(client(queued.transport).waitForOperations("p1", [running("q")]));
+      clock.setSystemTime(0);
+      const { transport, calls } = sequential(["r"], 1_000);
+      await settle(client(transport).waitForOperations("p1", [running("r")]));
+      const times = calls.map((c) => c.at);
+      assert.ok(times[0]! <= 5_000, `first poll within 5 s: ${times}`);
+      assert.ok(
+        times.every((t, i) => t - (times[i - 1] ?? 0) <= 5_000),
+        `no pause over 5 s: ${times}`,
+      );
+    });
+
     it("polls the operation waited on first, then the next, each near its end", async () => {
       const warm = sequential(["w"], 500);
       await settle(client(warm.transport).waitForOperations("p1", [running("w")]));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { ClientEvent } from "../../provider/client";
+import { DEMO } from "../../emulator";
+import { type ClientEvent, createClient } from "../../provider/client";
 import { forgetProgress, progressListener } from "../../provider/resources/lifecycle/progress";
 import { providerClient } from "../../provider/resources/lifecycle/settings";
 import { OP_MS, useEmulator } from "./support";
@@ -113,5 +114,37 @@ describe("progress of operation waits", () => {
       );
     }
     assert.ok(harness.log().some((l) => l.startsWith(`GET /projects/${projectId}/operations/`)));
+  });
+
+  it("writes one line for a long wait on a rate-limited route, however many requests and retries wait in it", async () => {
+    const lines: string[] = [];
+    const { control, url } = harness.emulator;
+    const route = "POST /organizations/:org_id/api_keys";
+    const client = createClient({
+      apiKey: DEMO.personalKey,
+      apiUrl: url,
+      // The jitter at the top of each window: about 1 s, then 2 s, so a second retry ends a wait past 2 s.
+      retry: { rateLimitedBaseMs: 1_000 },
+      random: () => 0.99,
+      // Without the throttle's own slowing down, the wait is the retries' alone.
+      throttle: false,
+      onEvent: progressListener((line) => lines.push(line)),
+    });
+    const makeKey = (name: string) =>
+      client.createOrgApiKey(DEMO.orgId, { keyName: name, projectId: DEMO.orgProjectId });
+
+    control.clearRequests();
+    control.failNext(route, { status: 429, retryAfter: 0 }, 1);
+    await makeKey("progress-short");
+    assert.deepEqual(lines, [], "a wait under two seconds is not reported");
+
+    control.failNext(route, { status: 429, retryAfter: 0 }, 8);
+    const made = await Promise.all([1, 2, 3, 4].map((i) => makeKey(`progress-long-${i}`)));
+    assert.equal(made.length, 4);
+    const refused = control.requests().filter((r) => r.status === 429).length;
+    assert.equal(refused, 9, "every scripted 429 was answered");
+    assert.deepEqual(lines, [
+      "waiting for the API's rate limit on POST /organizations/{org_id}/api_keys (other clients share it)...",
+    ]);
   });
 });

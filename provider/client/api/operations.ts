@@ -86,7 +86,7 @@ export async function getOperation(
 
 /** Options of `waitForOperations`. */
 export interface WaitOptions {
-  /** Epoch ms after which `OperationTimeoutError` is thrown (default: client `timeoutMs` from now). */
+  /** Epoch ms after which `OperationTimeoutError` is thrown (default: the client's deadline). */
   deadline?: number | undefined;
   onProgress?: ((operation: Operation) => void) | undefined;
 }
@@ -115,7 +115,7 @@ export function awaitOperations(
     projectId,
     operations,
     fetchOperation: (id) => getOperation(ctx, projectId, id),
-    deadline: options.deadline ?? Date.now() + ctx.timeoutMs,
+    deadline: options.deadline ?? ctx.deadline,
     pollIntervalMs: ctx.pollIntervalMs,
     durations: ctx.durations,
     onProgress: options.onProgress,

@@ -80,7 +80,7 @@ export async function createProject(
   body: ProjectCreateRequest,
   options: MutationOptions = {},
 ): Promise<ProjectCreateResponse> {
-  const deadline = options.deadline ?? Date.now() + ctx.timeoutMs;
+  const deadline = options.deadline ?? ctx.deadline;
   const made = await apiRequest(ctx.request, {
     method: "POST",
     route: apiRoute("/projects"),

@@ -36,11 +36,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
 ): ResourceMethods<I, O> {
   const { noun } = definition;
-  /** A step's client and deadline; the client uses `apiKey` when given (see `currentKey.ts`). */
-  const step = (seconds: number | undefined, apiKey?: string): Step => ({
-    client: providerClient(apiKey === undefined ? {} : { apiKey }),
-    deadline: deadlineFrom(seconds),
-  });
+  /**
+   * A step's client and deadline; the client uses `apiKey` when given (see `currentKey.ts`). The
+   * client carries the step's deadline, so every request of the step (reads, key creates and
+   * revokes, waits past 429s) is bounded by it, not only the calls that pass it themselves.
+   */
+  const step = (seconds: number | undefined, apiKey?: string): Step => {
+    const deadline = deadlineFrom(seconds);
+    return { client: providerClient(apiKey === undefined ? { deadline } : { apiKey, deadline }), deadline };
+  };
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;
 

@@ -8,6 +8,10 @@
  * (`pulumi.log` there has no engine connection and only prefixes `info: [runtime]` to the same
  * output). The provider knows no resource URN, so a line names the operation and the object instead.
  *
+ * A request waiting out the API's rate limit (429s) for longer than {@link QUIET_MS} gets one line
+ * per route and spell of 429s, however many requests and retries wait in it, e.g.
+ * `waiting for the API's rate limit on POST /organizations/{org_id}/api_keys (other clients share it)...`.
+ *
  * The memory of what was reported is process-wide: several resources may wait on the same
  * operation (a queued create waiting out another's work), and each change is still reported once.
  */
@@ -33,15 +37,27 @@ interface Seen {
  */
 export const QUIET_MS = 2_000;
 
+/** A route with no rate-limited retry for this long has left its spell of 429s: the next long wait gets a line. */
+export const RATE_LIMIT_SPELL_GAP_MS = 30_000;
+
 /** Statuses after which an operation never changes again. */
 const ENDED: ReadonlySet<string> = new Set(["finished", "skipped", "cancelled", "error"]);
 
 const MEMORY = Symbol.for("pulumi-clouddb.progress");
-type Holder = { [MEMORY]?: { operations: Map<string, Seen>; locked: Map<string, string> } };
+/** A route's current spell of 429s: when its last rate-limited retry was, and whether it got its line. */
+interface Spell {
+  lastAt: number;
+  shown: boolean;
+}
 
-function memory() {
+type Memory = { operations: Map<string, Seen>; locked: Map<string, string>; limited: Map<string, Spell> };
+type Holder = { [MEMORY]?: Memory };
+
+function memory(): Memory {
   const holder = globalThis as Holder;
-  holder[MEMORY] ??= { operations: new Map(), locked: new Map() };
+  holder[MEMORY] ??= { operations: new Map(), locked: new Map(), limited: new Map() };
+  // A memory made by an older copy of this module lacks the newer maps.
+  holder[MEMORY].limited ??= new Map();
   return holder[MEMORY];
 }
 
@@ -49,6 +65,7 @@ function memory() {
 export function forgetProgress(): void {
   memory().operations.clear();
   memory().locked.clear();
+  memory().limited.clear();
 }
 
 /**
@@ -88,6 +105,16 @@ export function progressLine(event: ClientEvent, at: number): string | undefined
         ? `${event.endpointId} of ${event.branchId}`
         : (event.endpointId ?? event.branchId ?? `project ${event.projectId}`);
     return `${event.action} ${event.operationId} on ${on}: ${state} (${Math.floor((at - since) / 1000)}s)`;
+  }
+  if (event.type === "retry" && event.rule === "rate-limited") {
+    const route = `${event.method} ${event.pathTemplate}`;
+    const { limited } = memory();
+    const spell = limited.get(route);
+    const current = spell !== undefined && at - spell.lastAt < RATE_LIMIT_SPELL_GAP_MS ? spell : undefined;
+    const show = current?.shown !== true && event.elapsedMs + event.delayMs >= QUIET_MS;
+    limited.set(route, { lastAt: at, shown: (current?.shown ?? false) || show });
+    if (!show) return undefined;
+    return `waiting for the API's rate limit on ${route} (other clients share it)...`;
   }
   if (event.type === "locked-wait") {
     const waiting = event.pendingOperationIds.join(", ");

@@ -93,7 +93,8 @@ export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollI
 
 /**
  * A client for the current process: `extra.apiKey` when given, else stack config first, then
- * `CLOUDDB_API_KEY` / `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), reporting
+ * `CLOUDDB_API_KEY` / `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), each
+ * call bounded by `extra.deadline`, else `clouddb:operationTimeoutSeconds`, else the client's default, reporting
  * operation progress in the dynamic-provider host (see `progress.ts`). Throws a configuration
  * error naming both ways when no key is set.
  */
@@ -116,6 +117,10 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
   if (settings.apiUrl !== undefined) options.apiUrl = settings.apiUrl;
   if (settings.limiterUrl !== undefined) options.limiterUrl = settings.limiterUrl;
   if (settings.limiterAccount !== undefined) options.limiterAccount = settings.limiterAccount;
+  // Calls outside a resource step (the preflight reads) are bounded by the stack's timeout too.
+  if (options.timeoutMs === undefined && settings.operationTimeoutSeconds !== undefined) {
+    options.timeoutMs = settings.operationTimeoutSeconds * 1000;
+  }
   return createClient(options);
 }
 
