@@ -47,13 +47,12 @@ interface StacksRun {
 
 let project: string | undefined;
 
-/** The scenario project with the packed package and the shared limiter's optional packages. */
+/** The scenario project with the packed package and the shared limiter's optional `redis`. */
 function limiterProject(): string {
   if (project === undefined) {
     const dev = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies;
     project = installPackedProject(path.join(ROOT, "tests/e2e/fixtures/scenario"), {
       redis: dev.redis,
-      "rate-limiter-flexible": dev["rate-limiter-flexible"],
     });
   }
   return project;
