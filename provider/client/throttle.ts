@@ -77,14 +77,22 @@ export class WindowBucket {
     while (this.spent.length > 0 && (this.spent[0] as number) + this.windowMs <= now) this.spent.shift();
   }
 
-  /** Earliest time (>= now) a token can be taken. */
+  /**
+   * Earliest time (>= now) a token can be taken: never more than `limit` in any window, and while
+   * slowed after a 429, tokens evenly paced at the lowered limit. The lowered limit is a pace, not
+   * a count over the whole window: counted over the window, a process that had just spent its
+   * window would wait out most of it (up to a minute for the account), and every process of the
+   * account, slowed by the same refusals, would go quiet at once.
+   */
   nextFreeAt(now: number): number {
     this.prune(now);
-    const start = Math.max(now, this.pausedUntil);
-    const limit = this.effectiveLimit(now);
-    if (this.spent.length < limit) return start;
-    const blocking = this.spent[this.spent.length - limit] as number;
-    return Math.max(start, blocking + this.windowMs);
+    let at = Math.max(now, this.pausedUntil);
+    const spent = this.spent.length;
+    if (spent >= this.limit) at = Math.max(at, (this.spent[spent - this.limit] as number) + this.windowMs);
+    if (this.level(now) > 0 && spent > 0) {
+      at = Math.max(at, (this.spent[spent - 1] as number) + this.windowMs / this.effectiveLimit(now));
+    }
+    return at;
   }
 
   /** Spend one token at `now` (call only when `nextFreeAt(now) <= now`). */

@@ -92,6 +92,30 @@ describe("client throttle", () => {
     assert.equal(got.filter((t) => t < 2_000 + 1_000).length, 20);
   });
 
+  it("after the account's 429s, a process that spent much of its minute goes on at the slowed pace, not after the minute", async () => {
+    const throttle = new Throttle();
+    // 400 requests in the first 40 s: under 700 a minute, over the 350 it is about to be halved to.
+    for (let i = 0; i < 400; i++) {
+      await throttle.acquire("GET", `/r${i % 4}`);
+      clock.tick(100);
+    }
+    // Two routes answer 429 close together: the account's limit answered, halved to 350 a minute.
+    throttle.penalize("GET", "/r0", 1_000);
+    throttle.penalize("GET", "/r1", 1_000);
+    assert.equal(throttle.account.effectiveLimit(Date.now()), 350);
+    const got: number[] = [];
+    const all = Promise.all(
+      Array.from({ length: 10 }, (_, i) => throttle.acquire("GET", `/r${i % 4}`).then(() => got.push(Date.now()))),
+    );
+    await clock.runAllAsync();
+    await all;
+    // After the 1 s pause, one request every 60 s / 350 (about 171 ms): the 400 already spent are
+    // not paid for again (counted against 350 over the minute, nothing could go before 65 s).
+    assert.equal(got[0], 41_000);
+    assert.ok((got[9] as number) - 41_000 <= 9 * 172, `${got.join(", ")}`);
+    assert.ok((got[9] as number) - 41_000 >= 9 * 171, `${got.join(", ")}`);
+  });
+
   it("counts the 429s of one burst as one slowdown, and keeps slowing down for each later one", () => {
     const throttle = new Throttle();
     const route = () => throttle.routeBucket("POST", "/organizations/{org_id}/api_keys");
@@ -118,10 +142,11 @@ describe("client throttle", () => {
     const second = client.listApiKeys();
     await clock.runAllAsync();
     await Promise.all([first, second]);
-    // Both the retry and the unrelated second call waited out the pause.
+    // Both the retry and the unrelated second call waited out the pause, then went at the route's
+    // halved pace (20/s: one every 50 ms), not as one burst.
     assert.deepEqual(
       calls.map((c) => c.at),
-      [0, 1_000, 1_000],
+      [0, 1_000, 1_050],
     );
   });
 
@@ -149,11 +174,12 @@ describe("client throttle", () => {
     await clock.runAllAsync();
     await Promise.all([created, listed]);
     assert.equal(calls[2]?.at, 120_000);
-    // The route is usable again after the bounded pause, not after a day.
-    assert.ok(
+    // The route is usable again after the bounded pause, not after a day: at its halved pace (5/s).
+    assert.equal(
       accountThrottle(API, SECRET_KEY)
         .routeBucket("POST", "/organizations/{org_id}/api_keys")
-        .nextFreeAt(Date.now()) <= Date.now(),
+        .nextFreeAt(Date.now()),
+      Date.now() + 200,
     );
   });
 
