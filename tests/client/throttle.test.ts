@@ -105,7 +105,9 @@ describe("client throttle", () => {
     assert.equal(throttle.account.effectiveLimit(Date.now()), 350);
     const got: number[] = [];
     const all = Promise.all(
-      Array.from({ length: 10 }, (_, i) => throttle.acquire("GET", `/r${i % 4}`).then(() => got.push(Date.now()))),
+      Array.from({ length: 10 }, (_, i) =>
+        throttle.acquire("GET", `/r${i % 4}`).then(() => got.push(Date.now())),
+      ),
     );
     await clock.runAllAsync();
     await all;
