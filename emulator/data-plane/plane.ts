@@ -257,6 +257,7 @@ export class DataPlane implements ProxyTarget {
     const create = `CREATE DATABASE ${quote(physical)} OWNER ${quote(owner)}`;
     if (source === undefined) {
       await this.#admin.query(create);
+      await this.#grantPublicSchema(physical);
     } else {
       await this.#copy(`${create} TEMPLATE ${quote(source.physical)}`, source.physical);
       if (source.schemaOnly) await this.#truncateAll(physical);
@@ -279,6 +280,20 @@ export class DataPlane implements ProxyTarget {
         if (!inUse || attempt >= 20) throw error;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+    }
+  }
+
+  /**
+   * Lets every role the API creates make objects in the database's `public` schema, as the service
+   * does for its roles' group (since Postgres 15 only the database owner may by default). Copies
+   * keep the grant: a database copied from this one carries it.
+   */
+  async #grantPublicSchema(physical: string): Promise<void> {
+    const client = await this.#server.connectAdmin(physical);
+    try {
+      await client.query(`GRANT ALL ON SCHEMA public TO ${GROUP} WITH GRANT OPTION`);
+    } finally {
+      await client.end();
     }
   }
 

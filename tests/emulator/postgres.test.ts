@@ -162,6 +162,22 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
     assert.equal((await loginError(uriFor(second))).code, "28P01");
   });
 
+  it("lets a role the API creates make tables in the owner's database, on a schema-only copy too", async () => {
+    const preview = await child(main, "schema-only");
+    await idle();
+    const created = await http.post(`/projects/${project}/branches/${preview.id}/roles`, {
+      role: { name: "migrator" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const uri = preview.uri.replace(
+      /\/\/[^@]+@/,
+      `//migrator:${encodeURIComponent(created.body.role.password as string)}@`,
+    );
+    await query(uri, "CREATE TABLE notes (id serial PRIMARY KEY, body text)");
+    await query(uri, "INSERT INTO orders (item) VALUES ('tart')");
+    assert.deepEqual(await query(uri, "SELECT count(*)::int AS n FROM orders"), [{ n: 1 }]);
+  });
+
   it("creates the databases the API creates, and refuses one it never created", async () => {
     await idle();
     const created = await http.post(`/projects/${project}/branches/${main}/databases`, {
