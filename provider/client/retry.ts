@@ -108,7 +108,7 @@ export const RETRY_RULES: readonly RetryRule[] = Object.freeze([
     methods: "all",
     attemptsKey: "unavailableAttempts",
     schedule: "full-jitter",
-    why: "OpenAPI GeneralError: any request that returns 503 is always safe to retry",
+    why: "OpenAPI GeneralError: any request that returns 503 is always safe to retry; its Retry-After is honoured",
   },
   {
     name: "server-error",
@@ -226,9 +226,14 @@ export function computeRetryDelay(input: RetryDelayInput): RetryDecision {
       delayMs = fromHeader + Math.floor(random() * window);
       break;
     }
-    case "full-jitter":
-      delayMs = Math.floor(random() * Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** exponent));
+    case "full-jitter": {
+      // A service that says when to come back (a 503 during maintenance) is waited for, not hammered.
+      const fromHeader = boundedRetryAfter(input.retryAfter, policy, now) ?? 0;
+      delayMs =
+        fromHeader +
+        Math.floor(random() * Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** exponent));
       break;
+    }
   }
   if (input.deadline !== undefined && now + delayMs > input.deadline) {
     return { retry: false, rule: rule.name, reason: "deadline" };

@@ -152,6 +152,18 @@ describe("client retry policy (computeRetryDelay)", () => {
     assert.deepEqual(at(6, 0.999999), { retry: true, delayMs: 3999, rule: "rate-limited" });
   });
 
+  it("waits a 503's Retry-After before re-sending, plus jitter", () => {
+    const decision = computeRetryDelay({
+      attempt: 1,
+      method: "POST",
+      error: { status: 503 },
+      retryAfter: "60",
+      random: () => 0.5,
+      now: 0,
+    });
+    assert.deepEqual(decision, { retry: true, delayMs: 60_000 + 125, rule: "unavailable" });
+  });
+
   it("retries 503 on every method", () => {
     for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
       assert.equal(computeRetryDelay({ attempt: 1, method, error: { status: 503 } }).retry, true);
