@@ -101,9 +101,10 @@ describe("e2e: the preview-environment workflow converges after its up is killed
         1,
       ],
     ];
-    // Provider processes of each killed run still running 15 s after it: checked last, so the
-    // convergence is checked whatever they do.
+    // Provider processes our code ran in of each killed run still running 15 s after it, and how
+    // many such processes each run had: checked last, so the convergence is checked whatever they do.
     const leftovers: Record<string, string[]> = {};
+    const watched: Record<string, number> = {};
     for (const [what, kill, arrange, rolesByThen] of stages) {
       arrange();
       const killed: JobRun = await checkout.runJob("up", { kill });
@@ -113,6 +114,7 @@ describe("e2e: the preview-environment workflow converges after its up is killed
         `up was not killed during ${what}: ${killed.step}\n${killed.output}`,
       );
       leftovers[what] = killed.leftover ?? [];
+      watched[what] = killed.watched ?? 0;
       emulator.control.clearFaults();
       assert.equal(onBranch().roles.length, rolesByThen, `roles the API made by the kill during ${what}`);
     }
@@ -149,6 +151,10 @@ describe("e2e: the preview-environment workflow converges after its up is killed
     const closed = await checkout.runJob("destroy");
     assert.equal(closed.code, 0, closed.output);
     assert.deepEqual(census().live, { Branch: [], Role: [], Database: [] });
+    // Each kill landed during a create, so our code ran in a host of each run: the check below
+    // looks at hosts that exist (Pulumi's CheckConfig-only host never loads it: see kill.ts).
+    for (const [what] of stages)
+      assert.ok((watched[what] ?? 0) >= 1, `no host our code ran in by the kill during ${what}`);
     assert.deepEqual(
       leftovers,
       Object.fromEntries(stages.map(([what]) => [what, []])),

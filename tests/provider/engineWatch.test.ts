@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as net from "node:net";
-import { exitWhenEngineGone } from "../../provider/resources/lifecycle/engineWatch";
+import { engineAddress, exitWhenEngineGone } from "../../provider/resources/lifecycle/engineWatch";
 
 // A provider process whose engine was killed (a cancelled CI job) ends itself instead of idling
 // for good or spinning on writes into the dead engine's pipes.
@@ -38,6 +38,12 @@ describe("a provider process whose engine is gone", () => {
     process.stdout.emit("error", error("EPIPE"));
     process.stderr.emit("error", error("EPIPE"));
     assert.deepEqual(exits, [1, 1]);
+  });
+
+  it("probes the engine's address given after the log flags Pulumi passes with --logflow", () => {
+    assert.equal(engineAddress(["127.0.0.1:34615"]), "127.0.0.1:34615");
+    assert.equal(engineAddress(["--logtostderr", "-v=9", "127.0.0.1:44919"]), "127.0.0.1:44919");
+    assert.equal(engineAddress(["--logtostderr", "-v=9"]), undefined);
   });
 
   it("is watched once per process however many clients are made", () => {

@@ -8,9 +8,15 @@
  * broken stderr, which fails again, forever (a core busy and the heap growing by the second).
  *
  * So, in the host only: a write that fails with EPIPE ends the process, and every few seconds a
- * TCP connect to the engine's address (the host's first argument) checks that the engine still
+ * TCP connect to the engine's address (the host's last argument) checks that the engine still
  * listens; a refused connect ends the process. Nothing is left to report to, and the next run
  * finds whatever this one made (see `owner.ts`).
+ *
+ * This code runs only in a host that got a resource call (Pulumi loads a dynamic provider's code
+ * from the resource's `__provider` input). The host Pulumi starts only to answer `CheckConfig` for
+ * a program's default provider, while an earlier host from the state does the work, never loads
+ * it and is out of its reach: a watched host carries {@link WATCHED_HOST_MARK} in its process
+ * title, so a process listing tells the two apart.
  */
 import * as net from "node:net";
 
@@ -23,6 +29,28 @@ export function inProviderHost(): boolean {
   return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main);
 }
 
+/** The start of a watched host's process title (`ps`, `/proc/<pid>/cmdline`). */
+export const WATCHED_HOST_MARK = "pulumi-clouddb-engine-watch";
+
+/**
+ * The engine's address among a host's arguments: the last `host:port` one, since with `--logflow`
+ * Pulumi passes its log flags (`--logtostderr -v=9`) before it.
+ */
+export function engineAddress(argv: readonly string[] = process.argv.slice(2)): string | undefined {
+  return argv.findLast((arg) => /^[^-].*:\d+$/.test(arg));
+}
+
+/**
+ * In the provider host only: watches the engine (see {@link exitWhenEngineGone}) and marks the
+ * process title with {@link WATCHED_HOST_MARK}. Idempotent.
+ */
+export function watchEngineInHost(): void {
+  if (!inProviderHost() || watching) return;
+  const address = engineAddress();
+  exitWhenEngineGone(address);
+  process.title = `${WATCHED_HOST_MARK} dynamic-provider ${address ?? ""}`.trim();
+}
+
 let watching = false;
 
 /**
@@ -31,7 +59,7 @@ let watching = false;
  * keeps the process alive by itself.
  */
 export function exitWhenEngineGone(
-  address: string | undefined = process.argv[2],
+  address: string | undefined = engineAddress(),
   exit: (code: number) => void = (code) => process.exit(code),
   every = ENGINE_PROBE_MS,
 ): () => void {

@@ -7,7 +7,7 @@ import {
   createClient,
   type PollInterval,
 } from "../../client";
-import { exitWhenEngineGone, inProviderHost } from "./engineWatch";
+import { watchEngineInHost } from "./engineWatch";
 import { hostProgressListener } from "./progress";
 
 /** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`. */
@@ -60,7 +60,7 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
  * client) still ends with a killed engine.
  */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-  if (inProviderHost()) exitWhenEngineGone();
+  watchEngineInHost();
   configureFromStack(req.config);
 }
 
@@ -108,7 +108,7 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
   // Only for measuring what the queue saves (bench/): parallel steps then collide on 423s.
   if (options.queue === undefined && process.env.CLOUDDB_PROJECT_QUEUE === "off") options.queue = false;
   // The host writes progress into the engine's pipes: it must not outlive a killed engine.
-  if (inProviderHost()) exitWhenEngineGone();
+  watchEngineInHost();
   if (options.onEvent === undefined) {
     const progress = hostProgressListener();
     if (progress !== undefined) options.onEvent = progress;

@@ -1,21 +1,46 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { WATCHED_HOST_MARK } from "../../../provider/resources/lifecycle/engineWatch";
 import type { E2eStack } from "./stack";
 
 /**
  * How a CLI run ended: its exit code, or `"killed"`, and everything it printed. After a kill,
- * `leftover` lists the dynamic-provider processes of the run (Pulumi starts each plugin in a group
- * of its own, out of reach of the kill) still running 15 s later. Every process of the run still
- * running then, Pulumi's own language host included, is killed so no test leaks one.
+ * `leftover` lists the dynamic-provider hosts of the run our code ran in (Pulumi starts each plugin
+ * in a group of its own, out of reach of the kill) still running 15 s later, with the script that
+ * started each; `watched` counts the hosts our code ran in by the kill. A host Pulumi started only
+ * for `CheckConfig` never loads our code (see `engineWatch.ts`): like Pulumi's own language host,
+ * it is not listed. Every process of the run still running then is killed so no test leaks one.
  */
 export interface CliRun {
   code: number | "killed";
   output: string;
   leftover?: string[];
+  watched?: number;
 }
 
-/** The dynamic-provider host: Pulumi's script and the Node process it starts. */
-const PROVIDER_HOST = /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider[\\/]/;
+/** The dynamic-provider host: Pulumi's script and the Node process it starts (retitled once watched). */
+const PROVIDER_HOST = new RegExp(
+  `pulumi-resource-pulumi-nodejs|[\\\\/]cmd[\\\\/]dynamic-provider[\\\\/]|^${WATCHED_HOST_MARK}\\b`,
+);
+
+/** `pid`'s command line now, or "" once it ended. */
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** `pid`'s parent. */
+function parentOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return 0;
+  }
+}
 
 /** Whether `pid` runs (a zombie, ended but not reaped, does not). */
 function running(pid: number): boolean {
@@ -32,23 +57,15 @@ function descendants(root: number): Map<number, string> {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Ended while listed.
-    }
+    const ppid = parentOf(Number(entry));
+    // 0: ended while listed.
+    if (ppid !== 0) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
   }
   const found = new Map<number, string>();
   const visit = (pid: number) => {
     for (const child of children.get(pid) ?? []) {
-      let command = "";
-      try {
-        command = fs.readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").join(" ").trim();
-      } catch {
-        continue;
-      }
+      const command = commandOf(child);
+      if (command === "") continue;
       found.set(child, command);
       visit(child);
     }
@@ -59,14 +76,27 @@ function descendants(root: number): Map<number, string> {
 
 /**
  * Waits up to `ms` for the provider hosts in `tree` to end, then kills every process of `tree` still
- * running; returns the command lines of the provider hosts that had not ended.
+ * running; returns the command lines of the watched hosts (and their scripts) that had not ended,
+ * and how many hosts were watched by the kill.
  */
-async function outlived(tree: Map<number, string>, ms: number): Promise<string[]> {
+async function outlived(
+  tree: Map<number, string>,
+  ms: number,
+): Promise<{ leftover: string[]; watched: number }> {
   const hosts = [...tree].filter(([, command]) => PROVIDER_HOST.test(command));
+  const watched = hosts.filter(([, command]) => command.startsWith(WATCHED_HOST_MARK)).length;
   const until = Date.now() + ms;
   while (Date.now() < until && hosts.some(([pid]) => running(pid)))
     await new Promise((r) => setTimeout(r, 250));
-  const left = hosts.filter(([pid]) => running(pid)).map(([, command]) => command);
+  // A host our code ran in carries the mark now (it may have loaded after the kill); its script is
+  // listed with it.
+  const ours = new Set(
+    hosts.filter(([pid]) => running(pid) && commandOf(pid).startsWith(WATCHED_HOST_MARK)).map(([pid]) => pid),
+  );
+  const scripts = new Set([...ours].map(parentOf));
+  const left = hosts
+    .filter(([pid]) => ours.has(pid) || (scripts.has(pid) && running(pid)))
+    .map(([pid, command]) => (ours.has(pid) ? commandOf(pid) : command));
   for (const [pid] of tree) {
     try {
       if (running(pid)) process.kill(pid, "SIGKILL");
@@ -74,7 +104,7 @@ async function outlived(tree: Map<number, string>, ms: number): Promise<string[]
       // Ended meanwhile.
     }
   }
-  return left;
+  return { leftover: left, watched };
 }
 
 /** When to kill a run: `killWhen` is polled every 25 ms; once true, the kill lands `killAfterMs` later. */
@@ -136,7 +166,7 @@ export function runKillable(
     child.on("exit", async (code) => {
       if (timer !== undefined) clearInterval(timer);
       if (!(killed && code === null)) return resolve({ code: code ?? 1, output });
-      resolve({ code: "killed", output, leftover: await outlived(tree, 15_000) });
+      resolve({ code: "killed", output, ...(await outlived(tree, 15_000)) });
     });
   });
 }

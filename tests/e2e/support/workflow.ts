@@ -32,6 +32,7 @@ export interface JobRun {
   step?: string;
   output: string;
   leftover?: string[];
+  watched?: number;
 }
 
 /** A user's repository holding a copy of the example, and the runner environment GitHub gives its steps. */
@@ -149,6 +150,7 @@ export function checkoutExample(opts: {
             ...(step.name !== undefined ? { step: step.name } : {}),
             output: outputs.join("\n"),
             ...(run.leftover !== undefined ? { leftover: run.leftover } : {}),
+            ...(run.watched !== undefined ? { watched: run.watched } : {}),
           };
         }
       }
