@@ -484,7 +484,9 @@ const ROWS: Row[] = [
       const begun = /branch (br-[a-z0-9-]+)/.exec(err.message)?.[1];
       assert.ok(begun, err.message);
       assert.equal(w.state.has(name), false, "nothing recorded for a branch that was never made");
-      const live = w.control.snapshot().branches.filter((b) => b.id === begun && b.deleted_at_ms === undefined);
+      const live = w.control
+        .snapshot()
+        .branches.filter((b) => b.id === begun && b.deleted_at_ms === undefined);
       assert.deepEqual(live, [], "the branch the failed operation began is deleted");
       await w.up(p);
       assertConverged(w, p);
