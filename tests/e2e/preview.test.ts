@@ -71,13 +71,21 @@ describe("e2e: preview plans exactly what up does", function () {
     assert.deepEqual(done, planned);
   });
 
-  it("an endpoint change previews the replacements the up then performs", async () => {
+  it("an endpoint change previews the in-place update the up then performs, and the branch keeps its id", async () => {
+    const idOfDev = () =>
+      (
+        JSON.parse(e2e.rawState()) as {
+          checkpoint: { latest: { resources: { urn: string; id?: string }[] } };
+        }
+      ).checkpoint.latest.resources.find((r) => r.urn.endsWith("::dev"))?.id;
+    const before = idOfDev();
     await e2e.stack.setConfig("resources", {
       value: JSON.stringify(program("dev-renamed", [{ type: "read_write" }])),
     });
     const { planned, done } = await previewThenUp();
-    assert.ok(planned.includes("replace dev"), planned.join(", "));
+    assert.deepEqual(planned, ["update dev"]);
     assert.deepEqual(done, planned);
+    assert.equal(idOfDev(), before);
   });
 
   it("after a rename out of band, preview and up both plan the rename back, and refresh shows the drift", async () => {
