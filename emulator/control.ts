@@ -96,12 +96,13 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
       transferProject(ctx, projectId, toOrgId, toUserId);
     },
 
-    addMember(orgId, userId, role) {
+    addMember(orgId, userId, membership) {
       const org = store.orgs.get(orgId);
       if (!org) throw notFound(`organization ${orgId} not found`);
       if (!store.users.has(userId)) throw notFound(`user ${userId} not found`);
-      if (role !== "admin" && role !== "member") throw new HttpError(400, "role must be admin or member");
-      org.members[userId] = role;
+      if (membership !== "admin" && membership !== "member")
+        throw new HttpError(400, "role must be admin or member");
+      org.members[userId] = membership;
       ctx.changed();
     },
 
@@ -126,7 +127,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
       ctx.changed();
     },
 
-    snapshot(): EmulatorStateView {
+    dumpState(): EmulatorStateView {
       settle(ctx);
       const now = ctx.clock.now();
       const copy = <T>(values: Iterable<T>): T[] => structuredClone([...values]);

@@ -347,7 +347,7 @@ export function transferProject(
   } else {
     const fromOrg = project.org_id === undefined ? undefined : store.orgs.get(project.org_id);
     const firstAdmin = fromOrg
-      ? Object.entries(fromOrg.members).find(([, role]) => role === "admin")?.[0]
+      ? Object.entries(fromOrg.members).find(([, membership]) => membership === "admin")?.[0]
       : project.owner_user_id;
     const owner = toUserId ?? firstAdmin;
     if (owner === undefined || !store.users.has(owner)) {

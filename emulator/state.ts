@@ -12,15 +12,15 @@ export interface UserRecord {
   image: string;
 }
 
-/** Organization membership role. */
-export type Role = "admin" | "member";
+/** What a user is in an organization: an admin or a plain member. */
+export type OrgRole = "admin" | "member";
 
 /** An organization and its members. */
 export interface OrgRecord {
   id: string;
   name: string;
   created_at_ms: number;
-  members: Record<string, Role>;
+  members: Record<string, OrgRole>;
 }
 
 /** A project, owned either by a user (`owner_user_id`) or by an organization (`org_id`). */
@@ -351,8 +351,8 @@ export class Store {
     return out;
   }
 
-  /** The organization role of a user, if a member. */
-  roleOf(orgId: string, userId: string): Role | undefined {
+  /** The user's membership of the organization (admin or member), if any. */
+  membershipOf(orgId: string, userId: string): OrgRole | undefined {
     return this.orgs.get(orgId)?.members[userId];
   }
 

@@ -156,7 +156,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       input.orgId = key.org_id as string;
     } else if (orgId !== undefined) {
       if (!store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
-      if (store.roleOf(orgId, key.user_id) === undefined)
+      if (store.membershipOf(orgId, key.user_id) === undefined)
         throw forbidden(`you are not a member of organization ${orgId}`);
       input.orgId = orgId;
     } else {

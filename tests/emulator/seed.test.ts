@@ -11,7 +11,7 @@ describe("seeds", () => {
   it("starts from the demo account by default, with real-looking ids and napi_ tokens", async () => {
     const emu = await start();
     try {
-      const state = emu.control.snapshot();
+      const state = emu.control.dumpState();
       assert.deepEqual(
         state.projects.map((p) => p.id).sort(),
         [DEMO.memberProjectId, DEMO.projectId, DEMO.orgProjectId].sort(),
