@@ -1,8 +1,18 @@
 import type { EmulatorContext } from "./context";
+import {
+  DEFAULT_BRANCH_BYTES,
+  DEFAULT_BRANCH_NAME,
+  DEFAULT_DATABASE_NAME,
+  DEFAULT_PG_VERSION,
+  DEFAULT_REGION,
+  DEFAULT_ROLE_NAME,
+  EMPTY_BRANCH_BYTES,
+  FIRST_LSN,
+  projectCompute,
+} from "./defaults";
 import { HttpError, notFound } from "./errors";
 import { newBranchId, newEndpointId, newPassword, newProjectId } from "./ids";
 import type { OperationSpec } from "./operations";
-import { DEFAULT_COMPUTE } from "./rules";
 import type {
   BranchRecord,
   ComputeSettings,
@@ -11,11 +21,6 @@ import type {
   OperationRecord,
   ProjectRecord,
 } from "./state";
-
-/** Bytes of data in a fresh branch: the size of an empty database, schema included. */
-const EMPTY_BRANCH_BYTES = 7_585_792;
-/** Bytes of data in the seed's and new projects' default branches. */
-const DEFAULT_BRANCH_BYTES = 30_785_536;
 
 /** Endpoint fields a request may set as they are. */
 export const ENDPOINT_OPTIONS = [
@@ -71,8 +76,8 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
   const project: ProjectRecord = {
     id,
     name: input.name ?? id,
-    region_id: input.regionId ?? "aws-us-east-2",
-    pg_version: input.pgVersion ?? 17,
+    region_id: input.regionId ?? DEFAULT_REGION,
+    pg_version: input.pgVersion ?? DEFAULT_PG_VERSION,
     creation_source: input.source,
     created_at_ms: now,
     updated_at_ms: now,
@@ -86,11 +91,11 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
   if (input.orgId !== undefined) project.org_id = input.orgId;
   else if (input.ownerUserId !== undefined) project.owner_user_id = input.ownerUserId;
   store.projects.set(id, project);
-  const roleName = input.roleName ?? "neondb_owner";
+  const roleName = input.roleName ?? DEFAULT_ROLE_NAME;
   const branch: BranchRecord = {
     id: branchId,
     project_id: id,
-    name: input.branchName ?? "main",
+    name: input.branchName ?? DEFAULT_BRANCH_NAME,
     default: true,
     protected: false,
     creation_source: input.source,
@@ -100,7 +105,7 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
     databases: [
       {
         id: store.nextDbId(),
-        name: input.databaseName ?? "neondb",
+        name: input.databaseName ?? DEFAULT_DATABASE_NAME,
         owner_name: roleName,
         created_at_ms: now,
       },
@@ -262,7 +267,8 @@ export function restoreBranch(
 
 /** A plausible LSN for a branch at a time: grows with the branch's age, so later means larger. */
 export function lsnAt(branch: BranchRecord, atMs: number): string {
-  const bytes = 0x1f0a3b8 + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
+  const first = Number.parseInt(FIRST_LSN.slice(FIRST_LSN.indexOf("/") + 1), 16);
+  const bytes = first + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
   return `0/${bytes.toString(16).toUpperCase()}`;
 }
 
@@ -396,7 +402,7 @@ export function addEndpoint(
     created_at_ms: now,
     updated_at_ms: now,
     op_ids: [],
-    compute: spec.compute ?? project.default_endpoint_settings ?? { ...DEFAULT_COMPUTE },
+    compute: spec.compute ?? { ...projectCompute(project) },
   };
   for (const field of ENDPOINT_OPTIONS) {
     if (spec[field] !== undefined) (endpoint as unknown as Record<string, unknown>)[field] = spec[field];

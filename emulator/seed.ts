@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { hashToken, ID_PATTERN, newPassword, newUuid, TOKEN_PATTERN } from "./ids";
 import {
-  computeSettings,
   DEFAULT_COMPUTE,
-  INIT_SOURCES,
-  PROVISIONERS,
-  RESERVED_DATABASES,
-  reservedRoleName,
-} from "./rules";
+  DEFAULT_DATABASE_NAME,
+  DEFAULT_PG_VERSION,
+  DEFAULT_REGION,
+  DEFAULT_ROLE_NAME,
+  projectCompute,
+} from "./defaults";
+import { hashToken, ID_PATTERN, newPassword, newUuid, TOKEN_PATTERN } from "./ids";
+import { computeSettings, INIT_SOURCES, PROVISIONERS, RESERVED_DATABASES, reservedRoleName } from "./rules";
 import {
   type BranchRecord,
   type ComputeSettings,
@@ -96,11 +97,11 @@ const seedSchema = z.object({
         name: z.string().min(1).max(256),
         owner_user_id: z.uuid().optional(),
         org_id: id.optional(),
-        region_id: z.string().default("aws-us-east-2"),
-        pg_version: z.number().int().min(14).max(18).default(17),
+        region_id: z.string().default(DEFAULT_REGION),
+        pg_version: z.number().int().min(14).max(18).default(DEFAULT_PG_VERSION),
         created_at: timestamp.optional(),
-        role_name: roleName.default("neondb_owner"),
-        database_name: databaseName.default("neondb"),
+        role_name: roleName.default(DEFAULT_ROLE_NAME),
+        database_name: databaseName.default(DEFAULT_DATABASE_NAME),
         default_endpoint_settings: computeSchema.optional(),
         history_retention_seconds: z.number().int().min(0).max(2_592_000).optional(),
         default_branch: branchSchema.omit({ parent_id: true }),
@@ -295,7 +296,7 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
           created_at_ms: bCreated,
           updated_at_ms: bCreated,
           op_ids: [],
-          compute: seedCompute(project.default_endpoint_settings ?? DEFAULT_COMPUTE, e, `endpoint ${e.id}`),
+          compute: seedCompute(projectCompute(project), e, `endpoint ${e.id}`),
         };
         if (e.provisioner !== undefined) endpoint.provisioner = e.provisioner;
         store.endpoints.set(e.id, endpoint);

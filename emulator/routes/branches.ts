@@ -8,6 +8,7 @@ import type {
 import type { FastifyInstance } from "fastify";
 import { checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
+import { DEFAULT_HISTORY_RETENTION_SECONDS, projectCompute } from "../defaults";
 import { badRequest, HttpError } from "../errors";
 import {
   checkBranchDeletable,
@@ -26,7 +27,7 @@ import {
   renderEndpoint,
   renderRoles,
 } from "../render";
-import { checkInitSource, checkProvisioner, computeSettings, DEFAULT_COMPUTE, expiryMs } from "../rules";
+import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "../rules";
 import { type BranchRecord, type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
 import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
@@ -60,7 +61,7 @@ export function endpointSpecs(
     checkProvisioner(o.provisioner, where);
     const spec: EndpointSpec = {
       type: o.type,
-      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, o, where),
+      compute: computeSettings(projectCompute(project), o, where),
     };
     if (o.provisioner !== undefined) spec.provisioner = o.provisioner;
     if (o.settings !== undefined) spec.settings = o.settings as Record<string, unknown>;
@@ -88,7 +89,7 @@ function branchPoint(
   if (timestamp === undefined) return {};
   const ms = Date.parse(timestamp);
   const now = ctx.clock.now();
-  const retentionMs = (project.history_retention_seconds ?? 86_400) * 1000;
+  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
   const oldest = Math.max(parent.created_at_ms, now - retentionMs);
   if (ms > now) throw badRequest(`${prefix}_timestamp ${timestamp} is in the future`);
   if (ms < oldest) {

@@ -9,10 +9,11 @@ import {
   updateEndpoint,
 } from "../compute";
 import type { EmulatorContext } from "../context";
+import { projectCompute } from "../defaults";
 import { HttpError } from "../errors";
 import { ENDPOINT_OPTIONS, type EndpointSpec } from "../mutations";
 import { renderEndpoint } from "../render";
-import { checkProvisioner, computeSettings, DEFAULT_COMPUTE } from "../rules";
+import { checkProvisioner, computeSettings } from "../rules";
 import type { EndpointRecord, OperationRecord } from "../state";
 import { endpointOf, projectOf } from "./lookup";
 import { bodyOf, paramsOf } from "./request";
@@ -43,7 +44,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     checkProvisioner(spec.provisioner, "endpoint.");
     const wanted: EndpointSpec = {
       type: spec.type,
-      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, spec, "endpoint."),
+      compute: computeSettings(projectCompute(project), spec, "endpoint."),
       ...pick(spec, ENDPOINT_OPTIONS),
     } as EndpointSpec;
     checkOneReadWrite(ctx, branch, [wanted]);
@@ -73,11 +74,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
       }
       if (endpoint.type === "read_write") checkOneReadWrite(ctx, target, [{ type: "read_write" }]);
     }
-    const compute = computeSettings(
-      endpoint.compute ?? project.default_endpoint_settings ?? DEFAULT_COMPUTE,
-      spec,
-      "endpoint.",
-    );
+    const compute = computeSettings(endpoint.compute ?? projectCompute(project), spec, "endpoint.");
     checkIdle(ctx, project);
     const changes: Partial<EndpointRecord> = {
       ...pick(spec, ENDPOINT_OPTIONS),

@@ -2,6 +2,7 @@ import type { ProjectCreateRequest, ProjectUpdateRequest } from "@neondatabase/a
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
+import { DEFAULT_COMPUTE, projectCompute } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
 import { createProject, type NewProject } from "../mutations";
 import {
@@ -14,13 +15,7 @@ import {
   renderProjectListItem,
   renderRoles,
 } from "../render";
-import {
-  checkDatabaseName,
-  checkProvisioner,
-  checkRoleName,
-  computeSettings,
-  DEFAULT_COMPUTE,
-} from "../rules";
+import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
 import { type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
 import { principalOf } from "./principal";
 import { bodyOf, paramsOf, queryOf } from "./request";
@@ -184,7 +179,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       spec.default_endpoint_settings === undefined
         ? undefined
         : computeSettings(
-            project.default_endpoint_settings ?? DEFAULT_COMPUTE,
+            projectCompute(project),
             spec.default_endpoint_settings,
             "project.default_endpoint_settings.",
           );
