@@ -150,8 +150,8 @@ export function orgKeyFields(
     if (membership !== "admin") throw forbidden("only organization admins can create organization API keys");
     return { kind: "organization", org_id: orgId };
   }
-  const project = store.projects.get(projectId);
-  if (!project || project.deleted_at_ms !== undefined) throw notFound(`project ${projectId} not found`);
+  const project = store.liveProject(projectId);
+  if (!project) throw notFound(`project ${projectId} not found`);
   if (project.org_id !== orgId)
     throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
   return { kind: "project", org_id: orgId, project_id: projectId };

@@ -3,8 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { checkCreateOrgKey, checkReadOrg, checkRevokeOrgKey, orgKeyFields, requirePersonal } from "../auth";
 import type { EmulatorContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
-import { newToken } from "../ids";
-import { revokeKey } from "../mutations";
+import { createKey, revokeKey } from "../families/api-keys";
 import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render";
 import { principalOf } from "./principal";
 import { bodyOf, paramsOf } from "./request";
@@ -24,12 +23,12 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post("/api_keys", async (request, reply) => {
     const user = requirePersonal(principalOf(request), "creating API keys");
     const name = keyName(bodyOf<ApiKeyCreateRequest>(request));
-    const token = newToken();
-    const key = store.createKey(
-      { kind: "personal", name, user_id: user.id, created_at_ms: ctx.clock.now() },
-      token,
-    );
-    ctx.changed();
+    const { key, token } = createKey(ctx, {
+      kind: "personal",
+      name,
+      user_id: user.id,
+      created_at_ms: ctx.clock.now(),
+    });
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 
@@ -60,9 +59,12 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const body = bodyOf<{ key_name: string; project_id?: string }>(request);
     const name = keyName(body);
     const fields = orgKeyFields(store, user.id, orgId, body.project_id);
-    const token = newToken();
-    const key = store.createKey({ ...fields, name, user_id: user.id, created_at_ms: ctx.clock.now() }, token);
-    ctx.changed();
+    const { key, token } = createKey(ctx, {
+      ...fields,
+      name,
+      user_id: user.id,
+      created_at_ms: ctx.clock.now(),
+    });
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 

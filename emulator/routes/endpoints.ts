@@ -1,17 +1,18 @@
 import type { EndpointCreateRequest, EndpointUpdateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { EmulatorContext } from "../context";
+import { projectCompute } from "../defaults";
+import { HttpError } from "../errors";
 import {
-  checkIdle,
   checkOneReadWrite,
   createEndpoint,
   cycleEndpoint,
   deleteEndpoint,
+  ENDPOINT_OPTIONS,
+  type EndpointSpec,
   updateEndpoint,
-} from "../compute";
-import type { EmulatorContext } from "../context";
-import { projectCompute } from "../defaults";
-import { HttpError } from "../errors";
-import { ENDPOINT_OPTIONS, type EndpointSpec } from "../mutations";
+} from "../families/endpoints";
+import { checkIdle } from "../families/operations";
 import { renderEndpoint } from "../render";
 import { checkProvisioner, computeSettings } from "../rules";
 import type { EndpointRecord, OperationRecord } from "../state";
@@ -34,8 +35,8 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   app.post("/projects/:project_id/endpoints", async (request, reply) => {
     const project = projectOf(ctx, request);
     const spec = bodyOf<EndpointCreateRequest>(request).endpoint;
-    const branch = store.branches.get(spec.branch_id);
-    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    const branch = store.liveBranch(project.id, spec.branch_id);
+    if (!branch) {
       throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
     }
     if (spec.region_id !== undefined && spec.region_id !== project.region_id) {
@@ -68,8 +69,8 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const spec = bodyOf<EndpointUpdateRequest>(request).endpoint;
     checkProvisioner(spec.provisioner, "endpoint.");
     if (spec.branch_id !== undefined && spec.branch_id !== endpoint.branch_id) {
-      const target = store.branches.get(spec.branch_id);
-      if (!target || target.project_id !== project.id || target.deleted_at_ms !== undefined) {
+      const target = store.liveBranch(project.id, spec.branch_id);
+      if (!target) {
         throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
       }
       if (endpoint.type === "read_write") checkOneReadWrite(ctx, target, [{ type: "read_write" }]);

@@ -4,7 +4,13 @@ import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
 import { DEFAULT_COMPUTE, projectCompute } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
-import { createProject, type NewProject } from "../mutations";
+import {
+  createProject,
+  deleteProject,
+  type NewProject,
+  recoverProject,
+  updateProject,
+} from "../families/projects";
 import {
   connectionUri,
   renderBranch,
@@ -16,7 +22,7 @@ import {
   renderRoles,
 } from "../render";
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
-import { type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
+import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";
 import { bodyOf, paramsOf, queryOf } from "./request";
 
@@ -74,13 +80,12 @@ function pageOf(ctx: EmulatorContext, projects: ProjectRecord[], query: Partial<
 export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   const now = () => ctx.clock.now();
-  const recoverable = (p: ProjectRecord) => now() - (p.deleted_at_ms ?? now()) <= RECOVERY_WINDOW_MS;
 
   app.get("/projects", async (request) => {
     const query = queryOf<ListQuery>(request);
     const deleted = query.recoverable === true;
     let projects = listableProjects(store, principalOf(request), query.org_id, deleted);
-    if (deleted) projects = projects.filter(recoverable);
+    if (deleted) projects = projects.filter((p) => recoverable(p, now()));
     const { page, pagination } = pageOf(ctx, projects, query);
     return {
       projects: page.map((p) => renderProjectListItem(p, store)),
@@ -184,14 +189,12 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
             "project.default_endpoint_settings.",
           );
     // Every check is done: now change the project.
-    if (spec.name !== undefined) project.name = spec.name;
-    if (compute !== undefined) project.default_endpoint_settings = compute;
-    if (spec.history_retention_seconds !== undefined)
-      project.history_retention_seconds = spec.history_retention_seconds;
-    if (spec.settings !== undefined)
-      project.settings = { ...(project.settings ?? {}), ...(spec.settings as Record<string, unknown>) };
-    project.updated_at_ms = now();
-    ctx.changed();
+    updateProject(ctx, project, {
+      name: spec.name,
+      defaultCompute: compute,
+      historyRetentionSeconds: spec.history_retention_seconds,
+      settings: spec.settings as Record<string, unknown> | undefined,
+    });
     return { project: renderProject(project, now()), operations: [] };
   });
 
@@ -200,9 +203,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     const project = accessProject(store, principal, paramsOf(request)["project_id"] as string);
     if (principal.key.kind === "project")
       throw forbidden("a project-scoped API key cannot delete its project");
-    project.deleted_at_ms = now();
-    project.updated_at_ms = now();
-    ctx.changed();
+    deleteProject(ctx, project);
     return { project: renderProject(project, now()) };
   });
 
@@ -213,12 +214,10 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       paramsOf(request)["project_id"] as string,
       true,
     );
-    if (!recoverable(project)) {
+    if (!recoverable(project, now())) {
       throw notFound(`project ${project.id} was deleted more than 7 days ago and cannot be recovered`);
     }
-    delete project.deleted_at_ms;
-    project.updated_at_ms = now();
-    ctx.changed();
+    recoverProject(ctx, project);
     const at = now();
     return {
       project: renderProject(project, at),
@@ -236,8 +235,8 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       pooled: boolean;
     }>(request);
     const branchId = query.branch_id ?? project.default_branch_id;
-    const branch = store.branches.get(branchId);
-    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    const branch = store.liveBranch(project.id, branchId);
+    if (!branch) {
       throw notFound(`branch ${branchId} not found in project ${project.id}`);
     }
     const endpoints = store.branchEndpoints(branch.id);

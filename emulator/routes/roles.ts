@@ -1,12 +1,11 @@
 import type { RoleCreateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
-import { applyBranchConfig, checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
-import { newPassword } from "../ids";
+import { checkIdle } from "../families/operations";
+import { createRole, deleteRole, resetRolePassword } from "../families/roles";
 import { renderRole, renderRoles } from "../render";
 import { checkRoleName } from "../rules";
-import type { RoleRecord } from "../state";
 import { branchOf, roleOf } from "./lookup";
 import { bodyOf, paramsOf } from "./request";
 
@@ -16,7 +15,6 @@ import { bodyOf, paramsOf } from "./request";
 /** Registers the role routes. */
 export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const base = "/projects/:project_id/branches/:branch_id/roles";
-  const now = () => ctx.clock.now();
   const view = (op: Parameters<typeof ctx.engine.view>[0]) => ctx.engine.view(op);
 
   app.get(base, async (request) => ({ roles: renderRoles(branchOf(ctx, request).branch) }));
@@ -29,16 +27,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw new HttpError(409, `role ${JSON.stringify(spec.name)} already exists on branch ${branch.id}`);
     }
     checkIdle(ctx, project);
-    const role: RoleRecord = {
-      name: spec.name,
-      protected: false,
-      created_at_ms: now(),
-      updated_at_ms: now(),
-    };
-    if (spec.no_login === true) role.no_login = true;
-    else role.password = newPassword();
-    branch.roles.push(role);
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config"]);
+    const { role, operations } = createRole(ctx, project, branch, spec.name, spec.no_login === true);
     return reply.code(201).send({ role: renderRole(branch, role, true), operations: operations.map(view) });
   });
 
@@ -61,8 +50,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       );
     }
     checkIdle(ctx, project);
-    branch.roles = branch.roles.filter((r) => r !== role);
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    const operations = deleteRole(ctx, project, branch, role);
     return { role: renderRole(branch, role), operations: operations.map(view) };
   });
 
@@ -81,9 +69,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const role = roleOf(branch, paramsOf(request)["role_name"] as string);
     if (role.no_login) throw new HttpError(422, `role ${role.name} cannot log in and has no password`);
     checkIdle(ctx, project);
-    role.password = newPassword();
-    role.updated_at_ms = now();
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    const operations = resetRolePassword(ctx, project, branch, role);
     return { role: renderRole(branch, role, true), operations: operations.map(view) };
   });
 }
