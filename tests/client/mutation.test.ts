@@ -1,23 +1,20 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
+import { DEMO } from "../../emulator";
 import {
   type BranchCreateResponse,
   type ClientEvent,
   createClient,
+  DEFAULT_RETRY_POLICY,
   isOperationFailed,
   isOperationTimeout,
   resetRegistry,
   type TransportRequest,
-  type TransportResponse,
 } from "../../provider/client";
+import { useEmulatorClient } from "./support/emulator";
 import { branch, fakeTransport, json, operation, SECRET_KEY } from "./support/fixtures";
 
 const API = "http://fake.invalid/api/v2";
-const LOCKED = {
-  code: "",
-  message: "project already has running conflicting operations, scheduling of new ones is prohibited",
-};
-
 const line = (c: { request: TransportRequest }) =>
   `${c.request.method} ${c.request.path}${c.request.query.limit ? `?limit=${c.request.query.limit}` : ""}`;
 
@@ -34,50 +31,6 @@ describe("client mutations (fake timers)", () => {
     await clock.runAllAsync();
     return caught;
   }
-
-  it("after the 423 retries are spent, waits for the project's unfinished operations and sends again", async () => {
-    let posts = 0;
-    let lockPolls = 0;
-    const events: ClientEvent[] = [];
-    const { transport, calls } = fakeTransport((request): TransportResponse => {
-      if (request.method === "POST") {
-        posts++;
-        if (posts <= 6) return json(423, LOCKED);
-        return json(201, { branch: branch(), operations: [operation({ id: "mine", status: "finished" })] });
-      }
-      if (request.path === "/projects/p1/operations") {
-        return json(200, {
-          operations: [
-            operation({ id: "maintenance", action: "check_availability", status: "running" }),
-            operation({ id: "old", status: "finished" }),
-          ],
-          pagination: { cursor: "x" },
-        });
-      }
-      lockPolls++;
-      return json(200, {
-        operation: operation({ id: "maintenance", status: lockPolls >= 2 ? "finished" : "running" }),
-      });
-    });
-    const client = createClient({
-      apiKey: SECRET_KEY,
-      apiUrl: API,
-      transport,
-      onEvent: (e) => events.push(e),
-    });
-    const result = (await settle(
-      client.createBranch("p1", { branch: { name: "preview-1" } }),
-    )) as BranchCreateResponse;
-    assert.equal(result.branch.id, "br-damp-glitter-adqd4hk5");
-    assert.deepEqual(calls.map(line), [
-      ...Array(6).fill("POST /projects/p1/branches"),
-      "GET /projects/p1/operations?limit=100",
-      "GET /projects/p1/operations/maintenance",
-      "GET /projects/p1/operations/maintenance",
-      "POST /projects/p1/branches",
-    ]);
-    assert.ok(events.some((e) => e.type === "locked-wait" && e.pendingOperationIds.join() === "maintenance"));
-  });
 
   it("attaches the request's response when an operation it started fails", async () => {
     const { transport } = fakeTransport((request) =>
@@ -136,5 +89,28 @@ describe("client mutations (fake timers)", () => {
     assert.ok(isOperationTimeout(second));
     assert.match(second.message, /queued behind earlier changes/);
     assert.equal(calls.filter((c) => c.request.method === "POST").length, 1);
+  });
+});
+
+describe("client mutations against the emulator", () => {
+  const harness = useEmulatorClient();
+
+  it("after the 423 retries are spent, waits for the project's unfinished operations and sends again", async () => {
+    const control = harness.emulator.control;
+    const maintenance = control.startPlatformOperation(DEMO.projectId, "check_availability", 300);
+    const events: ClientEvent[] = [];
+    const client = harness.client({ retry: { lockedBaseMs: 1 }, onEvent: (e) => events.push(e) });
+    const made = await client.createBranch(DEMO.projectId, { branch: { name: "after-maintenance" } });
+    assert.equal(control.snapshot().branches.find((b) => b.id === made.branch.id)?.name, "after-maintenance");
+    const posts = control.requests({ method: "POST" }).map((r) => r.status);
+    // Every retry the policy allows met the lock; the next POST waited for the operation to end, so it
+    // was the last one: a POST sent into the lock again would have been refused too.
+    const locked = DEFAULT_RETRY_POLICY.lockedAttempts + 1;
+    assert.equal(posts.filter((status) => status === 423).length, locked, `POST answers: ${posts}`);
+    assert.deepEqual([posts.length, posts.at(-1)], [locked + 1, 201]);
+    assert.ok(
+      events.some((e) => e.type === "locked-wait" && e.pendingOperationIds.includes(maintenance.id)),
+      "the wait named the operation holding the lock",
+    );
   });
 });
