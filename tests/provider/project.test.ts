@@ -4,7 +4,7 @@ import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
-import { PROJECT_CHANGES } from "../../provider/resources/project";
+import { PROJECT_CHANGES, projectDefinition } from "../../provider/resources/project";
 import {
   Project,
   type ProjectInputs,
@@ -264,7 +264,12 @@ describe("Project provider against the emulator", () => {
     try {
       const made = new Project("shop", { name: "shop" });
       await new Promise((resolve) => made.urn.apply(resolve));
-      assert.deepEqual(registered, [["connectionUri"]]);
+      assert.deepEqual(
+        registered,
+        [[...(projectDefinition.secrets ?? [])]],
+        "the class registers the declared secrets",
+      );
+      assert.ok(registered[0]?.includes("connectionUri"));
       assert.ok(pulumi.Output.isInstance(made.connectionUri));
     } finally {
       monitor.registerResource = original;
