@@ -21,14 +21,10 @@ function settle<T>(promise: Promise<T>): Promise<T | unknown> {
 }
 
 describe("client mutations against the emulator", () => {
-  const harness = useEmulatorClient();
-  const control = () => harness.emulator.control;
   // A stuck operation holds its project for good: each test starts from the seed again.
-  beforeEach(() => control().seed("demo"));
-  const liveBranches = (name: string) =>
-    control()
-      .snapshot()
-      .branches.filter((b) => b.name === name && b.deleted_at_ms === undefined);
+  const harness = useEmulatorClient({}, { reseed: true });
+  const control = () => harness.emulator.control;
+  const liveBranches = (name: string) => harness.liveBranches(name);
 
   it("after the 423 retries are spent, waits for the project's unfinished operations and sends again", async () => {
     const maintenance = control().startPlatformOperation(P, "check_availability", 300);

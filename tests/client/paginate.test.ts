@@ -19,14 +19,10 @@ const P = DEMO.projectId;
 const OPERATIONS = "GET /projects/{project_id}/operations";
 
 describe("client pagination against the emulator", () => {
-  const harness = useEmulatorClient();
+  const harness = useEmulatorClient({}, { reseed: true });
   const control = () => harness.emulator.control;
   const client = () => harness.client();
   const pages = () => control().requests({ route: OPERATIONS });
-  beforeEach(() => {
-    control().seed("demo");
-    control().clearRequests();
-  });
   afterEach(() => sinon.restore());
 
   /** The project's operations newest first, as the service holds them, after adding `count`. */

@@ -141,14 +141,10 @@ describe("client mutations under the queue (fake timers)", () => {
 });
 
 describe("client mutations under the queue, against the emulator", () => {
-  const harness = useEmulatorClient();
-  const control = () => harness.emulator.control;
   // A stuck operation holds its project for good: each test starts from the seed again.
-  beforeEach(() => control().seed("demo"));
-  const live = (name: string) =>
-    control()
-      .snapshot()
-      .branches.some((b) => b.name === name && b.deleted_at_ms === undefined);
+  const harness = useEmulatorClient({}, { reseed: true });
+  const control = () => harness.emulator.control;
+  const live = (name: string) => harness.liveBranches(name).length > 0;
 
   /**
    * Starts a branch creation in `projectId` whose operation never ends, so it gives up at its

@@ -1,4 +1,10 @@
-import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import {
+  DEMO,
+  type EmulatorOptions,
+  type EmulatorStateView,
+  type RunningEmulator,
+  startEmulator,
+} from "../../../emulator";
 import {
   type ClientOptions,
   type CloudDbClient,
@@ -16,10 +22,21 @@ export interface ClientHarness {
   client(options?: ClientOptions): CloudDbClient;
   /** The request log as "METHOD /path" lines, oldest first. */
   log(): string[];
+  /** The live (not deleted) branches named `name`, as the emulator holds them. */
+  liveBranches(name: string): EmulatorStateView["branches"];
+}
+
+/** How the suite's emulator is shared between tests. */
+export interface HarnessOptions {
+  /** Seed the demo state again before each test (after scripting operations that never end). */
+  reseed?: boolean;
 }
 
 /** Starts an emulator before the suite, stops it after, and gives each test a clean fault queue and log. */
-export function useEmulatorClient(options: EmulatorOptions = {}): ClientHarness {
+export function useEmulatorClient(
+  options: EmulatorOptions = {},
+  { reseed = false }: HarnessOptions = {},
+): ClientHarness {
   let emulator: RunningEmulator | undefined;
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 20, ...options });
@@ -28,6 +45,7 @@ export function useEmulatorClient(options: EmulatorOptions = {}): ClientHarness 
     resetRegistry();
     emulator?.control.clearFaults();
     emulator?.control.clearOperationScripts();
+    if (reseed) emulator?.control.seed("demo");
     emulator?.control.clearRequests();
   });
   after(async () => {
@@ -48,6 +66,11 @@ export function useEmulatorClient(options: EmulatorOptions = {}): ClientHarness 
     },
     log(): string[] {
       return this.emulator.control.requests().map((r) => `${r.method} ${r.path}`);
+    },
+    liveBranches(name: string) {
+      return this.emulator.control
+        .snapshot()
+        .branches.filter((b) => b.name === name && b.deleted_at_ms === undefined);
     },
   };
 }
