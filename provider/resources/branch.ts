@@ -8,7 +8,7 @@ import type {
 } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema } from "../client/schemas";
+import { BranchCreateResponseSchema, ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
@@ -30,7 +30,6 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
-const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
 const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
