@@ -10,7 +10,7 @@
  * | cancelled, error                         | terminal failure: `OperationFailedError`            |
  * | scheduling, running, cancelling, unknown | keep waiting                                        |
  */
-import { OperationFailedError, type OperationSummary, OperationTimeoutError } from "./errors";
+import { OperationFailedError, type ReportedOperation, OperationTimeoutError } from "./errors";
 import type { EventSink } from "./events";
 import { redactSecrets } from "./redact";
 import type { Operation } from "./schemas";
@@ -91,7 +91,7 @@ export interface WaitParams {
 }
 
 /** What an error records of an operation: its error text is the platform's, so it is scrubbed too. */
-function summary(op: Operation): OperationSummary {
+function summary(op: Operation): ReportedOperation {
   return {
     id: op.id,
     action: op.action,
