@@ -10,7 +10,7 @@
  * | cancelled, error                         | terminal failure: `OperationFailedError`            |
  * | scheduling, running, cancelling, unknown | keep waiting                                        |
  */
-import { OperationFailedError, type ReportedOperation, OperationTimeoutError } from "./errors";
+import { OperationFailedError, OperationTimeoutError, type ReportedOperation } from "./errors";
 import type { EventSink } from "./events";
 import { redactSecrets } from "./redact";
 import type { Operation } from "./schemas";
