@@ -331,8 +331,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     }
     // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
     const [branches, endpoints] = await Promise.all([
-      client.shared.listBranches(props.projectId),
-      client.shared.listEndpoints(props.projectId),
+      client.cached.listBranches(props.projectId),
+      client.cached.listEndpoints(props.projectId),
     ]);
     const branch = branches.find((b) => b.id === id);
     if (branch === undefined) return undefined;
