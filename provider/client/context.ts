@@ -60,7 +60,7 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 /** Default bound of one call: a mutation with its operation wait, or a request waiting out a rate limit. */
 export const DEFAULT_TIMEOUT_MS = 20 * 60_000;
 
-/** What endpoint functions work with. */
+/** What a route function (`api/*.ts`) works with. */
 export interface ClientContext {
   request: RequestContext;
   /** Undefined when `queue: false`. */
