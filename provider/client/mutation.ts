@@ -20,7 +20,7 @@ export interface MutationOptions {
   deadline?: number | undefined;
   /** Wait for the started operations before resolving (default true). */
   wait?: boolean | undefined;
-  /** Called each time an awaited operation's status changes. */
+  /** Called each time the status of an operation the call waits for changes. */
   onProgress?: ((operation: Operation) => void) | undefined;
 }
 
@@ -39,16 +39,16 @@ async function recentOperations(
   return operations;
 }
 
-/** `send()`, sent again past 423s once the project's running operations have ended. */
+/** `request()`, sent again past 423s once the project's running operations have ended. */
 async function sendPastLocks<T>(
   ctx: ClientContext,
   projectId: string,
-  send: () => Promise<T>,
+  request: () => Promise<T>,
   deadline: number,
 ): Promise<T> {
   for (;;) {
     try {
-      return await send();
+      return await request();
     } catch (error) {
       if (!isLocked(error) || Date.now() >= deadline) throw error;
       // The 423 retries are spent: wait for the project's running work, then try again.
@@ -72,14 +72,14 @@ async function sendPastLocks<T>(
 }
 
 /**
- * Run one mutating call for `projectId` under the project queue. `send` performs the request (it
- * receives the deadline); its result's `operations` are awaited unless `wait: false`.
+ * Run one mutating call for `projectId` under the project queue. `request` sends it (it receives
+ * the deadline); its result's `operations` are awaited unless `wait: false`.
  */
 function runMutation<T extends Started | null>(
   ctx: ClientContext,
   projectId: string,
   options: MutationOptions,
-  send: (deadline: number) => Promise<T>,
+  request: (deadline: number) => Promise<T>,
 ): Promise<T> {
   const deadline = options.deadline ?? ctx.deadline;
   const task = async (): Promise<T> => {
@@ -90,7 +90,7 @@ function runMutation<T extends Started | null>(
         [],
       );
     }
-    const response = await sendPastLocks(ctx, projectId, () => send(deadline), deadline);
+    const response = await sendPastLocks(ctx, projectId, () => request(deadline), deadline);
     return response === null ? response : waitForStarted(ctx, projectId, response, { ...options, deadline });
   };
   if (ctx.queues === undefined) return task();
