@@ -52,9 +52,9 @@ const CACHED = [
 ] as const;
 
 /**
- * The listings a refresh reads objects from, each shared by identical listings asked for while it
- * is in flight or within a few seconds after, until this process changes something
- * (`listing-cache.ts`). The arrays are shared: do not modify them.
+ * The listings a refresh reads objects from, each answer reused by identical listings asked for
+ * while it is in flight or within a few seconds after, until this process changes something
+ * (`listing-cache.ts`). The arrays are reused: do not modify them.
  */
 export type CachedListings = {
   [K in keyof Pick<RouteMethods, (typeof CACHED)[number]>]: (

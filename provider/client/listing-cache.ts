@@ -26,7 +26,7 @@ export class ListingCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The listing named `key`: a shared recent or in-flight answer, else `load()`'s. A failure is not kept. */
+  /** The listing named `key`: a cached recent or in-flight answer, else `load()`'s. A failure is not kept. */
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.#entries.get(key);
     if (hit !== undefined && hit.generation === this.#generation && this.now() - hit.at < this.ttlMs) {
