@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type {
   ApiKeyCreated,
+  CachedListings,
   CloudDbClient,
   OrgApiKeyCreated,
   OrgApiKeyListItem,
-  SharedReads,
 } from "../client";
 import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
@@ -148,7 +148,7 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
       );
     }
     // A refresh reads every key at once: they share one listing per owner.
-    const found = (await listKeys(client.shared, props)).find((k) => k.id === Number(id));
+    const found = (await listKeys(client.cached, props)).find((k) => k.id === Number(id));
     if (found === undefined) return undefined;
     return {
       ...props,
@@ -195,7 +195,7 @@ function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
 
 /** The keys of the owner `of` names: the caller's personal keys, or the organization's. */
 async function listKeys(
-  client: SharedReads | CloudDbClient,
+  client: CachedListings | CloudDbClient,
   of: Pick<ApiKeyInputs, "orgId">,
 ): Promise<readonly OrgApiKeyListItem[]> {
   return of.orgId === undefined ? client.listApiKeys() : client.listOrgApiKeys(of.orgId);

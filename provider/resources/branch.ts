@@ -8,7 +8,7 @@ import type {
 } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema } from "../client/schemas";
+import { BranchCreateResponseSchema, ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
@@ -30,7 +30,6 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
-const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
 const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
@@ -332,8 +331,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     }
     // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
     const [branches, endpoints] = await Promise.all([
-      client.shared.listBranches(props.projectId),
-      client.shared.listEndpoints(props.projectId),
+      client.cached.listBranches(props.projectId),
+      client.cached.listEndpoints(props.projectId),
     ]);
     const branch = branches.find((b) => b.id === id);
     if (branch === undefined) return undefined;

@@ -106,7 +106,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const databases = await client.shared.listDatabases(props.projectId, props.branchId);
+    const databases = await client.cached.listDatabases(props.projectId, props.branchId);
     const found =
       databases.find((d) => props.databaseId !== null && d.id === props.databaseId) ??
       databases.find((d) => d.name === props.name);

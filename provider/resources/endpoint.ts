@@ -121,7 +121,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
    */
   async findOwn({ client, deadline }, inputs, key) {
     const name = markedName(key);
-    const found = (await client.shared.listEndpoints(inputs.projectId)).find((e) => e.name === name);
+    const found = (await client.cached.listEndpoints(inputs.projectId)).find((e) => e.name === name);
     if (found === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.endpoint_id === found.id);
     const outs = outputsOf(inputs, { endpoint: found, operations: ops });

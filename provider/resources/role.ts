@@ -124,7 +124,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const role = (await client.shared.listRoles(props.projectId, props.branchId)).find(
+    const role = (await client.cached.listRoles(props.projectId, props.branchId)).find(
       (r) => r.name === props.name,
     );
     if (role === undefined) return undefined;

@@ -271,8 +271,12 @@ describe("client errors against a local HTTP server", () => {
     sinon.stub(process, "env").value({});
     const unconfigured = createClient({ apiUrl: api.url });
     const pending = unconfigured.listApiKeys();
-    const error = await failure(pending);
-    assert.ok(isConfigError(error));
+    const error = await pending.then(
+      () => assert.fail("expected a rejection"),
+      (e: unknown) => e,
+    );
+    seen.push(error);
+    assert.ok(isConfigError(error) && !isApiError(error), `not a ConfigError: ${String(error)}`);
     assert.equal(api.requests.length, 0);
   });
 

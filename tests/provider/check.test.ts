@@ -153,7 +153,7 @@ describe("check", () => {
       assert.equal(failure.property, "");
       assert.match(
         failure.reason,
-        /^endpoints\[1\]\.type: endpoint type "read_many" is not one of read_write, read_only/,
+        /^endpoints\[1\]\.type: endpoint type "read_many" is not one of read_only, read_write/,
       );
     });
 

@@ -27,6 +27,7 @@ import {
   isNetworkError,
   isNotFound,
   isUnauthorized,
+  isUsageError,
   keyFingerprint,
   resolveConfig,
 } from "../../client";
@@ -228,6 +229,8 @@ const URL_FIX =
 /** A finding for a read that failed; undefined for failures that say nothing about the configuration (5xx, 429). */
 function explain(err: unknown, apiUrl: string, { property, what, fix }: Subject): Finding {
   if (isConfigError(err)) return { property: "", reason: err.message };
+  // An argument no request can carry (an id that is not one) says nothing about the configuration.
+  if (isUsageError(err)) return undefined;
   if (!isApiError(err)) throw err;
   const said = (status: string) =>
     `(${status}${err.requestId === undefined ? "" : `, request id ${err.requestId}`})`;
