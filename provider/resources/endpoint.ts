@@ -3,12 +3,7 @@ import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from 
 import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
 import { adoptLive } from "./lifecycle/adoption";
 import { adoptInput, DeleteProtectionInput, TimeoutsInput } from "./lifecycle/check";
-import {
-  apiComputeSettings,
-  cuInput,
-  SuspendTimeoutInput,
-  withComputeRange,
-} from "./lifecycle/computeInputs";
+import { apiComputeSettings, COMPUTE_INPUTS, withComputeRange } from "./lifecycle/computeInputs";
 import {
   compact,
   createdSince,
@@ -40,15 +35,12 @@ export const EndpointInputsSchema = withComputeRange(
         error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
       })
       .optional(),
-    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
-    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
-    suspendTimeoutSeconds: SuspendTimeoutInput,
+    ...COMPUTE_INPUTS,
     poolerEnabled: z.boolean({ error: POOLER }).optional(),
     adoptExisting: adoptInput("compute endpoint"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
   }),
-  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
 );
 
 // The schema validates exactly the public inputs.

@@ -5,10 +5,9 @@ import { adoptLive } from "./lifecycle/adoption";
 import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
 import {
   apiComputeSettings,
+  COMPUTE_INPUTS,
   COMPUTE_SETTINGS,
   computeSettingsOf,
-  cuInput,
-  SuspendTimeoutInput,
   withComputeRange,
 } from "./lifecycle/computeInputs";
 import {
@@ -38,14 +37,7 @@ const RETENTION = `historyRetentionSeconds must be a whole number of seconds fro
 const id = (what: string) => z.string({ error: what }).min(1, what).optional();
 
 /** Compute settings the project gives every compute created without its own. */
-export const DefaultEndpointSettingsInput = withComputeRange(
-  z.object({
-    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
-    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
-    suspendTimeoutSeconds: SuspendTimeoutInput,
-  }),
-  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
-);
+export const DefaultEndpointSettingsInput = withComputeRange(z.object(COMPUTE_INPUTS));
 
 /** Inputs as the provider sees them. */
 export const ProjectInputsSchema = z.object({
