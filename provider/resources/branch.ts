@@ -10,16 +10,11 @@ import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema, ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
+import { ResourceError, unfinished } from "./errors";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
+import { apiComputeSettings, COMPUTE_INPUTS, COMPUTE_SETTINGS, withComputeRange } from "./inputs/compute";
 import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
-import {
-  apiComputeSettings,
-  COMPUTE_INPUTS,
-  COMPUTE_SETTINGS,
-  withComputeRange,
-} from "./lifecycle/computeInputs";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
-import { ResourceError, unfinished } from "./lifecycle/errors";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY } from "./lifecycle/owner";

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Database as ApiDatabase } from "../client";
 import { isConflict } from "../client/errors";
 import { DatabaseOperationsSchema } from "../client/schemas";
+import { nameOf, nameTaken } from "./errors";
 import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
-import { nameOf, nameTaken } from "./lifecycle/errors";
 import { isGeneratedWith } from "./lifecycle/owner";
 import type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
 import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
+import { ResourceError, unfinished } from "./errors";
+import { apiComputeSettings, COMPUTE_INPUTS, withComputeRange } from "./inputs/compute";
 import { adoptLive } from "./lifecycle/adoption";
 import { adoptInput, DeleteProtectionInput, TimeoutsInput } from "./lifecycle/check";
-import { apiComputeSettings, COMPUTE_INPUTS, withComputeRange } from "./lifecycle/computeInputs";
 import {
   compact,
   createdSince,
@@ -11,7 +12,6 @@ import {
   type ResourceDefinition,
   type Same,
 } from "./lifecycle/define";
-import { ResourceError, unfinished } from "./lifecycle/errors";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
 import type { ComputeEndpointType, EndpointInputs, EndpointOutputs } from "./public/endpoint";

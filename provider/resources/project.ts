@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
-import { adoptLive } from "./lifecycle/adoption";
-import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
+import { unfinished } from "./errors";
 import {
   apiComputeSettings,
   COMPUTE_INPUTS,
   COMPUTE_SETTINGS,
   computeSettingsOf,
   withComputeRange,
-} from "./lifecycle/computeInputs";
+} from "./inputs/compute";
+import { adoptLive } from "./lifecycle/adoption";
+import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
 import {
   compact,
   createdSince,
@@ -17,7 +18,6 @@ import {
   type ResourceDefinition,
   type Same,
 } from "./lifecycle/define";
-import { unfinished } from "./lifecycle/errors";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
 import {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Role as ApiRole } from "../client";
 import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
+import { nameOf, nameTaken, ResourceError } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -10,7 +11,6 @@ import {
   TimeoutsInput,
 } from "./lifecycle/check";
 import { createdSince, defineResource, type Same } from "./lifecycle/define";
-import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
 import { isGeneratedWith } from "./lifecycle/owner";
 import { ROLE_SECRETS, type RoleInputs, type RoleOutputs } from "./public/role";
 

@@ -8,14 +8,14 @@ import {
   OperationFailedError,
   ServerError,
 } from "../../provider/client";
-import { nameInput, UNKNOWN } from "../../provider/resources/lifecycle/check";
-import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import {
   isPartialFailure,
   isResourceError,
   PartialFailure,
   ResourceError,
-} from "../../provider/resources/lifecycle/errors";
+} from "../../provider/resources/errors";
+import { nameInput, UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
 import { seedOutputs, withSecrets } from "../../provider/resources/lifecycle/props";
 import { setEnv } from "./support";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { type ClientEvent, createClient } from "../../provider/client";
-import { forgetProgress, progressListener } from "../../provider/resources/lifecycle/progress";
-import { providerClient } from "../../provider/resources/lifecycle/settings";
+import { forgetProgress, progressListener } from "../../provider/resources/host/progress";
+import { providerClient } from "../../provider/resources/host/settings";
 import { OP_MS, useEmulator } from "./support";
 
 // Waiting on an operation that takes more than two seconds prints one line per state change: which

@@ -31,9 +31,9 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
+import { providerClient, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
-import { providerClient, providerSettings } from "./settings";
 
 /** What a resource needs of the account, read from its inputs. */
 interface Needs {
