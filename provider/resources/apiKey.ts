@@ -7,7 +7,8 @@ import type {
   OrgApiKeyListItem,
 } from "../client";
 import { messageOf, ResourceError } from "./errors";
-import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
+import { nameInput, optionalText } from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { markOf } from "./lifecycle/owner";

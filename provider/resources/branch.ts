@@ -8,12 +8,26 @@ import type {
 } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema, ENDPOINT_TYPES } from "../client/schemas";
+import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ResourceError, unfinished } from "./errors";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
-import { apiComputeSettings, COMPUTE_INPUTS, COMPUTE_SETTINGS, withComputeRange } from "./inputs/compute";
-import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  GeneratedNameInput,
+  optionalId,
+  optionalText,
+  requiredId,
+  TimeoutsInput,
+} from "./inputs/common";
+import {
+  apiComputeSettings,
+  COMPUTE_INPUTS,
+  COMPUTE_SETTINGS,
+  EndpointTypeInput,
+  withComputeRange,
+} from "./inputs/compute";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
@@ -32,20 +46,8 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 // ---------------------------------------------------------------- inputs
 
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
-const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
-
-const endpointTypeError = (type: unknown) =>
-  `endpoint type ${JSON.stringify(type ?? null)} is not one of ${ENDPOINT_TYPES.join(", ")}`;
-
-// The state records whatever type the API reports, so the inputs refresh reports are plain strings.
-const EndpointInput = z.object({
-  type: z
-    .string({ error: (issue) => endpointTypeError(issue.input) })
-    .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
-      error: (issue) => endpointTypeError(issue.input),
-    }),
-});
+const EndpointInput = z.object({ type: EndpointTypeInput });
 
 /**
  * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
@@ -53,12 +55,9 @@ const EndpointInput = z.object({
  */
 export const BranchInputsSchema = withComputeRange(
   z.object({
-    projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
-    name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
-    parentId: z
-      .string({ error: "parentId must be a branch id (br-...); omit it to branch from the default branch" })
-      .min(1, "parentId must be a branch id (br-...); omit it to branch from the default branch")
-      .optional(),
+    projectId: requiredId("projectId", "the id of the project to branch in"),
+    name: GeneratedNameInput,
+    parentId: optionalId("parentId must be a branch id (br-...); omit it to branch from the default branch"),
     endpoints: z
       .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
       .superRefine((endpoints, ctx) => {

@@ -1,10 +1,16 @@
 import { z } from "zod";
 import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
-import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
+import { type ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
 import { ResourceError, unfinished } from "./errors";
-import { apiComputeSettings, COMPUTE_INPUTS, withComputeRange } from "./inputs/compute";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  ProjectOfBranchInput,
+  requiredId,
+  TimeoutsInput,
+} from "./inputs/common";
+import { apiComputeSettings, COMPUTE_INPUTS, EndpointTypeInput, withComputeRange } from "./inputs/compute";
 import { adoptLive } from "./lifecycle/adoption";
-import { adoptInput, DeleteProtectionInput, TimeoutsInput } from "./lifecycle/check";
 import {
   compact,
   createdSince,
@@ -20,21 +26,14 @@ export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
 
 // ---------------------------------------------------------------- inputs
 
-const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
-const TYPE = `type must be one of ${ENDPOINT_TYPES.join(", ")}`;
 const POOLER = "poolerEnabled must be true or false";
 
 /** Inputs as the provider sees them. */
 export const EndpointInputsSchema = withComputeRange(
   z.object({
-    projectId: required("projectId: the project of the branch"),
-    branchId: required("branchId: the branch the compute serves (br-...)"),
-    type: z
-      .string({ error: TYPE })
-      .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
-        error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
-      })
-      .optional(),
+    projectId: ProjectOfBranchInput,
+    branchId: requiredId("branchId", "the branch the compute serves (br-...)"),
+    type: EndpointTypeInput.optional(),
     ...COMPUTE_INPUTS,
     poolerEnabled: z.boolean({ error: POOLER }).optional(),
     adoptExisting: adoptInput("compute endpoint"),

@@ -14,7 +14,8 @@ import {
   PartialFailure,
   ResourceError,
 } from "../../provider/resources/errors";
-import { nameInput, UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { nameInput } from "../../provider/resources/inputs/common";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
 import { seedOutputs, withSecrets } from "../../provider/resources/lifecycle/props";

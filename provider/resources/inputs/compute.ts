@@ -7,6 +7,7 @@
  * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
  */
 import { z } from "zod";
+import { ENDPOINT_TYPES } from "../../client/schemas";
 import type { ComputeSettings } from "../public/common";
 
 export type { ComputeSettings } from "../public/common";
@@ -69,6 +70,18 @@ export const COMPUTE_INPUTS = {
   autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
   suspendTimeoutSeconds: SuspendTimeoutInput,
 } satisfies Record<keyof ComputeSettings, z.ZodType>;
+
+const TYPE = `type must be one of ${ENDPOINT_TYPES.join(", ")}`;
+
+/**
+ * A compute's type (an Endpoint's `type`, each of a Branch's `endpoints`). A plain string once
+ * checked: the state records whatever type the API reports.
+ */
+export const EndpointTypeInput = z
+  .string({ error: TYPE })
+  .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
+    error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
+  });
 
 /** The API's name of each compute setting. */
 const API_NAMES = {
