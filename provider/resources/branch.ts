@@ -209,7 +209,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       )
       .catch(async (err) =>
         Promise.reject(
-          isConflict(err) ? nameTaken(inputs, err) : await undoUnmade(client, inputs, err, deadline),
+          isConflict(err)
+            ? nameHeldByOtherBranch(inputs, err)
+            : await undoUnmade(client, inputs, err, deadline),
         ),
       );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
@@ -621,7 +623,7 @@ async function undoUnmade(
 }
 
 /** A 409 on create: the name belongs to a branch this resource did not make (`findOwn` found none of its own). */
-function nameTaken(inputs: BranchInputs, err: ApiError): ResourceError {
+function nameHeldByOtherBranch(inputs: BranchInputs, err: ApiError): ResourceError {
   return new ResourceError(
     "NameTaken",
     `a branch named "${inputs.name ?? ""}" already exists in project ${inputs.projectId} and was not created by this ` +

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Database as ApiDatabase } from "../client";
 import { isConflict } from "../client/errors";
 import { DatabaseOperationsSchema } from "../client/schemas";
-import { nameOf, nameTaken } from "./errors";
+import { nameOf, unprovenNameConflict } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -76,7 +76,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     } catch (err) {
       if (!isConflict(err)) throw err;
       if (createKey === undefined || !isGeneratedWith(name, createKey))
-        throw nameTaken("database", inputs, err);
+        throw unprovenNameConflict("database", inputs, err);
     }
     const found = await client.getDatabase(inputs.projectId, inputs.branchId, name);
     const wanted = outputsOf(inputs, found, []);

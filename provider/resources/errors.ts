@@ -132,7 +132,7 @@ export function unfinished(
  * so one of that name is never taken. It may be this resource's own, made by a create that a killed
  * run cut off before recording it (then `adoptExisting` takes it), or someone else's.
  */
-export function nameTaken(
+export function unprovenNameConflict(
   noun: "role" | "database",
   inputs: { projectId: string; branchId: string; name?: string | undefined },
   err: ApiError,

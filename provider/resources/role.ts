@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Role as ApiRole } from "../client";
 import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
-import { nameOf, nameTaken, ResourceError } from "./errors";
+import { nameOf, ResourceError, unprovenNameConflict } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -75,7 +75,8 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
     } catch (err) {
       if (!isConflict(err)) throw err;
-      if (createKey === undefined || !isGeneratedWith(name, createKey)) throw nameTaken("role", inputs, err);
+      if (createKey === undefined || !isGeneratedWith(name, createKey))
+        throw unprovenNameConflict("role", inputs, err);
     }
     const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
     return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);

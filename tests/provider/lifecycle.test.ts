@@ -18,7 +18,7 @@ import { nameInput } from "../../provider/resources/inputs/common";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
-import { seedOutputs, withSecrets } from "../../provider/resources/lifecycle/props";
+import { seedOutputs, withSecretOutputs } from "../../provider/resources/lifecycle/props";
 import { setEnv } from "./support";
 
 // The shared lifecycle on a made-up resource whose API calls are scripted: what every resource gets
@@ -342,7 +342,7 @@ describe("resource lifecycle (shared by every resource)", () => {
 
     it("puts the definition's secrets first, then the caller's", () => {
       assert.deepEqual(
-        withSecrets({ additionalSecretOutputs: ["name"] }, widget().secrets).additionalSecretOutputs,
+        withSecretOutputs({ additionalSecretOutputs: ["name"] }, widget().secrets).additionalSecretOutputs,
         ["secret", "name"],
       );
     });

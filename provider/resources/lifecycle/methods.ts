@@ -15,7 +15,7 @@ import {
 } from "../../client";
 import { isResourceError, ResourceError, unfinished } from "../errors";
 import { withCurrentKey } from "../host/currentKey";
-import { configure, deadlineFrom, providerClient } from "../host/settings";
+import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { checkInputs, declaredInputs } from "./check";
 import {
   type CommonInputs,
@@ -43,7 +43,10 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
    */
   const step = (seconds: number | undefined, apiKey?: string): Step => {
     const deadline = deadlineFrom(seconds);
-    return { client: providerClient(apiKey === undefined ? { deadline } : { apiKey, deadline }), deadline };
+    return {
+      client: clientFromSettings(apiKey === undefined ? { deadline } : { apiKey, deadline }),
+      deadline,
+    };
   };
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;

@@ -31,7 +31,7 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
-import { providerClient, providerSettings } from "../host/settings";
+import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
 
@@ -174,7 +174,7 @@ function once(
   const known = memo();
   let finding = known.get(key);
   if (finding === undefined) {
-    finding = read(providerClient()).then(
+    finding = read(clientFromSettings()).then(
       (found) => found,
       (err: unknown) => explain(err, apiUrl, subject),
     );
