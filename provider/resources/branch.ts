@@ -167,7 +167,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   computed: ["name", "parentId", "endpoints", ...COMPUTE_SETTINGS],
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
-    deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
     protected: (news, olds) => (news ?? false) === (olds ?? false),
     initSource: (news, olds) => (news ?? "parent-data") === (olds ?? "parent-data"),
     ttl: sameTtl,

@@ -79,7 +79,6 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     "suspendTimeoutSeconds",
     "poolerEnabled",
   ],
-  same: { deleteProtection: (news, olds) => (news ?? false) === (olds ?? false) },
   // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
   deleteBeforeReplace: (olds, news) =>
     (news.type ?? olds.type) === "read_write" &&

@@ -105,7 +105,6 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   same: {
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
-    deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
   },
   secrets: PROJECT_SECRETS,
   id: (outs) => outs.projectId,

@@ -163,6 +163,21 @@ describe("resource lifecycle (shared by every resource)", () => {
     it("reports a change while operations of an earlier run are pending", async () => {
       assert.equal((await diff({}, { ...OLDS, pendingOperationIds: ["op-2"] })).changes, true);
     });
+
+    it("reads an unset deleteProtection as false, without a row of the resource's own", async () => {
+      assert.equal(
+        (await diff({ deleteProtection: undefined }, { ...OLDS, deleteProtection: false })).changes,
+        false,
+      );
+      assert.equal(
+        (await diff({ deleteProtection: false }, { ...OLDS, deleteProtection: undefined })).changes,
+        false,
+      );
+      assert.equal(
+        (await diff({ deleteProtection: undefined }, { ...OLDS, deleteProtection: true })).changes,
+        true,
+      );
+    });
   });
 
   describe("create", () => {
