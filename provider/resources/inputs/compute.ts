@@ -1,10 +1,8 @@
 /**
  * Compute settings as inputs, one rule set for every resource that sizes a compute (an endpoint, a
- * branch's endpoints, a project's defaults): the sizes the service offers, the autoscaling range, the suspend timeout. Checked at
- * preview, so a bad size fails before anything is sent, with the value to use instead. The service
- * offers 0.25 and 0.5 CU, then whole CUs up to 56; autoscaling reaches 16 CU at most, over a range
- * at most 8 CU wide. The suspend timeout's range is the one the API's own document
- * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
+ * branch's endpoints, a project's defaults): the sizes the service offers, the autoscaling range, the
+ * suspend timeout (`docs/api-rules.md` §7), and the endpoint type. Checked at preview, so a bad size
+ * fails before anything is sent, with the value to use instead.
  */
 import { z } from "zod";
 import { ENDPOINT_TYPES } from "../../client/schemas";
