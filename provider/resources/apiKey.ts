@@ -6,9 +6,10 @@ import type {
   OrgApiKeyCreated,
   OrgApiKeyListItem,
 } from "../client";
-import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
+import { messageOf, ResourceError } from "./errors";
+import { nameInput, optionalText } from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
-import { messageOf, ResourceError } from "./lifecycle/errors";
 import { firstListing } from "./lifecycle/firstListings";
 import { markOf } from "./lifecycle/owner";
 import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ENDPOINT_CHANGES, endpointDefinition, pooledHostOf } from "../../provider/resources/endpoint";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import {
   type EndpointInputs,
   type EndpointOutputs,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { PROJECT_CHANGES } from "../../provider/resources/project";
 import {
   Project,

@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
+import { configureFromStack } from "../../provider/resources/host/settings";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
-import { configureFromStack } from "../../provider/resources/lifecycle/settings";
 import { type FakeApi, startFakeApi } from "../client/support/fakeApi";
 import { operation, project, SECRET_KEY } from "../client/support/fixtures";
 

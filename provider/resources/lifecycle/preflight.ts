@@ -31,9 +31,9 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
+import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
-import { providerClient, providerSettings } from "./settings";
 
 /** What a resource needs of the account, read from its inputs. */
 interface Needs {
@@ -174,7 +174,7 @@ function once(
   const known = memo();
   let finding = known.get(key);
   if (finding === undefined) {
-    finding = read(providerClient()).then(
+    finding = read(clientFromSettings()).then(
       (found) => found,
       (err: unknown) => explain(err, apiUrl, subject),
     );
