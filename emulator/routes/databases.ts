@@ -1,13 +1,12 @@
-import type { DatabaseCreateRequest, DatabaseUpdateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import { applyBranchConfig, checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
-import { renderDatabases } from "../render";
+import { renderDatabase, renderDatabases } from "../render";
 import { checkDatabaseName } from "../rules";
 import type { BranchRecord, DatabaseRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";
-import { bodyOf, paramsOf } from "./request";
+import { route } from "./route";
 
 // Databases of a branch: list, create (its owner role must exist), get, update (name, owner),
 // delete. Changes apply to the branch's compute through operations.
@@ -28,16 +27,16 @@ function checkFree(branch: BranchRecord, name: string): void {
 
 /** Registers the database routes. */
 export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  const base = "/projects/:project_id/branches/:branch_id/databases";
+  const base = "/projects/{project_id}/branches/{branch_id}/databases";
   const now = () => ctx.clock.now();
-  const one = (branch: BranchRecord, d: DatabaseRecord) =>
-    renderDatabases({ ...branch, databases: [d] })[0] as Record<string, unknown>;
 
-  app.get(base, async (request) => ({ databases: renderDatabases(branchOf(ctx, request).branch) }));
+  route(app, `GET ${base}`, async (request) => ({
+    databases: renderDatabases(branchOf(ctx, request).branch),
+  }));
 
-  app.post(base, async (request, reply) => {
+  route(app, `POST ${base}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const spec = bodyOf<DatabaseCreateRequest>(request).database;
+    const spec = request.body.database;
     checkDatabaseName(spec.name, "database.name");
     checkFree(branch, spec.name);
     checkOwner(branch, spec.owner_name);
@@ -51,20 +50,21 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     };
     branch.databases.push(database);
     const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
-    return reply
-      .code(201)
-      .send({ database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) });
+    return reply.code(201).send({
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    });
   });
 
-  app.get(`${base}/:database_name`, async (request) => {
+  route(app, `GET ${base}/{database_name}`, async (request) => {
     const { branch } = branchOf(ctx, request);
-    return { database: one(branch, databaseOf(branch, paramsOf(request)["database_name"] as string)) };
+    return { database: renderDatabase(branch, databaseOf(branch, request.params.database_name)) };
   });
 
-  app.patch(`${base}/:database_name`, async (request) => {
+  route(app, `PATCH ${base}/{database_name}`, async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const database = databaseOf(branch, paramsOf(request)["database_name"] as string);
-    const spec = bodyOf<DatabaseUpdateRequest>(request).database;
+    const database = databaseOf(branch, request.params.database_name);
+    const spec = request.body.database;
     if (spec.name !== undefined && spec.name !== database.name) {
       checkDatabaseName(spec.name, "database.name");
       checkFree(branch, spec.name);
@@ -75,17 +75,23 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     if (spec.owner_name !== undefined) database.owner_name = spec.owner_name;
     database.updated_at_ms = now();
     const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
-    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+    return {
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    };
   });
 
-  app.delete(`${base}/:database_name`, async (request, reply) => {
+  route(app, `DELETE ${base}/{database_name}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const database = branch.databases.find((d) => d.name === paramsOf(request)["database_name"]);
+    const database = branch.databases.find((d) => d.name === request.params.database_name);
     // The document: 204 when the database does not exist or has already been deleted.
     if (!database) return reply.code(204).send();
     checkIdle(ctx, project);
     branch.databases = branch.databases.filter((d) => d !== database);
     const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
-    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+    return {
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    };
   });
 }

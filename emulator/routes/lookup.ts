@@ -4,13 +4,15 @@ import type { EmulatorContext } from "../context";
 import { notFound } from "../errors";
 import type { BranchRecord, DatabaseRecord, EndpointRecord, ProjectRecord, RoleRecord } from "../state";
 import { principalOf } from "./principal";
-import { paramsOf } from "./request";
 
 // Finding the objects a path names, with the caller's access checked: 404 for what does not exist.
 
+/** A request whose path names these parameters (checked against the document's patterns). */
+type PathOf<K extends string> = FastifyRequest<{ Params: Record<K, string> }>;
+
 /** The path's project, if the caller may act on it. */
-export function projectOf(ctx: EmulatorContext, request: FastifyRequest): ProjectRecord {
-  return accessProject(ctx.store, principalOf(request), paramsOf(request)["project_id"] as string);
+export function projectOf(ctx: EmulatorContext, request: PathOf<"project_id">): ProjectRecord {
+  return accessProject(ctx.store, principalOf(request), request.params.project_id);
 }
 
 /** A live branch of the project. */
@@ -25,19 +27,19 @@ export function liveBranch(ctx: EmulatorContext, project: ProjectRecord, branchI
 /** The path's project and branch. */
 export function branchOf(
   ctx: EmulatorContext,
-  request: FastifyRequest,
+  request: PathOf<"project_id" | "branch_id">,
 ): { project: ProjectRecord; branch: BranchRecord } {
   const project = projectOf(ctx, request);
-  return { project, branch: liveBranch(ctx, project, paramsOf(request)["branch_id"] as string) };
+  return { project, branch: liveBranch(ctx, project, request.params.branch_id) };
 }
 
 /** The path's project and endpoint. */
 export function endpointOf(
   ctx: EmulatorContext,
-  request: FastifyRequest,
+  request: PathOf<"project_id" | "endpoint_id">,
 ): { project: ProjectRecord; endpoint: EndpointRecord } {
   const project = projectOf(ctx, request);
-  const endpointId = paramsOf(request)["endpoint_id"] as string;
+  const endpointId = request.params.endpoint_id;
   const endpoint = ctx.store.endpoints.get(endpointId);
   if (!endpoint || endpoint.project_id !== project.id) {
     throw notFound(`endpoint ${endpointId} not found in project ${project.id}`);

@@ -259,8 +259,12 @@ describe("client errors against the emulator", () => {
     sinon.stub(process, "env").value({});
     const unconfigured = createClient({ apiUrl: harness.emulator.url });
     const pending = unconfigured.listApiKeys();
-    const error = await failure(pending);
-    assert.ok(isConfigError(error));
+    const error = await pending.then(
+      () => assert.fail("expected a rejection"),
+      (e: unknown) => e,
+    );
+    seen.push(error);
+    assert.ok(isConfigError(error) && !isApiError(error), `not a ConfigError: ${String(error)}`);
     assert.equal(requests().length, 0);
   });
 

@@ -3,7 +3,7 @@ import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import { branchDefinition } from "../../provider/resources/branch";
-import type { PartialFailure, ResourceError } from "../../provider/resources/lifecycle/errors";
+import type { PartialFailure, ResourceError } from "../../provider/resources/errors";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";
 import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";

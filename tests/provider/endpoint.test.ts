@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { ENDPOINT_CHANGES, endpointDefinition } from "../../provider/resources/endpoint";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import {
   type EndpointInputs,
   type EndpointOutputs,

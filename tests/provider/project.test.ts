@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { PROJECT_CHANGES, projectDefinition } from "../../provider/resources/project";
 import {
   Project,

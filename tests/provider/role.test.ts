@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { ROLE_CHANGES } from "../../provider/resources/role";
 import { demoBranch, PROVIDER_TEXT, useEmulator } from "./support";

@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient, resetRegistry } from "../../provider/client";
+import { configureFromStack } from "../../provider/resources/host/settings";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
-import { configureFromStack } from "../../provider/resources/lifecycle/settings";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
