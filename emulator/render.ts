@@ -1,3 +1,20 @@
+import type {
+  AnnotationData,
+  Branch,
+  ConnectionDetails,
+  CurrentUserInfoResponse,
+  Database,
+  Endpoint,
+  EndpointState,
+  MemberWithUser,
+  OrgApiKeyCreateResponse,
+  OrgApiKeyRevokeResponse,
+  OrgApiKeysListResponseItem,
+  Organization,
+  Project,
+  ProjectListItem,
+  Role,
+} from "@neon/sdk/raw";
 import {
   DEFAULT_BRANCH_BYTES,
   DEFAULT_COMPUTE,
@@ -12,6 +29,7 @@ import { isoSeconds, stableUuid } from "./ids";
 import { TERMINAL_STATUSES, viewOperation } from "./operations";
 import type {
   BranchRecord,
+  DatabaseRecord,
   EndpointRecord,
   KeyRecord,
   OrgRecord,
@@ -21,10 +39,23 @@ import type {
   UserRecord,
 } from "./state";
 
-// Records rendered as the real API's response shapes (checked against the official OpenAPI
-// document by tests/emulator/contract.test.ts).
+// Records rendered as the real API's response shapes: typed by the official SDK's response types
+// (types only: nothing of the SDK loads at run time) and checked against the official OpenAPI
+// document by tests/emulator/contract.test.ts.
 
-type Json = Record<string, unknown>;
+/** The fields a project has both in a listing and on its own. */
+type ProjectFields = Omit<Project & ProjectListItem, keyof ProjectOnly | "active_time" | "org_name">;
+/** The fields only `GET /projects/{id}` and creation return. */
+type ProjectOnly = Pick<
+  Project,
+  | "data_storage_bytes_hour"
+  | "data_transfer_bytes"
+  | "written_data_bytes"
+  | "compute_time_seconds"
+  | "active_time_seconds"
+  | "consumption_period_start"
+  | "consumption_period_end"
+>;
 
 const HOST_SUFFIX = "clouddb.local";
 
@@ -48,8 +79,8 @@ function consumptionPeriod(nowMs: number): { start: string; end: string } {
   return { start: isoSeconds(start), end: isoSeconds(end) };
 }
 
-function projectCommon(p: ProjectRecord): Json {
-  const out: Json = {
+function projectCommon(p: ProjectRecord): ProjectFields {
+  const out: ProjectFields = {
     id: p.id,
     platform_id: platformOf(p.region_id),
     region_id: p.region_id,
@@ -78,7 +109,7 @@ function projectCommon(p: ProjectRecord): Json {
 }
 
 /** A project as `GET /projects/{id}` and creation return it. */
-export function renderProject(p: ProjectRecord, nowMs: number): Json {
+export function renderProject(p: ProjectRecord, nowMs: number): Project {
   const period = consumptionPeriod(nowMs);
   return {
     ...projectCommon(p),
@@ -93,8 +124,8 @@ export function renderProject(p: ProjectRecord, nowMs: number): Json {
 }
 
 /** A project as an item of `GET /projects`. */
-export function renderProjectListItem(p: ProjectRecord, store: Store): Json {
-  const out: Json = { ...projectCommon(p), active_time: 0 };
+export function renderProjectListItem(p: ProjectRecord, store: Store): ProjectListItem {
+  const out: ProjectListItem = { ...projectCommon(p), active_time: 0 };
   if (p.org_id !== undefined) {
     const org = store.orgs.get(p.org_id);
     if (org) out["org_name"] = org.name;
@@ -103,7 +134,7 @@ export function renderProjectListItem(p: ProjectRecord, store: Store): Json {
 }
 
 /** A branch; `init` until its creating operation ends. */
-export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json {
+export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Branch {
   let currentState = "ready";
   let stateChangedMs = b.created_at_ms;
   let pending: string | undefined;
@@ -117,7 +148,7 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json
       pending = "ready";
     }
   }
-  const out: Json = {
+  const out: Branch = {
     id: b.id,
     project_id: b.project_id,
     name: b.name,
@@ -154,7 +185,7 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Json
 }
 
 /** The branch's annotation object (always present in the official shape). */
-export function renderAnnotation(b: BranchRecord): Json {
+export function renderAnnotation(b: BranchRecord): AnnotationData {
   return {
     object: { type: "console/branch", id: b.id },
     value: { ...b.annotation },
@@ -171,10 +202,10 @@ export function computeState(
   e: EndpointRecord,
   store: Store,
   nowMs: number,
-): { current: string; pending?: string; ending: string } {
-  let current = e.op_ids.length === 0 ? "idle" : "init";
-  let pending: string | undefined;
-  let ending = "idle";
+): { current: EndpointState; pending?: EndpointState; ending: EndpointState } {
+  let current: EndpointState = e.op_ids.length === 0 ? "idle" : "init";
+  let pending: EndpointState | undefined;
+  let ending: EndpointState = "idle";
   for (const opId of e.op_ids) {
     const op = store.operations.get(opId);
     if (!op) continue;
@@ -190,12 +221,12 @@ export function computeState(
 }
 
 /** A compute endpoint; its state follows its start/suspend operations. */
-export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Json {
+export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Endpoint {
   const project = store.projects.get(e.project_id);
   const regionId = project?.region_id ?? DEFAULT_REGION;
   const { current, pending } = computeState(e, store, nowMs);
   const compute = e.compute ?? project?.default_endpoint_settings ?? DEFAULT_COMPUTE;
-  const out: Json = {
+  const out: Endpoint = {
     host: endpointHost(e, store),
     id: e.id,
     project_id: e.project_id,
@@ -229,8 +260,8 @@ export function endpointHost(e: EndpointRecord, store: Store, pooled = false): s
 }
 
 /** One role; the password only where the document returns it (creation and reset). */
-export function renderRole(b: BranchRecord, r: RoleRecord, withPassword = false): Json {
-  const out: Json = {
+export function renderRole(b: BranchRecord, r: RoleRecord, withPassword = false): Role {
+  const out: Role = {
     branch_id: b.id,
     name: r.name,
     protected: r.protected,
@@ -242,20 +273,25 @@ export function renderRole(b: BranchRecord, r: RoleRecord, withPassword = false)
 }
 
 /** The branch's roles. */
-export function renderRoles(b: BranchRecord, withPassword = false): Json[] {
+export function renderRoles(b: BranchRecord, withPassword = false): Role[] {
   return b.roles.map((r) => renderRole(b, r, withPassword));
 }
 
-/** The branch's databases. */
-export function renderDatabases(b: BranchRecord): Json[] {
-  return b.databases.map((d) => ({
+/** One database of the branch. */
+export function renderDatabase(b: BranchRecord, d: DatabaseRecord): Database {
+  return {
     id: d.id,
     branch_id: b.id,
     name: d.name,
     owner_name: d.owner_name,
     created_at: isoSeconds(d.created_at_ms),
     updated_at: isoSeconds(d.updated_at_ms ?? d.created_at_ms),
-  }));
+  };
+}
+
+/** The branch's databases. */
+export function renderDatabases(b: BranchRecord): Database[] {
+  return b.databases.map((d) => renderDatabase(b, d));
 }
 
 /** Where clients reach endpoints when a data plane serves them (a loopback host and port). */
@@ -290,7 +326,7 @@ export function renderConnectionUri(
   b: BranchRecord,
   store: Store,
   served?: EndpointAddresses,
-): Json {
+): ConnectionDetails {
   const db = b.databases[0];
   const role = b.roles.find((r) => r.name === db?.owner_name) ?? b.roles[0];
   const database = db?.name ?? DEFAULT_DATABASE_NAME;
@@ -309,7 +345,7 @@ export function renderConnectionUri(
 }
 
 /** `GET /users/me`. */
-export function renderCurrentUser(u: UserRecord): Json {
+export function renderCurrentUser(u: UserRecord): CurrentUserInfoResponse {
   const [first, ...rest] = u.name.split(" ");
   return {
     active_seconds_limit: 360_000,
@@ -328,7 +364,7 @@ export function renderCurrentUser(u: UserRecord): Json {
 }
 
 /** An organization. */
-export function renderOrg(o: OrgRecord): Json {
+export function renderOrg(o: OrgRecord): Organization {
   return {
     id: o.id,
     name: o.name,
@@ -341,7 +377,7 @@ export function renderOrg(o: OrgRecord): Json {
 }
 
 /** A member of an organization with the user's details. */
-export function renderMember(o: OrgRecord, userId: string, store: Store): Json {
+export function renderMember(o: OrgRecord, userId: string, store: Store): MemberWithUser {
   const user = store.users.get(userId);
   return {
     member: {
@@ -356,8 +392,8 @@ export function renderMember(o: OrgRecord, userId: string, store: Store): Json {
 }
 
 /** The creation response of a personal key (`POST /api_keys`); the only place the secret appears. */
-export function renderKeyCreated(k: KeyRecord, token: string): Json {
-  const out: Json = {
+export function renderKeyCreated(k: KeyRecord, token: string): OrgApiKeyCreateResponse {
+  const out: OrgApiKeyCreateResponse = {
     id: k.id,
     key: token,
     name: k.name,
@@ -369,9 +405,9 @@ export function renderKeyCreated(k: KeyRecord, token: string): Json {
 }
 
 /** A key in `GET /api_keys` or `GET /organizations/{org}/api_keys`. */
-export function renderKeyListItem(k: KeyRecord, store: Store): Json {
+export function renderKeyListItem(k: KeyRecord, store: Store): OrgApiKeysListResponseItem {
   const user = store.users.get(k.user_id);
-  const out: Json = {
+  const out: OrgApiKeysListResponseItem = {
     id: k.id,
     name: k.name,
     created_at: isoSeconds(k.created_at_ms),
@@ -384,8 +420,8 @@ export function renderKeyListItem(k: KeyRecord, store: Store): Json {
 }
 
 /** The revocation response. */
-export function renderKeyRevoked(k: KeyRecord): Json {
-  const out: Json = {
+export function renderKeyRevoked(k: KeyRecord): OrgApiKeyRevokeResponse {
+  const out: OrgApiKeyRevokeResponse = {
     id: k.id,
     name: k.name,
     created_at: isoSeconds(k.created_at_ms),

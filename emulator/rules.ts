@@ -17,7 +17,7 @@ export const MAX_EXPIRY_MS = 30 * 86_400_000;
 /** Postgres identifiers (role and database names) are at most 63 bytes. */
 const MAX_IDENTIFIER_BYTES = 63;
 
-/** Compute settings after applying `changes` to `base`; throws 400 when min > max or the timeout is out of range. */
+/** Compute settings after applying `changes` to `base`; throws 400 when min > max, a size or range is not offered (`docs/api-rules.md` §7), or the timeout is out of range. */
 export function computeSettings(
   base: ComputeSettings,
   changes: { [K in keyof ComputeSettings]?: number | undefined },
@@ -40,6 +40,7 @@ export function computeSettings(
       `${where}autoscaling_limit_min_cu (${out.autoscaling_limit_min_cu}) must not be greater than autoscaling_limit_max_cu (${out.autoscaling_limit_max_cu})`,
     );
   }
+  checkComputeSizes(out, where);
   if (changes.suspend_timeout_seconds !== undefined) {
     const t = changes.suspend_timeout_seconds;
     if (!(t === -1 || t === 0 || (t >= 60 && t <= 604_800))) {
@@ -50,6 +51,44 @@ export function computeSettings(
     out.suspend_timeout_seconds = t;
   }
   return out;
+}
+
+/** The largest compute size, CU. */
+const MAX_CU = 56;
+/** The largest maximum of an autoscaling range (minimum below maximum), CU. */
+const MAX_AUTOSCALING_CU = 16;
+/** The widest autoscaling range, CU. */
+const MAX_AUTOSCALING_WIDTH_CU = 8;
+
+/** Whether `cu` is a compute size the service offers: 0.25, 0.5 or a whole number from 1 to 56. */
+function isComputeSize(cu: number): boolean {
+  return cu === 0.25 || cu === 0.5 || (Number.isInteger(cu) && cu >= 1 && cu <= MAX_CU);
+}
+
+/** Throws 400 unless both limits are compute sizes and an autoscaling range is one the service offers. */
+function checkComputeSizes(settings: ComputeSettings, where: string): void {
+  const { autoscaling_limit_min_cu: min, autoscaling_limit_max_cu: max } = settings;
+  for (const [field, cu] of [
+    ["autoscaling_limit_min_cu", min],
+    ["autoscaling_limit_max_cu", max],
+  ] as const) {
+    if (!isComputeSize(cu)) {
+      throw badRequest(
+        `${where}${field} (${cu}) is not a compute size: sizes are 0.25, 0.5 or a whole number from 1 to ${MAX_CU}`,
+      );
+    }
+  }
+  if (min === max) return;
+  if (max > MAX_AUTOSCALING_CU) {
+    throw badRequest(
+      `${where}autoscaling_limit_max_cu (${max}) is above ${MAX_AUTOSCALING_CU}, the largest size autoscaling reaches; set both limits to ${max} for a fixed size`,
+    );
+  }
+  if (max - min > MAX_AUTOSCALING_WIDTH_CU) {
+    throw badRequest(
+      `${where}the autoscaling range ${min}-${max} CU is ${max - min} CU wide; it may be at most ${MAX_AUTOSCALING_WIDTH_CU}`,
+    );
+  }
 }
 
 /** Throws 400 unless the provisioner is a documented one. */

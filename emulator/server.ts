@@ -6,7 +6,7 @@ import { badRequest, HttpError, unauthorized } from "./errors";
 import { settle } from "./families/operations";
 import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
-import { RequestValidator } from "./openapi/validate";
+import { requestValidatorCompiler } from "./openapi/contract";
 import { splitPath, toTemplate } from "./route-pattern";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
@@ -22,7 +22,7 @@ import type { EmulatorControl } from "./types";
 
 // The fastify app. Request lifecycle for /api/v2:
 //   request id (echo X-Request-ID or a new UUID) -> scripted fault? -> 401 auth -> 429 limits
-//   -> body parse (400) -> the document's request schemas (400) -> handler
+//   -> body parse (400) -> the route's request schemas, from the document (400) -> handler
 //   -> error body {request_id, code, message} -> request log.
 // The control API lives under /__emulator and is neither faulted, limited nor logged; with a
 // control token it needs `Authorization: Bearer <token>`.
@@ -62,21 +62,15 @@ export function buildServer(
     routerOptions: { ignoreTrailingSlash: true },
   });
   const meta = new WeakMap<FastifyRequest, RequestMeta>();
-  const validator = new RequestValidator();
 
-  // Every API route is checked against the document's request schemas before its handler runs;
-  // a route the document does not describe stops the server from starting.
+  // Every API route carries the document's request schemas (routes/route.ts declares them); one
+  // registered without stops the server from starting.
   app.addHook("onRoute", (route) => {
-    if (!route.url.startsWith(API_PREFIX)) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const checks = methods.map((m) => validator.forRoute(`${m} ${toTemplate(route.url)}`));
-    const existing = route.preValidation === undefined ? [] : [route.preValidation].flat();
-    route.preValidation = [
-      ...existing,
-      async (request: FastifyRequest) => {
-        for (const check of checks) check(request);
-      },
-    ];
+    if (route.url.startsWith(API_PREFIX) && route.schema === undefined) {
+      throw new Error(
+        `${String(route.method)} ${route.url} is served without the document's request schemas`,
+      );
+    }
   });
 
   const record = (request: FastifyRequest, status: number) => {
@@ -253,8 +247,9 @@ export function buildServer(
   return app;
 }
 
-/** Registers every API route (mount under the /api/v2 prefix). */
+/** Registers every API route with the checks of its request schemas (mount under the /api/v2 prefix). */
 export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
+  api.setValidatorCompiler(requestValidatorCompiler());
   apiKeyRoutes(api, ctx);
   projectRoutes(api, ctx);
   branchRoutes(api, ctx);

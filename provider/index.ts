@@ -12,7 +12,7 @@ export {
   PartialFailure,
   ResourceError,
   type ResourceErrorKind,
-} from "./resources/lifecycle/errors";
+} from "./resources/errors";
 export {
   ApiKey,
   type ApiKeyArgs,

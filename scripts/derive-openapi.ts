@@ -1,15 +1,17 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
+import { documentPath, OpenApiDocument, refName } from "./openapi-document";
 
 // Derives `emulator/openapi/requests.gen.json` from the official OpenAPI document shipped in
 // @neondatabase/api-client: every documented route, and for each one the JSON Schemas of its path
 // parameters, query and body (with the component schemas they reference). Descriptions, examples
-// and vendor keywords are dropped; formats a validator cannot check are dropped.
+// and vendor keywords are dropped; formats a validator cannot check are dropped. Beside it,
+// `requests.gen.ts` holds the TypeScript types of the same schemas, as fastify's route generics,
+// so a route's handler is typed by exactly what its schemas check.
 //
-//   npx ts-node scripts/derive-openapi.ts          # rewrites the artifact
+//   npx ts-node scripts/derive-openapi.ts          # rewrites both artifacts
 //
-// A test re-derives it and fails when the committed file no longer matches the document.
+// A test re-derives them and fails when a committed file no longer matches the document.
 
 type Obj = Record<string, unknown>;
 
@@ -18,10 +20,7 @@ const CHECKED_FORMATS = new Set(["date-time", "date", "uuid", "email", "uri", "i
 const DROPPED_KEYS = new Set(["description", "example", "examples", "deprecated", "discriminator", "title"]);
 const METHODS = ["get", "put", "post", "patch", "delete"];
 
-/** Where the official document lives. */
-export function documentPath(): string {
-  return join(require.resolve("@neondatabase/api-client/package.json"), "..", "public-v2-for-users.gen.yaml");
-}
+export { documentPath };
 
 /** One route's request schemas. */
 export interface DerivedOperation {
@@ -50,7 +49,7 @@ function clean(value: unknown, refs: Set<string>, prefix: string): unknown {
     if (DROPPED_KEYS.has(key) || key.startsWith("x-")) continue;
     if (key === "format" && typeof v === "string" && !CHECKED_FORMATS.has(v)) continue;
     if (key === "$ref" && typeof v === "string") {
-      const name = v.split("/").at(-1) as string;
+      const name = refName(v);
       refs.add(name);
       out[key] = `${prefix}#/components/schemas/${name}`;
       continue;
@@ -66,15 +65,11 @@ function clean(value: unknown, refs: Set<string>, prefix: string): unknown {
 
 /** Reads the document and derives the artifact (deterministic: same document, same output). */
 export function deriveRequests(text: string = readFileSync(documentPath(), "utf8")): DerivedRequests {
-  const doc = parse(text) as Obj;
-  const paths = doc["paths"] as Record<string, Obj>;
-  const components = doc["components"] as { schemas: Record<string, Obj>; parameters: Record<string, Obj> };
-  const info = doc["info"] as Obj;
+  const doc = new OpenApiDocument(text);
+  const paths = doc.paths();
+  const info = doc.raw["info"] as Obj;
   const refs = new Set<string>();
-  const resolveParam = (p: Obj): Obj => {
-    const ref = p["$ref"];
-    return typeof ref === "string" ? (components.parameters[ref.split("/").at(-1) as string] as Obj) : p;
-  };
+  const resolveParam = (p: Obj): Obj => doc.resolve(p);
   const operations: Record<string, DerivedOperation> = {};
   for (const template of Object.keys(paths).sort()) {
     const item = paths[template] as Obj;
@@ -114,7 +109,7 @@ export function deriveRequests(text: string = readFileSync(documentPath(), "utf8
     const name = pending.pop() as string;
     if (schemas[name] !== undefined) continue;
     const inner = new Set<string>();
-    schemas[name] = clean(components.schemas[name], inner, "") as Obj;
+    schemas[name] = clean(doc.component(name), inner, "") as Obj;
     for (const n of inner) if (schemas[n] === undefined) pending.push(n);
   }
   const sorted = Object.fromEntries(
@@ -132,14 +127,120 @@ export function deriveRequests(text: string = readFileSync(documentPath(), "utf8
 
 /** The artifact's path in the repository. */
 export const ARTIFACT = join(__dirname, "..", "emulator", "openapi", "requests.gen.json");
+/** The path of the artifact's TypeScript types. */
+export const TYPES_ARTIFACT = join(__dirname, "..", "emulator", "openapi", "requests.gen.ts");
 
 /** The artifact's exact text. */
 export function renderArtifact(derived: DerivedRequests): string {
   return `${JSON.stringify(derived, null, 1)}\n`;
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+const group = (type: string): string => (/[|&]/.test(type) && !type.startsWith("{") ? `(${type})` : type);
+
+/**
+ * The TypeScript type of a derived schema: the keywords the artifact uses (references, allOf,
+ * oneOf/anyOf, enum, type, properties, required, items, additionalProperties, nullable).
+ * `applied`: the validator fills in defaults here (path parameters and query), so a property with
+ * a default is always present.
+ */
+function typeOf(schema: unknown, pad: string, applied = false): string {
+  if (!isObj(schema)) return "unknown";
+  const parts: string[] = [];
+  if (typeof schema["$ref"] === "string") parts.push(refName(schema["$ref"]));
+  for (const part of (schema["allOf"] as unknown[] | undefined) ?? []) parts.push(group(typeOf(part, pad)));
+  const alternatives = (schema["oneOf"] ?? schema["anyOf"]) as unknown[] | undefined;
+  if (alternatives) parts.push(`(${alternatives.map((a) => typeOf(a, pad)).join(" | ")})`);
+  const own = ownType(schema, pad, applied);
+  if (own !== undefined) parts.push(parts.length > 0 ? group(own) : own);
+  const type = parts.length === 0 ? "unknown" : parts.join(" & ");
+  return schema["nullable"] === true ? `${group(type)} | null` : type;
+}
+
+function ownType(schema: Obj, pad: string, applied: boolean): string | undefined {
+  if (Array.isArray(schema["enum"])) return schema["enum"].map((v) => JSON.stringify(v)).join(" | ");
+  const declared = schema["type"];
+  if (Array.isArray(declared))
+    return declared.map((t) => ownType({ ...schema, type: t }, pad, applied)).join(" | ");
+  if (declared === "object" || isObj(schema["properties"])) return objectType(schema, pad, applied);
+  switch (declared) {
+    case "array":
+      return `Array<${typeOf(schema["items"], pad)}>`;
+    case "string":
+      return "string";
+    case "integer":
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    default:
+      return undefined;
+  }
+}
+
+function objectType(schema: Obj, pad: string, applied: boolean): string {
+  const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
+  const extra = schema["additionalProperties"];
+  const names = Object.keys(properties);
+  if (names.length === 0) {
+    if (isObj(extra)) return `Record<string, ${typeOf(extra, pad)}>`;
+    return extra === false ? "Record<string, never>" : "Record<string, unknown>";
+  }
+  const required = new Set((schema["required"] as string[] | undefined) ?? []);
+  const inner = `${pad}  `;
+  const lines = names.map((name) => {
+    const property = properties[name];
+    const present = required.has(name) || (applied && isObj(property) && property["default"] !== undefined);
+    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
+    return `${inner}${key}${present ? "" : "?"}: ${typeOf(property, inner)};`;
+  });
+  if (extra !== undefined && extra !== false) lines.push(`${inner}[key: string]: unknown;`);
+  return `{\n${lines.join("\n")}\n${pad}}`;
+}
+
+/**
+ * The artifact's types: `Requests` maps each "METHOD /template" to fastify's route generics
+ * (Params, Querystring, and Body where the route takes one; an optional body may be absent or
+ * `null`), then one type per component schema.
+ */
+export function renderTypes(derived: DerivedRequests): string {
+  const routes = Object.entries(derived.operations).map(([route, op]) => {
+    const parts = [
+      `    Params: ${typeOf(op.params, "    ", true)};`,
+      `    Querystring: ${typeOf(op.query, "    ", true)};`,
+    ];
+    if (op.body !== undefined || op.bodyRequired) {
+      const body = typeOf(op.body, "    ");
+      parts.push(`    Body: ${op.bodyRequired ? body : `${group(body)} | null | undefined`};`);
+    }
+    return `  ${JSON.stringify(route)}: {\n${parts.join("\n")}\n  };`;
+  });
+  const components = Object.entries(derived.components.schemas).map(
+    ([name, schema]) => `export type ${name} = ${typeOf(schema, "")};`,
+  );
+  return [
+    "// Derived from the official document by scripts/derive-openapi.ts, with requests.gen.json: do not edit.",
+    "",
+    "/** Each documented route's request parts, as fastify's route generics. */",
+    "export interface Requests {",
+    ...routes,
+    "}",
+    "",
+    ...components,
+    "",
+  ].join("\n");
+}
+
 if (require.main === module) {
-  const text = renderArtifact(deriveRequests());
-  writeFileSync(ARTIFACT, text);
-  process.stdout.write(`wrote ${ARTIFACT} (${text.length} bytes)\n`);
+  const derived = deriveRequests();
+  for (const [path, text] of [
+    [ARTIFACT, renderArtifact(derived)],
+    [TYPES_ARTIFACT, renderTypes(derived)],
+  ] as const) {
+    writeFileSync(path, text);
+    process.stdout.write(`wrote ${path} (${text.length} bytes)\n`);
+  }
 }

@@ -1,4 +1,3 @@
-import type { ApiKeyCreateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import { checkCreateOrgKey, checkReadOrg, checkRevokeOrgKey, orgKeyFields, requirePersonal } from "../auth";
 import type { EmulatorContext } from "../context";
@@ -6,7 +5,7 @@ import { badRequest, forbidden, notFound } from "../errors";
 import { createKey, revokeKey } from "../families/api-keys";
 import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render";
 import { principalOf } from "./principal";
-import { bodyOf, paramsOf } from "./request";
+import { route } from "./route";
 
 // API keys: personal (/api_keys) and organization or project-scoped (/organizations/{org_id}/api_keys).
 
@@ -20,9 +19,9 @@ function keyName(body: { key_name: string }): string {
 export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
 
-  app.post("/api_keys", async (request, reply) => {
+  route(app, "POST /api_keys", async (request, reply) => {
     const user = requirePersonal(principalOf(request), "creating API keys");
-    const name = keyName(bodyOf<ApiKeyCreateRequest>(request));
+    const name = keyName(request.body);
     const { key, token } = createKey(ctx, {
       kind: "personal",
       name,
@@ -32,15 +31,15 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 
-  app.get("/api_keys", async (request) => {
+  route(app, "GET /api_keys", async (request) => {
     const user = requirePersonal(principalOf(request), "listing personal API keys");
     return [...store.keys.values()]
       .filter((k) => k.kind === "personal" && k.user_id === user.id && !k.revoked)
       .map((k) => renderKeyListItem(k, store));
   });
 
-  app.delete("/api_keys/:key_id", async (request) => {
-    const keyId = Number(paramsOf(request)["key_id"]);
+  route(app, "DELETE /api_keys/{key_id}", async (request) => {
+    const keyId = request.params.key_id;
     const user = requirePersonal(principalOf(request), "revoking personal API keys");
     const target = store.keys.get(keyId);
     if (!target || target.revoked || target.kind !== "personal") {
@@ -53,10 +52,10 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return renderKeyRevoked(target);
   });
 
-  app.post("/organizations/:org_id/api_keys", async (request, reply) => {
-    const orgId = paramsOf(request)["org_id"] as string;
+  route(app, "POST /organizations/{org_id}/api_keys", async (request, reply) => {
+    const orgId = request.params.org_id;
     const user = checkCreateOrgKey(principalOf(request));
-    const body = bodyOf<{ key_name: string; project_id?: string }>(request);
+    const body = request.body;
     const name = keyName(body);
     const fields = orgKeyFields(store, user.id, orgId, body.project_id);
     const { key, token } = createKey(ctx, {
@@ -68,17 +67,16 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 
-  app.get("/organizations/:org_id/api_keys", async (request) => {
-    const orgId = paramsOf(request)["org_id"] as string;
+  route(app, "GET /organizations/{org_id}/api_keys", async (request) => {
+    const orgId = request.params.org_id;
     checkReadOrg(store, principalOf(request), orgId);
     return [...store.keys.values()]
       .filter((k) => k.kind !== "personal" && k.org_id === orgId && !k.revoked)
       .map((k) => renderKeyListItem(k, store));
   });
 
-  app.delete("/organizations/:org_id/api_keys/:key_id", async (request) => {
-    const orgId = paramsOf(request)["org_id"] as string;
-    const keyId = Number(paramsOf(request)["key_id"]);
+  route(app, "DELETE /organizations/{org_id}/api_keys/{key_id}", async (request) => {
+    const { org_id: orgId, key_id: keyId } = request.params;
     checkRevokeOrgKey(store, principalOf(request), orgId);
     const target = store.keys.get(keyId);
     if (!target || target.revoked || target.kind === "personal" || target.org_id !== orgId) {

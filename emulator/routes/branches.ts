@@ -1,10 +1,3 @@
-import type {
-  AnnotationCreateValueRequest,
-  BranchCreateRequest,
-  BranchCreateRequestEndpointOptions,
-  BranchRestoreRequest,
-  BranchUpdateRequest,
-} from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
 import { DEFAULT_HISTORY_RETENTION_SECONDS, projectCompute } from "../defaults";
@@ -22,6 +15,7 @@ import {
 } from "../families/branches";
 import type { EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
+import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
 import {
   renderAnnotation,
   renderBranch,
@@ -34,7 +28,7 @@ import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "..
 import { type BranchRecord, type ProjectRecord, recoverable } from "../state";
 import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
-import { bodyOf, paramsOf, queryOf } from "./request";
+import { route } from "./route";
 
 // Branches: create (201, operations), list (search, sort, cursor pages), count, get, update
 // (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, set as
@@ -67,7 +61,7 @@ export function endpointSpecs(
       compute: computeSettings(projectCompute(project), o, where),
     };
     if (o.provisioner !== undefined) spec.provisioner = o.provisioner;
-    if (o.settings !== undefined) spec.settings = o.settings as Record<string, unknown>;
+    if (o.settings !== undefined) spec.settings = o.settings;
     return spec;
   });
 }
@@ -103,24 +97,15 @@ function branchPoint(
   return { timestampMs: ms, lsn: lsnAt(parent, ms) };
 }
 
-interface ListQuery {
-  search: string;
-  sort_by: "name" | "created_at" | "updated_at";
-  sort_order: "asc" | "desc";
-  cursor: string;
-  limit: number;
-  include_deleted: boolean;
-}
-
 /** Registers the branch routes. */
 export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   const now = () => ctx.clock.now();
 
-  app.post("/projects/:project_id/branches", async (request, reply) => {
+  route(app, "POST /projects/{project_id}/branches", async (request, reply) => {
     const principal = principalOf(request);
     const project = projectOf(ctx, request);
-    const body = bodyOf<BranchCreateRequest & AnnotationCreateValueRequest>(request);
+    const body = request.body ?? {};
     const spec = body.branch ?? {};
     const parent = store.liveBranch(project.id, spec.parent_id ?? project.default_branch_id);
     if (!parent) {
@@ -162,9 +147,9 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.code(201).send(response);
   });
 
-  app.get("/projects/:project_id/branches", async (request) => {
+  route(app, "GET /projects/{project_id}/branches", async (request) => {
     const project = projectOf(ctx, request);
-    const query = queryOf<ListQuery>(request);
+    const query = request.query;
     const search = query.search?.toLowerCase();
     const sortBy = query.sort_by ?? "updated_at";
     const direction = query.sort_order === "asc" ? 1 : -1;
@@ -209,29 +194,29 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return body;
   });
 
-  app.get("/projects/:project_id/branches/count", async (request) => {
+  route(app, "GET /projects/{project_id}/branches/count", async (request) => {
     const project = projectOf(ctx, request);
-    const search = queryOf<{ search: string }>(request).search?.toLowerCase();
+    const search = request.query.search?.toLowerCase();
     const branches = store
       .liveBranches(project.id)
       .filter((b) => search === undefined || b.name.toLowerCase().includes(search) || b.id.includes(search));
     return { count: branches.length };
   });
 
-  app.get("/projects/:project_id/branches/:branch_id", async (request) => {
+  route(app, "GET /projects/{project_id}/branches/{branch_id}", async (request) => {
     const { branch } = branchOf(ctx, request);
     return { branch: renderBranch(branch, store, now()), annotation: renderAnnotation(branch) };
   });
 
-  app.get("/projects/:project_id/branches/:branch_id/endpoints", async (request) => {
+  route(app, "GET /projects/{project_id}/branches/{branch_id}/endpoints", async (request) => {
     const { branch } = branchOf(ctx, request);
     const at = now();
     return { endpoints: store.branchEndpoints(branch.id).map((e) => renderEndpoint(e, store, at)) };
   });
 
-  app.patch("/projects/:project_id/branches/:branch_id", async (request) => {
+  route(app, "PATCH /projects/{project_id}/branches/{branch_id}", async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const spec = bodyOf<BranchUpdateRequest>(request).branch;
+    const spec = request.body.branch;
     if (spec.name !== undefined && nameTaken(ctx, project, spec.name, branch.id)) throw conflict(spec.name);
     let expiresAtMs: number | null | undefined;
     if (spec.expires_at === null) expiresAtMs = null;
@@ -244,9 +229,9 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return { branch: renderBranch(branch, store, now()), operations: [] };
   });
 
-  app.delete("/projects/:project_id/branches/:branch_id", async (request, reply) => {
+  route(app, "DELETE /projects/{project_id}/branches/{branch_id}", async (request, reply) => {
     const project = projectOf(ctx, request);
-    const branch = store.liveBranch(project.id, paramsOf(request)["branch_id"]);
+    const branch = store.liveBranch(project.id, request.params.branch_id);
     // The official document: 204 "if the branch doesn't exist or has already been deleted".
     if (!branch) {
       return reply.code(204).send();
@@ -260,9 +245,9 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     };
   });
 
-  app.post("/projects/:project_id/branches/:branch_id/restore", async (request) => {
+  route(app, "POST /projects/{project_id}/branches/{branch_id}/restore", async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const body = bodyOf<BranchRestoreRequest>(request);
+    const body = request.body;
     const source = store.liveBranch(project.id, body.source_branch_id);
     if (!source) {
       throw new HttpError(422, `source branch ${body.source_branch_id} not found in project ${project.id}`);
@@ -294,9 +279,9 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   // Within 7 days of its deletion a branch comes back with its endpoints, idle, and no expiry.
-  app.post("/projects/:project_id/branches/:branch_id/recover", async (request) => {
+  route(app, "POST /projects/{project_id}/branches/{branch_id}/recover", async (request) => {
     const project = projectOf(ctx, request);
-    const branchId = paramsOf(request)["branch_id"] as string;
+    const branchId = request.params.branch_id;
     const branch = store.branches.get(branchId);
     if (!branch || branch.project_id !== project.id || branch.deleted_at_ms === undefined) {
       throw new HttpError(404, `no deleted branch ${branchId} to recover in project ${project.id}`);
@@ -315,7 +300,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     };
   });
 
-  app.post("/projects/:project_id/branches/:branch_id/set_as_default", async (request) => {
+  route(app, "POST /projects/{project_id}/branches/{branch_id}/set_as_default", async (request) => {
     const { project, branch } = branchOf(ctx, request);
     setDefaultBranch(ctx, project, branch);
     return { branch: renderBranch(branch, store, now()), operations: [] };

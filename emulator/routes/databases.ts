@@ -1,14 +1,13 @@
-import type { DatabaseCreateRequest, DatabaseUpdateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { createDatabase, deleteDatabase, updateDatabase } from "../families/databases";
 import { checkIdle } from "../families/operations";
-import { renderDatabases } from "../render";
+import { renderDatabase, renderDatabases } from "../render";
 import { checkDatabaseName } from "../rules";
-import type { BranchRecord, DatabaseRecord } from "../state";
+import type { BranchRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";
-import { bodyOf, paramsOf } from "./request";
+import { route } from "./route";
 
 // Databases of a branch: list, create (its owner role must exist), get, update (name, owner),
 // delete. Changes apply to the branch's compute through operations.
@@ -27,34 +26,35 @@ function checkFree(branch: BranchRecord, name: string): void {
 
 /** Registers the database routes. */
 export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  const base = "/projects/:project_id/branches/:branch_id/databases";
-  const one = (branch: BranchRecord, d: DatabaseRecord) =>
-    renderDatabases({ ...branch, databases: [d] })[0] as Record<string, unknown>;
+  const base = "/projects/{project_id}/branches/{branch_id}/databases";
 
-  app.get(base, async (request) => ({ databases: renderDatabases(branchOf(ctx, request).branch) }));
+  route(app, `GET ${base}`, async (request) => ({
+    databases: renderDatabases(branchOf(ctx, request).branch),
+  }));
 
-  app.post(base, async (request, reply) => {
+  route(app, `POST ${base}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const spec = bodyOf<DatabaseCreateRequest>(request).database;
+    const spec = request.body.database;
     checkDatabaseName(spec.name, "database.name");
     checkFree(branch, spec.name);
     checkOwner(branch, spec.owner_name);
     checkIdle(ctx, project);
     const { database, operations } = createDatabase(ctx, project, branch, spec.name, spec.owner_name);
-    return reply
-      .code(201)
-      .send({ database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) });
+    return reply.code(201).send({
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    });
   });
 
-  app.get(`${base}/:database_name`, async (request) => {
+  route(app, `GET ${base}/{database_name}`, async (request) => {
     const { branch } = branchOf(ctx, request);
-    return { database: one(branch, databaseOf(branch, paramsOf(request)["database_name"] as string)) };
+    return { database: renderDatabase(branch, databaseOf(branch, request.params.database_name)) };
   });
 
-  app.patch(`${base}/:database_name`, async (request) => {
+  route(app, `PATCH ${base}/{database_name}`, async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const database = databaseOf(branch, paramsOf(request)["database_name"] as string);
-    const spec = bodyOf<DatabaseUpdateRequest>(request).database;
+    const database = databaseOf(branch, request.params.database_name);
+    const spec = request.body.database;
     if (spec.name !== undefined && spec.name !== database.name) {
       checkDatabaseName(spec.name, "database.name");
       checkFree(branch, spec.name);
@@ -65,16 +65,22 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
       name: spec.name,
       ownerName: spec.owner_name,
     });
-    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+    return {
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    };
   });
 
-  app.delete(`${base}/:database_name`, async (request, reply) => {
+  route(app, `DELETE ${base}/{database_name}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const database = branch.databases.find((d) => d.name === paramsOf(request)["database_name"]);
+    const database = branch.databases.find((d) => d.name === request.params.database_name);
     // The document: 204 when the database does not exist or has already been deleted.
     if (!database) return reply.code(204).send();
     checkIdle(ctx, project);
     const operations = deleteDatabase(ctx, project, branch, database);
-    return { database: one(branch, database), operations: operations.map((op) => ctx.engine.view(op)) };
+    return {
+      database: renderDatabase(branch, database),
+      operations: operations.map((op) => ctx.engine.view(op)),
+    };
   });
 }

@@ -1,5 +1,4 @@
-import type { EndpointCreateRequest, EndpointUpdateRequest } from "@neondatabase/api-client";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
 import { projectCompute } from "../defaults";
 import { HttpError } from "../errors";
@@ -17,7 +16,7 @@ import { renderEndpoint } from "../render";
 import { checkProvisioner, computeSettings } from "../rules";
 import type { EndpointRecord, OperationRecord } from "../state";
 import { endpointOf, projectOf } from "./lookup";
-import { bodyOf, paramsOf } from "./request";
+import { route } from "./route";
 
 // Compute endpoints: create (one read_write per branch), list, get, update, delete, start,
 // suspend, restart. Every change but a read starts operations, so each is refused with 423 while
@@ -32,9 +31,9 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     operations: operations.map((op) => ctx.engine.view(op)),
   });
 
-  app.post("/projects/:project_id/endpoints", async (request, reply) => {
+  route(app, "POST /projects/{project_id}/endpoints", async (request, reply) => {
     const project = projectOf(ctx, request);
-    const spec = bodyOf<EndpointCreateRequest>(request).endpoint;
+    const spec = request.body.endpoint;
     const branch = store.liveBranch(project.id, spec.branch_id);
     if (!branch) {
       throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
@@ -54,19 +53,19 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     return reply.code(201).send(answer(created.endpoint, created.operations));
   });
 
-  app.get("/projects/:project_id/endpoints", async (request) => {
+  route(app, "GET /projects/{project_id}/endpoints", async (request) => {
     const project = projectOf(ctx, request);
     return { endpoints: store.projectEndpoints(project.id).map((e) => renderEndpoint(e, store, now())) };
   });
 
-  app.get("/projects/:project_id/endpoints/:endpoint_id", async (request) => {
+  route(app, "GET /projects/{project_id}/endpoints/{endpoint_id}", async (request) => {
     const { endpoint } = endpointOf(ctx, request);
     return { endpoint: renderEndpoint(endpoint, store, now()) };
   });
 
-  app.patch("/projects/:project_id/endpoints/:endpoint_id", async (request) => {
+  route(app, "PATCH /projects/{project_id}/endpoints/{endpoint_id}", async (request) => {
     const { project, endpoint } = endpointOf(ctx, request);
-    const spec = bodyOf<EndpointUpdateRequest>(request).endpoint;
+    const spec = request.body.endpoint;
     checkProvisioner(spec.provisioner, "endpoint.");
     if (spec.branch_id !== undefined && spec.branch_id !== endpoint.branch_id) {
       const target = store.liveBranch(project.id, spec.branch_id);
@@ -85,9 +84,9 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     return answer(endpoint, updateEndpoint(ctx, project, endpoint, changes));
   });
 
-  app.delete("/projects/:project_id/endpoints/:endpoint_id", async (request, reply) => {
+  route(app, "DELETE /projects/{project_id}/endpoints/{endpoint_id}", async (request, reply) => {
     const project = projectOf(ctx, request);
-    const endpoint = store.endpoints.get(paramsOf(request)["endpoint_id"] as string);
+    const endpoint = store.endpoints.get(request.params.endpoint_id);
     // The document: 204 when the endpoint does not exist or has already been deleted.
     if (!endpoint || endpoint.project_id !== project.id) return reply.code(204).send();
     checkIdle(ctx, project);
@@ -95,7 +94,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   });
 
   for (const what of ["start", "suspend", "restart"] as const) {
-    app.post(`/projects/:project_id/endpoints/:endpoint_id/${what}`, async (request: FastifyRequest) => {
+    route(app, `POST /projects/{project_id}/endpoints/{endpoint_id}/${what}`, async (request) => {
       const { project, endpoint } = endpointOf(ctx, request);
       checkIdle(ctx, project);
       return answer(endpoint, cycleEndpoint(ctx, project, endpoint, what));

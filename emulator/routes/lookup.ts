@@ -4,22 +4,24 @@ import type { EmulatorContext } from "../context";
 import { notFound } from "../errors";
 import type { BranchRecord, DatabaseRecord, EndpointRecord, ProjectRecord, RoleRecord } from "../state";
 import { principalOf } from "./principal";
-import { paramsOf } from "./request";
 
 // Finding the objects a path names, with the caller's access checked: 404 for what does not exist.
 
+/** A request whose path names these parameters (checked against the document's patterns). */
+type PathOf<K extends string> = FastifyRequest<{ Params: Record<K, string> }>;
+
 /** The path's project, if the caller may act on it. */
-export function projectOf(ctx: EmulatorContext, request: FastifyRequest): ProjectRecord {
-  return accessProject(ctx.store, principalOf(request), paramsOf(request)["project_id"] as string);
+export function projectOf(ctx: EmulatorContext, request: PathOf<"project_id">): ProjectRecord {
+  return accessProject(ctx.store, principalOf(request), request.params.project_id);
 }
 
 /** The path's project and live branch (404 when the branch is missing or deleted). */
 export function branchOf(
   ctx: EmulatorContext,
-  request: FastifyRequest,
+  request: PathOf<"project_id" | "branch_id">,
 ): { project: ProjectRecord; branch: BranchRecord } {
   const project = projectOf(ctx, request);
-  const branchId = paramsOf(request)["branch_id"] as string;
+  const branchId = request.params.branch_id;
   const branch = ctx.store.liveBranch(project.id, branchId);
   if (!branch) throw notFound(`branch ${branchId} not found in project ${project.id}`);
   return { project, branch };
@@ -28,10 +30,10 @@ export function branchOf(
 /** The path's project and endpoint. */
 export function endpointOf(
   ctx: EmulatorContext,
-  request: FastifyRequest,
+  request: PathOf<"project_id" | "endpoint_id">,
 ): { project: ProjectRecord; endpoint: EndpointRecord } {
   const project = projectOf(ctx, request);
-  const endpointId = paramsOf(request)["endpoint_id"] as string;
+  const endpointId = request.params.endpoint_id;
   const endpoint = ctx.store.endpoints.get(endpointId);
   if (!endpoint || endpoint.project_id !== project.id) {
     throw notFound(`endpoint ${endpointId} not found in project ${project.id}`);

@@ -3,7 +3,7 @@ import type { EmulatorContext } from "../context";
 import { badRequest, notFound } from "../errors";
 import { isoMicros, parseIsoMicros } from "../ids";
 import { projectOf } from "./lookup";
-import { paramsOf, queryOf } from "./request";
+import { route } from "./route";
 
 // Operations: newest first; the cursor is the last item's created_at with microseconds, and every
 // page carries one (an exhausted listing answers an empty page).
@@ -14,9 +14,9 @@ const DEFAULT_LIMIT = 10;
 export function operationRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, engine } = ctx;
 
-  app.get("/projects/:project_id/operations", async (request) => {
+  route(app, "GET /projects/{project_id}/operations", async (request) => {
     const project = projectOf(ctx, request);
-    const query = queryOf<{ limit: number; cursor: string }>(request);
+    const query = request.query;
     const cursor = query.cursor === "" ? undefined : query.cursor;
     let beforeUs: number | undefined;
     if (cursor !== undefined) {
@@ -30,9 +30,9 @@ export function operationRoutes(app: FastifyInstance, ctx: EmulatorContext): voi
     return { operations: page.map((op) => engine.view(op)), pagination: { cursor: next } };
   });
 
-  app.get("/projects/:project_id/operations/:operation_id", async (request) => {
+  route(app, "GET /projects/{project_id}/operations/{operation_id}", async (request) => {
     const project = projectOf(ctx, request);
-    const opId = (paramsOf(request)["operation_id"] as string).toLowerCase();
+    const opId = request.params.operation_id.toLowerCase();
     const op = store.operations.get(opId);
     if (!op || op.project_id !== project.id)
       throw notFound(`operation ${opId} not found in project ${project.id}`);

@@ -1,4 +1,3 @@
-import type { ProjectCreateRequest, ProjectUpdateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
@@ -11,6 +10,7 @@ import {
   recoverProject,
   updateProject,
 } from "../families/projects";
+import type { Requests } from "../openapi/requests.gen";
 import {
   connectionUri,
   renderBranch,
@@ -24,7 +24,7 @@ import {
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
 import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";
-import { bodyOf, paramsOf, queryOf } from "./request";
+import { route } from "./route";
 
 // Projects: list (cursor = last project id), shared, get, create, update, delete, recover, and
 // the connection URI of a database.
@@ -47,16 +47,12 @@ export const REGIONS = [
 const byCreation = (a: ProjectRecord, b: ProjectRecord) =>
   a.created_at_ms - b.created_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-interface ListQuery {
-  limit: number;
-  cursor: string;
-  search: string;
-  org_id: string;
-  recoverable: boolean;
-}
-
 /** One page of projects after `cursor` (a project id of an earlier page); every page carries a cursor. */
-function pageOf(ctx: EmulatorContext, projects: ProjectRecord[], query: Partial<ListQuery>) {
+function pageOf(
+  ctx: EmulatorContext,
+  projects: ProjectRecord[],
+  query: Pick<Requests["GET /projects/shared"]["Querystring"], "search" | "cursor" | "limit">,
+) {
   const search = query.search?.toLowerCase();
   let list = [...projects].sort(byCreation);
   if (search !== undefined && search !== "") {
@@ -81,8 +77,8 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   const { store } = ctx;
   const now = () => ctx.clock.now();
 
-  app.get("/projects", async (request) => {
-    const query = queryOf<ListQuery>(request);
+  route(app, "GET /projects", async (request) => {
+    const query = request.query;
     const deleted = query.recoverable === true;
     let projects = listableProjects(store, principalOf(request), query.org_id, deleted);
     if (deleted) projects = projects.filter((p) => recoverable(p, now()));
@@ -96,23 +92,23 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
   });
 
   // Projects other accounts share with this user; the emulator models no sharing, so none.
-  app.get("/projects/shared", async (request) => {
+  route(app, "GET /projects/shared", async (request) => {
     principalOf(request);
-    const { page, pagination } = pageOf(ctx, [], queryOf<ListQuery>(request));
+    const { page, pagination } = pageOf(ctx, [], request.query);
     return {
       projects: page.map((p) => renderProjectListItem(p, store)),
       ...(pagination ? { pagination } : {}),
     };
   });
 
-  app.get("/projects/:project_id", async (request) => {
-    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
+  route(app, "GET /projects/{project_id}", async (request) => {
+    const project = accessProject(store, principalOf(request), request.params.project_id);
     return { project: renderProject(project, now()) };
   });
 
-  app.post("/projects", async (request, reply) => {
+  route(app, "POST /projects", async (request, reply) => {
     const principal = principalOf(request);
-    const spec = bodyOf<ProjectCreateRequest>(request).project;
+    const spec = request.body.project;
     const input: NewProject = { source: "api" };
     if (spec.name !== undefined) input.name = spec.name;
     if (spec.region_id !== undefined) {
@@ -132,7 +128,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     );
     if (spec.history_retention_seconds !== undefined)
       input.historyRetentionSeconds = spec.history_retention_seconds;
-    if (spec.settings !== undefined) input.settings = spec.settings as Record<string, unknown>;
+    if (spec.settings !== undefined) input.settings = spec.settings;
     const branch = spec.branch;
     if (branch) {
       if (branch.name !== undefined) input.branchName = branch.name;
@@ -177,9 +173,9 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     });
   });
 
-  app.patch("/projects/:project_id", async (request) => {
-    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
-    const spec = bodyOf<ProjectUpdateRequest>(request).project;
+  route(app, "PATCH /projects/{project_id}", async (request) => {
+    const project = accessProject(store, principalOf(request), request.params.project_id);
+    const spec = request.body.project;
     const compute =
       spec.default_endpoint_settings === undefined
         ? undefined
@@ -193,27 +189,22 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       name: spec.name,
       defaultCompute: compute,
       historyRetentionSeconds: spec.history_retention_seconds,
-      settings: spec.settings as Record<string, unknown> | undefined,
+      settings: spec.settings,
     });
     return { project: renderProject(project, now()), operations: [] };
   });
 
-  app.delete("/projects/:project_id", async (request) => {
+  route(app, "DELETE /projects/{project_id}", async (request) => {
     const principal = principalOf(request);
-    const project = accessProject(store, principal, paramsOf(request)["project_id"] as string);
+    const project = accessProject(store, principal, request.params.project_id);
     if (principal.key.kind === "project")
       throw forbidden("a project-scoped API key cannot delete its project");
     deleteProject(ctx, project);
     return { project: renderProject(project, now()) };
   });
 
-  app.post("/projects/:project_id/recover", async (request) => {
-    const project = accessProject(
-      store,
-      principalOf(request),
-      paramsOf(request)["project_id"] as string,
-      true,
-    );
+  route(app, "POST /projects/{project_id}/recover", async (request) => {
+    const project = accessProject(store, principalOf(request), request.params.project_id, true);
     if (!recoverable(project, now())) {
       throw notFound(`project ${project.id} was deleted more than 7 days ago and cannot be recovered`);
     }
@@ -225,15 +216,9 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     };
   });
 
-  app.get("/projects/:project_id/connection_uri", async (request) => {
-    const project = accessProject(store, principalOf(request), paramsOf(request)["project_id"] as string);
-    const query = queryOf<{
-      branch_id: string;
-      endpoint_id: string;
-      database_name: string;
-      role_name: string;
-      pooled: boolean;
-    }>(request);
+  route(app, "GET /projects/{project_id}/connection_uri", async (request) => {
+    const project = accessProject(store, principalOf(request), request.params.project_id);
+    const query = request.query;
     const branchId = query.branch_id ?? project.default_branch_id;
     const branch = store.liveBranch(project.id, branchId);
     if (!branch) {

@@ -1,4 +1,3 @@
-import type { RoleCreateRequest } from "@neondatabase/api-client";
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
@@ -7,21 +6,23 @@ import { createRole, deleteRole, resetRolePassword } from "../families/roles";
 import { renderRole, renderRoles } from "../render";
 import { checkRoleName } from "../rules";
 import { branchOf, roleOf } from "./lookup";
-import { bodyOf, paramsOf } from "./request";
+import { route } from "./route";
 
 // Database roles of a branch: list, create (the password is in the answer), get, delete, reveal
 // and reset the password. Changes apply to the branch's compute through operations.
 
 /** Registers the role routes. */
 export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  const base = "/projects/:project_id/branches/:branch_id/roles";
+  const base = "/projects/{project_id}/branches/{branch_id}/roles";
   const view = (op: Parameters<typeof ctx.engine.view>[0]) => ctx.engine.view(op);
 
-  app.get(base, async (request) => ({ roles: renderRoles(branchOf(ctx, request).branch) }));
+  route(app, `GET ${base}`, async (request) => ({
+    roles: renderRoles(branchOf(ctx, request).branch),
+  }));
 
-  app.post(base, async (request, reply) => {
+  route(app, `POST ${base}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const spec = bodyOf<RoleCreateRequest>(request).role;
+    const spec = request.body.role;
     checkRoleName(spec.name, "role.name");
     if (branch.roles.some((r) => r.name === spec.name)) {
       throw new HttpError(409, `role ${JSON.stringify(spec.name)} already exists on branch ${branch.id}`);
@@ -31,14 +32,14 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.code(201).send({ role: renderRole(branch, role, true), operations: operations.map(view) });
   });
 
-  app.get(`${base}/:role_name`, async (request) => {
+  route(app, `GET ${base}/{role_name}`, async (request) => {
     const { branch } = branchOf(ctx, request);
-    return { role: renderRole(branch, roleOf(branch, paramsOf(request)["role_name"] as string)) };
+    return { role: renderRole(branch, roleOf(branch, request.params.role_name)) };
   });
 
-  app.delete(`${base}/:role_name`, async (request, reply) => {
+  route(app, `DELETE ${base}/{role_name}`, async (request, reply) => {
     const { project, branch } = branchOf(ctx, request);
-    const role = branch.roles.find((r) => r.name === paramsOf(request)["role_name"]);
+    const role = branch.roles.find((r) => r.name === request.params.role_name);
     // The document: 204 when the role does not exist or has already been deleted.
     if (!role) return reply.code(204).send();
     if (role.protected) throw new HttpError(422, `role ${role.name} is protected and cannot be deleted`);
@@ -54,9 +55,9 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return { role: renderRole(branch, role), operations: operations.map(view) };
   });
 
-  app.get(`${base}/:role_name/reveal_password`, async (request) => {
+  route(app, `GET ${base}/{role_name}/reveal_password`, async (request) => {
     const { branch } = branchOf(ctx, request);
-    const role = roleOf(branch, paramsOf(request)["role_name"] as string);
+    const role = roleOf(branch, request.params.role_name);
     // The document's 412 is for a password the service does not hold.
     if (role.password === undefined) {
       throw new HttpError(412, `role ${role.name} cannot log in and has no stored password`);
@@ -64,9 +65,9 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return { password: role.password };
   });
 
-  app.post(`${base}/:role_name/reset_password`, async (request) => {
+  route(app, `POST ${base}/{role_name}/reset_password`, async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const role = roleOf(branch, paramsOf(request)["role_name"] as string);
+    const role = roleOf(branch, request.params.role_name);
     if (role.no_login) throw new HttpError(422, `role ${role.name} cannot log in and has no password`);
     checkIdle(ctx, project);
     const operations = resetRolePassword(ctx, project, branch, role);

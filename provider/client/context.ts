@@ -7,7 +7,7 @@ import { type ClientEvent, type EventSink, safeSink } from "./events";
 import { createGotTransport } from "./http";
 import type { ProjectQueues } from "./queue";
 import {
-  accountListings,
+  accountListingCache,
   accountSharedLimiter,
   accountThrottle,
   keyFingerprint,
@@ -60,7 +60,7 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
 /** Default bound of one call: a mutation with its operation wait, or a request waiting out a rate limit. */
 export const DEFAULT_TIMEOUT_MS = 20 * 60_000;
 
-/** What endpoint functions work with. */
+/** What a route function (`api/*.ts`) works with. */
 export interface ClientContext {
   request: RequestContext;
   /** Undefined when `queue: false`. */
@@ -72,6 +72,11 @@ export interface ClientContext {
   /** Epoch ms by which this call is done: the client's `deadline`, else `timeoutMs` from the call. */
   deadline: number;
   emit: EventSink;
+}
+
+/** `ctx` bound by `deadline`: its requests and waits stop there. */
+export function withDeadline(ctx: ClientContext, deadline: number): ClientContext {
+  return { ...ctx, deadline, request: { ...ctx.request, deadline } };
 }
 
 /** Builds contexts for one client; caches one transport per URL + key fingerprint. */
@@ -95,7 +100,7 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
         apiUrl: config.apiUrl,
         transport,
         throttle: options.throttle === false ? undefined : accountThrottle(config.apiUrl, config.apiKey),
-        shared:
+        sharedLimiter:
           limiter === undefined
             ? undefined
             : accountSharedLimiter(limiter.url, config.apiUrl, config.apiKey, limiter.account),
@@ -104,7 +109,7 @@ export function contextFactory(options: ClientOptions): () => ClientContext {
         emit,
         secrets: [config.apiKey],
         random: options.random,
-        listings: accountListings(config.apiUrl, config.apiKey),
+        listingCache: accountListingCache(config.apiUrl, config.apiKey),
         deadline,
       },
       queues: options.queue === false ? undefined : projectQueues(config.apiUrl),

@@ -1,5 +1,7 @@
 /**
- * One error tree for everything the client throws.
+ * One error tree for everything the client throws: `CloudDbError` at the root, `ApiError` for a call
+ * to the API that failed (an answer, no answer, or the operations it started), `UsageError` for what
+ * fails before any request (the key or URL, an argument).
  *
  * Pulumi deserializes provider code, so several copies of these classes can live in one process and
  * `instanceof` is not reliable. Every error carries the `Symbol.for("pulumi-clouddb.error")` marker and a
@@ -26,11 +28,42 @@ export type ApiErrorKind =
   | "ResponseValidation"
   | "OperationFailed"
   | "OperationTimeout"
-  | "PageLimit"
-  | "InvalidArgument"
-  | "Config";
+  | "PageLimit";
 
-/** Facts about the failed call that every error records (all optional: config errors have none). */
+/** Every `kind` a `UsageError` can have. */
+export type UsageErrorKind = "InvalidArgument" | "Config";
+
+/** Every `kind` an error of this library can have. */
+export type CloudDbErrorKind = ApiErrorKind | UsageErrorKind;
+
+const USAGE_KINDS: ReadonlySet<string> = new Set<UsageErrorKind>(["InvalidArgument", "Config"]);
+
+/** Root of the tree: every error this library throws. Use `isCloudDbError(e)` to recognise it. */
+export class CloudDbError extends Error {
+  readonly [ERROR_MARKER] = true as const;
+  readonly kind: CloudDbErrorKind;
+
+  constructor(kind: CloudDbErrorKind, message: string) {
+    super(message);
+    this.name = kind === "ServerError" ? "ServerError" : `${kind}Error`;
+    this.kind = kind;
+  }
+
+  /** Plain JSON for logs (no response bodies, no headers). */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, kind: this.kind, message: this.message };
+  }
+}
+
+/** Nothing was sent: the configuration or an argument cannot be used. Use `isUsageError(e)`. */
+export class UsageError extends CloudDbError {
+  declare readonly kind: UsageErrorKind;
+  constructor(kind: UsageErrorKind, message: string) {
+    super(kind, message);
+  }
+}
+
+/** Facts about the failed call that every `ApiError` records (each optional: a wait has no status). */
 export interface ApiErrorDetails {
   status?: number | undefined;
   code?: string | undefined;
@@ -46,10 +79,9 @@ export interface ApiErrorDetails {
   mayHaveChanged?: boolean | undefined;
 }
 
-/** Base of the tree. Use `isApiError(e)` to recognise it. */
-export class ApiError extends Error {
-  readonly [ERROR_MARKER] = true as const;
-  readonly kind: ApiErrorKind;
+/** A call to the API failed: its answer, no answer, or the operations it started. Use `isApiError(e)`. */
+export class ApiError extends CloudDbError {
+  declare readonly kind: ApiErrorKind;
   /** HTTP status, when a response was received. */
   readonly status: number | undefined;
   /** The API's error `code` (a free string, may be empty). */
@@ -77,9 +109,7 @@ export class ApiError extends Error {
   declare response: unknown;
 
   constructor(kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}) {
-    super(message);
-    this.name = kind === "ServerError" ? "ServerError" : `${kind}Error`;
-    this.kind = kind;
+    super(kind, message);
     this.status = details.status;
     this.code = details.code;
     this.requestId = details.requestId;
@@ -92,12 +122,9 @@ export class ApiError extends Error {
     Object.defineProperty(this, "response", { value: undefined, writable: true, enumerable: false });
   }
 
-  /** Plain JSON for logs (no response bodies, no headers). */
-  toJSON(): Record<string, unknown> {
+  override toJSON(): Record<string, unknown> {
     return {
-      name: this.name,
-      kind: this.kind,
-      message: this.message,
+      ...super.toJSON(),
       status: this.status,
       code: this.code,
       requestId: this.requestId,
@@ -193,8 +220,8 @@ export class ResponseValidationError extends ApiError {
   }
 }
 
-/** Shape of an operation as errors report it (a subset of the schema type, to keep this file standalone). */
-export interface OperationSummary {
+/** An operation as errors report it (a subset of the schema type, to keep this file standalone). */
+export interface ReportedOperation {
   id: string;
   action: string;
   status: string;
@@ -206,11 +233,11 @@ export interface OperationSummary {
 export class OperationFailedError extends ApiError {
   readonly projectId: string;
   /** The operation that failed, as last seen. */
-  readonly operation: OperationSummary;
+  readonly operation: ReportedOperation;
   constructor(
     message: string,
     projectId: string,
-    operation: OperationSummary,
+    operation: ReportedOperation,
     details: ApiErrorDetails = {},
   ) {
     super("OperationFailed", message, details);
@@ -228,11 +255,11 @@ export class OperationTimeoutError extends ApiError {
   /** Ids of the operations still unfinished at the deadline. */
   readonly pendingOperationIds: readonly string[];
   /** Last seen state of those operations. */
-  readonly pendingOperations: readonly OperationSummary[];
+  readonly pendingOperations: readonly ReportedOperation[];
   constructor(
     message: string,
     projectId: string,
-    pendingOperations: readonly OperationSummary[],
+    pendingOperations: readonly ReportedOperation[],
     details: ApiErrorDetails = {},
   ) {
     super("OperationTimeout", message, details);
@@ -253,14 +280,14 @@ export class PageLimitError extends ApiError {
 }
 
 /** A caller-supplied argument is unusable (e.g. an id that would change the request path). */
-export class InvalidArgumentError extends ApiError {
+export class InvalidArgumentError extends UsageError {
   constructor(message: string) {
     super("InvalidArgument", message);
   }
 }
 
 /** The API key or URL is missing or malformed. */
-export class ConfigError extends ApiError {
+export class ConfigError extends UsageError {
   constructor(message: string) {
     super("Config", message);
   }
@@ -272,12 +299,22 @@ export function mayHaveChanged(e: unknown): boolean {
 }
 
 /** True for any error thrown by this library (any copy of it). */
-export function isApiError(e: unknown): e is ApiError {
+export function isCloudDbError(e: unknown): e is CloudDbError {
   return typeof e === "object" && e !== null && (e as Record<PropertyKey, unknown>)[ERROR_MARKER] === true;
 }
 
-function kindGuard<T extends ApiError>(kind: ApiErrorKind): (e: unknown) => e is T {
-  return (e: unknown): e is T => isApiError(e) && e.kind === kind;
+/** True for an error about a call to the API (any copy of this library). */
+export function isApiError(e: unknown): e is ApiError {
+  return isCloudDbError(e) && !USAGE_KINDS.has(e.kind);
+}
+
+/** True for an error raised before any request: the configuration or an argument. */
+export function isUsageError(e: unknown): e is UsageError {
+  return isCloudDbError(e) && USAGE_KINDS.has(e.kind);
+}
+
+function kindGuard<T extends CloudDbError>(kind: CloudDbErrorKind): (e: unknown) => e is T {
+  return (e: unknown): e is T => isCloudDbError(e) && e.kind === kind;
 }
 
 /** True for a 401 (missing, invalid or revoked key). */

@@ -1,12 +1,12 @@
 /**
- * The got-based transport: prefix URL, Bearer auth, JSON content negotiation, our User-Agent and a
- * per-attempt timeout. got's own retry, redirects and HTTP-error throwing are off: the request loop
- * (`request.ts`) decides about every status. got errors are reduced to a code and a message here, so
- * no got object (which holds the request headers) ever escapes into our errors.
+ * got is only the transport: it makes one attempt (prefix URL, Bearer key, JSON, our User-Agent, a
+ * timeout). Retries, throttling and parsing are ours because a retry must also slow the account-wide
+ * throttle, wait out the project's operations after a 423 and stop at the resource's deadline, which
+ * got's per-request retry cannot see, and a body is parsed by its route's zod schema, not got's JSON.
  *
- * Not got's retry hooks and Retry-After handling: a retry here must also slow the account-wide
- * throttle, wait out the project's operations after 423s, and stop at the resource's deadline, which
- * got's per-request retry cannot see.
+ * So got's retry, redirects and HTTP-error throwing are off: the request loop (`request.ts`) decides
+ * about every status. got errors are reduced to a code and a message here, so no got object (which
+ * holds the request headers) ever escapes into our errors.
  */
 import { assertSupportedNode } from "./node-version";
 

@@ -6,10 +6,10 @@
  */
 
 import type { z } from "zod";
-import { awaitOperations, recentOperations } from "./api/operations";
-import type { ClientContext } from "./context";
+import { listOperations, waitForOperations } from "./api/operations";
+import { type ClientContext, withDeadline } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
-import { apiRequest, apiRequestOrEmpty, type RequestSpec } from "./request";
+import { type RequestSpec, send, sendOrEmpty } from "./request";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
 import { isOperationTerminal } from "./wait";
@@ -20,19 +20,35 @@ export interface MutationOptions {
   deadline?: number | undefined;
   /** Wait for the started operations before resolving (default true). */
   wait?: boolean | undefined;
-  /** Called each time an awaited operation's status changes. */
+  /** Called each time the status of an operation the call waits for changes. */
   onProgress?: ((operation: Operation) => void) | undefined;
 }
 
+/** The newest operations of a project: one page of 100 (what a request refused with 423 waits for). */
+async function recentOperations(
+  ctx: ClientContext,
+  projectId: string,
+  deadline: number,
+): Promise<Operation[]> {
+  const operations: Operation[] = [];
+  const newest = listOperations(() => withDeadline(ctx, deadline), projectId, {
+    pageSize: 100,
+    maxItems: 100,
+  });
+  for await (const op of newest) operations.push(op);
+  return operations;
+}
+
+/** `request()`, sent again past 423s once the project's running operations have ended. */
 async function sendPastLocks<T>(
   ctx: ClientContext,
   projectId: string,
-  send: () => Promise<T>,
+  request: () => Promise<T>,
   deadline: number,
 ): Promise<T> {
   for (;;) {
     try {
-      return await send();
+      return await request();
     } catch (error) {
       if (!isLocked(error) || Date.now() >= deadline) throw error;
       // The 423 retries are spent: wait for the project's running work, then try again.
@@ -46,7 +62,7 @@ async function sendPastLocks<T>(
         continue;
       }
       try {
-        await awaitOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
+        await waitForOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
       } catch (waitError) {
         if (isOperationTimeout(waitError)) throw error;
         throw waitError;
@@ -56,14 +72,14 @@ async function sendPastLocks<T>(
 }
 
 /**
- * Run one mutating call for `projectId` under the project queue. `send` performs the request (it
- * receives the deadline); its result's `operations` are awaited unless `wait: false`.
+ * Run one mutating call for `projectId` under the project queue. `request` sends it (it receives
+ * the deadline); its result's `operations` are awaited unless `wait: false`.
  */
-export function runMutation<T extends Started | null>(
+function runMutation<T extends Started | null>(
   ctx: ClientContext,
   projectId: string,
   options: MutationOptions,
-  send: (deadline: number) => Promise<T>,
+  request: (deadline: number) => Promise<T>,
 ): Promise<T> {
   const deadline = options.deadline ?? ctx.deadline;
   const task = async (): Promise<T> => {
@@ -74,8 +90,8 @@ export function runMutation<T extends Started | null>(
         [],
       );
     }
-    const response = await sendPastLocks(ctx, projectId, () => send(deadline), deadline);
-    return response === null ? response : awaitStarted(ctx, projectId, response, { ...options, deadline });
+    const response = await sendPastLocks(ctx, projectId, () => request(deadline), deadline);
+    return response === null ? response : waitForStarted(ctx, projectId, response, { ...options, deadline });
   };
   if (ctx.queues === undefined) return task();
   const ahead = ctx.queues.pending(projectId);
@@ -90,7 +106,7 @@ export type Started = { operations?: Operation[] | undefined; [field: string]: u
  * Waits for the operations `response` started (unless `wait: false`) and resolves with `response`.
  * A failed wait carries `response` in the error, so the caller can record what was made.
  */
-export async function awaitStarted<T extends Started>(
+export async function waitForStarted<T extends Started>(
   ctx: ClientContext,
   projectId: string,
   response: T,
@@ -99,7 +115,7 @@ export async function awaitStarted<T extends Started>(
   const operations = response.operations ?? [];
   if (options.wait === false || operations.length === 0) return response;
   try {
-    await awaitOperations(ctx, projectId, operations, {
+    await waitForOperations(ctx, projectId, operations, {
       deadline: options.deadline,
       onProgress: options.onProgress,
     });
@@ -111,23 +127,21 @@ export async function awaitStarted<T extends Started>(
 }
 
 /** A mutating call that is one request: `spec`, sent under `runMutation` with the call's deadline. */
-export function mutate<S extends z.ZodType<Started>>(
+export function sendMutation<S extends z.ZodType<Started>>(
   ctx: ClientContext,
   projectId: string,
   options: MutationOptions,
   spec: Omit<RequestSpec<S>, "deadline">,
 ): Promise<z.output<S>> {
-  return runMutation(ctx, projectId, options, (deadline) => apiRequest(ctx.request, { ...spec, deadline }));
+  return runMutation(ctx, projectId, options, (deadline) => send(ctx.request, { ...spec, deadline }));
 }
 
-/** `mutate` for a delete: `null` when the API answers 204 (already gone). */
-export function mutateOrGone<S extends z.ZodType<Started>>(
+/** `sendMutation` for a delete: `null` when the API answers 204 (already gone). */
+export function sendMutationOrEmpty<S extends z.ZodType<Started>>(
   ctx: ClientContext,
   projectId: string,
   options: MutationOptions,
   spec: Omit<RequestSpec<S>, "deadline">,
 ): Promise<z.output<S> | null> {
-  return runMutation(ctx, projectId, options, (deadline) =>
-    apiRequestOrEmpty(ctx.request, { ...spec, deadline }),
-  );
+  return runMutation(ctx, projectId, options, (deadline) => sendOrEmpty(ctx.request, { ...spec, deadline }));
 }

@@ -73,3 +73,14 @@ export async function* paginate<TPage, TItem>(
     cursor = next;
   }
 }
+
+/**
+ * A listing as an async iterable: each `for await` resolves a fresh context (the key, the deadline)
+ * and walks the pages `walk` describes with it.
+ */
+export function pages<C, TPage, TItem>(
+  context: () => C,
+  walk: (ctx: C) => PaginateOptions<TPage, TItem>,
+): AsyncIterable<TItem> {
+  return { [Symbol.asyncIterator]: () => paginate(walk(context()))[Symbol.asyncIterator]() };
+}

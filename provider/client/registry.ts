@@ -7,7 +7,7 @@
  * platform's speed are the same whichever key asks.
  */
 import { createHash } from "node:crypto";
-import { SharedListings } from "./listings";
+import { ListingCache } from "./listing-cache";
 import { ProjectQueues } from "./queue";
 import { createSharedLimiter, type SharedLimiter } from "./shared-limiter";
 import { DEFAULT_RATE_LIMITS, Throttle } from "./throttle";
@@ -23,8 +23,8 @@ export interface Registry {
   durations: Map<string, OperationDurations>;
   /** Shared limiters, keyed by server URL + account (created only when a limiter URL is set). */
   limiters?: Map<string, SharedLimiter>;
-  /** Listings shared by reads, per account (what a key can list depends on the key). */
-  listings?: Map<string, SharedListings>;
+  /** Cached listings, per account (what a key can list depends on the key). */
+  listings?: Map<string, ListingCache>;
 }
 
 /** First 16 hex chars of SHA-256 of the key: enough to tell keys apart, useless to an attacker. */
@@ -48,11 +48,11 @@ export function accountThrottle(apiUrl: string, apiKey: string): Throttle {
   return slotOf(registry().throttles, `${apiUrl}#${keyFingerprint(apiKey)}`, () => new Throttle());
 }
 
-/** The listings the reads of this URL + key share. */
-export function accountListings(apiUrl: string, apiKey: string): SharedListings {
+/** The listing cache of this URL + key. */
+export function accountListingCache(apiUrl: string, apiKey: string): ListingCache {
   const reg = registry();
   reg.listings ??= new Map();
-  return slotOf(reg.listings, `${apiUrl}#${keyFingerprint(apiKey)}`, () => new SharedListings());
+  return slotOf(reg.listings, `${apiUrl}#${keyFingerprint(apiKey)}`, () => new ListingCache());
 }
 
 /** `map`'s entry for `id`, made by `make` on first use. */

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { ApiError } from "./errors";
 import { ResponseValidationError } from "./errors";
 import type { EventSink } from "./events";
-import type { SharedListings } from "./listings";
+import type { ListingCache } from "./listing-cache";
 import type { ApiRoute } from "./path";
 import { redactSecrets } from "./redact";
 import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
@@ -25,7 +25,7 @@ export interface RequestContext {
   /** Undefined when throttling is disabled. */
   throttle: Throttle | undefined;
   /** The account's budget shared with other processes; undefined without a limiter URL. */
-  shared?: SharedLimiter | undefined;
+  sharedLimiter?: SharedLimiter | undefined;
   policy: RetryPolicy;
   attemptTimeoutMs: number;
   emit: EventSink;
@@ -33,8 +33,8 @@ export interface RequestContext {
   secrets: readonly string[];
   /** Source of jitter; `Math.random` unless a test pins it. */
   random?: (() => number) | undefined;
-  /** The account's listings shared by reads; every mutation invalidates them. */
-  listings?: SharedListings | undefined;
+  /** The account's cached listings; every mutation invalidates them. */
+  listingCache?: ListingCache | undefined;
   /** Epoch ms bound of every request that names none (the resource's, else the client's timeout). */
   deadline?: number | undefined;
 }
@@ -65,23 +65,23 @@ function cleanQuery(query: RequestSpec<z.ZodType>["query"]): Record<string, stri
   return out;
 }
 
-/** Perform `spec`; resolves with the parsed body, or `null` for a 204 / empty 2xx when `allowEmpty`. */
-async function perform<S extends z.ZodType>(
+/** Send `spec`; resolves with the parsed body, or `null` for a 204 / empty 2xx when `allowEmpty`. */
+async function sendRequest<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
   allowEmpty: boolean,
 ): Promise<z.output<S> | null> {
-  if (spec.method === "GET" || ctx.listings === undefined) return attempts(ctx, spec, allowEmpty);
-  // A change, made or maybe made, outdates every shared listing: before it starts and when it ends.
-  ctx.listings.invalidate();
+  if (spec.method === "GET" || ctx.listingCache === undefined) return attemptAndRetry(ctx, spec, allowEmpty);
+  // A change, made or maybe made, outdates every cached listing: before it starts and when it ends.
+  ctx.listingCache.invalidate();
   try {
-    return await attempts(ctx, spec, allowEmpty);
+    return await attemptAndRetry(ctx, spec, allowEmpty);
   } finally {
-    ctx.listings.invalidate();
+    ctx.listingCache.invalidate();
   }
 }
 
-async function attempts<S extends z.ZodType>(
+async function attemptAndRetry<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
   allowEmpty: boolean,
@@ -96,7 +96,9 @@ async function attempts<S extends z.ZodType>(
   for (let attempt = 1; ; attempt++) {
     if (ctx.throttle !== undefined) {
       let waitedMs = await ctx.throttle.acquire(method, route.template, { since: started, notBefore });
-      if (ctx.shared !== undefined) waitedMs += await ctx.shared.acquire(method, route.template, ctx.emit);
+      if (ctx.sharedLimiter !== undefined) {
+        waitedMs += await ctx.sharedLimiter.acquire(method, route.template, ctx.emit);
+      }
       if (waitedMs > 0) ctx.emit({ type: "throttled", method, pathTemplate: route.template, waitedMs });
     }
 
@@ -252,18 +254,18 @@ function parseSuccess<S extends z.ZodType>(
   return parsed.data as z.output<S>;
 }
 
-/** Perform a request whose success always has a JSON body. Throws a typed `ApiError` otherwise. */
-export async function apiRequest<S extends z.ZodType>(
+/** Send a request whose success always has a JSON body. Throws a typed `ApiError` otherwise. */
+export async function send<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
 ): Promise<z.output<S>> {
-  return (await perform(ctx, spec, false)) as z.output<S>;
+  return (await sendRequest(ctx, spec, false)) as z.output<S>;
 }
 
-/** Perform a request whose success may be a 204 / empty body (resolves `null` then). */
-export function apiRequestOrEmpty<S extends z.ZodType>(
+/** Send a request whose success may be a 204 / empty body (resolves `null` then). */
+export function sendOrEmpty<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
 ): Promise<z.output<S> | null> {
-  return perform(ctx, spec, true);
+  return sendRequest(ctx, spec, true);
 }

@@ -1,5 +1,6 @@
 /**
- * Waiting for operations. Only unfinished operations are polled; the first poll comes soon and the
+ * Polling operations until they end (`waitForOperations` in `api/operations.ts` sets a poll up from
+ * the client's settings). Only unfinished operations are polled; the first poll comes soon and the
  * interval doubles up to the 5 s the API suggests. Status rules:
  *
  * | status                                   | meaning here                                        |
@@ -10,7 +11,7 @@
  * | cancelled, error                         | terminal failure: `OperationFailedError`            |
  * | scheduling, running, cancelling, unknown | keep waiting                                        |
  */
-import { OperationFailedError, type OperationSummary, OperationTimeoutError } from "./errors";
+import { OperationFailedError, OperationTimeoutError, type ReportedOperation } from "./errors";
 import type { EventSink } from "./events";
 import { redactSecrets } from "./redact";
 import type { Operation } from "./schemas";
@@ -72,8 +73,8 @@ const MIN_STEP_MS = 10;
 /** The pause between polls of a due operation: this fraction of its expected running time. */
 const STEP_FRACTION = 1 / 50;
 
-/** Everything a wait needs. */
-export interface WaitParams {
+/** Everything a poll needs. */
+export interface PollParams {
   projectId: string;
   operations: readonly Operation[];
   /** Reads one operation (`GET /projects/{project_id}/operations/{operation_id}`). */
@@ -91,7 +92,7 @@ export interface WaitParams {
 }
 
 /** What an error records of an operation: its error text is the platform's, so it is scrubbed too. */
-function summary(op: Operation): OperationSummary {
+function summary(op: Operation): ReportedOperation {
   return {
     id: op.id,
     action: op.action,
@@ -131,11 +132,11 @@ function failedError(projectId: string, op: Operation): OperationFailedError {
 }
 
 /**
- * Wait until every operation is done; resolves with their last states (input order).
+ * Poll until every operation is done; resolves with their last states (input order).
  * Throws `OperationFailedError` on `cancelled` / `error` (unless `settleOnly`), and
  * `OperationTimeoutError` listing the pending ids when the deadline passes.
  */
-export async function waitForOperations(params: WaitParams): Promise<Operation[]> {
+export async function pollOperations(params: PollParams): Promise<Operation[]> {
   const { projectId, deadline } = params;
   const interval = params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL;
   const started = Date.now();

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { isApiError, isNotFound, NotFoundError } from "../client/errors";
+import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
 import { dataSourceClient } from "./credentials";
 import type { DataSourceOptions } from "./options";
 
@@ -76,7 +76,7 @@ export function getConnectionUriOutput(
         if (isNotFound(error) && pulumi.runtime.isDryRun()) return unknownOutput<GetConnectionUriResult>();
         // The message says what failed and what to do; a stack would point into the package's
         // compiled files (or at sources it does not ship).
-        throw isApiError(error) ? new pulumi.RunError(error.message) : error;
+        throw isCloudDbError(error) ? new pulumi.RunError(error.message) : error;
       }
     }),
   );

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import type {
   ApiKeyCreated,
+  CachedListings,
   CloudDbClient,
   OrgApiKeyCreated,
   OrgApiKeyListItem,
-  SharedReads,
 } from "../client";
-import { declaredInputs, nameInput, optionalText } from "./lifecycle/check";
+import { messageOf, ResourceError } from "./errors";
+import { nameInput, optionalText } from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
-import { messageOf, ResourceError } from "./lifecycle/errors";
 import { firstListing } from "./lifecycle/firstListings";
 import { markOf } from "./lifecycle/owner";
 import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
@@ -148,7 +149,7 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
       );
     }
     // A refresh reads every key at once: they share one listing per owner.
-    const found = (await listKeys(client.shared, props)).find((k) => k.id === Number(id));
+    const found = (await listKeys(client.cached, props)).find((k) => k.id === Number(id));
     if (found === undefined) return undefined;
     return {
       ...props,
@@ -195,7 +196,7 @@ function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {
 
 /** The keys of the owner `of` names: the caller's personal keys, or the organization's. */
 async function listKeys(
-  client: SharedReads | CloudDbClient,
+  client: CachedListings | CloudDbClient,
   of: Pick<ApiKeyInputs, "orgId">,
 ): Promise<readonly OrgApiKeyListItem[]> {
   return of.orgId === undefined ? client.listApiKeys() : client.listOrgApiKeys(of.orgId);

@@ -8,12 +8,27 @@ import type {
 } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema } from "../client/schemas";
+import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
+import { ResourceError, unfinished } from "./errors";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
-import { adoptInput, DeleteProtectionInput, nameInput, optionalText, TimeoutsInput } from "./lifecycle/check";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  GeneratedNameInput,
+  optionalId,
+  optionalText,
+  requiredId,
+  TimeoutsInput,
+} from "./inputs/common";
+import {
+  apiComputeSettings,
+  COMPUTE_INPUTS,
+  COMPUTE_SETTINGS,
+  EndpointTypeInput,
+  withComputeRange,
+} from "./inputs/compute";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
-import { ResourceError, unfinished } from "./lifecycle/errors";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY } from "./lifecycle/owner";
@@ -30,44 +45,19 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
-const ENDPOINT_TYPES = ["read_write", "read_only"] as const;
 const INIT_SOURCES = ["parent-data", "schema-only"] as const;
-const PROJECT_REQUIRED = "projectId is required: the id of the project to branch in";
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
-/** The smallest compute size the API takes, in compute units. */
-const MIN_CU = 0.25;
-const SUSPEND_FORM = "suspendTimeoutSeconds is -1 (never suspend), 0 (the default) or from 60 to 604800";
+const EndpointInput = z.object({ type: EndpointTypeInput });
 
-const endpointTypeError = (type: unknown) =>
-  `endpoint type ${JSON.stringify(type ?? null)} is not one of ${ENDPOINT_TYPES.join(", ")}`;
-
-// The state records whatever type the API reports, so the inputs refresh reports are plain strings.
-const EndpointInput = z.object({
-  type: z
-    .string({ error: (issue) => endpointTypeError(issue.input) })
-    .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
-      error: (issue) => endpointTypeError(issue.input),
-    }),
-});
-
-/** The compute settings a branch's endpoints are created with and updated in place. */
-const COMPUTE_SETTINGS = ["autoscalingLimitMinCu", "autoscalingLimitMaxCu", "suspendTimeoutSeconds"] as const;
-
-const cuInput = (property: string) =>
-  z
-    .number({ error: `${property} is a number of compute units such as 0.25, 1 or 2` })
-    .min(MIN_CU, `${property} must be at least ${MIN_CU} compute units`)
-    .optional();
-
-/** Inputs as the provider sees them. */
-export const BranchInputsSchema = z
-  .object({
-    projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
-    name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
-    parentId: z
-      .string({ error: "parentId must be a branch id (br-...); omit it to branch from the default branch" })
-      .min(1, "parentId must be a branch id (br-...); omit it to branch from the default branch")
-      .optional(),
+/**
+ * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
+ * an Endpoint's rules.
+ */
+export const BranchInputsSchema = withComputeRange(
+  z.object({
+    projectId: requiredId("projectId", "the id of the project to branch in"),
+    name: GeneratedNameInput,
+    parentId: optionalId("parentId must be a branch id (br-...); omit it to branch from the default branch"),
     endpoints: z
       .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
       .superRefine((endpoints, ctx) => {
@@ -96,55 +86,41 @@ export const BranchInputsSchema = z
       .string({ error: "parentLsn must be an LSN such as 0/1F0A3B8" })
       .regex(LSN, "parentLsn must be an LSN such as 0/1F0A3B8")
       .optional(),
-    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
-    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
-    suspendTimeoutSeconds: z
-      .number({ error: SUSPEND_FORM })
-      .int(SUSPEND_FORM)
-      .refine((t) => t === -1 || t === 0 || (t >= 60 && t <= 604_800), SUSPEND_FORM)
-      .optional(),
+    ...COMPUTE_INPUTS,
     resetTrigger: optionalText("resetTrigger"),
     adoptExisting: adoptInput("branch"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
-  })
-  .superRefine((inputs, ctx) => {
-    const both = (a: keyof typeof inputs, b: keyof typeof inputs, why: string) => {
-      if (inputs[a] !== undefined && inputs[b] !== undefined) {
-        ctx.addIssue({ code: "custom", path: [b], message: `give either ${a} or ${b}, not both: ${why}` });
-      }
-    };
-    both("expiresAt", "ttl", "both set when the branch expires");
-    both("parentTimestamp", "parentLsn", "both pick the point in the parent's history to branch from");
-    const { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max } = inputs;
-    if (typeof min === "number" && typeof max === "number" && min > max) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["autoscalingLimitMinCu"],
-        message: `autoscalingLimitMinCu (${min}) is above autoscalingLimitMaxCu (${max}): lower the minimum or raise the maximum`,
-      });
+  }),
+).superRefine((inputs, ctx) => {
+  const both = (a: keyof typeof inputs, b: keyof typeof inputs, why: string) => {
+    if (inputs[a] !== undefined && inputs[b] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [b], message: `give either ${a} or ${b}, not both: ${why}` });
     }
-    const setting = COMPUTE_SETTINGS.find((key) => inputs[key] !== undefined);
-    const noEndpoints =
-      Array.isArray(inputs.endpoints) && inputs.endpoints.length === 0
-        ? true
-        : inputs.endpoints === undefined && inputs.adoptExisting === undefined;
-    if (setting !== undefined && noEndpoints) {
-      ctx.addIssue({
-        code: "custom",
-        path: [setting],
-        message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
-      });
-    }
-    if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["resetTrigger"],
-        message:
-          "resetTrigger resets a branch from its parent's data, and a schema-only branch has no parent to reset from: remove resetTrigger (or replace the branch to start again)",
-      });
-    }
-  });
+  };
+  both("expiresAt", "ttl", "both set when the branch expires");
+  both("parentTimestamp", "parentLsn", "both pick the point in the parent's history to branch from");
+  const setting = COMPUTE_SETTINGS.find((key) => inputs[key] !== undefined);
+  const noEndpoints =
+    Array.isArray(inputs.endpoints) && inputs.endpoints.length === 0
+      ? true
+      : inputs.endpoints === undefined && inputs.adoptExisting === undefined;
+  if (setting !== undefined && noEndpoints) {
+    ctx.addIssue({
+      code: "custom",
+      path: [setting],
+      message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
+    });
+  }
+  if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["resetTrigger"],
+      message:
+        "resetTrigger resets a branch from its parent's data, and a schema-only branch has no parent to reset from: remove resetTrigger (or replace the branch to start again)",
+    });
+  }
+});
 
 // The schema validates exactly the public inputs and types.
 true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
@@ -191,7 +167,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   computed: ["name", "parentId", "endpoints", ...COMPUTE_SETTINGS],
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
-    deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
     protected: (news, olds) => (news ?? false) === (olds ?? false),
     initSource: (news, olds) => (news ?? "parent-data") === (olds ?? "parent-data"),
     ttl: sameTtl,
@@ -220,7 +195,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       parent_timestamp: inputs.parentTimestamp,
       parent_lsn: inputs.parentLsn,
     });
-    const settings = computeRequest(inputs);
+    const settings = apiComputeSettings(inputs);
     const made = await client
       .createBranch(
         inputs.projectId,
@@ -233,7 +208,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       )
       .catch(async (err) =>
         Promise.reject(
-          isConflict(err) ? nameTaken(inputs, err) : await undoUnmade(client, inputs, err, deadline),
+          isConflict(err)
+            ? nameHeldByOtherBranch(inputs, err)
+            : await undoUnmade(client, inputs, err, deadline),
         ),
       );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
@@ -332,8 +309,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     }
     // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
     const [branches, endpoints] = await Promise.all([
-      client.shared.listBranches(props.projectId),
-      client.shared.listEndpoints(props.projectId),
+      client.cached.listBranches(props.projectId),
+      client.cached.listEndpoints(props.projectId),
     ]);
     const branch = branches.find((b) => b.id === id);
     if (branch === undefined) return undefined;
@@ -425,7 +402,7 @@ async function converge(
       : await reconcileComputes(client, projectId, id, news.endpoints, news, deadline);
   if (COMPUTE_SETTINGS.some((key) => news[key] !== undefined && news[key] !== olds[key])) {
     for (const ep of kept) {
-      await client.updateEndpoint(projectId, ep.id, { endpoint: computeRequest(news) }, { deadline });
+      await client.updateEndpoint(projectId, ep.id, { endpoint: apiComputeSettings(news) }, { deadline });
     }
   }
   if (reset) await resetFromParent(client, id, outs, deadline);
@@ -457,7 +434,7 @@ async function reconcileComputes(
   }
   for (const ep of spare) await client.deleteEndpoint(projectId, ep.id, { deadline });
   for (const type of missing) {
-    const endpoint = { branch_id: branchId, type, ...computeRequest(news) };
+    const endpoint = { branch_id: branchId, type, ...apiComputeSettings(news) };
     await client.createEndpoint(projectId, { endpoint }, { deadline });
   }
   return kept;
@@ -477,15 +454,6 @@ async function resetFromParent(
     );
   }
   await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
-}
-
-/** The API's compute settings from the declared ones (those left out are left to the API). */
-function computeRequest(inputs: BranchInputs) {
-  return compact({
-    autoscaling_limit_min_cu: inputs.autoscalingLimitMinCu,
-    autoscaling_limit_max_cu: inputs.autoscalingLimitMaxCu,
-    suspend_timeout_seconds: inputs.suspendTimeoutSeconds,
-  });
 }
 
 type LiveBranch = ReturnType<typeof liveFields>;
@@ -654,7 +622,7 @@ async function undoUnmade(
 }
 
 /** A 409 on create: the name belongs to a branch this resource did not make (`findOwn` found none of its own). */
-function nameTaken(inputs: BranchInputs, err: ApiError): ResourceError {
+function nameHeldByOtherBranch(inputs: BranchInputs, err: ApiError): ResourceError {
   return new ResourceError(
     "NameTaken",
     `a branch named "${inputs.name ?? ""}" already exists in project ${inputs.projectId} and was not created by this ` +

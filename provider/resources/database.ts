@@ -2,9 +2,17 @@ import { z } from "zod";
 import type { Database as ApiDatabase } from "../client";
 import { isConflict } from "../client/errors";
 import { DatabaseOperationsSchema } from "../client/schemas";
-import { adoptInput, DeleteProtectionInput, declaredInputs, TimeoutsInput } from "./lifecycle/check";
+import { nameOf, unprovenNameConflict } from "./errors";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  ProjectOfBranchInput,
+  postgresNameInput,
+  requiredId,
+  TimeoutsInput,
+} from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
-import { nameOf, nameTaken } from "./lifecycle/errors";
 import { isGeneratedWith } from "./lifecycle/owner";
 import type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
@@ -12,17 +20,12 @@ export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
 // ---------------------------------------------------------------- inputs
 
-const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
-
 /** Inputs as the provider sees them. */
 export const DatabaseInputsSchema = z.object({
-  projectId: required("projectId: the project of the branch"),
-  branchId: required("branchId: the branch the database lives on (br-...)"),
-  name: z
-    .string({ error: "name must be a database name; omit it for a generated one" })
-    .min(1, "name must be a database name; omit it for a generated one")
-    .optional(),
-  ownerName: required("ownerName: the role that owns the database (declare it with a Role)"),
+  projectId: ProjectOfBranchInput,
+  branchId: requiredId("branchId", "the branch the database is on (br-...)"),
+  name: postgresNameInput("database"),
+  ownerName: requiredId("ownerName", "the role that owns the database (declare it with a Role)"),
   adoptExisting: adoptInput("database (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
@@ -73,7 +76,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     } catch (err) {
       if (!isConflict(err)) throw err;
       if (createKey === undefined || !isGeneratedWith(name, createKey))
-        throw nameTaken("database", inputs, err);
+        throw unprovenNameConflict("database", inputs, err);
     }
     const found = await client.getDatabase(inputs.projectId, inputs.branchId, name);
     const wanted = outputsOf(inputs, found, []);
@@ -106,7 +109,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const databases = await client.shared.listDatabases(props.projectId, props.branchId);
+    const databases = await client.cached.listDatabases(props.projectId, props.branchId);
     const found =
       databases.find((d) => props.databaseId !== null && d.id === props.databaseId) ??
       databases.find((d) => d.name === props.name);

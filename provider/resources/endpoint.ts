@@ -1,14 +1,16 @@
 import { z } from "zod";
 import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
-import { ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
-import { adoptLive } from "./lifecycle/adoption";
-import { adoptInput, DeleteProtectionInput, TimeoutsInput } from "./lifecycle/check";
+import { type ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
+import { ResourceError, unfinished } from "./errors";
 import {
-  apiComputeSettings,
-  cuInput,
-  SuspendTimeoutInput,
-  withComputeRange,
-} from "./lifecycle/computeInputs";
+  adoptInput,
+  DeleteProtectionInput,
+  ProjectOfBranchInput,
+  requiredId,
+  TimeoutsInput,
+} from "./inputs/common";
+import { apiComputeSettings, COMPUTE_INPUTS, EndpointTypeInput, withComputeRange } from "./inputs/compute";
+import { adoptLive } from "./lifecycle/adoption";
 import {
   compact,
   createdSince,
@@ -16,7 +18,6 @@ import {
   type ResourceDefinition,
   type Same,
 } from "./lifecycle/define";
-import { ResourceError, unfinished } from "./lifecycle/errors";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
 import type { ComputeEndpointType, EndpointInputs, EndpointOutputs } from "./public/endpoint";
@@ -25,30 +26,20 @@ export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
 
 // ---------------------------------------------------------------- inputs
 
-const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
-const TYPE = `type must be one of ${ENDPOINT_TYPES.join(", ")}`;
 const POOLER = "poolerEnabled must be true or false";
 
 /** Inputs as the provider sees them. */
 export const EndpointInputsSchema = withComputeRange(
   z.object({
-    projectId: required("projectId: the project of the branch"),
-    branchId: required("branchId: the branch the compute serves (br-...)"),
-    type: z
-      .string({ error: TYPE })
-      .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
-        error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
-      })
-      .optional(),
-    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
-    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
-    suspendTimeoutSeconds: SuspendTimeoutInput,
+    projectId: ProjectOfBranchInput,
+    branchId: requiredId("branchId", "the branch the compute serves (br-...)"),
+    type: EndpointTypeInput.optional(),
+    ...COMPUTE_INPUTS,
     poolerEnabled: z.boolean({ error: POOLER }).optional(),
     adoptExisting: adoptInput("compute endpoint"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
   }),
-  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
 );
 
 // The schema validates exactly the public inputs.
@@ -88,7 +79,6 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     "suspendTimeoutSeconds",
     "poolerEnabled",
   ],
-  same: { deleteProtection: (news, olds) => (news ?? false) === (olds ?? false) },
   // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
   deleteBeforeReplace: (olds, news) =>
     (news.type ?? olds.type) === "read_write" &&
@@ -121,7 +111,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
    */
   async findOwn({ client, deadline }, inputs, key) {
     const name = markedName(key);
-    const found = (await client.shared.listEndpoints(inputs.projectId)).find((e) => e.name === name);
+    const found = (await client.cached.listEndpoints(inputs.projectId)).find((e) => e.name === name);
     if (found === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.endpoint_id === found.id);
     const outs = outputsOf(inputs, { endpoint: found, operations: ops });

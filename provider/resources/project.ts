@@ -1,16 +1,22 @@
 import { z } from "zod";
 import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
-import { adoptLive } from "./lifecycle/adoption";
-import { adoptInput, DeleteProtectionInput, nameInput, TimeoutsInput } from "./lifecycle/check";
+import { unfinished } from "./errors";
+import {
+  adoptInput,
+  DeleteProtectionInput,
+  GeneratedNameInput,
+  optionalId,
+  TimeoutsInput,
+} from "./inputs/common";
 import {
   apiComputeSettings,
+  COMPUTE_INPUTS,
   COMPUTE_SETTINGS,
   computeSettingsOf,
-  cuInput,
-  SuspendTimeoutInput,
   withComputeRange,
-} from "./lifecycle/computeInputs";
+} from "./inputs/compute";
+import { adoptLive } from "./lifecycle/adoption";
 import {
   compact,
   createdSince,
@@ -18,7 +24,6 @@ import {
   type ResourceDefinition,
   type Same,
 } from "./lifecycle/define";
-import { unfinished } from "./lifecycle/errors";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
 import {
@@ -35,29 +40,23 @@ export type { ProjectInputs, ProjectOutputs } from "./public/project";
 const PG_VERSIONS = "pgVersion must be a Postgres major version the service runs: 14, 15, 16, 17 or 18";
 const RETENTION_MAX = 2_592_000;
 const RETENTION = `historyRetentionSeconds must be a whole number of seconds from 0 to ${RETENTION_MAX} (30 days)`;
-const id = (what: string) => z.string({ error: what }).min(1, what).optional();
 
 /** Compute settings the project gives every compute created without its own. */
-export const DefaultEndpointSettingsInput = withComputeRange(
-  z.object({
-    autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
-    autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
-    suspendTimeoutSeconds: SuspendTimeoutInput,
-  }),
-  { min: "autoscalingLimitMinCu", max: "autoscalingLimitMaxCu" },
-);
+export const DefaultEndpointSettingsInput = withComputeRange(z.object(COMPUTE_INPUTS));
 
 /** Inputs as the provider sees them. */
 export const ProjectInputsSchema = z.object({
-  name: nameInput(256, "name must be a non-empty string; omit it for a generated name").optional(),
-  regionId: id("regionId must be a region id such as aws-us-east-2; omit it for the service's default"),
+  name: GeneratedNameInput,
+  regionId: optionalId(
+    "regionId must be a region id such as aws-us-east-2; omit it for the service's default",
+  ),
   pgVersion: z
     .number({ error: PG_VERSIONS })
     .int(PG_VERSIONS)
     .min(14, PG_VERSIONS)
     .max(18, PG_VERSIONS)
     .optional(),
-  orgId: id("orgId must be an organization id (org-...); omit it for a project of the key's owner"),
+  orgId: optionalId("orgId must be an organization id (org-...); omit it for a project of the key's owner"),
   historyRetentionSeconds: z
     .number({ error: RETENTION })
     .int(RETENTION)
@@ -106,7 +105,6 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   same: {
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
-    deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
   },
   secrets: PROJECT_SECRETS,
   id: (outs) => outs.projectId,

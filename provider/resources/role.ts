@@ -2,15 +2,18 @@ import { z } from "zod";
 import type { Role as ApiRole } from "../client";
 import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
+import { nameOf, ResourceError, unprovenNameConflict } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
-  declaredInputs,
   optionalText,
+  ProjectOfBranchInput,
+  postgresNameInput,
+  requiredId,
   TimeoutsInput,
-} from "./lifecycle/check";
+} from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
 import { createdSince, defineResource, type Same } from "./lifecycle/define";
-import { nameOf, nameTaken, ResourceError } from "./lifecycle/errors";
 import { isGeneratedWith } from "./lifecycle/owner";
 import { ROLE_SECRETS, type RoleInputs, type RoleOutputs } from "./public/role";
 
@@ -18,22 +21,11 @@ export type { RoleInputs, RoleOutputs } from "./public/role";
 
 // ---------------------------------------------------------------- inputs
 
-const NAME_BYTES = 63;
-const PROJECT_REQUIRED = "projectId is required: the project of the branch";
-const BRANCH_REQUIRED = "branchId is required: the branch the role belongs to (br-...)";
-
 /** Inputs as the provider sees them. */
 export const RoleInputsSchema = z.object({
-  projectId: z.string({ error: PROJECT_REQUIRED }).min(1, PROJECT_REQUIRED),
-  branchId: z.string({ error: BRANCH_REQUIRED }).min(1, BRANCH_REQUIRED),
-  name: z
-    .string({ error: "name must be a Postgres role name; omit it for a generated one" })
-    .refine((name) => name.trim() !== "", "name must not be blank; omit it for a generated one")
-    .refine((name) => Buffer.byteLength(name) <= NAME_BYTES, {
-      error: (issue) =>
-        `name is ${Buffer.byteLength(String(issue.input))} bytes; Postgres role names are at most ${NAME_BYTES}: shorten it`,
-    })
-    .optional(),
+  projectId: ProjectOfBranchInput,
+  branchId: requiredId("branchId", "the branch the role is on (br-...)"),
+  name: postgresNameInput("role"),
   passwordResetTrigger: optionalText("passwordResetTrigger"),
   adoptExisting: adoptInput("role (its name on the branch)"),
   deleteProtection: DeleteProtectionInput,
@@ -83,7 +75,8 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
     } catch (err) {
       if (!isConflict(err)) throw err;
-      if (createKey === undefined || !isGeneratedWith(name, createKey)) throw nameTaken("role", inputs, err);
+      if (createKey === undefined || !isGeneratedWith(name, createKey))
+        throw unprovenNameConflict("role", inputs, err);
     }
     const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
     return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
@@ -124,7 +117,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const role = (await client.shared.listRoles(props.projectId, props.branchId)).find(
+    const role = (await client.cached.listRoles(props.projectId, props.branchId)).find(
       (r) => r.name === props.name,
     );
     if (role === undefined) return undefined;

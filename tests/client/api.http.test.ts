@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { ClientRequest } from "node:http";
 import sinon from "sinon";
-import { type CloudDbClient, createClient, resetRegistry } from "../../provider/client";
+import { DEMO } from "../../emulator";
+import { isBadRequest } from "../../provider/client";
 import { packageVersion } from "../../provider/client/version";
-import { type FakeApi, startFakeApi } from "./support/fakeApi";
-import { branch, endpoint, operation, project, SECRET_KEY } from "./support/fixtures";
+import { useEmulatorClient } from "./support/emulator";
+
+// The client's API functions against the emulator: what reaches the service (headers, bodies,
+// encoded paths), what comes back parsed, operations waited on, within a budget of requests.
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -11,301 +16,210 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-describe("client API functions against a local HTTP server", () => {
-  let api: FakeApi;
-  let client: CloudDbClient;
-  beforeEach(async () => {
-    resetRegistry();
-    api = await startFakeApi();
-    client = createClient({ apiKey: SECRET_KEY, apiUrl: api.url, pollIntervalMs: { first: 5, max: 20 } });
-  });
-  afterEach(async () => {
-    sinon.restore();
-    await api.stop();
-  });
+const P = DEMO.projectId;
 
-  it("sends Bearer auth, JSON headers, our User-Agent and an X-Request-ID", async () => {
-    api.route("POST", "/api_keys", {
-      json: {
-        id: 1,
-        key: "napi_newsecret",
-        name: "ci",
-        created_at: "2025-01-01T00:00:00Z",
-        created_by: "u-1",
-      },
-    });
-    await client.createApiKey({ keyName: "ci" });
-    const headers = api.requests[0]?.headers ?? {};
-    assert.equal(headers.authorization, `Bearer ${SECRET_KEY}`);
+describe("client API functions against the emulator", () => {
+  const harness = useEmulatorClient();
+  const client = () => harness.client();
+  const control = () => harness.emulator.control;
+  const liveBranch = (id: string) =>
+    control()
+      .dumpState()
+      .branches.find((b) => b.id === id);
+  afterEach(() => sinon.restore());
+
+  /** A branch of the demo project, made directly, its operations ended. */
+  async function scratchBranch(name: string): Promise<string> {
+    const made = await client().createBranch(P, { branch: { name, parent_id: DEMO.branchId } });
+    control().clearRequests();
+    return made.branch.id;
+  }
+
+  it("sends Bearer auth, JSON headers, our User-Agent and an X-Request-ID on the wire", async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const onStart = (message: unknown) =>
+      sent.push((message as { request: ClientRequest }).request.getHeaders());
+    subscribe("http.client.request.start", onStart);
+    try {
+      await client().createApiKey({ keyName: "ci" });
+    } finally {
+      unsubscribe("http.client.request.start", onStart);
+    }
+    assert.equal(sent.length, 1);
+    const headers = sent[0] ?? {};
+    assert.equal(headers.authorization, `Bearer ${DEMO.personalKey}`);
     assert.equal(headers.accept, "application/json");
     assert.match(String(headers["content-type"]), /^application\/json/);
     assert.equal(headers["user-agent"], `pulumi-clouddb/${packageVersion()}`);
     assert.equal(packageVersion(), "0.1.0");
     assert.match(String(headers["x-request-id"]), /^[0-9a-f-]{36}$/);
+    assert.equal(
+      control().requests()[0]?.requestId,
+      headers["x-request-id"],
+      "the service kept our request id",
+    );
   });
 
   it("createApiKey posts key_name and returns the one-time secret", async () => {
-    api.route("POST", "/api_keys", {
-      json: {
-        id: 165432,
-        key: "napi_newsecret",
-        name: "ci",
-        created_at: "2025-01-01T00:00:00Z",
-        created_by: "u-1",
-      },
-    });
-    const created = await client.createApiKey({ keyName: "ci" });
-    assert.deepEqual(api.requests[0]?.body, { key_name: "ci" });
-    assert.equal(created.id, 165432);
-    assert.equal(created.key, "napi_newsecret");
-    assert.equal(created.created_by, "u-1");
+    const created = await client().createApiKey({ keyName: "ci-secret" });
+    assert.match(created.key, /^napi_[a-z0-9]{64}$/);
+    assert.equal(created.name, "ci-secret");
+    assert.equal(created.created_by, DEMO.userId);
+    const stored = control()
+      .dumpState()
+      .apiKeys.find((k) => k.id === created.id);
+    assert.equal(stored?.name, "ci-secret");
   });
 
   it("listApiKeys reads the bare array with created_by objects and a null last_used_at", async () => {
-    api.route("GET", "/api_keys", {
-      json: [
-        {
-          id: 1,
-          name: "ci",
-          created_at: "2025-01-01T00:00:00Z",
-          created_by: { id: "u-1", name: "Ada", image: "" },
-          last_used_at: null,
-          last_used_from_addr: "",
-        },
-      ],
-    });
-    const keys = await client.listApiKeys();
-    assert.equal(keys.length, 1);
-    assert.deepEqual(keys[0]?.created_by, { id: "u-1", name: "Ada", image: "" });
-    assert.equal(keys[0]?.last_used_at, undefined);
+    const unused = await client().createApiKey({ keyName: "never-used" });
+    const keys = await client().listApiKeys();
+    const listed = keys.find((k) => k.id === unused.id);
+    assert.deepEqual(listed?.created_by, { id: DEMO.userId, name: "demo", image: "" });
+    assert.equal(listed?.last_used_at, undefined, "a key never used has a null last_used_at");
+    assert.notEqual(keys.find((k) => k.id === DEMO.personalKeyId)?.last_used_at, undefined);
   });
 
-  it("revokeApiKey deletes /api_keys/{key_id}", async () => {
-    api.route("DELETE", "/api_keys/:key_id", (_r, p) => ({
-      json: {
-        id: Number(p.key_id),
-        name: "ci",
-        created_at: "2025-01-01T00:00:00Z",
-        created_by: "u-1",
-        last_used_at: "2025-01-02T00:00:00Z",
-        last_used_from_addr: "192.0.2.1",
-        revoked: true,
-      },
-    }));
-    const revoked = await client.revokeApiKey(42);
-    assert.deepEqual(api.log(), ["DELETE /api_keys/42"]);
-    assert.equal(revoked.revoked, true);
-    assert.equal(revoked.id, 42);
+  it("revokeApiKey revokes the key it names", async () => {
+    const made = await client().createApiKey({ keyName: "to-revoke" });
+    const revoked = await client().revokeApiKey(made.id);
+    assert.deepEqual([revoked.id, revoked.revoked], [made.id, true]);
+    assert.equal(
+      control()
+        .dumpState()
+        .apiKeys.find((k) => k.id === made.id)?.revoked,
+      true,
+    );
+    assert.equal(
+      control()
+        .dumpState()
+        .apiKeys.find((k) => k.id === DEMO.personalKeyId)?.revoked,
+      false,
+    );
   });
 
-  it("createOrgApiKey sends project_id for a project-scoped key", async () => {
-    api.route("POST", "/organizations/:org_id/api_keys", (r) => ({
-      json: {
-        id: 7,
-        key: "napi_orgsecret",
-        name: "scoped",
-        created_at: "2025-01-01T00:00:00Z",
-        created_by: "u-1",
-        ...(r.body as object),
-      },
-    }));
-    const created = await client.createOrgApiKey("org-morning-bread-81040908", {
+  it("createOrgApiKey sends project_id only for a project-scoped key", async () => {
+    const scoped = await client().createOrgApiKey(DEMO.orgId, {
       keyName: "scoped",
-      projectId: "p-1",
+      projectId: DEMO.orgProjectId,
     });
-    assert.deepEqual(api.log(), ["POST /organizations/org-morning-bread-81040908/api_keys"]);
-    assert.deepEqual(api.requests[0]?.body, { key_name: "scoped", project_id: "p-1" });
-    assert.equal(created.project_id, "p-1");
-    await client.createOrgApiKey("org-1", { keyName: "org-wide" });
-    assert.deepEqual(api.requests[1]?.body, { key_name: "org-wide" });
+    const wide = await client().createOrgApiKey(DEMO.orgId, { keyName: "org-wide" });
+    assert.equal(scoped.project_id, DEMO.orgProjectId);
+    assert.equal(wide.project_id, undefined);
+    const stored = control().dumpState().apiKeys;
+    assert.equal(stored.find((k) => k.id === scoped.id)?.project_id, DEMO.orgProjectId);
+    assert.equal(stored.find((k) => k.id === wide.id)?.project_id, undefined);
   });
 
-  it("listOrgApiKeys and revokeOrgApiKey use the organization paths", async () => {
-    api.route("GET", "/organizations/:org_id/api_keys", {
-      json: [
-        {
-          id: 7,
-          name: "scoped",
-          created_at: "2025-01-01T00:00:00Z",
-          created_by: { id: "u", name: "n", image: "" },
-          last_used_from_addr: "",
-          project_id: "p-1",
-        },
-      ],
-    });
-    api.route("DELETE", "/organizations/:org_id/api_keys/:key_id", {
-      json: {
-        id: 7,
-        name: "scoped",
-        created_at: "x",
-        created_by: "u",
-        last_used_from_addr: "",
-        revoked: true,
-        project_id: "p-1",
-      },
-    });
-    const keys = await client.listOrgApiKeys("org-1");
-    assert.equal(keys[0]?.project_id, "p-1");
-    const revoked = await client.revokeOrgApiKey("org-1", 7);
-    assert.equal(revoked.revoked, true);
-    assert.deepEqual(api.log(), [
-      "GET /organizations/org-1/api_keys",
-      "DELETE /organizations/org-1/api_keys/7",
-    ]);
-  });
-
-  it("listProjects pages through GET /projects", async () => {
-    api.route("GET", "/projects", (r) =>
-      r.query.get("cursor") === null
-        ? {
-            json: {
-              projects: [project("p-1"), project("p-2")],
-              pagination: { cursor: "p-2" },
-              applications: {},
-              integrations: {},
-            },
-          }
-        : { json: { projects: [], pagination: { cursor: "p-2" } } },
+  it("listProjects pages through GET /projects until a short page, one request per page", async () => {
+    for (const name of ["page-a", "page-b"]) await client().createProject({ project: { name } });
+    const visible = await collect(client().listProjects());
+    assert.ok(visible.length >= 3, `the demo user sees three projects or more, not ${visible.length}`);
+    control().clearRequests();
+    const paged = await collect(client().listProjects({ limit: 1 }));
+    assert.deepEqual(paged.map((p) => p.id).sort(), visible.map((p) => p.id).sort());
+    const pages = control().requests({ route: "GET /projects" });
+    assert.ok(pages.length <= visible.length + 1, `${pages.length} pages for ${visible.length} projects`);
+    assert.ok(
+      pages.slice(1).every((r) => /(^|&)cursor=/.test(r.query)),
+      "later pages carry the cursor",
     );
-    const projects = await collect(client.listProjects({ limit: 2 }));
-    assert.deepEqual(
-      projects.map((p) => p.id),
-      ["p-1", "p-2"],
-    );
-    assert.equal(api.requests[1]?.query.get("cursor"), "p-2");
   });
 
-  it("createBranch posts the API body, returns 201's parts and waits for the operations it started", async () => {
-    let polls = 0;
-    api.route("POST", "/projects/:project_id/branches", {
-      status: 201,
-      json: {
-        branch: branch(),
-        endpoints: [endpoint()],
-        operations: [
-          operation({ id: "op-create", action: "create_branch", status: "finished" }),
-          operation({
-            id: "op-start",
-            action: "start_compute",
-            status: "scheduling",
-            endpoint_id: "ep-silent-smoke-806639",
-          }),
-        ],
-        roles: [{ branch_id: "br-damp-glitter-adqd4hk5", name: "app", protected: false }],
-        databases: [{ id: 1, branch_id: "br-damp-glitter-adqd4hk5", name: "app", owner_name: "app" }],
-        connection_uris: [{ connection_uri: "postgres://app:pw@host/app", connection_parameters: {} }],
-      },
-    });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", (_r, p) => ({
-      json: { operation: operation({ id: p.operation_id, status: ++polls >= 2 ? "finished" : "running" }) },
-    }));
+  it("createBranch posts the API body, returns 201's parts and resolves once the operations it started ended", async () => {
     const progress: string[] = [];
-    const body = { branch: { name: "preview-1", parent_id: "br-main" }, endpoints: [{ type: "read_write" }] };
-    const created = await client.createBranch("hidden-river-50598307", body, {
-      onProgress: (op) => progress.push(`${op.id}:${op.status}`),
-    });
-    assert.deepEqual(api.requests[0]?.body, body);
-    assert.equal(created.branch.id, "br-damp-glitter-adqd4hk5");
+    const created = await client().createBranch(
+      P,
+      { branch: { name: "preview-1", parent_id: DEMO.branchId }, endpoints: [{ type: "read_write" }] },
+      { onProgress: (op) => progress.push(`${op.id}:${op.status}`) },
+    );
+    const stored = liveBranch(created.branch.id);
+    assert.deepEqual([stored?.name, stored?.parent_id], ["preview-1", DEMO.branchId]);
     assert.equal(created.endpoints[0]?.type, "read_write");
-    assert.equal(created.roles[0]?.name, "app");
-    assert.equal(created.databases[0]?.name, "app");
-    assert.equal(created.connection_uris?.length, 1);
-    assert.deepEqual(api.log(), [
-      "POST /projects/hidden-river-50598307/branches",
-      "GET /projects/hidden-river-50598307/operations/op-start",
-      "GET /projects/hidden-river-50598307/operations/op-start",
-    ]);
-    assert.deepEqual(progress, [
-      "op-create:finished",
-      "op-start:scheduling",
-      "op-start:running",
-      "op-start:finished",
-    ]);
+    assert.ok(created.roles.length > 0 && created.databases.length > 0);
+    const started = created.operations.map((op) => op.id);
+    assert.ok(started.length > 0);
+    for (const op of control()
+      .dumpState()
+      .operations.filter((o) => started.includes(o.id)))
+      assert.equal(op.status, "finished", `${op.action} ended before createBranch resolved`);
+    for (const id of started) assert.ok(progress.includes(`${id}:finished`), `progress saw ${id} finish`);
+    assert.equal(control().requests({ method: "POST" }).length, 1, "one POST");
+    assert.ok(
+      control()
+        .requests({ method: "GET" })
+        .every((r) => r.route.startsWith("GET /projects/{project_id}/operations")),
+      "only operation polls besides the POST",
+    );
   });
 
   it("getBranch reads {branch, annotation}", async () => {
-    api.route("GET", "/projects/:project_id/branches/:branch_id", {
-      json: { branch: branch({ default: true }), annotation: { value: {} } },
-    });
-    const got = await client.getBranch("hidden-river-50598307", "br-damp-glitter-adqd4hk5");
+    const got = await client().getBranch(P, DEMO.branchId);
+    assert.equal(got.branch.id, DEMO.branchId);
     assert.equal(got.branch.default, true);
-    assert.deepEqual(api.log(), ["GET /projects/hidden-river-50598307/branches/br-damp-glitter-adqd4hk5"]);
   });
 
   it("encodes ids so they cannot change the path on the wire", async () => {
-    api.route("GET", "/projects/:project_id/branches/:branch_id", { json: { branch: branch() } });
-    await client.getBranch("p1", "../../api_keys");
-    assert.deepEqual(api.log(), ["GET /projects/p1/branches/..%2F..%2Fapi_keys"]);
+    // The service sees one branch id segment, which it refuses; nothing reaches /api_keys.
+    await assert.rejects(client().getBranch(P, "../../api_keys"), isBadRequest);
+    assert.deepEqual(harness.log(), [`GET /projects/${P}/branches/..%2F..%2Fapi_keys`]);
   });
 
   it("updateBranch patches {branch: {name}}", async () => {
-    api.route("PATCH", "/projects/:project_id/branches/:branch_id", (r) => ({
-      json: {
-        branch: branch({ name: (r.body as { branch: { name: string } }).branch.name }),
-        operations: [],
-      },
-    }));
-    const updated = await client.updateBranch("p1", "br-1", { name: "renamed" });
-    assert.deepEqual(api.requests[0]?.body, { branch: { name: "renamed" } });
+    const id = await scratchBranch("to-rename");
+    const updated = await client().updateBranch(P, id, { name: "renamed" });
     assert.equal(updated.branch.name, "renamed");
+    assert.equal(liveBranch(id)?.name, "renamed");
   });
 
   it("updateBranch sends only the fields given, and null to remove an expiry", async () => {
-    api.route("PATCH", "/projects/:project_id/branches/:branch_id", {
-      json: { branch: branch(), operations: [] },
-    });
-    await client.updateBranch("p1", "br-1", { protected: true, expires_at: null });
-    assert.deepEqual(api.requests[0]?.body, { branch: { protected: true, expires_at: null } });
+    const id = await scratchBranch("expiring");
+    const expiry = new Date(control().now() + 86_400_000).toISOString();
+    await client().updateBranch(P, id, { expires_at: expiry });
+    assert.notEqual(liveBranch(id)?.expires_at_ms, undefined);
+    await client().updateBranch(P, id, { protected: true, expires_at: null });
+    const stored = liveBranch(id);
+    assert.deepEqual(
+      [stored?.name, stored?.protected, stored?.expires_at_ms ?? null],
+      ["expiring", true, null],
+    );
   });
 
-  it("restoreBranch posts the source to .../restore and waits for the operations it started", async () => {
-    api.route("POST", "/projects/:project_id/branches/:branch_id/restore", {
-      json: {
-        branch: branch(),
-        operations: [operation({ id: "op-r", action: "create_branch", status: "running" })],
-      },
-    });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: operation({ id: "op-r", action: "create_branch", status: "finished" }) },
-    });
-    const restored = await client.restoreBranch("p1", "br-1", { source_branch_id: "br-parent" });
-    assert.deepEqual(api.requests[0]?.body, { source_branch_id: "br-parent" });
-    assert.deepEqual(api.log(), [
-      "POST /projects/p1/branches/br-1/restore",
-      "GET /projects/p1/operations/op-r",
-    ]);
-    assert.equal(restored.branch.id, branch().id);
+  it("restoreBranch posts the source to .../restore and resolves once the operations it started ended", async () => {
+    const id = await scratchBranch("to-restore");
+    const restored = await client().restoreBranch(P, id, { source_branch_id: DEMO.branchId });
+    assert.equal(restored.branch.id, id);
+    assert.ok(restored.operations.length > 0);
+    const started = restored.operations.map((op) => op.id);
+    for (const op of control()
+      .dumpState()
+      .operations.filter((o) => started.includes(o.id)))
+      assert.equal(op.status, "finished", `${op.action} ended before restoreBranch resolved`);
+    assert.equal(
+      control().requests({ route: "POST /projects/{project_id}/branches/{branch_id}/restore" }).length,
+      1,
+    );
   });
 
-  it("deleteBranch returns the body of a 200 and null for a 204", async () => {
-    api.script("DELETE", "/projects/:project_id/branches/:branch_id", [
-      {
-        json: {
-          branch: branch(),
-          operations: [operation({ action: "suspend_compute", status: "finished" })],
-        },
-      },
-      { status: 204 },
-    ]);
-    const first = await client.deleteBranch("p1", "br-1");
-    assert.equal(first?.operations[0]?.action, "suspend_compute");
-    assert.equal(await client.deleteBranch("p1", "br-1"), null);
+  it("deleteBranch returns the body of a 200 and null for a 204 (already gone)", async () => {
+    const id = await scratchBranch("to-delete");
+    const first = await client().deleteBranch(P, id);
+    assert.equal(first?.branch.id, id);
+    assert.notEqual(liveBranch(id)?.deleted_at_ms, undefined);
+    assert.equal(await client().deleteBranch(P, id), null);
   });
 
   it("listOperations, getOperation and waitForOperations read the operations resource", async () => {
-    api.route("GET", "/projects/:project_id/operations", {
-      json: {
-        operations: [operation({ id: "o1", status: "running" })],
-        pagination: { cursor: "2025-01-01T00:00:00.123456Z" },
-      },
-    });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", (_r, p) => ({
-      json: { operation: operation({ id: p.operation_id, status: "finished" }) },
-    }));
-    const ops = await collect(client.listOperations("p1", { pageSize: 10 }));
-    assert.equal(api.requests[0]?.query.get("limit"), "10");
-    assert.equal((await client.getOperation("p1", "o1")).status, "finished");
-    const waited = await client.waitForOperations("p1", ops);
-    assert.equal(waited[0]?.status, "finished");
+    await scratchBranch("with-operations");
+    const ops = await collect(client().listOperations(P, { pageSize: 10, maxItems: 10 }));
+    assert.ok(ops.length > 0);
+    assert.match(
+      control().requests({ route: "GET /projects/{project_id}/operations" })[0]?.query ?? "",
+      /(^|&)limit=10(&|$)/,
+    );
+    const first = ops[0]!;
+    assert.equal((await client().getOperation(P, first.id)).id, first.id);
+    const waited = await client().waitForOperations(P, ops.slice(0, 2));
+    assert.ok(waited.every((op) => op.status === "finished"));
   });
 });

@@ -3,11 +3,17 @@ import { inspect } from "node:util";
 import sinon from "sinon";
 import {
   ApiError,
+  CloudDbError,
+  ConfigError,
   ERROR_MARKER,
+  InvalidArgumentError,
   isApiError,
+  isCloudDbError,
+  isConfigError,
   isConflict,
   isLocked,
   isNotFound,
+  isUsageError,
   NotFoundError,
   OperationFailedError,
   redactSecrets,
@@ -34,6 +40,24 @@ describe("client errors", () => {
     assert.equal(isApiError(new Error("x")), false);
     assert.equal(isApiError({ kind: "NotFound" }), false);
     assert.equal(isLocked(null), false);
+  });
+
+  it("tell a setup or argument error, raised before any request, from a failed call to the API", () => {
+    const config = new ConfigError("no key");
+    const argument = new InvalidArgumentError("bad id");
+    const answer = new NotFoundError("gone", { status: 404 });
+    for (const usage of [config, argument]) {
+      assert.equal(isApiError(usage), false);
+      assert.equal(usage instanceof ApiError, false);
+      assert.equal(isUsageError(usage), true);
+      assert.equal(isCloudDbError(usage), true);
+      assert.equal(usage instanceof CloudDbError, true);
+      assert.equal(usage[ERROR_MARKER], true);
+    }
+    assert.equal(isConfigError(config), true);
+    assert.deepEqual({ ...config.toJSON() }, { name: "ConfigError", kind: "Config", message: "no key" });
+    assert.equal(isApiError(answer) && isCloudDbError(answer) && !isUsageError(answer), true);
+    assert.equal(answer instanceof CloudDbError, true);
   });
 
   it("carry status, code, request id, method, path template, attempts and elapsed time", () => {

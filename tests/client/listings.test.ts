@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { type CloudDbClient, createClient, resetRegistry } from "../../provider/client";
-import { SharedListings } from "../../provider/client/listings";
+import { ListingCache } from "../../provider/client/listing-cache";
 
 describe("shared listings", () => {
   it("hands an in-flight listing to every identical ask, and a recent one until the time-to-live passes", async () => {
     let now = 1_000;
-    const listings = new SharedListings(5_000, () => now);
+    const listings = new ListingCache(5_000, () => now);
     let loads = 0;
     const load = async () => ++loads;
     assert.deepEqual(await Promise.all([listings.get("a", load), listings.get("a", load)]), [1, 1]);
@@ -18,7 +18,7 @@ describe("shared listings", () => {
   });
 
   it("never hands out a listing begun before a change, even one still in flight", async () => {
-    const listings = new SharedListings(60_000);
+    const listings = new ListingCache(60_000);
     let release: (n: number) => void = () => undefined;
     const before = listings.get("a", () => new Promise<number>((resolve) => (release = resolve)));
     listings.invalidate();
@@ -30,7 +30,7 @@ describe("shared listings", () => {
   });
 
   it("does not keep a failed listing", async () => {
-    const listings = new SharedListings(60_000);
+    const listings = new ListingCache(60_000);
     await assert.rejects(
       listings.get("a", async () => Promise.reject(new Error("503"))),
       /503/,
@@ -59,7 +59,7 @@ describe("client: reads share listings per account, and a change through the cli
     emulator.control.clearRequests();
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        i % 2 === 0 ? client.shared.listApiKeys() : client.shared.listBranches(DEMO.projectId),
+        i % 2 === 0 ? client.cached.listApiKeys() : client.cached.listBranches(DEMO.projectId),
       ),
     );
     assert.equal(listings("GET /api_keys"), 1);
@@ -67,15 +67,15 @@ describe("client: reads share listings per account, and a change through the cli
   });
 
   it("a key created through the client is in the next shared listing", async () => {
-    await client.shared.listApiKeys();
+    await client.cached.listApiKeys();
     const made = await client.createApiKey({ keyName: "after-listing" });
-    assert.ok((await client.shared.listApiKeys()).some((k) => k.id === made.id));
+    assert.ok((await client.cached.listApiKeys()).some((k) => k.id === made.id));
   });
 
   it("another key's reads do not share this key's listing", async () => {
     const other = createClient({ apiKey: DEMO.memberPersonalKey, apiUrl: emulator.url });
     emulator.control.clearRequests();
-    await Promise.all([client.shared.listApiKeys(), other.shared.listApiKeys()]);
+    await Promise.all([client.cached.listApiKeys(), other.cached.listApiKeys()]);
     assert.equal(listings("GET /api_keys"), 2);
   });
 });

@@ -1,140 +1,105 @@
 import assert from "node:assert/strict";
-import sinon from "sinon";
+import { DEMO } from "../../emulator";
 import {
   type BranchCreateResponse,
   type ClientEvent,
-  createClient,
+  DEFAULT_RETRY_POLICY,
   isOperationFailed,
   isOperationTimeout,
-  resetRegistry,
-  type TransportRequest,
-  type TransportResponse,
 } from "../../provider/client";
-import { branch, fakeTransport, json, operation, SECRET_KEY } from "./support/fixtures";
+import { useEmulatorClient } from "./support/emulator";
 
-const API = "http://fake.invalid/api/v2";
-const LOCKED = {
-  code: "",
-  message: "project already has running conflicting operations, scheduling of new ones is prohibited",
-};
+// Mutations against the emulator: the wait for the operations a change started (or for the ones
+// holding a project's lock), what an error carries when that wait fails, and the project queue's
+// deadline. Operations are scripted to fail or never end, so no test waits long.
 
-const line = (c: { request: TransportRequest }) =>
-  `${c.request.method} ${c.request.path}${c.request.query.limit ? `?limit=${c.request.query.limit}` : ""}`;
+const P = DEMO.projectId;
 
-describe("client mutations (fake timers)", () => {
-  let clock: sinon.SinonFakeTimers;
-  beforeEach(() => {
-    resetRegistry();
-    clock = sinon.useFakeTimers({ now: 0 });
-  });
-  afterEach(() => sinon.restore());
+/** Settles `promise` to its value or its rejection. */
+function settle<T>(promise: Promise<T>): Promise<T | unknown> {
+  return promise.catch((e: unknown) => e);
+}
 
-  async function settle<T>(promise: Promise<T>): Promise<T | unknown> {
-    const caught = promise.catch((e: unknown) => e);
-    await clock.runAllAsync();
-    return caught;
-  }
+describe("client mutations against the emulator", () => {
+  // A stuck operation holds its project for good: each test starts from the seed again.
+  const harness = useEmulatorClient({}, { reseed: true });
+  const control = () => harness.emulator.control;
+  const liveBranches = (name: string) => harness.liveBranches(name);
 
   it("after the 423 retries are spent, waits for the project's unfinished operations and sends again", async () => {
-    let posts = 0;
-    let lockPolls = 0;
+    const maintenance = control().startPlatformOperation(P, "check_availability", 300);
     const events: ClientEvent[] = [];
-    const { transport, calls } = fakeTransport((request): TransportResponse => {
-      if (request.method === "POST") {
-        posts++;
-        if (posts <= 6) return json(423, LOCKED);
-        return json(201, { branch: branch(), operations: [operation({ id: "mine", status: "finished" })] });
-      }
-      if (request.path === "/projects/p1/operations") {
-        return json(200, {
-          operations: [
-            operation({ id: "maintenance", action: "check_availability", status: "running" }),
-            operation({ id: "old", status: "finished" }),
-          ],
-          pagination: { cursor: "x" },
-        });
-      }
-      lockPolls++;
-      return json(200, {
-        operation: operation({ id: "maintenance", status: lockPolls >= 2 ? "finished" : "running" }),
-      });
-    });
-    const client = createClient({
-      apiKey: SECRET_KEY,
-      apiUrl: API,
-      transport,
-      onEvent: (e) => events.push(e),
-    });
-    const result = (await settle(
-      client.createBranch("p1", { branch: { name: "preview-1" } }),
-    )) as BranchCreateResponse;
-    assert.equal(result.branch.id, "br-damp-glitter-adqd4hk5");
-    assert.deepEqual(calls.map(line), [
-      ...Array(6).fill("POST /projects/p1/branches"),
-      "GET /projects/p1/operations?limit=100",
-      "GET /projects/p1/operations/maintenance",
-      "GET /projects/p1/operations/maintenance",
-      "POST /projects/p1/branches",
-    ]);
-    assert.ok(events.some((e) => e.type === "locked-wait" && e.pendingOperationIds.join() === "maintenance"));
+    const client = harness.client({ retry: { lockedBaseMs: 1 }, onEvent: (e) => events.push(e) });
+    const made = await client.createBranch(P, { branch: { name: "after-maintenance" } });
+    assert.deepEqual(
+      liveBranches("after-maintenance").map((b) => b.id),
+      [made.branch.id],
+    );
+    const posts = control()
+      .requests({ method: "POST" })
+      .map((r) => r.status);
+    // Every retry the policy allows met the lock; the next POST waited for the operation to end, so it
+    // was the last one: a POST sent into the lock again would have been refused too.
+    const locked = DEFAULT_RETRY_POLICY.lockedAttempts + 1;
+    assert.equal(posts.filter((status) => status === 423).length, locked, `POST answers: ${posts}`);
+    assert.deepEqual([posts.length, posts.at(-1)], [locked + 1, 201]);
+    assert.ok(
+      events.some((e) => e.type === "locked-wait" && e.pendingOperationIds.includes(maintenance.id)),
+      "the wait named the operation holding the lock",
+    );
   });
 
   it("attaches the request's response when an operation it started fails", async () => {
-    const { transport } = fakeTransport((request) =>
-      request.method === "POST"
-        ? json(201, { branch: branch(), operations: [operation({ id: "c1", status: "running" })] })
-        : json(200, { operation: operation({ id: "c1", status: "error", error: "no capacity" }) }),
+    control().scriptOperations(
+      { action: "create_branch", count: 1 },
+      { kind: "error", message: "no capacity" },
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const error = await settle(client.createBranch("p1", {}));
+    const error = await settle(harness.client().createBranch(P, { branch: { name: "no-capacity" } }));
     assert.ok(isOperationFailed(error));
-    assert.equal((error.response as BranchCreateResponse).branch.id, "br-damp-glitter-adqd4hk5");
+    const made = (error.response as BranchCreateResponse).branch;
+    assert.deepEqual(
+      liveBranches("no-capacity").map((b) => b.id),
+      [made.id],
+    );
   });
 
   it("attaches the request's response when the wait times out", async () => {
-    const { transport } = fakeTransport((request) =>
-      request.method === "DELETE"
-        ? json(200, { branch: branch(), operations: [operation({ id: "d1", action: "delete_timeline" })] })
-        : json(200, { operation: operation({ id: "d1", status: "running" }) }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const error = await settle(client.deleteBranch("p1", "br-1", { deadline: 3_000 }));
+    const id = (await harness.client().createBranch(P, { branch: { name: "slow-delete" } })).branch.id;
+    control().scriptOperations({ count: 1 }, { kind: "stuck" });
+    const error = await settle(harness.client().deleteBranch(P, id, { deadline: Date.now() + 200 }));
     assert.ok(isOperationTimeout(error));
-    assert.deepEqual(error.pendingOperationIds, ["d1"]);
+    const stuck = control()
+      .dumpState()
+      .operations.filter((op) => op.branch_id === id && op.status === "running");
+    assert.deepEqual(
+      error.pendingOperationIds,
+      stuck.map((op) => op.id),
+    );
     assert.ok(error.response);
   });
 
   it("resolves right after the request with wait: false", async () => {
-    const { transport, calls } = fakeTransport(() =>
-      json(200, { branch: branch({ name: "renamed" }), operations: [operation({ status: "running" })] }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const result = await client.updateBranch("p1", "br-1", { name: "renamed" }, { wait: false });
+    const id = (await harness.client().createBranch(P, { branch: { name: "before-rename" } })).branch.id;
+    control().scriptOperations({ count: 1 }, { kind: "stuck" });
+    control().clearRequests();
+    const result = await harness.client().updateBranch(P, id, { name: "renamed" }, { wait: false });
     assert.equal(result.branch.name, "renamed");
-    assert.deepEqual(calls.map(line), ["PATCH /projects/p1/branches/br-1"]);
-    assert.deepEqual(calls[0]?.request.json, { branch: { name: "renamed" } });
-  });
-
-  it("returns null for a 204 from delete (already gone)", async () => {
-    const { transport } = fakeTransport(() => ({ status: 204, headers: {}, body: "" }));
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal(await client.deleteBranch("p1", "br-1"), null);
+    assert.deepEqual(harness.log(), [`PATCH /projects/${P}/branches/${id}`], "no operation was polled");
   });
 
   it("gives up without sending when the deadline passes while queued behind another change", async () => {
-    const { transport, calls } = fakeTransport((request) =>
-      request.method === "POST"
-        ? json(201, { branch: branch(), operations: [operation({ id: "long", status: "running" })] })
-        : json(200, {
-            operation: operation({ id: "long", status: Date.now() >= 5_000 ? "finished" : "running" }),
-          }),
+    control().scriptOperations({ action: "create_branch", count: 1 }, { kind: "stuck" });
+    const client = harness.client();
+    const first = settle(
+      client.createBranch(P, { branch: { name: "long" } }, { deadline: Date.now() + 500 }),
     );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const first = settle(client.createBranch("p1", {}));
-    const second = await settle(client.createBranch("p1", {}, { deadline: 1_000 }));
+    const second = await settle(
+      client.createBranch(P, { branch: { name: "queued" } }, { deadline: Date.now() + 100 }),
+    );
     await first;
     assert.ok(isOperationTimeout(second));
     assert.match(second.message, /queued behind earlier changes/);
-    assert.equal(calls.filter((c) => c.request.method === "POST").length, 1);
+    assert.equal(control().requests({ method: "POST" }).length, 1, "the queued change was never sent");
+    assert.deepEqual(liveBranches("queued"), []);
   });
 });

@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
-import {
-  createClient,
-  isInvalidArgument,
-  isPageLimit,
-  type Operation,
-  resetRegistry,
-  type TransportRequest,
-} from "../../provider/client";
-import { fakeTransport, json, operation, project, SECRET_KEY } from "./support/fixtures";
+import { DEMO } from "../../emulator";
+import { isInvalidArgument, isPageLimit } from "../../provider/client";
+import { useEmulatorClient } from "./support/emulator";
+import { operation, project } from "./support/fixtures";
 
-const API = "http://fake.invalid/api/v2";
+// Pagination against the emulator: its operation and project listings page by page, and its
+// scripted answers for the pages a service may send but the emulator never does (a full page
+// without a cursor, a repeated cursor, pages without end).
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -18,143 +15,137 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Operations newest first, `total` of them, paged by created_at like the API. */
-function operationsApi(total: number) {
-  const ops = Array.from({ length: total }, (_, i) =>
-    operation({ id: `op-${i}`, created_at: `2025-01-01T00:00:00.${String(999_999 - i).padStart(6, "0")}Z` }),
-  );
-  return fakeTransport((request: TransportRequest) => {
-    const limit = Number(request.query.limit);
-    const cursor = request.query.cursor;
-    const from = cursor === undefined ? 0 : ops.findIndex((op) => op.created_at === cursor) + 1;
-    const page = ops.slice(from, from + limit);
-    const last = page[page.length - 1];
-    return json(200, { operations: page, pagination: { cursor: last?.created_at ?? cursor ?? "" } });
-  });
-}
+const P = DEMO.projectId;
+const OPERATIONS = "GET /projects/{project_id}/operations";
 
-describe("client pagination", () => {
-  beforeEach(() => resetRegistry());
+describe("client pagination against the emulator", () => {
+  const harness = useEmulatorClient({}, { reseed: true });
+  const control = () => harness.emulator.control;
+  const client = () => harness.client();
+  const pages = () => control().requests({ route: OPERATIONS });
   afterEach(() => sinon.restore());
 
-  it("walks operations newest first, passing limit and the last created_at as cursor, and stops on a short page", async () => {
-    const { transport, calls } = operationsApi(5);
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const ops = await collect(client.listOperations("p1", { pageSize: 2 }));
-    assert.deepEqual(
-      ops.map((op: Operation) => op.id),
-      ["op-0", "op-1", "op-2", "op-3", "op-4"],
-    );
-    assert.deepEqual(
-      calls.map((c) => c.request.query),
-      [
-        { limit: "2" },
-        { limit: "2", cursor: "2025-01-01T00:00:00.999998Z" },
-        { limit: "2", cursor: "2025-01-01T00:00:00.999996Z" },
-      ],
-    );
-  });
+  /** The project's operations newest first, as the service holds them, after adding `count`. */
+  function operationsNewestFirst(count: number): string[] {
+    control().addOperations(P, count);
+    return control()
+      .dumpState()
+      .operations.filter((op) => op.project_id === P)
+      .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+      .map((op) => op.id);
+  }
 
-  it("stops on an empty page", async () => {
-    const { transport, calls } = operationsApi(4);
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal((await collect(client.listOperations("p1", { pageSize: 2 }))).length, 4);
-    assert.equal(calls.length, 3);
+  it("walks operations newest first, passing limit and the last created_at as cursor, one request per page", async () => {
+    const all = operationsNewestFirst(5);
+    const ops = await collect(client().listOperations(P, { pageSize: 2 }));
+    assert.deepEqual(
+      ops.map((op) => op.id),
+      all,
+    );
+    const queries = pages().map((r) => new URLSearchParams(r.query));
+    assert.equal(queries.length, Math.floor(all.length / 2) + 1, "a short or empty page ends the walk");
+    queries.forEach((query, i) => {
+      assert.equal(query.get("limit"), "2");
+      assert.equal(
+        query.get("cursor"),
+        i === 0 ? null : ops[2 * i - 1]?.created_at,
+        `page ${i + 1}'s cursor`,
+      );
+    });
   });
 
   it("reads 10,000 operations in 11 requests of 1000", async () => {
-    const { transport, calls } = operationsApi(10_000);
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
+    const held = operationsNewestFirst(0).length;
+    const all = operationsNewestFirst(10_000 - held);
     let count = 0;
-    for await (const _ of client.listOperations("p1")) count++;
-    assert.equal(count, 10_000);
-    assert.equal(calls.length, 11);
-  });
-
-  it("stops when a full page has no cursor", async () => {
-    const { transport, calls } = fakeTransport(() => json(200, { operations: [operation(), operation()] }));
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal((await collect(client.listOperations("p1", { pageSize: 2 }))).length, 2);
-    assert.equal(calls.length, 1);
-  });
-
-  it("stops when the cursor repeats", async () => {
-    const { transport, calls } = fakeTransport(() =>
-      json(200, { operations: [operation(), operation()], pagination: { cursor: "same" } }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal((await collect(client.listOperations("p1", { pageSize: 2 }))).length, 4);
-    assert.equal(calls.length, 2);
-  });
-
-  it("throws a clear error past the hard page cap", async () => {
-    let n = 0;
-    const { transport, calls } = fakeTransport(() =>
-      json(200, { operations: [operation()], pagination: { cursor: `c${++n}` } }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    await assert.rejects(collect(client.listOperations("p1", { pageSize: 1, maxPages: 5 })), (e: unknown) => {
-      assert.ok(isPageLimit(e));
-      assert.match(e.message, /operations of project p1/);
-      assert.match(e.message, /5 pages/);
-      return true;
-    });
-    assert.equal(calls.length, 5);
+    for await (const _ of client().listOperations(P)) count++;
+    assert.equal(count, all.length);
+    assert.equal(pages().length, 11);
   });
 
   it("stops after maxItems without reading further pages", async () => {
-    const { transport, calls } = operationsApi(10);
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal((await collect(client.listOperations("p1", { pageSize: 2, maxItems: 3 }))).length, 3);
-    assert.equal(calls.length, 2);
+    operationsNewestFirst(10);
+    assert.equal((await collect(client().listOperations(P, { pageSize: 2, maxItems: 3 }))).length, 3);
+    assert.equal(pages().length, 2);
   });
 
-  it("refuses page sizes outside the API's bounds", async () => {
-    const client = createClient({
-      apiKey: SECRET_KEY,
-      apiUrl: API,
-      transport: fakeTransport(() => json(200, {})).transport,
+  it("stops when a full page has no cursor", async () => {
+    operationsNewestFirst(10);
+    control().failNext(OPERATIONS, { status: 200, body: { operations: [operation(), operation()] } });
+    assert.equal((await collect(client().listOperations(P, { pageSize: 2 }))).length, 2);
+    assert.equal(pages().length, 1);
+  });
+
+  it("stops when the cursor repeats", async () => {
+    operationsNewestFirst(10);
+    const page = { operations: [operation(), operation()], pagination: { cursor: "same" } };
+    control().failNext(OPERATIONS, { status: 200, body: page }, 2);
+    assert.equal((await collect(client().listOperations(P, { pageSize: 2 }))).length, 4);
+    assert.equal(pages().length, 2);
+  });
+
+  it("throws a clear error past the hard page cap", async () => {
+    for (let n = 1; n <= 6; n++)
+      control().failNext(OPERATIONS, {
+        status: 200,
+        body: { operations: [operation()], pagination: { cursor: `c${n}` } },
+      });
+    await assert.rejects(collect(client().listOperations(P, { pageSize: 1, maxPages: 5 })), (e: unknown) => {
+      assert.ok(isPageLimit(e));
+      assert.match(e.message, new RegExp(`operations of project ${P}`));
+      assert.match(e.message, /5 pages/);
+      return true;
     });
-    for (const pageSize of [0, 1001, 2.5]) {
-      assert.throws(() => client.listOperations("p1", { pageSize }), isInvalidArgument);
-    }
-    for (const limit of [0, 401]) assert.throws(() => client.listProjects({ limit }), isInvalidArgument);
+    assert.equal(pages().length, 5);
   });
 
-  it("lists projects with search, org_id and limit, and surfaces unavailable_project_ids", async () => {
-    const { transport, calls } = fakeTransport((request) =>
-      request.query.cursor === undefined
-        ? json(200, {
-            projects: [project("a-1"), project("a-2")],
-            pagination: { cursor: "a-2" },
-            unavailable_project_ids: ["gone-1"],
-            applications: {},
-            integrations: {},
-          })
-        : json(200, {
-            projects: [project("a-3")],
-            pagination: { cursor: "a-3" },
-            unavailable_project_ids: ["gone-2"],
-          }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const listing = client.listProjects({ search: "a", orgId: "org-1", limit: 2 });
+  it("refuses page sizes outside the API's bounds, before any request", async () => {
+    for (const pageSize of [0, 1001, 2.5]) {
+      assert.throws(() => client().listOperations(P, { pageSize }), isInvalidArgument);
+    }
+    for (const limit of [0, 401]) assert.throws(() => client().listProjects({ limit }), isInvalidArgument);
+    assert.deepEqual(harness.log(), []);
+  });
+
+  it("lists projects with search, org_id and limit, page by page", async () => {
+    const orgClient = harness.client();
+    for (const name of ["match-1", "match-2", "match-3", "other"])
+      await orgClient.createProject({ project: { name, org_id: DEMO.orgId } });
+    control().clearRequests();
+    const listing = orgClient.listProjects({ search: "match", orgId: DEMO.orgId, limit: 2 });
     const projects = await collect(listing);
+    assert.deepEqual(projects.map((p) => p.name).sort(), ["match-1", "match-2", "match-3"]);
+    assert.deepEqual(listing.unavailableProjectIds(), []);
+    const queries = control()
+      .requests({ route: "GET /projects" })
+      .map((r) => Object.fromEntries(new URLSearchParams(r.query)));
+    assert.ok(queries.length >= 2 && queries.length <= 3, `${queries.length} pages of 2 for 3 projects`);
+    for (const query of queries)
+      assert.deepEqual([query.limit, query.search, query.org_id], ["2", "match", DEMO.orgId]);
+    assert.ok(
+      queries.slice(1).every((query) => query.cursor !== undefined),
+      "later pages carry the cursor",
+    );
+  });
+
+  it("surfaces unavailable_project_ids of every page", async () => {
+    const page = (projects: unknown[], ids: string[]) => ({
+      status: 200,
+      body: { projects, pagination: { cursor: "a-1" }, unavailable_project_ids: ids },
+    });
+    control().failNext("GET /projects", page([project("a-1")], ["gone-1"]));
+    control().failNext("GET /projects", page([], ["gone-2"]));
+    const listing = client().listProjects({ limit: 1 });
     assert.deepEqual(
-      projects.map((p) => p.id),
-      ["a-1", "a-2", "a-3"],
+      (await collect(listing)).map((p) => p.id),
+      ["a-1"],
     );
     assert.deepEqual(listing.unavailableProjectIds(), ["gone-1", "gone-2"]);
-    assert.deepEqual(calls[0]?.request.query, { limit: "2", search: "a", org_id: "org-1" });
-    assert.deepEqual(calls[1]?.request.query, { limit: "2", cursor: "a-2", search: "a", org_id: "org-1" });
   });
 
   it("stops listing projects on a short page even though the last page still carries a cursor", async () => {
-    const { transport, calls } = fakeTransport(() =>
-      json(200, { projects: [project("a-1")], pagination: { cursor: "a-1" } }),
-    );
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    assert.equal((await collect(client.listProjects({ limit: 10 }))).length, 1);
-    assert.equal(calls.length, 1);
+    const projects = await collect(client().listProjects({ limit: 10 }));
+    assert.ok(projects.length < 10);
+    assert.equal(control().requests({ route: "GET /projects" }).length, 1);
   });
 });

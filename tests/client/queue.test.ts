@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
-import { type ClientEvent, createClient, resetRegistry, type TransportRequest } from "../../provider/client";
+import { DEMO } from "../../emulator";
+import {
+  type ClientEvent,
+  type CloudDbClient,
+  createClient,
+  isApiError,
+  isOperationTimeout,
+  resetRegistry,
+  type TransportRequest,
+} from "../../provider/client";
 import { ProjectQueues } from "../../provider/client/queue";
+import { useEmulatorClient } from "./support/emulator";
 import { branch, fakeTransport, json, operation, SECRET_KEY } from "./support/fixtures";
 
 const API = "http://fake.invalid/api/v2";
@@ -128,28 +138,51 @@ describe("client mutations under the queue (fake timers)", () => {
     ]);
     assert.ok(events.some((e) => e.type === "queued" && e.projectId === "p1" && e.ahead === 1));
   });
+});
+
+describe("client mutations under the queue, against the emulator", () => {
+  // A stuck operation holds its project for good: each test starts from the seed again.
+  const harness = useEmulatorClient({}, { reseed: true });
+  const control = () => harness.emulator.control;
+  const live = (name: string) => harness.liveBranches(name).length > 0;
+
+  /**
+   * Starts a branch creation in `projectId` whose operation never ends, so it gives up at its
+   * deadline; resolves once it was sent, with its outcome and whether it has settled yet.
+   */
+  async function stuckChange(client: CloudDbClient, projectId: string) {
+    control().scriptOperations({ action: "create_branch", projectId, count: 1 }, { kind: "stuck" });
+    let settled = false;
+    const outcome = client
+      .createBranch(projectId, { branch: { name: "stuck" } }, { deadline: Date.now() + 600 })
+      .catch((e: unknown) => e)
+      .finally(() => {
+        settled = true;
+      });
+    while (!live("stuck")) await new Promise((r) => setTimeout(r, 5));
+    return { outcome, settled: () => settled };
+  }
 
   it("does not hold different projects for each other", async () => {
-    const { transport, calls } = api();
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport });
-    const both = Promise.all([client.createBranch("p1", {}), client.createBranch("p2", {})]);
-    await clock.runAllAsync();
-    await both;
-    assert.deepEqual(calls.filter((c) => c.request.method === "POST").map(line), [
-      "0 POST /projects/p1/branches",
-      "0 POST /projects/p2/branches",
-    ]);
+    const client = harness.client();
+    const held = await stuckChange(client, DEMO.projectId);
+    await client.createBranch(DEMO.orgProjectId, { branch: { name: "elsewhere" } });
+    assert.ok(live("elsewhere"));
+    assert.equal(held.settled(), false, "the other project's change was made while the first still waits");
+    assert.ok(isOperationTimeout(await held.outcome));
   });
 
   it("sends concurrently when the queue is turned off", async () => {
-    const { transport, calls } = api();
-    const client = createClient({ apiKey: SECRET_KEY, apiUrl: API, transport, queue: false });
-    const both = Promise.all([client.createBranch("p1", {}), client.createBranch("p1", {})]);
-    await clock.runAllAsync();
-    await both;
-    assert.deepEqual(
-      calls.filter((c) => c.request.method === "POST").map((c) => c.at),
-      [0, 0],
-    );
+    const client = harness.client({ queue: false, retry: { lockedBaseMs: 1 } });
+    const held = await stuckChange(client, DEMO.projectId);
+    const second = await client
+      .createBranch(DEMO.projectId, { branch: { name: "unqueued" } }, { deadline: Date.now() + 300 })
+      .catch((e: unknown) => e);
+    // The service refuses it while the first change's operation runs: it was sent, not held.
+    assert.ok(isApiError(second));
+    const posts = control().requests({ method: "POST" });
+    assert.ok(posts.length >= 2, `${posts.length} POSTs`);
+    assert.ok(posts.slice(1).every((r) => r.status === 423));
+    assert.ok(isOperationTimeout(await held.outcome));
   });
 });

@@ -31,7 +31,7 @@ describe("two copies of the package in one process", () => {
     assert.notEqual(one, two, "the copies are distinct modules");
     assert.notEqual(one.accountThrottle, two.accountThrottle);
     assert.equal(one.accountThrottle(API, "napi_a"), two.accountThrottle(API, "napi_a"));
-    assert.equal(one.accountListings(API, "napi_a"), two.accountListings(API, "napi_a"));
+    assert.equal(one.accountListingCache(API, "napi_a"), two.accountListingCache(API, "napi_a"));
     assert.equal(one.projectQueues(API), two.projectQueues(API));
     assert.notEqual(
       one.accountThrottle(API, "napi_a"),

@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import type { z } from "zod";
 import {
   BranchSchema,
@@ -17,41 +15,18 @@ import {
   ProjectSchema,
   RoleSchema,
 } from "../../provider/client";
+import { officialDocument } from "../../scripts/openapi-document";
 
 // Drift between the client's hand-written schemas and the official OpenAPI document shipped in
 // @neondatabase/api-client: every field a schema reads is documented, with a type the schema accepts;
 // a field the schema requires is one the document requires; the enum lists the client knows match.
 // When the package is upgraded and this fails, the message names the schema and field to revisit.
 
-type Json = Record<string, unknown>;
-const doc = parse(
-  readFileSync(require.resolve("@neondatabase/api-client/public-v2-for-users.gen.yaml"), "utf8"),
-) as { components: { schemas: Record<string, Json> } };
-const components = doc.components.schemas;
-
-function resolve(schema: Json): Json {
-  const ref = schema.$ref;
-  return typeof ref === "string" ? resolve(components[ref.split("/").at(-1) ?? ""] ?? {}) : schema;
-}
-
-/** The documented properties and required list of a component, allOf parts merged. */
-function documented(name: string): { properties: Record<string, Json>; required: Set<string> } {
-  const properties: Record<string, Json> = {};
-  const required = new Set<string>();
-  const walk = (schema: Json) => {
-    const s = resolve(schema);
-    Object.assign(properties, s.properties ?? {});
-    for (const field of (s.required as string[] | undefined) ?? []) required.add(field);
-    for (const part of (s.allOf as Json[] | undefined) ?? []) walk(part);
-  };
-  assert.ok(components[name], `the official document has no component ${name}`);
-  walk(components[name] as Json);
-  return { properties, required };
-}
+const doc = officialDocument();
 
 /** A value of the documented type, to check that the client's schema accepts it. */
-function sample(property: Json): unknown {
-  const s = resolve(property);
+function sample(property: unknown): unknown {
+  const s = doc.resolve(property);
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   switch (s.type) {
     case "string":
@@ -91,7 +66,7 @@ const UNDOCUMENTED: Record<string, string[]> = {
 describe("client schemas against the official OpenAPI document (drift)", () => {
   for (const [ours, schema, theirs] of PAIRS) {
     it(`${ours} reads only documented fields of ${theirs}, with types it accepts, requiring only what is required`, () => {
-      const { properties, required } = documented(theirs);
+      const { properties, required } = doc.fields(doc.component(theirs));
       for (const [field, fieldSchema] of Object.entries(schema.shape) as [string, z.ZodType][]) {
         const property = properties[field];
         if (UNDOCUMENTED[ours]?.includes(field)) {
@@ -121,7 +96,7 @@ describe("client schemas against the official OpenAPI document (drift)", () => {
     ["KNOWN_OPERATION_STATUSES", KNOWN_OPERATION_STATUSES, "OperationStatus"],
   ] as const) {
     it(`${name} lists the values of the official ${theirs}`, () => {
-      const listed = resolve(components[theirs] ?? {}).enum as string[];
+      const listed = doc.resolve(doc.component(theirs))["enum"] as string[];
       assert.deepEqual([...ours].sort(), [...listed].sort(), `${theirs} changed: update ${name}`);
     });
   }

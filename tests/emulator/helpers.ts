@@ -67,11 +67,6 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ clock: "manual", opDurationMs: 100, ...options });
 }
 
-/** The official OpenAPI document shipped in @neondatabase/api-client (never copied into the repo). */
-export function openApiPath(): string {
-  return join(require.resolve("@neondatabase/api-client/package.json"), "..", "public-v2-for-users.gen.yaml");
-}
-
 /**
  * How this run starts the data plane's Postgres, for the suites' names: ", as root from a folder
  * only root can enter" when the repository is such a folder, ", as root", or nothing.

@@ -1,15 +1,29 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ARTIFACT, deriveRequests, documentPath, renderArtifact } from "../../scripts/derive-openapi";
+import {
+  ARTIFACT,
+  deriveRequests,
+  documentPath,
+  renderArtifact,
+  renderTypes,
+  TYPES_ARTIFACT,
+} from "../../scripts/derive-openapi";
 
 // The emulator checks requests against emulator/openapi/requests.gen.json, derived from the
-// official document. Re-deriving it must give the committed file byte for byte.
+// official document, and types its handlers by requests.gen.ts, derived from the same schemas.
+// Re-deriving them must give the committed files byte for byte.
 
 describe("the request schemas the emulator ships", () => {
   it("match the official document (run `npm run derive:openapi` after updating it)", () => {
     const derived = renderArtifact(deriveRequests());
     const committed = readFileSync(ARTIFACT, "utf8");
     assert.ok(derived === committed, "emulator/openapi/requests.gen.json drifted from the document");
+  });
+
+  it("type the handlers by the same schemas (run `npm run derive:openapi` after updating it)", () => {
+    const derived = renderTypes(deriveRequests());
+    const committed = readFileSync(TYPES_ARTIFACT, "utf8");
+    assert.ok(derived === committed, "emulator/openapi/requests.gen.ts drifted from the document");
   });
 
   it("would notice a changed document: a bound moved in the YAML changes the artifact", () => {

@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import Fastify from "fastify";
-import { parse } from "yaml";
 import type { EmulatorContext } from "../../emulator/context";
 import { toTemplate } from "../../emulator/route-pattern";
 import { API_PREFIX, apiRoutes } from "../../emulator/server";
-import { type Json, openApiPath } from "./helpers";
+import { officialDocument } from "../../scripts/openapi-document";
+import type { Json } from "./helpers";
 
 // Response validation against the official OpenAPI document. The whole document is added to ajv
 // under the id "openapi"; a response schema taken from `paths` gets its `#/components/...`
@@ -30,33 +29,30 @@ function rebase(value: unknown): unknown {
 
 /** Validates response bodies by route template, method and status. */
 export class OpenApiValidator {
-  readonly doc: Obj;
+  readonly #doc = officialDocument();
   readonly #ajv: Ajv;
   readonly #cache = new Map<string, ValidateFunction | "empty">();
 
   constructor() {
-    this.doc = parse(readFileSync(openApiPath(), "utf8")) as Obj;
     this.#ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.#ajv);
-    this.#ajv.addSchema(this.doc, "openapi");
+    this.#ajv.addSchema(this.#doc.raw, "openapi");
   }
 
   /** Whether the document describes this operation. */
   has(template: string, method: string): boolean {
-    return isObj(this.doc["paths"]?.[template]?.[method.toLowerCase()]);
+    return this.#doc.operation(method, template) !== undefined;
   }
 
   /** The document's response object for a status (falling back to `default`), references resolved. */
   response(template: string, method: string, status: number): Obj {
-    const op = this.doc["paths"]?.[template]?.[method.toLowerCase()];
-    if (!isObj(op)) throw new Error(`the OpenAPI document has no ${method} ${template}`);
-    let response = op["responses"]?.[String(status)] ?? op["responses"]?.["default"];
+    const op = this.#doc.operation(method, template);
+    if (!op) throw new Error(`the OpenAPI document has no ${method} ${template}`);
+    const responses = (op["responses"] ?? {}) as Obj;
+    const response = responses[String(status)] ?? responses["default"];
     if (!isObj(response))
       throw new Error(`the OpenAPI document has no ${status} or default for ${method} ${template}`);
-    const ref = response["$ref"];
-    if (typeof ref === "string")
-      response = this.doc["components"]["responses"][ref.split("/").at(-1) as string];
-    return response as Obj;
+    return this.#doc.resolve(response);
   }
 
   /** Problems with a body for that response; an empty list when it conforms. */
@@ -90,16 +86,8 @@ export class OpenApiValidator {
 
   /** Top-level fields of `value` that the component schema does not declare (catches misspelled fields). */
   undeclared(component: string, value: unknown, extra: string[] = []): string[] {
-    const schema = this.doc["components"]["schemas"][component];
-    const declared = new Set<string>(extra);
-    const collect = (s: Json) => {
-      if (!isObj(s)) return;
-      const ref = s["$ref"];
-      if (typeof ref === "string") collect(this.doc["components"]["schemas"][ref.split("/").at(-1) ?? ""]);
-      for (const k of Object.keys(s["properties"] ?? {})) declared.add(k);
-      for (const sub of s["allOf"] ?? []) collect(sub);
-    };
-    collect(schema);
+    const { properties } = this.#doc.fields(this.#doc.component(component));
+    const declared = new Set<string>([...extra, ...Object.keys(properties)]);
     if (!isObj(value)) return [`not an object: ${JSON.stringify(value)}`];
     return Object.keys(value).filter((k) => !declared.has(k));
   }

@@ -57,6 +57,40 @@ describe("refusals change nothing", () => {
       /must be >= 0.25/,
     ],
     [
+      "a compute size the service does not offer (0.3 CU)",
+      `${P}/endpoints`,
+      () => ({
+        endpoint: {
+          branch_id: DEMO.branchId,
+          type: "read_only",
+          autoscaling_limit_min_cu: 0.3,
+          autoscaling_limit_max_cu: 0.3,
+        },
+      }),
+      /endpoint\.autoscaling_limit_min_cu \(0\.3\) is not a compute size/,
+    ],
+    [
+      "autoscaling beyond 16 CU (1-20 CU)",
+      `${P}/endpoints`,
+      () => ({
+        endpoint: {
+          branch_id: DEMO.branchId,
+          type: "read_only",
+          autoscaling_limit_min_cu: 1,
+          autoscaling_limit_max_cu: 20,
+        },
+      }),
+      /endpoint\.autoscaling_limit_max_cu \(20\) is above 16/,
+    ],
+    [
+      "an autoscaling range wider than 8 CU (1-12 CU)",
+      `${P}/branches`,
+      () => ({
+        endpoints: [{ type: "read_write", autoscaling_limit_min_cu: 1, autoscaling_limit_max_cu: 12 }],
+      }),
+      /the autoscaling range 1-12 CU is 11 CU wide; it may be at most 8/,
+    ],
+    [
       "a suspend timeout the document rules out",
       `${P}/branches`,
       () => ({ endpoints: [{ type: "read_only", suspend_timeout_seconds: 10 }] }),

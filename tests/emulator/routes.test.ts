@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { documentedRoutes } from "../../emulator/openapi/validate";
+import Fastify from "fastify";
+import type { EmulatorContext } from "../../emulator/context";
+import { type DocumentedRoute, documentedRoutes } from "../../emulator/openapi/contract";
+import { route } from "../../emulator/routes/route";
+import { API_PREFIX, buildServer } from "../../emulator/server";
+import type { EmulatorControl } from "../../emulator/types";
 import { OpenApiValidator, servedRoutes } from "./openapi";
 
 // Served and documented routes, both ways: every route the emulator serves is in the official
@@ -51,5 +56,28 @@ describe("routes: served and documented, both ways", () => {
       [],
       "every exception is a documented, unserved route",
     );
+  });
+
+  it("refuses to declare a route the document does not describe", () => {
+    const app = Fastify();
+    assert.throws(
+      () => route(app, "GET /projects/{project_id}/nowhere" as DocumentedRoute, async () => ({})),
+      /serves GET \/projects\/\{project_id\}\/nowhere, which the official document does not describe/,
+    );
+  });
+
+  it("does not start with an API route registered without the document's request schemas", async () => {
+    // Registration only reads the context and the control API when a request arrives.
+    const app = buildServer({} as EmulatorContext, {} as EmulatorControl);
+    app.register(
+      async (api) => {
+        api.get("/users/me/extra", async () => ({}));
+      },
+      { prefix: API_PREFIX },
+    );
+    await assert.rejects(async () => {
+      await app.ready();
+    }, /GET \/api\/v2\/users\/me\/extra is served without the document's request schemas/);
+    await app.close();
   });
 });

@@ -4,6 +4,7 @@ import sinon from "sinon";
 import { ttlSeconds, wantedExpiry } from "../../provider/resources/expiry";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
+import { type EndpointInputs, endpointProvider } from "../../provider/resources/public/endpoint";
 import { useEmulator } from "./support";
 
 // The branch's newer inputs at `check` (preview): each mistake names the property and what to
@@ -117,18 +118,73 @@ describe("Branch check: expiry, history point, compute, reset", () => {
     assert.equal(failure.property, "autoscalingLimitMinCu");
     assert.match(
       failure.reason,
-      /autoscalingLimitMinCu \(4\) is above autoscalingLimitMaxCu \(2\): lower the minimum or raise the maximum/,
+      /autoscalingLimitMinCu \(4\) is above autoscalingLimitMaxCu \(2\): lower autoscalingLimitMinCu or raise autoscalingLimitMaxCu to at least 4/,
     );
   });
 
   it("fails a compute size under 0.25 CU and a suspend timeout the API refuses", async () => {
     const endpoints = [{ type: "read_write" }];
-    assert.match(only(await failures({ endpoints, autoscalingLimitMaxCu: 0.1 })).reason, /at least 0\.25/);
+    assert.match(
+      only(await failures({ endpoints, autoscalingLimitMaxCu: 0.1 })).reason,
+      /0\.1 CU.*: use 0\.25$/,
+    );
     assert.match(
       only(await failures({ endpoints, suspendTimeoutSeconds: 30 })).reason,
       /-1 \(never suspend\), 0/,
     );
   });
+
+  // An Endpoint and the API refuse each of these; a Branch's computes are endpoints, so its check
+  // refuses them too, before anything is sent.
+  for (const [min, max, properties, reasons] of [
+    [
+      0.3,
+      0.3,
+      ["autoscalingLimitMinCu", "autoscalingLimitMaxCu"],
+      [
+        "autoscalingLimitMinCu is 0.3 CU; compute sizes are 0.25, 0.5 or a whole number from 1 to 56: use 0.25",
+        "autoscalingLimitMaxCu is 0.3 CU; compute sizes are 0.25, 0.5 or a whole number from 1 to 56: use 0.25",
+      ],
+    ],
+    [
+      1,
+      20,
+      ["autoscalingLimitMaxCu"],
+      [
+        "autoscalingLimitMaxCu is 20 CU with autoscalingLimitMinCu 1: autoscaling goes up to 16 CU; lower autoscalingLimitMaxCu to 16, or set both to 20 for a fixed size",
+      ],
+    ],
+    [
+      1,
+      12,
+      ["autoscalingLimitMinCu"],
+      [
+        "the autoscaling range 1-12 CU is 11 CU wide; it may be at most 8: raise autoscalingLimitMinCu to 4 or lower autoscalingLimitMaxCu to 9",
+      ],
+    ],
+  ] as const) {
+    it(`fails ${min}/${max} CU at check, as an Endpoint does, naming the input to change`, async () => {
+      const settings = { autoscalingLimitMinCu: min, autoscalingLimitMaxCu: max };
+      const branch = await failures({ endpoints: [{ type: "read_write" }], ...settings });
+      assert.deepEqual(
+        branch.map((failure) => failure.reason),
+        reasons,
+      );
+      assert.deepEqual(
+        branch.map((failure) => failure.property),
+        properties,
+      );
+      const endpoint = await endpointProvider.check!(
+        {} as EndpointInputs,
+        {
+          projectId: "hidden-river-50598307",
+          branchId: "br-damp-glitter-adqd4hk5",
+          ...settings,
+        } as EndpointInputs,
+      );
+      assert.deepEqual(branch, endpoint.failures, "the same rules as an Endpoint's");
+    });
+  }
 
   it("fails compute settings on a branch without endpoints, saying to add one", async () => {
     const failure = only(await failures({ autoscalingLimitMaxCu: 2 }));

@@ -4,6 +4,8 @@ import sinon from "sinon";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
 import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
+import { type DatabaseInputs, databaseProvider } from "../../provider/resources/public/database";
+import { type RoleInputs, roleProvider } from "../../provider/resources/public/role";
 import { useEmulator } from "./support";
 
 // `check` runs before anything is sent: each bad input fails with the property and what to change.
@@ -153,7 +155,7 @@ describe("check", () => {
       assert.equal(failure.property, "");
       assert.match(
         failure.reason,
-        /^endpoints\[1\]\.type: endpoint type "read_many" is not one of read_write, read_only/,
+        /^endpoints\[1\]\.type: type must be one of read_only, read_write, not "read_many"$/,
       );
     });
 
@@ -193,6 +195,34 @@ describe("check", () => {
         }),
         [],
       );
+    });
+  });
+
+  describe("Role and Database", () => {
+    const on = { projectId: "hidden-river-50598307", branchId: "br-damp-glitter-adqd4hk5", ownerName: "app" };
+
+    it("fails a name over 63 bytes on either, as Postgres and the API refuse it", async () => {
+      const name = "é".repeat(32);
+      const role = await roleProvider.check!({} as RoleInputs, { ...on, name } as unknown as RoleInputs);
+      assert.deepEqual(role.failures, [
+        { property: "name", reason: "name is 64 bytes; Postgres role names are at most 63: shorten it" },
+      ]);
+      const database = await databaseProvider.check!({} as DatabaseInputs, { ...on, name } as DatabaseInputs);
+      assert.deepEqual(database.failures, [
+        { property: "name", reason: "name is 64 bytes; Postgres database names are at most 63: shorten it" },
+      ]);
+    });
+
+    it("fails a missing branchId on either, saying which branch to give", async () => {
+      for (const [provider, noun] of [
+        [roleProvider, "role"],
+        [databaseProvider, "database"],
+      ] as const) {
+        const result = await provider.check!({} as never, { ...on, branchId: "" } as never);
+        assert.deepEqual(result.failures, [
+          { property: "branchId", reason: `branchId is required: the branch the ${noun} is on (br-...)` },
+        ]);
+      }
     });
   });
 });

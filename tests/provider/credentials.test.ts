@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { getProjects } from "../../provider/data/projects";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
-import { pollIntervalFromEnv } from "../../provider/resources/lifecycle/settings";
+import type { PartialFailure } from "../../provider/resources/errors";
+import { pollIntervalFromEnv } from "../../provider/resources/host/settings";
 import {
   type ApiKeyInputs,
   type ApiKeyOutputs,

@@ -1,116 +1,113 @@
 import assert from "node:assert/strict";
-import { ENDPOINT_CHANGES, endpointDefinition, pooledHostOf } from "../../provider/resources/endpoint";
+import { DEMO } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { ENDPOINT_CHANGES, endpointDefinition } from "../../provider/resources/endpoint";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import {
   type EndpointInputs,
   type EndpointOutputs,
   endpointProvider,
 } from "../../provider/resources/public/endpoint";
-import type { FakeApi } from "../client/support/fakeApi";
-import { endpoint, operation } from "../client/support/fixtures";
-import { PROVIDER_TEXT, useFakeApi } from "./support";
+import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
-// Endpoint against a local fake of the API: the request bodies, the change table row by row, a
-// compute whose start was cancelled, refresh and delete of a compute that is gone, and the messages
-// of bad sizes.
+// Endpoint against the emulator (objects.test.ts covers sizes, hosts and refresh of a compute that is
+// gone): the default type, a compute whose start was cancelled, the change table row by row, the
+// request budget of an update, and the messages of bad sizes.
 
-const P = "hidden-river-50598307";
-const B = "br-damp-glitter-adqd4hk5";
-const EP = "ep-silent-smoke-806639";
-const HOST = `${EP}.us-east-2.aws.neon.tech`;
+const P = DEMO.projectId;
 
 function inputs(values: Partial<EndpointInputs> = {}): EndpointInputs {
-  return { projectId: P, branchId: B, ...values, __provider: PROVIDER_TEXT } as EndpointInputs;
+  return { projectId: P, ...values, __provider: PROVIDER_TEXT } as EndpointInputs;
 }
 
-function state(values: Partial<EndpointOutputs> = {}): EndpointOutputs {
-  return {
-    ...inputs(),
-    endpointId: EP,
-    type: "read_write",
-    autoscalingLimitMinCu: 0.25,
-    autoscalingLimitMaxCu: 1,
-    suspendTimeoutSeconds: 0,
-    poolerEnabled: false,
-    host: HOST,
-    pooledHost: pooledHostOf(HOST),
-    currentState: "idle",
-    regionId: "aws-us-east-2",
-    createdAt: null,
-    operationIds: [],
-    pendingOperationIds: [],
-    ...values,
-  } as EndpointOutputs;
-}
-
-const apiEndpoint = (overrides: Record<string, unknown> = {}) =>
-  endpoint({
-    autoscaling_limit_min_cu: 0.25,
-    autoscaling_limit_max_cu: 1,
-    suspend_timeout_seconds: 0,
-    pooler_enabled: false,
-    current_state: "active",
-    ...overrides,
-  });
-
-describe("Endpoint provider against a fake API", () => {
-  const fake = useFakeApi();
-  let api: FakeApi;
+describe("Endpoint provider against the emulator", () => {
+  const harness = useEmulator();
+  const control = () => harness.emulator.control;
+  const stored = (id: string) =>
+    control()
+      .dumpState()
+      .endpoints.find((e) => e.id === id);
   beforeEach(() => {
-    api = fake.api;
-    api.route("GET", "/projects/:project_id/endpoints/:endpoint_id", { json: { endpoint: apiEndpoint() } });
+    control().clearRequests();
+    control().clearOperationScripts();
   });
 
-  it("creates a read_write compute by default with the given settings, waits for start_compute, and reads it again", async () => {
-    const op = operation({ project_id: P, action: "start_compute" });
-    api.route("POST", "/projects/:project_id/endpoints", {
-      status: 201,
-      json: { endpoint: apiEndpoint({ current_state: "init" }), operations: [op] },
-    });
-    const made = await endpointProvider.create(inputs({ autoscalingLimitMaxCu: 1, poolerEnabled: false }));
-    assert.equal(made.id, EP);
-    assert.deepEqual(api.requests[0]?.body, {
-      endpoint: { branch_id: B, type: "read_write", autoscaling_limit_max_cu: 1, pooler_enabled: false },
-    });
-    assert.deepEqual(api.log(), [
-      `POST /projects/${P}/endpoints`,
-      `GET /projects/${P}/operations/${op.id}`,
-      `GET /projects/${P}/endpoints/${EP}`,
-    ]);
-    assert.deepEqual(
-      [made.outs?.host, made.outs?.pooledHost, made.outs?.currentState],
-      [HOST, `${EP}-pooler.us-east-2.aws.neon.tech`, "active"],
+  /** A branch of the demo project with no compute yet. */
+  async function bareBranch(name: string): Promise<string> {
+    const api = createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+    const made = await api.createBranch(P, { branch: { name, parent_id: DEMO.branchId } });
+    await projectIdle(harness.emulator, P);
+    control().clearRequests();
+    return made.branch.id;
+  }
+
+  it("creates a read_write compute by default with the given settings, and waits for start_compute", async () => {
+    const branchId = await bareBranch("endpoint-default");
+    const made = await endpointProvider.create(
+      inputs({ branchId, autoscalingLimitMaxCu: 1, poolerEnabled: false }),
     );
+    const live = stored(made.id);
+    assert.deepEqual(
+      [live?.branch_id, live?.type, live?.compute?.autoscaling_limit_max_cu, live?.pooler_enabled ?? false],
+      [branchId, "read_write", 1, false],
+    );
+    const outs = made.outs as EndpointOutputs;
+    assert.deepEqual([outs.type, outs.currentState], ["read_write", "active"]);
+    const ops = control()
+      .dumpState()
+      .operations.filter((op) => outs.operationIds.includes(op.id));
+    assert.deepEqual(
+      ops.map((op) => [op.action, op.status]),
+      [["start_compute", "finished"]],
+    );
+    assert.deepEqual(harness.writes(), [`POST /projects/${P}/endpoints`]);
   });
 
   it("records a compute whose start_compute was cancelled, and the next update accepts it: computes start on demand", async () => {
-    const op = operation({ project_id: P, action: "start_compute" });
-    api.route("POST", "/projects/:project_id/endpoints", {
-      status: 201,
-      json: { endpoint: apiEndpoint(), operations: [op] },
-    });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: { ...op, status: "cancelled" } },
-    });
-    const err = (await endpointProvider.create(inputs()).then(
+    const branchId = await bareBranch("endpoint-cancelled");
+    control().scriptOperations({ action: "start_compute", count: 1 }, { kind: "cancelled" });
+    const err = (await endpointProvider.create(inputs({ branchId })).then(
       () => assert.fail("expected a partial failure"),
       (e: PartialFailure) => e,
     )) as PartialFailure;
-    assert.equal(err.id, EP);
-    assert.deepEqual(err.properties.pendingOperationIds, [op.id]);
+    assert.notEqual(stored(err.id), undefined, "the service made the compute");
+    const cancelled = control()
+      .dumpState()
+      .operations.filter((op) => op.endpoint_id === err.id && op.status === "cancelled");
+    assert.deepEqual(
+      err.properties.pendingOperationIds,
+      cancelled.map((op) => op.id),
+    );
     const updated = await endpointProvider.update!(
-      EP,
+      err.id,
       err.properties as unknown as EndpointOutputs,
-      inputs(),
+      inputs({ branchId }),
     );
     assert.deepEqual(updated.outs?.pendingOperationIds, []);
   });
 
   it("replaces on a change of project, branch or type and updates sizes, timeout and pooler in place, one row each", async () => {
-    const olds = state();
+    const branchId = "br-damp-glitter-adqd4hk5";
+    const olds = {
+      ...inputs({ branchId }),
+      endpointId: DEMO.endpointId,
+      type: "read_write",
+      autoscalingLimitMinCu: 0.25,
+      autoscalingLimitMaxCu: 1,
+      suspendTimeoutSeconds: 0,
+      poolerEnabled: false,
+      host: `${DEMO.endpointId}.example`,
+      pooledHost: `${DEMO.endpointId}-pooler.example`,
+      currentState: "idle",
+      regionId: "aws-us-east-2",
+      createdAt: null,
+      operationIds: [],
+      pendingOperationIds: [],
+    } as EndpointOutputs;
+    const at = (values: Partial<EndpointInputs>) => inputs({ branchId, ...values });
     const cases: Record<keyof typeof ENDPOINT_CHANGES, Partial<EndpointInputs>> = {
-      projectId: { projectId: "winter-boat-25988145" },
+      projectId: { projectId: DEMO.orgProjectId },
       branchId: { branchId: "br-other-00000000" },
       type: { type: "read_only" },
       autoscalingLimitMinCu: { autoscalingLimitMinCu: 0.5 },
@@ -123,78 +120,73 @@ describe("Endpoint provider against a fake API", () => {
     };
     for (const [input, change] of Object.entries(ENDPOINT_CHANGES)) {
       const result = await endpointProvider.diff!(
-        EP,
+        DEMO.endpointId,
         olds,
-        inputs(cases[input as keyof typeof ENDPOINT_CHANGES]),
+        at(cases[input as keyof typeof ENDPOINT_CHANGES]),
       );
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);
     }
-    const reader = await endpointProvider.diff!(EP, olds, inputs({ type: "read_only" }));
+    const reader = await endpointProvider.diff!(DEMO.endpointId, olds, at({ type: "read_only" }));
     assert.equal(
       reader.deleteBeforeReplace,
       false,
       "a read_only replacement is created before the old compute goes",
     );
-    const moved = await endpointProvider.diff!(EP, olds, inputs({ branchId: "br-other-00000000" }));
+    const moved = await endpointProvider.diff!(DEMO.endpointId, olds, at({ branchId: "br-other-00000000" }));
     assert.equal(
       moved.deleteBeforeReplace,
       false,
       "another branch may have its own read_write compute first",
     );
     assert.equal(
-      endpointDefinition.deleteBeforeReplace?.(olds, inputs()),
+      endpointDefinition.deleteBeforeReplace?.(olds, at({})),
       true,
       "a forced replacement of a branch's read_write compute deletes the old one first",
     );
-    const unchanged = await endpointProvider.diff!(EP, olds, inputs());
+    const unchanged = await endpointProvider.diff!(DEMO.endpointId, olds, at({}));
     assert.equal(unchanged.changes, false, "settings left out keep what the compute has");
-    assert.deepEqual(api.log(), [], "diff made no API call");
+    assert.deepEqual(harness.log(), [], "diff made no API call");
   });
 
   it("sends one PATCH with only the settings that changed, waits for its operations, and reads the compute again", async () => {
-    const ops = [
-      operation({ project_id: P, action: "apply_config" }),
-      operation({ project_id: P, action: "suspend_compute" }),
-    ];
-    api.route("PATCH", "/projects/:project_id/endpoints/:endpoint_id", {
-      json: { endpoint: apiEndpoint({ autoscaling_limit_max_cu: 2, pooler_enabled: true }), operations: ops },
+    const branchId = await bareBranch("endpoint-patch");
+    const olds = (
+      await endpointProvider.create(
+        inputs({ branchId, autoscalingLimitMinCu: 0.25, autoscalingLimitMaxCu: 1 }),
+      )
+    ).outs as EndpointOutputs;
+    const timeout = stored(olds.endpointId)?.compute?.suspend_timeout_seconds;
+    control().clearRequests();
+    const news = inputs({
+      branchId,
+      autoscalingLimitMinCu: 0.25,
+      autoscalingLimitMaxCu: 2,
+      poolerEnabled: true,
     });
-    api.route("GET", "/projects/:project_id/endpoints/:endpoint_id", {
-      json: {
-        endpoint: apiEndpoint({ autoscaling_limit_max_cu: 2, pooler_enabled: true, current_state: "idle" }),
-      },
-    });
-    const news = inputs({ autoscalingLimitMinCu: 0.25, autoscalingLimitMaxCu: 2, poolerEnabled: true });
-    const outs = (await endpointProvider.update!(EP, state(), news)).outs as EndpointOutputs;
-    assert.deepEqual(api.requests[0]?.body, {
-      endpoint: { autoscaling_limit_max_cu: 2, pooler_enabled: true },
-    });
-    assert.deepEqual(api.log(), [
-      `PATCH /projects/${P}/endpoints/${EP}`,
-      ...ops.map((op) => `GET /projects/${P}/operations/${op.id}`),
-      `GET /projects/${P}/endpoints/${EP}`,
-    ]);
-    assert.deepEqual([outs.autoscalingLimitMaxCu, outs.poolerEnabled, outs.currentState], [2, true, "idle"]);
-  });
-
-  it("drops a compute deleted out of band on refresh, and counts deleting it as done (204)", async () => {
-    api.route("GET", "/projects/:project_id/endpoints/:endpoint_id", {
-      status: 404,
-      json: { code: "", message: "endpoint not found" },
-    });
-    api.route("DELETE", "/projects/:project_id/endpoints/:endpoint_id", { status: 204 });
-    assert.deepEqual(await endpointProvider.read!(EP, state()), { id: "" });
-    await endpointProvider.delete!(EP, state());
-    assert.deepEqual(api.log(), [
-      `GET /projects/${P}/endpoints/${EP}`,
-      `DELETE /projects/${P}/endpoints/${EP}`,
-    ]);
+    const outs = (await endpointProvider.update!(olds.endpointId, olds, news)).outs as EndpointOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${P}/endpoints/${olds.endpointId}`]);
+    const live = stored(olds.endpointId);
+    assert.deepEqual(
+      [
+        live?.compute?.autoscaling_limit_min_cu,
+        live?.compute?.autoscaling_limit_max_cu,
+        live?.pooler_enabled,
+      ],
+      [0.25, 2, true],
+    );
+    assert.equal(live?.compute?.suspend_timeout_seconds, timeout, "a setting not changed is left as it was");
+    for (const op of control()
+      .dumpState()
+      .operations.filter((o) => outs.operationIds.includes(o.id)))
+      assert.equal(op.status, "finished", `${op.action} ended before update resolved`);
+    assert.deepEqual([outs.autoscalingLimitMaxCu, outs.poolerEnabled], [2, true]);
   });
 
   describe("check", () => {
     const failures = async (values: Partial<EndpointInputs>) =>
-      (await endpointProvider.check!({} as EndpointInputs, inputs(values))).failures;
+      (await endpointProvider.check!({} as EndpointInputs, inputs({ branchId: DEMO.branchId, ...values })))
+        .failures;
 
     it("fails a minimum above the maximum, even while the branch is not known yet", async () => {
       assert.deepEqual(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as net from "node:net";
-import { engineAddress, exitWhenEngineGone } from "../../provider/resources/lifecycle/engineWatch";
+import { engineAddress, exitWhenEngineGone } from "../../provider/resources/host/engineWatch";
 
 // A provider process whose engine was killed (a cancelled CI job) ends itself instead of idling
 // for good or spinning on writes into the dead engine's pipes.

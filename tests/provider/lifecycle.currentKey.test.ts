@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
-import type { ResourceError } from "../../provider/resources/lifecycle/errors";
-import { configureFromStack } from "../../provider/resources/lifecycle/settings";
+import type { ResourceError } from "../../provider/resources/errors";
+import { configureFromStack } from "../../provider/resources/host/settings";
 import {
   type BranchInputs,
   type BranchOutputs,

@@ -8,16 +8,17 @@ import {
   OperationFailedError,
   ServerError,
 } from "../../provider/client";
-import { nameInput, UNKNOWN } from "../../provider/resources/lifecycle/check";
-import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import {
   isPartialFailure,
   isResourceError,
   PartialFailure,
   ResourceError,
-} from "../../provider/resources/lifecycle/errors";
+} from "../../provider/resources/errors";
+import { nameInput } from "../../provider/resources/inputs/common";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
-import { seedOutputs, withSecrets } from "../../provider/resources/lifecycle/props";
+import { seedOutputs, withSecretOutputs } from "../../provider/resources/lifecycle/props";
 import { setEnv } from "./support";
 
 // The shared lifecycle on a made-up resource whose API calls are scripted: what every resource gets
@@ -161,6 +162,21 @@ describe("resource lifecycle (shared by every resource)", () => {
 
     it("reports a change while operations of an earlier run are pending", async () => {
       assert.equal((await diff({}, { ...OLDS, pendingOperationIds: ["op-2"] })).changes, true);
+    });
+
+    it("reads an unset deleteProtection as false, without a row of the resource's own", async () => {
+      assert.equal(
+        (await diff({ deleteProtection: undefined }, { ...OLDS, deleteProtection: false })).changes,
+        false,
+      );
+      assert.equal(
+        (await diff({ deleteProtection: false }, { ...OLDS, deleteProtection: undefined })).changes,
+        false,
+      );
+      assert.equal(
+        (await diff({ deleteProtection: undefined }, { ...OLDS, deleteProtection: true })).changes,
+        true,
+      );
     });
   });
 
@@ -341,7 +357,7 @@ describe("resource lifecycle (shared by every resource)", () => {
 
     it("puts the definition's secrets first, then the caller's", () => {
       assert.deepEqual(
-        withSecrets({ additionalSecretOutputs: ["name"] }, widget().secrets).additionalSecretOutputs,
+        withSecretOutputs({ additionalSecretOutputs: ["name"] }, widget().secrets).additionalSecretOutputs,
         ["secret", "name"],
       );
     });

@@ -113,7 +113,7 @@ describe("check: configuration at preview", () => {
     await Promise.all([planBranch(), planBranch({ name: "b2" }), planBranch({ name: "b3" })]);
     await planBranch({ name: "b4" });
     await Promise.all([planKey({}), planKey({ name: "other" }), planBranch({ projectId: UNKNOWN })]);
-    assert.deepEqual(harness.log(), [`GET /projects/${PROJECT}`, "GET /projects"]);
+    assert.deepEqual(harness.log().sort(), ["GET /projects", `GET /projects/${PROJECT}`]);
   });
 
   it("makes no request for an unchanged resource, and one for a changed one", async () => {

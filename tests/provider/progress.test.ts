@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { type ClientEvent, createClient } from "../../provider/client";
-import { forgetProgress, progressListener } from "../../provider/resources/lifecycle/progress";
-import { providerClient } from "../../provider/resources/lifecycle/settings";
+import { forgetProgress, progressListener } from "../../provider/resources/host/progress";
+import { clientFromSettings } from "../../provider/resources/host/settings";
 import { OP_MS, useEmulator } from "./support";
 
 // Waiting on an operation that takes more than two seconds prints one line per state change: which
@@ -84,7 +84,7 @@ describe("progress of operation waits", () => {
     const lines: string[] = [];
     // Each event a second after the last, so these quick operations count as slow ones.
     let clock = 0;
-    const client = providerClient({
+    const client = clientFromSettings({
       onEvent: progressListener(
         (line) => lines.push(line),
         () => (clock += 1000),

@@ -1,31 +1,31 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
+import { DEMO } from "../../emulator";
+import { resetRegistry } from "../../provider/client";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
-import { PROJECT_CHANGES } from "../../provider/resources/project";
+import { PROJECT_CHANGES, projectDefinition } from "../../provider/resources/project";
 import {
   Project,
   type ProjectInputs,
   type ProjectOutputs,
   projectProvider,
 } from "../../provider/resources/public/project";
-import type { FakeApi } from "../client/support/fakeApi";
-import { branch, database, endpoint, operation, project, role } from "../client/support/fixtures";
-import { PROVIDER_TEXT, useFakeApi } from "./support";
+import { startProxy } from "../faults/support/proxy";
+import { PROVIDER_TEXT, setEnv, useEmulator } from "./support";
 
-// Project against a local fake of the API: the connection string kept as the secret output (and
-// never in a partial failure's properties), the change table row by row, refresh and delete of a
-// project that is gone, and the messages of bad inputs.
+// Project against the emulator (objects.test.ts covers defaults, lost answers, adoption and delete):
+// the connection string kept as the secret output (and never in a partial failure's properties),
+// read from its own route when the create answer has none, the change table row by row, the
+// request budget of an update, and the messages of bad inputs.
 
-const P = "hidden-river-50598307";
-const B = "br-main-00000000";
-const URI = "postgresql://neondb_owner:AbC123dEf456@ep-silent-smoke-806639.us-east-2.aws.neon.tech/neondb";
+const P = DEMO.projectId;
 
 function inputs(values: Partial<ProjectInputs> = {}): ProjectInputs {
   return { name: "shop", ...values, __provider: PROVIDER_TEXT } as ProjectInputs;
 }
 
-/** The state of a project made with `values`. */
+/** The state of a project made with `values`, for diffs (no API call). */
 function state(values: Partial<ProjectOutputs> = {}): ProjectOutputs {
   return {
     ...inputs(),
@@ -40,12 +40,12 @@ function state(values: Partial<ProjectOutputs> = {}): ProjectOutputs {
       autoscalingLimitMaxCu: 1,
       suspendTimeoutSeconds: 0,
     },
-    defaultBranchId: B,
-    defaultEndpointId: "ep-silent-smoke-806639",
+    defaultBranchId: DEMO.branchId,
+    defaultEndpointId: DEMO.endpointId,
     defaultRoleName: "neondb_owner",
     defaultDatabaseName: "neondb",
-    host: "ep-silent-smoke-806639.us-east-2.aws.neon.tech",
-    connectionUri: URI,
+    host: `${DEMO.endpointId}.example`,
+    connectionUri: "postgresql://neondb_owner:secret@host/neondb",
     createdAt: "2025-01-01T00:00:00Z",
     operationIds: [],
     pendingOperationIds: [],
@@ -53,121 +53,99 @@ function state(values: Partial<ProjectOutputs> = {}): ProjectOutputs {
   } as ProjectOutputs;
 }
 
-/** The API's answer to `POST /projects`. */
-function created(overrides: Record<string, unknown> = {}) {
-  return {
-    project: project(P, {
-      name: "shop",
-      history_retention_seconds: 86400,
-      default_endpoint_settings: {
-        autoscaling_limit_min_cu: 0.25,
-        autoscaling_limit_max_cu: 1,
-        suspend_timeout_seconds: 0,
-      },
-    }),
-    branch: branch({ id: B, name: "main", default: true, parent_id: undefined }),
-    endpoints: [endpoint({ branch_id: B })],
-    roles: [role({ name: "neondb_owner", branch_id: B, password: "AbC123dEf456" })],
-    databases: [database({ name: "neondb", owner_name: "neondb_owner", branch_id: B })],
-    operations: [operation({ project_id: P, action: "start_compute" })],
-    connection_uris: [{ connection_uri: URI }],
-    ...overrides,
-  };
-}
-
-describe("Project provider against a fake API", () => {
-  const fake = useFakeApi();
-  let api: FakeApi;
+describe("Project provider against the emulator", () => {
+  const harness = useEmulator();
+  const control = () => harness.emulator.control;
+  const stored = (id: string) =>
+    control()
+      .dumpState()
+      .projects.find((p) => p.id === id);
   beforeEach(() => {
-    api = fake.api;
+    control().clearRequests();
+    control().clearOperationScripts();
   });
 
   it("creates the project with the API's field names, waits for its operations and keeps the connection string", async () => {
-    const answer = created();
-    api.route("POST", "/projects", { status: 201, json: answer });
     const made = await projectProvider.create(
       inputs({
+        name: "created",
         regionId: "aws-us-east-2",
         pgVersion: 17,
         historyRetentionSeconds: 86400,
         defaultEndpointSettings: { autoscalingLimitMaxCu: 1 },
       }),
     );
-    assert.equal(made.id, P);
-    assert.deepEqual(api.requests[0]?.body, {
-      project: {
-        name: "shop",
-        region_id: "aws-us-east-2",
-        pg_version: 17,
-        history_retention_seconds: 86400,
-        default_endpoint_settings: { autoscaling_limit_max_cu: 1 },
-      },
-    });
-    assert.deepEqual(api.log(), [
-      "POST /projects",
-      `GET /projects/${P}/operations/${answer.operations[0]?.id}`,
-    ]);
-    const outs = made.outs as ProjectOutputs;
-    assert.equal(outs.connectionUri, URI);
+    const live = stored(made.id);
     assert.deepEqual(
-      [
-        outs.defaultBranchId,
-        outs.defaultEndpointId,
-        outs.defaultRoleName,
-        outs.defaultDatabaseName,
-        outs.host,
-      ],
-      [
-        B,
-        "ep-silent-smoke-806639",
-        "neondb_owner",
-        "neondb",
-        "ep-silent-smoke-806639.us-east-2.aws.neon.tech",
-      ],
+      [live?.name, live?.region_id, live?.pg_version, live?.history_retention_seconds],
+      ["created", "aws-us-east-2", 17, 86400],
+    );
+    assert.equal(live?.default_endpoint_settings?.autoscaling_limit_max_cu, 1);
+    const outs = made.outs as ProjectOutputs;
+    for (const op of control()
+      .dumpState()
+      .operations.filter((o) => outs.operationIds.includes(o.id)))
+      assert.equal(op.status, "finished", `${op.action} ended before create resolved`);
+    assert.match(
+      outs.connectionUri,
+      new RegExp(`^postgresql://${outs.defaultRoleName}:[^@]+@${outs.defaultEndpointId}\\.`),
     );
     // Only the declared default settings are recorded, so the API's other defaults make no diff.
     assert.deepEqual(outs.defaultEndpointSettings, { autoscalingLimitMaxCu: 1 });
+    assert.deepEqual(harness.writes(), ["POST /projects"]);
   });
 
   it("reads the connection string from the connection_uri route when the create answer has none", async () => {
-    api.route("POST", "/projects", { status: 201, json: created({ connection_uris: [] }) });
-    api.route("GET", "/projects/:project_id/connection_uri", { json: { uri: URI } });
-    const outs = (await projectProvider.create(inputs())).outs as ProjectOutputs;
-    assert.equal(outs.connectionUri, URI);
-    const query = api.requests.at(-1)?.query;
-    assert.deepEqual(
-      [query?.get("role_name"), query?.get("database_name"), query?.get("branch_id")],
-      ["neondb_owner", "neondb", B],
-    );
+    const proxy = await startProxy(harness.emulator.url);
+    const restore = setEnv({ CLOUDDB_API_URL: proxy.url });
+    try {
+      resetRegistry();
+      proxy.after("POST", /^\/projects$/, {
+        kind: "rewrite",
+        rewrite: (body) => JSON.stringify({ ...JSON.parse(body), connection_uris: [] }),
+      });
+      const outs = (await projectProvider.create(inputs({ name: "no-uri-in-answer" })))
+        .outs as ProjectOutputs;
+      assert.equal(proxy.applied, 1);
+      const asked = control().requests({ route: "GET /projects/{project_id}/connection_uri" });
+      assert.equal(asked.length, 1);
+      const query = new URLSearchParams(asked[0]?.query);
+      assert.deepEqual(
+        [query.get("role_name"), query.get("database_name"), query.get("branch_id")],
+        [outs.defaultRoleName, outs.defaultDatabaseName, outs.defaultBranchId],
+      );
+      assert.match(outs.connectionUri, new RegExp(`^postgresql://${outs.defaultRoleName}:[^@]+@`));
+    } finally {
+      restore();
+      resetRegistry();
+      await proxy.stop();
+    }
   });
 
-  it("records a project whose operation failed without its connection string, and the resuming update reads it again", async () => {
-    const answer = created();
-    const op = answer.operations[0]!;
-    api.route("POST", "/projects", { status: 201, json: answer });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: { ...op, status: "error" } },
-    });
-    const err = (await projectProvider.create(inputs()).then(
+  it("records a project whose compute start was cancelled without its connection string, and the resuming update reads it again", async () => {
+    control().scriptOperations({ action: "start_compute", count: 1 }, { kind: "cancelled" });
+    const err = (await projectProvider.create(inputs({ name: "half-made" })).then(
       () => assert.fail("expected a partial failure"),
       (e: PartialFailure) => e,
     )) as PartialFailure;
-    assert.equal(err.id, P);
-    assert.ok(
-      !JSON.stringify(err.properties).includes("AbC123dEf456"),
-      "no password in the recorded properties",
-    );
-    assert.ok(!err.message.includes("AbC123dEf456"));
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: { ...op, status: "finished" } },
-    });
-    api.route("GET", "/projects/:project_id/connection_uri", { json: { uri: URI } });
+    assert.equal(err.id, stored(err.id)?.id, "the service made the project");
+    const passwords = control()
+      .dumpState()
+      .branches.filter((b) => b.project_id === err.id)
+      .flatMap((b) => b.roles.map((r) => r.password ?? ""))
+      .filter((p) => p.length > 0);
+    assert.ok(passwords.length > 0);
+    for (const password of passwords) {
+      assert.ok(!JSON.stringify(err.properties).includes(password), "no password in the recorded properties");
+      assert.ok(!err.message.includes(password));
+    }
     const updated = await projectProvider.update!(
       err.id,
       err.properties as unknown as ProjectOutputs,
-      inputs(),
+      inputs({ name: "half-made" }),
     );
-    assert.equal(updated.outs?.connectionUri, URI);
+    assert.match(updated.outs?.connectionUri ?? "", /^postgresql:\/\//);
+    assert.ok(passwords.some((p) => updated.outs?.connectionUri.includes(p)));
     assert.deepEqual(updated.outs?.pendingOperationIds, []);
   });
 
@@ -176,13 +154,13 @@ describe("Project provider against a fake API", () => {
     const cases: Record<keyof typeof PROJECT_CHANGES, Partial<ProjectInputs>> = {
       regionId: { regionId: "aws-eu-central-1" },
       pgVersion: { pgVersion: 16 },
-      orgId: { orgId: "org-quiet-forest-27188409" },
+      orgId: { orgId: DEMO.orgId },
       name: { name: "shop-2" },
       historyRetentionSeconds: { historyRetentionSeconds: 3600 },
       defaultEndpointSettings: { defaultEndpointSettings: { suspendTimeoutSeconds: 300 } },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
-      adoptExisting: { adoptExisting: "other-project-1" },
+      adoptExisting: { adoptExisting: DEMO.orgProjectId },
     };
     for (const [input, change] of Object.entries(PROJECT_CHANGES)) {
       const result = await projectProvider.diff!(
@@ -193,7 +171,7 @@ describe("Project provider against a fake API", () => {
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);
     }
-    assert.deepEqual(api.log(), [], "diff made no API call");
+    assert.deepEqual(harness.log(), [], "diff made no API call");
   });
 
   it("sees no change when the program leaves out what the API filled in, or repeats the recorded settings", async () => {
@@ -208,46 +186,27 @@ describe("Project provider against a fake API", () => {
   });
 
   it("applies name, retention and default settings with one PATCH of only what changed", async () => {
-    api.route("PATCH", "/projects/:project_id", {
-      json: {
-        project: project(P, {
-          name: "shop-2",
-          history_retention_seconds: 86400,
-          default_endpoint_settings: {
-            autoscaling_limit_min_cu: 0.25,
-            autoscaling_limit_max_cu: 2,
-            suspend_timeout_seconds: 0,
-          },
-        }),
-        operations: [],
-      },
-    });
+    const olds = (await projectProvider.create(inputs({ name: "to-patch", historyRetentionSeconds: 86400 })))
+      .outs as ProjectOutputs;
+    control().clearRequests();
     const news = inputs({
-      name: "shop-2",
+      name: "patched",
       historyRetentionSeconds: 86400,
       defaultEndpointSettings: { autoscalingLimitMaxCu: 2 },
     });
-    const outs = (await projectProvider.update!(P, state(), news)).outs as ProjectOutputs;
-    assert.deepEqual(api.log(), [`PATCH /projects/${P}`]);
-    assert.deepEqual(api.requests[0]?.body, {
-      project: { name: "shop-2", default_endpoint_settings: { autoscaling_limit_max_cu: 2 } },
-    });
-    assert.deepEqual([outs.name, outs.defaultEndpointSettings], ["shop-2", { autoscalingLimitMaxCu: 2 }]);
-    assert.equal(outs.connectionUri, URI);
-  });
-
-  it("drops a project deleted out of band on refresh, and counts deleting it as done", async () => {
-    api.route("GET", "/projects/:project_id", {
-      status: 404,
-      json: { code: "", message: "project not found" },
-    });
-    api.route("DELETE", "/projects/:project_id", {
-      status: 404,
-      json: { code: "", message: "project not found" },
-    });
-    assert.deepEqual(await projectProvider.read!(P, state()), { id: "" });
-    await projectProvider.delete!(P, state());
-    assert.deepEqual(api.log(), [`GET /projects/${P}`, `DELETE /projects/${P}`]);
+    const outs = (await projectProvider.update!(olds.projectId, olds, news)).outs as ProjectOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${olds.projectId}`]);
+    const live = stored(olds.projectId);
+    assert.deepEqual(
+      [
+        live?.name,
+        live?.history_retention_seconds,
+        live?.default_endpoint_settings?.autoscaling_limit_max_cu,
+      ],
+      ["patched", 86400, 2],
+    );
+    assert.deepEqual([outs.name, outs.defaultEndpointSettings], ["patched", { autoscalingLimitMaxCu: 2 }]);
+    assert.equal(outs.connectionUri, olds.connectionUri);
   });
 
   it("refuses to delete a project with deleteProtection, without calling the API", async () => {
@@ -255,7 +214,7 @@ describe("Project provider against a fake API", () => {
       projectProvider.delete!(P, state({ deleteProtection: true })),
       /set deleteProtection: false/,
     );
-    assert.deepEqual(api.log(), []);
+    assert.deepEqual(harness.log(), []);
   });
 
   it("fails bad inputs at preview with what to change, and lets unknown values through", async () => {
@@ -305,7 +264,12 @@ describe("Project provider against a fake API", () => {
     try {
       const made = new Project("shop", { name: "shop" });
       await new Promise((resolve) => made.urn.apply(resolve));
-      assert.deepEqual(registered, [["connectionUri"]]);
+      assert.deepEqual(
+        registered,
+        [[...(projectDefinition.secrets ?? [])]],
+        "the class registers the declared secrets",
+      );
+      assert.ok(registered[0]?.includes("connectionUri"));
       assert.ok(pulumi.Output.isInstance(made.connectionUri));
     } finally {
       monitor.registerResource = original;

@@ -1,107 +1,107 @@
 import assert from "node:assert/strict";
+import { DEMO } from "../../emulator";
+import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import type { PartialFailure } from "../../provider/resources/lifecycle/errors";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { ROLE_CHANGES } from "../../provider/resources/role";
-import type { FakeApi } from "../client/support/fakeApi";
-import { operation, role } from "../client/support/fixtures";
-import { PROVIDER_TEXT, useFakeApi } from "./support";
+import { demoBranch, PROVIDER_TEXT, useEmulator } from "./support";
 
-// Role against a local fake of the API, for exact requests (roleDatabase.test.ts runs it against the emulator): the one-time password
-// kept as the secret output, resets by trigger, refresh and delete of what is gone, and no password
-// in a partial failure's properties.
+// Role against the emulator (roleDatabase.test.ts covers rotation, adoption and refresh): the
+// one-time password kept as the secret output, a role whose operation failed recorded without it,
+// the change table row by row, and the request budget of each call.
 
-const P = "hidden-river-50598307";
-const B = "br-damp-glitter-adqd4hk5";
-const PASSWORD = "AbC123dEf456";
-const ROLE = `/projects/${P}/branches/${B}/roles`;
+const P = DEMO.projectId;
 
-const apiRole = (overrides: Record<string, unknown> = {}) =>
-  role({ created_at: new Date().toISOString(), ...overrides });
-function inputs(values: Partial<RoleInputs> = {}): RoleInputs {
-  return { projectId: P, branchId: B, name: "app", ...values, __provider: PROVIDER_TEXT } as RoleInputs;
-}
-
-/** The state of a role made with `values`. */
-function state(values: Partial<RoleInputs> = {}): RoleOutputs {
-  return {
-    ...inputs(values),
-    password: PASSWORD,
-    protected: false,
-    createdAt: null,
-    operationIds: [],
-    pendingOperationIds: [],
-  } as RoleOutputs;
-}
-
-describe("Role provider against a fake API", () => {
-  const fake = useFakeApi();
-  let api: FakeApi;
-  beforeEach(() => {
-    api = fake.api;
+describe("Role provider against the emulator", () => {
+  const harness = useEmulator();
+  const control = () => harness.emulator.control;
+  let B: string;
+  before(async () => {
+    B = await demoBranch(harness.emulator, "roles");
   });
+  beforeEach(() => {
+    control().clearRequests();
+    control().clearOperationScripts();
+  });
+
+  function inputs(values: Partial<RoleInputs> = {}): RoleInputs {
+    return { projectId: P, branchId: B, name: "app", ...values, __provider: PROVIDER_TEXT } as RoleInputs;
+  }
+  const stored = (name: string) =>
+    control()
+      .dumpState()
+      .branches.find((b) => b.id === B)
+      ?.roles.find((r) => r.name === name);
 
   it("creates the role, waits for its operations and keeps the one-time password", async () => {
-    const op = operation({ project_id: P, action: "apply_config" });
-    api.route("POST", "/projects/:project_id/branches/:branch_id/roles", {
-      status: 201,
-      json: { role: apiRole({ password: PASSWORD }), operations: [op] },
-    });
-    const made = await roleProvider.create(inputs());
+    const made = await roleProvider.create(inputs({ name: "app" }));
     assert.equal(made.id, `${B}/app`);
-    assert.equal(made.outs?.password, PASSWORD);
-    assert.deepEqual(made.outs?.operationIds, [op.id]);
-    assert.deepEqual(api.log(), [`POST ${ROLE}`, `GET /projects/${P}/operations/${op.id}`]);
-    assert.deepEqual(api.requests[0]?.body, { role: { name: "app" } });
+    assert.equal(made.outs?.password, stored("app")?.password);
+    const ops = control()
+      .dumpState()
+      .operations.filter((op) => made.outs?.operationIds.includes(op.id));
+    assert.ok(ops.length > 0);
+    for (const op of ops) assert.equal(op.status, "finished", `${op.action} ended before create resolved`);
+    assert.equal(control().requests({ method: "POST" }).length, 1, "one POST, nothing else written");
+    assert.equal(
+      control().requests({ method: "PATCH" }).length + control().requests({ method: "DELETE" }).length,
+      0,
+    );
   });
 
-  it("records a role whose operation failed without its password, and the resuming update reads it again", async () => {
-    const op = operation({ project_id: P, action: "apply_config" });
-    api.route("POST", "/projects/:project_id/branches/:branch_id/roles", {
-      status: 201,
-      json: { role: apiRole({ password: PASSWORD }), operations: [op] },
-    });
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: { ...op, status: "error" } },
-    });
-    const err = (await roleProvider.create(inputs()).then(
+  it("records a role whose operation failed without its password, and the next update says to replace it", async () => {
+    control().scriptOperations(
+      { action: "apply_config", count: 1 },
+      { kind: "error", message: "config failed" },
+    );
+    const err = (await roleProvider.create(inputs({ name: "half_made" })).then(
       () => assert.fail("expected a partial failure"),
       (e: PartialFailure) => e,
     )) as PartialFailure;
-    assert.equal(err.id, `${B}/app`);
-    assert.ok(!JSON.stringify(err.properties).includes(PASSWORD), "no password in the recorded properties");
-    assert.ok(!err.message.includes(PASSWORD));
-    api.route("GET", "/projects/:project_id/operations/:operation_id", {
-      json: { operation: { ...op, status: "finished" } },
-    });
-    api.route("GET", "/projects/:project_id/branches/:branch_id/roles/:role_name/reveal_password", {
-      json: { password: PASSWORD },
-    });
-    const updated = await roleProvider.update!(err.id, err.properties as unknown as RoleOutputs, inputs());
-    assert.equal(updated.outs?.password, PASSWORD);
-    assert.deepEqual(updated.outs?.pendingOperationIds, []);
+    const password = stored("half_made")?.password ?? "";
+    assert.ok(password.length > 0, "the service made the role");
+    assert.equal(err.id, `${B}/half_made`);
+    assert.ok(!JSON.stringify(err.properties).includes(password), "no password in the recorded properties");
+    assert.ok(!err.message.includes(password));
+    await assert.rejects(
+      roleProvider.update!(err.id, err.properties as unknown as RoleOutputs, inputs({ name: "half_made" })),
+      /operation apply_config \S+ ended error \(config failed\).*pulumi up --replace/,
+    );
   });
 
-  it("resets the password in place when passwordResetTrigger changes", async () => {
-    const olds = state({ passwordResetTrigger: "1" });
-    const news = inputs({ passwordResetTrigger: "2" });
-    assert.deepEqual(await roleProvider.diff!(`${B}/app`, olds, news), {
+  it("resets the password in place when passwordResetTrigger changes, with one reset and no other write", async () => {
+    const made = await roleProvider.create(inputs({ name: "rotating", passwordResetTrigger: "1" }));
+    const olds = made.outs as RoleOutputs;
+    const news = inputs({ name: "rotating", passwordResetTrigger: "2" });
+    assert.deepEqual(await roleProvider.diff!(made.id, olds, news), {
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    api.route("POST", "/projects/:project_id/branches/:branch_id/roles/:role_name/reset_password", {
-      json: { role: apiRole({ password: "NewPass789" }), operations: [] },
-    });
-    const updated = await roleProvider.update!(`${B}/app`, olds, news);
-    assert.equal(updated.outs?.password, "NewPass789");
-    assert.deepEqual(api.log(), [`POST ${ROLE}/app/reset_password`]);
+    control().clearRequests();
+    const updated = await roleProvider.update!(made.id, olds, news);
+    assert.notEqual(updated.outs?.password, olds.password);
+    assert.equal(updated.outs?.password, stored("rotating")?.password);
+    const writes = control()
+      .requests()
+      .filter((r) => r.method !== "GET");
+    assert.deepEqual(
+      writes.map((r) => r.route),
+      ["POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password"],
+    );
   });
 
-  it("replaces on a change of project, branch or name, one test per row", async () => {
-    const olds = state();
+  it("replaces on a change of project, branch or name, one test per row, without calling the API", async () => {
+    const olds = {
+      ...inputs(),
+      password: "x",
+      protected: false,
+      createdAt: null,
+      operationIds: [],
+      pendingOperationIds: [],
+    } as RoleOutputs;
     const cases: Record<keyof typeof ROLE_CHANGES, Partial<RoleInputs>> = {
-      projectId: { projectId: "winter-boat-25988145" },
+      projectId: { projectId: DEMO.orgProjectId },
       branchId: { branchId: "br-other-00000000" },
       name: { name: "app2" },
       passwordResetTrigger: { passwordResetTrigger: "now" },
@@ -118,18 +118,7 @@ describe("Role provider against a fake API", () => {
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);
     }
-    assert.deepEqual(api.log(), [], "diff made no API call");
-  });
-
-  it("drops a role deleted out of band on refresh, and counts deleting it as done", async () => {
-    const olds = state();
-    api.route("GET", "/projects/:project_id/branches/:branch_id/roles/:role_name", {
-      status: 404,
-      json: { code: "", message: "role not found" },
-    });
-    api.route("DELETE", "/projects/:project_id/branches/:branch_id/roles/:role_name", { status: 204 });
-    assert.deepEqual(await roleProvider.read!(`${B}/app`, olds), { id: "" });
-    await roleProvider.delete!(`${B}/app`, olds);
+    assert.deepEqual(harness.log(), [], "diff made no API call");
   });
 
   it("fails a name over 63 bytes at preview, and lets unknown values through", async () => {

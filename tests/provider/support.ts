@@ -1,10 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { resetRegistry } from "../../provider/client";
+import { createClient, resetRegistry } from "../../provider/client";
+import { configureFromStack } from "../../provider/resources/host/settings";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
-import { configureFromStack } from "../../provider/resources/lifecycle/settings";
-import { type FakeApi, startFakeApi } from "../client/support/fakeApi";
-import { operation, project, SECRET_KEY } from "../client/support/fixtures";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -59,6 +57,8 @@ export interface ProviderHarness {
   readonly emulator: RunningEmulator;
   /** The request log as "METHOD /path" lines, oldest first. */
   log(): string[];
+  /** The requests that may change something (every method but GET), as "METHOD /path" lines. */
+  writes(): string[];
 }
 
 /**
@@ -93,6 +93,9 @@ export function useEmulator(options: EmulatorOptions = {}): ProviderHarness {
     log(): string[] {
       return this.emulator.control.requests().map((r) => `${r.method} ${r.path}`);
     },
+    writes(): string[] {
+      return this.log().filter((line) => !line.startsWith("GET "));
+    },
   };
 }
 
@@ -116,39 +119,15 @@ export async function projectIdle(
 }
 
 /**
- * A fresh local fake of the API per test (for routes the emulator does not serve yet), with the
- * provider pointed at it through the environment, every project existing (so `check` passes its
- * configuration check) and every operation answering `finished` unless a test routes them itself.
+ * Creates a branch of the demo project with a read_write compute out of band (as the console would)
+ * and returns its id once its operations ended.
  */
-export function useFakeApi(): { readonly api: FakeApi } {
-  let api: FakeApi | undefined;
-  let restore: (() => void) | undefined;
-  beforeEach(async () => {
-    resetRegistry();
-    clearStackConfig();
-    api = await startFakeApi();
-    restore = setEnv({
-      CLOUDDB_API_KEY: SECRET_KEY,
-      CLOUDDB_API_URL: api.url,
-      CLOUDDB_POLL_INTERVAL_MS: "5,10",
-    });
-    api.route("GET", "/projects/:project_id", (_req, params) => ({
-      json: { project: project(params.project_id as string) },
-    }));
-    api.route("GET", "/projects/:project_id/operations/:operation_id", (_req, params) => ({
-      json: {
-        operation: operation({ id: params.operation_id, project_id: params.project_id, status: "finished" }),
-      },
-    }));
+export async function demoBranch(emulator: RunningEmulator, name: string): Promise<string> {
+  const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+  const made = await client.createBranch(DEMO.projectId, {
+    branch: { name, parent_id: DEMO.branchId },
+    endpoints: [{ type: "read_write" }],
   });
-  afterEach(async () => {
-    restore?.();
-    await api?.stop();
-  });
-  return {
-    get api(): FakeApi {
-      if (api === undefined) throw new Error("the fake API starts in a beforeEach hook");
-      return api;
-    },
-  };
+  await projectIdle(emulator, DEMO.projectId);
+  return made.branch.id;
 }

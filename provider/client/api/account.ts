@@ -1,7 +1,7 @@
 /** The caller's account: the user the key belongs to, their organizations, and one organization. */
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   type CurrentUser,
   CurrentUserSchema,
@@ -14,12 +14,12 @@ import {
 
 /** `GET /users/me`. */
 export function getCurrentUser(ctx: ClientContext): Promise<CurrentUser> {
-  return apiRequest(ctx.request, { method: "GET", route: apiRoute("/users/me"), schema: CurrentUserSchema });
+  return send(ctx.request, { method: "GET", route: apiRoute("/users/me"), schema: CurrentUserSchema });
 }
 
 /** `GET /users/me/organizations`: the organizations the user belongs to. */
 export async function listMyOrganizations(ctx: ClientContext): Promise<Organization[]> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/users/me/organizations"),
     schema: OrganizationsResponseSchema,
@@ -29,7 +29,7 @@ export async function listMyOrganizations(ctx: ClientContext): Promise<Organizat
 
 /** `GET /organizations/{org_id}`. */
 export function getOrganization(ctx: ClientContext, orgId: string): Promise<Organization> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "GET",
     route: apiRoute("/organizations/{org_id}", { org_id: orgId }),
     schema: OrganizationSchema,
@@ -44,7 +44,7 @@ export async function listOrgMembers(ctx: ClientContext, orgId: string): Promise
   const members: OrgMember[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MEMBER_PAGES; page++) {
-    const body = await apiRequest(ctx.request, {
+    const body = await send(ctx.request, {
       method: "GET",
       route: apiRoute("/organizations/{org_id}/members", { org_id: orgId }),
       query: { limit: 500, cursor },

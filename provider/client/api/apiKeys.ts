@@ -1,7 +1,7 @@
 /** API keys: personal keys (`/api_keys`) and organization or project-scoped keys (`/organizations/{org_id}/api_keys`). */
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   type ApiKeyCreated,
   ApiKeyCreatedSchema,
@@ -17,7 +17,7 @@ import {
 
 /** `POST /api_keys`: create a personal key. The secret is in `key`, returned only now. */
 export function createApiKey(ctx: ClientContext, body: { keyName: string }): Promise<ApiKeyCreated> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "POST",
     route: apiRoute("/api_keys"),
     body: { key_name: body.keyName },
@@ -27,12 +27,12 @@ export function createApiKey(ctx: ClientContext, body: { keyName: string }): Pro
 
 /** `GET /api_keys`: the personal keys that are not revoked. */
 export function listApiKeys(ctx: ClientContext): Promise<ApiKeyListItem[]> {
-  return apiRequest(ctx.request, { method: "GET", route: apiRoute("/api_keys"), schema: ApiKeyListSchema });
+  return send(ctx.request, { method: "GET", route: apiRoute("/api_keys"), schema: ApiKeyListSchema });
 }
 
 /** `DELETE /api_keys/{key_id}`: revoke a personal key. */
 export function revokeApiKey(ctx: ClientContext, keyId: number): Promise<ApiKeyRevoked> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "DELETE",
     route: apiRoute("/api_keys/{key_id}", { key_id: keyId }),
     schema: ApiKeyRevokedSchema,
@@ -45,7 +45,7 @@ export function createOrgApiKey(
   orgId: string,
   body: { keyName: string; projectId?: string | undefined },
 ): Promise<OrgApiKeyCreated> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "POST",
     route: apiRoute("/organizations/{org_id}/api_keys", { org_id: orgId }),
     body:
@@ -58,7 +58,7 @@ export function createOrgApiKey(
 
 /** `GET /organizations/{org_id}/api_keys`: the organization's keys (items may carry `project_id`). */
 export function listOrgApiKeys(ctx: ClientContext, orgId: string): Promise<OrgApiKeyListItem[]> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "GET",
     route: apiRoute("/organizations/{org_id}/api_keys", { org_id: orgId }),
     schema: OrgApiKeyListSchema,
@@ -67,7 +67,7 @@ export function listOrgApiKeys(ctx: ClientContext, orgId: string): Promise<OrgAp
 
 /** `DELETE /organizations/{org_id}/api_keys/{key_id}`: revoke an organization or project-scoped key. */
 export function revokeOrgApiKey(ctx: ClientContext, orgId: string, keyId: number): Promise<ApiKeyRevoked> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "DELETE",
     route: apiRoute("/organizations/{org_id}/api_keys/{key_id}", { org_id: orgId, key_id: keyId }),
     schema: ApiKeyRevokedSchema,

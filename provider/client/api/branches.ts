@@ -1,11 +1,11 @@
 /**
- * Branches. Mutating calls run through `mutate`: queued per project, sent past 423s, and
+ * Branches. Mutating calls run through `sendMutation`: queued per project, sent past 423s, and
  * resolved once the operations they started are done.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   type Branch,
   type BranchCreateRequest,
@@ -39,7 +39,12 @@ export function createBranch(
   options: MutationOptions = {},
 ): Promise<BranchCreateResponse> {
   const route = apiRoute("/projects/{project_id}/branches", { project_id: projectId });
-  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: BranchCreateResponseSchema });
+  return sendMutation(ctx, projectId, options, {
+    method: "POST",
+    route,
+    body,
+    schema: BranchCreateResponseSchema,
+  });
 }
 
 /** `GET /projects/{project_id}/branches/{branch_id}`. */
@@ -48,7 +53,7 @@ export function getBranch(
   projectId: string,
   branchId: string,
 ): Promise<BranchGetResponse> {
-  return apiRequest(ctx.request, {
+  return send(ctx.request, {
     method: "GET",
     route: branchRoute(projectId, branchId),
     schema: BranchGetResponseSchema,
@@ -65,7 +70,7 @@ export async function listAnnotatedBranches(
   ctx: ClientContext,
   projectId: string,
 ): Promise<{ branches: Branch[]; annotations: Map<string, Record<string, string>> }> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
     schema: BranchListResponseSchema,
@@ -82,7 +87,7 @@ export async function listBranchEndpoints(
   projectId: string,
   branchId: string,
 ): Promise<Endpoint[]> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/branches/{branch_id}/endpoints", {
       project_id: projectId,
@@ -104,7 +109,7 @@ export function updateBranch(
   body: BranchUpdateRequest,
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "PATCH",
     route: branchRoute(projectId, branchId),
     body: { branch: body },
@@ -124,7 +129,7 @@ export function restoreBranch(
   body: BranchRestoreRequest,
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "POST",
     route: apiRoute("/projects/{project_id}/branches/{branch_id}/restore", {
       project_id: projectId,
@@ -142,7 +147,7 @@ export function deleteBranch(
   branchId: string,
   options: MutationOptions = {},
 ): Promise<BranchDeleteResponse | null> {
-  return mutateOrGone(ctx, projectId, options, {
+  return sendMutationOrEmpty(ctx, projectId, options, {
     method: "DELETE",
     route: branchRoute(projectId, branchId),
     schema: BranchDeleteResponseSchema,

@@ -3,9 +3,9 @@
  * from the API's routes; changes are queued per project and wait for the operations they start.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   BranchEndpointsResponseSchema,
   type Endpoint,
@@ -30,7 +30,12 @@ export function createEndpoint(
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
   const route = apiRoute("/projects/{project_id}/endpoints", { project_id: projectId });
-  return mutate(ctx, projectId, options, { method: "POST", route, body, schema: EndpointOperationsSchema });
+  return sendMutation(ctx, projectId, options, {
+    method: "POST",
+    route,
+    body,
+    schema: EndpointOperationsSchema,
+  });
 }
 
 /** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
@@ -39,7 +44,7 @@ export async function getEndpoint(
   projectId: string,
   endpointId: string,
 ): Promise<Endpoint> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: endpointRoute(projectId, endpointId),
     schema: EndpointResponseSchema,
@@ -49,7 +54,7 @@ export async function getEndpoint(
 
 /** `GET /projects/{project_id}/endpoints`: every compute of the project. */
 export async function listEndpoints(ctx: ClientContext, projectId: string): Promise<Endpoint[]> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/endpoints", { project_id: projectId }),
     schema: BranchEndpointsResponseSchema,
@@ -65,7 +70,7 @@ export function updateEndpoint(
   body: EndpointUpdateRequest,
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "PATCH",
     route: endpointRoute(projectId, endpointId),
     body,
@@ -80,7 +85,7 @@ export function deleteEndpoint(
   endpointId: string,
   options: MutationOptions = {},
 ): Promise<EndpointOperations | null> {
-  return mutateOrGone(ctx, projectId, options, {
+  return sendMutationOrEmpty(ctx, projectId, options, {
     method: "DELETE",
     route: endpointRoute(projectId, endpointId),
     schema: EndpointOperationsSchema,

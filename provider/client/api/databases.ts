@@ -1,8 +1,8 @@
 /** Databases of a branch (`/projects/{project_id}/branches/{branch_id}/databases`), each owned by a role. */
 import type { ClientContext } from "../context";
-import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   type Database,
   type DatabaseCreateRequest,
@@ -34,7 +34,7 @@ export function createDatabase(
   body: DatabaseCreateRequest,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "POST",
     route: databasesRoute(projectId, branchId),
     body,
@@ -49,7 +49,7 @@ export async function getDatabase(
   branchId: string,
   databaseName: string,
 ): Promise<Database> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: databaseRoute(projectId, branchId, databaseName),
     schema: DatabaseResponseSchema,
@@ -63,7 +63,7 @@ export async function listDatabases(
   projectId: string,
   branchId: string,
 ): Promise<Database[]> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: databasesRoute(projectId, branchId),
     schema: DatabasesResponseSchema,
@@ -80,7 +80,7 @@ export function updateDatabase(
   body: DatabaseUpdateRequest,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "PATCH",
     route: databaseRoute(projectId, branchId, databaseName),
     body,
@@ -96,7 +96,7 @@ export function deleteDatabase(
   databaseName: string,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations | null> {
-  return mutateOrGone(ctx, projectId, options, {
+  return sendMutationOrEmpty(ctx, projectId, options, {
     method: "DELETE",
     route: databaseRoute(projectId, branchId, databaseName),
     schema: DatabaseOperationsSchema,

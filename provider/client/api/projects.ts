@@ -1,9 +1,10 @@
 /** Projects: the listing, one project's life, and connection strings. */
 import type { ClientContext } from "../context";
-import { awaitStarted, type MutationOptions, mutate, mutateOrGone } from "../mutation";
-import { checkPageSize, DEFAULT_MAX_PAGES, paginate } from "../paginate";
+import { type MutationOptions, sendMutation, sendMutationOrEmpty, waitForStarted } from "../mutation";
+import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "../paginate";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
+import { iterableRoute } from "../route";
 import {
   ConnectionUriResponseSchema,
   type Project,
@@ -37,24 +38,25 @@ export interface ProjectListing extends AsyncIterable<Project> {
   unavailableProjectIds(): string[];
 }
 
-/** `GET /projects`, all pages. Each `for await` starts a fresh listing (and resolves the key then). */
-export function listProjects(context: () => ClientContext, query: ListProjectsQuery = {}): ProjectListing {
-  const limit = checkPageSize("listProjects limit", query.limit ?? 100, 1, 400);
-  let unavailable = new Set<string>();
-  return {
-    unavailableProjectIds: () => [...unavailable],
-    [Symbol.asyncIterator]: () => {
+/**
+ * `GET /projects`, every page; read `unavailableProjectIds()` after iterating (a non-empty list means
+ * partial). Each `for await` starts a fresh listing (and resolves the key then).
+ */
+export const listProjects = iterableRoute(
+  (context: () => ClientContext, query: ListProjectsQuery = {}): ProjectListing => {
+    const limit = checkPageSize("listProjects limit", query.limit ?? 100, 1, 400);
+    let unavailable = new Set<string>();
+    const listing = pages(context, (ctx) => {
       unavailable = new Set<string>();
       const seen = unavailable;
-      const ctx = context();
       const where = query.orgId ? `projects of organization ${query.orgId}` : "projects";
-      return paginate({
+      return {
         what: query.search ? `${where} matching "${query.search}"` : where,
         limit,
         maxPages: query.maxPages ?? DEFAULT_MAX_PAGES,
         maxItems: query.maxItems,
         fetchPage: ({ cursor, limit: pageSize }) =>
-          apiRequest(ctx.request, {
+          send(ctx.request, {
             method: "GET",
             route: apiRoute("/projects"),
             query: { limit: pageSize, cursor, search: query.search, org_id: query.orgId },
@@ -65,10 +67,14 @@ export function listProjects(context: () => ClientContext, query: ListProjectsQu
         onPage: (page) => {
           for (const id of page.unavailable_project_ids ?? []) seen.add(id);
         },
-      })[Symbol.asyncIterator]();
-    },
-  };
-}
+      };
+    });
+    return {
+      unavailableProjectIds: () => [...unavailable],
+      [Symbol.asyncIterator]: () => listing[Symbol.asyncIterator](),
+    };
+  },
+);
 
 /**
  * `POST /projects` (201): the project with its default branch, compute, role and database. Waits
@@ -81,21 +87,21 @@ export async function createProject(
   options: MutationOptions = {},
 ): Promise<ProjectCreateResponse> {
   const deadline = options.deadline ?? ctx.deadline;
-  const made = await apiRequest(ctx.request, {
+  const made = await send(ctx.request, {
     method: "POST",
     route: apiRoute("/projects"),
     body,
     schema: ProjectCreateResponseSchema,
     deadline,
   });
-  return awaitStarted(ctx, made.project.id, made, { ...options, deadline });
+  return waitForStarted(ctx, made.project.id, made, { ...options, deadline });
 }
 
 const projectRoute = (projectId: string) => apiRoute("/projects/{project_id}", { project_id: projectId });
 
 /** `GET /projects/{project_id}`. */
 export async function getProject(ctx: ClientContext, projectId: string): Promise<ProjectDetail> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: projectRoute(projectId),
     schema: ProjectResponseSchema,
@@ -110,7 +116,7 @@ export function updateProject(
   body: ProjectUpdateRequest,
   options: MutationOptions = {},
 ): Promise<ProjectUpdateResponse> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "PATCH",
     route: projectRoute(projectId),
     body,
@@ -124,7 +130,7 @@ export function deleteProject(
   projectId: string,
   options: MutationOptions = {},
 ): Promise<ProjectResponse | null> {
-  return mutateOrGone(ctx, projectId, options, {
+  return sendMutationOrEmpty(ctx, projectId, options, {
     method: "DELETE",
     route: projectRoute(projectId),
     schema: ProjectResponseSchema,
@@ -147,7 +153,7 @@ export async function getConnectionUri(
   projectId: string,
   query: ConnectionUriQuery,
 ): Promise<string> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/connection_uri", { project_id: projectId }),
     query: {

@@ -3,9 +3,9 @@
  * only in the create and reset answers (and from `revealRolePassword`): never put it in a message.
  */
 import type { ClientContext } from "../context";
-import { type MutationOptions, mutate, mutateOrGone } from "../mutation";
+import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
-import { apiRequest } from "../request";
+import { send } from "../request";
 import {
   type Role,
   type RoleCreateRequest,
@@ -37,7 +37,7 @@ export function createRole(
   body: RoleCreateRequest,
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "POST",
     route: rolesRoute(projectId, branchId),
     body,
@@ -52,7 +52,7 @@ export async function getRole(
   branchId: string,
   roleName: string,
 ): Promise<Role> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: roleRoute(projectId, branchId, roleName),
     schema: RoleResponseSchema,
@@ -62,7 +62,7 @@ export async function getRole(
 
 /** `GET .../roles`: every role of the branch (no passwords). */
 export async function listRoles(ctx: ClientContext, projectId: string, branchId: string): Promise<Role[]> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: rolesRoute(projectId, branchId),
     schema: RolesResponseSchema,
@@ -78,7 +78,7 @@ export function deleteRole(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations | null> {
-  return mutateOrGone(ctx, projectId, options, {
+  return sendMutationOrEmpty(ctx, projectId, options, {
     method: "DELETE",
     route: roleRoute(projectId, branchId, roleName),
     schema: RoleOperationsSchema,
@@ -93,7 +93,7 @@ export function resetRolePassword(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return mutate(ctx, projectId, options, {
+  return sendMutation(ctx, projectId, options, {
     method: "POST",
     route: roleRoute(projectId, branchId, roleName, "/reset_password"),
     schema: RoleOperationsSchema,
@@ -107,7 +107,7 @@ export async function revealRolePassword(
   branchId: string,
   roleName: string,
 ): Promise<string> {
-  const body = await apiRequest(ctx.request, {
+  const body = await send(ctx.request, {
     method: "GET",
     route: roleRoute(projectId, branchId, roleName, "/reveal_password"),
     schema: RolePasswordResponseSchema,

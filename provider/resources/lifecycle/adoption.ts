@@ -3,8 +3,9 @@
  * the object must already match (else adopting is refused, naming the input to fix), and the
  * in-place rows are applied with the resource's own `update`, as a later `pulumi up` would.
  */
+
+import { ResourceError } from "../errors";
 import type { CommonInputs, CommonState, ResourceDefinition, Step } from "./define";
-import { ResourceError } from "./errors";
 
 /** Takes the object `id`, as read now (`live`), under management with `inputs`. */
 export async function adoptLive<I extends CommonInputs, O extends CommonState>(

@@ -8,7 +8,7 @@
  * Such failures name no property and carry the path in their reason instead.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -109,47 +109,4 @@ function propertyPath(path: readonly PropertyKey[]): string {
   return path
     .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
     .join("");
-}
-
-/** A name: non-blank and at most `max` characters; `blank` says what to do when it is missing or blank. */
-export function nameInput(max: number, blank: string) {
-  return z.string({ error: blank }).superRefine((name, ctx) => {
-    if (name.trim() === "") ctx.addIssue({ code: "custom", message: blank });
-    else if (name.length > max) {
-      ctx.addIssue({
-        code: "custom",
-        message: `name is ${name.length} characters; the API accepts at most ${max}: shorten it`,
-      });
-    }
-  });
-}
-
-/** An optional string that must not be empty when set. */
-export function optionalText(property: string) {
-  const message = `${property} must be a non-empty string when set; remove it or give a value`;
-  return z.string({ error: message }).min(1, message).optional();
-}
-
-const SECONDS = "timeouts are positive numbers of seconds";
-
-/** The `timeouts` input every resource with operation waits takes. */
-export const TimeoutsInput = z
-  .object({
-    create: z.number({ error: SECONDS }).positive(SECONDS).optional(),
-    update: z.number({ error: SECONDS }).positive(SECONDS).optional(),
-    delete: z.number({ error: SECONDS }).positive(SECONDS).optional(),
-  })
-  .optional();
-
-/** The `deleteProtection` input. */
-export const DeleteProtectionInput = z
-  .boolean({ error: "deleteProtection must be true or false" })
-  .optional();
-
-/** The `adoptExisting` input: an existing object's id. */
-export function adoptInput(noun: string) {
-  return z
-    .string({ error: `adoptExisting must be the id of an existing ${noun}` })
-    .min(1, `adoptExisting must be the id of an existing ${noun}; remove it to create a new ${noun}`)
-    .optional();
 }

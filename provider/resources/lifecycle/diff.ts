@@ -6,6 +6,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isUnknown } from "./check";
 import type { CommonInputs, CommonState, ResourceDefinition } from "./define";
 
+/** How the lifecycle's own inputs compare, for every resource: an unset `deleteProtection` is off. */
+const LIFECYCLE_SAME: Readonly<Record<string, (news: unknown, olds: unknown) => boolean>> = {
+  deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
+};
+
 /** Replaces for changed `replace` rows, a change for `update` rows; pending operations make a change too. */
 export function diffInputs<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
@@ -63,6 +68,8 @@ function differs<I extends CommonInputs, O extends CommonState>(
   if (isUnknown(wanted)) return true;
   const same = definition.same?.[key];
   if (same !== undefined) return !same(wanted, had, { news, olds });
+  const lifecycleSame = LIFECYCLE_SAME[key];
+  if (lifecycleSame !== undefined) return !lifecycleSame(wanted, had);
   return canonical(wanted ?? null) !== canonical(had ?? null);
 }
 

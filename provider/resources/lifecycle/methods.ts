@@ -13,8 +13,10 @@ import {
   isNotFound,
   mayHaveChanged,
 } from "../../client";
+import { isResourceError, ResourceError, unfinished } from "../errors";
+import { withCurrentKey } from "../host/currentKey";
+import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { checkInputs, declaredInputs } from "./check";
-import { withCurrentKey } from "./currentKey";
 import {
   type CommonInputs,
   type CommonState,
@@ -24,12 +26,10 @@ import {
   type Step,
 } from "./define";
 import { diffInputs, updatedState } from "./diff";
-import { isResourceError, ResourceError, unfinished } from "./errors";
 import type { ResourceMethods } from "./lazyProvider";
 import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER, tookOwn, wasTakenOwn } from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
-import { configure, deadlineFrom, providerClient } from "./settings";
 
 /** The provider methods of `definition`, as a resource's `...Methods` module exports them. */
 export function providerMethods<I extends CommonInputs, O extends CommonState>(
@@ -37,13 +37,16 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
 ): ResourceMethods<I, O> {
   const { noun } = definition;
   /**
-   * A step's client and deadline; the client uses `apiKey` when given (see `currentKey.ts`). The
+   * A step's client and deadline; the client uses `apiKey` when given (see `host/currentKey.ts`). The
    * client carries the step's deadline, so every request of the step (reads, key creates and
    * revokes, waits past 429s) is bounded by it, not only the calls that pass it themselves.
    */
   const step = (seconds: number | undefined, apiKey?: string): Step => {
     const deadline = deadlineFrom(seconds);
-    return { client: providerClient(apiKey === undefined ? { deadline } : { apiKey, deadline }), deadline };
+    return {
+      client: clientFromSettings(apiKey === undefined ? { deadline } : { apiKey, deadline }),
+      deadline,
+    };
   };
   const where = (id: string, props: CommonState) =>
     `${labelOf(noun, id, props)}${props.projectId === undefined ? "" : ` in project ${props.projectId}`}`;

@@ -3,9 +3,9 @@
  * them before it changes anything.
  */
 import { isOperationFailed, type Operation, redactSecrets } from "../../client";
+import { ResourceError } from "../errors";
 import type { CommonState, Step } from "./define";
 import { labelOf } from "./define";
-import { ResourceError } from "./errors";
 
 /** What `settlePending` needs of the resource: which failed operations it survives, which one makes it. */
 export interface PendingRules {

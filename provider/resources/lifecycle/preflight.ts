@@ -27,12 +27,13 @@ import {
   isNetworkError,
   isNotFound,
   isUnauthorized,
+  isUsageError,
   keyFingerprint,
   resolveConfig,
 } from "../../client";
+import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
-import { providerClient, providerSettings } from "./settings";
 
 /** What a resource needs of the account, read from its inputs. */
 interface Needs {
@@ -173,7 +174,7 @@ function once(
   const known = memo();
   let finding = known.get(key);
   if (finding === undefined) {
-    finding = read(providerClient()).then(
+    finding = read(clientFromSettings()).then(
       (found) => found,
       (err: unknown) => explain(err, apiUrl, subject),
     );
@@ -228,6 +229,8 @@ const URL_FIX =
 /** A finding for a read that failed; undefined for failures that say nothing about the configuration (5xx, 429). */
 function explain(err: unknown, apiUrl: string, { property, what, fix }: Subject): Finding {
   if (isConfigError(err)) return { property: "", reason: err.message };
+  // An argument no request can carry (an id that is not one) says nothing about the configuration.
+  if (isUsageError(err)) return undefined;
   if (!isApiError(err)) throw err;
   const said = (status: string) =>
     `(${status}${err.requestId === undefined ? "" : `, request id ${err.requestId}`})`;

@@ -1,11 +1,8 @@
 /**
  * What a resource class hands to `pulumi.dynamic.Resource`: every declared output seeded (so each is
- * an Output on the object), and the definition's secret outputs next to the caller's own. Every
- * resource class passes here in the program's process, so this is also where a plaintext
- * `clouddb:apiKey` is warned about.
+ * an Output on the object), and the definition's secret outputs next to the caller's own.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { warnPlaintextApiKey } from "./plaintextKey";
 
 /** `args` with every output key present (undefined until the provider returns it). */
 export function seedOutputs<O>(
@@ -16,11 +13,10 @@ export function seedOutputs<O>(
 }
 
 /** `opts` with `secrets` first in `additionalSecretOutputs`, then any the caller gave. */
-export function withSecrets(
+export function withSecretOutputs(
   opts: pulumi.CustomResourceOptions | undefined,
   secrets: readonly string[] = [],
 ): pulumi.CustomResourceOptions {
-  warnPlaintextApiKey();
   return { ...opts, additionalSecretOutputs: [...secrets, ...(opts?.additionalSecretOutputs ?? [])] };
 }
 

@@ -8,7 +8,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { moduleRef } from "./moduleRef";
-import { ownerInput, seedOutputs, withSecrets } from "./props";
+import { warnPlaintextApiKey } from "./plaintextKey";
+import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
 
 const LAZY_PROVIDER = moduleRef(require.resolve("./lazyProvider"));
 
@@ -45,6 +46,8 @@ export abstract class DynamicResource extends pulumi.CustomResource {
     args: object,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
+    // Every resource passes here in the program's process: the one place to warn, once, about a plaintext key.
+    warnPlaintextApiKey();
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
@@ -56,7 +59,7 @@ export abstract class DynamicResource extends pulumi.CustomResource {
           ...ownerInput(name, kind.type, opts),
           __provider: providerSource(kind.methods),
         },
-        withSecrets(opts, kind.secrets),
+        withSecretOutputs(opts, kind.secrets),
       );
     } catch (err) {
       Error.stackTraceLimit = limit;

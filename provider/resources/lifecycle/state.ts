@@ -1,6 +1,6 @@
 /**
  * The inputs and state fields the lifecycle itself reads. Types only, and free of zod and the
- * client, so the errors a program can catch (`errors.ts`) declare nothing that reaches either.
+ * client, so the errors a program can catch (`../errors.ts`) declare nothing that reaches either.
  */
 import type { Timeouts } from "../public/common";
 

@@ -1,4 +1,10 @@
-/** Builders of API-shaped records for client tests (the shapes the API documents). */
+/**
+ * Builders of API-shaped records for client tests (the shapes the API documents), and a fake
+ * transport. The suites that time the client's schedules (retry.test.ts, throttle.test.ts,
+ * wait.test.ts, queue.test.ts) use it: they run under sinon fake timers, where a virtual minute of
+ * 423 doubling, 429 backoff or poll intervals passes in no time, and a real socket to the emulator
+ * would not answer while the clock is frozen. Every other client suite uses the emulator.
+ */
 import type { TransportFailure, TransportRequest, TransportResponse } from "../../../provider/client";
 import { TransportFailure as Failure } from "../../../provider/client";
 
@@ -41,18 +47,6 @@ export function branch(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function endpoint(overrides: Record<string, unknown> = {}) {
-  return {
-    id: "ep-silent-smoke-806639",
-    type: "read_write",
-    host: "ep-silent-smoke-806639.us-east-2.aws.neon.tech",
-    current_state: "init",
-    branch_id: "br-damp-glitter-adqd4hk5",
-    project_id: "hidden-river-50598307",
-    ...overrides,
-  };
-}
-
 export function project(id: string, overrides: Record<string, unknown> = {}) {
   return {
     id,
@@ -69,29 +63,6 @@ export function project(id: string, overrides: Record<string, unknown> = {}) {
     branch_logical_size_limit: 0,
     branch_logical_size_limit_bytes: 0,
     owner_id: "u1",
-    ...overrides,
-  };
-}
-
-export function role(overrides: Record<string, unknown> = {}) {
-  return {
-    branch_id: "br-damp-glitter-adqd4hk5",
-    name: "app",
-    protected: false,
-    created_at: "2025-01-01T00:00:00Z",
-    updated_at: "2025-01-01T00:00:00Z",
-    ...overrides,
-  };
-}
-
-export function database(overrides: Record<string, unknown> = {}) {
-  return {
-    id: 7,
-    branch_id: "br-damp-glitter-adqd4hk5",
-    name: "appdb",
-    owner_name: "app",
-    created_at: "2025-01-01T00:00:00Z",
-    updated_at: "2025-01-01T00:00:00Z",
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import { WATCHED_HOST_MARK } from "../../../provider/resources/lifecycle/engineWatch";
+import { WATCHED_HOST_MARK } from "../../../provider/resources/host/engineWatch";
 import type { E2eStack } from "./stack";
 
 /**

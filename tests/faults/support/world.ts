@@ -18,8 +18,8 @@ import {
   createClient,
   resetRegistry,
 } from "../../../provider/client";
+import { configureFromStack } from "../../../provider/resources/host/settings";
 import { forgetPreflight } from "../../../provider/resources/lifecycle/preflight";
-import { configureFromStack } from "../../../provider/resources/lifecycle/settings";
 import { type FaultProxy, startProxy } from "./proxy";
 
 type Provider = pulumi.dynamic.ResourceProvider<Record<string, unknown>, Record<string, unknown>>;

@@ -9,7 +9,7 @@
  * nothing). Otherwise the error says how to give the run the current key.
  */
 import { isUnauthorized } from "../../client";
-import { ResourceError } from "./errors";
+import { ResourceError } from "../errors";
 import { otherEnvironmentKey } from "./settings";
 
 /**

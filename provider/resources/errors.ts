@@ -7,9 +7,9 @@
  * request id. Messages never hold a key: they are built from ids, names and the client's own
  * (already scrubbed) messages.
  */
-import { type ApiError, isApiError, isOperationFailed } from "../../client/errors";
-import { labelOf } from "./define";
-import type { CommonState } from "./state";
+import { type ApiError, isApiError, isOperationFailed } from "../client/errors";
+import { labelOf } from "./lifecycle/define";
+import type { CommonState } from "./lifecycle/state";
 
 /** Marker present (value `true`) on every error of the resource layer, across module copies. */
 export const RESOURCE_ERROR_MARKER: unique symbol = Symbol.for("pulumi-clouddb.resourceError") as never;
@@ -132,7 +132,7 @@ export function unfinished(
  * so one of that name is never taken. It may be this resource's own, made by a create that a killed
  * run cut off before recording it (then `adoptExisting` takes it), or someone else's.
  */
-export function nameTaken(
+export function unprovenNameConflict(
   noun: "role" | "database",
   inputs: { projectId: string; branchId: string; name?: string | undefined },
   err: ApiError,

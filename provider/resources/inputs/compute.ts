@@ -1,12 +1,11 @@
 /**
- * Compute settings as inputs, for every resource that sizes a compute (an endpoint, a project's
- * defaults): the sizes the service offers, the autoscaling range, the suspend timeout. Checked at
- * preview, so a bad size fails before anything is sent, with the value to use instead. The service
- * offers 0.25 and 0.5 CU, then whole CUs up to 56; autoscaling reaches 16 CU at most, over a range
- * at most 8 CU wide. The suspend timeout's range is the one the API's own document
- * (`public-v2-for-users.gen.yaml` in `@neondatabase/api-client`) gives.
+ * Compute settings as inputs, one rule set for every resource that sizes a compute (an endpoint, a
+ * branch's endpoints, a project's defaults): the sizes the service offers, the autoscaling range, the
+ * suspend timeout (`docs/api-rules.md` §7), and the endpoint type. Checked at preview, so a bad size
+ * fails before anything is sent, with the value to use instead.
  */
 import { z } from "zod";
+import { ENDPOINT_TYPES } from "../../client/schemas";
 import type { ComputeSettings } from "../public/common";
 
 export type { ComputeSettings } from "../public/common";
@@ -33,7 +32,7 @@ export function nearestComputeSize(cu: number): number {
 }
 
 /** An optional compute size in CU, named `property` in messages. */
-export function cuInput(property: string) {
+function cuInput(property: string) {
   return z
     .number({ error: `${property} must be a number of compute units (CU), e.g. 0.25, 1 or 2` })
     .refine(isComputeSize, {
@@ -49,7 +48,7 @@ const SUSPEND =
   `from ${SUSPEND_TIMEOUT_SECONDS.min} to ${SUSPEND_TIMEOUT_SECONDS.max} (one week)`;
 
 /** The optional `suspendTimeoutSeconds` input. */
-export const SuspendTimeoutInput = z
+const SuspendTimeoutInput = z
   .number({ error: SUSPEND })
   .refine(
     (t) =>
@@ -59,6 +58,28 @@ export const SuspendTimeoutInput = z
     { error: (issue) => `${SUSPEND}; got ${String(issue.input)}` },
   )
   .optional();
+
+/**
+ * The compute settings' inputs, for a resource schema to spread; {@link withComputeRange} adds the
+ * rules across them.
+ */
+export const COMPUTE_INPUTS = {
+  autoscalingLimitMinCu: cuInput("autoscalingLimitMinCu"),
+  autoscalingLimitMaxCu: cuInput("autoscalingLimitMaxCu"),
+  suspendTimeoutSeconds: SuspendTimeoutInput,
+} satisfies Record<keyof ComputeSettings, z.ZodType>;
+
+const TYPE = `type must be one of ${ENDPOINT_TYPES.join(", ")}`;
+
+/**
+ * A compute's type (an Endpoint's `type`, each of a Branch's `endpoints`). A plain string once
+ * checked: the state records whatever type the API reports.
+ */
+export const EndpointTypeInput = z
+  .string({ error: TYPE })
+  .refine((type) => ENDPOINT_TYPES.some((known) => known === type), {
+    error: (issue) => `${TYPE}, not ${JSON.stringify(issue.input)}`,
+  });
 
 /** The API's name of each compute setting. */
 const API_NAMES = {
@@ -90,31 +111,29 @@ export function computeSettingsOf(api: Record<string, unknown> | null | undefine
   return out;
 }
 
-/** The names of the two ends of an autoscaling range in a schema. */
-export interface RangeNames {
-  min: string;
-  max: string;
-}
-
 /**
- * `schema` with the autoscaling range rules across its `names.min` and `names.max` inputs: min not
- * above max, an autoscaling maximum within 16 CU, a range at most 8 CU wide. Each rule runs whenever
- * both ends are valid sizes, even while other inputs are unknown (at preview) or invalid.
+ * `schema`, which spreads {@link COMPUTE_INPUTS}, with the autoscaling range rules across them: min not
+ * above max, an autoscaling maximum within 16 CU, a range at most 8 CU wide. Each failure names the
+ * input to change. Each rule runs whenever both ends are valid sizes, even while other inputs are
+ * unknown (at preview) or invalid.
  */
-export function withComputeRange<S extends z.ZodObject<z.ZodRawShape>>(schema: S, names: RangeNames): S {
+export function withComputeRange<S extends z.ZodObject<typeof COMPUTE_INPUTS & z.ZodRawShape>>(schema: S): S {
+  const min = "autoscalingLimitMinCu";
+  const max = "autoscalingLimitMaxCu";
   const ends = (value: unknown): [number, number] | undefined => {
     if (value === null || typeof value !== "object") return undefined;
     const record = value as Record<string, unknown>;
-    const min = record[names.min];
-    const max = record[names.max];
-    return typeof min === "number" && typeof max === "number" && isComputeSize(min) && isComputeSize(max)
-      ? [min, max]
+    const lo = record[min];
+    const hi = record[max];
+    return typeof lo === "number" && typeof hi === "number" && isComputeSize(lo) && isComputeSize(hi)
+      ? [lo, hi]
       : undefined;
   };
   const rule = (
     checked: S,
-    broken: (min: number, max: number) => boolean,
-    message: (min: number, max: number) => string,
+    input: typeof min | typeof max,
+    broken: (lo: number, hi: number) => boolean,
+    message: (lo: number, hi: number) => string,
   ): S =>
     checked.refine(
       (value) => {
@@ -122,19 +141,20 @@ export function withComputeRange<S extends z.ZodObject<z.ZodRawShape>>(schema: S
         return both === undefined || !broken(...both);
       },
       {
-        path: [names.min],
+        path: [input],
         when: (payload) => ends(payload.value) !== undefined,
         error: (issue) => message(...(ends(issue.input) ?? [0, 0])),
       },
     ) as S;
-  const { min, max } = names;
   let checked = rule(
     schema,
+    min,
     (lo, hi) => lo > hi,
     (lo, hi) => `${min} (${lo}) is above ${max} (${hi}): lower ${min} or raise ${max} to at least ${lo}`,
   );
   checked = rule(
     checked,
+    max,
     (lo, hi) => lo < hi && hi > MAX_AUTOSCALING_CU,
     (lo, hi) =>
       `${max} is ${hi} CU with ${min} ${lo}: autoscaling goes up to ${MAX_AUTOSCALING_CU} CU; lower ${max} to ` +
@@ -142,6 +162,7 @@ export function withComputeRange<S extends z.ZodObject<z.ZodRawShape>>(schema: S
   );
   return rule(
     checked,
+    min,
     (lo, hi) => lo < hi && hi <= MAX_AUTOSCALING_CU && hi - lo > MAX_AUTOSCALING_SPAN_CU,
     (lo, hi) =>
       `the autoscaling range ${lo}-${hi} CU is ${hi - lo} CU wide; it may be at most ${MAX_AUTOSCALING_SPAN_CU}: ` +

@@ -56,8 +56,9 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
 
 /**
  * A provider's `configure`: records the stack's `clouddb:` config for this process, and in the
- * provider host starts the engine watch, so a process that only checks or diffs (and never makes a
- * client) still ends with a killed engine.
+ * provider host starts the engine watch. The host configures a provider before any other call to it,
+ * so every process that checks, diffs or writes progress lines into the engine's pipes ends with a
+ * killed engine.
  */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   watchEngineInHost();
@@ -92,13 +93,13 @@ export function pollIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): PollI
 }
 
 /**
- * A client for the current process: `extra.apiKey` when given, else stack config first, then
+ * A client from the recorded settings: `extra.apiKey` when given, else stack config first, then
  * `CLOUDDB_API_KEY` / `CLOUDDB_API_URL` read now (and `CLOUDDB_POLL_INTERVAL_MS`, `CLOUDDB_PROJECT_QUEUE=off` when set), each
  * call bounded by `extra.deadline`, else `clouddb:operationTimeoutSeconds`, else the client's default, reporting
  * operation progress in the dynamic-provider host (see `progress.ts`). Throws a configuration
  * error naming both ways when no key is set.
  */
-export function providerClient(extra: ClientOptions = {}): CloudDbClient {
+export function clientFromSettings(extra: ClientOptions = {}): CloudDbClient {
   const settings = providerSettings();
   const options: ClientOptions = { ...extra };
   if (options.pollIntervalMs === undefined) {
@@ -107,8 +108,6 @@ export function providerClient(extra: ClientOptions = {}): CloudDbClient {
   }
   // Only for measuring what the queue saves (bench/): parallel steps then collide on 423s.
   if (options.queue === undefined && process.env.CLOUDDB_PROJECT_QUEUE === "off") options.queue = false;
-  // The host writes progress into the engine's pipes: it must not outlive a killed engine.
-  watchEngineInHost();
   if (options.onEvent === undefined) {
     const progress = hostProgressListener();
     if (progress !== undefined) options.onEvent = progress;

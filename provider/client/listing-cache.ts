@@ -1,6 +1,6 @@
 /**
- * Listings shared by the reads of one engine run. A refresh reads every resource at once; without
- * sharing, N keys of one owner cost N listings of N keys, and a branch costs a GET of itself and
+ * The listing cache, for the reads of one engine run. A refresh reads every resource at once;
+ * without it, N keys of one owner cost N listings of N keys, and a branch costs a GET of itself and
  * one of its computes. Here a listing asked for while an identical one is in flight, or answered
  * less than `ttlMs` ago, is that same answer: a refresh costs about one listing per owner and per
  * project.
@@ -17,7 +17,7 @@ interface Entry {
   value: Promise<unknown>;
 }
 
-export class SharedListings {
+export class ListingCache {
   readonly #entries = new Map<string, Entry>();
   #generation = 0;
 
@@ -26,7 +26,7 @@ export class SharedListings {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The listing named `key`: a shared recent or in-flight answer, else `load()`'s. A failure is not kept. */
+  /** The listing named `key`: a cached recent or in-flight answer, else `load()`'s. A failure is not kept. */
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.#entries.get(key);
     if (hit !== undefined && hit.generation === this.#generation && this.now() - hit.at < this.ttlMs) {

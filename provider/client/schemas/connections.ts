@@ -1,0 +1,16 @@
+/** Connection strings (each holds a password: a secret). */
+import { z } from "zod";
+import { maybe } from "./common";
+
+/** A connection URI returned on branch creation (contains a password). */
+export const ConnectionUriSchema = z.looseObject({
+  connection_uri: z.string(),
+  connection_parameters: maybe(z.record(z.string(), z.unknown())),
+});
+/** A connection URI. */
+export type ConnectionUri = z.infer<typeof ConnectionUriSchema>;
+
+/** `GET /projects/{project_id}/connection_uri`: a connection string, password included. */
+export const ConnectionUriResponseSchema = z.looseObject({ uri: z.string() });
+/** Body of a connection URI read. */
+export type ConnectionUriResponse = z.infer<typeof ConnectionUriResponseSchema>;

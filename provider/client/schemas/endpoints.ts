@@ -1,0 +1,75 @@
+/** Compute endpoints: the record, its documented types and states, the answers and the bodies of changes. */
+import { z } from "zod";
+import { maybe } from "./common";
+import { OperationSchema } from "./operations";
+
+/** Compute endpoint types the API documents; `type` still accepts any string. */
+export const ENDPOINT_TYPES = ["read_only", "read_write"] as const;
+/** Compute endpoint states the API documents; `current_state` still accepts any string. */
+export const ENDPOINT_STATES = ["init", "active", "idle"] as const;
+
+/** A compute endpoint record (`type` is `read_write` / `read_only`, other strings accepted). */
+export const EndpointSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  host: z.string(),
+  current_state: maybe(z.string()),
+  pending_state: maybe(z.string()),
+  branch_id: z.string(),
+  project_id: maybe(z.string()),
+  region_id: maybe(z.string()),
+  autoscaling_limit_min_cu: maybe(z.number()),
+  autoscaling_limit_max_cu: maybe(z.number()),
+  suspend_timeout_seconds: maybe(z.number()),
+  pooler_enabled: maybe(z.boolean()),
+  pooler_mode: maybe(z.string()),
+  /** A free label (1-64 characters), absent when none was given. */
+  name: maybe(z.string()),
+  disabled: maybe(z.boolean()),
+  provisioner: maybe(z.string()),
+  proxy_host: maybe(z.string()),
+  created_at: maybe(z.string()),
+  updated_at: maybe(z.string()),
+});
+/** A compute endpoint. */
+export type Endpoint = z.infer<typeof EndpointSchema>;
+
+/** `GET /projects/{project_id}/branches/{branch_id}/endpoints` */
+export const BranchEndpointsResponseSchema = z.looseObject({ endpoints: z.array(EndpointSchema) });
+/** Body of a branch's endpoint list. */
+export type BranchEndpointsResponse = z.infer<typeof BranchEndpointsResponseSchema>;
+
+/** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
+export const EndpointResponseSchema = z.looseObject({ endpoint: EndpointSchema });
+/** Body of an endpoint read. */
+export type EndpointResponse = z.infer<typeof EndpointResponseSchema>;
+
+/** `POST`, `PATCH` and `DELETE` (200) of an endpoint: the endpoint and the operations started. */
+export const EndpointOperationsSchema = z.looseObject({
+  endpoint: EndpointSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of an endpoint change. */
+export type EndpointOperations = z.infer<typeof EndpointOperationsSchema>;
+
+/** Compute settings an endpoint takes at creation and in updates. */
+export interface EndpointSettingsRequest {
+  autoscaling_limit_min_cu?: number | undefined;
+  autoscaling_limit_max_cu?: number | undefined;
+  suspend_timeout_seconds?: number | undefined;
+  pooler_enabled?: boolean | undefined;
+  provisioner?: string | undefined;
+  disabled?: boolean | undefined;
+  name?: string | undefined;
+  [field: string]: unknown;
+}
+
+/** Body of `POST /projects/{project_id}/endpoints`. */
+export interface EndpointCreateRequest {
+  endpoint: EndpointSettingsRequest & { branch_id: string; type: "read_write" | "read_only" | (string & {}) };
+}
+
+/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`. */
+export interface EndpointUpdateRequest {
+  endpoint: EndpointSettingsRequest & { branch_id?: string | undefined };
+}

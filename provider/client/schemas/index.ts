@@ -1,0 +1,21 @@
+/**
+ * zod schemas for every response shape the client reads; the TypeScript types are `z.infer` of them.
+ *
+ * Tolerant by design: objects keep unknown fields (`z.looseObject`), enum-like strings (`action`,
+ * `status`, endpoint `type`, branch state) accept values we have not seen, optional fields may be
+ * absent or `null`. Only fields the library uses are required.
+ *
+ * One file per object family; a response that nests other families' records (a branch creation
+ * answers with endpoints, roles and databases) imports their schemas from those files.
+ */
+
+export * from "./account";
+export * from "./apiKeys";
+export * from "./branches";
+export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";
+export * from "./connections";
+export * from "./databases";
+export * from "./endpoints";
+export * from "./operations";
+export * from "./projects";
+export * from "./roles";

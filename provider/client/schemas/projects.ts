@@ -1,0 +1,123 @@
+/** Projects: as listed, as one project, and the bodies of their changes. */
+import { z } from "zod";
+import { BranchSchema } from "./branches";
+import { maybe, PaginationSchema } from "./common";
+import { ConnectionUriSchema } from "./connections";
+import { DatabaseSchema } from "./databases";
+import { EndpointSchema } from "./endpoints";
+import { OperationSchema } from "./operations";
+import { RoleSchema } from "./roles";
+
+/** A project as listed (required where the official `ProjectListItem` requires them). */
+export const ProjectSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  platform_id: z.string(),
+  region_id: z.string(),
+  provisioner: z.string(),
+  pg_version: z.number(),
+  cpu_used_sec: z.number(),
+  locked: maybe(z.boolean()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  proxy_host: z.string(),
+  branch_logical_size_limit: z.number(),
+  org_id: maybe(z.string()),
+});
+/** A listed project. */
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** `GET /projects` */
+export const ProjectsPageSchema = z.looseObject({
+  projects: z.array(ProjectSchema),
+  pagination: maybe(PaginationSchema),
+  unavailable_project_ids: maybe(z.array(z.string())),
+  applications: maybe(z.record(z.string(), z.unknown())),
+  integrations: maybe(z.record(z.string(), z.unknown())),
+});
+/** One page of projects. */
+export type ProjectsPage = z.infer<typeof ProjectsPageSchema>;
+
+/** A project as `GET /projects/{project_id}` and the project calls return it; the settings users set in code are read when sent. */
+export const ProjectDetailSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  region_id: z.string(),
+  pg_version: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  platform_id: maybe(z.string()),
+  provisioner: maybe(z.string()),
+  proxy_host: maybe(z.string()),
+  org_id: maybe(z.string()),
+  owner_id: maybe(z.string()),
+  store_passwords: maybe(z.boolean()),
+  history_retention_seconds: maybe(z.number()),
+  default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),
+  settings: maybe(z.record(z.string(), z.unknown())),
+});
+/** One project. */
+export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
+
+/** `GET /projects/{project_id}` and `DELETE /projects/{project_id}` (200). */
+export const ProjectResponseSchema = z.looseObject({ project: ProjectDetailSchema });
+/** Body of a project read or delete. */
+export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
+
+/** `PATCH /projects/{project_id}`. */
+export const ProjectUpdateResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  operations: z.array(OperationSchema).default([]),
+});
+/** Body of a project update. */
+export type ProjectUpdateResponse = z.infer<typeof ProjectUpdateResponseSchema>;
+
+/**
+ * `POST /projects` (201): the project with its default branch, compute, role (its password in the
+ * role and in `connection_uris`), database and the operations that start them.
+ */
+export const ProjectCreateResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  branch: BranchSchema,
+  endpoints: z.array(EndpointSchema).default([]),
+  roles: z.array(RoleSchema).default([]),
+  databases: z.array(DatabaseSchema).default([]),
+  operations: z.array(OperationSchema).default([]),
+  connection_uris: maybe(z.array(ConnectionUriSchema)),
+});
+/** Body of a project creation. */
+export type ProjectCreateResponse = z.infer<typeof ProjectCreateResponseSchema>;
+
+/** Body of `POST /projects`, in the API's shape; other API fields pass through unchanged. */
+export interface ProjectCreateRequest {
+  project: {
+    name?: string | undefined;
+    region_id?: string | undefined;
+    pg_version?: number | undefined;
+    org_id?: string | undefined;
+    history_retention_seconds?: number | undefined;
+    default_endpoint_settings?: Record<string, unknown> | undefined;
+    settings?: Record<string, unknown> | undefined;
+    branch?:
+      | {
+          name?: string | undefined;
+          role_name?: string | undefined;
+          database_name?: string | undefined;
+          /** Annotation key/value pairs set on the default branch. */
+          annotations?: Record<string, string> | undefined;
+        }
+      | undefined;
+    [field: string]: unknown;
+  };
+}
+
+/** Body of `PATCH /projects/{project_id}`. */
+export interface ProjectUpdateRequest {
+  project: {
+    name?: string | undefined;
+    history_retention_seconds?: number | undefined;
+    default_endpoint_settings?: Record<string, unknown> | undefined;
+    settings?: Record<string, unknown> | undefined;
+    [field: string]: unknown;
+  };
+}
