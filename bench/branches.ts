@@ -63,7 +63,7 @@ async function runOnce(n: number, d: number, mode: BranchMode): Promise<BranchRu
   try {
     const { ms, error } = await timedUp(run);
     const log = run.emulator.control.requests();
-    const snap = run.emulator.control.snapshot();
+    const snap = run.emulator.control.dumpState();
     const made = snap.branches.filter((b) => b.name.startsWith("bench-") && b.deleted_at_ms === undefined);
     const madeIds = new Set(made.map((b) => b.id));
     const unfinished = snap.operations.filter(

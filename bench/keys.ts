@@ -33,7 +33,7 @@ async function runOnce(n: number): Promise<KeysRun> {
     const log = run.emulator.control.requests();
     const window = routeWindow(log, ORG_KEY_ROUTE);
     const created = run.emulator.control
-      .snapshot()
+      .dumpState()
       .apiKeys.filter((k) => k.name.startsWith("bench-key-") && !k.revoked).length;
     return {
       upMs: ms,

@@ -1,5 +1,5 @@
 import { forbidden, notFound, unauthorized } from "./errors";
-import type { KeyRecord, OrgRecord, ProjectRecord, Role, Store, UserRecord } from "./state";
+import type { KeyRecord, OrgRecord, OrgRole, ProjectRecord, Store, UserRecord } from "./state";
 
 // Authentication and the scope rules of the three key kinds (docs/api-rules.md §6).
 //
@@ -71,7 +71,7 @@ export function accessProject(
   switch (key.kind) {
     case "personal": {
       if (project.owner_user_id !== undefined && project.owner_user_id === key.user_id) return project;
-      if (project.org_id !== undefined && store.roleOf(project.org_id, key.user_id) !== undefined)
+      if (project.org_id !== undefined && store.membershipOf(project.org_id, key.user_id) !== undefined)
         return project;
       throw forbidden(`this personal API key's user has no access to project ${projectId}`);
     }
@@ -101,7 +101,7 @@ export function listableProjects(
     case "personal":
       if (orgId === undefined)
         return all.filter((p) => p.org_id === undefined && p.owner_user_id === key.user_id);
-      if (store.roleOf(orgId, key.user_id) === undefined)
+      if (store.membershipOf(orgId, key.user_id) === undefined)
         throw forbidden(`you are not a member of organization ${orgId}`);
       return all.filter((p) => p.org_id === orgId);
     case "organization":
@@ -144,14 +144,14 @@ export function orgKeyFields(
   projectId: string | undefined,
 ): OrgKeyFields {
   findOrg(store, orgId);
-  const role = store.roleOf(orgId, userId);
-  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
+  const membership = store.membershipOf(orgId, userId);
+  if (membership === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
   if (projectId === undefined) {
-    if (role !== "admin") throw forbidden("only organization admins can create organization API keys");
+    if (membership !== "admin") throw forbidden("only organization admins can create organization API keys");
     return { kind: "organization", org_id: orgId };
   }
-  const project = store.projects.get(projectId);
-  if (!project || project.deleted_at_ms !== undefined) throw notFound(`project ${projectId} not found`);
+  const project = store.liveProject(projectId);
+  if (!project) throw notFound(`project ${projectId} not found`);
   if (project.org_id !== orgId)
     throw forbidden(`project ${projectId} does not belong to organization ${orgId}`);
   return { kind: "project", org_id: orgId, project_id: projectId };
@@ -159,10 +159,10 @@ export function orgKeyFields(
 
 /**
  * The caller's standing for organization key actions: the organization's own key, or a member's
- * role through their personal key. Project-scoped keys, other organizations' keys and non-members
- * get 403.
+ * membership (admin or member) through their personal key. Project-scoped keys, other
+ * organizations' keys and non-members get 403.
  */
-function orgKeyStanding(store: Store, principal: Principal, orgId: string): "org-key" | Role {
+function orgKeyStanding(store: Store, principal: Principal, orgId: string): "org-key" | OrgRole {
   findOrg(store, orgId);
   const { key } = principal;
   if (key.kind === "project")
@@ -172,9 +172,9 @@ function orgKeyStanding(store: Store, principal: Principal, orgId: string): "org
       throw forbidden(`this organization API key acts only on organization ${key.org_id ?? ""}`);
     return "org-key";
   }
-  const role = store.roleOf(orgId, key.user_id);
-  if (role === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
-  return role;
+  const membership = store.membershipOf(orgId, key.user_id);
+  if (membership === undefined) throw forbidden(`you are not a member of organization ${orgId}`);
+  return membership;
 }
 
 /** Checks the caller may read the organization (its keys, members): any member's personal key, or the org's own key. */

@@ -2,18 +2,13 @@ import { orgKeyFields } from "./auth";
 import type { EmulatorContext } from "./context";
 import { demoSeed } from "./demo";
 import { HttpError, notFound } from "./errors";
-import { newToken } from "./ids";
-import {
-  checkBranchDeletable,
-  deleteBranch,
-  removeMember,
-  revokeKey,
-  settle,
-  transferProject,
-} from "./mutations";
+import { createKey, type NewKey, revokeKey } from "./families/api-keys";
+import { checkBranchDeletable, deleteBranch } from "./families/branches";
+import { addFinishedOperations, settle, startPlatformOperation } from "./families/operations";
+import { addMember, removeMember } from "./families/organizations";
+import { transferProject } from "./families/projects";
 import { viewOperation } from "./operations";
 import { readSeedFile, type SeedFile, storeFromSeed } from "./seed";
-import type { KeyRecord } from "./state";
 import type { EmulatorControl, EmulatorStateView } from "./types";
 
 /** Resolves a seed option to a seed object (reading a file when given a path). */
@@ -42,13 +37,8 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     scriptOperations: (match, outcome) => engine.script(match, outcome),
     clearOperationScripts: () => engine.clearScripts(),
 
-    startPlatformOperation(projectId, action, durationMs) {
-      project(projectId);
-      settle(ctx);
-      const op = engine.startPlatform(projectId, action, durationMs);
-      ctx.changed();
-      return engine.view(op);
-    },
+    startPlatformOperation: (projectId, action, durationMs) =>
+      startPlatformOperation(ctx, project(projectId), action, durationMs),
 
     advance(ms) {
       if (!ctx.clock.advance) throw new HttpError(400, "the injected clock cannot advance");
@@ -64,7 +54,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
 
     createApiKey({ userId, orgId, projectId, name }) {
       if (!store.users.has(userId)) throw notFound(`user ${userId} not found`);
-      const fields: Omit<KeyRecord, "id" | "token_hash" | "revoked" | "last_used_from_addr"> = {
+      const fields: NewKey = {
         kind: "personal",
         name: name ?? "console-key",
         user_id: userId,
@@ -75,16 +65,14 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
       } else if (projectId !== undefined) {
         throw new HttpError(400, "a project-scoped key needs the organization id too");
       }
-      const token = newToken();
-      const key = store.createKey(fields, token);
-      ctx.changed();
+      const { key, token } = createKey(ctx, fields);
       return { id: key.id, key: token };
     },
 
     deleteBranch(projectId, branchId) {
       const p = project(projectId);
-      const branch = store.branches.get(branchId);
-      if (!branch || branch.project_id !== projectId || branch.deleted_at_ms !== undefined) {
+      const branch = store.liveBranch(projectId, branchId);
+      if (!branch) {
         throw notFound(`branch ${branchId} not found in project ${projectId}`);
       }
       checkBranchDeletable(ctx, p, branch);
@@ -96,25 +84,9 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
       transferProject(ctx, projectId, toOrgId, toUserId);
     },
 
-    addMember(orgId, userId, role) {
-      const org = store.orgs.get(orgId);
-      if (!org) throw notFound(`organization ${orgId} not found`);
-      if (!store.users.has(userId)) throw notFound(`user ${userId} not found`);
-      if (role !== "admin" && role !== "member") throw new HttpError(400, "role must be admin or member");
-      org.members[userId] = role;
-      ctx.changed();
-    },
-
-    removeMember(orgId, userId) {
-      removeMember(ctx, orgId, userId);
-    },
-
-    addOperations(projectId, count) {
-      project(projectId);
-      const added = engine.addFinished(projectId, count);
-      ctx.changed();
-      return added;
-    },
+    addMember: (orgId, userId, membership) => addMember(ctx, orgId, userId, membership),
+    removeMember: (orgId, userId) => removeMember(ctx, orgId, userId),
+    addOperations: (projectId, count) => addFinishedOperations(ctx, project(projectId), count),
 
     resetLimits: () => ctx.limiter?.reset(),
 
@@ -126,7 +98,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
       ctx.changed();
     },
 
-    snapshot(): EmulatorStateView {
+    dumpState(): EmulatorStateView {
       settle(ctx);
       const now = ctx.clock.now();
       const copy = <T>(values: Iterable<T>): T[] => structuredClone([...values]);

@@ -1,3 +1,4 @@
+import { DEFAULT_BRANCH_NAME, DEFAULT_PG_VERSION, DEFAULT_REGION } from "./defaults";
 import type { SeedFile } from "./seed";
 
 // The "demo" seed: fixed ids and tokens, so the demo, tests and docs can name them.
@@ -48,10 +49,14 @@ function project(
     id,
     name,
     ...owner,
-    region_id: "aws-us-east-2",
-    pg_version: 17,
+    region_id: DEFAULT_REGION,
+    pg_version: DEFAULT_PG_VERSION,
     created_at: CREATED,
-    default_branch: { id: branchId, name: "main", endpoints: [{ id: endpointId, type: "read_write" }] },
+    default_branch: {
+      id: branchId,
+      name: DEFAULT_BRANCH_NAME,
+      endpoints: [{ id: endpointId, type: "read_write" }],
+    },
     operations: [
       { action: "create_timeline", branch_id: branchId, duration_ms: 1800 },
       { action: "start_compute", branch_id: branchId, endpoint_id: endpointId, duration_ms: 1200 },

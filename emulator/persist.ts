@@ -28,14 +28,14 @@ export function writeStateFile(path: string, data: StateData): void {
 /** Debounced, atomic writes of the current state. */
 export class StatePersister {
   readonly #path: string;
-  readonly #snapshot: () => StateData;
+  readonly #dump: () => StateData;
   readonly #delayMs: number;
   #timer: NodeJS.Timeout | undefined;
   #dirty = false;
 
-  constructor(path: string, snapshot: () => StateData, delayMs = 100) {
+  constructor(path: string, dump: () => StateData, delayMs = 100) {
     this.#path = path;
-    this.#snapshot = snapshot;
+    this.#dump = dump;
     this.#delayMs = delayMs;
   }
 
@@ -58,6 +58,6 @@ export class StatePersister {
     }
     if (!this.#dirty && !force) return;
     this.#dirty = false;
-    writeStateFile(this.#path, this.#snapshot());
+    writeStateFile(this.#path, this.#dump());
   }
 }

@@ -15,9 +15,18 @@ import type {
   ProjectListItem,
   Role,
 } from "@neon/sdk/raw";
+import {
+  DEFAULT_BRANCH_BYTES,
+  DEFAULT_COMPUTE,
+  DEFAULT_DATABASE_NAME,
+  DEFAULT_HISTORY_RETENTION_SECONDS,
+  DEFAULT_PROVISIONER,
+  DEFAULT_REGION,
+  DEFAULT_ROLE_NAME,
+  FIRST_LSN,
+} from "./defaults";
 import { isoSeconds, stableUuid } from "./ids";
 import { TERMINAL_STATUSES, viewOperation } from "./operations";
-import { DEFAULT_COMPUTE } from "./rules";
 import type {
   BranchRecord,
   DatabaseRecord,
@@ -49,8 +58,6 @@ type ProjectOnly = Pick<
 >;
 
 const HOST_SUFFIX = "clouddb.local";
-const PROVISIONER = "k8s-neonvm";
-const DEFAULT_RETENTION_SECONDS = 86_400;
 
 /** `aws-us-east-2` -> `us-east-2.aws.clouddb.local`. */
 export function proxyHost(regionId: string): string {
@@ -78,7 +85,7 @@ function projectCommon(p: ProjectRecord): ProjectFields {
     platform_id: platformOf(p.region_id),
     region_id: p.region_id,
     name: p.name,
-    provisioner: PROVISIONER,
+    provisioner: DEFAULT_PROVISIONER,
     default_endpoint_settings: { ...(p.default_endpoint_settings ?? DEFAULT_COMPUTE) },
     settings: {
       allowed_ips: { ips: [], protected_branches_only: false },
@@ -92,7 +99,7 @@ function projectCommon(p: ProjectRecord): ProjectFields {
     store_passwords: true,
     cpu_used_sec: 0,
     creation_source: p.creation_source,
-    history_retention_seconds: p.history_retention_seconds ?? DEFAULT_RETENTION_SECONDS,
+    history_retention_seconds: p.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS,
     created_at: isoSeconds(p.created_at_ms),
     updated_at: isoSeconds(p.updated_at_ms),
     owner_id: p.org_id ?? p.owner_user_id ?? "",
@@ -147,7 +154,7 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Bran
     name: b.name,
     current_state: currentState,
     state_changed_at: isoSeconds(stateChangedMs),
-    logical_size: b.logical_size ?? 30_785_536,
+    logical_size: b.logical_size ?? DEFAULT_BRANCH_BYTES,
     creation_source: b.creation_source,
     primary: b.default,
     default: b.default,
@@ -164,7 +171,7 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Bran
   if (pending !== undefined) out["pending_state"] = pending;
   if (b.parent_id !== undefined) {
     out["parent_id"] = b.parent_id;
-    out["parent_lsn"] = b.parent_lsn ?? "0/1F0A3B8";
+    out["parent_lsn"] = b.parent_lsn ?? FIRST_LSN;
     out["parent_timestamp"] = isoSeconds(b.parent_timestamp_ms ?? b.created_at_ms);
   }
   if (b.expires_at_ms !== undefined) {
@@ -216,7 +223,7 @@ export function computeState(
 /** A compute endpoint; its state follows its start/suspend operations. */
 export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Endpoint {
   const project = store.projects.get(e.project_id);
-  const regionId = project?.region_id ?? "aws-us-east-2";
+  const regionId = project?.region_id ?? DEFAULT_REGION;
   const { current, pending } = computeState(e, store, nowMs);
   const compute = e.compute ?? project?.default_endpoint_settings ?? DEFAULT_COMPUTE;
   const out: Endpoint = {
@@ -239,7 +246,7 @@ export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): 
     updated_at: isoSeconds(e.updated_at_ms),
     proxy_host: proxyHost(regionId),
     suspend_timeout_seconds: compute.suspend_timeout_seconds,
-    provisioner: e.provisioner ?? PROVISIONER,
+    provisioner: e.provisioner ?? DEFAULT_PROVISIONER,
   };
   if (e.name !== undefined) out["name"] = e.name;
   if (pending !== undefined && pending !== current) out["pending_state"] = pending;
@@ -248,7 +255,7 @@ export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): 
 
 /** The endpoint's host name; `pooled` puts `-pooler` at the end of the first label. */
 export function endpointHost(e: EndpointRecord, store: Store, pooled = false): string {
-  const regionId = store.projects.get(e.project_id)?.region_id ?? "aws-us-east-2";
+  const regionId = store.projects.get(e.project_id)?.region_id ?? DEFAULT_REGION;
   return `${e.id}${pooled ? "-pooler" : ""}.${proxyHost(regionId)}`;
 }
 
@@ -322,8 +329,8 @@ export function renderConnectionUri(
 ): ConnectionDetails {
   const db = b.databases[0];
   const role = b.roles.find((r) => r.name === db?.owner_name) ?? b.roles[0];
-  const database = db?.name ?? "neondb";
-  const roleName = role?.name ?? "neondb_owner";
+  const database = db?.name ?? DEFAULT_DATABASE_NAME;
+  const roleName = role?.name ?? DEFAULT_ROLE_NAME;
   const password = role?.password ?? "";
   return {
     connection_uri: role === undefined ? "" : connectionUri(e, store, role, database, false, served),

@@ -5,13 +5,6 @@ import type { ComputeSettings } from "./state";
 // plus the branch-expiry bound of the service's documentation. Each refusal is a 400 with a
 // message that names the field; callers check before changing anything.
 
-/** Compute settings of endpoints created without any. */
-export const DEFAULT_COMPUTE: ComputeSettings = {
-  autoscaling_limit_min_cu: 0.25,
-  autoscaling_limit_max_cu: 0.25,
-  suspend_timeout_seconds: 0,
-};
-
 /** `init_source` values ("schema-only" and "parent-data", the default). */
 export const INIT_SOURCES: readonly string[] = ["parent-data", "schema-only"];
 

@@ -1,25 +1,34 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { hashToken, ID_PATTERN, newPassword, newUuid, TOKEN_PATTERN } from "./ids";
 import {
-  computeSettings,
   DEFAULT_COMPUTE,
-  INIT_SOURCES,
-  PROVISIONERS,
-  RESERVED_DATABASES,
-  reservedRoleName,
-} from "./rules";
+  DEFAULT_DATABASE_NAME,
+  DEFAULT_PG_VERSION,
+  DEFAULT_REGION,
+  DEFAULT_ROLE_NAME,
+  projectCompute,
+} from "./defaults";
+import { putKey } from "./families/api-keys";
+import { putBranch } from "./families/branches";
+import { databaseRecord } from "./families/databases";
+import { type EndpointSpec, putEndpoint } from "./families/endpoints";
+import { putOrganization, putUser } from "./families/organizations";
+import { type ProjectFields, putProject } from "./families/projects";
+import { roleRecord } from "./families/roles";
+import { ID_PATTERN, newUuid, TOKEN_PATTERN } from "./ids";
+import { computeSettings, INIT_SOURCES, PROVISIONERS, RESERVED_DATABASES, reservedRoleName } from "./rules";
 import {
   type BranchRecord,
   type ComputeSettings,
-  type EndpointRecord,
   type OperationRecord,
+  type OrgRecord,
   Store,
 } from "./state";
 
 // The seed file format: a known account to start from (users, organizations with admin/member
 // memberships, projects with their branches and endpoints, API keys of all three kinds with fixed
-// tokens, and optionally a history of finished operations). JSON; documented in README.md.
+// tokens, and optionally a history of finished operations). JSON; documented in README.md. The
+// records are made by the same family modules (families/) as the API's and the control API's.
 
 const id = z.string().regex(ID_PATTERN, "must match ^[a-z0-9-]{1,60}$");
 const timestamp = z.iso.datetime({ offset: true });
@@ -96,11 +105,11 @@ const seedSchema = z.object({
         name: z.string().min(1).max(256),
         owner_user_id: z.uuid().optional(),
         org_id: id.optional(),
-        region_id: z.string().default("aws-us-east-2"),
-        pg_version: z.number().int().min(14).max(18).default(17),
+        region_id: z.string().default(DEFAULT_REGION),
+        pg_version: z.number().int().min(14).max(18).default(DEFAULT_PG_VERSION),
         created_at: timestamp.optional(),
-        role_name: roleName.default("neondb_owner"),
-        database_name: databaseName.default("neondb"),
+        role_name: roleName.default(DEFAULT_ROLE_NAME),
+        database_name: databaseName.default(DEFAULT_DATABASE_NAME),
         default_endpoint_settings: computeSchema.optional(),
         history_retention_seconds: z.number().int().min(0).max(2_592_000).optional(),
         default_branch: branchSchema.omit({ parent_id: true }),
@@ -195,16 +204,16 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
 
   for (const u of seed.users) {
     claim("user", u.id);
-    store.users.set(u.id, { id: u.id, name: u.name, email: u.email, image: u.image });
+    putUser(store, { id: u.id, name: u.name, email: u.email, image: u.image });
   }
   for (const o of seed.organizations) {
     claim("organization", o.id);
-    const members: Record<string, "admin" | "member"> = {};
+    const members: OrgRecord["members"] = {};
     for (const m of o.members) {
       if (!store.users.has(m.user_id)) fail(`organization ${o.id} lists unknown user ${m.user_id}`);
       members[m.user_id] = m.role;
     }
-    store.orgs.set(o.id, { id: o.id, name: o.name, created_at_ms: at(o.created_at), members });
+    putOrganization(store, { id: o.id, name: o.name, created_at_ms: at(o.created_at), members });
   }
   for (const p of seed.projects) {
     claim("project", p.id);
@@ -217,16 +226,13 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
     if (p.org_id !== undefined && !store.orgs.has(p.org_id))
       fail(`project ${p.id} has unknown org ${p.org_id}`);
     const created = at(p.created_at);
-    const project = {
+    const fields: ProjectFields = {
       id: p.id,
       name: p.name,
       region_id: p.region_id,
       pg_version: p.pg_version,
       creation_source: "console",
-      created_at_ms: created,
-      updated_at_ms: created,
       default_branch_id: p.default_branch.id,
-      queue_end_ms: created,
       ...(p.default_endpoint_settings === undefined
         ? {}
         : {
@@ -242,7 +248,7 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
       ...(p.owner_user_id === undefined ? {} : { owner_user_id: p.owner_user_id }),
       ...(p.org_id === undefined ? {} : { org_id: p.org_id }),
     };
-    store.projects.set(p.id, project);
+    const project = putProject(store, fields, created);
     const all = [
       { ...p.default_branch, parent_id: undefined, isDefault: true },
       ...p.branches.map((b) => ({ ...b, isDefault: false })),
@@ -250,55 +256,45 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
     for (const b of all) {
       claim("branch", b.id);
       const bCreated = b.created_at === undefined ? created : Date.parse(b.created_at);
-      const branch: BranchRecord = {
-        id: b.id,
-        project_id: p.id,
-        name: b.name,
-        default: b.isDefault,
-        protected: b.protected ?? false,
-        creation_source: "console",
-        created_at_ms: bCreated,
-        updated_at_ms: bCreated,
-        roles: (b.roles ?? [{ name: p.role_name }]).map((r) => ({
-          name: r.name,
-          protected: "protected" in r ? (r.protected ?? false) : false,
-          created_at_ms: bCreated,
-          password: ("password" in r ? r.password : undefined) ?? newPassword(),
-        })),
-        databases: (b.databases ?? [{ name: p.database_name, owner_name: p.role_name }]).map((d) => ({
-          id: store.nextDbId(),
-          name: d.name,
-          owner_name: d.owner_name,
-          created_at_ms: bCreated,
-        })),
-        annotation: {},
-        init_source: b.init_source ?? "parent-data",
-      };
+      const branch = putBranch(
+        store,
+        {
+          id: b.id,
+          project_id: p.id,
+          name: b.name,
+          default: b.isDefault,
+          protected: b.protected ?? false,
+          creation_source: "console",
+          roles: (b.roles ?? [{ name: p.role_name }]).map((r) =>
+            roleRecord(r.name, bCreated, {
+              protected: "protected" in r ? r.protected : undefined,
+              password: "password" in r ? r.password : undefined,
+            }),
+          ),
+          databases: (b.databases ?? [{ name: p.database_name, owner_name: p.role_name }]).map((d) =>
+            databaseRecord(store, d.name, d.owner_name, bCreated),
+          ),
+          init_source: b.init_source ?? "parent-data",
+        },
+        bCreated,
+      );
       for (const d of branch.databases) {
         if (!branch.roles.some((r) => r.name === d.owner_name))
           fail(`database ${d.name} on branch ${b.id} is owned by unknown role ${d.owner_name}`);
       }
       if (b.expires_at !== undefined) branch.expires_at_ms = Date.parse(b.expires_at);
       if (b.parent_id !== undefined) branch.parent_id = b.parent_id;
-      store.branches.set(b.id, branch);
       let readWrite = 0;
       for (const e of b.endpoints) {
         claim("endpoint", e.id);
         if (e.type === "read_write" && ++readWrite > 1)
           fail(`branch ${b.id} has more than one read_write endpoint`);
-        const endpoint: EndpointRecord = {
-          id: e.id,
-          project_id: p.id,
-          branch_id: b.id,
+        const spec: EndpointSpec = {
           type: e.type,
-          creation_source: "console",
-          created_at_ms: bCreated,
-          updated_at_ms: bCreated,
-          op_ids: [],
-          compute: seedCompute(project.default_endpoint_settings ?? DEFAULT_COMPUTE, e, `endpoint ${e.id}`),
+          compute: seedCompute(projectCompute(project), e, `endpoint ${e.id}`),
         };
-        if (e.provisioner !== undefined) endpoint.provisioner = e.provisioner;
-        store.endpoints.set(e.id, endpoint);
+        if (e.provisioner !== undefined) spec.provisioner = e.provisioner;
+        putEndpoint(store, e.id, project, branch, spec, "console", bCreated);
       }
     }
     for (const b of p.branches) {
@@ -307,6 +303,7 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
       if (b.parent_id === undefined)
         (store.branches.get(b.id) as BranchRecord).parent_id = p.default_branch.id;
     }
+    let queueEnd = created;
     p.operations.forEach((o, i) => {
       const createdMs = o.created_at === undefined ? created + i * 1000 : Date.parse(o.created_at);
       const op: OperationRecord = {
@@ -329,8 +326,9 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
       }
       store.insertOperation(op);
       store.lastUs = Math.max(store.lastUs, op.created_us);
-      project.queue_end_ms = Math.max(project.queue_end_ms, createdMs + o.duration_ms);
+      queueEnd = Math.max(queueEnd, createdMs + o.duration_ms);
     });
+    project.queue_end_ms = queueEnd;
     store.projectOps.get(p.id)?.sort((a, b) => a.created_us - b.created_us);
   }
   for (const k of seed.api_keys) {
@@ -345,18 +343,19 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
         fail(`API key ${k.id} needs a project_id owned by ${k.org_id}`);
     }
     if (store.keyForToken(k.token)) fail(`API key ${k.id} reuses another key's token`);
-    store.addKey({
-      id: k.id,
-      kind: k.kind,
-      name: k.name,
-      token_hash: hashToken(k.token),
-      user_id: k.user_id,
-      ...(k.kind !== "personal" && k.org_id !== undefined ? { org_id: k.org_id } : {}),
-      ...(k.kind === "project" && k.project_id !== undefined ? { project_id: k.project_id } : {}),
-      created_at_ms: at(k.created_at),
-      revoked: false,
-      last_used_from_addr: "",
-    });
+    putKey(
+      store,
+      {
+        kind: k.kind,
+        name: k.name,
+        user_id: k.user_id,
+        ...(k.kind !== "personal" && k.org_id !== undefined ? { org_id: k.org_id } : {}),
+        ...(k.kind === "project" && k.project_id !== undefined ? { project_id: k.project_id } : {}),
+        created_at_ms: at(k.created_at),
+      },
+      k.token,
+      k.id,
+    );
   }
   return store;
 }

@@ -3,9 +3,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { authenticate } from "./auth";
 import type { EmulatorContext } from "./context";
 import { badRequest, HttpError, unauthorized } from "./errors";
+import { settle } from "./families/operations";
 import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
-import { settle } from "./mutations";
 import { requestValidatorCompiler } from "./openapi/contract";
 import { splitPath, toTemplate } from "./route-pattern";
 import { apiKeyRoutes } from "./routes/api-keys";

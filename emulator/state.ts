@@ -12,15 +12,15 @@ export interface UserRecord {
   image: string;
 }
 
-/** Organization membership role. */
-export type Role = "admin" | "member";
+/** What a user is in an organization: an admin or a plain member. */
+export type OrgRole = "admin" | "member";
 
 /** An organization and its members. */
 export interface OrgRecord {
   id: string;
   name: string;
   created_at_ms: number;
-  members: Record<string, Role>;
+  members: Record<string, OrgRole>;
 }
 
 /** A project, owned either by a user (`owner_user_id`) or by an organization (`org_id`). */
@@ -46,8 +46,13 @@ export interface ProjectRecord {
   settings?: Record<string, unknown>;
 }
 
-/** How long a deleted project can be recovered (the document: 7 days). */
+/** How long a deleted project or branch can be recovered (the document: 7 days). */
 export const RECOVERY_WINDOW_MS = 7 * 86_400_000;
+
+/** True unless the project or branch was deleted longer than `RECOVERY_WINDOW_MS` before `nowMs`. */
+export function recoverable(record: { deleted_at_ms?: number }, nowMs: number): boolean {
+  return nowMs - (record.deleted_at_ms ?? nowMs) <= RECOVERY_WINDOW_MS;
+}
 
 /** Compute size and suspension of an endpoint. */
 export interface ComputeSettings {
@@ -181,6 +186,9 @@ export interface OperationRecord {
   initiator: "user" | "platform" | "console";
 }
 
+/** What a new record of type `R` is made of: the `Given` fields, and any others to set. */
+export type Fields<R, Given extends keyof R> = Pick<R, Given> & Partial<R>;
+
 /** The persisted document. */
 export interface StateData {
   version: 1;
@@ -290,14 +298,15 @@ export class Store {
     if (key.id >= this.nextKeyId) this.nextKeyId = key.id + 1;
   }
 
-  /** Creates a key record for a plain token, returning the record. */
+  /** Creates a key record for a plain token (under the next free id unless `id` is given), returning the record. */
   createKey(
     fields: Omit<KeyRecord, "id" | "token_hash" | "revoked" | "last_used_from_addr">,
     token: string,
+    id: number = this.nextKeyId,
   ): KeyRecord {
     const key: KeyRecord = {
       ...fields,
-      id: this.nextKeyId,
+      id,
       token_hash: hashToken(token),
       revoked: false,
       last_used_from_addr: "",
@@ -328,12 +337,22 @@ export class Store {
     return this.lastUs;
   }
 
-  /** The project's live (not deleted) branches. */
-  liveBranches(projectId: string): BranchRecord[] {
+  /** The project if it is live: it exists and is not deleted. */
+  liveProject(projectId: string): ProjectRecord | undefined {
+    const project = this.projects.get(projectId);
+    return project?.deleted_at_ms === undefined ? project : undefined;
+  }
+
+  /** The project's branch `branchId` if it is live: it exists, in that project, and is not deleted. */
+  liveBranch(projectId: string, branchId: string | undefined): BranchRecord | undefined {
+    const branch = branchId === undefined ? undefined : this.branches.get(branchId);
+    return branch !== undefined && isLive(branch, projectId) ? branch : undefined;
+  }
+
+  /** The project's live branches (every project's without `projectId`), in the order they were added. */
+  liveBranches(projectId?: string): BranchRecord[] {
     const out: BranchRecord[] = [];
-    for (const b of this.branches.values()) {
-      if (b.project_id === projectId && b.deleted_at_ms === undefined) out.push(b);
-    }
+    for (const b of this.branches.values()) if (isLive(b, projectId ?? b.project_id)) out.push(b);
     return out;
   }
 
@@ -351,8 +370,8 @@ export class Store {
     return out;
   }
 
-  /** The organization role of a user, if a member. */
-  roleOf(orgId: string, userId: string): Role | undefined {
+  /** The user's membership of the organization (admin or member), if any. */
+  membershipOf(orgId: string, userId: string): OrgRole | undefined {
     return this.orgs.get(orgId)?.members[userId];
   }
 
@@ -360,4 +379,9 @@ export class Store {
   nextDbId(): number {
     return this.nextDatabaseId++;
   }
+}
+
+/** The one test of a live branch: it belongs to the project and is not deleted. */
+function isLive(branch: BranchRecord, projectId: string): boolean {
+  return branch.project_id === projectId && branch.deleted_at_ms === undefined;
 }

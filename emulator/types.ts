@@ -9,8 +9,8 @@ import type {
   EndpointRecord,
   KeyRecord,
   OrgRecord,
+  OrgRole,
   ProjectRecord,
-  Role,
   UserRecord,
 } from "./state";
 
@@ -120,8 +120,8 @@ export interface EmulatorControl {
   deleteBranch(projectId: string, branchId: string): OperationView[];
   /** Moves a project into an organization, or (null) out to a personal account. */
   transferProject(projectId: string, toOrgId: string | null, toUserId?: string): void;
-  /** Adds a user to an organization, or changes their role. */
-  addMember(orgId: string, userId: string, role: Role): void;
+  /** Adds a user to an organization as an admin or a member, or changes which. */
+  addMember(orgId: string, userId: string, membership: OrgRole): void;
   /** Removes a user from an organization. */
   removeMember(orgId: string, userId: string): void;
   /** Adds `count` finished operations to a project's history (fast; for pagination tests and benchmarks). */
@@ -130,8 +130,8 @@ export interface EmulatorControl {
   resetLimits(): void;
   /** Replaces the whole state with a seed ("demo", "empty", an object or a file path). */
   seed(seed: "demo" | "empty" | SeedFile | string): void;
-  /** A read-only copy of the state. */
-  snapshot(): EmulatorStateView;
+  /** A read-only copy of the whole state (`GET /__emulator/state`). */
+  dumpState(): EmulatorStateView;
   /** Writes the state file now (no-op without one). */
   flush(): void;
 }

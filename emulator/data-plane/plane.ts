@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
-import { computeState } from "../render";
+import { wakeEndpoint } from "../families/endpoints";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
-import type { BranchRecord, EndpointRecord } from "../state";
+import type { BranchRecord } from "../state";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
 
@@ -127,8 +127,9 @@ export class DataPlane implements ProxyTarget {
   ): { database: string } | Refusal {
     const { store } = this.#ctx;
     const endpoint = store.endpoints.get(endpointId);
-    const branch = endpoint === undefined ? undefined : store.branches.get(endpoint.branch_id);
-    if (!endpoint || !branch || branch.deleted_at_ms !== undefined) {
+    const branch =
+      endpoint === undefined ? undefined : store.liveBranch(endpoint.project_id, endpoint.branch_id);
+    if (!endpoint || !branch) {
       return { sqlstate: "08004", message: `endpoint ${endpointId} does not exist` };
     }
     const role = branch.roles.find((r) => r.name === user);
@@ -147,7 +148,7 @@ export class DataPlane implements ProxyTarget {
     }
     const record = branch.databases.find((d) => d.name === database);
     if (!record) return { sqlstate: "3D000", message: `database "${database}" does not exist` };
-    this.#wake(endpoint);
+    wakeEndpoint(this.#ctx, endpoint);
     return { database: physicalName(branch, record.id) };
   }
 
@@ -162,24 +163,11 @@ export class DataPlane implements ProxyTarget {
     await this.#server.stop();
   }
 
-  /** A suspended compute wakes on connect, as the service's do: the platform starts it. */
-  #wake(endpoint: EndpointRecord): void {
-    const { store, engine, clock } = this.#ctx;
-    if (computeState(endpoint, store, clock.now()).ending === "active") return;
-    engine.create(
-      endpoint.project_id,
-      [{ action: "start_compute", branch_id: endpoint.branch_id, endpoint_id: endpoint.id }],
-      "platform",
-    );
-    this.#ctx.changed();
-  }
-
   async #reconcile(): Promise<void> {
     const { store } = this.#ctx;
-    const live = [...store.branches.values()]
-      .filter(
-        (b) => b.deleted_at_ms === undefined && store.projects.get(b.project_id)?.deleted_at_ms === undefined,
-      )
+    const live = store
+      .liveBranches()
+      .filter((b) => store.liveProject(b.project_id) !== undefined)
       .sort((a, b) => a.created_at_ms - b.created_at_ms);
     const wanted = new Map<string, { branch: BranchRecord; name: string; owner: string }>();
     const roles = new Set<string>();

@@ -2,8 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { checkCreateOrgKey, checkReadOrg, checkRevokeOrgKey, orgKeyFields, requirePersonal } from "../auth";
 import type { EmulatorContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
-import { newToken } from "../ids";
-import { revokeKey } from "../mutations";
+import { createKey, revokeKey } from "../families/api-keys";
 import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render";
 import { principalOf } from "./principal";
 import { route } from "./route";
@@ -23,12 +22,12 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   route(app, "POST /api_keys", async (request, reply) => {
     const user = requirePersonal(principalOf(request), "creating API keys");
     const name = keyName(request.body);
-    const token = newToken();
-    const key = store.createKey(
-      { kind: "personal", name, user_id: user.id, created_at_ms: ctx.clock.now() },
-      token,
-    );
-    ctx.changed();
+    const { key, token } = createKey(ctx, {
+      kind: "personal",
+      name,
+      user_id: user.id,
+      created_at_ms: ctx.clock.now(),
+    });
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 
@@ -59,9 +58,12 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const body = request.body;
     const name = keyName(body);
     const fields = orgKeyFields(store, user.id, orgId, body.project_id);
-    const token = newToken();
-    const key = store.createKey({ ...fields, name, user_id: user.id, created_at_ms: ctx.clock.now() }, token);
-    ctx.changed();
+    const { key, token } = createKey(ctx, {
+      ...fields,
+      name,
+      user_id: user.id,
+      created_at_ms: ctx.clock.now(),
+    });
     return reply.code(200).send(renderKeyCreated(key, token));
   });
 

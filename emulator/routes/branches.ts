@@ -1,16 +1,20 @@
 import type { FastifyInstance } from "fastify";
-import { checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
+import { DEFAULT_HISTORY_RETENTION_SECONDS, projectCompute } from "../defaults";
 import { badRequest, HttpError } from "../errors";
 import {
   checkBranchDeletable,
   createBranch,
   deleteBranch,
-  type EndpointSpec,
   lsnAt,
   type NewBranch,
+  recoverBranch,
   restoreBranch,
-} from "../mutations";
+  setDefaultBranch,
+  updateBranch,
+} from "../families/branches";
+import type { EndpointSpec } from "../families/endpoints";
+import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
 import {
   renderAnnotation,
@@ -20,8 +24,8 @@ import {
   renderEndpoint,
   renderRoles,
 } from "../render";
-import { checkInitSource, checkProvisioner, computeSettings, DEFAULT_COMPUTE, expiryMs } from "../rules";
-import { type BranchRecord, type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
+import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "../rules";
+import { type BranchRecord, type ProjectRecord, recoverable } from "../state";
 import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
 import { route } from "./route";
@@ -54,7 +58,7 @@ export function endpointSpecs(
     checkProvisioner(o.provisioner, where);
     const spec: EndpointSpec = {
       type: o.type,
-      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, o, where),
+      compute: computeSettings(projectCompute(project), o, where),
     };
     if (o.provisioner !== undefined) spec.provisioner = o.provisioner;
     if (o.settings !== undefined) spec.settings = o.settings;
@@ -82,7 +86,7 @@ function branchPoint(
   if (timestamp === undefined) return {};
   const ms = Date.parse(timestamp);
   const now = ctx.clock.now();
-  const retentionMs = (project.history_retention_seconds ?? 86_400) * 1000;
+  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
   const oldest = Math.max(parent.created_at_ms, now - retentionMs);
   if (ms > now) throw badRequest(`${prefix}_timestamp ${timestamp} is in the future`);
   if (ms < oldest) {
@@ -103,11 +107,8 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const project = projectOf(ctx, request);
     const body = request.body ?? {};
     const spec = body.branch ?? {};
-    const parent =
-      spec.parent_id === undefined
-        ? (store.branches.get(project.default_branch_id) as BranchRecord)
-        : store.branches.get(spec.parent_id);
-    if (!parent || parent.project_id !== project.id || parent.deleted_at_ms !== undefined) {
+    const parent = store.liveBranch(project.id, spec.parent_id ?? project.default_branch_id);
+    if (!parent) {
       throw new HttpError(422, `parent branch ${String(spec.parent_id)} not found in project ${project.id}`);
     }
     checkInitSource(spec.init_source, "branch.");
@@ -224,25 +225,15 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       expiresAtMs = expiryMs(spec.expires_at, now(), "branch.");
     }
     // Every check is done: now change the branch.
-    if (spec.name !== undefined) branch.name = spec.name;
-    if (spec.protected !== undefined) branch.protected = spec.protected;
-    if (expiresAtMs === null) {
-      delete branch.expires_at_ms;
-      delete branch.ttl_interval_seconds;
-    } else if (expiresAtMs !== undefined) {
-      branch.expires_at_ms = expiresAtMs;
-      branch.ttl_interval_seconds = Math.round((expiresAtMs - now()) / 1000);
-    }
-    branch.updated_at_ms = now();
-    ctx.changed();
+    updateBranch(ctx, branch, { name: spec.name, protected: spec.protected, expiresAtMs });
     return { branch: renderBranch(branch, store, now()), operations: [] };
   });
 
   route(app, "DELETE /projects/{project_id}/branches/{branch_id}", async (request, reply) => {
     const project = projectOf(ctx, request);
-    const branch = store.branches.get(request.params.branch_id);
+    const branch = store.liveBranch(project.id, request.params.branch_id);
     // The official document: 204 "if the branch doesn't exist or has already been deleted".
-    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    if (!branch) {
       return reply.code(204).send();
     }
     checkBranchDeletable(ctx, project, branch);
@@ -257,8 +248,8 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   route(app, "POST /projects/{project_id}/branches/{branch_id}/restore", async (request) => {
     const { project, branch } = branchOf(ctx, request);
     const body = request.body;
-    const source = store.branches.get(body.source_branch_id);
-    if (!source || source.project_id !== project.id || source.deleted_at_ms !== undefined) {
+    const source = store.liveBranch(project.id, body.source_branch_id);
+    if (!source) {
       throw new HttpError(422, `source branch ${body.source_branch_id} not found in project ${project.id}`);
     }
     const point = branchPoint(ctx, project, source, body.source_lsn, body.source_timestamp, "source");
@@ -295,22 +286,14 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!branch || branch.project_id !== project.id || branch.deleted_at_ms === undefined) {
       throw new HttpError(404, `no deleted branch ${branchId} to recover in project ${project.id}`);
     }
-    if (now() - branch.deleted_at_ms > RECOVERY_WINDOW_MS) {
+    if (!recoverable(branch, now())) {
       throw new HttpError(404, `branch ${branchId} was deleted more than 7 days ago and cannot be recovered`);
     }
     if (nameTaken(ctx, project, branch.name)) throw conflict(branch.name);
     if (branch.parent_id !== undefined && store.branches.get(branch.parent_id)?.deleted_at_ms !== undefined) {
       throw new HttpError(422, `recover the parent branch ${branch.parent_id} first`);
     }
-    delete branch.deleted_at_ms;
-    delete branch.deleted_by;
-    delete branch.expires_at_ms;
-    delete branch.ttl_interval_seconds;
-    const endpoints = (branch.deleted_endpoints ?? []).map((e) => ({ ...e, op_ids: [] }));
-    for (const e of endpoints) store.endpoints.set(e.id, e);
-    delete branch.deleted_endpoints;
-    branch.updated_at_ms = now();
-    ctx.changed();
+    const endpoints = recoverBranch(ctx, branch);
     return {
       branch: renderBranch(branch, store, now()),
       endpoints: endpoints.map((e) => renderEndpoint(e, store, now())),
@@ -319,19 +302,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "POST /projects/{project_id}/branches/{branch_id}/set_as_default", async (request) => {
     const { project, branch } = branchOf(ctx, request);
-    const previous = store.branches.get(project.default_branch_id);
-    if (previous) {
-      previous.default = false;
-      previous.updated_at_ms = now();
-    }
-    branch.default = true;
-    // The default branch never expires.
-    delete branch.expires_at_ms;
-    delete branch.ttl_interval_seconds;
-    branch.updated_at_ms = now();
-    project.default_branch_id = branch.id;
-    project.updated_at_ms = now();
-    ctx.changed();
+    setDefaultBranch(ctx, project, branch);
     return { branch: renderBranch(branch, store, now()), operations: [] };
   });
 }

@@ -176,7 +176,7 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
     return reply.code(204).send();
   });
 
-  app.get("/state", async () => control.snapshot());
+  app.get("/state", async () => control.dumpState());
 
   app.post("/state/flush", async (_request, reply) => {
     control.flush();

@@ -1,17 +1,16 @@
 import type { FastifyInstance } from "fastify";
-import { applyBranchConfig, checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
+import { createDatabase, deleteDatabase, updateDatabase } from "../families/databases";
+import { checkIdle } from "../families/operations";
 import { renderDatabase, renderDatabases } from "../render";
 import { checkDatabaseName } from "../rules";
-import type { BranchRecord, DatabaseRecord } from "../state";
+import type { BranchRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";
 import { route } from "./route";
 
 // Databases of a branch: list, create (its owner role must exist), get, update (name, owner),
 // delete. Changes apply to the branch's compute through operations.
-
-const ACTIONS = ["apply_config", "suspend_compute"];
 
 function checkOwner(branch: BranchRecord, owner: string): void {
   if (!branch.roles.some((r) => r.name === owner)) {
@@ -28,7 +27,6 @@ function checkFree(branch: BranchRecord, name: string): void {
 /** Registers the database routes. */
 export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const base = "/projects/{project_id}/branches/{branch_id}/databases";
-  const now = () => ctx.clock.now();
 
   route(app, `GET ${base}`, async (request) => ({
     databases: renderDatabases(branchOf(ctx, request).branch),
@@ -41,15 +39,7 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     checkFree(branch, spec.name);
     checkOwner(branch, spec.owner_name);
     checkIdle(ctx, project);
-    const database: DatabaseRecord = {
-      id: ctx.store.nextDbId(),
-      name: spec.name,
-      owner_name: spec.owner_name,
-      created_at_ms: now(),
-      updated_at_ms: now(),
-    };
-    branch.databases.push(database);
-    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    const { database, operations } = createDatabase(ctx, project, branch, spec.name, spec.owner_name);
     return reply.code(201).send({
       database: renderDatabase(branch, database),
       operations: operations.map((op) => ctx.engine.view(op)),
@@ -71,10 +61,10 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     }
     if (spec.owner_name !== undefined) checkOwner(branch, spec.owner_name);
     checkIdle(ctx, project);
-    if (spec.name !== undefined) database.name = spec.name;
-    if (spec.owner_name !== undefined) database.owner_name = spec.owner_name;
-    database.updated_at_ms = now();
-    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    const operations = updateDatabase(ctx, project, branch, database, {
+      name: spec.name,
+      ownerName: spec.owner_name,
+    });
     return {
       database: renderDatabase(branch, database),
       operations: operations.map((op) => ctx.engine.view(op)),
@@ -87,8 +77,7 @@ export function databaseRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     // The document: 204 when the database does not exist or has already been deleted.
     if (!database) return reply.code(204).send();
     checkIdle(ctx, project);
-    branch.databases = branch.databases.filter((d) => d !== database);
-    const operations = applyBranchConfig(ctx, project, branch, ACTIONS);
+    const operations = deleteDatabase(ctx, project, branch, database);
     return {
       database: renderDatabase(branch, database),
       operations: operations.map((op) => ctx.engine.view(op)),

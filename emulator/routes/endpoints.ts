@@ -1,17 +1,19 @@
 import type { FastifyInstance } from "fastify";
+import type { EmulatorContext } from "../context";
+import { projectCompute } from "../defaults";
+import { HttpError } from "../errors";
 import {
-  checkIdle,
   checkOneReadWrite,
   createEndpoint,
   cycleEndpoint,
   deleteEndpoint,
+  ENDPOINT_OPTIONS,
+  type EndpointSpec,
   updateEndpoint,
-} from "../compute";
-import type { EmulatorContext } from "../context";
-import { HttpError } from "../errors";
-import { ENDPOINT_OPTIONS, type EndpointSpec } from "../mutations";
+} from "../families/endpoints";
+import { checkIdle } from "../families/operations";
 import { renderEndpoint } from "../render";
-import { checkProvisioner, computeSettings, DEFAULT_COMPUTE } from "../rules";
+import { checkProvisioner, computeSettings } from "../rules";
 import type { EndpointRecord, OperationRecord } from "../state";
 import { endpointOf, projectOf } from "./lookup";
 import { route } from "./route";
@@ -32,8 +34,8 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   route(app, "POST /projects/{project_id}/endpoints", async (request, reply) => {
     const project = projectOf(ctx, request);
     const spec = request.body.endpoint;
-    const branch = store.branches.get(spec.branch_id);
-    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    const branch = store.liveBranch(project.id, spec.branch_id);
+    if (!branch) {
       throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
     }
     if (spec.region_id !== undefined && spec.region_id !== project.region_id) {
@@ -42,7 +44,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     checkProvisioner(spec.provisioner, "endpoint.");
     const wanted: EndpointSpec = {
       type: spec.type,
-      compute: computeSettings(project.default_endpoint_settings ?? DEFAULT_COMPUTE, spec, "endpoint."),
+      compute: computeSettings(projectCompute(project), spec, "endpoint."),
       ...pick(spec, ENDPOINT_OPTIONS),
     } as EndpointSpec;
     checkOneReadWrite(ctx, branch, [wanted]);
@@ -66,17 +68,13 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const spec = request.body.endpoint;
     checkProvisioner(spec.provisioner, "endpoint.");
     if (spec.branch_id !== undefined && spec.branch_id !== endpoint.branch_id) {
-      const target = store.branches.get(spec.branch_id);
-      if (!target || target.project_id !== project.id || target.deleted_at_ms !== undefined) {
+      const target = store.liveBranch(project.id, spec.branch_id);
+      if (!target) {
         throw new HttpError(422, `branch ${spec.branch_id} not found in project ${project.id}`);
       }
       if (endpoint.type === "read_write") checkOneReadWrite(ctx, target, [{ type: "read_write" }]);
     }
-    const compute = computeSettings(
-      endpoint.compute ?? project.default_endpoint_settings ?? DEFAULT_COMPUTE,
-      spec,
-      "endpoint.",
-    );
+    const compute = computeSettings(endpoint.compute ?? projectCompute(project), spec, "endpoint.");
     checkIdle(ctx, project);
     const changes: Partial<EndpointRecord> = {
       ...pick(spec, ENDPOINT_OPTIONS),

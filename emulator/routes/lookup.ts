@@ -15,22 +15,16 @@ export function projectOf(ctx: EmulatorContext, request: PathOf<"project_id">): 
   return accessProject(ctx.store, principalOf(request), request.params.project_id);
 }
 
-/** A live branch of the project. */
-export function liveBranch(ctx: EmulatorContext, project: ProjectRecord, branchId: string): BranchRecord {
-  const branch = ctx.store.branches.get(branchId);
-  if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
-    throw notFound(`branch ${branchId} not found in project ${project.id}`);
-  }
-  return branch;
-}
-
-/** The path's project and branch. */
+/** The path's project and live branch (404 when the branch is missing or deleted). */
 export function branchOf(
   ctx: EmulatorContext,
   request: PathOf<"project_id" | "branch_id">,
 ): { project: ProjectRecord; branch: BranchRecord } {
   const project = projectOf(ctx, request);
-  return { project, branch: liveBranch(ctx, project, request.params.branch_id) };
+  const branchId = request.params.branch_id;
+  const branch = ctx.store.liveBranch(project.id, branchId);
+  if (!branch) throw notFound(`branch ${branchId} not found in project ${project.id}`);
+  return { project, branch };
 }
 
 /** The path's project and endpoint. */

@@ -1,8 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
+import { DEFAULT_COMPUTE, projectCompute } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
-import { createProject, type NewProject } from "../mutations";
+import {
+  createProject,
+  deleteProject,
+  type NewProject,
+  recoverProject,
+  updateProject,
+} from "../families/projects";
 import type { Requests } from "../openapi/requests.gen";
 import {
   connectionUri,
@@ -14,14 +21,8 @@ import {
   renderProjectListItem,
   renderRoles,
 } from "../render";
-import {
-  checkDatabaseName,
-  checkProvisioner,
-  checkRoleName,
-  computeSettings,
-  DEFAULT_COMPUTE,
-} from "../rules";
-import { type ProjectRecord, RECOVERY_WINDOW_MS } from "../state";
+import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
+import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
@@ -75,13 +76,12 @@ function pageOf(
 export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   const now = () => ctx.clock.now();
-  const recoverable = (p: ProjectRecord) => now() - (p.deleted_at_ms ?? now()) <= RECOVERY_WINDOW_MS;
 
   route(app, "GET /projects", async (request) => {
     const query = request.query;
     const deleted = query.recoverable === true;
     let projects = listableProjects(store, principalOf(request), query.org_id, deleted);
-    if (deleted) projects = projects.filter(recoverable);
+    if (deleted) projects = projects.filter((p) => recoverable(p, now()));
     const { page, pagination } = pageOf(ctx, projects, query);
     return {
       projects: page.map((p) => renderProjectListItem(p, store)),
@@ -152,7 +152,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       input.orgId = key.org_id as string;
     } else if (orgId !== undefined) {
       if (!store.orgs.has(orgId)) throw notFound(`organization ${orgId} not found`);
-      if (store.roleOf(orgId, key.user_id) === undefined)
+      if (store.membershipOf(orgId, key.user_id) === undefined)
         throw forbidden(`you are not a member of organization ${orgId}`);
       input.orgId = orgId;
     } else {
@@ -180,18 +180,17 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       spec.default_endpoint_settings === undefined
         ? undefined
         : computeSettings(
-            project.default_endpoint_settings ?? DEFAULT_COMPUTE,
+            projectCompute(project),
             spec.default_endpoint_settings,
             "project.default_endpoint_settings.",
           );
     // Every check is done: now change the project.
-    if (spec.name !== undefined) project.name = spec.name;
-    if (compute !== undefined) project.default_endpoint_settings = compute;
-    if (spec.history_retention_seconds !== undefined)
-      project.history_retention_seconds = spec.history_retention_seconds;
-    if (spec.settings !== undefined) project.settings = { ...(project.settings ?? {}), ...spec.settings };
-    project.updated_at_ms = now();
-    ctx.changed();
+    updateProject(ctx, project, {
+      name: spec.name,
+      defaultCompute: compute,
+      historyRetentionSeconds: spec.history_retention_seconds,
+      settings: spec.settings,
+    });
     return { project: renderProject(project, now()), operations: [] };
   });
 
@@ -200,20 +199,16 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     const project = accessProject(store, principal, request.params.project_id);
     if (principal.key.kind === "project")
       throw forbidden("a project-scoped API key cannot delete its project");
-    project.deleted_at_ms = now();
-    project.updated_at_ms = now();
-    ctx.changed();
+    deleteProject(ctx, project);
     return { project: renderProject(project, now()) };
   });
 
   route(app, "POST /projects/{project_id}/recover", async (request) => {
     const project = accessProject(store, principalOf(request), request.params.project_id, true);
-    if (!recoverable(project)) {
+    if (!recoverable(project, now())) {
       throw notFound(`project ${project.id} was deleted more than 7 days ago and cannot be recovered`);
     }
-    delete project.deleted_at_ms;
-    project.updated_at_ms = now();
-    ctx.changed();
+    recoverProject(ctx, project);
     const at = now();
     return {
       project: renderProject(project, at),
@@ -225,8 +220,8 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     const project = accessProject(store, principalOf(request), request.params.project_id);
     const query = request.query;
     const branchId = query.branch_id ?? project.default_branch_id;
-    const branch = store.branches.get(branchId);
-    if (!branch || branch.project_id !== project.id || branch.deleted_at_ms !== undefined) {
+    const branch = store.liveBranch(project.id, branchId);
+    if (!branch) {
       throw notFound(`branch ${branchId} not found in project ${project.id}`);
     }
     const endpoints = store.branchEndpoints(branch.id);

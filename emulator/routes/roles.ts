@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { applyBranchConfig, checkIdle } from "../compute";
 import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
-import { newPassword } from "../ids";
+import { checkIdle } from "../families/operations";
+import { createRole, deleteRole, resetRolePassword } from "../families/roles";
 import { renderRole, renderRoles } from "../render";
 import { checkRoleName } from "../rules";
-import type { RoleRecord } from "../state";
 import { branchOf, roleOf } from "./lookup";
 import { route } from "./route";
 
@@ -15,7 +14,6 @@ import { route } from "./route";
 /** Registers the role routes. */
 export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const base = "/projects/{project_id}/branches/{branch_id}/roles";
-  const now = () => ctx.clock.now();
   const view = (op: Parameters<typeof ctx.engine.view>[0]) => ctx.engine.view(op);
 
   route(app, `GET ${base}`, async (request) => ({
@@ -30,16 +28,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw new HttpError(409, `role ${JSON.stringify(spec.name)} already exists on branch ${branch.id}`);
     }
     checkIdle(ctx, project);
-    const role: RoleRecord = {
-      name: spec.name,
-      protected: false,
-      created_at_ms: now(),
-      updated_at_ms: now(),
-    };
-    if (spec.no_login === true) role.no_login = true;
-    else role.password = newPassword();
-    branch.roles.push(role);
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config"]);
+    const { role, operations } = createRole(ctx, project, branch, spec.name, spec.no_login === true);
     return reply.code(201).send({ role: renderRole(branch, role, true), operations: operations.map(view) });
   });
 
@@ -62,8 +51,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       );
     }
     checkIdle(ctx, project);
-    branch.roles = branch.roles.filter((r) => r !== role);
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    const operations = deleteRole(ctx, project, branch, role);
     return { role: renderRole(branch, role), operations: operations.map(view) };
   });
 
@@ -82,9 +70,7 @@ export function roleRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const role = roleOf(branch, request.params.role_name);
     if (role.no_login) throw new HttpError(422, `role ${role.name} cannot log in and has no password`);
     checkIdle(ctx, project);
-    role.password = newPassword();
-    role.updated_at_ms = now();
-    const operations = applyBranchConfig(ctx, project, branch, ["apply_config", "suspend_compute"]);
+    const operations = resetRolePassword(ctx, project, branch, role);
     return { role: renderRole(branch, role, true), operations: operations.map(view) };
   });
 }

@@ -24,7 +24,7 @@ describe("client API functions against the emulator", () => {
   const control = () => harness.emulator.control;
   const liveBranch = (id: string) =>
     control()
-      .snapshot()
+      .dumpState()
       .branches.find((b) => b.id === id);
   afterEach(() => sinon.restore());
 
@@ -66,7 +66,7 @@ describe("client API functions against the emulator", () => {
     assert.equal(created.name, "ci-secret");
     assert.equal(created.created_by, DEMO.userId);
     const stored = control()
-      .snapshot()
+      .dumpState()
       .apiKeys.find((k) => k.id === created.id);
     assert.equal(stored?.name, "ci-secret");
   });
@@ -86,13 +86,13 @@ describe("client API functions against the emulator", () => {
     assert.deepEqual([revoked.id, revoked.revoked], [made.id, true]);
     assert.equal(
       control()
-        .snapshot()
+        .dumpState()
         .apiKeys.find((k) => k.id === made.id)?.revoked,
       true,
     );
     assert.equal(
       control()
-        .snapshot()
+        .dumpState()
         .apiKeys.find((k) => k.id === DEMO.personalKeyId)?.revoked,
       false,
     );
@@ -106,7 +106,7 @@ describe("client API functions against the emulator", () => {
     const wide = await client().createOrgApiKey(DEMO.orgId, { keyName: "org-wide" });
     assert.equal(scoped.project_id, DEMO.orgProjectId);
     assert.equal(wide.project_id, undefined);
-    const stored = control().snapshot().apiKeys;
+    const stored = control().dumpState().apiKeys;
     assert.equal(stored.find((k) => k.id === scoped.id)?.project_id, DEMO.orgProjectId);
     assert.equal(stored.find((k) => k.id === wide.id)?.project_id, undefined);
   });
@@ -140,7 +140,7 @@ describe("client API functions against the emulator", () => {
     const started = created.operations.map((op) => op.id);
     assert.ok(started.length > 0);
     for (const op of control()
-      .snapshot()
+      .dumpState()
       .operations.filter((o) => started.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before createBranch resolved`);
     for (const id of started) assert.ok(progress.includes(`${id}:finished`), `progress saw ${id} finish`);
@@ -192,7 +192,7 @@ describe("client API functions against the emulator", () => {
     assert.ok(restored.operations.length > 0);
     const started = restored.operations.map((op) => op.id);
     for (const op of control()
-      .snapshot()
+      .dumpState()
       .operations.filter((o) => started.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before restoreBranch resolved`);
     assert.equal(

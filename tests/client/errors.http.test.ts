@@ -93,7 +93,7 @@ describe("client errors against the emulator", () => {
     const stranger = createClient({ apiKey: `napi_${"0".repeat(64)}`, apiUrl: harness.emulator.url });
     assert.ok(isUnauthorized(await failure(stranger.listApiKeys())));
     assert.ok(isNotFound(await failure(client().getBranch(DEMO.projectId, "br-missing-00000000"))));
-    const taken = harness.emulator.control.snapshot().branches.find((b) => b.id === DEMO.branchId)?.name;
+    const taken = harness.emulator.control.dumpState().branches.find((b) => b.id === DEMO.branchId)?.name;
     const conflict = await failure(client().createBranch(DEMO.projectId, { branch: { name: taken } }));
     assert.ok(isConflict(conflict));
     assert.equal(conflict.code, "BRANCH_ALREADY_EXISTS");
@@ -143,13 +143,13 @@ describe("client errors against the emulator", () => {
 
   it("does not re-send a POST whose 502 came after the change was made", async () => {
     failNext("POST /projects/{project_id}/branches", { afterHandler: true, status: 502 });
-    const before = harness.emulator.control.snapshot().branches.length;
+    const before = harness.emulator.control.dumpState().branches.length;
     const error = await failure(client().createBranch(DEMO.projectId, {}));
     assert.ok(isServerError(error));
     assert.equal(requests({ method: "POST" }).length, 1);
     assert.match(error.message, /not re-sent.*pulumi refresh/);
     assert.equal(error.mayHaveChanged, true, "marked: the branch may exist");
-    assert.equal(harness.emulator.control.snapshot().branches.length, before + 1, "and it does");
+    assert.equal(harness.emulator.control.dumpState().branches.length, before + 1, "and it does");
   });
 
   it("marks a POST whose 2xx body cannot be read as possibly applied", async () => {
@@ -159,7 +159,7 @@ describe("client errors against the emulator", () => {
     assert.equal(error.mayHaveChanged, true);
     assert.match(error.message, /not re-sent because the change may have been made/);
     assert.equal(requests().length, 1);
-    assert.ok(harness.emulator.control.snapshot().apiKeys.some((k) => k.name === "truncated"));
+    assert.ok(harness.emulator.control.dumpState().apiKeys.some((k) => k.name === "truncated"));
   });
 
   it("does not mark a GET or a refused POST as possibly applied", async () => {
@@ -195,7 +195,7 @@ describe("client errors against the emulator", () => {
       requests().map((r) => r.status),
       [503, 200],
     );
-    const made = harness.emulator.control.snapshot().apiKeys.filter((k) => k.name === "after-503");
+    const made = harness.emulator.control.dumpState().apiKeys.filter((k) => k.name === "after-503");
     assert.deepEqual(
       made.map((k) => k.id),
       [created.id],
@@ -241,7 +241,7 @@ describe("client errors against the emulator", () => {
     assert.equal(error.networkCode, "ETIMEDOUT");
     assert.match(error.message, /no response within 100 ms/);
     assert.equal(error.mayHaveChanged, true);
-    const made = harness.emulator.control.snapshot().apiKeys.filter((k) => k.name === "slow-answer");
+    const made = harness.emulator.control.dumpState().apiKeys.filter((k) => k.name === "slow-answer");
     assert.equal(made.length, 1, "the POST was sent once: a re-send would have made a second key");
   });
 

@@ -69,7 +69,7 @@ describe("client mutations against the emulator", () => {
     const error = await settle(harness.client().deleteBranch(P, id, { deadline: Date.now() + 200 }));
     assert.ok(isOperationTimeout(error));
     const stuck = control()
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => op.branch_id === id && op.status === "running");
     assert.deepEqual(
       error.pendingOperationIds,

@@ -15,13 +15,13 @@ describe("client object families against the emulator", () => {
   const harness = useEmulatorClient();
   const client = () => harness.client();
   const control = () => harness.emulator.control;
-  const snapshot = () => control().snapshot();
+  const dumpState = () => control().dumpState();
   afterEach(() => sinon.restore());
 
   /** Asserts every operation in `ids` has ended. */
   function ended(ids: readonly string[], what: string): void {
     assert.ok(ids.length > 0, `${what} started operations`);
-    for (const op of snapshot().operations.filter((o) => ids.includes(o.id)))
+    for (const op of dumpState().operations.filter((o) => ids.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before ${what} resolved`);
   }
 
@@ -37,7 +37,7 @@ describe("client object families against the emulator", () => {
       const made = await client().createProject({
         project: { name: "shop", region_id: "aws-eu-central-1", pg_version: 16 },
       });
-      const stored = snapshot().projects.find((p) => p.id === made.project.id);
+      const stored = dumpState().projects.find((p) => p.id === made.project.id);
       assert.deepEqual(
         [stored?.name, stored?.region_id, stored?.pg_version],
         ["shop", "aws-eu-central-1", 16],
@@ -62,7 +62,7 @@ describe("client object families against the emulator", () => {
         );
       assert.ok(isApiError(err));
       const id = (err.response as { project: { id: string } }).project.id;
-      assert.equal(snapshot().projects.find((p) => p.name === "half-made")?.id, id);
+      assert.equal(dumpState().projects.find((p) => p.name === "half-made")?.id, id);
     });
 
     it("reads, updates and deletes a project; a delete of a project already gone is null", async () => {
@@ -71,7 +71,7 @@ describe("client object families against the emulator", () => {
       const renamed = await client().updateProject(project.id, { project: { name: "renamed" } });
       assert.equal(renamed.project.name, "renamed");
       assert.equal((await client().deleteProject(project.id))?.project.id, project.id);
-      assert.notEqual(snapshot().projects.find((p) => p.id === project.id)?.deleted_at_ms, undefined);
+      assert.notEqual(dumpState().projects.find((p) => p.id === project.id)?.deleted_at_ms, undefined);
       control().failNext("DELETE /projects/{project_id}", { status: 204, body: "" });
       assert.equal(await client().deleteProject(project.id), null);
     });
@@ -110,7 +110,7 @@ describe("client object families against the emulator", () => {
         [made.endpoint.autoscaling_limit_min_cu, made.endpoint.autoscaling_limit_max_cu],
         [0.25, 2],
       );
-      const stored = snapshot().endpoints.find((e) => e.id === made.endpoint.id);
+      const stored = dumpState().endpoints.find((e) => e.id === made.endpoint.id);
       assert.deepEqual([stored?.type, stored?.compute?.autoscaling_limit_max_cu], ["read_only", 2]);
       ended(
         made.operations.map((op) => op.id),
@@ -131,12 +131,12 @@ describe("client object families against the emulator", () => {
       });
       assert.equal(updated.endpoint.suspend_timeout_seconds, 600);
       assert.equal(
-        snapshot().endpoints.find((e) => e.id === endpoint.id)?.compute?.suspend_timeout_seconds,
+        dumpState().endpoints.find((e) => e.id === endpoint.id)?.compute?.suspend_timeout_seconds,
         600,
       );
       assert.equal((await client().deleteEndpoint(P, endpoint.id))?.endpoint.id, endpoint.id);
       assert.equal(
-        snapshot().endpoints.some((e) => e.id === endpoint.id),
+        dumpState().endpoints.some((e) => e.id === endpoint.id),
         false,
       );
       control().failNext("DELETE /projects/{project_id}/endpoints/{endpoint_id}", { status: 204, body: "" });
@@ -148,7 +148,7 @@ describe("client object families against the emulator", () => {
     it("creates a role, returns its one-time password, and encodes the name as one path segment", async () => {
       const branchId = await scratchBranch("roles-create");
       const made = await client().createRole(P, branchId, { role: { name: "app" } });
-      const stored = snapshot()
+      const stored = dumpState()
         .branches.find((b) => b.id === branchId)
         ?.roles.find((r) => r.name === "app");
       assert.equal(made.role.password, stored?.password);
@@ -165,7 +165,7 @@ describe("client object families against the emulator", () => {
       assert.equal(await client().revealRolePassword(P, branchId, "app"), reset.role.password);
       await client().deleteRole(P, branchId, "app");
       assert.equal(
-        snapshot()
+        dumpState()
           .branches.find((b) => b.id === branchId)
           ?.roles.some((r) => r.name === "app"),
         false,
@@ -201,7 +201,7 @@ describe("client object families against the emulator", () => {
       const branchId = await scratchBranch("databases-cycle");
       await client().createRole(P, branchId, { role: { name: "app" } });
       await client().createRole(P, branchId, { role: { name: "owner" } });
-      const stored = () => snapshot().branches.find((b) => b.id === branchId)?.databases ?? [];
+      const stored = () => dumpState().branches.find((b) => b.id === branchId)?.databases ?? [];
       const made = await client().createDatabase(P, branchId, {
         database: { name: "appdb", owner_name: "app" },
       });
@@ -228,13 +228,13 @@ describe("client object families against the emulator", () => {
 
   describe("account", () => {
     it("reads the current user, their organizations and one organization", async () => {
-      const user = snapshot().users.find((u) => u.id === DEMO.userId);
+      const user = dumpState().users.find((u) => u.id === DEMO.userId);
       assert.equal((await client().getCurrentUser()).email, user?.email);
       assert.deepEqual(
         (await client().listMyOrganizations()).map((o) => o.id),
         [DEMO.orgId],
       );
-      const org = snapshot().organizations.find((o) => o.id === DEMO.orgId);
+      const org = dumpState().organizations.find((o) => o.id === DEMO.orgId);
       assert.equal((await client().getOrganization(DEMO.orgId)).name, org?.name);
     });
   });

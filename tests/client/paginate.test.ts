@@ -29,7 +29,7 @@ describe("client pagination against the emulator", () => {
   function operationsNewestFirst(count: number): string[] {
     control().addOperations(P, count);
     return control()
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => op.project_id === P)
       .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
       .map((op) => op.id);

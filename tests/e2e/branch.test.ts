@@ -76,7 +76,7 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
     assert.match(uri, /^postgresql:\/\//);
     assert.deepEqual(plaintextUris(), [], "no connection string in the state in plain text");
     assert.ok(!e2e.rawState().includes(new URL(uri).password), "no password in the state in plain text");
-    const live = emulator.control.snapshot().branches.find((b) => b.id === branchId);
+    const live = emulator.control.dumpState().branches.find((b) => b.id === branchId);
     assert.ok(live?.expires_at_ms !== undefined, "the ttl became an expiry");
   });
 
@@ -102,7 +102,7 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
     emulator.control.clearRequests();
     assert.equal(changes(await up()).update, 1, e2e.output.join("\n"));
     assert.deepEqual(mutations(), ["POST /projects/{project_id}/branches/{branch_id}/restore"]);
-    const branch = emulator.control.snapshot().branches.find((b) => b.id === branchId);
+    const branch = emulator.control.dumpState().branches.find((b) => b.id === branchId);
     assert.ok(branch?.last_reset_at_ms !== undefined, "the branch was reset");
     assert.deepEqual(plaintextUris(), []);
   });
@@ -127,7 +127,7 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
       }
     ).resources.filter((r) => r.urn === urn);
     assert.equal(entries.length, 1, "one state entry for the branch");
-    const live = emulator.control.snapshot().branches.find((b) => b.id === entries[0]?.id);
+    const live = emulator.control.dumpState().branches.find((b) => b.id === entries[0]?.id);
     assert.ok(live !== undefined && live.deleted_at_ms === undefined, "the recorded branch exists");
     assert.ok(e2e.output.join("\n").includes("is kept, not deleted"), e2e.output.join("\n"));
     emulator.control.clearRequests();
@@ -155,7 +155,7 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
       failed.message,
       /it was deleted and nothing is recorded in the state\. Run `pulumi up` again/,
     );
-    const named = () => emulator.control.snapshot().branches.filter((b) => b.name === "pr-8");
+    const named = () => emulator.control.dumpState().branches.filter((b) => b.name === "pr-8");
     assert.deepEqual(
       named().map((b) => b.deleted_at_ms !== undefined),
       [true],

@@ -36,7 +36,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
 
   /** Live objects this stack may have made, and the ids the state records. */
   function census() {
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     const branches = snap.branches
       .filter((b) => b.project_id === PROJECT && b.deleted_at_ms === undefined && !seedBranches.has(b.id))
       .map((b) => b.id);
@@ -74,7 +74,7 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
   before(async () => {
     // Operations take 2 s, so a kill lands while the provider waits on them.
     emulator = await startEmulator({ seed: "demo", opDurationMs: 2000 });
-    seedBranches = new Set(emulator.control.snapshot().branches.map((b) => b.id));
+    seedBranches = new Set(emulator.control.dumpState().branches.map((b) => b.id));
   });
   after(async () => emulator?.stop());
 

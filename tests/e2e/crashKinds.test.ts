@@ -48,7 +48,7 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
 
   /** Live objects this stack may have made, by kind, and the ids the state records. */
   function census(seed: { projects: Set<string>; branches: Set<string> }) {
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     const branches = snap.branches.filter(
       (b) => b.project_id === PROJECT && b.deleted_at_ms === undefined && !seed.branches.has(b.id),
     );
@@ -127,14 +127,14 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
   });
 
   it("kills up during the create of each kind in turn; the next up takes each object, makes none twice", async () => {
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     const seed = {
       projects: new Set(snap.projects.map((p) => p.id)),
       branches: new Set(snap.branches.map((b) => b.id)),
     };
     // The key's answer is held after the key is made: the kill lands before its token is received.
     emulator.control.failNext(ROUTES.keys, { holdMs: 60_000 });
-    const keyMade = () => emulator.control.snapshot().apiKeys.some((k) => k.name.startsWith(KEY_NAME));
+    const keyMade = () => emulator.control.dumpState().apiKeys.some((k) => k.name.startsWith(KEY_NAME));
     const stages: [string, () => boolean][] = [
       ["projects and key", () => made(ROUTES.projects) >= 2 && keyMade()],
       ["compute", () => made(ROUTES.endpoints) >= 1],
@@ -159,7 +159,7 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
         databases: 1,
       },
     );
-    const keys = emulator.control.snapshot().apiKeys.filter((k) => k.name.startsWith(KEY_NAME));
+    const keys = emulator.control.dumpState().apiKeys.filter((k) => k.name.startsWith(KEY_NAME));
     assert.deepEqual(
       keys.map((k) => k.revoked),
       [true, false],

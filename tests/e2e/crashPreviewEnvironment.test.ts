@@ -29,7 +29,7 @@ describe("e2e: the preview-environment workflow converges after its up is killed
 
   /** The pull request's live branches, and the roles and databases on them it made (not their parent's). */
   function onBranch() {
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     const branches = snap.branches.filter(
       (b) => b.project_id === PROJECT && b.name === BRANCH_NAME && b.deleted_at_ms === undefined,
     );

@@ -32,7 +32,7 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
-    const parent = emulator.control.snapshot().branches.find((b) => b.id === DEMO.branchId)!;
+    const parent = emulator.control.dumpState().branches.find((b) => b.id === DEMO.branchId)!;
     const [owner, database] = [parent.roles[0]!.name, parent.databases[0]!.name];
     parentUri = await createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url }).getConnectionUri(
       DEMO.projectId,

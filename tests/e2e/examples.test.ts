@@ -71,7 +71,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     const ops = out.recentOperations!.value as string[];
     assert.ok(ops.includes("create_branch: finished"), ops.join(", "));
     await e2e.stack.destroy(collect(e2e.output));
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     for (const k of Object.values(keys)) assert.equal(snap.apiKeys.find((x) => x.id === k.id)?.revoked, true);
   });
 
@@ -95,7 +95,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     await e2e.stack.setConfig("pullRequests", { value: "[102]" });
     const shrink = await e2e.stack.up(collect(e2e.output));
     assert.equal(shrink.summary.resourceChanges?.delete, 2, e2e.output.join("\n"));
-    const snap = emulator.control.snapshot();
+    const snap = emulator.control.dumpState();
     const gone = previews["pr-101"]!;
     assert.ok(
       snap.branches.find((b) => b.id === gone.branchId)?.deleted_at_ms !== undefined,
@@ -110,7 +110,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   const branchesByName = () =>
     new Map(
       emulator.control
-        .snapshot()
+        .dumpState()
         .branches.filter((b) => b.project_id === DEMO.orgProjectId && b.deleted_at_ms === undefined)
         .map((b) => [b.name, b]),
     );

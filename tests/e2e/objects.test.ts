@@ -56,9 +56,9 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
     );
   };
   const databases = () =>
-    emulator.control.snapshot().branches.find((b) => b.project_id === ids.project && b.default)?.databases ??
+    emulator.control.dumpState().branches.find((b) => b.project_id === ids.project && b.default)?.databases ??
     [];
-  const project = (id: string) => emulator.control.snapshot().projects.find((p) => p.id === id);
+  const project = (id: string) => emulator.control.dumpState().projects.find((p) => p.id === id);
 
   before(async () => {
     workDir = installPackedProject(path.join(__dirname, "fixtures/objects"));
@@ -166,7 +166,7 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
     await e2e.stack.destroy(collect(e2e.output));
     assert.notEqual(project(ids.project)?.deleted_at_ms, undefined);
     assert.equal(
-      emulator.control.snapshot().endpoints.some((e) => e.id === ids.endpoint),
+      emulator.control.dumpState().endpoints.some((e) => e.id === ids.endpoint),
       false,
     );
   });

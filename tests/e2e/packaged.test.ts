@@ -100,7 +100,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
       for (const [res, v] of Object.entries(out.keys!.value as Record<string, { id: number }>))
         created.keys[res] = v.id;
       Object.assign(created.branches, out.branches!.value);
-      const snap = emulator.control.snapshot();
+      const snap = emulator.control.dumpState();
       for (const id of Object.values(created.keys)) {
         assert.equal(snap.apiKeys.find((k) => k.id === id)?.revoked, false, `key ${id} active`);
       }
@@ -151,7 +151,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
         mutations().map((r) => r.route),
         ["PATCH /projects/{project_id}/branches/{branch_id}"],
       );
-      const dev = emulator.control.snapshot().branches.find((b) => b.id === created.branches.dev);
+      const dev = emulator.control.dumpState().branches.find((b) => b.id === created.branches.dev);
       assert.equal(dev?.name, "dev-renamed");
     });
 
@@ -163,7 +163,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
       assert.equal(changes(up).replace, 1, e2e.output.join("\n"));
       const child = ((await outputs()).branches!.value as Record<string, string>).child!;
       assert.notEqual(child, created.branches.child);
-      const snap = emulator.control.snapshot();
+      const snap = emulator.control.dumpState();
       assert.equal(snap.branches.find((b) => b.id === child)?.parent_id, DEMO.orgBranchId);
       assert.ok(
         snap.branches.find((b) => b.id === created.branches.child)?.deleted_at_ms !== undefined,
@@ -190,7 +190,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
       const createdAt = routes.indexOf(`POST /organizations/${DEMO.orgId}/api_keys`);
       const revokedAt = routes.findIndex((r) => r.endsWith(`/api_keys/${created.keys.app}`));
       assert.ok(createdAt >= 0 && revokedAt > createdAt, routes.join("\n"));
-      const snap = emulator.control.snapshot();
+      const snap = emulator.control.dumpState();
       assert.equal(snap.apiKeys.find((k) => k.id === created.keys.app)?.revoked, true);
       created.keys.app = app;
     });
@@ -215,7 +215,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
 
     it("revokes every key and deletes every branch on destroy", async () => {
       await e2e.stack.destroy(collect(e2e.output));
-      const snap = emulator.control.snapshot();
+      const snap = emulator.control.dumpState();
       for (const id of Object.values(created.keys)) {
         assert.equal(snap.apiKeys.find((k) => k.id === id)?.revoked, true, `key ${id} revoked`);
       }

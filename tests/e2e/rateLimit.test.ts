@@ -62,7 +62,7 @@ describe("e2e: two stacks at once wait out the shared rate limit", function () {
     });
 
     const live = emulator.control
-      .snapshot()
+      .dumpState()
       .apiKeys.filter((k) => k.name.startsWith("limited-") && !k.revoked)
       .map((k) => k.name.split(" ")[0]);
     assert.equal(new Set(live).size, 2 * KEYS, `every key once: ${live.join(", ")}`);

@@ -78,7 +78,7 @@ describe("faults and the request log", () => {
 
   it("loses the answer after the change is made (afterHandler): reset, a 502, or a truncated body", async () => {
     const branches = () =>
-      emu.control.snapshot().branches.filter((b) => b.deleted_at_ms === undefined).length;
+      emu.control.dumpState().branches.filter((b) => b.deleted_at_ms === undefined).length;
     const before = branches();
     emu.control.failNext("POST /projects/{project_id}/branches", { afterHandler: true, reset: true });
     await assert.rejects(demo.post(`${P}/branches`, { branch: { name: "made-1" } }));
@@ -96,7 +96,7 @@ describe("faults and the request log", () => {
     assert.equal(emu.control.requests().at(-1)?.status, 200);
     assert.equal(branches(), before + 2, "both branches were made although their answers were lost");
     assert.ok(
-      emu.control.snapshot().apiKeys.some((k) => k.name === "made-3" && !k.revoked),
+      emu.control.dumpState().apiKeys.some((k) => k.name === "made-3" && !k.revoked),
       "the key was made",
     );
   });
@@ -106,7 +106,7 @@ describe("faults and the request log", () => {
     const started = Date.now();
     const answer = demo.post("/api_keys", { key_name: "held" });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const made = () => emu.control.snapshot().apiKeys.some((k) => k.name === "held" && !k.revoked);
+    const made = () => emu.control.dumpState().apiKeys.some((k) => k.name === "held" && !k.revoked);
     assert.ok(made(), "the key was made before its answer left");
     const reply = await answer;
     assert.equal(reply.status, 200, reply.text);

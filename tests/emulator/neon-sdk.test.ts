@@ -105,11 +105,11 @@ describe("the official SDK (@neon/sdk) against the emulator", function () {
   });
 
   it("gets the service's refusal for a minimum above the maximum, and nothing is created", async () => {
-    const before = emu.control.snapshot().branches.length;
+    const before = emu.control.dumpState().branches.length;
     await assert.rejects(
       neon.branches.create({ projectId: P, name: "too-small", compute: { minCu: 4, maxCu: 1 } }),
       /autoscaling_limit_min_cu \(4\) must not be greater than autoscaling_limit_max_cu \(1\)/,
     );
-    assert.equal(emu.control.snapshot().branches.length, before);
+    assert.equal(emu.control.dumpState().branches.length, before);
   });
 });

@@ -66,7 +66,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
 
   const branchNamed = (name: string) =>
     emu.control
-      .snapshot()
+      .dumpState()
       .branches.find((b) => b.project_id === P && b.name === name && b.deleted_at_ms === undefined);
 
   it("me: shows the key's user", async () => {
@@ -162,7 +162,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
   it("branches set-default: makes dev the default, then main again", async () => {
     assert.equal((await ok("branches", "set-default", "dev", "--project-id", P)).default, true);
     assert.equal(
-      emu.control.snapshot().projects.find((p) => p.id === P)?.default_branch_id,
+      emu.control.dumpState().projects.find((p) => p.id === P)?.default_branch_id,
       branchNamed("dev")?.id,
     );
     assert.equal((await ok("branches", "set-default", "main", "--project-id", P)).default, true);
@@ -213,7 +213,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
       "--pooled",
     );
     const rw = emu.control
-      .snapshot()
+      .dumpState()
       .endpoints.find((e) => e.branch_id === branchNamed("dev")?.id && e.type === "read_write");
     assert.ok(rw);
     const uri = typeof plain === "string" ? plain : plain.connection_string;

@@ -231,7 +231,7 @@ describe("operations on the emulator clock", () => {
     emu.control.advance(60_000);
     const next = (await demo.get(`${P}/operations?limit=1`)).body.operations;
     assert.equal(next[0].action, "suspend_compute");
-    const platform = emu.control.snapshot().operations.filter((o) => o.initiator === "platform");
+    const platform = emu.control.dumpState().operations.filter((o) => o.initiator === "platform");
     assert.equal(platform.length, 6, "one per project with a compute per tick (3 projects, 2 ticks)");
   });
 

@@ -17,7 +17,7 @@ describe("refusals change nothing", () => {
 
   /** The state without the parts every request touches (the clock and keys' last use). */
   const state = () => {
-    const { now: _now, apiKeys: _keys, ...rest } = emu.control.snapshot();
+    const { now: _now, apiKeys: _keys, ...rest } = emu.control.dumpState();
     return rest;
   };
 
@@ -171,7 +171,7 @@ describe("refusals change nothing", () => {
       (await api(emu, DEMO.personalKey).get(`${P}/branches/${created.body.branch.id}`)).status,
       404,
     );
-    const ops = emu.control.snapshot().operations.filter((o) => o.branch_id === created.body.branch.id);
+    const ops = emu.control.dumpState().operations.filter((o) => o.branch_id === created.body.branch.id);
     assert.deepEqual(
       ops.map((o) => [o.action, o.initiator]),
       [

@@ -11,7 +11,7 @@ describe("seeds", () => {
   it("starts from the demo account by default, with real-looking ids and napi_ tokens", async () => {
     const emu = await start();
     try {
-      const state = emu.control.snapshot();
+      const state = emu.control.dumpState();
       assert.deepEqual(
         state.projects.map((p) => p.id).sort(),
         [DEMO.memberProjectId, DEMO.projectId, DEMO.orgProjectId].sort(),
@@ -125,6 +125,59 @@ describe("seeds", () => {
       await assert.rejects(start({ seed }), message);
     });
   }
+
+  it("gives a seeded project that names no region, version, role, database or size the defaults of a project created through the API", async () => {
+    const seed = demoSeed();
+    seed.api_keys = seed.api_keys?.filter((k) => k.kind === "personal");
+    seed.projects = [
+      {
+        id: "bare-seed-10000001",
+        name: "bare",
+        owner_user_id: DEMO.userId,
+        default_branch: {
+          id: "br-bare-seed-a0000001",
+          name: "main",
+          endpoints: [{ id: "ep-bare-seed-a0000001", type: "read_write" }],
+        },
+      },
+    ];
+    const emu = await start({ seed });
+    try {
+      const client = api(emu, DEMO.personalKey);
+      const made = await client.post("/projects", { project: {} });
+      assert.equal(made.status, 201);
+      const madeId: string = made.body.project.id;
+      const madeBranch: string = made.body.branch.id;
+      const view = async (projectId: string, branchId: string) => {
+        const project = (await client.get(`/projects/${projectId}`)).body.project;
+        const endpoint = (await client.get(`/projects/${projectId}/branches/${branchId}/endpoints`)).body
+          .endpoints[0];
+        const roles = (await client.get(`/projects/${projectId}/branches/${branchId}/roles`)).body.roles;
+        const databases = (await client.get(`/projects/${projectId}/branches/${branchId}/databases`)).body
+          .databases;
+        return {
+          region: project.region_id,
+          pgVersion: project.pg_version,
+          provisioner: project.provisioner,
+          retention: project.history_retention_seconds,
+          defaultCompute: project.default_endpoint_settings,
+          endpointCompute: [
+            endpoint.autoscaling_limit_min_cu,
+            endpoint.autoscaling_limit_max_cu,
+            endpoint.suspend_timeout_seconds,
+          ],
+          roles: roles.map((r: { name: string }) => r.name),
+          databases: databases.map((d: { name: string; owner_name: string }) => [d.name, d.owner_name]),
+        };
+      };
+      const seeded = await view("bare-seed-10000001", "br-bare-seed-a0000001");
+      assert.deepEqual(seeded, await view(madeId, madeBranch));
+      assert.equal(seeded.region, "aws-us-east-2");
+      assert.deepEqual(seeded.databases, [["neondb", "neondb_owner"]]);
+    } finally {
+      await emu.stop();
+    }
+  });
 
   it("replaces the whole state with control.seed", async () => {
     const emu = await start();

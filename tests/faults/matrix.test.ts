@@ -77,7 +77,7 @@ async function assertListingComplete(w: World): Promise<void> {
     { projectId: DEMO.projectId },
     { apiKey: w.credential, apiUrl: w.proxy.url },
   );
-  const expected = w.control.snapshot().operations.filter((op) => op.project_id === DEMO.projectId).length;
+  const expected = w.control.dumpState().operations.filter((op) => op.project_id === DEMO.projectId).length;
   assert.equal(listed.operations.length, expected, "every operation is listed once");
   assert.equal(new Set(listed.operations.map((op) => op.id)).size, expected);
 }
@@ -288,7 +288,7 @@ const ROWS: Row[] = [
       for await (const op of client.listOperations(DEMO.projectId)) if (op.id) listed += 1;
       assert.equal(
         listed,
-        w.control.snapshot().operations.filter((o) => o.project_id === DEMO.projectId).length,
+        w.control.dumpState().operations.filter((o) => o.project_id === DEMO.projectId).length,
       );
       const made = await client.createBranch(DEMO.projectId, { branch: { name: "fm-direct" } });
       w.state.set("direct", {
@@ -431,7 +431,7 @@ const ROWS: Row[] = [
         id: made.branch.id,
         outs: { projectId: DEMO.projectId, name: made.branch.name, branchId: made.branch.id },
       });
-      const retried = w.control.snapshot().operations.filter((op) => op.failures_count === 3);
+      const retried = w.control.dumpState().operations.filter((op) => op.failures_count === 3);
       assert.deepEqual(
         retried.map((op) => [op.action, op.status]),
         [
@@ -485,7 +485,7 @@ const ROWS: Row[] = [
       assert.ok(begun, err.message);
       assert.equal(w.state.has(name), false, "nothing recorded for a branch that was never made");
       const live = w.control
-        .snapshot()
+        .dumpState()
         .branches.filter((b) => b.id === begun && b.deleted_at_ms === undefined);
       assert.deepEqual(live, [], "the branch the failed operation began is deleted");
       await w.up(p);
@@ -525,7 +525,7 @@ const ROWS: Row[] = [
       assert.match(err.message, /Timed out/);
       const pending = w.state.get(name)?.outs.pendingOperationIds as string[];
       const compute = w.control
-        .snapshot()
+        .dumpState()
         .operations.find((op) => op.action === "start_compute" && pending.includes(op.id));
       assert.ok(compute, "the unfinished start_compute is among the pending operations");
       await w.up(p);

@@ -20,7 +20,7 @@ describe("ApiKey provider against the emulator", () => {
   afterEach(() => sinon.restore());
 
   function stateOf(keyId: number) {
-    const key = harness.emulator.control.snapshot().apiKeys.find((k) => k.id === keyId);
+    const key = harness.emulator.control.dumpState().apiKeys.find((k) => k.id === keyId);
     assert.ok(key, `key ${keyId} is in the emulator's state`);
     return key;
   }

@@ -32,7 +32,7 @@ describe("Branch for preview environments, against the emulator", () => {
   }
 
   function branchState(id: string) {
-    const branch = harness.emulator.control.snapshot().branches.find((b) => b.id === id);
+    const branch = harness.emulator.control.dumpState().branches.find((b) => b.id === id);
     assert.ok(branch, `branch ${id} is in the emulator's state`);
     return branch;
   }
@@ -202,7 +202,7 @@ describe("Branch for preview environments, against the emulator", () => {
     assert.deepEqual(mutations(), [`POST /projects/${PROJECT}/branches/${id}/restore`]);
     assert.notEqual(branchState(id).last_reset_at_ms, undefined);
     const restoreOps = harness.emulator.control
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => op.branch_id === id && !outs.operationIds.includes(op.id));
     assert.deepEqual(restoreOps.map((op) => op.action).sort(), [
       "create_branch",

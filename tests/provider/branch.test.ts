@@ -46,13 +46,13 @@ describe("Branch provider against the emulator", () => {
   }
 
   function branchState(id: string) {
-    const branch = harness.emulator.control.snapshot().branches.find((b) => b.id === id);
+    const branch = harness.emulator.control.dumpState().branches.find((b) => b.id === id);
     assert.ok(branch, `branch ${id} is in the emulator's state`);
     return branch;
   }
 
   function operationStatus(id: string): string | undefined {
-    return harness.emulator.control.snapshot().operations.find((op) => op.id === id)?.status;
+    return harness.emulator.control.dumpState().operations.find((op) => op.id === id)?.status;
   }
 
   it("a refresh of six branches of one project lists the project's branches and endpoints once", async () => {
@@ -85,7 +85,7 @@ describe("Branch provider against the emulator", () => {
       });
       // Resolved only after every operation finished.
       const actions = harness.emulator.control
-        .snapshot()
+        .dumpState()
         .operations.filter((op) => outs.operationIds.includes(op.id));
       assert.deepEqual(actions.map((op) => op.action).sort(), [
         "create_branch",
@@ -202,7 +202,7 @@ describe("Branch provider against the emulator", () => {
       );
       const { id, outs } = await create({ name: "flaky" });
       const [opId] = outs.operationIds;
-      const op = harness.emulator.control.snapshot().operations.find((o) => o.id === opId);
+      const op = harness.emulator.control.dumpState().operations.find((o) => o.id === opId);
       assert.deepEqual([op?.status, op?.failures_count], ["finished", 2]);
       assert.ok(
         harness.emulator.control.requests({ route: `GET /projects/${PROJECT}/operations/${opId}` }).length >=
@@ -327,11 +327,11 @@ describe("Branch provider against the emulator", () => {
       const props = err.properties as unknown as BranchOutputs;
       const start = props.pendingOperationIds.find(
         (opId) =>
-          slow.emulator.control.snapshot().operations.find((op) => op.id === opId)?.action ===
+          slow.emulator.control.dumpState().operations.find((op) => op.id === opId)?.action ===
           "start_compute",
       );
       assert.ok(start);
-      const before = slow.emulator.control.snapshot().operations.find((op) => op.id === start)?.status;
+      const before = slow.emulator.control.dumpState().operations.find((op) => op.id === start)?.status;
       assert.ok(before !== "cancelled", `still unfinished when update starts (${before})`);
       const updated = await branchProvider.update!(err.id, props, {
         ...news,
@@ -339,7 +339,7 @@ describe("Branch provider against the emulator", () => {
       } as BranchInputs);
       assert.deepEqual((updated.outs as BranchOutputs).pendingOperationIds, []);
       assert.equal(
-        slow.emulator.control.snapshot().operations.find((op) => op.id === start)?.status,
+        slow.emulator.control.dumpState().operations.find((op) => op.id === start)?.status,
         "cancelled",
       );
     });
@@ -430,7 +430,7 @@ describe("Branch provider against the emulator", () => {
       harness.emulator.control.clearRequests();
       await branchProvider.delete!(id, outs);
       assert.notEqual(branchState(id).deleted_at_ms, undefined);
-      const state = harness.emulator.control.snapshot();
+      const state = harness.emulator.control.dumpState();
       const ops = state.operations.filter((op) => op.branch_id === id && op.action !== "create_branch");
       assert.ok(ops.some((op) => op.action === "delete_timeline"));
       for (const op of ops)

@@ -142,7 +142,7 @@ describe("data sources against the emulator", () => {
     it("lists operations newest first, with camelCase fields", async () => {
       const { operations } = await getOperations({ projectId: DEMO.projectId });
       const expected = harness.emulator.control
-        .snapshot()
+        .dumpState()
         .operations.filter((op) => op.project_id === DEMO.projectId);
       assert.equal(operations.length, expected.length);
       const times = operations.map((op) => op.createdAt);

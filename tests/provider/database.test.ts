@@ -38,7 +38,7 @@ describe("Database provider against the emulator", () => {
   }
   const stored = (name: string) =>
     control()
-      .snapshot()
+      .dumpState()
       .branches.find((b) => b.id === B)
       ?.databases.find((d) => d.name === name);
 
@@ -48,7 +48,7 @@ describe("Database provider against the emulator", () => {
     assert.equal(made.id, String(db?.id));
     assert.equal(db?.owner_name, "app");
     for (const op of control()
-      .snapshot()
+      .dumpState()
       .operations.filter((o) => made.outs?.operationIds.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before create resolved`);
     assert.deepEqual(harness.writes(), [`POST /projects/${P}/branches/${B}/databases`]);

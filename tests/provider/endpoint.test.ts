@@ -26,7 +26,7 @@ describe("Endpoint provider against the emulator", () => {
   const control = () => harness.emulator.control;
   const stored = (id: string) =>
     control()
-      .snapshot()
+      .dumpState()
       .endpoints.find((e) => e.id === id);
   beforeEach(() => {
     control().clearRequests();
@@ -55,7 +55,7 @@ describe("Endpoint provider against the emulator", () => {
     const outs = made.outs as EndpointOutputs;
     assert.deepEqual([outs.type, outs.currentState], ["read_write", "active"]);
     const ops = control()
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => outs.operationIds.includes(op.id));
     assert.deepEqual(
       ops.map((op) => [op.action, op.status]),
@@ -73,7 +73,7 @@ describe("Endpoint provider against the emulator", () => {
     )) as PartialFailure;
     assert.notEqual(stored(err.id), undefined, "the service made the compute");
     const cancelled = control()
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => op.endpoint_id === err.id && op.status === "cancelled");
     assert.deepEqual(
       err.properties.pendingOperationIds,
@@ -177,7 +177,7 @@ describe("Endpoint provider against the emulator", () => {
     );
     assert.equal(live?.compute?.suspend_timeout_seconds, timeout, "a setting not changed is left as it was");
     for (const op of control()
-      .snapshot()
+      .dumpState()
       .operations.filter((o) => outs.operationIds.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before update resolved`);
     assert.deepEqual([outs.autoscalingLimitMaxCu, outs.poolerEnabled], [2, true]);

@@ -35,7 +35,7 @@ describe("provider methods with a revoked key from the recorded stack config", (
     return { id: made.id, outs: made.outs as BranchOutputs };
   }
   const deleted = (id: string) =>
-    harness.emulator.control.snapshot().branches.find((b) => b.id === id)?.deleted_at_ms !== undefined;
+    harness.emulator.control.dumpState().branches.find((b) => b.id === id)?.deleted_at_ms !== undefined;
 
   it("deletes with CLOUDDB_API_KEY when the configured key is refused", async () => {
     const current = harness.emulator.control.createApiKey({ userId: DEMO.userId, name: "current" });

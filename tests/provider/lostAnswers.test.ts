@@ -22,7 +22,7 @@ describe("creates whose answer is lost after the change was made", () => {
   const posts = (route: string) => harness.emulator.control.requests({ route }).length;
   const live = (name: string) =>
     harness.emulator.control
-      .snapshot()
+      .dumpState()
       .branches.filter((b) => b.name === name && b.deleted_at_ms === undefined);
 
   it("finds a named branch by its unique name, waits for its operations and records it", async () => {
@@ -33,7 +33,7 @@ describe("creates whose answer is lost after the change was made", () => {
     const [branch] = live("answer-lost");
     assert.equal(made.id, branch?.id, "the branch the API made is the one recorded");
     assert.equal(posts(BRANCHES), 1, "the POST was not re-sent");
-    const ops = harness.emulator.control.snapshot().operations.filter((op) => op.branch_id === made.id);
+    const ops = harness.emulator.control.dumpState().operations.filter((op) => op.branch_id === made.id);
     assert.deepEqual(ops.map((op) => [op.action, op.status]).sort(), [
       ["create_branch", "finished"],
       ["start_compute", "finished"],
@@ -83,7 +83,7 @@ describe("creates whose answer is lost after the change was made", () => {
       () => assert.fail("expected a rejection"),
       (e: Error) => e,
     );
-    const keys = harness.emulator.control.snapshot().apiKeys.filter((k) => k.name === "token-lost");
+    const keys = harness.emulator.control.dumpState().apiKeys.filter((k) => k.name === "token-lost");
     assert.equal(keys.length, 1, "the POST was not re-sent");
     assert.equal(keys[0]?.revoked, true, "the key nobody can use is not left active");
     assert.match(
@@ -100,7 +100,7 @@ describe("creates whose answer is lost after the change was made", () => {
     });
     const inputs = keyInputs({ name: "scoped-lost", orgId: DEMO.orgId, projectId: DEMO.orgProjectId });
     await assert.rejects(apiKeyProvider.create(inputs), /was found and revoked/);
-    const keys = harness.emulator.control.snapshot().apiKeys.filter((k) => k.name === "scoped-lost");
+    const keys = harness.emulator.control.dumpState().apiKeys.filter((k) => k.name === "scoped-lost");
     assert.deepEqual(
       keys.map((k) => [k.project_id, k.revoked]),
       [[DEMO.orgProjectId, true]],
@@ -116,7 +116,7 @@ describe("creates whose answer is lost after the change was made", () => {
     );
     assert.match(err.message, /not re-sent because the change may have been applied/);
     assert.doesNotMatch(err.message, /revoked/);
-    const twins = harness.emulator.control.snapshot().apiKeys.filter((k) => k.name === "twin");
+    const twins = harness.emulator.control.dumpState().apiKeys.filter((k) => k.name === "twin");
     assert.equal(twins.length, 2);
     assert.ok(
       twins.every((k) => !k.revoked),

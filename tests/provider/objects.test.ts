@@ -24,7 +24,7 @@ const endpointInputs = (values: Partial<EndpointInputs>) =>
 
 describe("Project, Endpoint and getConnectionUri against the emulator", () => {
   const harness = useEmulator();
-  const snapshot = () => harness.emulator.control.snapshot();
+  const dumpState = () => harness.emulator.control.dumpState();
 
   describe("Project", () => {
     it("creates a project, waits for its operations, and returns its defaults and a working connection string", async () => {
@@ -47,7 +47,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
         autoscalingLimitMinCu: 0.5,
         autoscalingLimitMaxCu: 2,
       });
-      const ops = snapshot().operations.filter((op) => outs.operationIds.includes(op.id));
+      const ops = dumpState().operations.filter((op) => outs.operationIds.includes(op.id));
       assert.ok(ops.length > 0);
       for (const op of ops)
         assert.equal(op.status, "finished", `${op.action} finished before create resolved`);
@@ -81,7 +81,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
         [olds.projectId, "objects-patched", 7200, { suspendTimeoutSeconds: 600 }],
       );
       assert.equal(outs.connectionUri, olds.connectionUri);
-      const live = snapshot().projects.find((p) => p.id === olds.projectId);
+      const live = dumpState().projects.find((p) => p.id === olds.projectId);
       assert.equal(live?.default_endpoint_settings?.suspend_timeout_seconds, 600);
     });
 
@@ -89,7 +89,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       const olds = (await projectProvider.create(projectInputs({ name: "objects-delete" })))
         .outs as ProjectOutputs;
       await projectProvider.delete!(olds.projectId, olds);
-      assert.notEqual(snapshot().projects.find((p) => p.id === olds.projectId)?.deleted_at_ms, undefined);
+      assert.notEqual(dumpState().projects.find((p) => p.id === olds.projectId)?.deleted_at_ms, undefined);
       assert.deepEqual(await projectProvider.read!(olds.projectId, olds), { id: "" });
       await projectProvider.delete!(olds.projectId, olds);
     });
@@ -98,7 +98,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       harness.emulator.control.clearRequests();
       harness.emulator.control.failNext("POST /projects", { afterHandler: true, reset: true });
       const made = await projectProvider.create(projectInputs({ name: "objects-answer-lost" }));
-      const live = snapshot().projects.filter((p) => p.name === "objects-answer-lost");
+      const live = dumpState().projects.filter((p) => p.name === "objects-answer-lost");
       assert.deepEqual(
         live.map((p) => p.id),
         [made.id],
@@ -106,7 +106,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       assert.equal(harness.emulator.control.requests({ route: "POST /projects" }).length, 1);
       const outs = made.outs as ProjectOutputs;
       assert.match(outs.connectionUri, /^postgresql:\/\//);
-      for (const op of snapshot().operations.filter((o) => o.project_id === made.id))
+      for (const op of dumpState().operations.filter((o) => o.project_id === made.id))
         assert.equal(op.status, "finished", `${op.action} finished before create resolved`);
     });
 
@@ -131,7 +131,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
     });
 
     it("refuses to adopt a project whose Postgres version differs, naming the input to fix", async () => {
-      const live = snapshot().projects.find((p) => p.id === DEMO.projectId);
+      const live = dumpState().projects.find((p) => p.id === DEMO.projectId);
       const other = live?.pg_version === 14 ? 15 : 14;
       await assert.rejects(
         projectProvider.create(projectInputs({ adoptExisting: DEMO.projectId, pgVersion: other })),
@@ -184,7 +184,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       );
       assert.equal(outs.host, `${outs.endpointId}.${outs.host.split(".").slice(1).join(".")}`);
       assert.equal(outs.pooledHost, outs.host.replace(outs.endpointId, `${outs.endpointId}-pooler`));
-      const ops = snapshot().operations.filter((op) => outs.operationIds.includes(op.id));
+      const ops = dumpState().operations.filter((op) => outs.operationIds.includes(op.id));
       assert.deepEqual(
         ops.map((op) => [op.action, op.status]),
         [["start_compute", "finished"]],
@@ -206,7 +206,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
       const outs = (await endpointProvider.update!(created.endpointId, created, news))
         .outs as EndpointOutputs;
       assert.equal(harness.log().filter((l) => l.startsWith("PATCH")).length, 1);
-      const live = snapshot().endpoints.find((e) => e.id === created.endpointId);
+      const live = dumpState().endpoints.find((e) => e.id === created.endpointId);
       assert.deepEqual(
         [live?.compute?.autoscaling_limit_min_cu, live?.compute?.autoscaling_limit_max_cu],
         [created.autoscalingLimitMinCu, 4],
@@ -224,7 +224,7 @@ describe("Project, Endpoint and getConnectionUri against the emulator", () => {
         .outs as EndpointOutputs;
       await endpointProvider.delete!(outs.endpointId, outs);
       assert.equal(
-        snapshot().endpoints.some((e) => e.id === outs.endpointId),
+        dumpState().endpoints.some((e) => e.id === outs.endpointId),
         false,
       );
       assert.deepEqual(await endpointProvider.read!(outs.endpointId, outs), { id: "" });

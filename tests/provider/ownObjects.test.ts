@@ -48,7 +48,7 @@ describe("creates after a killed run take the object that run made, and only tha
   const posts = (route: string) =>
     harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status === 201)
       .length;
-  const snapshot = () => harness.emulator.control.snapshot();
+  const dumpState = () => harness.emulator.control.dumpState();
 
   it("takes the branch an earlier run made with its create key, listing the project's branches once per run", async () => {
     const first = await branchProvider.create(
@@ -92,11 +92,11 @@ describe("creates after a killed run take the object that run made, and only tha
     assert.notEqual(mine.id, theirs.id);
     assert.equal((await projectProvider.create(inputs)).id, mine.id);
     assert.equal(posts("POST /projects"), 2);
-    assert.equal(snapshot().projects.filter((p) => p.name === "shop").length, 2);
+    assert.equal(dumpState().projects.filter((p) => p.name === "shop").length, 2);
   });
 
   it("takes the compute endpoint named with its create key's mark, and never another compute", async () => {
-    const branch = snapshot().branches.find((b) => b.project_id === P && b.id !== B);
+    const branch = dumpState().branches.find((b) => b.project_id === P && b.id !== B);
     const branchId = branch?.id ?? B;
     const inputs = await checked(endpointProvider, "Endpoint", "reader", {
       projectId: P,
@@ -109,7 +109,7 @@ describe("creates after a killed run take the object that run made, and only tha
     const again = await endpointProvider.create(inputs);
     assert.equal(again.id, first.id);
     assert.equal(posts("POST /projects/{project_id}/endpoints"), 1);
-    const stored = snapshot().endpoints.find((e) => e.id === first.id);
+    const stored = dumpState().endpoints.find((e) => e.id === first.id);
     assert.match(stored?.name ?? "", /^pulumi-[0-9a-f]{20}$/);
     const other = await checked(endpointProvider, "Endpoint", "reader2", {
       projectId: P,
@@ -136,7 +136,7 @@ describe("creates after a killed run take the object that run made, and only tha
     assert.equal(again.id, `${B}/${name}`);
     assert.equal(posts("POST /projects/{project_id}/branches/{branch_id}/roles"), 1);
     assert.notEqual(outs.password, first.password);
-    const stored = snapshot()
+    const stored = dumpState()
       .branches.find((b) => b.id === B)
       ?.roles.find((r) => r.name === name);
     assert.equal(outs.password, stored?.password);
@@ -211,7 +211,7 @@ describe("creates after a killed run take the object that run made, and only tha
     );
     assert.notEqual(again.keyId, first.keyId);
     assert.equal(again.name, "ci deploy");
-    const keys = snapshot().apiKeys.filter((k) => k.name === marked);
+    const keys = dumpState().apiKeys.filter((k) => k.name === marked);
     assert.deepEqual(
       keys.map((k) => [k.id, k.revoked]),
       [
@@ -228,7 +228,7 @@ describe("creates after a killed run take the object that run made, and only tha
     const inputs = await checked(apiKeyProvider, "ApiKey", "long", { name: long });
     const made = (await apiKeyProvider.create(inputs)).outs as ApiKeyOutputs;
     assert.equal(made.name, long);
-    const stored = snapshot().apiKeys.find((k) => k.id === made.keyId)?.name ?? "";
+    const stored = dumpState().apiKeys.find((k) => k.id === made.keyId)?.name ?? "";
     assert.equal(stored.length, 64);
     assert.ok(stored.endsWith(storedName(long, inputs["__createKey"] as string).slice(-12)));
     assert.equal((await apiKeyProvider.read!(String(made.keyId), made)).props?.name, long);

@@ -58,7 +58,7 @@ describe("Project provider against the emulator", () => {
   const control = () => harness.emulator.control;
   const stored = (id: string) =>
     control()
-      .snapshot()
+      .dumpState()
       .projects.find((p) => p.id === id);
   beforeEach(() => {
     control().clearRequests();
@@ -83,7 +83,7 @@ describe("Project provider against the emulator", () => {
     assert.equal(live?.default_endpoint_settings?.autoscaling_limit_max_cu, 1);
     const outs = made.outs as ProjectOutputs;
     for (const op of control()
-      .snapshot()
+      .dumpState()
       .operations.filter((o) => outs.operationIds.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before create resolved`);
     assert.match(
@@ -130,7 +130,7 @@ describe("Project provider against the emulator", () => {
     )) as PartialFailure;
     assert.equal(err.id, stored(err.id)?.id, "the service made the project");
     const passwords = control()
-      .snapshot()
+      .dumpState()
       .branches.filter((b) => b.project_id === err.id)
       .flatMap((b) => b.roles.map((r) => r.password ?? ""))
       .filter((p) => p.length > 0);

@@ -29,7 +29,7 @@ describe("Role provider against the emulator", () => {
   }
   const stored = (name: string) =>
     control()
-      .snapshot()
+      .dumpState()
       .branches.find((b) => b.id === B)
       ?.roles.find((r) => r.name === name);
 
@@ -38,7 +38,7 @@ describe("Role provider against the emulator", () => {
     assert.equal(made.id, `${B}/app`);
     assert.equal(made.outs?.password, stored("app")?.password);
     const ops = control()
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => made.outs?.operationIds.includes(op.id));
     assert.ok(ops.length > 0);
     for (const op of ops) assert.equal(op.status, "finished", `${op.action} ended before create resolved`);

@@ -21,7 +21,7 @@ function withProvider<T>(values: T): T {
 describe("Role and Database providers against the emulator", () => {
   const harness = useEmulator();
   const client = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
-  const branch = () => harness.emulator.control.snapshot().branches.find((b) => b.id === B)!;
+  const branch = () => harness.emulator.control.dumpState().branches.find((b) => b.id === B)!;
   const roleIn = (name: string, extra: Partial<RoleInputs> = {}): RoleInputs =>
     withProvider({ projectId: P, branchId: B, name, ...extra });
   const databaseIn = (name: string, ownerName: string, extra: Partial<DatabaseInputs> = {}): DatabaseInputs =>

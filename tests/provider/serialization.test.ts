@@ -96,7 +96,7 @@ describe("serialized providers", () => {
     const result = await createInFreshProcess("apiKey", text, { name: "from-state" });
     const keyId = Number(result.id);
     assert.match(String(result.outs.key), /^napi_/);
-    const stored = harness.emulator.control.snapshot().apiKeys.find((k) => k.id === keyId);
+    const stored = harness.emulator.control.dumpState().apiKeys.find((k) => k.id === keyId);
     assert.deepEqual([stored?.name, stored?.kind, stored?.revoked], ["from-state", "personal", false]);
   });
 
@@ -109,7 +109,7 @@ describe("serialized providers", () => {
       endpoints: [{ type: "read_write" }],
     });
     assert.match(result.id, /^br-/);
-    const stored = harness.emulator.control.snapshot().branches.find((b) => b.id === result.id);
+    const stored = harness.emulator.control.dumpState().branches.find((b) => b.id === result.id);
     assert.equal(stored?.name, "from-state");
     assert.equal(stored?.deleted_at_ms, undefined);
     assert.equal(result.outs.currentState, "ready");

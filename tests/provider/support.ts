@@ -109,7 +109,7 @@ export async function projectIdle(
   const until = Date.now() + timeoutMs;
   for (;;) {
     const busy = emulator.control
-      .snapshot()
+      .dumpState()
       .operations.filter((op) => op.project_id === projectId && !terminal.has(op.status));
     if (busy.length === 0) return;
     if (Date.now() > until)

@@ -69,7 +69,7 @@ export function useEmulatorClient(
     },
     liveBranches(name: string) {
       return this.emulator.control
-        .snapshot()
+        .dumpState()
         .branches.filter((b) => b.name === name && b.deleted_at_ms === undefined);
     },
   };

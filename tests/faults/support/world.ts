@@ -129,7 +129,7 @@ export class World {
     process.env.CLOUDDB_API_URL = proxy.url;
     process.env.CLOUDDB_POLL_INTERVAL_MS = POLL;
     world.useCredential(DEMO.personalKey);
-    world.baseline = emulator.control.snapshot();
+    world.baseline = emulator.control.dumpState();
     return world;
   }
 
@@ -270,7 +270,7 @@ export class World {
 
   /** Branches and keys the API created during the row (ids not in the seed), as they are now. */
   created(): { branches: EmulatorStateView["branches"]; keys: EmulatorStateView["apiKeys"] } {
-    const snap = this.control.snapshot();
+    const snap = this.control.dumpState();
     const oldBranches = new Set(this.baseline.branches.map((b) => b.id));
     const oldKeys = new Set(this.baseline.apiKeys.map((k) => k.id));
     return {

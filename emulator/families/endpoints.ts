@@ -1,0 +1,157 @@
+import type { EmulatorContext } from "../context";
+import { projectCompute } from "../defaults";
+import { badRequest } from "../errors";
+import { newEndpointId } from "../ids";
+import type { OperationSpec } from "../operations";
+import { computeState } from "../render";
+import type { BranchRecord, EndpointRecord, OperationRecord, ProjectRecord, Store } from "../state";
+import { startOperations } from "./operations";
+
+// Compute endpoints, and the configuration changes (roles, databases) a branch's compute applies,
+// with the operations the official document's examples show for each:
+//   create endpoint: start_compute          update endpoint: apply_config, suspend_compute
+//   delete endpoint: suspend_compute        start / suspend: start_compute / suspend_compute
+//   restart: suspend_compute, start_compute create role: apply_config
+//   delete role, reset password, create / update / delete database: apply_config, suspend_compute
+// A branch without a compute has nothing to apply a configuration to: no operation.
+
+/** Endpoint fields a request may set as they are. */
+export const ENDPOINT_OPTIONS = [
+  "provisioner",
+  "name",
+  "disabled",
+  "passwordless_access",
+  "pooler_enabled",
+  "settings",
+] as const;
+
+/** What a new endpoint is made of. */
+export type EndpointSpec = Pick<EndpointRecord, "type"> &
+  Partial<Pick<EndpointRecord, "compute" | (typeof ENDPOINT_OPTIONS)[number]>>;
+
+/** Puts a new endpoint record (no operation) with the given id into the store. */
+export function putEndpoint(
+  store: Store,
+  id: string,
+  project: ProjectRecord,
+  branch: BranchRecord,
+  spec: EndpointSpec,
+  source: string,
+  at: number,
+): EndpointRecord {
+  const endpoint: EndpointRecord = {
+    id,
+    project_id: project.id,
+    branch_id: branch.id,
+    type: spec.type,
+    creation_source: source,
+    created_at_ms: at,
+    updated_at_ms: at,
+    op_ids: [],
+    compute: spec.compute ?? { ...projectCompute(project) },
+  };
+  for (const field of ENDPOINT_OPTIONS) {
+    if (spec[field] !== undefined) (endpoint as unknown as Record<string, unknown>)[field] = spec[field];
+  }
+  store.endpoints.set(id, endpoint);
+  return endpoint;
+}
+
+/** Adds an endpoint record under a new id (no operation); callers start its compute. */
+export function addEndpoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  branch: BranchRecord,
+  spec: EndpointSpec,
+  source: string,
+): EndpointRecord {
+  let id = newEndpointId();
+  while (ctx.store.endpoints.has(id)) id = newEndpointId();
+  return putEndpoint(ctx.store, id, project, branch, spec, source, ctx.clock.now());
+}
+
+/** Throws 400 when the branch already has a read_write endpoint (one per branch). */
+export function checkOneReadWrite(ctx: EmulatorContext, branch: BranchRecord, adding: EndpointSpec[]): void {
+  const existing = ctx.store.branchEndpoints(branch.id).filter((e) => e.type === "read_write").length;
+  const added = adding.filter((e) => e.type === "read_write").length;
+  if (existing + added > 1) {
+    throw badRequest(`branch ${branch.id} can have only one read_write endpoint`);
+  }
+}
+
+/** The operations `actions` on an endpoint's compute. */
+export const onCompute = (e: EndpointRecord, ...actions: string[]): OperationSpec[] =>
+  actions.map((action) => ({ action, branch_id: e.branch_id, endpoint_id: e.id }));
+
+/** Creates an endpoint and starts it. */
+export function createEndpoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  branch: BranchRecord,
+  spec: EndpointSpec,
+): { endpoint: EndpointRecord; operations: OperationRecord[] } {
+  const endpoint = addEndpoint(ctx, project, branch, spec, "api");
+  return { endpoint, operations: startOperations(ctx, project, onCompute(endpoint, "start_compute")) };
+}
+
+/** Applies new settings to an endpoint, then suspends it so the next start uses them. */
+export function updateEndpoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  endpoint: EndpointRecord,
+  changes: Partial<EndpointRecord>,
+): OperationRecord[] {
+  Object.assign(endpoint, changes, { updated_at_ms: ctx.clock.now() });
+  return startOperations(ctx, project, onCompute(endpoint, "apply_config", "suspend_compute"));
+}
+
+/** Deletes an endpoint (its compute is suspended first). */
+export function deleteEndpoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  endpoint: EndpointRecord,
+): OperationRecord[] {
+  const operations = startOperations(ctx, project, onCompute(endpoint, "suspend_compute"));
+  ctx.store.endpoints.delete(endpoint.id);
+  return operations;
+}
+
+/** Starts, suspends or restarts an endpoint's compute. */
+export function cycleEndpoint(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  endpoint: EndpointRecord,
+  what: "start" | "suspend" | "restart",
+): OperationRecord[] {
+  const actions =
+    what === "start"
+      ? ["start_compute"]
+      : what === "suspend"
+        ? ["suspend_compute"]
+        : ["suspend_compute", "start_compute"];
+  return startOperations(ctx, project, onCompute(endpoint, ...actions));
+}
+
+/** A suspended compute wakes on a connection, as the service's do: the platform starts it. */
+export function wakeEndpoint(ctx: EmulatorContext, endpoint: EndpointRecord): void {
+  if (computeState(endpoint, ctx.store, ctx.clock.now()).ending === "active") return;
+  ctx.engine.create(endpoint.project_id, onCompute(endpoint, "start_compute"), "platform");
+  ctx.changed();
+}
+
+/** Applies a role or database change to the branch's compute (`actions` per the document's examples). */
+export function applyBranchConfig(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  branch: BranchRecord,
+  actions: string[],
+): OperationRecord[] {
+  branch.updated_at_ms = ctx.clock.now();
+  const endpoints = ctx.store.branchEndpoints(branch.id);
+  const target = endpoints.find((e) => e.type === "read_write") ?? endpoints[0];
+  if (!target) {
+    ctx.changed();
+    return [];
+  }
+  return startOperations(ctx, project, onCompute(target, ...actions));
+}
