@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
-import { setEnv, useEmulator } from "./support";
+import { useEmulator, useTestEnv } from "./support";
 
 // Any member of an organization may create a project-scoped key, but only its admins may revoke one
 // (docs/api-rules.md §6). A stack whose key could create such a key but never revoke it would pass
@@ -12,14 +12,10 @@ import { setEnv, useEmulator } from "./support";
 
 describe("ApiKey check: a key the configured credential could never revoke", () => {
   const harness = useEmulator();
-  let restore: (() => void) | undefined;
+  const env = useTestEnv();
   beforeEach(() => {
     forgetPreflight();
     harness.emulator.control.clearRequests();
-  });
-  afterEach(() => {
-    restore?.();
-    restore = undefined;
   });
 
   const plan = (news: Partial<ApiKeyInputs>) =>
@@ -31,7 +27,7 @@ describe("ApiKey check: a key the configured credential could never revoke", () 
   const projectScoped = { orgId: DEMO.orgId, projectId: DEMO.orgProjectId };
 
   it("refuses a project-scoped key planned with a plain member's key, saying why and to use an admin's key", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
     const failure = only(await plan(projectScoped));
     assert.equal(failure.property, "orgId");
     assert.match(failure.reason, new RegExp(`role is "member" of organization ${DEMO.orgId}`));
@@ -44,7 +40,7 @@ describe("ApiKey check: a key the configured credential could never revoke", () 
 
   it("without that check, a member's key creates a project-scoped key it cannot revoke (403)", async () => {
     // What the check prevents, shown on the emulator: create works, revoke is refused.
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
     const made = await apiKeyProvider.create({ name: "stuck", ...projectScoped } as ApiKeyInputs);
     const outs = made.outs;
     assert.ok(outs);
@@ -53,19 +49,18 @@ describe("ApiKey check: a key the configured credential could never revoke", () 
       (err: { status?: number }) => err,
     );
     assert.equal(refused.status, 403);
-    restore();
-    restore = undefined;
+    env.restore();
     await apiKeyProvider.delete!(made.id, outs); // the admin cleans up
   });
 
   it("refuses an organization key planned with a plain member's key", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
     const failure = only(await plan({ orgId: DEMO.orgId }));
     assert.match(failure.reason, /only the organization's admins can revoke/);
   });
 
   it("refuses an organization's own key, which can create no keys", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.orgKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.orgKey });
     const failure = only(await plan(projectScoped));
     assert.equal(failure.property, "orgId");
     assert.match(failure.reason, /created with a user's personal API key, and this is not one/);
@@ -90,7 +85,7 @@ describe("ApiKey check: a key the configured credential could never revoke", () 
   });
 
   it("does not read the members for a personal key naming no organization", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
     assert.equal((await plan({})).failures, undefined);
     assert.ok(!harness.log().some((line) => line.includes("/members")));
   });

@@ -14,7 +14,7 @@ import {
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
-import { clearStackConfig, fakeConfig, PROVIDER_TEXT, setEnv, useEmulator } from "./support";
+import { clearStackConfig, fakeConfig, PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
 
 const BOTH_WAYS = /clouddb:apiKey[\s\S]*CLOUDDB_API_KEY/;
 
@@ -40,16 +40,14 @@ function visible(err: Error): string {
 
 describe("provider credentials", () => {
   const harness = useEmulator();
-  let restore: (() => void) | undefined;
+  const env = useTestEnv();
   afterEach(() => {
-    restore?.();
-    restore = undefined;
     clearStackConfig();
     sinon.restore();
   });
 
   it("fails without a key with an error naming clouddb:apiKey and CLOUDDB_API_KEY", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: undefined });
+    env.set({ CLOUDDB_API_KEY: undefined });
     const attempts: Array<Promise<unknown>> = [
       apiKeyProvider.create({ name: "k" }),
       apiKeyProvider.read!("1", { keyId: 1, kind: "personal" } as ApiKeyOutputs),
@@ -67,7 +65,7 @@ describe("provider credentials", () => {
   });
 
   it("uses the stack config recorded by configure() when the environment has no key", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: undefined, CLOUDDB_API_URL: undefined });
+    env.set({ CLOUDDB_API_KEY: undefined, CLOUDDB_API_URL: undefined });
     await apiKeyProvider.configure!({
       config: fakeConfig({ "clouddb:apiKey": DEMO.personalKey, "clouddb:apiUrl": harness.emulator.url }),
     });
@@ -79,7 +77,7 @@ describe("provider credentials", () => {
   });
 
   it("prefers the stack config over the environment, for every copy of the provider in the process", async () => {
-    restore = setEnv({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+    env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
     // configure() on one provider records the settings for all of them (they live on globalThis).
     await branchProvider.configure!({ config: fakeConfig({ "clouddb:apiKey": DEMO.personalKey }) });
     harness.emulator.control.clearRequests();
@@ -91,7 +89,7 @@ describe("provider credentials", () => {
   });
 
   it("takes the shared limiter from clouddb:limiterUrl, checked when a call is made", async () => {
-    restore = setEnv({ CLOUDDB_LIMITER_URL: undefined });
+    env.set({ CLOUDDB_LIMITER_URL: undefined });
     await apiKeyProvider.configure!({
       config: fakeConfig({ "clouddb:limiterUrl": "https://limiter.invalid:6379" }),
     });
@@ -131,18 +129,18 @@ describe("provider credentials", () => {
     const token = created.outs?.key ?? "";
     const errors: Error[] = [];
     // A revoked key (401), a key with a space (refused before sending), a refusal, a not-found adoption.
-    restore = setEnv({ CLOUDDB_API_KEY: token });
+    env.set({ CLOUDDB_API_KEY: token });
     harness.emulator.control.revokeApiKey(Number(created.id));
     errors.push(await rejection(apiKeyProvider.create({ name: "k" } as ApiKeyInputs)));
     errors.push(
       await rejection(branchProvider.read!(DEMO.branchId, { projectId: DEMO.projectId } as BranchOutputs)),
     );
-    restore();
+    env.restore();
     const spaced = `${DEMO.personalKey} x`;
-    restore = setEnv({ CLOUDDB_API_KEY: spaced });
+    env.set({ CLOUDDB_API_KEY: spaced });
     errors.push(await rejection(apiKeyProvider.create({ name: "k" } as ApiKeyInputs)));
-    restore();
-    restore = setEnv({});
+    env.restore();
+    env.set({});
     errors.push(
       await rejection(
         branchProvider.delete!(DEMO.branchId, {
@@ -174,7 +172,7 @@ describe("provider credentials", () => {
     const stuck = useEmulator();
 
     it("bounds the create wait by clouddb:operationTimeoutSeconds and records the branch (partial failure)", async () => {
-      restore = setEnv({ CLOUDDB_API_URL: stuck.emulator.url });
+      env.set({ CLOUDDB_API_URL: stuck.emulator.url });
       await branchProvider.configure!({ config: fakeConfig({ "clouddb:operationTimeoutSeconds": "0.2" }) });
       stuck.emulator.control.scriptOperations({ action: "create_branch", count: 1 }, { kind: "stuck" });
       const started = Date.now();
@@ -193,7 +191,7 @@ describe("provider credentials", () => {
     });
 
     it("lets a branch's timeouts.create override the stack config", async () => {
-      restore = setEnv({ CLOUDDB_API_URL: stuck.emulator.url });
+      env.set({ CLOUDDB_API_URL: stuck.emulator.url });
       await branchProvider.configure!({ config: fakeConfig({ "clouddb:operationTimeoutSeconds": "600" }) });
       stuck.emulator.control.scriptOperations(
         { action: "create_branch", projectId: DEMO.orgProjectId, count: 1 },

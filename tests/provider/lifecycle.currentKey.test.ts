@@ -7,7 +7,7 @@ import {
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
-import { clearStackConfig, fakeConfig, setEnv, useEmulator } from "./support";
+import { clearStackConfig, fakeConfig, useEmulator, useTestEnv } from "./support";
 
 // A `pulumi destroy` or `refresh` that does not run the program configures the provider with the
 // stack config the last `up` recorded: after a key rotation, a revoked key. The methods then use the
@@ -15,12 +15,8 @@ import { clearStackConfig, fakeConfig, setEnv, useEmulator } from "./support";
 
 describe("provider methods with a revoked key from the recorded stack config", () => {
   const harness = useEmulator();
-  let restore: (() => void) | undefined;
-  afterEach(() => {
-    restore?.();
-    restore = undefined;
-    clearStackConfig();
-  });
+  const env = useTestEnv();
+  afterEach(() => clearStackConfig());
 
   /** A branch made with a fresh key set as the stack config, that key then revoked. */
   async function branchOfRevokedKey(name: string) {
@@ -40,7 +36,7 @@ describe("provider methods with a revoked key from the recorded stack config", (
   it("deletes with CLOUDDB_API_KEY when the configured key is refused", async () => {
     const current = harness.emulator.control.createApiKey({ userId: DEMO.userId, name: "current" });
     const { id, outs } = await branchOfRevokedKey("rotated-delete");
-    restore = setEnv({ CLOUDDB_API_KEY: current.key });
+    env.set({ CLOUDDB_API_KEY: current.key });
     await branchProvider.delete!(id, outs);
     assert.ok(deleted(id), "the branch is deleted");
     const deletes = harness.emulator.control
@@ -57,14 +53,14 @@ describe("provider methods with a revoked key from the recorded stack config", (
   it("refreshes with CLOUDDB_API_KEY when the configured key is refused", async () => {
     const current = harness.emulator.control.createApiKey({ userId: DEMO.userId, name: "current-read" });
     const { id, outs } = await branchOfRevokedKey("rotated-read");
-    restore = setEnv({ CLOUDDB_API_KEY: current.key });
+    env.set({ CLOUDDB_API_KEY: current.key });
     const read = await branchProvider.read!(id, outs);
     assert.equal(read.id, id, "found, not dropped from the state");
   });
 
   it("without another key, says the run was given the recorded key and how to pass the current one", async () => {
     const { id, outs } = await branchOfRevokedKey("rotated-refused");
-    restore = setEnv({ CLOUDDB_API_KEY: undefined });
+    env.set({ CLOUDDB_API_KEY: undefined });
     const refused = (await branchProvider.delete!(id, outs).then(
       () => assert.fail("deleted with a revoked key"),
       (e: ResourceError) => e,

@@ -5,7 +5,7 @@ import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
 import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
-import { setEnv, useEmulator } from "./support";
+import { useEmulator, useTestEnv } from "./support";
 
 // `check` of a planned create or update checks the configuration the way the `up` will use it, so
 // `pulumi preview` fails on it: one read per credential and per project or organization.
@@ -14,17 +14,11 @@ const PROJECT = DEMO.orgProjectId;
 
 describe("check: configuration at preview", () => {
   const harness = useEmulator();
-  let restore: (() => void) | undefined;
-  const env = (values: Parameters<typeof setEnv>[0]) => {
-    restore = setEnv(values);
-  };
+  const testEnv = useTestEnv();
+  const env = testEnv.set;
   beforeEach(() => {
     forgetPreflight();
     harness.emulator.control.clearRequests();
-  });
-  afterEach(() => {
-    restore?.();
-    restore = undefined;
   });
 
   const planBranch = (news: Partial<BranchInputs> = {}, olds: Partial<BranchInputs> = {}) =>

@@ -52,6 +52,27 @@ export function setEnv(values: Partial<Record<(typeof ENV_KEYS)[number], string 
   };
 }
 
+/** Environment variables a suite's tests set: `set` saves and sets, `restore` (also after each test) puts the old values back. */
+export interface TestEnv {
+  set(values: Parameters<typeof setEnv>[0]): void;
+  restore(): void;
+}
+
+/** For a suite whose tests set environment variables: each test's are restored after it. */
+export function useTestEnv(): TestEnv {
+  const restores: Array<() => void> = [];
+  const env: TestEnv = {
+    set: (values) => {
+      restores.push(setEnv(values));
+    },
+    restore: () => {
+      for (let undo = restores.pop(); undo !== undefined; undo = restores.pop()) undo();
+    },
+  };
+  afterEach(() => env.restore());
+  return env;
+}
+
 /** A suite's emulator plus the environment pointing the provider at it. */
 export interface ProviderHarness {
   readonly emulator: RunningEmulator;
