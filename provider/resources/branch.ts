@@ -38,7 +38,7 @@ import {
   type BranchInputs,
   type BranchOutputs,
   type EndpointType,
-  type InitSource,
+  INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
 
@@ -46,7 +46,7 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
-const INIT_SOURCES = ["parent-data", "schema-only"] as const;
+const INIT_SOURCES = INIT_SOURCE.enum;
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 const EndpointInput = z.object({ type: EndpointTypeInput });
 
@@ -126,7 +126,6 @@ export const BranchInputsSchema = withComputeRange(
 // The schema validates exactly the public inputs and types.
 true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
 true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
-true satisfies Same<(typeof INIT_SOURCES)[number], InitSource>;
 
 /** How each input is applied when it changes (declared in `public/branch.ts`). */
 export const BRANCH_CHANGES = changesOf(BRANCH);

@@ -28,7 +28,8 @@ import {
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];
 
-const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
+/** How a branch is filled, declared. */
+export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
 
 /** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
 export type InitSource = ValueOf<typeof INIT_SOURCE>;
@@ -91,11 +92,11 @@ export const BRANCH = declareResource({
     parentTimestamp: { type: STRING, change: "replace" },
     /** Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch. */
     parentLsn: { type: STRING, change: "replace" },
-    /** Smallest compute size of the branch's endpoints, in compute units (>= 0.25); changes in place. Needs `endpoints`. */
+    /** Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`. */
     autoscalingLimitMinCu: { type: NUMBER, change: "update" },
-    /** Largest compute size of the branch's endpoints, in compute units (>= the minimum); changes in place. Needs `endpoints`. */
+    /** Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`. */
     autoscalingLimitMaxCu: { type: NUMBER, change: "update" },
-    /** Idle seconds before the computes suspend: -1 never, 0 the default, or 60-604800; changes in place. Needs `endpoints`. */
+    /** Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`. */
     suspendTimeoutSeconds: { type: INTEGER, change: "update" },
     /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
     resetTrigger: { type: STRING, change: "update" },
