@@ -80,7 +80,7 @@ export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKe
   API_KEY.methods,
 );
 
-/** The outputs of an {@link ApiKey}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface ApiKey extends OutputFields<typeof API_KEY> {}
 
 /**

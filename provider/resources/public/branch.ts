@@ -177,7 +177,7 @@ export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, Branc
   BRANCH.methods,
 );
 
-/** The outputs of a {@link Branch}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface Branch extends OutputFields<typeof BRANCH> {}
 
 /**

@@ -75,7 +75,7 @@ export interface DatabaseOutputs extends StateOf<typeof DATABASE> {}
 export const databaseProvider: pulumi.dynamic.ResourceProvider<DatabaseInputs, DatabaseOutputs> =
   lazyProvider(DATABASE.methods);
 
-/** The outputs of a {@link Database}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface Database extends OutputFields<typeof DATABASE> {}
 
 /** A Postgres database on a branch, owned by a role; renames and owner changes happen in place. */

@@ -96,7 +96,7 @@ export interface EndpointOutputs extends StateOf<typeof ENDPOINT> {}
 export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, EndpointOutputs> =
   lazyProvider(ENDPOINT.methods);
 
-/** The outputs of an {@link Endpoint}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface Endpoint extends OutputFields<typeof ENDPOINT> {}
 
 /** A compute endpoint of a branch; sizes, suspend timeout and pooler change in place. */

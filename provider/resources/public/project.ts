@@ -101,7 +101,7 @@ export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, Pro
   PROJECT.methods,
 );
 
-/** The outputs of a {@link Project}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface Project extends OutputFields<typeof PROJECT> {}
 
 /**

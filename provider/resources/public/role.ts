@@ -75,7 +75,7 @@ export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutpu
   ROLE.methods,
 );
 
-/** The outputs of a {@link Role}, each an Output on the object. */
+// The class's fields: one Output per declared output.
 export interface Role extends OutputFields<typeof ROLE> {}
 
 /** A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`. */
