@@ -12,7 +12,8 @@ import { declaredInputs } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { markOf } from "./lifecycle/owner";
-import { API_KEY_SECRETS, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
+import { API_KEY, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
+import { changesOf, secretsOf } from "./public/declare";
 
 export type { ApiKeyInputs, ApiKeyOutputs } from "./public/apiKey";
 
@@ -41,13 +42,8 @@ export const ApiKeyInputsSchema = z
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof ApiKeyInputsSchema>, ApiKeyInputs>;
 
-/** Keys cannot be edited: every input picks the object, so any change creates a new key first. */
-export const API_KEY_CHANGES = {
-  name: "replace",
-  orgId: "replace",
-  projectId: "replace",
-  rotationTrigger: "replace",
-} as const;
+/** How each input is applied when it changes (declared in `public/apiKey.ts`). */
+export const API_KEY_CHANGES = changesOf(API_KEY);
 
 // ---------------------------------------------------------------- API calls
 
@@ -56,7 +52,7 @@ export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
   noun: "API key",
   inputs: ApiKeyInputsSchema,
   changes: API_KEY_CHANGES,
-  secrets: API_KEY_SECRETS,
+  secrets: secretsOf(API_KEY),
   id: (outs) => String(outs.keyId),
   // Any member may create a project-scoped key, but only admins revoke one (docs/api-rules.md §6).
   adminOf: (inputs) => inputs.orgId,

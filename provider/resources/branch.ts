@@ -33,19 +33,20 @@ import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY } from "./lifecycle/owner";
 import {
-  BRANCH_SECRETS,
+  BRANCH,
   type BranchEndpoint,
   type BranchInputs,
   type BranchOutputs,
   type EndpointType,
-  type InitSource,
+  INIT_SOURCE,
 } from "./public/branch";
+import { changesOf, secretsOf } from "./public/declare";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
 // ---------------------------------------------------------------- inputs
 
-const INIT_SOURCES = ["parent-data", "schema-only"] as const;
+const INIT_SOURCES = INIT_SOURCE.enum;
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 const EndpointInput = z.object({ type: EndpointTypeInput });
 
@@ -125,29 +126,9 @@ export const BranchInputsSchema = withComputeRange(
 // The schema validates exactly the public inputs and types.
 true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
 true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
-true satisfies Same<(typeof INIT_SOURCES)[number], InitSource>;
 
-/** How each input is applied when it changes. */
-export const BRANCH_CHANGES = {
-  projectId: "replace",
-  parentId: "replace",
-  initSource: "replace",
-  parentTimestamp: "replace",
-  parentLsn: "replace",
-  // Computes are added and removed on the same branch: its data stays.
-  endpoints: "update",
-  name: "update",
-  protected: "update",
-  expiresAt: "update",
-  ttl: "update",
-  autoscalingLimitMinCu: "update",
-  autoscalingLimitMaxCu: "update",
-  suspendTimeoutSeconds: "update",
-  resetTrigger: "update",
-  deleteProtection: "update",
-  timeouts: "update",
-  adoptExisting: "ignore",
-} as const;
+/** How each input is applied when it changes (declared in `public/branch.ts`). */
+export const BRANCH_CHANGES = changesOf(BRANCH);
 
 // ---------------------------------------------------------------- API calls
 
@@ -176,7 +157,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         ? all.ttl !== undefined || olds === null || olds === undefined
         : sameInstant(news, olds),
   },
-  secrets: BRANCH_SECRETS,
+  secrets: secretsOf(BRANCH),
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
@@ -532,7 +513,7 @@ function liveFields(
     autoscalingLimitMinCu: primary?.autoscalingLimitMinCu ?? null,
     autoscalingLimitMaxCu: primary?.autoscalingLimitMaxCu ?? null,
     suspendTimeoutSeconds: primary?.suspendTimeoutSeconds ?? null,
-  };
+  } satisfies Partial<BranchOutputs>;
 }
 
 function endpointFields(ep: ApiEndpoint): BranchEndpoint {

@@ -14,7 +14,8 @@ import {
 import { declaredInputs } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { isGeneratedWith } from "./lifecycle/owner";
-import type { DatabaseInputs, DatabaseOutputs } from "./public/database";
+import { DATABASE, type DatabaseInputs, type DatabaseOutputs } from "./public/database";
+import { changesOf, secretsOf } from "./public/declare";
 
 export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
@@ -34,16 +35,8 @@ export const DatabaseInputsSchema = z.object({
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof DatabaseInputsSchema>, DatabaseInputs>;
 
-/** How each input is applied when it changes: the API renames and changes owners in place. */
-export const DATABASE_CHANGES = {
-  projectId: "replace",
-  branchId: "replace",
-  name: "update",
-  ownerName: "update",
-  adoptExisting: "ignore",
-  deleteProtection: "update",
-  timeouts: "update",
-} as const;
+/** How each input is applied when it changes (declared in `public/database.ts`). */
+export const DATABASE_CHANGES = changesOf(DATABASE);
 
 // ---------------------------------------------------------------- API calls
 
@@ -52,6 +45,7 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
   noun: "database",
   inputs: DatabaseInputsSchema,
   changes: DATABASE_CHANGES,
+  secrets: secretsOf(DATABASE),
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
   // The API addresses a database by name, which changes in place: the state's id is the numeric one.

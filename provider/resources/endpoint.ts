@@ -20,7 +20,13 @@ import {
 } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
-import type { ComputeEndpointType, EndpointInputs, EndpointOutputs } from "./public/endpoint";
+import { changesOf, secretsOf } from "./public/declare";
+import {
+  type ComputeEndpointType,
+  ENDPOINT,
+  type EndpointInputs,
+  type EndpointOutputs,
+} from "./public/endpoint";
 
 export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
 
@@ -46,19 +52,8 @@ export const EndpointInputsSchema = withComputeRange(
 true satisfies Same<z.infer<typeof EndpointInputsSchema>, EndpointInputs>;
 true satisfies Same<(typeof ENDPOINT_TYPES)[number], ComputeEndpointType>;
 
-/** How each input is applied when it changes: the API's PATCH resizes, retimes and toggles the pooler. */
-export const ENDPOINT_CHANGES = {
-  projectId: "replace",
-  branchId: "replace",
-  type: "replace",
-  autoscalingLimitMinCu: "update",
-  autoscalingLimitMaxCu: "update",
-  suspendTimeoutSeconds: "update",
-  poolerEnabled: "update",
-  deleteProtection: "update",
-  timeouts: "update",
-  adoptExisting: "ignore",
-} as const;
+/** How each input is applied when it changes (declared in `public/endpoint.ts`): the API's PATCH resizes, retimes and toggles the pooler. */
+export const ENDPOINT_CHANGES = changesOf(ENDPOINT);
 
 // ---------------------------------------------------------------- API calls
 
@@ -70,6 +65,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
   noun: "compute endpoint",
   inputs: EndpointInputsSchema,
   changes: ENDPOINT_CHANGES,
+  secrets: secretsOf(ENDPOINT),
   // Left out, the API uses read_write and the project's default settings; left out later, the
   // compute keeps what it has.
   computed: [
@@ -220,7 +216,7 @@ function endpointFields(ep: ApiEndpoint) {
     currentState: ep.current_state ?? null,
     regionId: ep.region_id ?? null,
     createdAt: ep.created_at ?? null,
-  };
+  } satisfies Partial<EndpointOutputs>;
 }
 
 function outputsOf(

@@ -26,9 +26,10 @@ import {
 } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
+import { changesOf, secretsOf } from "./public/declare";
 import {
   type DefaultEndpointSettings,
-  PROJECT_SECRETS,
+  PROJECT,
   type ProjectInputs,
   type ProjectOutputs,
 } from "./public/project";
@@ -72,18 +73,8 @@ export const ProjectInputsSchema = z.object({
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof ProjectInputsSchema>, ProjectInputs>;
 
-/** How each input is applied when it changes: the API's PATCH takes name, retention and default settings. */
-export const PROJECT_CHANGES = {
-  regionId: "replace",
-  pgVersion: "replace",
-  orgId: "replace",
-  name: "update",
-  historyRetentionSeconds: "update",
-  defaultEndpointSettings: "update",
-  deleteProtection: "update",
-  timeouts: "update",
-  adoptExisting: "ignore",
-} as const;
+/** How each input is applied when it changes (declared in `public/project.ts`): the API's PATCH takes name, retention and default settings. */
+export const PROJECT_CHANGES = changesOf(PROJECT);
 
 // ---------------------------------------------------------------- API calls
 
@@ -106,7 +97,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
   },
-  secrets: PROJECT_SECRETS,
+  secrets: secretsOf(PROJECT),
   id: (outs) => outs.projectId,
   // A compute that did not start stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
@@ -254,7 +245,7 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
     historyRetentionSeconds: project.history_retention_seconds ?? undefined,
     defaultEndpointSettings: keep === undefined ? live : pickKeys(live, keep),
     createdAt: project.created_at,
-  });
+  } satisfies Partial<ProjectOutputs>);
 }
 
 function createdOutputs(

@@ -15,7 +15,8 @@ import {
 import { declaredInputs } from "./lifecycle/check";
 import { createdSince, defineResource, type Same } from "./lifecycle/define";
 import { isGeneratedWith } from "./lifecycle/owner";
-import { ROLE_SECRETS, type RoleInputs, type RoleOutputs } from "./public/role";
+import { changesOf, secretsOf } from "./public/declare";
+import { ROLE, type RoleInputs, type RoleOutputs } from "./public/role";
 
 export type { RoleInputs, RoleOutputs } from "./public/role";
 
@@ -35,16 +36,8 @@ export const RoleInputsSchema = z.object({
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof RoleInputsSchema>, RoleInputs>;
 
-/** How each input is applied when it changes. */
-export const ROLE_CHANGES = {
-  projectId: "replace",
-  branchId: "replace",
-  name: "replace",
-  passwordResetTrigger: "update",
-  adoptExisting: "ignore",
-  deleteProtection: "update",
-  timeouts: "update",
-} as const;
+/** How each input is applied when it changes (declared in `public/role.ts`). */
+export const ROLE_CHANGES = changesOf(ROLE);
 
 // ---------------------------------------------------------------- API calls
 
@@ -53,7 +46,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   noun: "role",
   inputs: RoleInputsSchema,
   changes: ROLE_CHANGES,
-  secrets: ROLE_SECRETS,
+  secrets: secretsOf(ROLE),
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
   id: (outs) => `${outs.branchId}/${outs.name}`,

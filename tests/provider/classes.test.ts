@@ -5,8 +5,13 @@ import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
 import { providerSource } from "../../provider/resources/lifecycle/resource";
-import { ApiKey } from "../../provider/resources/public/apiKey";
-import { Branch } from "../../provider/resources/public/branch";
+import { API_KEY, ApiKey } from "../../provider/resources/public/apiKey";
+import { BRANCH, Branch } from "../../provider/resources/public/branch";
+import { DATABASE, Database } from "../../provider/resources/public/database";
+import { outputNames, type ResourceDeclaration, secretsOf } from "../../provider/resources/public/declare";
+import { ENDPOINT, Endpoint } from "../../provider/resources/public/endpoint";
+import { PROJECT, Project } from "../../provider/resources/public/project";
+import { ROLE, Role } from "../../provider/resources/public/role";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
 
@@ -18,47 +23,6 @@ interface Registration {
   /** Where the program declared the resource, as Pulumi recorded it. */
   declaredAt: string | undefined;
 }
-
-const API_KEY_OUTPUTS = [
-  "keyId",
-  "key",
-  "name",
-  "kind",
-  "orgId",
-  "projectId",
-  "rotationTrigger",
-  "createdAt",
-  "createdBy",
-  "lastUsedAt",
-  "lastUsedFromAddr",
-  "revoked",
-] as const;
-
-const BRANCH_OUTPUTS = [
-  "branchId",
-  "projectId",
-  "name",
-  "parentId",
-  "default",
-  "currentState",
-  "createdAt",
-  "initSource",
-  "protected",
-  "expiresAt",
-  "endpoints",
-  "endpointId",
-  "host",
-  "autoscalingLimitMinCu",
-  "autoscalingLimitMaxCu",
-  "suspendTimeoutSeconds",
-  "roleName",
-  "databaseName",
-  "connectionUri",
-  "pooledConnectionUri",
-  "operationIds",
-  "pendingOperationIds",
-  "deleteProtection",
-] as const;
 
 function resolved<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply(resolve));
@@ -119,12 +83,26 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.deepEqual(registrations[0]?.secretOutputs, ["key", "createdBy"]);
   });
 
-  it("seeds every declared ApiKey output, so each is an Output on the object", () => {
-    const key = new ApiKey("seeded", { name: "seeded" });
-    for (const name of API_KEY_OUTPUTS) {
-      assert.ok(pulumi.Output.isInstance(key[name]), `${name} is an Output`);
-    }
-  });
+  // Every kind: the declaration is the one list of outputs and secrets.
+  const kinds: [ResourceDeclaration, () => pulumi.CustomResource][] = [
+    [API_KEY, () => new ApiKey("k", { name: "k" })],
+    [BRANCH, () => new Branch("b", { projectId: "p-1" })],
+    [PROJECT, () => new Project("p")],
+    [ENDPOINT, () => new Endpoint("e", { projectId: "p-1", branchId: "br-1" })],
+    [ROLE, () => new Role("r", { projectId: "p-1", branchId: "br-1" })],
+    [DATABASE, () => new Database("d", { projectId: "p-1", branchId: "br-1", ownerName: "app" })],
+  ];
+  for (const [declaration, make] of kinds) {
+    it(`seeds every output ${declaration.type} declares, so each is an Output on the object, and asks for its declared secrets`, async () => {
+      const made = make() as unknown as Record<string, unknown> & pulumi.CustomResource;
+      for (const name of outputNames(declaration)) {
+        assert.ok(pulumi.Output.isInstance(made[name]), `${declaration.type}.${name} is an Output`);
+      }
+      await resolved(made.urn);
+      assert.equal(registrations[0]?.type, `pulumi-nodejs:dynamic/clouddb:${declaration.type}`);
+      assert.deepEqual(registrations[0]?.secretOutputs, secretsOf(declaration));
+    });
+  }
 
   it("sends the serialized provider with the inputs, never a credential", async () => {
     const key = new ApiKey("ci3", { name: "ci3", orgId: "org-x" });
@@ -180,9 +158,6 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.equal(reg?.type, "pulumi-nodejs:dynamic/clouddb:Branch");
     assert.deepEqual(reg?.secretOutputs, ["connectionUri", "pooledConnectionUri"]);
     assert.equal(reg?.inputs.projectId, "p-1");
-    for (const name of BRANCH_OUTPUTS) {
-      assert.ok(pulumi.Output.isInstance(branch[name]), `${name} is an Output`);
-    }
   });
 });
 

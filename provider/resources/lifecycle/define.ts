@@ -6,13 +6,12 @@
  */
 import type { z } from "zod";
 import type { ApiError, CloudDbClient } from "../../client";
+import type { Change } from "../public/declare";
 import type { CommonInputs, CommonState } from "./state";
 
 export type { Timeouts } from "../public/common";
+export type { Change } from "../public/declare";
 export type { CommonInputs, CommonState } from "./state";
-
-/** How a change of one input is applied: a new object, an in-place update, or nothing at all. */
-export type Change = "replace" | "update" | "ignore";
 
 /** What an API call of a resource gets: the client, and the bound on this step's operation waits. */
 export interface Step {

@@ -7,6 +7,7 @@
  * `lazyProvider`), so the code is written here instead: same format, same type token, no serializer.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { outputNames, type ResourceDeclaration, secretsOf } from "../public/declare";
 import { moduleRef } from "./moduleRef";
 import { warnPlaintextApiKey } from "./plaintextKey";
 import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
@@ -16,18 +17,6 @@ const LAZY_PROVIDER = moduleRef(require.resolve("./lazyProvider"));
 /** The `__provider` code of a resource whose methods module is `methods` (a `moduleRef`). */
 export function providerSource(methods: string): string {
   return `exports.handler = () => require(${JSON.stringify(LAZY_PROVIDER)}).lazyProvider(${JSON.stringify(methods)});\n`;
-}
-
-/** What a resource class tells its base. */
-export interface ResourceKind {
-  /** The type name: `clouddb:<type>` in the token `pulumi-nodejs:dynamic/clouddb:<type>`. */
-  type: string;
-  /** The methods module, as `moduleRef` gives it. */
-  methods: string;
-  /** Every declared output, seeded so each is an Output on the object. */
-  outputs: readonly string[];
-  /** Outputs kept as Pulumi secrets. */
-  secrets?: readonly string[];
 }
 
 /**
@@ -41,7 +30,7 @@ export interface ResourceKind {
  */
 export abstract class DynamicResource extends pulumi.CustomResource {
   protected constructor(
-    kind: ResourceKind,
+    declaration: ResourceDeclaration,
     name: string,
     args: object,
     opts: pulumi.CustomResourceOptions | undefined,
@@ -52,14 +41,14 @@ export abstract class DynamicResource extends pulumi.CustomResource {
     Error.stackTraceLimit = 0;
     try {
       super(
-        `pulumi-nodejs:dynamic/clouddb:${kind.type}`,
+        `pulumi-nodejs:dynamic/clouddb:${declaration.type}`,
         name,
         {
-          ...seedOutputs<Record<string, unknown>>(args, kind.outputs),
-          ...ownerInput(name, kind.type, opts),
-          __provider: providerSource(kind.methods),
+          ...seedOutputs<Record<string, unknown>>(args, outputNames(declaration)),
+          ...ownerInput(name, declaration.type, opts),
+          __provider: providerSource(declaration.methods),
         },
-        withSecretOutputs(opts, kind.secrets),
+        withSecretOutputs(opts, secretsOf(declaration)),
       );
     } catch (err) {
       Error.stackTraceLimit = limit;

@@ -1,88 +1,86 @@
 /**
- * The public part of {@link Database}: what a program declares and reads. The definition (inputs
- * schema, change table, API calls) is `../database.ts`, loaded only in the provider process.
+ * The public part of {@link Database}: its declaration, and the class and types derived from it. The
+ * definition (inputs schema, API calls) is `../database.ts`, loaded only in the provider process.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource, type ResourceKind } from "../lifecycle/resource";
-import type { LifecycleInputs } from "./common";
-/** The plain inputs as the provider sees them. */
-export interface DatabaseInputs extends LifecycleInputs {
-  projectId: string;
-  branchId: string;
-  /** Left out, `check` generates one from the resource's name and create key. */
-  name?: string | undefined;
-  ownerName: string;
-}
+import { DynamicResource } from "../lifecycle/resource";
+import { TIMEOUTS_INPUT } from "./common";
+import {
+  type ArgsOf,
+  arrayOf,
+  BOOLEAN,
+  declareResource,
+  INTEGER,
+  type InputsOf,
+  type OutputFields,
+  STRING,
+  type StateOf,
+} from "./declare";
 
-/** Everything the state records of a database. */
-export interface DatabaseOutputs extends DatabaseInputs {
-  name: string;
-  /** The API's numeric id (null when the API did not send one). */
-  databaseId: number | null;
-  createdAt: string | null;
-  operationIds: string[];
-  pendingOperationIds: string[];
-}
+/** A Postgres database, declared. The API renames and changes owners in place. */
+export const DATABASE = declareResource({
+  type: "Database",
+  methods: moduleRef(require.resolve("../databaseMethods")),
+  inputs: {
+    /** The project of the branch. Changing it replaces the database. */
+    projectId: { type: STRING, required: true, change: "replace" },
+    /** The branch the database lives on. Changing it replaces the database. */
+    branchId: { type: STRING, required: true, change: "replace" },
+    /**
+     * The database name; changing it renames in place. Omit it for a generated one (the resource's
+     * name and a short mark, shown by the preview), which a run after a killed one finds again.
+     */
+    name: { type: STRING, change: "update" },
+    /** The owning role's name; changing it changes the owner in place. */
+    ownerName: { type: STRING, required: true, change: "update" },
+    /** The name of an existing database on the branch to take under management instead of creating one. */
+    adoptExisting: { type: STRING, change: "ignore" },
+    /** When true, deleting the database fails until it is set back to false. */
+    deleteProtection: { type: BOOLEAN, change: "update" },
+    /** Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes. */
+    timeouts: TIMEOUTS_INPUT,
+  },
+  outputs: {
+    /** The project id. */
+    projectId: { type: STRING },
+    /** The branch id. */
+    branchId: { type: STRING },
+    /** The database name. */
+    name: { type: STRING },
+    /** The owning role. */
+    ownerName: { type: STRING },
+    /** The API's numeric id (null when the API did not send one). */
+    databaseId: { type: INTEGER, nullable: true },
+    /** Creation time, ISO 8601 UTC. */
+    createdAt: { type: STRING, nullable: true },
+    /** Ids of the operations the create started. */
+    operationIds: { type: arrayOf(STRING) },
+    /** Operations an earlier run stopped waiting for; the next `up` waits for them. */
+    pendingOperationIds: { type: arrayOf(STRING) },
+  },
+});
 
 /** Inputs of a {@link Database}. */
-export interface DatabaseArgs {
-  /** The project of the branch. Changing it replaces the database. */
-  projectId: pulumi.Input<string>;
-  /** The branch the database lives on. Changing it replaces the database. */
-  branchId: pulumi.Input<string>;
-  /**
-   * The database name; changing it renames in place. Omit it for a generated one (the resource's
-   * name and a short mark, shown by the preview), which a run after a killed one finds again.
-   */
-  name?: pulumi.Input<string>;
-  /** The owning role's name; changing it changes the owner in place. */
-  ownerName: pulumi.Input<string>;
-  /** The name of an existing database on the branch to take under management instead of creating one. */
-  adoptExisting?: pulumi.Input<string>;
-  /** When true, deleting the database fails until it is set back to false. */
-  deleteProtection?: pulumi.Input<boolean>;
-  /** Bounds on operation waits, in seconds. */
-  timeouts?: pulumi.Input<{ create?: number; update?: number; delete?: number }>;
-}
+export interface DatabaseArgs extends ArgsOf<typeof DATABASE> {}
 
-const DATABASE_METHODS = moduleRef(require.resolve("../databaseMethods"));
+/** The plain inputs as the provider sees them. */
+export interface DatabaseInputs extends InputsOf<typeof DATABASE> {}
+
+/** Everything the state records of a database. */
+export interface DatabaseOutputs extends StateOf<typeof DATABASE> {}
 
 /** The dynamic provider of {@link Database}: it loads `databaseMethods` when called (see `lazyProvider`). */
 export const databaseProvider: pulumi.dynamic.ResourceProvider<DatabaseInputs, DatabaseOutputs> =
-  lazyProvider(DATABASE_METHODS);
+  lazyProvider(DATABASE.methods);
 
-const DATABASE: ResourceKind = {
-  type: "Database",
-  methods: DATABASE_METHODS,
-  outputs: [
-    "projectId",
-    "branchId",
-    "name",
-    "ownerName",
-    "databaseId",
-    "createdAt",
-    "operationIds",
-    "pendingOperationIds",
-  ] satisfies (keyof DatabaseOutputs)[],
-};
+// The class's fields: one Output per declared output.
+export interface Database extends OutputFields<typeof DATABASE> {}
 
 /** A Postgres database on a branch, owned by a role; renames and owner changes happen in place. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi sets each field: the base class seeds every declared output.
 export class Database extends DynamicResource {
-  /** The project id. */
-  declare readonly projectId: pulumi.Output<string>;
-  /** The branch id. */
-  declare readonly branchId: pulumi.Output<string>;
-  /** The database name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The owning role. */
-  declare readonly ownerName: pulumi.Output<string>;
-  /** The API's numeric id. */
-  declare readonly databaseId: pulumi.Output<number | null>;
-  /** Creation time, ISO 8601 UTC. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-
   constructor(name: string, args: DatabaseArgs, opts?: pulumi.CustomResourceOptions) {
     super(DATABASE, name, args, opts);
   }

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { BRANCH } from "../../provider/resources/public/branch";
+import {
+  arrayOf,
+  changesOf,
+  declareResource,
+  outputNames,
+  STRING,
+  secretsOf,
+} from "../../provider/resources/public/declare";
+
+// A declaration is the one place a resource's inputs and outputs are written: what is derived from
+// it at run time, and what the compiler refuses in it (`npm run typecheck` checks the
+// `@ts-expect-error` lines below: each must be an error).
+
+const WIDGET = declareResource({
+  type: "Widget",
+  methods: "widgetMethods",
+  inputs: {
+    /** The widget's name. */
+    name: { type: STRING, required: true, change: "replace" },
+    /** A note. */
+    note: { type: STRING, change: "update" },
+  },
+  outputs: {
+    /** The widget's id. */
+    widgetId: { type: STRING },
+    /** Its connection string. */
+    connectionUri: { type: STRING, secret: true },
+    /** Ids of operations. */
+    operationIds: { type: arrayOf(STRING) },
+    /** Its password. */
+    password: { type: STRING, secret: true },
+  },
+});
+
+declareResource({
+  type: "Careless",
+  methods: "carelessMethods",
+  inputs: {},
+  outputs: {
+    // @ts-expect-error an output named like a credential must be declared a secret
+    adminPassword: { type: STRING },
+    // @ts-expect-error a connection string must be declared a secret
+    readerUri: { type: STRING, nullable: true },
+    // @ts-expect-error a field the declaration does not know (a misspelt `secret`) is refused
+    label: { type: STRING, secert: true },
+  },
+});
+
+describe("resource declarations", () => {
+  it("lists the outputs in declaration order: what the class seeds", () => {
+    assert.deepEqual(outputNames(WIDGET), ["widgetId", "connectionUri", "operationIds", "password"]);
+  });
+
+  it("lists the secret outputs in declaration order: what the class asks Pulumi to encrypt", () => {
+    assert.deepEqual(secretsOf(WIDGET), ["connectionUri", "password"]);
+    assert.deepEqual(secretsOf(BRANCH), ["connectionUri", "pooledConnectionUri"]);
+  });
+
+  it("makes the change table from each input's change", () => {
+    assert.deepEqual(changesOf(WIDGET), { name: "replace", note: "update" });
+  });
+});
