@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import * as resources from "../../provider";
+import { DynamicResource } from "../../provider/resources/lifecycle/resource";
 import { BRANCH } from "../../provider/resources/public/branch";
 import {
   arrayOf,
@@ -8,6 +10,7 @@ import {
   STRING,
   secretsOf,
 } from "../../provider/resources/public/declare";
+import { declarationDocs } from "../../scripts/declaration-docs";
 
 // A declaration is the one place a resource's inputs and outputs are written: what is derived from
 // it at run time, and what the compiler refuses in it (`npm run typecheck` checks the
@@ -60,5 +63,24 @@ describe("resource declarations", () => {
 
   it("makes the change table from each input's change", () => {
     assert.deepEqual(changesOf(WIDGET), { name: "replace", note: "update" });
+  });
+
+  it("documents every input, output and object-type property of every kind in one paragraph", () => {
+    const docs = declarationDocs();
+    const kinds = Object.values(resources)
+      .filter((value) => typeof value === "function" && value.prototype instanceof DynamicResource)
+      .map((value) => (value as { name: string }).name)
+      .sort();
+    assert.equal(kinds.length, 6, kinds.join(", "));
+    assert.deepEqual(
+      [...new Set(docs.filter((d) => d.part !== "properties").map((d) => d.owner))].sort(),
+      kinds,
+    );
+    const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
+    assert.deepEqual(
+      undocumented.map((d) => `${d.owner}.${d.part}.${d.name} (${d.at})`),
+      [],
+      "each declared property needs a JSDoc of one paragraph: it is the property's doc on hover and in a package schema",
+    );
   });
 });
