@@ -4,13 +4,13 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
-import { providerSource } from "../../provider/resources/lifecycle/resource";
 import { API_KEY, ApiKey } from "../../provider/resources/public/apiKey";
 import { BRANCH, Branch } from "../../provider/resources/public/branch";
 import { DATABASE, Database } from "../../provider/resources/public/database";
 import { outputNames, type ResourceDeclaration, secretsOf } from "../../provider/resources/public/declare";
 import { ENDPOINT, Endpoint } from "../../provider/resources/public/endpoint";
 import { PROJECT, Project } from "../../provider/resources/public/project";
+import { providerSource } from "../../provider/resources/public/resource";
 import { ROLE, Role } from "../../provider/resources/public/role";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.

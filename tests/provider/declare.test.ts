@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import * as resources from "../../provider";
-import { DynamicResource } from "../../provider/resources/lifecycle/resource";
 import { BRANCH } from "../../provider/resources/public/branch";
 import {
   arrayOf,
@@ -10,6 +9,7 @@ import {
   STRING,
   secretsOf,
 } from "../../provider/resources/public/declare";
+import { DynamicResource } from "../../provider/resources/public/resource";
 import { declarationDocs } from "../../scripts/declaration-docs";
 
 // A declaration is the one place a resource's inputs and outputs are written: what is derived from

@@ -18,7 +18,7 @@ import { nameInput } from "../../provider/resources/inputs/common";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
-import { seedOutputs, withSecretOutputs } from "../../provider/resources/lifecycle/props";
+import { seedOutputs, withSecretOutputs } from "../../provider/resources/public/props";
 import { setEnv } from "./support";
 
 // The shared lifecycle on a made-up resource whose API calls are scripted: what every resource gets

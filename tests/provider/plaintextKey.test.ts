@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { plaintextKeyWarning } from "../../provider/resources/lifecycle/plaintextKey";
+import { plaintextKeyWarning } from "../../provider/resources/public/plaintextKey";
 
 // A key set with `pulumi config set clouddb:apiKey` (no --secret) sits unencrypted in the stack's
 // config file: the program warns, saying the command that encrypts it.

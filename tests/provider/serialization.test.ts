@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
-import { providerSource } from "../../provider/resources/lifecycle/resource";
 import { apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { providerSource } from "../../provider/resources/public/resource";
 import { clearStackConfig, fakeConfig, useEmulator } from "./support";
 
 // The provider as Pulumi stores it: the code the resource classes send as `__provider`, loaded the

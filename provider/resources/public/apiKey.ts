@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource } from "../lifecycle/resource";
 import {
   type ArgsOf,
   BOOLEAN,
@@ -18,6 +17,7 @@ import {
   type StateOf,
   type ValueOf,
 } from "./declare";
+import { DynamicResource } from "./resource";
 
 const API_KEY_KIND = enumOf("ApiKeyKind", ["personal", "organization", "project"]);
 

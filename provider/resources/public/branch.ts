@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource } from "../lifecycle/resource";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT, type Timeouts } from "./common";
 import {
   type ArgsOf,
@@ -24,6 +23,7 @@ import {
   type StateOf,
   type ValueOf,
 } from "./declare";
+import { DynamicResource } from "./resource";
 
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];

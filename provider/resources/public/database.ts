@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource } from "../lifecycle/resource";
 import { TIMEOUTS_INPUT } from "./common";
 import {
   type ArgsOf,
@@ -18,6 +17,7 @@ import {
   STRING,
   type StateOf,
 } from "./declare";
+import { DynamicResource } from "./resource";
 
 /** A Postgres database, declared. The API renames and changes owners in place. */
 export const DATABASE = declareResource({

@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource } from "../lifecycle/resource";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
 import {
   type ArgsOf,
@@ -19,6 +18,7 @@ import {
   STRING,
   type StateOf,
 } from "./declare";
+import { DynamicResource } from "./resource";
 
 /** The two compute endpoint types. */
 export type ComputeEndpointType = (typeof ENDPOINT_TYPE.enum)[number];

@@ -5,7 +5,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { DynamicResource } from "../lifecycle/resource";
 import { COMPUTE_SETTINGS_TYPE, type ComputeSettings, TIMEOUTS_INPUT } from "./common";
 import {
   type ArgsOf,
@@ -18,6 +17,7 @@ import {
   STRING,
   type StateOf,
 } from "./declare";
+import { DynamicResource } from "./resource";
 
 /** A project's default compute settings, as inputs and outputs. */
 export interface DefaultEndpointSettings extends ComputeSettings {}

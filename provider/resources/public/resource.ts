@@ -7,12 +7,12 @@
  * `lazyProvider`), so the code is written here instead: same format, same type token, no serializer.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { outputNames, type ResourceDeclaration, secretsOf } from "../public/declare";
-import { moduleRef } from "./moduleRef";
+import { moduleRef } from "../lifecycle/moduleRef";
+import { outputNames, type ResourceDeclaration, secretsOf } from "./declare";
 import { warnPlaintextApiKey } from "./plaintextKey";
 import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
 
-const LAZY_PROVIDER = moduleRef(require.resolve("./lazyProvider"));
+const LAZY_PROVIDER = moduleRef(require.resolve("../lifecycle/lazyProvider"));
 
 /** The `__provider` code of a resource whose methods module is `methods` (a `moduleRef`). */
 export function providerSource(methods: string): string {
