@@ -36,7 +36,7 @@ import { route } from "./route";
 
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
-function nameTaken(ctx: EmulatorContext, project: ProjectRecord, name: string, except?: string): boolean {
+function branchNameInUse(ctx: EmulatorContext, project: ProjectRecord, name: string, except?: string): boolean {
   return ctx.store.liveBranches(project.id).some((b) => b.name === name && b.id !== except);
 }
 
@@ -119,7 +119,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (endpoints.filter((e) => e.type === "read_write").length > 1) {
       throw badRequest("a branch can have only one read_write endpoint");
     }
-    if (spec.name !== undefined && nameTaken(ctx, project, spec.name)) throw conflict(spec.name);
+    if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name)) throw conflict(spec.name);
     checkIdle(ctx, project);
     const input: NewBranch = { parent, endpoints, source: "api", creatorUserId: principal.key.user_id };
     if (spec.name !== undefined) input.name = spec.name;
@@ -217,7 +217,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   route(app, "PATCH /projects/{project_id}/branches/{branch_id}", async (request) => {
     const { project, branch } = branchOf(ctx, request);
     const spec = request.body.branch;
-    if (spec.name !== undefined && nameTaken(ctx, project, spec.name, branch.id)) throw conflict(spec.name);
+    if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name, branch.id)) throw conflict(spec.name);
     let expiresAtMs: number | null | undefined;
     if (spec.expires_at === null) expiresAtMs = null;
     else if (spec.expires_at !== undefined) {
@@ -266,7 +266,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
           : `branch ${branch.id} has child branches: give preserve_under_name to keep them on its previous state`,
       );
     }
-    if (preserve !== undefined && nameTaken(ctx, project, preserve)) throw conflict(preserve);
+    if (preserve !== undefined && branchNameInUse(ctx, project, preserve)) throw conflict(preserve);
     checkIdle(ctx, project);
     const operations = restoreBranch(ctx, project, branch, source, {
       ...(point.lsn === undefined ? {} : { lsn: point.lsn }),
@@ -289,7 +289,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!recoverable(branch, now())) {
       throw new HttpError(404, `branch ${branchId} was deleted more than 7 days ago and cannot be recovered`);
     }
-    if (nameTaken(ctx, project, branch.name)) throw conflict(branch.name);
+    if (branchNameInUse(ctx, project, branch.name)) throw conflict(branch.name);
     if (branch.parent_id !== undefined && store.branches.get(branch.parent_id)?.deleted_at_ms !== undefined) {
       throw new HttpError(422, `recover the parent branch ${branch.parent_id} first`);
     }
