@@ -36,7 +36,12 @@ import { route } from "./route";
 
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
-function branchNameInUse(ctx: EmulatorContext, project: ProjectRecord, name: string, except?: string): boolean {
+function branchNameInUse(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  name: string,
+  except?: string,
+): boolean {
   return ctx.store.liveBranches(project.id).some((b) => b.name === name && b.id !== except);
 }
 
@@ -217,7 +222,8 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   route(app, "PATCH /projects/{project_id}/branches/{branch_id}", async (request) => {
     const { project, branch } = branchOf(ctx, request);
     const spec = request.body.branch;
-    if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name, branch.id)) throw conflict(spec.name);
+    if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name, branch.id))
+      throw conflict(spec.name);
     let expiresAtMs: number | null | undefined;
     if (spec.expires_at === null) expiresAtMs = null;
     else if (spec.expires_at !== undefined) {
