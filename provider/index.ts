@@ -6,58 +6,34 @@ export * from "./data/connectionUri";
 export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";
 export * from "./data/projects";
-export {
-  isPartialFailure,
-  isResourceError,
-  PartialFailure,
-  ResourceError,
-  type ResourceErrorKind,
-} from "./resources/errors";
-export {
-  ApiKey,
-  type ApiKeyArgs,
-  type ApiKeyInputs,
-  type ApiKeyKind,
-  type ApiKeyOutputs,
-  apiKeyProvider,
-} from "./resources/public/apiKey";
-export {
-  Branch,
-  type BranchArgs,
-  type BranchEndpoint,
-  type BranchInputs,
-  type BranchOutputs,
-  type BranchTimeouts,
-  branchProvider,
-  type EndpointType,
+export type { ResourceErrorKind } from "./resources/errors";
+export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from "./resources/errors";
+export type { ApiKeyArgs, ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./resources/public/apiKey";
+export { ApiKey, apiKeyProvider } from "./resources/public/apiKey";
+export type {
+  BranchArgs,
+  BranchEndpoint,
+  BranchInputs,
+  BranchOutputs,
+  BranchTimeouts,
+  EndpointType,
 } from "./resources/public/branch";
-export {
-  Database,
-  type DatabaseArgs,
-  type DatabaseInputs,
-  type DatabaseOutputs,
-  databaseProvider,
-} from "./resources/public/database";
-export {
-  type ComputeEndpointType,
-  Endpoint,
-  type EndpointArgs,
-  type EndpointInputs,
-  type EndpointOutputs,
-  endpointProvider,
+export { Branch, branchProvider } from "./resources/public/branch";
+export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
+export { Database, databaseProvider } from "./resources/public/database";
+export type {
+  ComputeEndpointType,
+  EndpointArgs,
+  EndpointInputs,
+  EndpointOutputs,
 } from "./resources/public/endpoint";
-export {
-  type DefaultEndpointSettings,
-  Project,
-  type ProjectArgs,
-  type ProjectInputs,
-  type ProjectOutputs,
-  projectProvider,
+export { Endpoint, endpointProvider } from "./resources/public/endpoint";
+export type {
+  DefaultEndpointSettings,
+  ProjectArgs,
+  ProjectInputs,
+  ProjectOutputs,
 } from "./resources/public/project";
-export {
-  Role,
-  type RoleArgs,
-  type RoleInputs,
-  type RoleOutputs,
-  roleProvider,
-} from "./resources/public/role";
+export { Project, projectProvider } from "./resources/public/project";
+export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role";
+export { Role, roleProvider } from "./resources/public/role";

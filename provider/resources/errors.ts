@@ -7,7 +7,9 @@
  * request id. Messages never hold a key: they are built from ids, names and the client's own
  * (already scrubbed) messages.
  */
-import { type ApiError, isApiError, isOperationFailed } from "../client/errors";
+
+import type { ApiError } from "../client/errors";
+import { isApiError, isOperationFailed } from "../client/errors";
 import { labelOf } from "./lifecycle/define";
 import type { CommonState } from "./lifecycle/state";
 

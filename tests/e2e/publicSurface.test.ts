@@ -65,6 +65,52 @@ describe("the package's public surface, installed from npm pack", function () {
     );
   });
 
+  it("compiles with the TypeScript Pulumi bundles (3.8) for a project that brings none: the program clean, a wrong argument still an error", () => {
+    // Pulumi's language host compiles a program without a TypeScript of its own with the one
+    // vendored in @pulumi/pulumi, and reports the errors of the program's files only; a package
+    // declaration it cannot read turns every argument into a required one, or into any.
+    const vendor = path.join(dir, "node_modules/@pulumi/pulumi/vendor");
+    const bundled = fs.readdirSync(vendor).find((name) => name.startsWith("typescript@"));
+    assert.ok(bundled, `a TypeScript in ${vendor}`);
+    const ts = require(path.join(vendor, bundled, "typescript.js")) as typeof import("typescript");
+    const errorsOf = (file: string): string[] => {
+      const program = ts.createProgram([file], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2019,
+        module: ts.ModuleKind.CommonJS,
+        moduleResolution: ts.ModuleResolutionKind.NodeJs,
+      });
+      return [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()]
+        .filter(
+          (d) =>
+            d.file !== undefined &&
+            (d.file.fileName === file || d.file.fileName.includes("pulumi-clouddb/lib/")),
+        )
+        .map(
+          (d) =>
+            `${path.basename(d.file?.fileName ?? "")}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+        );
+    };
+    assert.deepEqual(errorsOf(path.join(dir, "index.ts")), [], `compiled with ${bundled}`);
+
+    const wrong = path.join(dir, "wrong.ts");
+    fs.writeFileSync(
+      wrong,
+      [
+        'import * as clouddb from "pulumi-clouddb";',
+        'new clouddb.Branch("no-project", { ttl: "7d" });',
+        'new clouddb.Role("misspelt", { projectId: "p", branchId: "b", nmae: "app" });',
+        'export const port: number = new clouddb.Endpoint("e", { projectId: "p", branchId: "b" }).host;',
+      ].join("\n"),
+    );
+    const errors = errorsOf(wrong);
+    assert.equal(errors.length, 3, errors.join("\n"));
+    assert.match(errors[0] ?? "", /'projectId' is missing/);
+    assert.match(errors[1] ?? "", /'nmae' does not exist in type 'RoleArgs'/);
+    assert.match(errors[2] ?? "", /Output<string>' is not assignable to type 'number'/);
+  });
+
   it("importing it in a fresh process loads neither zod nor the client", () => {
     const loaded = JSON.parse(
       execFileSync(

@@ -102,16 +102,21 @@ describe("faults and the request log", () => {
   });
 
   it("holds the answer after the change is made (holdMs): the key exists while its answer waits", async () => {
-    emu.control.failNext("POST /api_keys", { holdMs: 300 });
+    const HOLD_MS = 1000;
+    emu.control.failNext("POST /api_keys", { holdMs: HOLD_MS });
     const started = Date.now();
-    const answer = demo.post("/api_keys", { key_name: "held" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    let answered = false;
+    const answer = demo.post("/api_keys", { key_name: "held" }).finally(() => {
+      answered = true;
+    });
     const made = () => emu.control.dumpState().apiKeys.some((k) => k.name === "held" && !k.revoked);
-    assert.ok(made(), "the key was made before its answer left");
+    while (!made() && !answered) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(made(), "the key was made");
+    assert.equal(answered, false, "the key existed before its answer left");
     const reply = await answer;
     assert.equal(reply.status, 200, reply.text);
     assert.ok(typeof reply.body.key === "string" && reply.body.key !== "");
-    assert.ok(Date.now() - started >= 300, "the answer was held");
+    assert.ok(Date.now() - started >= HOLD_MS, "the answer was held");
     assert.equal(emu.control.requests().at(-1)?.faulted, true);
   });
 

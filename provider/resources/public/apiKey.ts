@@ -5,19 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import {
-  type ArgsOf,
-  BOOLEAN,
-  declareResource,
-  enumOf,
-  INTEGER,
-  type InputsOf,
-  type OutputFields,
-  STRING,
-  type StateOf,
-  type ValueOf,
-} from "./declare";
+import { BOOLEAN, declareResource, enumOf, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
+import type { ArgsOf, InputsOf, OutputFields, StateOf, ValueOf } from "./shapes";
 
 const API_KEY_KIND = enumOf("ApiKeyKind", ["personal", "organization", "project"]);
 

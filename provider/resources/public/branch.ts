@@ -5,25 +5,21 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { ENDPOINT_TYPE, TIMEOUTS_INPUT, type Timeouts } from "./common";
+import type { Timeouts } from "./common";
+import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
 import {
-  type ArgsOf,
   arrayOf,
   BOOLEAN,
   declareResource,
   enumOf,
   INTEGER,
-  type InputsOf,
   NUMBER,
-  type ObjectOf,
-  type OutputFields,
   objectType,
   oneOf,
   STRING,
-  type StateOf,
-  type ValueOf,
 } from "./declare";
 import { DynamicResource } from "./resource";
+import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf, ValueOf } from "./shapes";
 
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];

@@ -2,7 +2,8 @@
  * What the resource declarations share: the types several kinds use. Like the rest of `public/`,
  * this module loads neither zod nor the client, and its declarations reach neither.
  */
-import { enumOf, INTEGER, NUMBER, type ObjectOf, objectType } from "./declare";
+import { enumOf, INTEGER, NUMBER, objectType } from "./declare";
+import type { ObjectOf } from "./shapes";
 
 /** Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
 export const TIMEOUTS_TYPE = objectType("Timeouts", {

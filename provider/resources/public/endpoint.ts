@@ -6,19 +6,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
-import {
-  type ArgsOf,
-  arrayOf,
-  BOOLEAN,
-  declareResource,
-  INTEGER,
-  type InputsOf,
-  NUMBER,
-  type OutputFields,
-  STRING,
-  type StateOf,
-} from "./declare";
+import { arrayOf, BOOLEAN, declareResource, INTEGER, NUMBER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
+import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 
 /** The two compute endpoint types. */
 export type ComputeEndpointType = (typeof ENDPOINT_TYPE.enum)[number];

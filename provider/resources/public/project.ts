@@ -5,19 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { COMPUTE_SETTINGS_TYPE, type ComputeSettings, TIMEOUTS_INPUT } from "./common";
-import {
-  type ArgsOf,
-  arrayOf,
-  BOOLEAN,
-  declareResource,
-  INTEGER,
-  type InputsOf,
-  type OutputFields,
-  STRING,
-  type StateOf,
-} from "./declare";
+import type { ComputeSettings } from "./common";
+import { COMPUTE_SETTINGS_TYPE, TIMEOUTS_INPUT } from "./common";
+import { arrayOf, BOOLEAN, declareResource, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
+import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 
 /** A project's default compute settings, as inputs and outputs. */
 export interface DefaultEndpointSettings extends ComputeSettings {}

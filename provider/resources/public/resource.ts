@@ -8,9 +8,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { moduleRef } from "../lifecycle/moduleRef";
-import { outputNames, type ResourceDeclaration, secretsOf } from "./declare";
+import { outputNames, secretsOf } from "./declare";
 import { warnPlaintextApiKey } from "./plaintextKey";
 import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
+import type { ResourceDeclaration } from "./shapes";
 
 const LAZY_PROVIDER = moduleRef(require.resolve("../lifecycle/lazyProvider"));
 

@@ -6,17 +6,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { TIMEOUTS_INPUT } from "./common";
-import {
-  type ArgsOf,
-  arrayOf,
-  BOOLEAN,
-  declareResource,
-  type InputsOf,
-  type OutputFields,
-  STRING,
-  type StateOf,
-} from "./declare";
+import { arrayOf, BOOLEAN, declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
+import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 
 /** A Postgres role, declared. */
 export const ROLE = declareResource({
