@@ -19,6 +19,7 @@ import {
 } from "./declare";
 import { DynamicResource } from "./resource";
 
+/** The kind of an API key: `personal`, `organization` or `project`-scoped. */
 const API_KEY_KIND = enumOf("ApiKeyKind", ["personal", "organization", "project"]);
 
 /** Which of the three kinds of key this is. */

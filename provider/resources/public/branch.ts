@@ -28,7 +28,7 @@ import { DynamicResource } from "./resource";
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];
 
-/** How a branch is filled, declared. */
+/** How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone. */
 export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
 
 /** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
@@ -40,6 +40,7 @@ const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointInput", {
   type: { type: ENDPOINT_TYPE },
 });
 
+/** A compute endpoint of the branch, as last read. */
 const BRANCH_ENDPOINT = objectType("BranchEndpoint", {
   /** The compute endpoint id, `ep-...`. */
   id: { type: STRING },

@@ -4,8 +4,10 @@
  * whether it may be null or absent, whether it is a secret), in the vocabulary of a Pulumi package
  * schema, each documented by the JSDoc on its property. The Args a program passes, the Inputs and
  * Outputs the provider works with, the class's fields, the outputs it seeds and the secrets it asks
- * for all come from it, so they cannot disagree. Like the rest of `public/`, this module loads
- * neither zod nor the client, and its declarations reach neither.
+ * for all come from it, so they cannot disagree. The data sources (`declareFunction`) and the
+ * provider's configuration (`declareConfig`) are declared in the same vocabulary; the package schema
+ * is derived from all three. Like the rest of `public/`, this module loads neither zod nor the
+ * client, and its declarations reach neither.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -83,6 +85,28 @@ export interface ResourceDeclaration {
   readonly outputs: { readonly [name: string]: Output };
 }
 
+/** An argument of a function (a data source): optional unless `required`. */
+export interface Argument {
+  readonly type: Type;
+  readonly required?: true;
+}
+
+/** One function (a data source), declared. Document each input and output with a one-line JSDoc. */
+export interface FunctionDeclaration {
+  /** The function's name, e.g. `getProjects`: `clouddb:index:<name>` in a package schema. */
+  readonly name: string;
+  readonly inputs: { readonly [name: string]: Argument };
+  /** What the function returns; a `secret` output holds a credential. */
+  readonly outputs: { readonly [name: string]: Output };
+}
+
+/** A setting of the provider's configuration: `clouddb:<name>` in a stack, always optional. */
+export interface Setting {
+  readonly type: ScalarType;
+  /** Kept as a Pulumi secret (`pulumi config set --secret`). */
+  readonly secret?: true;
+}
+
 export const STRING = { type: "string" } as const;
 export const NUMBER = { type: "number" } as const;
 export const INTEGER = { type: "integer" } as const;
@@ -127,6 +151,23 @@ export function declareResource<const D extends ResourceDeclaration>(
   },
 ): D {
   return declaration;
+}
+
+/** Declares a function (a data source); the compiler refuses the same mistakes as in `declareResource`. */
+export function declareFunction<const D extends FunctionDeclaration>(
+  declaration: D & {
+    inputs: Exactly<D["inputs"], Argument>;
+    outputs: Exactly<D["outputs"], Output> & CredentialsSecret<D["outputs"]>;
+  },
+): D {
+  return declaration;
+}
+
+/** Declares the provider's configuration: each setting with its type and a one-line JSDoc. */
+export function declareConfig<const C extends { readonly [name: string]: Setting }>(
+  settings: C & Exactly<C, Setting> & CredentialsSecret<C>,
+): C {
+  return settings;
 }
 
 /** Names of outputs that hold a credential: each must be declared `secret: true`. */
@@ -281,4 +322,45 @@ export type SecretsOf<D extends ResourceDeclaration> = {
 /** The change table's type. */
 export type ChangesOf<D extends ResourceDeclaration> = {
   readonly [K in keyof D["inputs"]]: D["inputs"][K]["change"];
+};
+
+/** What a program passes to a function: plain values, those left out absent. */
+export type FunctionArgsOf<D extends FunctionDeclaration> = {
+  -readonly [K in keyof D["inputs"] as IsRequired<D["inputs"][K]> extends true ? K : never]: ValueOf<
+    D["inputs"][K]["type"]
+  >;
+} & {
+  -readonly [K in keyof D["inputs"] as IsRequired<D["inputs"][K]> extends true ? never : K]?: ValueOf<
+    D["inputs"][K]["type"]
+  >;
+};
+
+/** What a function returns: readonly fields, the `optional` ones absent rather than undefined. */
+export type FunctionResultOf<D extends FunctionDeclaration> = ResultObjectOf<D["outputs"]>;
+
+/** A result's object whose properties `P` declares: readonly fields, the `optional` ones absent rather than undefined. */
+export type ResultObjectOf<P> = {
+  readonly [K in keyof P as IsOptional<P[K]> extends true ? never : K]: ResultPropertyValue<P[K]>;
+} & {
+  readonly [K in keyof P as IsOptional<P[K]> extends true ? K : never]?: ResultPropertyValue<P[K]>;
+} extends infer O
+  ? { [K in keyof O]: O[K] }
+  : never;
+
+type ResultPropertyValue<F> = F extends { readonly type: infer T }
+  ? F extends { readonly nullable: true }
+    ? ResultValueOf<T> | null
+    : ResultValueOf<T>
+  : never;
+
+/** A value of type `T` in a result: objects as `ResultObjectOf`. */
+type ResultValueOf<T> = T extends { readonly type: "array"; readonly items: infer I }
+  ? ResultValueOf<I>[]
+  : T extends { readonly type: "object"; readonly properties: infer P }
+    ? ResultObjectOf<P>
+    : ValueOf<T>;
+
+/** The configuration's values: each setting optional. */
+export type SettingsOf<C extends { readonly [name: string]: Setting }> = {
+  -readonly [K in keyof C]?: ValueOf<C[K]["type"]>;
 };
