@@ -35,7 +35,7 @@ export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
 export type InitSource = ValueOf<typeof INIT_SOURCE>;
 
 /** A compute endpoint the branch is declared with. */
-const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointInput", {
+const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointSpec", {
   /** `read_write` (at most one per branch) or `read_only`. */
   type: { type: ENDPOINT_TYPE },
 });
