@@ -62,7 +62,7 @@ function declarationsIn<D>(files: string[], is: (value: unknown) => value is D):
   return files.flatMap((file) => Object.values(require(file) as Json).filter(is));
 }
 
-/** Reads the docs once; `doc` fails naming the property that has none. */
+/** Reads the docs once; `of` fails naming the property that has none. */
 class Docs {
   private readonly properties = new Map<string, string | undefined>();
   private readonly owners = ownerDocs();
