@@ -1,18 +1,22 @@
 /**
- * The docs of the resource declarations: each input, output and object-type property of
- * `provider/resources/public/*.ts` is documented by the JSDoc on its property, which editors show on
- * hover and the published `.d.ts` keeps. This reads them back with the TypeScript compiler, for
- * whatever needs them as data (a package schema, the test that every property has one).
+ * The docs of the declarations: each input, output, object-type property and setting of
+ * `provider/resources/public/*.ts` (resources, config) and `provider/data/declared.ts` (functions)
+ * is documented by the JSDoc on its property, which editors show on hover and the published `.d.ts`
+ * keeps; each resource class, declared function and named type by the JSDoc above it. This reads
+ * them back with the TypeScript compiler, for whatever needs them as data (the package schema, the
+ * test that every property has one).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import ts from "typescript";
 
 /** One declared property and its doc (undefined when it has none). */
 export interface DeclaredDoc {
-  /** `Branch` for a resource, `Timeouts` for an object type. */
+  /** What declares it: a resource kind, a function, an object type, or the provider's config. */
+  of: "resource" | "function" | "type" | "config";
+  /** `Branch` for a resource, `getProjects` for a function, `Timeouts` for an object type, `config`. */
   owner: string;
-  /** `inputs`, `outputs`, or `properties` for an object type. */
+  /** `inputs`, `outputs`, or `properties` for an object type or the config. */
   part: "inputs" | "outputs" | "properties";
   name: string;
   doc: string | undefined;
@@ -23,23 +27,33 @@ export interface DeclaredDoc {
 /** The folder of the public declarations. */
 export const PUBLIC_DIR = join(__dirname, "..", "provider", "resources", "public");
 
-/** Every declared property of every declaration in `dir`, in source order. */
-export function declarationDocs(dir: string = PUBLIC_DIR): DeclaredDoc[] {
-  const docs: DeclaredDoc[] = [];
-  for (const file of readdirSync(dir)
+/** The folder of the data sources, whose declarations are in `declared.ts`. */
+export const DATA_DIR = join(__dirname, "..", "provider", "data");
+
+/** The declaration files: every file of `public/`, and the data sources' `declared.ts`. */
+function declarationFiles(): string[] {
+  const publicFiles = readdirSync(PUBLIC_DIR)
     .filter((f) => f.endsWith(".ts"))
-    .sort()) {
-    const source = ts.createSourceFile(
-      file,
-      readFileSync(join(dir, file), "utf8"),
-      ts.ScriptTarget.Latest,
-      true,
-    );
+    .sort()
+    .map((f) => join(PUBLIC_DIR, f));
+  return [...publicFiles, join(DATA_DIR, "declared.ts")];
+}
+
+function parse(path: string): ts.SourceFile {
+  return ts.createSourceFile(basename(path), readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+}
+
+/** Every declared property of every declaration, in source order. */
+export function declarationDocs(files: readonly string[] = declarationFiles()): DeclaredDoc[] {
+  const docs: DeclaredDoc[] = [];
+  for (const source of files.map(parse)) {
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
         const callee = node.expression.text;
-        if (callee === "declareResource") docs.push(...resourceDocs(source, node));
+        if (callee === "declareResource") docs.push(...declarationPartDocs(source, node, "resource", "type"));
+        if (callee === "declareFunction") docs.push(...declarationPartDocs(source, node, "function", "name"));
         if (callee === "objectType") docs.push(...objectTypeDocs(source, node));
+        if (callee === "declareConfig") docs.push(...configDocs(source, node));
       }
       ts.forEachChild(node, visit);
     };
@@ -48,16 +62,69 @@ export function declarationDocs(dir: string = PUBLIC_DIR): DeclaredDoc[] {
   return docs;
 }
 
-/** `declareResource({ type: "Branch", inputs: {...}, outputs: {...} })`. */
-function resourceDocs(source: ts.SourceFile, call: ts.CallExpression): DeclaredDoc[] {
+/**
+ * The doc above each resource class, declared function and named type, by its name in a schema
+ * (`Branch`, `getProjects`, `Timeouts`). A resource's doc is its class's.
+ */
+export function ownerDocs(files: readonly string[] = declarationFiles()): Map<string, string> {
+  const docs = new Map<string, string>();
+  for (const source of files.map(parse)) {
+    for (const statement of source.statements) {
+      if (ts.isClassDeclaration(statement) && statement.name !== undefined) {
+        const doc = jsDocOf(statement);
+        if (doc !== undefined) docs.set(statement.name.text, doc);
+      }
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const variable of statement.declarationList.declarations) {
+        const call = variable.initializer;
+        if (call === undefined || !ts.isCallExpression(call) || !ts.isIdentifier(call.expression)) continue;
+        const doc = jsDocOf(statement);
+        const name = declaredName(call);
+        if (doc !== undefined && name !== undefined && !docs.has(name)) docs.set(name, doc);
+      }
+    }
+  }
+  return docs;
+}
+
+/** `Timeouts` of `objectType("Timeouts", ...)` or `enumOf(...)`, `getProjects` of `declareFunction({ name })`. */
+function declaredName(call: ts.CallExpression): string | undefined {
+  const callee = (call.expression as ts.Identifier).text;
+  const [first] = call.arguments;
+  if ((callee === "objectType" || callee === "enumOf") && first !== undefined && ts.isStringLiteral(first))
+    return first.text;
+  if (callee === "declareFunction" && first !== undefined && ts.isObjectLiteralExpression(first)) {
+    const name = property(first, "name");
+    return name !== undefined && ts.isStringLiteral(name) ? name.text : undefined;
+  }
+  return undefined;
+}
+
+function jsDocOf(node: ts.Node): string | undefined {
+  const text = ts
+    .getJSDocCommentsAndTags(node)
+    .filter(ts.isJSDoc)
+    .map((c) => ts.getTextOfJSDocComment(c.comment) ?? "")
+    .join("\n")
+    .trim();
+  return text === "" ? undefined : text;
+}
+
+/** `declareResource({ type: "Branch", inputs, outputs })` or `declareFunction({ name: "getProjects", inputs, outputs })`. */
+function declarationPartDocs(
+  source: ts.SourceFile,
+  call: ts.CallExpression,
+  of: "resource" | "function",
+  nameField: "type" | "name",
+): DeclaredDoc[] {
   const [declaration] = call.arguments;
   if (declaration === undefined || !ts.isObjectLiteralExpression(declaration)) return [];
-  const type = property(declaration, "type");
+  const type = property(declaration, nameField);
   const owner = type !== undefined && ts.isStringLiteral(type) ? type.text : "?";
   return (["inputs", "outputs"] as const).flatMap((part) => {
     const props = property(declaration, part);
     return props !== undefined && ts.isObjectLiteralExpression(props)
-      ? docsOf(source, owner, part, props)
+      ? docsOf(source, of, owner, part, props)
       : [];
   });
 }
@@ -67,7 +134,14 @@ function objectTypeDocs(source: ts.SourceFile, call: ts.CallExpression): Declare
   const [name, props] = call.arguments;
   if (name === undefined || !ts.isStringLiteral(name)) return [];
   if (props === undefined || !ts.isObjectLiteralExpression(props)) return [];
-  return docsOf(source, name.text, "properties", props);
+  return docsOf(source, "type", name.text, "properties", props);
+}
+
+/** `declareConfig({...})`. */
+function configDocs(source: ts.SourceFile, call: ts.CallExpression): DeclaredDoc[] {
+  const [props] = call.arguments;
+  if (props === undefined || !ts.isObjectLiteralExpression(props)) return [];
+  return docsOf(source, "config", "config", "properties", props);
 }
 
 function property(object: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
@@ -79,24 +153,21 @@ function property(object: ts.ObjectLiteralExpression, name: string): ts.Expressi
 
 function docsOf(
   source: ts.SourceFile,
+  of: DeclaredDoc["of"],
   owner: string,
   part: DeclaredDoc["part"],
   props: ts.ObjectLiteralExpression,
 ): DeclaredDoc[] {
   return props.properties.flatMap((p) => {
     if (!ts.isPropertyAssignment(p) || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) return [];
-    const comments = ts.getJSDocCommentsAndTags(p).filter(ts.isJSDoc);
-    const text = comments
-      .map((c) => ts.getTextOfJSDocComment(c.comment) ?? "")
-      .join("\n")
-      .trim();
     const line = source.getLineAndCharacterOfPosition(p.getStart(source)).line + 1;
     return [
       {
+        of,
         owner,
         part,
         name: p.name.text,
-        doc: text === "" ? undefined : text,
+        doc: jsDocOf(p),
         at: `${source.fileName}:${line}`,
       },
     ];

@@ -1,23 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
+import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
+import type { GET_CONNECTION_URI } from "./declared";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getConnectionUri}. */
-export interface GetConnectionUriArgs {
-  /** The project. */
-  projectId: string;
-  /** The branch; default: the project's default branch. */
-  branchId?: string;
-  /** The compute to connect through; default: the branch's read_write compute. */
-  endpointId?: string;
-  /** The database to connect to. */
-  databaseName: string;
-  /** The role to connect as (its password is in the result). */
-  roleName: string;
-  /** Connect through the connection pooler (the `-pooler` host). Default false. */
-  pooled?: boolean;
-}
+export interface GetConnectionUriArgs extends FunctionArgsOf<typeof GET_CONNECTION_URI> {}
 
 /** Arguments of {@link getConnectionUriOutput}: those of {@link getConnectionUri}, each an Input. */
 export type GetConnectionUriOutputArgs = {
@@ -25,10 +14,7 @@ export type GetConnectionUriOutputArgs = {
 };
 
 /** Result of {@link getConnectionUri}. */
-export interface GetConnectionUriResult {
-  /** `postgresql://role:password@host/database?sslmode=require`: it holds the role's password. */
-  readonly uri: string;
-}
+export interface GetConnectionUriResult extends FunctionResultOf<typeof GET_CONNECTION_URI> {}
 
 /**
  * Reads a connection string, password included, from the API. The result is plain text: wrap it

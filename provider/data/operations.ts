@@ -1,49 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Operation } from "../client";
+import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
+import type { GET_OPERATION, GET_OPERATIONS, OPERATION_SUMMARY } from "./declared";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getOperations}. */
-export interface GetOperationsArgs {
-  /** The project whose operations to list. */
-  projectId: string;
-  /** Stop after this many operations (newest first). Default: all. */
-  maxItems?: number;
-  /** Page size, 1-1000 (default 1000: fewest requests). */
-  pageSize?: number;
-}
+export interface GetOperationsArgs extends FunctionArgsOf<typeof GET_OPERATIONS> {}
 
 /** An operation with camelCase fields. */
-export interface OperationSummary {
-  /** Operation id (UUID). */
-  readonly id: string;
-  /** Owning project. */
-  readonly projectId: string;
-  /** Branch concerned, when any. */
-  readonly branchId?: string;
-  /** Compute endpoint concerned, when any. */
-  readonly endpointId?: string;
-  /** Action, e.g. `create_branch`; the list of actions grows, so any string. */
-  readonly action: string;
-  /** Status: scheduling, running, finished, failed, error, cancelling, cancelled, skipped. */
-  readonly status: string;
-  /** Failures so far (a `failed` operation is retried by the platform). */
-  readonly failuresCount: number;
-  /** Creation time. */
-  readonly createdAt: string;
-  /** Last update time. */
-  readonly updatedAt: string;
-  /** Total duration in milliseconds, when reported. */
-  readonly totalDurationMs?: number;
-  /** Error text of a failed operation. */
-  readonly error?: string;
-}
+export interface OperationSummary extends ResultObjectOf<typeof OPERATION_SUMMARY.properties> {}
 
 /** Result of {@link getOperations}. */
-export interface GetOperationsResult {
-  /** Operations, newest first. */
-  readonly operations: OperationSummary[];
-}
+export interface GetOperationsResult extends FunctionResultOf<typeof GET_OPERATIONS> {}
 
 /** Lists a project's operations newest first, across pages, stopping at `maxItems`. */
 export async function getOperations(
@@ -71,18 +40,10 @@ export function getOperationsOutput(
 }
 
 /** Arguments of {@link getOperation}. */
-export interface GetOperationArgs {
-  /** The owning project. */
-  projectId: string;
-  /** The operation id. */
-  operationId: string;
-}
+export interface GetOperationArgs extends FunctionArgsOf<typeof GET_OPERATION> {}
 
 /** Result of {@link getOperation}. */
-export interface GetOperationResult {
-  /** The operation. */
-  readonly operation: OperationSummary;
-}
+export interface GetOperationResult extends FunctionResultOf<typeof GET_OPERATION> {}
 
 /** Reads one operation. Throws a not-found error when it does not exist (or was removed after 6 months). */
 export async function getOperation(

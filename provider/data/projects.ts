@@ -1,54 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
+import type { GET_PROJECTS, PROJECT_SUMMARY } from "./declared";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getProjects}. */
-export interface GetProjectsArgs {
-  /** Only projects whose name or id contains this text. */
-  search?: string;
-  /** Only the projects of this organization. */
-  orgId?: string;
-  /** Page size, 1-400 (default 400: fewest requests). */
-  limit?: number;
-}
+export interface GetProjectsArgs extends FunctionArgsOf<typeof GET_PROJECTS> {}
 
 /** A project as listed, with the API's fields in camelCase. */
-export interface ProjectSummary {
-  /** Project id. */
-  readonly id: string;
-  /** Project name. */
-  readonly name: string;
-  /** Cloud platform id. */
-  readonly platformId: string;
-  /** Region id. */
-  readonly regionId: string;
-  /** Compute provisioner. */
-  readonly provisioner: string;
-  /** Postgres major version. */
-  readonly pgVersion: number;
-  /** Compute seconds used. */
-  readonly cpuUsedSec: number;
-  /** Whether the project is locked. */
-  readonly locked: boolean;
-  /** Creation time, ISO 8601 UTC. */
-  readonly createdAt: string;
-  /** Last update time, ISO 8601 UTC. */
-  readonly updatedAt: string;
-  /** Proxy host for connections. */
-  readonly proxyHost: string;
-  /** Branch logical size limit. */
-  readonly branchLogicalSizeLimit: number;
-  /** Owning organization, when the API reports it. */
-  readonly orgId?: string;
-}
+export interface ProjectSummary extends ResultObjectOf<typeof PROJECT_SUMMARY.properties> {}
 
 /** Result of {@link getProjects}. */
-export interface GetProjectsResult {
-  /** Every project visible to the key, over all pages. */
-  readonly projects: ProjectSummary[];
-  /** Projects the API could not list right now: when non-empty, `projects` is partial. */
-  readonly unavailableProjectIds: string[];
-}
+export interface GetProjectsResult extends FunctionResultOf<typeof GET_PROJECTS> {}
 
 /** Lists every project the key can see (all pages). Throws the client's typed errors. */
 export async function getProjects(

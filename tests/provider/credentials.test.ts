@@ -3,7 +3,7 @@ import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { getProjects } from "../../provider/data/projects";
 import type { PartialFailure } from "../../provider/resources/errors";
-import { pollIntervalFromEnv } from "../../provider/resources/host/settings";
+import { pollIntervalFromEnv, providerSettings } from "../../provider/resources/host/settings";
 import {
   type ApiKeyInputs,
   type ApiKeyOutputs,
@@ -14,6 +14,7 @@ import {
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
+import { CONFIG } from "../../provider/resources/public/config";
 import { clearStackConfig, fakeConfig, PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
 
 const BOTH_WAYS = /clouddb:apiKey[\s\S]*CLOUDDB_API_KEY/;
@@ -98,6 +99,28 @@ describe("provider credentials", () => {
     assert.match(err.message, /shared limiter URL must start with redis:\/\/ or rediss:\/\//);
     assert.match(err.message, /clouddb:limiterUrl/);
     assert.equal(harness.emulator.control.requests().length, 0, "nothing was sent");
+  });
+
+  it("records each clouddb: setting the config declares from configure(), the timeout as a number", async () => {
+    await apiKeyProvider.configure!({
+      config: fakeConfig({
+        "clouddb:apiKey": "napi_configured",
+        "clouddb:apiUrl": "http://127.0.0.1:1/api/v2",
+        "clouddb:operationTimeoutSeconds": "90",
+        "clouddb:limiterUrl": "redis://127.0.0.1:6379",
+        "clouddb:limiterAccount": "platform",
+        "clouddb:unknownSetting": "left alone",
+        "other:apiKey": "another package's",
+      }),
+    });
+    assert.deepEqual(providerSettings(), {
+      apiKey: "napi_configured",
+      apiUrl: "http://127.0.0.1:1/api/v2",
+      operationTimeoutSeconds: 90,
+      limiterUrl: "redis://127.0.0.1:6379",
+      limiterAccount: "platform",
+    });
+    assert.deepEqual(Object.keys(providerSettings()), Object.keys(CONFIG));
   });
 
   it("rejects a bad clouddb:operationTimeoutSeconds in configure(), saying how to fix it", async () => {

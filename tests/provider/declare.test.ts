@@ -4,6 +4,8 @@ import { BRANCH } from "../../provider/resources/public/branch";
 import {
   arrayOf,
   changesOf,
+  declareConfig,
+  declareFunction,
   declareResource,
   outputNames,
   STRING,
@@ -51,6 +53,25 @@ declareResource({
   },
 });
 
+declareFunction({
+  name: "getCareless",
+  inputs: {},
+  outputs: {
+    // @ts-expect-error a function's output holding a credential must be declared a secret
+    readerUri: { type: STRING },
+  },
+});
+
+declareConfig({
+  // @ts-expect-error a setting holding a credential must be declared a secret
+  apiKey: { type: STRING },
+});
+
+declareConfig({
+  // @ts-expect-error a setting is a scalar
+  limits: { type: arrayOf(STRING) },
+});
+
 describe("resource declarations", () => {
   it("lists the outputs in declaration order: what the class seeds", () => {
     assert.deepEqual(outputNames(WIDGET), ["widgetId", "connectionUri", "operationIds", "password"]);
@@ -65,17 +86,14 @@ describe("resource declarations", () => {
     assert.deepEqual(changesOf(WIDGET), { name: "replace", note: "update" });
   });
 
-  it("documents every input, output and object-type property of every kind in one paragraph", () => {
+  it("documents every input, output and object-type property of every kind, function and setting in one paragraph", () => {
     const docs = declarationDocs();
     const kinds = Object.values(resources)
       .filter((value) => typeof value === "function" && value.prototype instanceof DynamicResource)
       .map((value) => (value as { name: string }).name)
       .sort();
     assert.equal(kinds.length, 6, kinds.join(", "));
-    assert.deepEqual(
-      [...new Set(docs.filter((d) => d.part !== "properties").map((d) => d.owner))].sort(),
-      kinds,
-    );
+    assert.deepEqual([...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(), kinds);
     const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
     assert.deepEqual(
       undocumented.map((d) => `${d.owner}.${d.part}.${d.name} (${d.at})`),

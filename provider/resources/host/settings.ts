@@ -7,17 +7,12 @@ import {
   createClient,
   type PollInterval,
 } from "../../client";
+import { CONFIG, type ConfigSettings } from "../public/config";
 import { watchEngineInHost } from "./engineWatch";
 import { hostProgressListener } from "./progress";
 
-/** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`. */
-export interface ProviderSettings {
-  apiKey?: string;
-  apiUrl?: string;
-  operationTimeoutSeconds?: number;
-  limiterUrl?: string;
-  limiterAccount?: string;
-}
+/** Settings a dynamic provider process reads from the stack's `clouddb:` config in `configure()`: those `CONFIG` declares. */
+export interface ProviderSettings extends ConfigSettings {}
 
 /** Default bound on waiting for a resource's operations when neither config nor inputs set one. */
 export const DEFAULT_OPERATION_TIMEOUT_SECONDS = 20 * 60;
@@ -32,26 +27,24 @@ type Holder = { [SETTINGS]?: ProviderSettings };
  */
 export function configureFromStack(config: pulumi.dynamic.Config): void {
   const settings: ProviderSettings = {};
-  const apiKey = config.get("clouddb:apiKey");
-  const apiUrl = config.get("clouddb:apiUrl");
-  const timeout = config.get("clouddb:operationTimeoutSeconds");
-  if (apiKey) settings.apiKey = apiKey;
-  if (apiUrl) settings.apiUrl = apiUrl;
-  const limiterUrl = config.get("clouddb:limiterUrl");
-  const limiterAccount = config.get("clouddb:limiterAccount");
-  if (limiterUrl) settings.limiterUrl = limiterUrl;
-  if (limiterAccount) settings.limiterAccount = limiterAccount;
-  if (timeout !== undefined && timeout !== "") {
-    const seconds = Number(timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new ConfigError(
-        `clouddb:operationTimeoutSeconds must be a positive number of seconds, got ${JSON.stringify(timeout)}; ` +
-          "fix it with `pulumi config set clouddb:operationTimeoutSeconds 600`",
-      );
-    }
-    settings.operationTimeoutSeconds = seconds;
+  for (const name of Object.keys(CONFIG) as (keyof typeof CONFIG)[]) {
+    const value = config.get(`clouddb:${name}`);
+    if (value === undefined || value === "") continue;
+    if (name === "operationTimeoutSeconds") settings[name] = positiveSeconds(value);
+    else settings[name] = value;
   }
   (globalThis as Holder)[SETTINGS] = settings;
+}
+
+function positiveSeconds(timeout: string): number {
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new ConfigError(
+      `clouddb:operationTimeoutSeconds must be a positive number of seconds, got ${JSON.stringify(timeout)}; ` +
+        "fix it with `pulumi config set clouddb:operationTimeoutSeconds 600`",
+    );
+  }
+  return seconds;
 }
 
 /**

@@ -9,6 +9,7 @@ import { BOOLEAN, declareResource, enumOf, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf, ValueOf } from "./shapes";
 
+/** The kind of an API key: `personal`, `organization` or `project`-scoped. */
 const API_KEY_KIND = enumOf("ApiKeyKind", ["personal", "organization", "project"]);
 
 /** Which of the three kinds of key this is. */

@@ -24,18 +24,19 @@ import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf, ValueOf } from 
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];
 
-/** How a branch is filled, declared. */
+/** How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone. */
 export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
 
 /** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
 export type InitSource = ValueOf<typeof INIT_SOURCE>;
 
 /** A compute endpoint the branch is declared with. */
-const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointInput", {
+const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointSpec", {
   /** `read_write` (at most one per branch) or `read_only`. */
   type: { type: ENDPOINT_TYPE },
 });
 
+/** A compute endpoint of the branch, as last read. */
 const BRANCH_ENDPOINT = objectType("BranchEndpoint", {
   /** The compute endpoint id, `ep-...`. */
   id: { type: STRING },

@@ -5,13 +5,17 @@
  * whether it may be null or absent, whether it is a secret), in the vocabulary of a Pulumi package
  * schema, each documented by the JSDoc on its property. The Args a program passes, the Inputs and
  * Outputs the provider works with, the class's fields, the outputs it seeds and the secrets it asks
- * for all come from it, so they cannot disagree. Like the rest of `public/`, this module loads
- * neither zod nor the client, and its declarations reach neither.
+ * for all come from it, so they cannot disagree. The data sources (`declareFunction`) and the
+ * provider's configuration (`declareConfig`) are declared in the same vocabulary; the package schema
+ * is derived from all three. Like the rest of `public/`, this module loads neither zod nor the
+ * client, and its declarations reach neither.
  */
 import type {
+  Argument,
   ChangesOf,
   ElementType,
   EnumType,
+  FunctionDeclaration,
   Input,
   ObjectType,
   Output,
@@ -19,7 +23,7 @@ import type {
   ResourceDeclaration,
   ScalarType,
   SecretsOf,
-  Type,
+  Setting,
 } from "./shapes";
 
 // The shapes and derived types are in `shapes.ts`, which public declaration files refer to.
@@ -73,6 +77,23 @@ export function declareResource<const D extends ResourceDeclaration>(
   },
 ): D {
   return declaration;
+}
+
+/** Declares a function (a data source); the compiler refuses the same mistakes as in `declareResource`. */
+export function declareFunction<const D extends FunctionDeclaration>(
+  declaration: D & {
+    inputs: Exactly<D["inputs"], Argument>;
+    outputs: Exactly<D["outputs"], Output> & CredentialsSecret<D["outputs"]>;
+  },
+): D {
+  return declaration;
+}
+
+/** Declares the provider's configuration: each setting with its type and a one-line JSDoc. */
+export function declareConfig<const C extends { readonly [name: string]: Setting }>(
+  settings: C & Exactly<C, Setting> & CredentialsSecret<C>,
+): C {
+  return settings;
 }
 
 /** Names of outputs that hold a credential: each must be declared `secret: true`. */

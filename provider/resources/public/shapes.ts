@@ -87,6 +87,28 @@ export interface ResourceDeclaration {
   readonly outputs: { readonly [name: string]: Output };
 }
 
+/** An argument of a function (a data source): optional unless `required`. */
+export interface Argument {
+  readonly type: Type;
+  readonly required?: true;
+}
+
+/** One function (a data source), declared. Document each input and output with a one-line JSDoc. */
+export interface FunctionDeclaration {
+  /** The function's name, e.g. `getProjects`: `clouddb:index:<name>` in a package schema. */
+  readonly name: string;
+  readonly inputs: { readonly [name: string]: Argument };
+  /** What the function returns; a `secret` output holds a credential. */
+  readonly outputs: { readonly [name: string]: Output };
+}
+
+/** A setting of the provider's configuration: `clouddb:<name>` in a stack, always optional. */
+export interface Setting {
+  readonly type: ScalarType;
+  /** Kept as a Pulumi secret (`pulumi config set --secret`). */
+  readonly secret?: true;
+}
+
 // ---------------------------------------------------------------- derived types
 // The derived types keep each property's doc (they map over `keyof`, or pick like `Pick`), so an
 // editor shows it on a class's field and in an Args object.
@@ -219,4 +241,49 @@ export type SecretsOf<D extends ResourceDeclaration> = {
 /** The change table's type. */
 export type ChangesOf<D extends ResourceDeclaration> = {
   readonly [K in keyof D["inputs"]]: D["inputs"][K]["change"];
+};
+
+/** Each argument of `I` with its plain value. */
+type ArgumentValues<I> = {
+  -readonly [K in keyof I]: I[K] extends { readonly type: infer T } ? ValueOf<T> : never;
+};
+
+/** What a program passes to a function: plain values, those left out absent. */
+export type FunctionArgsOf<D extends FunctionDeclaration> = Pick<
+  ArgumentValues<D["inputs"]>,
+  RequiredInputs<D["inputs"]>
+> &
+  PickOptional<ArgumentValues<D["inputs"]>, Exclude<keyof D["inputs"], RequiredInputs<D["inputs"]>>>;
+
+/** What a function returns: readonly fields, the `optional` ones absent rather than undefined. */
+export type FunctionResultOf<D extends FunctionDeclaration> = ResultObjectOf<D["outputs"]>;
+
+/** Each property of `P` with its value in a result. */
+type ResultValues<P> = { readonly [K in keyof P]: ResultPropertyValue<P[K]> };
+
+/** A result's object whose properties `P` declares: readonly fields, the `optional` ones absent rather than undefined. */
+export type ResultObjectOf<P> = Flat<
+  Pick<ResultValues<P>, Exclude<keyof P, OptionalProperties<P>>> &
+    PickOptional<ResultValues<P>, OptionalProperties<P>>
+>;
+
+type ResultPropertyValue<F> = F extends { readonly type: infer T }
+  ? F extends { readonly nullable: true }
+    ? ResultValueOf<T> | null
+    : ResultValueOf<T>
+  : never;
+
+/** A value that is not a list in a result: objects as `ResultObjectOf`. */
+type ResultElementOf<T> = T extends { readonly type: "object"; readonly properties: infer P }
+  ? ResultObjectOf<P>
+  : ValueOf<T>;
+
+/** A value of type `T` in a result (without a conditional type that names itself, see `ValueOf`). */
+type ResultValueOf<T> = T extends { readonly type: "array"; readonly items: infer I }
+  ? ResultElementOf<I>[]
+  : ResultElementOf<T>;
+
+/** The configuration's values: each setting optional. */
+export type SettingsOf<C extends { readonly [name: string]: Setting }> = {
+  -readonly [K in keyof C]?: ValueOf<C[K]["type"]>;
 };

@@ -1,0 +1,145 @@
+/**
+ * The data sources, declared: each function's arguments and result, in the vocabulary of the
+ * resource declarations (`../resources/public/declare.ts`), each documented by its JSDoc. The
+ * functions' TypeScript types and the package schema's functions come from here. Loads neither
+ * zod nor the client.
+ */
+import {
+  arrayOf,
+  BOOLEAN,
+  declareFunction,
+  INTEGER,
+  NUMBER,
+  objectType,
+  STRING,
+} from "../resources/public/declare";
+
+/** A project as listed, with the API's fields in camelCase. */
+export const PROJECT_SUMMARY = objectType("ProjectSummary", {
+  /** Project id. */
+  id: { type: STRING },
+  /** Project name. */
+  name: { type: STRING },
+  /** Cloud platform id. */
+  platformId: { type: STRING },
+  /** Region id. */
+  regionId: { type: STRING },
+  /** Compute provisioner. */
+  provisioner: { type: STRING },
+  /** Postgres major version. */
+  pgVersion: { type: INTEGER },
+  /** Compute seconds used. */
+  cpuUsedSec: { type: NUMBER },
+  /** Whether the project is locked. */
+  locked: { type: BOOLEAN },
+  /** Creation time, ISO 8601 UTC. */
+  createdAt: { type: STRING },
+  /** Last update time, ISO 8601 UTC. */
+  updatedAt: { type: STRING },
+  /** Proxy host for connections. */
+  proxyHost: { type: STRING },
+  /** Branch logical size limit. */
+  branchLogicalSizeLimit: { type: NUMBER },
+  /** Owning organization, when the API reports it. */
+  orgId: { type: STRING, optional: true },
+});
+
+/** Lists every project the key can see (all pages). */
+export const GET_PROJECTS = declareFunction({
+  name: "getProjects",
+  inputs: {
+    /** Only projects whose name or id contains this text. */
+    search: { type: STRING },
+    /** Only the projects of this organization. */
+    orgId: { type: STRING },
+    /** Page size, 1-400 (default 400: fewest requests). */
+    limit: { type: INTEGER },
+  },
+  outputs: {
+    /** Every project visible to the key, over all pages. */
+    projects: { type: arrayOf(PROJECT_SUMMARY) },
+    /** Projects the API could not list right now: when non-empty, `projects` is partial. */
+    unavailableProjectIds: { type: arrayOf(STRING) },
+  },
+});
+
+/** An operation with camelCase fields. */
+export const OPERATION_SUMMARY = objectType("OperationSummary", {
+  /** Operation id (UUID). */
+  id: { type: STRING },
+  /** Owning project. */
+  projectId: { type: STRING },
+  /** Branch concerned, when any. */
+  branchId: { type: STRING, optional: true },
+  /** Compute endpoint concerned, when any. */
+  endpointId: { type: STRING, optional: true },
+  /** Action, e.g. `create_branch`; the list of actions grows, so any string. */
+  action: { type: STRING },
+  /** Status: scheduling, running, finished, failed, error, cancelling, cancelled, skipped. */
+  status: { type: STRING },
+  /** Failures so far (a `failed` operation is retried by the platform). */
+  failuresCount: { type: INTEGER },
+  /** Creation time. */
+  createdAt: { type: STRING },
+  /** Last update time. */
+  updatedAt: { type: STRING },
+  /** Total duration in milliseconds, when reported. */
+  totalDurationMs: { type: NUMBER, optional: true },
+  /** Error text of a failed operation. */
+  error: { type: STRING, optional: true },
+});
+
+/** Lists a project's operations newest first, across pages, stopping at `maxItems`. */
+export const GET_OPERATIONS = declareFunction({
+  name: "getOperations",
+  inputs: {
+    /** The project whose operations to list. */
+    projectId: { type: STRING, required: true },
+    /** Stop after this many operations (newest first). Default: all. */
+    maxItems: { type: INTEGER },
+    /** Page size, 1-1000 (default 1000: fewest requests). */
+    pageSize: { type: INTEGER },
+  },
+  outputs: {
+    /** Operations, newest first. */
+    operations: { type: arrayOf(OPERATION_SUMMARY) },
+  },
+});
+
+/** Reads one operation; fails with a not-found error when it does not exist (or was removed after 6 months). */
+export const GET_OPERATION = declareFunction({
+  name: "getOperation",
+  inputs: {
+    /** The owning project. */
+    projectId: { type: STRING, required: true },
+    /** The operation id. */
+    operationId: { type: STRING, required: true },
+  },
+  outputs: {
+    /** The operation. */
+    operation: { type: OPERATION_SUMMARY },
+  },
+});
+
+/** Reads a connection string, password included: the result is a secret. */
+export const GET_CONNECTION_URI = declareFunction({
+  name: "getConnectionUri",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true },
+    /** The branch; default: the project's default branch. */
+    branchId: { type: STRING },
+    /** The compute to connect through; default: the branch's read_write compute. */
+    endpointId: { type: STRING },
+    /** The database to connect to. */
+    databaseName: { type: STRING, required: true },
+    /** The role to connect as (its password is in the result). */
+    roleName: { type: STRING, required: true },
+    /** Connect through the connection pooler (the `-pooler` host). Default false. */
+    pooled: { type: BOOLEAN },
+  },
+  outputs: {
+    /** `postgresql://role:password@host/database?sslmode=require`: it holds the role's password. */
+    uri: { type: STRING, secret: true },
+  },
+});

@@ -1,0 +1,265 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONFIG } from "../provider/resources/public/config";
+import type {
+  EnumType,
+  FunctionDeclaration,
+  ObjectType,
+  Output,
+  ResourceDeclaration,
+  Setting,
+  Type,
+} from "../provider/resources/public/declare";
+import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } from "./declaration-docs";
+
+// Derives `schema.json`, the Pulumi package schema of the provider plugin, from the declarations:
+// every resource kind of `provider/resources/public/`, every function of `provider/data/declared.ts`
+// and the settings of `provider/resources/public/config.ts`, each property with its JSDoc. Nothing in
+// the schema is written by hand but the package's identity and its language sections below.
+//
+//   npm run derive:schema          # rewrites schema.json
+//
+// A test re-derives it and fails when the committed file no longer matches the declarations.
+
+/** The package's name: `clouddb:index:<Name>` tokens, `clouddb:<setting>` config keys. */
+export const PACKAGE = "clouddb";
+/** The Go package the SDK generated into `sdk/go/clouddb` is imported as. */
+export const GO_IMPORT_BASE_PATH = "github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb";
+/** The Python package of the SDK generated into `sdk/python`. */
+export const PYTHON_PACKAGE = "pulumi_clouddb";
+
+type Json = Record<string, unknown>;
+
+/** `clouddb:index:Branch`. */
+export function token(name: string): string {
+  return `${PACKAGE}:index:${name}`;
+}
+
+/** The resource declarations exported by the modules of `public/`, by type name. */
+export function resourceDeclarations(): ResourceDeclaration[] {
+  return declarationsIn(
+    readdirSync(PUBLIC_DIR)
+      .filter((f) => f.endsWith(".ts"))
+      .sort()
+      .map((f) => join(PUBLIC_DIR, f)),
+    (value): value is ResourceDeclaration => isDeclaration(value) && typeof value["methods"] === "string",
+  ).sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/** The function declarations of `provider/data/declared.ts`, by name. */
+export function functionDeclarations(): FunctionDeclaration[] {
+  return declarationsIn(
+    [join(DATA_DIR, "declared.ts")],
+    (value): value is FunctionDeclaration => isDeclaration(value) && typeof value["name"] === "string",
+  ).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function isDeclaration(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && "inputs" in value && "outputs" in value;
+}
+
+function declarationsIn<D>(files: string[], is: (value: unknown) => value is D): D[] {
+  return files.flatMap((file) => Object.values(require(file) as Json).filter(is));
+}
+
+/** Reads the docs once; `of` fails naming the property that has none. */
+class Docs {
+  private readonly properties = new Map<string, string | undefined>();
+  private readonly owners = ownerDocs();
+
+  constructor(docs: DeclaredDoc[] = declarationDocs()) {
+    for (const d of docs)
+      this.properties.set(`${d.of}:${d.owner}:${d.part}:${d.name}`, d.doc && paragraphs(d.doc));
+  }
+
+  of(of: DeclaredDoc["of"], owner: string, part: DeclaredDoc["part"], name: string): string {
+    const doc = this.properties.get(`${of}:${owner}:${part}:${name}`);
+    if (doc === undefined)
+      throw new Error(`${owner}.${part}.${name} has no JSDoc: document it in its declaration`);
+    return doc;
+  }
+
+  /** The doc above a class, function or named type; none is allowed for a type. */
+  owner(name: string): string | undefined {
+    const doc = this.owners.get(name);
+    return doc && paragraphs(doc);
+  }
+}
+
+/** A doc's paragraphs, each on one line: the line breaks of a JSDoc are the source's, not the text's. */
+function paragraphs(doc: string): string {
+  return doc
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.replace(/\s*\n\s*/g, " "))
+    .join("\n\n");
+}
+
+/** Collects the named types (objects and enums) the properties refer to. */
+class Types {
+  readonly specs = new Map<string, Json>();
+  private readonly declared = new Map<string, EnumType | ObjectType>();
+
+  constructor(private readonly docs: Docs) {}
+
+  /** The schema type of `type`; a named type is added to `types` and referred to. */
+  spec(type: Type): Json {
+    if ("oneOf" in type) return { oneOf: type.oneOf.map((t) => this.spec(t)) };
+    if (type.type === "array") return { type: "array", items: this.spec(type.items) };
+    if ("name" in type) {
+      this.define(type.name, type);
+      return { $ref: `#/types/${token(type.name)}` };
+    }
+    return { type: type.type };
+  }
+
+  private define(name: string, type: EnumType | ObjectType): void {
+    const earlier = this.declared.get(name);
+    if (earlier !== undefined) {
+      if (earlier !== type) throw new Error(`two declared types are named ${name}: rename one`);
+      return;
+    }
+    this.declared.set(name, type);
+    const description = this.docs.owner(name);
+    const about = description === undefined ? {} : { description };
+    if ("enum" in type) {
+      this.specs.set(token(name), {
+        ...about,
+        type: "string",
+        enum: type.enum.map((value) => ({ value })),
+      });
+      return;
+    }
+    const spec: Json = { ...about, type: "object" };
+    this.specs.set(token(name), spec);
+    spec["properties"] = mapValues(type.properties, (property, key) => ({
+      ...this.spec(property.type),
+      description: this.docs.of("type", name, "properties", key),
+    }));
+    const required = presentAlways(type.properties);
+    if (required.length > 0) spec["required"] = required;
+  }
+}
+
+/** Names of the properties always present: neither `optional` nor `nullable`. */
+function presentAlways(properties: { readonly [name: string]: Output }): string[] {
+  return Object.keys(properties).filter((key) => {
+    const p = properties[key];
+    return p !== undefined && p.optional !== true && p.nullable !== true;
+  });
+}
+
+function mapValues<V>(record: { readonly [name: string]: V }, f: (value: V, key: string) => Json): Json {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value, key)]));
+}
+
+function secret(declared: { readonly secret?: true }): Json {
+  return declared.secret === true ? { secret: true } : {};
+}
+
+function sorted(record: Map<string, Json>): Json {
+  return Object.fromEntries([...record.keys()].sort().map((key) => [key, record.get(key)]));
+}
+
+/** The package schema, derived (deterministic: same declarations, same schema). */
+export function deriveSchema(): Json {
+  const docs = new Docs();
+  const types = new Types(docs);
+  /** The schema properties of declared inputs, outputs or settings: type, doc, and secret when one is. */
+  const properties = (
+    of: DeclaredDoc["of"],
+    owner: string,
+    part: DeclaredDoc["part"],
+    declared: { readonly [name: string]: { readonly type: Type; readonly secret?: true } },
+  ): Json =>
+    mapValues(declared, (property, name) => ({
+      ...types.spec(property.type),
+      description: docs.of(of, owner, part, name),
+      ...secret(property),
+    }));
+  const requiredOf = (inputs: { readonly [name: string]: { readonly required?: true } }): Json => {
+    const required = Object.keys(inputs).filter((name) => inputs[name]?.required === true);
+    return required.length > 0 ? { required } : {};
+  };
+  const describedBy = (name: string): Json => {
+    const description = docs.owner(name);
+    return description === undefined ? {} : { description };
+  };
+
+  const resources = new Map<string, Json>();
+  for (const kind of resourceDeclarations()) {
+    const inputs = properties("resource", kind.type, "inputs", kind.inputs);
+    for (const [name, input] of Object.entries(kind.inputs)) {
+      if (input.change === "replace")
+        inputs[name] = { ...(inputs[name] as Json), willReplaceOnChanges: true };
+    }
+    const { required: requiredInputs } = requiredOf(kind.inputs);
+    resources.set(token(kind.type), {
+      ...describedBy(kind.type),
+      properties: properties("resource", kind.type, "outputs", kind.outputs),
+      required: presentAlways(kind.outputs),
+      inputProperties: inputs,
+      ...(requiredInputs === undefined ? {} : { requiredInputs }),
+    });
+  }
+
+  const functions = new Map<string, Json>();
+  for (const fn of functionDeclarations()) {
+    functions.set(token(fn.name), {
+      ...describedBy(fn.name),
+      inputs: { properties: properties("function", fn.name, "inputs", fn.inputs), ...requiredOf(fn.inputs) },
+      outputs: {
+        properties: properties("function", fn.name, "outputs", fn.outputs),
+        required: presentAlways(fn.outputs),
+      },
+    });
+  }
+
+  const settings = properties("config", "config", "properties", CONFIG as { [name: string]: Setting });
+
+  const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as Json;
+  return {
+    name: PACKAGE,
+    displayName: "Cloud Database",
+    version: pkg["version"],
+    description:
+      "Projects, branches, computes, roles, databases and API keys of the Cloud Database Control API v2.",
+    keywords: ["pulumi", PACKAGE, "postgres", "category/database", "kind/native"],
+    license: pkg["license"],
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: settings },
+    provider: {
+      description: "The provider of the `clouddb` resources: one account's API key and URL.",
+      inputProperties: settings,
+    },
+    resources: sorted(resources),
+    functions: sorted(functions),
+    types: sorted(types.specs),
+    language: {
+      python: {
+        packageName: PYTHON_PACKAGE,
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: {
+        importBasePath: GO_IMPORT_BASE_PATH,
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+    },
+  };
+}
+
+/** The schema's path in the repository. */
+export const SCHEMA = join(__dirname, "..", "schema.json");
+
+/** The schema's exact text. */
+export function renderSchema(schema: Json): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+if (require.main === module) {
+  const text = renderSchema(deriveSchema());
+  writeFileSync(SCHEMA, text);
+  process.stdout.write(`wrote ${SCHEMA} (${text.length} bytes)\n`);
+}
