@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Builds the Pulumi CLI and the Node.js language host from Go modules into a cache folder,
-# once, and prints that folder. Reused on every later call. No binary is ever committed.
+# Builds the Pulumi CLI and its Node.js, Python and YAML language hosts from Go modules into a
+# cache folder, each once, and prints that folder. Reused on every later call. No binary is ever
+# committed.
 #
-#   tools/pulumi-cli/build.sh            -> prints the bin folder (builds when missing)
+#   tools/pulumi-cli/build.sh            -> prints the bin folder (builds what is missing)
 #   PULUMI_CLI_CACHE=/some/dir ...       -> where to build (default ~/.cache/pulumi-clouddb/pulumi-cli)
+#
+# Python programs also need the `pulumi` SDK: tools/pulumi-cli/python-sdk.sh makes its venv.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-clouddb/pulumi-cli}"
 required() { sed -n "s#^[[:space:]]*\(require \)\{0,1\}$1 \(v[0-9.]*\).*#\2#p" "$2" | head -1; }
 version="$(required github.com/pulumi/pulumi/pkg/v3 "$here/go.mod")"
-host_version="$(required github.com/pulumi/pulumi/sdk/v3 "$here/nodejs-host/go.mod")"
+host_version="$(required github.com/pulumi/pulumi/sdk/v3 "$here/language-hosts/go.mod")"
+# pulumi-yaml v1.25.0 requires pkg/v3 v3.206.0: a host no newer than the CLI it serves.
+yaml_version=v1.25.0
 bin="$cache/$version-nodejs-$host_version/bin"
 log() { echo "[pulumi-cli] $*" >&2; }
 
@@ -23,7 +28,17 @@ copy_plugin_script() {
   fi
 }
 
-if [[ -x "$bin/pulumi" && -x "$bin/pulumi-language-nodejs" ]]; then
+# The YAML host's version is not in the folder's name: a stamp next to it says which one was built.
+yaml_stamp="$bin/.pulumi-language-yaml.version"
+built() {
+  local name
+  for name in pulumi pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml; do
+    [[ -x "$bin/$name" ]] || return 1
+  done
+  [[ "$(cat "$yaml_stamp" 2>/dev/null)" == "$yaml_version" ]]
+}
+
+if built; then
   copy_plugin_script
   echo "$bin"
   exit 0
@@ -32,7 +47,7 @@ fi
 command -v go >/dev/null || { log "Go is needed to build the Pulumi CLI (https://go.dev/dl), or put a pulumi >= 3 on PATH"; exit 1; }
 mkdir -p "$bin"
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
-ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
+version_flag="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
 
 # go build prints nothing while it works: say how long it has been running, once a minute.
 begin=$SECONDS
@@ -40,17 +55,44 @@ begin=$SECONDS
 ticker=$!
 trap 'kill "$ticker" 2>/dev/null' EXIT
 
-start=$SECONDS
-log "building pulumi $version from Go modules into $bin (first time only: 10-20 minutes)"
-(cd "$here" && go build -ldflags "$ldflags" -o "$bin/pulumi.tmp.$$" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-mv "$bin/pulumi.tmp.$$" "$bin/pulumi"
-log "pulumi built in $((SECONDS - start)) s"
+# build NAME WHAT DIR ARGS...: `go build ARGS` in DIR into $bin/NAME, unless it is there already.
+build() {
+  local name="$1" what="$2" dir="$3"
+  shift 3
+  [[ -x "$bin/$name" ]] && return 0
+  local start=$SECONDS
+  log "building $what into $bin"
+  (cd "$dir" && go build -o "$bin/$name.tmp.$$" "$@")
+  mv "$bin/$name.tmp.$$" "$bin/$name"
+  log "$name built in $((SECONDS - start)) s"
+}
 
-start=$SECONDS
-log "building the Node.js language host (sdk $host_version)"
-(cd "$here/nodejs-host" && go build -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$host_version" \
-  -o "$bin/pulumi-language-nodejs.tmp.$$" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
-mv "$bin/pulumi-language-nodejs.tmp.$$" "$bin/pulumi-language-nodejs"
-log "language host built in $((SECONDS - start)) s"
+build pulumi "pulumi $version from Go modules (first time only: 10-20 minutes)" "$here" \
+  -ldflags "-s -w $version_flag=$version" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+hosts="$here/language-hosts"
+build pulumi-language-nodejs "the Node.js language host (sdk $host_version)" "$hosts" \
+  -ldflags "-s -w $version_flag=$host_version" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
+build pulumi-language-python "the Python language host (sdk $host_version, about a minute)" "$hosts" \
+  -ldflags "-s -w $version_flag=$host_version" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+
+# The Python host runs programs through this script, found on PATH; it comes with the host's module.
+if [[ ! -x "$bin/pulumi-language-python-exec" ]]; then
+  sdk_dir="$(cd "$hosts" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+  install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$bin/pulumi-language-python-exec"
+fi
+
+# The YAML host is built inside the module folder `go mod download` fetches, on that module's own
+# go.mod and go.sum (read-only: nothing in the module cache changes). Unlike `go install ...@version`,
+# this also builds a release whose go.mod carries replace directives.
+if [[ "$(cat "$yaml_stamp" 2>/dev/null)" != "$yaml_version" ]]; then
+  rm -f "$bin/pulumi-language-yaml"
+  yaml_dir="$(cd "$bin" && go mod download -json "github.com/pulumi/pulumi-yaml@$yaml_version" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d "$yaml_dir" ]] || { log "go mod download github.com/pulumi/pulumi-yaml@$yaml_version gave no module folder"; exit 1; }
+  build pulumi-language-yaml "the YAML language host (pulumi-yaml $yaml_version, about two minutes)" "$yaml_dir" \
+    -mod=readonly -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version" ./cmd/pulumi-language-yaml
+  echo "$yaml_version" >"$yaml_stamp"
+fi
+
 copy_plugin_script
 echo "$bin"

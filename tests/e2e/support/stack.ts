@@ -32,12 +32,12 @@ export interface E2eStack {
 
 /**
  * A fresh stack of the project in `workDir` on a private `file://` backend, configured to talk to
- * the emulator at `apiUrl` with `apiKey` (a secret in stack config, as users set it).
+ * the emulator at `apiUrl` with `apiKey` (a secret in stack config, as users set it) when given.
  */
 export async function createStack(opts: {
   workDir: string;
-  apiUrl: string;
-  apiKey: string;
+  apiUrl?: string;
+  apiKey?: string;
   config?: Record<string, string>;
   stackName?: string;
   /** Extra environment for the CLI and the provider process (e.g. CLOUDDB_POLL_INTERVAL_MS). */
@@ -61,8 +61,10 @@ export async function createStack(opts: {
     { stackName: opts.stackName ?? "e2e", workDir: opts.workDir },
     { envVars },
   );
-  await stack.setConfig("clouddb:apiUrl", { value: opts.apiUrl });
-  await stack.setConfig("clouddb:apiKey", { value: opts.apiKey, secret: true });
+  if (opts.apiUrl !== undefined) await stack.setConfig("clouddb:apiUrl", { value: opts.apiUrl });
+  if (opts.apiKey !== undefined) {
+    await stack.setConfig("clouddb:apiKey", { value: opts.apiKey, secret: true });
+  }
   for (const [key, value] of Object.entries(opts.config ?? {})) await stack.setConfig(key, { value });
   const output: string[] = [];
   return {

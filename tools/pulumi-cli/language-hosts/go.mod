@@ -1,4 +1,4 @@
-module github.com/pulumi-clouddb/tools/pulumi-cli/nodejs-host
+module github.com/pulumi-clouddb/tools/pulumi-cli/language-hosts
 
 go 1.26
 
@@ -70,4 +70,7 @@ require (
 	sourcegraph.com/sourcegraph/appdash v0.0.0-20211028080628-e2786a622600 // indirect
 )
 
-tool github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
+tool (
+	github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
+	github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+)

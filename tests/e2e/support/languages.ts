@@ -1,0 +1,57 @@
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { prepareEngine, ROOT } from "./stack";
+
+/** The languages besides Node.js whose programs the e2e suites run under the real engine. */
+export type ProgramLanguage = "python" | "yaml";
+
+const TOOLS = path.join(ROOT, "tools/pulumi-cli");
+const folders = new Map<string, string>();
+
+/**
+ * Runs `tools/pulumi-cli/<script>` (it answers at once from its cache and builds or installs only
+ * what is missing, progress on stderr) and returns the folder it prints. Throws naming the script.
+ */
+function toolFolder(script: string): string {
+  const known = folders.get(script);
+  if (known !== undefined) return known;
+  const run = spawnSync("bash", [path.join(TOOLS, script)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const folder = run.stdout?.trim().split("\n").pop() ?? "";
+  if (run.status !== 0 || !fs.existsSync(folder)) {
+    const why = `exit ${run.status}, its output is above`;
+    throw new Error(`tools/pulumi-cli/${script} failed (${why}); run it by hand to see why`);
+  }
+  folders.set(script, folder);
+  return folder;
+}
+
+function onPath(command: string, envPath: string): boolean {
+  return envPath.split(path.delimiter).some((dir) => dir !== "" && fs.existsSync(path.join(dir, command)));
+}
+
+/**
+ * The PATH a `language` program needs under the engine: the CLI with that language's host
+ * (built by tools/pulumi-cli/build.sh when the PATH has none) and, for Python, first of all the
+ * bin folder of the venv holding the `pulumi` SDK (tools/pulumi-cli/python-sdk.sh). The CLI hands
+ * the Python host no venv option, so the host runs the first `python` on PATH.
+ */
+export function languagePath(language: ProgramLanguage): string {
+  prepareEngine();
+  const envPath = process.env.PATH ?? "";
+  const first: string[] = [];
+  if (language === "python") first.push(toolFolder("python-sdk.sh"));
+  if (!onPath(`pulumi-language-${language}`, envPath)) first.push(toolFolder("build.sh"));
+  return [...first, envPath].join(path.delimiter);
+}
+
+/** A copy of the program folder `fixture` in a fresh temporary folder (the engine writes stack files there). */
+export function copyProgram(fixture: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-program-"));
+  fs.cpSync(fixture, dir, { recursive: true });
+  return dir;
+}
