@@ -47,7 +47,7 @@ export function unwrap(props: Props | undefined): { plain: Props; secrets: Set<s
 /** `props` with each property named in `secrets` wrapped as a secret (absent and null ones stay as they are). */
 export function wrap(props: Props, secrets: Iterable<string>): Props {
   const wrapped: Props = { ...props };
-  for (const key of secrets) {
+  for (const key of new Set(secrets)) {
     const value = wrapped[key];
     if (value !== undefined && value !== null) wrapped[key] = { [SIG_KEY]: SECRET_SIG, value };
   }

@@ -19,8 +19,12 @@ import {
 const BRANCH = "clouddb:index:Branch";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-const isSecret = (value: unknown) =>
-  typeof value === "object" && value !== null && Object.values(value).includes(SECRET_SIG);
+/** Whether `value` is a secret as the engine takes one, holding a connection string. */
+const isSecretUri = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.values(value).includes(SECRET_SIG) &&
+  /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
 
 async function rejection(promise: Promise<unknown>): Promise<grpc.ServiceError> {
   return promise.then(
@@ -110,21 +114,31 @@ describe("the provider plugin over gRPC", function () {
   });
 
   it("creates, reads and deletes a branch with the configured provider's key, connection strings as secrets", async () => {
-    const checked = await check(demo, "feature", { projectId: DEMO.projectId, name: "plugin-feature" });
+    const checked = await check(demo, "feature", {
+      projectId: DEMO.projectId,
+      name: "plugin-feature",
+      endpoints: [{ type: "read_write" }],
+    });
     assert.deepEqual(checked.failures, []);
     assert.equal(typeof checked.inputs.__createKey, "string", "check derives the create key from the URN");
 
     const made = await create(demo, "feature", checked.inputs);
     assert.match(made.id, /^br-/);
     assert.equal(made.outs.name, "plugin-feature");
-    assert.ok(isSecret(made.outs.connectionUri), "connectionUri is sent as a secret");
-    assert.ok(isSecret(made.outs.pooledConnectionUri), "pooledConnectionUri is sent as a secret");
+    assert.ok(
+      isSecretUri(made.outs.connectionUri),
+      `connectionUri is sent as a secret: ${JSON.stringify(made.outs.connectionUri)}`,
+    );
+    assert.ok(isSecretUri(made.outs.pooledConnectionUri), "pooledConnectionUri is sent as a secret");
     assert.equal(branchInEmulator(made.id)?.name, "plugin-feature");
 
     const refreshed = await read(demo, made.id, made.outs);
     assert.equal(refreshed.id, made.id);
     assert.equal(refreshed.outs?.branchId, made.id);
-    assert.ok(isSecret(refreshed.outs?.connectionUri), "a refresh keeps connectionUri secret");
+    assert.ok(
+      isSecretUri(refreshed.outs?.connectionUri),
+      `a refresh keeps connectionUri secret: ${JSON.stringify(refreshed.outs?.connectionUri)}`,
+    );
     assert.deepEqual(refreshed.inputs?.name, "plugin-feature");
 
     await remove(demo, made.id, made.outs);
