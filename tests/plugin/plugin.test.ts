@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { ENGINE_PROBE_MS } from "../../provider/resources/host/engineWatch";
+import { QUIET_MS } from "../../provider/resources/host/progress";
 import {
   configure,
   engineStandIn,
@@ -19,12 +22,22 @@ import {
 const BRANCH = "clouddb:index:Branch";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-/** Whether `value` is a secret as the engine takes one, holding a connection string. */
+/** Whether `value` is a secret as the engine takes one. */
+const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && Object.values(value).includes(SECRET_SIG);
+
+/** Whether `value` is a secret holding a connection string with a password. */
 const isSecretUri = (value: unknown) =>
-  typeof value === "object" &&
-  value !== null &&
-  Object.values(value).includes(SECRET_SIG) &&
-  /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
+  isSecret(value) && /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
+
+/** Resolves once `done()` holds (output of the plugin process arrives on its own schedule). */
+async function until(done: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) assert.fail(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 async function rejection(promise: Promise<unknown>): Promise<grpc.ServiceError> {
   return promise.then(
@@ -42,7 +55,11 @@ describe("the provider plugin over gRPC", function () {
   let member: Plugin;
 
   before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
+    // A compute start slow enough for a progress line (see host/progress.ts), the rest quick.
+    emulator = await startEmulator({
+      seed: "demo",
+      opDurationMs: { default: 20, start_compute: QUIET_MS + 500 },
+    });
     engine = await engineStandIn();
     [demo, member] = await Promise.all([startPlugin(engine.address), startPlugin(engine.address)]);
     // Two provider instances, two accounts: each gets its key only through Configure.
@@ -131,6 +148,8 @@ describe("the provider plugin over gRPC", function () {
     );
     assert.ok(isSecretUri(made.outs.pooledConnectionUri), "pooledConnectionUri is sent as a secret");
     assert.equal(branchInEmulator(made.id)?.name, "plugin-feature");
+    const progress = /^start_compute \S+ on ep-\S+ of br-\S+: finished \(\d+s\)$/;
+    await until(() => demo.lines.some((line) => progress.test(line)), `a progress line: ${demo.lines}`);
 
     const refreshed = await read(demo, made.id, made.outs);
     assert.equal(refreshed.id, made.id);
@@ -157,6 +176,31 @@ describe("the provider plugin over gRPC", function () {
     const made = await create(member, "own", checked.inputs);
     assert.equal(branchInEmulator(made.id)?.project_id, DEMO.memberProjectId);
     await remove(member, made.id, made.outs);
+  });
+
+  it("answers a create whose wait outlived the engine's timeout with the made branch's id and secret properties, for the state", async () => {
+    emulator.control.scriptOperations({ action: "create_branch", count: 1 }, { kind: "stuck" });
+    const checked = await check(demo, "slow", { projectId: DEMO.projectId, name: "plugin-slow" });
+    const request = forResource(new proto.CreateRequest(), BRANCH, "slow").setProperties(
+      struct(checked.inputs),
+    );
+    // The engine's customTimeouts: seconds.
+    request.setTimeout(3);
+    const err = await rejection(demo.call("create", request));
+    const detail = err.metadata.get("grpc-status-details-bin")[0];
+    assert.ok(detail instanceof Buffer, `a partial failure carries details: ${err.details}`);
+    const any = Status.deserializeBinary(detail).getDetailsList()[0];
+    const made = any?.unpack(
+      proto.ErrorResourceInitFailed.deserializeBinary,
+      "pulumirpc.ErrorResourceInitFailed",
+    );
+    assert.ok(made, "the details are an ErrorResourceInitFailed");
+    assert.match(made.getId(), /^br-/);
+    assert.equal(branchInEmulator(made.getId())?.name, "plugin-slow", "the recorded id is the branch made");
+    const recorded = made.getProperties()?.toJavaScript() ?? {};
+    assert.ok("connectionUri" in recorded, "the recorded properties hold the connection string");
+    assert.ok(isSecret(recorded.connectionUri), "a recorded connection string is a secret");
+    emulator.control.clearOperationScripts();
   });
 
   it("skips values not known yet at preview, and diffs by the declared change table", async () => {
@@ -189,5 +233,15 @@ describe("the provider plugin over gRPC", function () {
       err.details,
       /unknown resource type clouddb:index:Nope: this provider serves .*clouddb:index:Branch/,
     );
+  });
+
+  it("ends when its engine is gone, leaving no process behind", async () => {
+    const own = await engineStandIn();
+    const plugin = await startPlugin(own.address);
+    const exited = new Promise<number | null>((resolve) => plugin.process.once("exit", resolve));
+    await own.close();
+    await until(() => plugin.process.exitCode !== null, "the plugin exits", 4 * ENGINE_PROBE_MS);
+    assert.equal(await exited, 1);
+    await plugin.stop();
   });
 });
