@@ -42,7 +42,10 @@ describe("e2e: the provider plugin under the real Pulumi engine", function () {
   });
 
   it("creates in both accounts, refreshes and previews with no change, and destroys", async () => {
+    // Every line the CLI printed, across the commands.
+    const printed: string[] = [];
     const up = await e2e.stack.up(collect(e2e.output));
+    printed.push(...e2e.output);
     assert.equal(changesOf(up).create, 4, e2e.output.join("\n")); // the stack, the explicit provider, two branches
     const featureId = String(up.outputs.featureId?.value);
     const otherId = String(up.outputs.otherId?.value);
@@ -63,12 +66,14 @@ describe("e2e: the provider plugin under the real Pulumi engine", function () {
     );
 
     const refresh = await e2e.stack.refresh(collect(e2e.output));
+    printed.push(...e2e.output);
     assert.deepEqual(
       Object.keys(changesOf(refresh)).filter((kind) => kind !== "same"),
       [],
       e2e.output.join("\n"),
     );
     const preview = await e2e.stack.preview(collect(e2e.output));
+    printed.push(...e2e.output);
     assert.deepEqual(
       Object.keys(preview.changeSummary).filter((kind) => kind !== "same"),
       [],
@@ -76,6 +81,10 @@ describe("e2e: the provider plugin under the real Pulumi engine", function () {
     );
 
     await e2e.stack.destroy(collect(e2e.output));
+    printed.push(...e2e.output);
+    for (const key of [DEMO.personalKey, DEMO.memberPersonalKey]) {
+      assert.ok(!printed.some((line) => line.includes(key)), "a key is in the CLI's output");
+    }
     assert.equal(live(featureId), undefined);
     assert.equal(live(otherId), undefined);
   });
