@@ -225,6 +225,19 @@ describe("the provider plugin over gRPC", function () {
     assert.deepEqual(again.failures, []);
   });
 
+  it("checks a provider's config: a timeout that is not a positive number fails with the fix", async () => {
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::app::pulumi:providers:clouddb::second")
+      .setOlds(struct({}))
+      .setNews(struct({ apiKey: secret(DEMO.memberPersonalKey), operationTimeoutSeconds: "soon" }));
+    const response = await demo.call<proto.CheckRequest, proto.CheckResponse>("checkConfig", request);
+    const failures = response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+    assert.equal(failures.length, 1);
+    assert.match(failures[0] ?? "", /^operationTimeoutSeconds: .*positive number of seconds, got "soon"/);
+    assert.ok(!(failures[0] ?? "").includes(DEMO.memberPersonalKey));
+    assert.ok(isSecret(response.getInputs()?.toJavaScript().apiKey), "the key stays a secret");
+  });
+
   it("names the type tokens it serves when asked for another", async () => {
     const request = forResource(new proto.CheckRequest(), "clouddb:index:Nope", "x");
     request.setOlds(struct({})).setNews(struct({}));
