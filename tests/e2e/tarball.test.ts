@@ -1,5 +1,5 @@
 // What `npm pack` puts in the two packages users install. The provider's tarball: the built
-// provider, its type declarations, the README and the license; never the emulator (its own
+// provider, its type declarations, the provider plugin's launcher, the README and the license; never the emulator (its own
 // package), tests, benchmarks, examples, fixtures or sources. The emulator's tarball: the built
 // emulator with its bin and its OpenAPI artifact, its README and the license; nothing of the provider.
 // Installed alone, the emulator's tarball brings every package it needs to serve the API.
@@ -37,16 +37,29 @@ describe("the npm tarballs", function () {
     execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
   });
 
-  it("of the provider hold the built provider, its README and license, and no emulator", () => {
+  it("of the provider hold the built provider, the plugin's launcher, its README and license, and no emulator", () => {
     const files = packedFiles(ROOT);
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    const plugin = path.normalize(manifest.bin["pulumi-resource-clouddb"] ?? "");
     assert.deepEqual(
-      files.filter((f) => !ALWAYS.includes(f) && !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f)),
+      files.filter(
+        (f) => !ALWAYS.includes(f) && f !== plugin && !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f),
+      ),
       [],
     );
     assert.deepEqual(neverShipped(files), []);
-    for (const entry of ["lib/provider/index.js", "lib/provider/index.d.ts", ...ALWAYS]) {
+    for (const entry of [
+      "lib/provider/index.js",
+      "lib/provider/index.d.ts",
+      "lib/provider/plugin/main.js",
+      plugin,
+      ...ALWAYS,
+    ]) {
       assert.ok(files.includes(entry), `${entry} is in the tarball`);
     }
+    assert.match(fs.readFileSync(path.join(ROOT, plugin), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
   it("of the emulator hold the built emulator, its bin, README and license, and nothing of the provider", () => {

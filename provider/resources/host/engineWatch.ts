@@ -23,10 +23,16 @@ import * as net from "node:net";
 /** How often the engine's address is probed. */
 export const ENGINE_PROBE_MS = 3000;
 
-/** Whether this process is Pulumi's dynamic-provider host (and not a program or a test). */
+/** The provider plugin's entry: its launcher, or the module it runs. */
+const PLUGIN_MAIN = /[\\/](pulumi-resource-clouddb|provider[\\/]plugin[\\/]main\.[jt]s)$/;
+
+/**
+ * Whether this process is a provider host the engine started: Pulumi's dynamic-provider host or
+ * this package's provider plugin (and not a program or a test).
+ */
 export function inProviderHost(): boolean {
   const main = require.main?.filename ?? "";
-  return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main);
+  return /[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main) || PLUGIN_MAIN.test(main);
 }
 
 /** The start of a watched host's process title (`ps`, `/proc/<pid>/cmdline`). */

@@ -69,8 +69,9 @@ export function forgetProgress(): void {
 }
 
 /**
- * The progress listener for this process: lines on stdout in Pulumi's dynamic-provider host, where
- * the engine shows them; none elsewhere (a program's or a test's own process).
+ * The progress listener for this process: lines on stdout in a provider host (Pulumi's
+ * dynamic-provider host or the provider plugin), where the engine shows them; none elsewhere (a
+ * program's or a test's own process).
  */
 export function hostProgressListener(): ((event: ClientEvent) => void) | undefined {
   return inProviderHost() ? progressListener() : undefined;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   API_KEY_ENV,
@@ -21,11 +22,10 @@ const SETTINGS = Symbol.for("pulumi-clouddb.providerSettings");
 type Holder = { [SETTINGS]?: ProviderSettings };
 
 /**
- * Records the stack config for this process (throws a `ConfigError` for a bad timeout). Pulumi calls `configure` once per deserialized
- * provider; the settings live on `globalThis` so every copy of a provider in the process sees them
- * and nothing of them is ever serialized into the state.
+ * The settings in a provider's config (`clouddb:apiKey`, ...). Throws a `ConfigError` for a bad
+ * timeout.
  */
-export function configureFromStack(config: pulumi.dynamic.Config): void {
+export function settingsFromConfig(config: Pick<pulumi.dynamic.Config, "get">): ProviderSettings {
   const settings: ProviderSettings = {};
   for (const name of Object.keys(CONFIG) as (keyof typeof CONFIG)[]) {
     const value = config.get(`clouddb:${name}`);
@@ -33,7 +33,33 @@ export function configureFromStack(config: pulumi.dynamic.Config): void {
     if (name === "operationTimeoutSeconds") settings[name] = positiveSeconds(value);
     else settings[name] = value;
   }
-  (globalThis as Holder)[SETTINGS] = settings;
+  return settings;
+}
+
+/**
+ * Records the stack config for this process (throws a `ConfigError` for a bad timeout). Pulumi calls `configure` once per deserialized
+ * provider; the settings live on `globalThis` so every copy of a provider in the process sees them
+ * and nothing of them is ever serialized into the state.
+ */
+export function configureFromStack(config: pulumi.dynamic.Config): void {
+  (globalThis as Holder)[SETTINGS] = settingsFromConfig(config);
+}
+
+/**
+ * The settings of the provider instance a call runs for, when a process serves several (the
+ * provider plugin: one explicit provider per account). Shared across module copies like the rest.
+ */
+const SCOPED = Symbol.for("pulumi-clouddb.scopedProviderSettings");
+type ScopedHolder = { [SCOPED]?: AsyncLocalStorage<ProviderSettings> };
+function scoped(): AsyncLocalStorage<ProviderSettings> {
+  const holder = globalThis as ScopedHolder;
+  holder[SCOPED] ??= new AsyncLocalStorage<ProviderSettings>();
+  return holder[SCOPED];
+}
+
+/** Runs `run` with `settings` as the provider settings of everything it calls, in place of the recorded ones. */
+export function withSettings<T>(settings: ProviderSettings, run: () => T): T {
+  return scoped().run(settings, run);
 }
 
 function positiveSeconds(timeout: string): number {
@@ -58,9 +84,9 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   configureFromStack(req.config);
 }
 
-/** The settings recorded by `configureFromStack`, or none (then the environment applies). */
+/** The settings of the current `withSettings` scope, else those recorded by `configureFromStack`, or none (then the environment applies). */
 export function providerSettings(): ProviderSettings {
-  return (globalThis as Holder)[SETTINGS] ?? {};
+  return scoped().getStore() ?? (globalThis as Holder)[SETTINGS] ?? {};
 }
 
 /**

@@ -1,0 +1,346 @@
+/**
+ * The provider plugin's gRPC `ResourceProvider` service, on the stubs `@pulumi/pulumi` ships.
+ *
+ * Pulumi's own Node.js provider server does not fit: it ignores `Configure` (a provider gets only
+ * the default provider's config) and fails a `Read` without properties. This one keeps each
+ * `Configure`'s settings (key, URL, operation timeout) and runs every call under them
+ * (`withSettings`), so explicit `pulumi:providers:clouddb` instances each reach their own account.
+ * Every resource call goes to the same methods the dynamic resource runs (see `kinds.ts`): this
+ * file only translates between the wire and those methods.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { type ProviderSettings, settingsFromConfig, withSettings } from "../resources/host/settings";
+import { OWNER } from "../resources/lifecycle/owner";
+import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
+import { secretsOf } from "../resources/public/declare";
+import { type Kind, kindOf, PACKAGE } from "./kinds";
+import { unwrap, wrap } from "./values";
+
+/**
+ * A dependency of `@pulumi/pulumi`, resolved from where it is installed: the stubs below are built
+ * against its copies of gRPC and protobuf, which this package does not depend on itself.
+ */
+function fromPulumi<T>(id: string): T {
+  const root = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  return require(require.resolve(id, { paths: [root] }));
+}
+
+const grpcJs = fromPulumi<typeof grpc>("@grpc/grpc-js");
+const { Struct } = fromPulumi<typeof import("google-protobuf/google/protobuf/struct_pb")>(
+  "google-protobuf/google/protobuf/struct_pb",
+);
+const { Empty } = fromPulumi<typeof import("google-protobuf/google/protobuf/empty_pb")>(
+  "google-protobuf/google/protobuf/empty_pb",
+);
+const { Any } = fromPulumi<typeof import("google-protobuf/google/protobuf/any_pb")>(
+  "google-protobuf/google/protobuf/any_pb",
+);
+
+type Props = Record<string, unknown>;
+type Struct = InstanceType<typeof Struct>;
+type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T) => void;
+type Handler<Req, Res> = (call: { request: Req }, callback: Callback<Res>) => void;
+
+/** The package root: its `package.json` (version) and `schema.json`. */
+const PACKAGE_ROOT = path.dirname(require.resolve("pulumi-clouddb/package.json"));
+
+const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
+const toStruct = (props: Props): Struct =>
+  // Struct cannot hold `undefined`: an absent output is left out.
+  Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
+
+/**
+ * A provider's config as `settingsFromConfig` reads it: `clouddb:<key>` from the provider's inputs
+ * (an explicit provider's arguments, or the stack's `clouddb:` config for the default one).
+ */
+function settingsOf(args: Props): ProviderSettings {
+  const { plain } = unwrap(args);
+  return settingsFromConfig({
+    get: (key: string) => {
+      const value = plain[key.slice(`${PACKAGE}:`.length)];
+      return value === undefined || value === null ? undefined : String(value);
+    },
+  });
+}
+
+/**
+ * A failed call as the engine takes it: its message, and for a create or update that made the
+ * object but could not finish (a partial failure: an error with an `id`), the object's id and
+ * properties, which the engine records so the next `up` resumes instead of orphaning it.
+ */
+function failure(err: unknown, secrets: readonly string[] = []): Partial<grpc.StatusObject> {
+  const message = err instanceof Error ? err.message : String(err);
+  const metadata = new grpcJs.Metadata();
+  const made = err as { id?: unknown; properties?: Props; reasons?: string[] };
+  if (typeof made.id === "string" && made.id !== "") {
+    const detail = new proto.ErrorResourceInitFailed();
+    detail.setId(made.id);
+    detail.setProperties(toStruct(wrap(made.properties ?? {}, secrets)));
+    detail.setReasonsList(made.reasons ?? [message]);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new Status();
+    status.setCode(grpcJs.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpcJs.status.UNKNOWN, details: message, metadata };
+}
+
+/** A handler answering with `run`'s result, or with its error as {@link failure}. */
+function answer<Req, Res>(
+  run: (request: Req) => Promise<Res>,
+  secretsOfError?: (request: Req) => readonly string[],
+): Handler<Req, Res> {
+  return (call, callback) => {
+    run(call.request).then(
+      (value) => callback(null, value),
+      (err: unknown) => callback(failure(err, secretsOfError?.(call.request))),
+    );
+  };
+}
+
+/** The version the plugin reports: the package's. */
+function packageVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** The package schema, `schema.json` at the package root; throws saying so when it is missing. */
+function packageSchema(): string {
+  const file = path.join(PACKAGE_ROOT, "schema.json");
+  if (!fs.existsSync(file)) {
+    throw new Error(
+      `the package schema is missing: ${file} does not exist; build or reinstall the package pulumi-clouddb`,
+    );
+  }
+  return fs.readFileSync(file, "utf8");
+}
+
+/** The service's state: the settings of the one `Configure` this plugin instance got. */
+interface Instance {
+  settings: ProviderSettings;
+}
+
+/** The `ResourceProvider` service of one plugin process. */
+export function resourceProviderService(): grpc.UntypedServiceImplementation {
+  const instance: Instance = { settings: {} };
+
+  /** The kind of a request's type token (older engines send only the URN, whose type is its last `::` part but one). */
+  const kindOfRequest = (request: { getType?(): string; getUrn(): string }): Kind => {
+    const token = request.getType?.() || request.getUrn().split("::")[2] || "";
+    return kindOf(token);
+  };
+  /** Runs a resource method under this instance's settings, the engine's timeout bounding its waits. */
+  const run = <T>(timeoutSeconds: number, method: () => Promise<T>): Promise<T> =>
+    withSettings(
+      timeoutSeconds > 0
+        ? { ...instance.settings, operationTimeoutSeconds: timeoutSeconds }
+        : instance.settings,
+      method,
+    );
+  /** The outputs to send: the declared secrets, and the inputs that came in as secrets, wrapped. */
+  const outputs = (kind: Kind, props: Props, secretInputs: Iterable<string>): Struct =>
+    toStruct(wrap(props, [...secretsOf(kind.declaration), ...secretInputs]));
+  /** The declared secrets of a request's kind, for the properties a partial failure carries. */
+  const secretsFor = (request: { getType?(): string; getUrn(): string }): readonly string[] => {
+    try {
+      return secretsOf(kindOfRequest(request).declaration);
+    } catch {
+      return [];
+    }
+  };
+
+  return {
+    handshake: answer(async (_request: proto.ProviderHandshakeRequest) => {
+      const response = new proto.ProviderHandshakeResponse();
+      response.setAcceptSecrets(true);
+      response.setAcceptResources(false);
+      return response;
+    }),
+
+    getPluginInfo: answer(async () => {
+      const info = new PluginInfo();
+      info.setVersion(packageVersion());
+      return info;
+    }),
+
+    getSchema: answer(async (_request: proto.GetSchemaRequest) => {
+      const response = new proto.GetSchemaResponse();
+      response.setSchema(packageSchema());
+      return response;
+    }),
+
+    checkConfig: answer(async (request: proto.CheckRequest) => {
+      const response = new proto.CheckResponse();
+      const news = toJs(request.getNews());
+      response.setInputs(toStruct(news));
+      try {
+        settingsOf(news);
+      } catch (err) {
+        const failure = new proto.CheckFailure();
+        failure.setProperty("operationTimeoutSeconds");
+        failure.setReason(err instanceof Error ? err.message : String(err));
+        response.setFailuresList([failure]);
+      }
+      return response;
+    }),
+
+    diffConfig: answer(async (request: proto.DiffRequest) => {
+      const response = new proto.DiffResponse();
+      const olds = unwrap(toJs(request.getOldInputs() ?? request.getOlds())).plain;
+      const news = unwrap(toJs(request.getNews())).plain;
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+        (key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]),
+      );
+      // A new key, URL or timeout changes how the objects are reached, never the objects themselves.
+      response.setChanges(
+        changed.length > 0
+          ? proto.DiffResponse.DiffChanges.DIFF_SOME
+          : proto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      response.setDiffsList(changed);
+      return response;
+    }),
+
+    configure: answer(async (request: proto.ConfigureRequest) => {
+      const args = toJs(request.getArgs());
+      if (Object.keys(args).length === 0) {
+        // An engine that sends only variables (`clouddb:config:apiKey`) instead of arguments.
+        for (const [key, value] of request.getVariablesMap().entries()) {
+          args[String(key).replace(`${PACKAGE}:config:`, "")] = value;
+        }
+      }
+      instance.settings = settingsOf(args);
+      const response = new proto.ConfigureResponse();
+      response.setAcceptsecrets(true);
+      response.setAcceptresources(false);
+      response.setSupportspreview(false);
+      return response;
+    }),
+
+    check: answer(async (request: proto.CheckRequest) => {
+      const kind = kindOfRequest(request);
+      const olds = unwrap(toJs(request.getOlds()));
+      const news = unwrap(toJs(request.getNews()));
+      // The lifecycle derives the create key from the URN (see `lifecycle/owner.ts`).
+      const result = await run(0, () =>
+        kind.methods().check(olds.plain, { ...news.plain, [OWNER]: request.getUrn() } as CommonInputs),
+      );
+      const { [OWNER]: _owner, ...inputs } = (result.inputs ?? news.plain) as Props;
+      const response = new proto.CheckResponse();
+      response.setInputs(toStruct(wrap(inputs, news.secrets)));
+      response.setFailuresList(
+        (result.failures ?? []).map((f) => {
+          const failure = new proto.CheckFailure();
+          failure.setProperty(f.property);
+          failure.setReason(f.reason);
+          return failure;
+        }),
+      );
+      return response;
+    }),
+
+    diff: answer(async (request: proto.DiffRequest) => {
+      const kind = kindOfRequest(request);
+      const olds = unwrap(toJs(request.getOlds())).plain as CommonState;
+      const news = unwrap(toJs(request.getNews())).plain as CommonInputs;
+      const result = await run(0, () => kind.methods().diff(request.getId(), olds, news));
+      const response = new proto.DiffResponse();
+      response.setChanges(
+        result.changes === true
+          ? proto.DiffResponse.DiffChanges.DIFF_SOME
+          : result.changes === false
+            ? proto.DiffResponse.DiffChanges.DIFF_NONE
+            : proto.DiffResponse.DiffChanges.DIFF_UNKNOWN,
+      );
+      response.setReplacesList(result.replaces ?? []);
+      response.setStablesList(result.stables ?? []);
+      response.setDeletebeforereplace(result.deleteBeforeReplace === true);
+      return response;
+    }),
+
+    create: answer(async (request: proto.CreateRequest) => {
+      const kind = kindOfRequest(request);
+      const inputs = unwrap(toJs(request.getProperties()));
+      const result = await run(request.getTimeout(), () =>
+        kind.methods().create({ ...inputs.plain, [OWNER]: request.getUrn() } as CommonInputs),
+      );
+      const response = new proto.CreateResponse();
+      response.setId(result.id);
+      response.setProperties(outputs(kind, result.outs as Props, inputs.secrets));
+      return response;
+    }, secretsFor),
+
+    read: answer(async (request: proto.ReadRequest) => {
+      const kind = kindOfRequest(request);
+      const state = unwrap(toJs(request.getProperties()));
+      const inputs = unwrap(toJs(request.getInputs()));
+      // `pulumi import` sends an id alone: the read gets no state, and says when it needs one.
+      const props = Object.keys(state.plain).length > 0 ? (state.plain as CommonState) : undefined;
+      const result = await run(request.getTimeout(), () => kind.methods().read(request.getId(), props));
+      const response = new proto.ReadResponse();
+      response.setId(result.id ?? "");
+      if (result.props !== undefined) {
+        response.setProperties(outputs(kind, result.props as Props, [...state.secrets, ...inputs.secrets]));
+      }
+      if (result.inputs !== undefined) {
+        response.setInputs(toStruct(wrap(result.inputs as Props, [...state.secrets, ...inputs.secrets])));
+      }
+      return response;
+    }),
+
+    update: answer(async (request: proto.UpdateRequest) => {
+      const kind = kindOfRequest(request);
+      const olds = unwrap(toJs(request.getOlds()));
+      const news = unwrap(toJs(request.getNews()));
+      const result = await run(request.getTimeout(), () =>
+        kind.methods().update(
+          request.getId(),
+          olds.plain as CommonState,
+          {
+            ...news.plain,
+            [OWNER]: request.getUrn(),
+          } as CommonInputs,
+        ),
+      );
+      const response = new proto.UpdateResponse();
+      response.setProperties(outputs(kind, (result.outs ?? {}) as Props, [...olds.secrets, ...news.secrets]));
+      return response;
+    }, secretsFor),
+
+    delete: answer(async (request: proto.DeleteRequest) => {
+      const kind = kindOfRequest(request);
+      const props = unwrap(toJs(request.getProperties())).plain as CommonState;
+      await run(request.getTimeout(), () => kind.methods().remove(request.getId(), props));
+      return new Empty();
+    }),
+
+    cancel: answer(async () => new Empty()),
+  };
+}
+
+/** Starts the service on a free local port; resolves to the server and its port. */
+export async function serve(): Promise<{ server: grpc.Server; port: number }> {
+  // The engine sends whole states in one message: no size cap, as Pulumi's own servers.
+  const server = new grpcJs.Server({
+    "grpc.max_receive_message_length": -1,
+    "grpc.max_send_message_length": -1,
+  });
+  server.addService(ResourceProviderService, resourceProviderService());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpcJs.ServerCredentials.createInsecure(), (err, bound) =>
+      err === null ? resolve(bound) : reject(err),
+    ),
+  );
+  return { server, port };
+}

@@ -1,0 +1,260 @@
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { ENGINE_PROBE_MS } from "../../provider/resources/host/engineWatch";
+import { QUIET_MS } from "../../provider/resources/host/progress";
+import {
+  configure,
+  engineStandIn,
+  forResource,
+  type Plugin,
+  proto,
+  secret,
+  startPlugin,
+  struct,
+  UNKNOWN,
+} from "./support";
+
+const BRANCH = "clouddb:index:Branch";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Whether `value` is a secret as the engine takes one. */
+const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && Object.values(value).includes(SECRET_SIG);
+
+/** Whether `value` is a secret holding a connection string with a password. */
+const isSecretUri = (value: unknown) =>
+  isSecret(value) && /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
+
+/** Resolves once `done()` holds (output of the plugin process arrives on its own schedule). */
+async function until(done: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) assert.fail(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<grpc.ServiceError> {
+  return promise.then(
+    () => assert.fail("expected the call to fail"),
+    (err: grpc.ServiceError) => err,
+  );
+}
+
+describe("the provider plugin over gRPC", function () {
+  // Each plugin process loads the sources through ts-node.
+  this.timeout(60_000);
+  let emulator: RunningEmulator;
+  let engine: Awaited<ReturnType<typeof engineStandIn>>;
+  let demo: Plugin;
+  let member: Plugin;
+
+  before(async () => {
+    // A compute start slow enough for a progress line (see host/progress.ts), the rest quick.
+    emulator = await startEmulator({
+      seed: "demo",
+      opDurationMs: { default: 20, start_compute: QUIET_MS + 500 },
+    });
+    engine = await engineStandIn();
+    [demo, member] = await Promise.all([startPlugin(engine.address), startPlugin(engine.address)]);
+    // Two provider instances, two accounts: each gets its key only through Configure.
+    await configure(demo, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
+    await configure(member, { apiKey: secret(DEMO.memberPersonalKey), apiUrl: emulator.url });
+  });
+  after(async () => {
+    await Promise.all([demo?.stop(), member?.stop()]);
+    await engine?.close();
+    await emulator?.stop();
+  });
+
+  async function check(plugin: Plugin, name: string, news: Record<string, unknown>, olds = {}) {
+    const request = forResource(new proto.CheckRequest(), BRANCH, name);
+    request.setOlds(struct(olds)).setNews(struct(news));
+    const response = await plugin.call<proto.CheckRequest, proto.CheckResponse>("check", request);
+    return {
+      inputs: response.getInputs()?.toJavaScript() as Record<string, unknown>,
+      failures: response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
+    };
+  }
+
+  async function create(plugin: Plugin, name: string, inputs: Record<string, unknown>) {
+    const request = forResource(new proto.CreateRequest(), BRANCH, name).setProperties(struct(inputs));
+    const response = await plugin.call<proto.CreateRequest, proto.CreateResponse>("create", request);
+    return {
+      id: response.getId(),
+      outs: response.getProperties()?.toJavaScript() as Record<string, unknown>,
+    };
+  }
+
+  async function read(plugin: Plugin, id: string, props: Record<string, unknown> | undefined) {
+    const request = forResource(new proto.ReadRequest(), BRANCH, "read").setId(id);
+    if (props !== undefined) request.setProperties(struct(props));
+    const response = await plugin.call<proto.ReadRequest, proto.ReadResponse>("read", request);
+    return {
+      id: response.getId(),
+      outs: response.getProperties()?.toJavaScript() as Record<string, unknown> | undefined,
+      inputs: response.getInputs()?.toJavaScript() as Record<string, unknown> | undefined,
+    };
+  }
+
+  function remove(plugin: Plugin, id: string, props: Record<string, unknown>) {
+    const request = forResource(new proto.DeleteRequest(), BRANCH, "delete")
+      .setId(id)
+      .setProperties(struct(props));
+    return plugin.call("delete", request);
+  }
+
+  const branchInEmulator = (id: string) =>
+    emulator.control.dumpState().branches.find((b) => b.id === id && b.deleted_at_ms === undefined);
+
+  it("reports the package's version", async () => {
+    const info = await demo.call<Empty, { getVersion(): string }>("getPluginInfo", new Empty());
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8"));
+    assert.equal(info.getVersion(), pkg.version);
+  });
+
+  it("answers GetSchema with schema.json at the package root, or says it is missing", async () => {
+    const file = path.join(__dirname, "../../schema.json");
+    const request = new proto.GetSchemaRequest();
+    if (fs.existsSync(file)) {
+      const response = await demo.call<proto.GetSchemaRequest, proto.GetSchemaResponse>("getSchema", request);
+      assert.equal(response.getSchema(), fs.readFileSync(file, "utf8"));
+    } else {
+      const err = await rejection(demo.call("getSchema", request));
+      assert.match(err.details, /the package schema is missing: .*schema\.json does not exist/);
+    }
+  });
+
+  it("creates, reads and deletes a branch with the configured provider's key, connection strings as secrets", async () => {
+    const checked = await check(demo, "feature", {
+      projectId: DEMO.projectId,
+      name: "plugin-feature",
+      endpoints: [{ type: "read_write" }],
+    });
+    assert.deepEqual(checked.failures, []);
+    assert.equal(typeof checked.inputs.__createKey, "string", "check derives the create key from the URN");
+
+    const made = await create(demo, "feature", checked.inputs);
+    assert.match(made.id, /^br-/);
+    assert.equal(made.outs.name, "plugin-feature");
+    assert.ok(
+      isSecretUri(made.outs.connectionUri),
+      `connectionUri is sent as a secret: ${JSON.stringify(made.outs.connectionUri)}`,
+    );
+    assert.ok(isSecretUri(made.outs.pooledConnectionUri), "pooledConnectionUri is sent as a secret");
+    assert.equal(branchInEmulator(made.id)?.name, "plugin-feature");
+    const progress = /^start_compute \S+ on ep-\S+ of br-\S+: finished \(\d+s\)$/;
+    await until(() => demo.lines.some((line) => progress.test(line)), `a progress line: ${demo.lines}`);
+
+    const refreshed = await read(demo, made.id, made.outs);
+    assert.equal(refreshed.id, made.id);
+    assert.equal(refreshed.outs?.branchId, made.id);
+    assert.ok(
+      isSecretUri(refreshed.outs?.connectionUri),
+      `a refresh keeps connectionUri secret: ${JSON.stringify(refreshed.outs?.connectionUri)}`,
+    );
+    assert.deepEqual(refreshed.inputs?.name, "plugin-feature");
+
+    await remove(demo, made.id, made.outs);
+    assert.equal(branchInEmulator(made.id), undefined);
+    const gone = await read(demo, made.id, made.outs);
+    assert.equal(gone.id, "", "a refresh of a deleted branch drops it");
+  });
+
+  it("serves each provider instance with its own account", async () => {
+    const refused = await check(member, "other", { projectId: DEMO.projectId, name: "plugin-other" });
+    assert.equal(refused.failures.length, 1, "the member's key cannot see the demo user's project");
+    assert.match(refused.failures[0] ?? "", new RegExp(DEMO.projectId));
+
+    const checked = await check(member, "own", { projectId: DEMO.memberProjectId, name: "plugin-own" });
+    assert.deepEqual(checked.failures, []);
+    const made = await create(member, "own", checked.inputs);
+    assert.equal(branchInEmulator(made.id)?.project_id, DEMO.memberProjectId);
+    await remove(member, made.id, made.outs);
+  });
+
+  it("answers a create whose wait outlived the engine's timeout with the made branch's id and secret properties, for the state", async () => {
+    emulator.control.scriptOperations({ action: "create_branch", count: 1 }, { kind: "stuck" });
+    const checked = await check(demo, "slow", { projectId: DEMO.projectId, name: "plugin-slow" });
+    const request = forResource(new proto.CreateRequest(), BRANCH, "slow").setProperties(
+      struct(checked.inputs),
+    );
+    // The engine's customTimeouts: seconds.
+    request.setTimeout(3);
+    const err = await rejection(demo.call("create", request));
+    const detail = err.metadata.get("grpc-status-details-bin")[0];
+    assert.ok(detail instanceof Buffer, `a partial failure carries details: ${err.details}`);
+    const any = Status.deserializeBinary(detail).getDetailsList()[0];
+    const made = any?.unpack(
+      proto.ErrorResourceInitFailed.deserializeBinary,
+      "pulumirpc.ErrorResourceInitFailed",
+    );
+    assert.ok(made, "the details are an ErrorResourceInitFailed");
+    assert.match(made.getId(), /^br-/);
+    assert.equal(branchInEmulator(made.getId())?.name, "plugin-slow", "the recorded id is the branch made");
+    const recorded = made.getProperties()?.toJavaScript() ?? {};
+    assert.ok("connectionUri" in recorded, "the recorded properties hold the connection string");
+    assert.ok(isSecret(recorded.connectionUri), "a recorded connection string is a secret");
+    emulator.control.clearOperationScripts();
+  });
+
+  it("skips values not known yet at preview, and diffs by the declared change table", async () => {
+    const checked = await check(demo, "preview", { projectId: UNKNOWN, name: "plugin-preview" });
+    assert.deepEqual(checked.failures, []);
+    assert.equal(checked.inputs.projectId, UNKNOWN);
+
+    const request = forResource(new proto.DiffRequest(), BRANCH, "preview").setId("br-x");
+    request
+      .setOlds(struct({ projectId: DEMO.projectId, name: "a", branchId: "br-x" }))
+      .setNews(struct({ projectId: DEMO.orgProjectId, name: "a" }));
+    const diff = await demo.call<proto.DiffRequest, proto.DiffResponse>("diff", request);
+    assert.equal(diff.getChanges(), proto.DiffResponse.DiffChanges.DIFF_SOME);
+    assert.deepEqual(diff.getReplacesList(), ["projectId"]);
+  });
+
+  it("answers a read without state (pulumi import) with the definition's error, not a crash", async () => {
+    const err = await rejection(read(demo, DEMO.branchId, undefined));
+    assert.match(err.details, /cannot read branch br-damp-glitter-adqd4hk5 without its project/);
+    // The plugin still serves after it.
+    const again = await check(demo, "after", { projectId: DEMO.projectId, name: "plugin-after" });
+    assert.deepEqual(again.failures, []);
+  });
+
+  it("checks a provider's config: a timeout that is not a positive number fails with the fix", async () => {
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::app::pulumi:providers:clouddb::second")
+      .setOlds(struct({}))
+      .setNews(struct({ apiKey: secret(DEMO.memberPersonalKey), operationTimeoutSeconds: "soon" }));
+    const response = await demo.call<proto.CheckRequest, proto.CheckResponse>("checkConfig", request);
+    const failures = response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+    assert.equal(failures.length, 1);
+    assert.match(failures[0] ?? "", /^operationTimeoutSeconds: .*positive number of seconds, got "soon"/);
+    assert.ok(!(failures[0] ?? "").includes(DEMO.memberPersonalKey));
+    assert.ok(isSecret(response.getInputs()?.toJavaScript().apiKey), "the key stays a secret");
+  });
+
+  it("names the type tokens it serves when asked for another", async () => {
+    const request = forResource(new proto.CheckRequest(), "clouddb:index:Nope", "x");
+    request.setOlds(struct({})).setNews(struct({}));
+    const err = await rejection(demo.call("check", request));
+    assert.match(
+      err.details,
+      /unknown resource type clouddb:index:Nope: this provider serves .*clouddb:index:Branch/,
+    );
+  });
+
+  it("ends when its engine is gone, leaving no process behind", async () => {
+    const own = await engineStandIn();
+    const plugin = await startPlugin(own.address);
+    const exited = new Promise<number | null>((resolve) => plugin.process.once("exit", resolve));
+    await own.close();
+    await until(() => plugin.process.exitCode !== null, "the plugin exits", 4 * ENGINE_PROBE_MS);
+    assert.equal(await exited, 1);
+    await plugin.stop();
+  });
+});

@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import * as net from "node:net";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+
+// A provider plugin process started the way the engine starts one, and a gRPC client to it.
+
+const ROOT = path.join(__dirname, "../..");
+const MAIN = path.join(ROOT, "provider/plugin/main.ts");
+
+/** The sentinel Pulumi sends for a value not known yet (preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** A secret as it travels to and from a provider that accepts secrets. */
+export const secret = (value: unknown) => ({
+  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+  value,
+});
+
+/** A running plugin: its process, everything it wrote to stdout after the port, a client, and `stop`. */
+export interface Plugin {
+  readonly process: ChildProcess;
+  readonly client: services.ResourceProviderClient;
+  /** Lines written after the port (progress lines the engine would show). */
+  readonly lines: string[];
+  call<Req, Res>(method: string, request: Req): Promise<Res>;
+  stop(): Promise<void>;
+}
+
+/** A TCP listener standing in for the engine's address, which the plugin watches. */
+export async function engineStandIn(): Promise<{ address: string; close(): Promise<void> }> {
+  const server = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Starts the plugin from the sources with the engine's address as its argument and no `CLOUDDB_`
+ * credentials in its environment (only `Configure` gives it a key), and connects to the port it prints.
+ */
+export async function startPlugin(engineAddress: string): Promise<Plugin> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CLOUDDB_POLL_INTERVAL_MS: "5,20" };
+  for (const key of Object.keys(env))
+    if (key.startsWith("CLOUDDB_") && key !== "CLOUDDB_POLL_INTERVAL_MS") delete env[key];
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", MAIN, engineAddress], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const lines: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = "";
+    let first: number | undefined;
+    child.stdout?.on("data", (chunk) => {
+      buffered += chunk;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const line of parts) {
+        if (first === undefined) {
+          first = Number(line);
+          resolve(first);
+        } else lines.push(line);
+      }
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`the plugin exited with ${code} before printing its port: ${stderr}`)),
+    );
+  });
+  const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    process: child,
+    client,
+    lines,
+    call: <Req, Res>(method: string, request: Req) =>
+      new Promise<Res>((resolve, reject) => {
+        type Unary = (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => void;
+        const fn = (client as unknown as Record<string, Unary>)[method];
+        if (fn === undefined) throw new Error(`the client has no method ${method}`);
+        fn.call(client, request, (err, res) => (err === null ? resolve(res) : reject(err)));
+      }),
+    stop: async () => {
+      client.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}
+
+/** A Struct of `props`. */
+export const struct = (props: Record<string, unknown>) => Struct.fromJavaScript(props as never);
+
+/** Configures `plugin` as a provider with `args` (an explicit provider's arguments). */
+export function configure(plugin: Plugin, args: Record<string, unknown>): Promise<proto.ConfigureResponse> {
+  const request = new proto.ConfigureRequest();
+  request.setArgs(struct(args));
+  request.setAcceptsecrets(true);
+  return plugin.call("configure", request);
+}
+
+/** A resource request of `type` for the resource `name`, with its URN set. */
+export function forResource<T extends { setUrn(urn: string): T; setType(type: string): T }>(
+  request: T,
+  type: string,
+  name: string,
+): T {
+  return request.setUrn(`urn:pulumi:dev::app::${type}::${name}`).setType(type);
+}
+
+export { proto };
