@@ -1,5 +1,5 @@
 // What `npm pack` puts in the two packages users install. The provider's tarball: the built
-// provider, its type declarations, the provider plugin's launcher, the README and the license; never the emulator (its own
+// provider, its type declarations, the provider plugin's launcher and the package schema it serves, the README and the license; never the emulator (its own
 // package), tests, benchmarks, examples, fixtures or sources. The emulator's tarball: the built
 // emulator with its bin and its OpenAPI artifact, its README and the license; nothing of the provider.
 // Installed alone, the emulator's tarball brings every package it needs to serve the API.
@@ -37,7 +37,7 @@ describe("the npm tarballs", function () {
     execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
   });
 
-  it("of the provider hold the built provider, the plugin's launcher, its README and license, and no emulator", () => {
+  it("of the provider hold the built provider, the plugin's launcher and schema.json, its README and license, and no emulator", () => {
     const files = packedFiles(ROOT);
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
       bin: Record<string, string>;
@@ -45,7 +45,11 @@ describe("the npm tarballs", function () {
     const plugin = path.normalize(manifest.bin["pulumi-resource-clouddb"] ?? "");
     assert.deepEqual(
       files.filter(
-        (f) => !ALWAYS.includes(f) && f !== plugin && !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f),
+        (f) =>
+          !ALWAYS.includes(f) &&
+          f !== plugin &&
+          f !== "schema.json" &&
+          !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f),
       ),
       [],
     );
@@ -55,6 +59,7 @@ describe("the npm tarballs", function () {
       "lib/provider/index.d.ts",
       "lib/provider/plugin/main.js",
       plugin,
+      "schema.json",
       ...ALWAYS,
     ]) {
       assert.ok(files.includes(entry), `${entry} is in the tarball`);
