@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PACKAGE, token } from "../provider/plugin/kinds";
 import { CONFIG } from "../provider/resources/public/config";
+
+export { PACKAGE, token };
+
 import type {
   EnumType,
   FunctionDeclaration,
@@ -21,19 +25,12 @@ import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } fr
 //
 // A test re-derives it and fails when the committed file no longer matches the declarations.
 
-/** The package's name: `clouddb:index:<Name>` tokens, `clouddb:<setting>` config keys. */
-export const PACKAGE = "clouddb";
 /** The Go package the SDK generated into `sdk/go/clouddb` is imported as. */
 export const GO_IMPORT_BASE_PATH = "github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb";
 /** The Python package of the SDK generated into `sdk/python`. */
 export const PYTHON_PACKAGE = "pulumi_clouddb";
 
 type Json = Record<string, unknown>;
-
-/** `clouddb:index:Branch`. */
-export function token(name: string): string {
-  return `${PACKAGE}:index:${name}`;
-}
 
 /** The resource declarations exported by the modules of `public/`, by type name. */
 export function resourceDeclarations(): ResourceDeclaration[] {

@@ -26,8 +26,11 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
 /** The package's name in type tokens and config keys. */
 export const PACKAGE = "clouddb";
 
+/** The token of a resource, type or function named `name`: `clouddb:index:Branch`. */
+export const token = (name: string): string => `${PACKAGE}:index:${name}`;
+
 /** The type token of a declared kind. */
-export const tokenOf = (declaration: ResourceDeclaration): string => `${PACKAGE}:index:${declaration.type}`;
+export const tokenOf = (declaration: ResourceDeclaration): string => token(declaration.type);
 
 /** A kind the plugin serves: its declaration and the methods module the dynamic resource loads too. */
 export interface Kind {
