@@ -14,6 +14,7 @@ import type {
   Setting,
   Type,
 } from "../provider/resources/public/declare";
+import { importIdShape } from "../provider/resources/public/declare";
 import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } from "./declaration-docs";
 
 // Derives `schema.json`, the Pulumi package schema of the provider plugin, from the declarations:
@@ -190,8 +191,14 @@ export function deriveSchema(): Json {
         inputs[name] = { ...(inputs[name] as Json), willReplaceOnChanges: true };
     }
     const { required: requiredInputs } = requiredOf(kind.inputs);
+    const imported =
+      kind.importId === undefined
+        ? `${kind.type} resources cannot be imported: what one holds is returned only when it is created.`
+        : `Import an existing one by its id, \`${importIdShape(kind.type, kind.importId)}\`:\n\n` +
+          `\`\`\`sh\n$ pulumi import ${token(kind.type)} <name> ${importIdShape(kind.type, kind.importId)}\n\`\`\``;
+    const about = describedBy(kind.type).description ?? "";
     resources.set(token(kind.type), {
-      ...describedBy(kind.type),
+      description: `${about}${about === "" ? "" : "\n\n"}## Import\n\n${imported}`,
       properties: properties("resource", kind.type, "outputs", kind.outputs),
       required: presentAlways(kind.outputs),
       inputProperties: inputs,

@@ -266,28 +266,27 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
    * settings to the declared ones in place (never its data: a reset needs a new `resetTrigger`).
    */
   async adopt(step, inputs, branchId) {
-    const live = await readLive(step.client, inputs.projectId, branchId, inputs.parentId ?? null);
-    if (inputs.parentId !== undefined && inputs.parentId !== live.parentId) {
-      throw notAdoptable(branchId, `parent ${live.parentId ?? "none"}`, inputs.parentId, "parentId");
+    const olds = await existing(step.client, inputs, branchId);
+    if (inputs.parentId !== undefined && inputs.parentId !== olds.parentId) {
+      throw notAdoptable(branchId, `parent ${olds.parentId ?? "none"}`, inputs.parentId, "parentId");
     }
-    if (inputs.endpoints !== undefined && !sameTypes(inputs.endpoints, live.endpoints)) {
+    if (inputs.endpoints !== undefined && !sameTypes(inputs.endpoints, olds.endpoints)) {
       const types = (list: { type: string }[]) => `[${list.map((ep) => ep.type).join(", ")}]`;
-      const have = live.endpoints.length > 0 ? types(live.endpoints) : "[none]";
+      const have = olds.endpoints.length > 0 ? types(olds.endpoints) : "[none]";
       throw notAdoptable(branchId, `endpoints ${have}`, types(inputs.endpoints), "endpoints");
     }
-    // What the branch has now stands for the old state: a declared ttl counts from now.
-    const { ttl: _counted, ...base } = baseOutputs(inputs);
-    const olds: BranchOutputs = { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
     return converge(step, branchId, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false);
   },
 
+  importId: BRANCH.importId,
+
+  /** The branch as it is, with its computes and connection strings. */
+  async readExisting({ client }, inputs, branchId) {
+    return withConnection(client, inputs, await existing(client, inputs, branchId));
+  },
+
   async read({ client }, id, props) {
-    if (props?.projectId === undefined) {
-      throw new ResourceError(
-        "NotImportable",
-        `cannot read branch ${id} without its project: declare the branch with adoptExisting: "${id}" and its projectId instead`,
-      );
-    }
+    if (props?.projectId === undefined) return undefined;
     // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
     const [branches, endpoints] = await Promise.all([
       client.cached.listBranches(props.projectId),
@@ -443,6 +442,17 @@ type LiveBranch = ReturnType<typeof liveFields>;
  * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
  * branch known to have none). Throws the client's not-found error when gone.
  */
+/** An existing branch as it is now, standing for the old state (a declared ttl counts from now). */
+async function existing(
+  client: CloudDbClient,
+  inputs: BranchInputs,
+  branchId: string,
+): Promise<BranchOutputs> {
+  const live = await readLive(client, inputs.projectId, branchId, inputs.parentId ?? null);
+  const { ttl: _counted, ...base } = baseOutputs(inputs);
+  return { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
+}
+
 async function readLive(
   client: CloudDbClient,
   projectId: string,

@@ -100,6 +100,14 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     return renamed(step, wanted, { ...wanted, name: found.name, ownerName: found.owner_name ?? "" });
   },
 
+  importId: DATABASE.importId,
+
+  /** The branch's database `name` as it is now. */
+  async readExisting({ client }, inputs, name) {
+    const found = await client.getDatabase(inputs.projectId, inputs.branchId, name);
+    return outputsOf({ ...inputs, ownerName: found.owner_name ?? "" }, found, []);
+  },
+
   /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;

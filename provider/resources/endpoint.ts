@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Endpoint as ApiEndpoint, CloudDbClient, EndpointOperations } from "../client";
 import { type ENDPOINT_TYPES, EndpointOperationsSchema } from "../client/schemas";
-import { ResourceError, unfinished } from "./errors";
+import { unfinished } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -17,6 +17,7 @@ import {
   defineResource,
   type ResourceDefinition,
   type Same,
+  type Step,
 } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
@@ -137,23 +138,14 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
   },
 
   async adopt(step, inputs, endpointId): Promise<EndpointOutputs> {
-    const live = await step.client.getEndpoint(inputs.projectId, endpointId);
-    return adoptLive(
-      endpointDefinition,
-      step,
-      inputs,
-      endpointId,
-      outputsOf(inputs, { endpoint: live, operations: [] }),
-    );
+    return adoptLive(endpointDefinition, step, inputs, endpointId, await existing(step, inputs, endpointId));
   },
 
+  importId: ENDPOINT.importId,
+  readExisting: (step, inputs, endpointId) => existing(step, inputs, endpointId),
+
   async read({ client }, endpointId, props) {
-    if (props === undefined) {
-      throw new ResourceError(
-        "NotImportable",
-        `cannot read compute endpoint ${endpointId} without its project: declare it with adoptExisting: "${endpointId}" and its projectId and branchId instead`,
-      );
-    }
+    if (props === undefined) return undefined;
     return { ...props, ...endpointFields(await client.getEndpoint(props.projectId, endpointId)) };
   },
 
@@ -217,6 +209,18 @@ function endpointFields(ep: ApiEndpoint) {
     regionId: ep.region_id ?? null,
     createdAt: ep.created_at ?? null,
   } satisfies Partial<EndpointOutputs>;
+}
+
+/** A compute as it is now. */
+async function existing(
+  { client }: Step,
+  inputs: EndpointInputs,
+  endpointId: string,
+): Promise<EndpointOutputs> {
+  return outputsOf(inputs, {
+    endpoint: await client.getEndpoint(inputs.projectId, endpointId),
+    operations: [],
+  });
 }
 
 function outputsOf(

@@ -177,8 +177,11 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     return adoptLive(projectDefinition, step, inputs, projectId, live);
   },
 
+  importId: PROJECT.importId,
+  readExisting: ({ client }, inputs, projectId) => readDefaults(client, projectId, inputs),
+
   async read({ client }, projectId, props) {
-    if (props === undefined) return readDefaults(client, projectId, {});
+    if (props === undefined) return undefined;
     return { ...props, ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings) };
   },
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Role as ApiRole } from "../client";
+import type { Role as ApiRole, CloudDbClient } from "../client";
 import { isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
 import { nameOf, ResourceError, unprovenNameConflict } from "./errors";
@@ -103,10 +103,11 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
         `adoptExisting: role ${name} is not the role named ${inputs.name}; a role cannot be renamed, so set name: "${name}"`,
       );
     }
-    const role = await client.getRole(inputs.projectId, inputs.branchId, name);
-    const password = await client.revealRolePassword(inputs.projectId, inputs.branchId, name);
-    return outputsOf(inputs, role, password, []);
+    return existing(client, inputs, name);
   },
+
+  importId: ROLE.importId,
+  readExisting: ({ client }, inputs, name) => existing(client, inputs, name),
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
@@ -131,6 +132,13 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     await client.deleteRole(props.projectId, props.branchId, props.name, { deadline });
   },
 });
+
+/** The branch's role `name` as it is now, with its current password. */
+async function existing(client: CloudDbClient, inputs: RoleInputs, name: string): Promise<RoleOutputs> {
+  const role = await client.getRole(inputs.projectId, inputs.branchId, name);
+  const password = await client.revealRolePassword(inputs.projectId, inputs.branchId, name);
+  return outputsOf({ ...inputs, name }, role, password, []);
+}
 
 function outputsOf(
   inputs: RoleInputs,

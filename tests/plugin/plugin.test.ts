@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type * as grpc from "@grpc/grpc-js";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
@@ -11,8 +10,11 @@ import {
   configure,
   engineStandIn,
   forResource,
+  isSecret,
+  isSecretUri,
   type Plugin,
   proto,
+  rejection,
   secret,
   startPlugin,
   struct,
@@ -20,15 +22,6 @@ import {
 } from "./support";
 
 const BRANCH = "clouddb:index:Branch";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-/** Whether `value` is a secret as the engine takes one. */
-const isSecret = (value: unknown): value is { value: unknown } =>
-  typeof value === "object" && value !== null && Object.values(value).includes(SECRET_SIG);
-
-/** Whether `value` is a secret holding a connection string with a password. */
-const isSecretUri = (value: unknown) =>
-  isSecret(value) && /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
 
 /** Resolves once `done()` holds (output of the plugin process arrives on its own schedule). */
 async function until(done: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -37,13 +30,6 @@ async function until(done: () => boolean, what: string, ms = 5000): Promise<void
     if (Date.now() > end) assert.fail(`never happened: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<grpc.ServiceError> {
-  return promise.then(
-    () => assert.fail("expected the call to fail"),
-    (err: grpc.ServiceError) => err,
-  );
 }
 
 describe("the provider plugin over gRPC", function () {
@@ -217,9 +203,12 @@ describe("the provider plugin over gRPC", function () {
     assert.deepEqual(diff.getReplacesList(), ["projectId"]);
   });
 
-  it("answers a read without state (pulumi import) with the definition's error, not a crash", async () => {
+  it("answers a read without state whose id is not an import id with the id's shape, not a crash", async () => {
     const err = await rejection(read(demo, DEMO.branchId, undefined));
-    assert.match(err.details, /cannot read branch br-damp-glitter-adqd4hk5 without its project/);
+    assert.match(
+      err.details,
+      /cannot import branch "br-damp-glitter-adqd4hk5": its import id is <projectId>\/<branchId>/,
+    );
     // The plugin still serves after it.
     const again = await check(demo, "after", { projectId: DEMO.projectId, name: "plugin-after" });
     assert.deepEqual(again.failures, []);

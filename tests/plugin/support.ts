@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import * as net from "node:net";
 import * as path from "node:path";
@@ -13,9 +14,27 @@ const MAIN = path.join(ROOT, "provider/plugin/main.ts");
 
 /** The sentinel Pulumi sends for a value not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Whether `value` is a secret as the engine takes one. */
+export const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && Object.values(value).includes(SECRET_SIG);
+
+/** Whether `value` is a secret holding a connection string with a password. */
+export const isSecretUri = (value: unknown) =>
+  isSecret(value) && /^postgresql:\/\/[^:@]+:[^@]+@/.test(String((value as { value?: unknown }).value));
+
+/** The error a call failed with; fails the test when it succeeded. */
+export async function rejection(promise: Promise<unknown>): Promise<grpc.ServiceError> {
+  return promise.then(
+    () => assert.fail("expected the call to fail"),
+    (err: grpc.ServiceError) => err,
+  );
+}
+
 /** A secret as it travels to and from a provider that accepts secrets. */
 export const secret = (value: unknown) => ({
-  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+  "4dabf18193072939515e22adb298388d": SECRET_SIG,
   value,
 });
 

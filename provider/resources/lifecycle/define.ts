@@ -82,6 +82,14 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   adopt?(step: Step, inputs: I, id: string): Promise<O>;
   /** Reads the object as it is now; undefined (or the client's not-found error) when it is gone. */
   read(step: Step, id: string, props: O | undefined): Promise<O | undefined>;
+  /** What an id given to `pulumi import` carries: the declaration's `importId`. */
+  importId?: readonly string[];
+  /**
+   * Reads the existing object `id` as the state would record it, changing nothing: what `pulumi
+   * import` records (with its secrets: a password, connection strings) and what adopting starts
+   * from. `inputs` holds at least the fields an import id carries.
+   */
+  readExisting?(step: Step, inputs: I, id: string): Promise<O>;
   /** The inputs that the outputs `outs` stand for (what refresh reports). Default: the declared inputs' keys of `outs`. */
   inputsOf?(outs: O): I;
   /** Applies the in-place changes; `outs` already holds the new input values. Default: `outs` as they are. */

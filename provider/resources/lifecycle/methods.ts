@@ -16,6 +16,7 @@ import {
 import { isResourceError, ResourceError, unfinished } from "../errors";
 import { withCurrentKey } from "../host/currentKey";
 import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
+import { importIdShape } from "../public/declare";
 import { checkInputs, declaredInputs } from "./check";
 import {
   type CommonInputs,
@@ -154,19 +155,27 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         }
       }),
 
-    /** Refresh: the object as it is now, with the inputs it stands for; gone -> empty id, so Pulumi drops it. */
+    /**
+     * Refresh: the object as it is now, with the inputs it stands for; gone -> empty id, so Pulumi
+     * drops it. Without a state (`pulumi import`), `id` is the import id (see `importing`), and the
+     * answer carries the object's own id.
+     */
     async read(id, props) {
       let outs: O | undefined;
+      const existing = definition.readExisting;
       try {
         outs = await withCurrentKey(`reading ${where(id, props ?? {})}`, (apiKey) =>
-          definition.read(step(undefined, apiKey), id, props),
+          props === undefined && existing !== undefined
+            ? importing(definition, existing, step(undefined, apiKey), id)
+            : definition.read(step(undefined, apiKey), id, props),
         );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
       if (outs === undefined) return { id: "" };
       // Pulumi types refresh's inputs as the outputs type; they are the inputs the outputs stand for.
-      return { id, props: outs, inputs: refreshedInputs(definition, outs) as unknown as O };
+      const inputs = refreshedInputs(definition, outs) as unknown as O;
+      return { id: props === undefined ? definition.id(outs) : id, props: outs, inputs };
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */
@@ -214,6 +223,43 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       }
     },
   };
+}
+
+/**
+ * The existing object an import id names (`<projectId>/<branchId>` for a branch: the declaration's
+ * `importId`), read with nothing changed. An id of the wrong shape is refused with the shape and an
+ * example; a kind without `importId` cannot be imported at all.
+ */
+function importing<I extends CommonInputs, O extends CommonState>(
+  definition: ResourceDefinition<I, O>,
+  readExisting: NonNullable<ResourceDefinition<I, O>["readExisting"]>,
+  current: Step,
+  id: string,
+): Promise<O> {
+  const names = definition.importId ?? [];
+  const parts = id.split("/");
+  if (names.length === 0 || parts.length !== names.length || parts.some((part) => part === "")) {
+    const shape = importIdShape(definition.noun, names);
+    throw new ResourceError(
+      "NotImportable",
+      names.length === 0
+        ? `a ${definition.noun} cannot be imported`
+        : `cannot import ${definition.noun} "${id}": its import id is ${shape}, ` +
+            `e.g. ${names.map(exampleOf).join("/")}`,
+    );
+  }
+  const fields = Object.fromEntries(names.map((name, i) => [name, parts[i]]));
+  return readExisting(current, fields as unknown as I, parts[parts.length - 1] as string);
+}
+
+/** An example value of an import id's field, in the API's id formats. */
+function exampleOf(name: string): string {
+  const examples: Record<string, string> = {
+    projectId: "misty-moon-12345678",
+    branchId: "br-aged-sun-a1b2c3d4",
+    endpointId: "ep-cool-leaf-a1b2c3d4",
+  };
+  return examples[name] ?? "app";
 }
 
 /**

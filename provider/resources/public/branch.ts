@@ -64,6 +64,7 @@ export type BranchTimeouts = Timeouts;
 export const BRANCH = declareResource({
   type: "Branch",
   methods: moduleRef(require.resolve("../branchMethods")),
+  importId: ["projectId", "branchId"],
   inputs: {
     /** The project the branch belongs to. Changing it replaces the branch. */
     projectId: { type: STRING, required: true, change: "replace" },

@@ -14,6 +14,7 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 export const DATABASE = declareResource({
   type: "Database",
   methods: moduleRef(require.resolve("../databaseMethods")),
+  importId: ["projectId", "branchId", "name"],
   inputs: {
     /** The project of the branch. Changing it replaces the database. */
     projectId: { type: STRING, required: true, change: "replace" },

@@ -74,6 +74,7 @@ export function declareResource<const D extends ResourceDeclaration>(
   declaration: D & {
     inputs: Exactly<D["inputs"], Input>;
     outputs: Exactly<D["outputs"], Output> & CredentialsSecret<D["outputs"]>;
+    importId?: readonly (keyof D["inputs"] | keyof D["outputs"])[];
   },
 ): D {
   return declaration;
@@ -127,6 +128,14 @@ export function secretsOf<D extends ResourceDeclaration>(declaration: D): Secret
   return Object.keys(declaration.outputs).filter(
     (name) => declaration.outputs[name]?.secret === true,
   ) as SecretsOf<D>[];
+}
+
+/**
+ * The shape of an import id carrying `names` (a declaration's `importId`) of an object of kind
+ * `kind`: `<projectId>/<branchId>`; a `name` is shown as the kind's, `<roleName>`.
+ */
+export function importIdShape(kind: string, names: readonly string[]): string {
+  return names.map((name) => `<${name === "name" ? `${kind.toLowerCase()}Name` : name}>`).join("/");
 }
 
 /** The change table: how a change of each input is applied. */

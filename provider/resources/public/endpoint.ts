@@ -17,6 +17,7 @@ export type ComputeEndpointType = (typeof ENDPOINT_TYPE.enum)[number];
 export const ENDPOINT = declareResource({
   type: "Endpoint",
   methods: moduleRef(require.resolve("../endpointMethods")),
+  importId: ["projectId", "endpointId"],
   inputs: {
     /** The project of the branch. Changing it replaces the compute. */
     projectId: { type: STRING, required: true, change: "replace" },

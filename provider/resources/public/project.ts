@@ -23,6 +23,7 @@ const DEFAULT_ENDPOINT_SETTINGS: { readonly type: typeof COMPUTE_SETTINGS_TYPE }
 export const PROJECT = declareResource({
   type: "Project",
   methods: moduleRef(require.resolve("../projectMethods")),
+  importId: ["projectId"],
   inputs: {
     /** Project name (1-256 characters); omit for a generated name. Changing it renames in place. */
     name: { type: STRING, change: "update" },

@@ -14,6 +14,7 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 export const ROLE = declareResource({
   type: "Role",
   methods: moduleRef(require.resolve("../roleMethods")),
+  importId: ["projectId", "branchId", "name"],
   inputs: {
     /** The project of the branch. Changing it replaces the role. */
     projectId: { type: STRING, required: true, change: "replace" },

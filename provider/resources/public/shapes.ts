@@ -85,6 +85,12 @@ export interface ResourceDeclaration {
   readonly inputs: { readonly [name: string]: Input };
   /** What the class exposes; the state also keeps the inputs that are not outputs. */
   readonly outputs: { readonly [name: string]: Output };
+  /**
+   * What an id given to `pulumi import` carries, in order, joined by `/`: the parents a read needs,
+   * then the object's own key (`["projectId", "branchId"]` for `<projectId>/<branchId>`). Left out,
+   * the kind cannot be imported.
+   */
+  readonly importId?: readonly string[];
 }
 
 /** An argument of a function (a data source): optional unless `required`. */

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { projectIdle } from "../provider/support";
+import {
+  configure,
+  engineStandIn,
+  forResource,
+  isSecret,
+  isSecretUri,
+  type Plugin,
+  proto,
+  rejection,
+  secret,
+  startPlugin,
+} from "./support";
+
+// `pulumi import` sends the plugin a Read with the id the user typed and no state. Each kind but
+// ApiKey takes an id that carries what the read needs, and answers with the object's own id, its
+// outputs (credentials as secrets) and the inputs a program declares it with.
+
+describe("the provider plugin importing what exists (a Read without state)", function () {
+  this.timeout(60_000);
+  let emulator: RunningEmulator;
+  let engine: Awaited<ReturnType<typeof engineStandIn>>;
+  let plugin: Plugin;
+  let role: { name: string; password?: string | undefined };
+  let database: { name: string; owner_name?: string | undefined };
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
+    engine = await engineStandIn();
+    plugin = await startPlugin(engine.address);
+    await configure(plugin, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
+    // A role and a database made outside Pulumi, as a script would.
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    role = (await client.createRole(DEMO.projectId, DEMO.branchId, { role: { name: "made_by_hand" } })).role;
+    await projectIdle(emulator, DEMO.projectId);
+    database = (
+      await client.createDatabase(DEMO.projectId, DEMO.branchId, {
+        database: { name: "made_by_hand", owner_name: role.name },
+      })
+    ).database;
+    await projectIdle(emulator, DEMO.projectId);
+  });
+  after(async () => {
+    await plugin?.stop();
+    await engine?.close();
+    await emulator?.stop();
+  });
+
+  async function imported(type: string, id: string) {
+    const request = forResource(new proto.ReadRequest(), `clouddb:index:${type}`, "imported").setId(id);
+    const response = await plugin.call<proto.ReadRequest, proto.ReadResponse>("read", request);
+    return {
+      id: response.getId(),
+      outs: (response.getProperties()?.toJavaScript() ?? {}) as Record<string, unknown>,
+      inputs: (response.getInputs()?.toJavaScript() ?? {}) as Record<string, unknown>,
+    };
+  }
+
+  it("imports a project by <projectId>, its connection string a secret", async () => {
+    const project = await imported("Project", DEMO.projectId);
+    assert.equal(project.id, DEMO.projectId);
+    assert.equal(project.outs.defaultBranchId, DEMO.branchId);
+    assert.ok(isSecretUri(project.outs.connectionUri), JSON.stringify(project.outs.connectionUri));
+    assert.equal(typeof project.inputs.name, "string", "the inputs name the project as a program would");
+  });
+
+  it("imports a branch by <projectId>/<branchId> and answers with the branch's own id", async () => {
+    const branch = await imported("Branch", `${DEMO.projectId}/${DEMO.branchId}`);
+    assert.equal(branch.id, DEMO.branchId);
+    assert.equal(branch.outs.projectId, DEMO.projectId);
+    assert.ok(isSecretUri(branch.outs.connectionUri), JSON.stringify(branch.outs.connectionUri));
+    assert.deepEqual(branch.inputs.endpoints, [{ type: "read_write" }]);
+    assert.equal(branch.inputs.projectId, DEMO.projectId);
+  });
+
+  it("imports a compute endpoint by <projectId>/<endpointId>, with the branch it is on", async () => {
+    const endpoint = await imported("Endpoint", `${DEMO.projectId}/${DEMO.endpointId}`);
+    assert.equal(endpoint.id, DEMO.endpointId);
+    assert.equal(endpoint.inputs.branchId, DEMO.branchId);
+    assert.equal(endpoint.inputs.projectId, DEMO.projectId);
+  });
+
+  it("imports a role by <projectId>/<branchId>/<roleName>, its password a secret", async () => {
+    const found = await imported("Role", `${DEMO.projectId}/${DEMO.branchId}/${role.name}`);
+    assert.equal(found.id, `${DEMO.branchId}/${role.name}`);
+    assert.ok(isSecret(found.outs.password), "the password is sent as a secret");
+    assert.equal((found.outs.password as { value: unknown }).value, role.password);
+    assert.deepEqual(
+      { projectId: found.inputs.projectId, branchId: found.inputs.branchId, name: found.inputs.name },
+      { projectId: DEMO.projectId, branchId: DEMO.branchId, name: role.name },
+    );
+  });
+
+  it("imports a database by <projectId>/<branchId>/<databaseName>, with its owner", async () => {
+    const found = await imported("Database", `${DEMO.projectId}/${DEMO.branchId}/${database.name}`);
+    assert.equal(found.outs.name, database.name);
+    assert.equal(found.inputs.ownerName, database.owner_name);
+    assert.equal(found.outs.branchId, DEMO.branchId);
+  });
+
+  it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
+    const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
+    assert.equal(missing.id, "");
+  });
+
+  it("refuses an id of the wrong shape, naming the shape the kind takes", async () => {
+    const err = await rejection(imported("Role", `${DEMO.projectId}/${DEMO.branchId}`));
+    assert.match(err.details, /its import id is <projectId>\/<branchId>\/<roleName>, e\.g\. /);
+    const empty = await rejection(imported("Database", `${DEMO.projectId}//neondb`));
+    assert.match(empty.details, /its import id is <projectId>\/<branchId>\/<databaseName>/);
+  });
+
+  it("refuses to import an API key, saying why and what to do instead", async () => {
+    const err = await rejection(imported("ApiKey", String(DEMO.personalKeyId)));
+    assert.match(
+      err.details,
+      /the token is returned only at creation, so an existing key cannot be imported/,
+    );
+    assert.match(err.details, /Create a new ApiKey and revoke the old key instead/);
+    assert.ok(!err.details.includes(DEMO.personalKey));
+  });
+});
