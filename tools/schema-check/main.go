@@ -3,8 +3,11 @@
 // and config entry, then by reading the Python and Go language sections; then it generates the
 // Python and Go SDKs in memory with Pulumi's own generators (writing nothing). It prints each
 // diagnostic as `error|warning: <JSON pointer>: <message>` and exits 1 when any is an error.
+// Given folders, it also writes the SDKs there (each folder emptied first): what `npm run
+// derive:sdk` commits as sdk/python and sdk/go.
 //
 //	schema-check schema.json
+//	schema-check schema.json <python-folder> <go-folder>
 package main
 
 import (
@@ -13,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 
 	"github.com/blang/semver"
 	"github.com/hashicorp/hcl/v2"
@@ -46,17 +51,17 @@ func (l noReferences) LoadPackageReferenceV2(
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: schema-check <schema.json>")
+	if len(os.Args) != 2 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: schema-check <schema.json> [<python-folder> <go-folder>]")
 		os.Exit(2)
 	}
-	if err := check(os.Args[1]); err != nil {
+	if err := check(os.Args[1], os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func check(path string) error {
+func check(path string, out []string) error {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("cannot read the schema: %w", err)
@@ -88,6 +93,41 @@ func check(path string) error {
 	fmt.Printf("%s: package %s binds with %d resources, %d functions, %d config entries; "+
 		"generates %d Python and %d Go files\n",
 		path, pkg.Name, len(pkg.Resources), len(pkg.Functions), len(pkg.Config), len(pythonFiles), len(goFiles))
+	if len(out) == 0 {
+		return nil
+	}
+	// pyproject.toml names README.md next to it; the generator writes the README into the package only.
+	for name, text := range pythonFiles {
+		if filepath.Base(name) == "README.md" && filepath.Dir(name) != "." {
+			pythonFiles["README.md"] = text
+		}
+	}
+	if err := write(out[0], pythonFiles); err != nil {
+		return err
+	}
+	return write(out[1], goFiles)
+}
+
+// write empties dir and writes files into it, as the generator made them.
+func write(dir string, files map[string][]byte) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("cannot empty %s: %w", dir, err)
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return fmt.Errorf("cannot make the folder of %s: %w", file, err)
+		}
+		if err := os.WriteFile(file, files[name], 0o644); err != nil {
+			return fmt.Errorf("cannot write %s: %w", file, err)
+		}
+	}
+	fmt.Printf("wrote %d files into %s\n", len(names), dir)
 	return nil
 }
 

@@ -98,7 +98,7 @@ export const BRANCH = declareResource({
     suspendTimeoutSeconds: { type: INTEGER, change: "update" },
     /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
     resetTrigger: { type: STRING, change: "update" },
-    /** An existing branch id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
+    /** An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false. */
     deleteProtection: { type: BOOLEAN, change: "update" },

@@ -37,7 +37,7 @@ export const PROJECT = declareResource({
     historyRetentionSeconds: { type: INTEGER, change: "update" },
     /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
     defaultEndpointSettings: { ...DEFAULT_ENDPOINT_SETTINGS, change: "update" },
-    /** An existing project id to take under management instead of creating one (dynamic resources cannot be `pulumi import`ed). */
+    /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
     deleteProtection: { type: BOOLEAN, change: "update" },

@@ -55,3 +55,46 @@ export function copyProgram(fixture: string): string {
   fs.cpSync(fixture, dir, { recursive: true });
   return dir;
 }
+
+let sdkSite: string | undefined;
+
+/** The `python` of the venv holding the `pulumi` SDK (tools/pulumi-cli/python-sdk.sh). */
+export function venvPython(): string {
+  return path.join(toolFolder("python-sdk.sh"), "python");
+}
+
+/**
+ * A folder holding the Python SDK of this repository (`sdk/python`, module `pulumi_clouddb`) as pip
+ * installs it, made once per test process: put it on PYTHONPATH. Installed with the venv's own pip
+ * and setuptools (tools/pulumi-cli/python-requirements.txt), offline, without its dependencies (the
+ * venv has them).
+ */
+export function pythonSdkSite(): string {
+  if (sdkSite !== undefined) return sdkSite;
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-python-sdk-"));
+  // Built from a copy: a build writes `build/` and `*.egg-info` next to the sources.
+  const sources = path.join(site, ".sources");
+  fs.cpSync(path.join(ROOT, "sdk/python"), sources, { recursive: true });
+  const pip = ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target", site];
+  const run = spawnSync(venvPython(), [...pip, sources], {
+    encoding: "utf8",
+    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+  });
+  if (run.status !== 0) {
+    throw new Error(`pip install ./sdk/python failed (exit ${run.status}): ${run.stderr}`);
+  }
+  sdkSite = site;
+  return site;
+}
+
+/**
+ * The environment a `language` program needs under the engine, with this repository's provider
+ * plugin first on PATH (`bin/`, built by `prepareEngine`) and, for Python, the SDK on PYTHONPATH.
+ */
+export function pluginProgramEnv(language: ProgramLanguage): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: `${path.join(ROOT, "bin")}${path.delimiter}${languagePath(language)}`,
+  };
+  if (language === "python") env.PYTHONPATH = pythonSdkSite();
+  return env;
+}
