@@ -19,6 +19,7 @@ import { type ProviderSettings, settingsFromConfig, withSettings } from "../reso
 import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
+import { argumentFailures, functionOf } from "./functions";
 import { type Kind, kindOf, PACKAGE } from "./kinds";
 import { unwrap, wrap } from "./values";
 
@@ -323,6 +324,28 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       const props = unwrap(toJs(request.getProperties())).plain as CommonState;
       await run(request.getTimeout(), () => kind.methods().remove(request.getId(), props));
       return new Empty();
+    }),
+
+    /** A function (data source): its arguments checked against its declaration, run under this instance's settings. */
+    invoke: answer(async (request: proto.InvokeRequest) => {
+      const served = functionOf(request.getTok());
+      const args = unwrap(toJs(request.getArgs())).plain;
+      const response = new proto.InvokeResponse();
+      const failures = argumentFailures(served.declaration, args);
+      if (failures.length > 0) {
+        response.setFailuresList(
+          failures.map(([property, reason]) => {
+            const failure = new proto.CheckFailure();
+            failure.setProperty(property);
+            failure.setReason(reason);
+            return failure;
+          }),
+        );
+        return response;
+      }
+      const result = await run(0, () => served.run(args));
+      response.setReturn(toStruct(wrap(result, secretsOf(served.declaration))));
+      return response;
     }),
 
     cancel: answer(async () => new Empty()),

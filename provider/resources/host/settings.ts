@@ -57,6 +57,11 @@ function scoped(): AsyncLocalStorage<ProviderSettings> {
   return holder[SCOPED];
 }
 
+/** Whether this call runs for one provider instance of several (inside {@link withSettings}). */
+export function inProviderScope(): boolean {
+  return scoped().getStore() !== undefined;
+}
+
 /** Runs `run` with `settings` as the provider settings of everything it calls, in place of the recorded ones. */
 export function withSettings<T>(settings: ProviderSettings, run: () => T): T {
   return scoped().run(settings, run);

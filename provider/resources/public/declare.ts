@@ -123,8 +123,8 @@ export function outputNames<D extends ResourceDeclaration>(declaration: D): (key
   return Object.keys(declaration.outputs);
 }
 
-/** The outputs kept as Pulumi secrets, in declaration order. */
-export function secretsOf<D extends ResourceDeclaration>(declaration: D): SecretsOf<D>[] {
+/** The outputs (of a resource or a function) kept as Pulumi secrets, in declaration order. */
+export function secretsOf<D extends Pick<ResourceDeclaration, "outputs">>(declaration: D): SecretsOf<D>[] {
   return Object.keys(declaration.outputs).filter(
     (name) => declaration.outputs[name]?.secret === true,
   ) as SecretsOf<D>[];

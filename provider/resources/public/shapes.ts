@@ -239,7 +239,7 @@ export type OutputFields<D extends ResourceDeclaration> = {
 };
 
 /** The names of the secret outputs. */
-export type SecretsOf<D extends ResourceDeclaration> = {
+export type SecretsOf<D extends Pick<ResourceDeclaration, "outputs">> = {
   [K in keyof D["outputs"]]: D["outputs"][K] extends { readonly secret: true } ? K : never;
 }[keyof D["outputs"]] &
   string;

@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import {
+  configure,
+  engineStandIn,
+  isSecretUri,
+  type Plugin,
+  proto,
+  rejection,
+  secret,
+  startPlugin,
+  struct,
+} from "./support";
+
+// The data sources as provider functions: Invoke runs the function a Node.js program calls, under the
+// settings of the provider instance it was sent to, its arguments checked against the declaration.
+
+describe("the provider plugin's functions (Invoke)", function () {
+  this.timeout(60_000);
+  let emulator: RunningEmulator;
+  let engine: Awaited<ReturnType<typeof engineStandIn>>;
+  let demo: Plugin;
+  let member: Plugin;
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
+    engine = await engineStandIn();
+    [demo, member] = await Promise.all([startPlugin(engine.address), startPlugin(engine.address)]);
+    await configure(demo, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
+    await configure(member, { apiKey: secret(DEMO.memberPersonalKey), apiUrl: emulator.url });
+  });
+  after(async () => {
+    await Promise.all([demo?.stop(), member?.stop()]);
+    await engine?.close();
+    await emulator?.stop();
+  });
+
+  async function invoke(plugin: Plugin, name: string, args: Record<string, unknown>) {
+    const request = new proto.InvokeRequest().setTok(`clouddb:index:${name}`).setArgs(struct(args));
+    const response = await plugin.call<proto.InvokeRequest, proto.InvokeResponse>("invoke", request);
+    return {
+      result: (response.getReturn()?.toJavaScript() ?? {}) as Record<string, unknown>,
+      failures: response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
+    };
+  }
+
+  const projectIds = (result: Record<string, unknown>) =>
+    (result.projects as { id: string }[]).map((p) => p.id).sort();
+
+  it("lists each instance's own account's projects with getProjects", async () => {
+    const mine = await invoke(demo, "getProjects", {});
+    assert.deepEqual(mine.failures, []);
+    assert.ok(projectIds(mine.result).includes(DEMO.projectId));
+    assert.ok(
+      !projectIds(mine.result).includes(DEMO.memberProjectId),
+      "the member's project is not the demo user's",
+    );
+    const theirs = await invoke(member, "getProjects", {});
+    assert.ok(
+      projectIds(theirs.result).includes(DEMO.memberProjectId),
+      "the second instance uses the second key",
+    );
+    assert.ok(!projectIds(theirs.result).includes(DEMO.projectId));
+  });
+
+  it("answers getConnectionUri with the connection string as a secret", async () => {
+    const { result, failures } = await invoke(demo, "getConnectionUri", {
+      projectId: DEMO.projectId,
+      databaseName: "neondb",
+      roleName: "neondb_owner",
+    });
+    assert.deepEqual(failures, []);
+    assert.ok(isSecretUri(result.uri), JSON.stringify(result.uri));
+  });
+
+  it("answers getOperations and getOperation with the emulator's operations", async () => {
+    const { result } = await invoke(demo, "getOperations", { projectId: DEMO.projectId, maxItems: 1 });
+    const operations = result.operations as { id: string; projectId: string }[];
+    assert.equal(operations.length, 1);
+    const one = await invoke(demo, "getOperation", {
+      projectId: DEMO.projectId,
+      operationId: operations[0]?.id,
+    });
+    assert.equal((one.result.operation as { id: string }).id, operations[0]?.id);
+  });
+
+  it("refuses arguments the declaration does not take, naming each, before any request", async () => {
+    const before = emulator.control.requests().length;
+    const { failures } = await invoke(demo, "getConnectionUri", {
+      projectId: 7,
+      databaseName: "neondb",
+      nope: 1,
+    });
+    assert.deepEqual(failures, [
+      "projectId: getConnectionUri: projectId must be a string, got 7",
+      "roleName: getConnectionUri: roleName is required",
+      "nope: getConnectionUri takes no argument nope; it takes projectId, branchId, endpointId, databaseName, roleName, pooled",
+    ]);
+    assert.equal(emulator.control.requests().length, before, "nothing was sent");
+  });
+
+  it("fails with the API's error, naming what is missing and the request id, never the key", async () => {
+    const err = await rejection(
+      invoke(demo, "getConnectionUri", {
+        projectId: DEMO.projectId,
+        databaseName: "nodb",
+        roleName: "nobody",
+      }),
+    );
+    assert.match(err.details, /getConnectionUri: no connection string for role "nobody" and database "nodb"/);
+    assert.match(err.details, /\(request id [0-9a-f-]{36}; /);
+    assert.ok(!err.details.includes(DEMO.personalKey));
+  });
+
+  it("names the functions it serves when asked for another", async () => {
+    const err = await rejection(invoke(demo, "getNothing", {}));
+    assert.match(
+      err.details,
+      /unknown function clouddb:index:getNothing: this provider serves .*clouddb:index:getProjects/,
+    );
+  });
+});
