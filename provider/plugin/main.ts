@@ -10,7 +10,7 @@ import { serve } from "./server";
 serve().then(
   ({ port }) => {
     process.stdout.write(`${port}\n`);
-    watchEngineInHost();
+    watchEngineInHost("pulumi-resource-clouddb");
   },
   (err: unknown) => {
     process.stderr.write(`pulumi-resource-clouddb could not start its gRPC server: ${String(err)}\n`);

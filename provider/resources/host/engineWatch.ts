@@ -48,13 +48,15 @@ export function engineAddress(argv: readonly string[] = process.argv.slice(2)): 
 
 /**
  * In the provider host only: watches the engine (see {@link exitWhenEngineGone}) and marks the
- * process title with {@link WATCHED_HOST_MARK}. Idempotent.
+ * process title with {@link WATCHED_HOST_MARK} and which host it is. Idempotent.
  */
-export function watchEngineInHost(): void {
+export function watchEngineInHost(
+  host: "dynamic-provider" | "pulumi-resource-clouddb" = "dynamic-provider",
+): void {
   if (!inProviderHost() || watching) return;
   const address = engineAddress();
   exitWhenEngineGone(address);
-  process.title = `${WATCHED_HOST_MARK} dynamic-provider ${address ?? ""}`.trim();
+  process.title = `${WATCHED_HOST_MARK} ${host} ${address ?? ""}`.trim();
 }
 
 let watching = false;

@@ -1,0 +1,43 @@
+"""The preview environment of ../preview-environment/, in Python, through the provider plugin.
+
+One stack per pull request (see README.md next to this file):
+  - a branch of the project's default branch with its databases and their schema, none of their
+    rows, and an expiry, so a forgotten preview deletes itself,
+  - a role of the app's own on it, its name generated (a run cancelled during any create is
+    finished by the next `pulumi up`, with no step),
+  - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`.
+"""
+import pulumi
+import pulumi_clouddb as clouddb
+
+config = pulumi.Config()
+project_id = config.require("projectId")
+pull_request = config.require("pullRequest")
+expires_in_days = config.get_int("expiresInDays") or 7
+# The default branch's database the app uses: the branch holds a copy of its schema.
+database_name = config.get("databaseName") or "neondb"
+
+branch = clouddb.Branch(
+    "preview",
+    project_id=project_id,
+    name=f"preview/pr-{pull_request}",
+    init_source="schema-only",
+    ttl=f"{expires_in_days}d",
+    endpoints=[{"type": "read_write"}],
+)
+
+# No name: it is generated (`app_` and a mark of this stack), the same on every run.
+role = clouddb.Role("app", project_id=project_id, branch_id=branch.branch_id)
+
+# Runs once the role exists: at preview, a role still to be created makes it unknown.
+connection = clouddb.get_connection_uri_output(
+    project_id=project_id,
+    branch_id=branch.branch_id,
+    database_name=database_name,
+    role_name=role.name,
+)
+
+pulumi.export("branchId", branch.branch_id)
+pulumi.export("expiresAt", branch.expires_at)
+pulumi.export("roleName", role.name)
+pulumi.export("DATABASE_URL", connection.uri)

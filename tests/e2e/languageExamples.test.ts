@@ -1,0 +1,189 @@
+// The preview environment in YAML and in Python (examples/preview-environment-yaml and -python),
+// through the provider plugin, under the real engine, against the emulator with its real Postgres:
+// `up` makes the branch, the role and DATABASE_URL (a secret, stored encrypted), the app's
+// migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
+// process group and the plugin, SIGKILL) during the branch's create and again during the role's
+// converges on the next run of the workflow's command, with no orphan; destroy leaves nothing.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Client } from "pg";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { dataPlaneRun } from "../emulator/helpers";
+import { runCli } from "./support/kill";
+import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./support/languages";
+import { collect, createStack, type E2eStack, isEncryptedSecret, ROOT } from "./support/stack";
+
+const PROJECT = DEMO.projectId;
+
+/** SIGKILLs every running provider plugin process of this repository (`pulumi-resource-clouddb`). */
+function killPlugins(): number {
+  let killed = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command = "";
+    try {
+      command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    // Named so by the engine's command line, or by its title once it watches the engine.
+    if (command.includes("pulumi-resource-clouddb")) {
+      try {
+        process.kill(Number(entry), "SIGKILL");
+        killed++;
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+  }
+  return killed;
+}
+
+const noChange = (summary: Record<string, number | undefined>) =>
+  Object.keys(summary).filter((kind) => kind !== "same");
+
+for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
+  describe(`e2e: the ${language} preview environment through the provider plugin${dataPlaneRun()}`, function () {
+    this.timeout(10 * 60 * 1000);
+    let emulator: RunningEmulator;
+    const stacks: E2eStack[] = [];
+    const workDirs: string[] = [];
+    /** Every line the CLI printed, across the suite's commands. */
+    const printed: string[] = [];
+
+    /** A stack of the example for pull request `pullRequest`, against the emulator. */
+    async function previewStack(pullRequest: string): Promise<E2eStack> {
+      const workDir = copyProgram(path.join(ROOT, `examples/preview-environment-${language}`));
+      workDirs.push(workDir);
+      const e2e = await createStack({
+        workDir,
+        stackName: `pr-${pullRequest}`,
+        apiUrl: emulator.url,
+        apiKey: DEMO.personalKey,
+        config: { projectId: PROJECT, pullRequest },
+        env: { ...pluginProgramEnv(language), CLOUDDB_POLL_INTERVAL_MS: "50,200" },
+      });
+      stacks.push(e2e);
+      return e2e;
+    }
+
+    /** The pull request's live branches and the roles on them that are not their parent's. */
+    function onBranch(pullRequest: string) {
+      const snap = emulator.control.dumpState();
+      const branches = snap.branches.filter(
+        (b) =>
+          b.project_id === PROJECT && b.name === `preview/pr-${pullRequest}` && b.deleted_at_ms === undefined,
+      );
+      const parent = snap.branches.find((b) => b.default && b.project_id === PROJECT);
+      const inherited = new Set((parent?.roles ?? []).map((r) => r.name));
+      return { branches, roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name))) };
+    }
+
+    before(async () => {
+      // Operations take 1.5 s, so a kill lands while the plugin waits on them.
+      emulator = await startEmulator({ seed: "demo", opDurationMs: 1500, postgres: true });
+    });
+    after(async () => {
+      for (const e2e of stacks) {
+        await e2e.stack.destroy().catch(() => undefined);
+        await e2e.dispose();
+      }
+      for (const dir of workDirs) fs.rmSync(dir, { recursive: true, force: true });
+      await emulator?.stop();
+      for (const key of [DEMO.personalKey]) {
+        assert.ok(!printed.some((line) => line.includes(key)), "the API key is in the CLI's output");
+      }
+    });
+
+    it("makes the preview environment; DATABASE_URL is a secret the app's migration connects with", async () => {
+      const e2e = await previewStack("41");
+      const up = await e2e.stack.up(collect(e2e.output));
+      printed.push(...e2e.output);
+      assert.equal(up.summary.resourceChanges?.create, 3, e2e.output.join("\n")); // the stack, the branch, the role
+      const outputs = await e2e.stack.outputs();
+      assert.equal(outputs.DATABASE_URL?.secret, true, "DATABASE_URL is a secret output");
+      const url = String(outputs.DATABASE_URL?.value);
+      const { branches, roles } = onBranch("41");
+      assert.equal(branches.length, 1);
+      assert.equal(branches[0]?.init_source, "schema-only");
+      assert.equal(branches[0]?.id, outputs.branchId?.value);
+      assert.equal(roles.length, 1);
+      assert.equal(decodeURIComponent(new URL(url).username), roles[0]?.name);
+
+      // The app's migration, as the workflow's next step would run it.
+      const db = new Client({ connectionString: url });
+      await db.connect();
+      try {
+        await db.query("CREATE TABLE preview_items (id int PRIMARY KEY, note text)");
+        await db.query("INSERT INTO preview_items VALUES (1, 'made by the migration')");
+        const { rows } = await db.query("SELECT current_user AS who, count(*)::int AS n FROM preview_items");
+        assert.deepEqual(rows, [{ who: roles[0]?.name, n: 1 }]);
+      } finally {
+        await db.end();
+      }
+
+      const raw = e2e.rawState();
+      assert.ok(!raw.includes(url), "DATABASE_URL is in the state in plain text");
+      assert.ok(
+        !/postgresql:\/\/[^:@"]+:[^@"]+@/.test(raw),
+        "a connection string with a password is in the state",
+      );
+      assert.ok(!raw.includes(DEMO.personalKey), "the API key is in the state in plain text");
+      const role = (
+        JSON.parse(raw) as {
+          checkpoint: { latest: { resources: { type: string; outputs?: Record<string, unknown> }[] } };
+        }
+      ).checkpoint.latest.resources.find((r) => r.type === "clouddb:index:Role");
+      assert.ok(isEncryptedSecret(role?.outputs?.password), "the role's password is stored encrypted");
+    });
+
+    it("refreshes and previews with no change, then destroy leaves no branch", async () => {
+      const e2e = stacks[0] as E2eStack;
+      const refresh = await e2e.stack.refresh(collect(e2e.output));
+      printed.push(...e2e.output);
+      assert.deepEqual(noChange(refresh.summary.resourceChanges ?? {}), [], e2e.output.join("\n"));
+      const preview = await e2e.stack.preview(collect(e2e.output));
+      printed.push(...e2e.output);
+      assert.deepEqual(noChange(preview.changeSummary), [], e2e.output.join("\n"));
+      await e2e.stack.destroy(collect(e2e.output));
+      printed.push(...e2e.output);
+      assert.deepEqual(onBranch("41"), { branches: [], roles: [] });
+    });
+
+    it("converges after up is killed (the CLI and the plugin, SIGKILL) during the branch's create and the role's", async () => {
+      const e2e = await previewStack("42");
+      const kills: [string, () => boolean][] = [
+        ["the branch's create", () => onBranch("42").branches.length >= 1],
+        ["the role's create", () => onBranch("42").roles.length >= 1],
+      ];
+      for (const [what, when] of kills) {
+        let plugins = 0;
+        // As the workflow does before each up: release the lock a killed run left.
+        await runCli(e2e, ["cancel", "--yes"]);
+        const run = await runCli(e2e, ["up", "--yes", "--skip-preview"], {
+          killWhen: () => {
+            if (!when()) return false;
+            plugins = killPlugins();
+            return true;
+          },
+        });
+        printed.push(run.output);
+        assert.equal(run.code, "killed", `up was not killed during ${what}:\n${run.output}`);
+        assert.ok(plugins >= 1, `a plugin process was killed during ${what}`);
+      }
+      // The workflow's command: release the killed run's lock, then up with a refresh first.
+      await runCli(e2e, ["cancel", "--yes"]);
+      const run = await runCli(e2e, ["up", "--refresh", "--yes"]);
+      printed.push(run.output);
+      assert.equal(run.code, 0, run.output);
+      const { branches, roles } = onBranch("42");
+      assert.equal(branches.length, 1, `one branch, no orphan: ${JSON.stringify(branches.map((b) => b.id))}`);
+      assert.equal(roles.length, 1, `one role, no orphan: ${JSON.stringify(roles.map((r) => r.name))}`);
+      const preview = await e2e.stack.preview(collect(e2e.output));
+      assert.deepEqual(noChange(preview.changeSummary), [], e2e.output.join("\n"));
+      await e2e.stack.destroy(collect(e2e.output));
+      assert.deepEqual(onBranch("42"), { branches: [], roles: [] });
+    });
+  });
+}
