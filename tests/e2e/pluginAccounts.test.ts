@@ -1,0 +1,82 @@
+// Two explicit `pulumi:providers:clouddb` in one YAML stack, each with its own account's key: each
+// branch is made with the key of the provider its options name (the second in a project only that
+// account can see), a function invoked on the second provider lists that account's projects, and
+// nothing reaches the default provider.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { copyProgram, pluginProgramEnv } from "./support/languages";
+import { collect, createStack, type E2eStack } from "./support/stack";
+
+describe("e2e: two explicit providers on two accounts in one stack, through the provider plugin", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+  let workDir: string;
+
+  const live = (id: unknown) =>
+    emulator.control.dumpState().branches.find((b) => b.id === id && b.deleted_at_ms === undefined);
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
+    workDir = copyProgram(path.join(__dirname, "fixtures/two-accounts-yaml"));
+    e2e = await createStack({
+      workDir,
+      config: { apiUrl: emulator.url, firstProjectId: DEMO.projectId, secondProjectId: DEMO.memberProjectId },
+      env: { ...pluginProgramEnv("yaml"), CLOUDDB_POLL_INTERVAL_MS: "20,100" },
+    });
+    await e2e.stack.setConfig("firstApiKey", { value: DEMO.personalKey, secret: true });
+    await e2e.stack.setConfig("secondApiKey", { value: DEMO.memberPersonalKey, secret: true });
+  });
+  after(async () => {
+    await e2e?.dispose();
+    await emulator?.stop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("creates in both accounts, previews with no change and destroys, the keys never in the state or the output", async () => {
+    const printed: string[] = [];
+    const up = await e2e.stack.up(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.equal(up.summary.resourceChanges?.create, 5, e2e.output.join("\n")); // the stack, two providers, two branches
+    const { mineId, theirsId, secondProjects } = up.outputs;
+    assert.equal(live(mineId?.value)?.project_id, DEMO.projectId);
+    assert.equal(
+      live(theirsId?.value)?.project_id,
+      DEMO.memberProjectId,
+      "made with the second account's key",
+    );
+    const ids = (secondProjects?.value as { id: string }[]).map((p) => p.id);
+    assert.ok(ids.includes(DEMO.memberProjectId), `the second account's projects: ${ids}`);
+    assert.ok(!ids.includes(DEMO.projectId), "getProjects on the second provider used the second key");
+    const creates = emulator.control.requests({ route: "POST /projects/{project_id}/branches" });
+    assert.deepEqual(
+      creates.map((r) => [r.path.split("/")[2], r.keyId]).sort(),
+      [
+        [DEMO.projectId, DEMO.personalKeyId],
+        [DEMO.memberProjectId, DEMO.memberPersonalKeyId],
+      ].sort(),
+      "each branch was created with its provider's key",
+    );
+
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.deepEqual(
+      Object.keys(preview.changeSummary).filter((kind) => kind !== "same"),
+      [],
+      e2e.output.join("\n"),
+    );
+    const state = e2e.rawState();
+    for (const key of [DEMO.personalKey, DEMO.memberPersonalKey]) {
+      assert.ok(!state.includes(key), "a key is in the state in plain text");
+    }
+    await e2e.stack.destroy(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.equal(live(mineId?.value), undefined);
+    assert.equal(live(theirsId?.value), undefined);
+    for (const key of [DEMO.personalKey, DEMO.memberPersonalKey]) {
+      assert.ok(!printed.some((line) => line.includes(key)), "a key is in the CLI's output");
+    }
+  });
+});
