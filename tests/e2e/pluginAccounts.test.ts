@@ -47,7 +47,7 @@ describe("e2e: two explicit providers on two accounts in one stack, through the 
       DEMO.memberProjectId,
       "made with the second account's key",
     );
-    const ids = (secondProjects?.value as { id: string }[]).map((p) => p.id);
+    const ids = ((secondProjects?.value ?? []) as { id: string }[]).map((p) => p.id);
     assert.ok(ids.includes(DEMO.memberProjectId), `the second account's projects: ${ids}`);
     assert.ok(!ids.includes(DEMO.projectId), "getProjects on the second provider used the second key");
     const creates = emulator.control.requests({ route: "POST /projects/{project_id}/branches" });
