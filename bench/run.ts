@@ -12,6 +12,7 @@ import { benchDataPlane } from "./data-plane";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPersonalKeys } from "./personal-keys";
+import { benchPlugin } from "./plugin";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
 import { benchStacks } from "./stacks";
@@ -20,7 +21,7 @@ import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -140,6 +141,18 @@ async function main(): Promise<void> {
     if (args.only.has(10)) {
       log("bench 10: branch creation with data (data plane)");
       print(await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
+    }
+    if (args.only.has(11)) {
+      log("bench 11: the provider plugin against the dynamic provider");
+      print(
+        await benchPlugin({
+          keys: args.quick ? 10 : 50,
+          branches: args.quick ? 4 : 20,
+          d: 200,
+          runs,
+          log,
+        }),
+      );
     }
   } finally {
     disposeProject();

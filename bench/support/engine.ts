@@ -32,6 +32,8 @@ export interface Scenario {
   branches?: BranchSpec[];
   /** Resources of a dynamic provider that does nothing (no API): Pulumi's own cost per resource. */
   noops?: { res: string; name: string }[];
+  /** Declares the keys and branches by type token, through the provider plugin, not the classes. */
+  plugin?: boolean;
 }
 
 let project: string | undefined;
@@ -67,13 +69,19 @@ export async function engineRun(opts: {
   env?: Record<string, string>;
 }): Promise<EngineRun> {
   const emulator = await startEmulator({ seed: "demo", ...opts.emulator });
+  const env = { ...opts.env };
+  if (opts.scenario.plugin === true) {
+    // The plugin as a user's install has it: the package's bin, linked into node_modules/.bin.
+    const bin = path.join(scenarioProject(), "node_modules", ".bin");
+    env.PATH = `${bin}${path.delimiter}${env.PATH ?? process.env.PATH ?? ""}`;
+  }
   const e2e = await createStack({
     workDir: scenarioProject(),
     apiUrl: emulator.url,
     apiKey: DEMO.personalKey,
     stackName: `bench-${process.pid}-${Date.now()}`,
     config: { scenario: JSON.stringify(opts.scenario) },
-    ...(opts.env ? { env: opts.env } : {}),
+    env,
   });
   const output: string[] = [];
   return {
@@ -102,13 +110,21 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
  * request log's clock), how long after the engine's summary the CLI exited and, when it failed, the
  * tail of its output.
  */
-export async function timedUp(
+export function timedUp(
   run: EngineRun,
+): Promise<{ ms: number; startedAt: number; afterSummaryMs: number; error: string | undefined }> {
+  return timedCommand(run, ["up", "--yes", "--skip-preview"]);
+}
+
+/** Runs `pulumi <command>` as {@link timedUp} runs `up` (`refresh --yes`, `destroy --yes`, ...). */
+export async function timedCommand(
+  run: EngineRun,
+  command: string[],
 ): Promise<{ ms: number; startedAt: number; afterSummaryMs: number; error: string | undefined }> {
   run.emulator.control.clearRequests();
   run.output.length = 0;
   const workspace = run.e2e.stack.workspace as LocalWorkspace;
-  const args = ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", run.e2e.stack.name];
+  const args = [...command, "--non-interactive", "--stack", run.e2e.stack.name];
   const startedAt = Date.now();
   let summaryAt = Number.NaN;
   const { ms, value: code } = await timed(
