@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { wakeEndpoint } from "../families/endpoints";
+import { networkRefusal } from "../network";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
 import type { BranchRecord } from "../state";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
@@ -124,6 +125,7 @@ export class DataPlane implements ProxyTarget {
     user: string,
     database: string,
     password: string,
+    address: string,
   ): { database: string } | Refusal {
     const { store } = this.#ctx;
     const endpoint = store.endpoints.get(endpointId);
@@ -143,6 +145,10 @@ export class DataPlane implements ProxyTarget {
         message: `role "${user}" has a reserved name and cannot log in; use another role`,
       };
     }
+    const project = store.projects.get(endpoint.project_id);
+    const blocked = project === undefined ? undefined : networkRefusal(project, branch, address);
+    // The service's answer to a connection its network rules keep out.
+    if (blocked !== undefined) return { sqlstate: "28000", message: blocked };
     if (endpoint.disabled) {
       return { sqlstate: "08004", message: `endpoint ${endpointId} is disabled; enable it to connect` };
     }

@@ -29,8 +29,14 @@ export interface Refusal {
 export interface ProxyTarget {
   /** Brings Postgres up to the emulator's state, so a connection sees what the API last answered. */
   sync(): Promise<void>;
-  /** The physical database a login opens, or why it is refused. */
-  admit(endpointId: string, user: string, database: string, password: string): { database: string } | Refusal;
+  /** The physical database a login from `address` opens, or why it is refused. */
+  admit(
+    endpointId: string,
+    user: string,
+    database: string,
+    password: string,
+    address: string,
+  ): { database: string } | Refusal;
   /** Postgres's port and the password every API role has inside it. */
   upstream(): { port: number; password: string };
 }
@@ -121,7 +127,13 @@ async function serve(socket: Socket, endpointId: string, target: ProxyTarget, se
     return;
   }
   await target.sync();
-  const admitted = target.admit(endpointId, user, database, passwordOf(answer.body));
+  const admitted = target.admit(
+    endpointId,
+    user,
+    database,
+    passwordOf(answer.body),
+    socket.remoteAddress ?? "",
+  );
   if ("sqlstate" in admitted) {
     socket.end(fatalError(admitted.sqlstate, admitted.message));
     return;

@@ -10,6 +10,7 @@ import {
   recoverProject,
   updateProject,
 } from "../families/projects";
+import { checkAllowedIps } from "../network";
 import type { Requests } from "../openapi/requests.gen";
 import {
   connectionUri,
@@ -128,6 +129,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     );
     if (spec.history_retention_seconds !== undefined)
       input.historyRetentionSeconds = spec.history_retention_seconds;
+    checkAllowedIps(spec.settings, "project.");
     if (spec.settings !== undefined) input.settings = spec.settings;
     const branch = spec.branch;
     if (branch) {
@@ -184,6 +186,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
             spec.default_endpoint_settings,
             "project.default_endpoint_settings.",
           );
+    checkAllowedIps(spec.settings, "project.");
     // Every check is done: now change the project.
     updateProject(ctx, project, {
       name: spec.name,

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
+import type { ProjectSettings } from "../client/schemas";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { unfinished } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
   GeneratedNameInput,
+  optionalFlag,
   optionalId,
   TimeoutsInput,
 } from "./inputs/common";
@@ -16,6 +18,7 @@ import {
   computeSettingsOf,
   withComputeRange,
 } from "./inputs/compute";
+import { AllowedIpInput } from "./inputs/network";
 import { adoptLive } from "./lifecycle/adoption";
 import {
   compact,
@@ -65,6 +68,10 @@ export const ProjectInputsSchema = z.object({
     .max(RETENTION_MAX, RETENTION)
     .optional(),
   defaultEndpointSettings: DefaultEndpointSettingsInput.optional(),
+  allowedIps: z.array(AllowedIpInput, { error: "allowedIps must be a list of strings" }).optional(),
+  allowedIpsProtectedBranchesOnly: optionalFlag("allowedIpsProtectedBranchesOnly"),
+  blockPublicConnections: optionalFlag("blockPublicConnections"),
+  blockVpcConnections: optionalFlag("blockVpcConnections"),
   adoptExisting: adoptInput("project"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
@@ -77,6 +84,14 @@ true satisfies Same<z.infer<typeof ProjectInputsSchema>, ProjectInputs>;
 export const PROJECT_CHANGES = changesOf(PROJECT);
 
 // ---------------------------------------------------------------- API calls
+
+/** The network access inputs: each left out is no opinion, the project keeps what it has. */
+const NETWORK_INPUTS = [
+  "allowedIps",
+  "allowedIpsProtectedBranchesOnly",
+  "blockPublicConnections",
+  "blockVpcConnections",
+] as const;
 
 /**
  * A project: its default branch, compute, role and database come with it. Create waits for the
@@ -92,7 +107,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   changes: PROJECT_CHANGES,
   // Left out, the API picks a name, region, version, owner, retention and compute defaults; left out
   // later, the project keeps what it has.
-  computed: ["name", "regionId", "pgVersion", "orgId", "historyRetentionSeconds", "defaultEndpointSettings"],
+  computed: [
+    "name",
+    "regionId",
+    "pgVersion",
+    "orgId",
+    "historyRetentionSeconds",
+    "defaultEndpointSettings",
+    ...NETWORK_INPUTS,
+  ],
   same: {
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
@@ -120,6 +143,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
             inputs.defaultEndpointSettings === undefined
               ? undefined
               : apiComputeSettings(inputs.defaultEndpointSettings),
+          settings: networkSettings(inputs, {}),
         }),
       },
       { deadline },
@@ -199,6 +223,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
         settings !== undefined && !sameSettings(settings, olds.defaultEndpointSettings)
           ? apiComputeSettings(settings)
           : undefined,
+      settings: networkSettings(news, olds),
     });
     let next = outs;
     if (Object.keys(changed).length > 0) {
@@ -247,8 +272,38 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
     orgId: project.org_id ?? null,
     historyRetentionSeconds: project.history_retention_seconds ?? undefined,
     defaultEndpointSettings: keep === undefined ? live : pickKeys(live, keep),
+    allowedIps: project.settings?.allowed_ips?.ips ?? [],
+    allowedIpsProtectedBranchesOnly: project.settings?.allowed_ips?.protected_branches_only ?? false,
+    blockPublicConnections: project.settings?.block_public_connections ?? false,
+    blockVpcConnections: project.settings?.block_vpc_connections ?? false,
     createdAt: project.created_at,
   } satisfies Partial<ProjectOutputs>);
+}
+
+/**
+ * The `settings` a create or a PATCH sends for the network inputs of `news` that differ from `olds`
+ * (at create, `olds` is empty), undefined when none does. The allow list travels whole, its
+ * switch with it, as the API replaces `allowed_ips` as one object.
+ */
+function networkSettings(
+  news: Pick<ProjectInputs, (typeof NETWORK_INPUTS)[number]>,
+  olds: Partial<Pick<ProjectOutputs, (typeof NETWORK_INPUTS)[number]>>,
+): ProjectSettings | undefined {
+  const changed = (key: (typeof NETWORK_INPUTS)[number]) =>
+    news[key] !== undefined && JSON.stringify(news[key]) !== JSON.stringify(olds[key]);
+  const listChanged = changed("allowedIps") || changed("allowedIpsProtectedBranchesOnly");
+  const settings = compact({
+    allowed_ips: listChanged
+      ? {
+          ips: news.allowedIps ?? olds.allowedIps ?? [],
+          protected_branches_only:
+            news.allowedIpsProtectedBranchesOnly ?? olds.allowedIpsProtectedBranchesOnly ?? false,
+        }
+      : undefined,
+    block_public_connections: changed("blockPublicConnections") ? news.blockPublicConnections : undefined,
+    block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
+  });
+  return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
 function createdOutputs(

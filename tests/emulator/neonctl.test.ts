@@ -103,6 +103,33 @@ describe("the official CLI (neonctl) against the emulator", function () {
     assert.match(gone.stderr, /not found/);
   });
 
+  it("ip-allow add, list, remove and reset, and projects update with the network flags", async () => {
+    const id = (await ok("projects", "create", "--name", "cli-fenced")).project.id as string;
+    const added = await ok("ip-allow", "add", "203.0.113.7", "198.51.100.0/24", "--project-id", id);
+    assert.deepEqual(added.IP_addresses, ["203.0.113.7", "198.51.100.0/24"]);
+    const listed = await ok("ip-allow", "list", "--project-id", id);
+    assert.deepEqual(listed.IP_addresses, ["203.0.113.7", "198.51.100.0/24"]);
+    const removed = await ok("ip-allow", "remove", "203.0.113.7", "--project-id", id);
+    assert.deepEqual(removed.IP_addresses, ["198.51.100.0/24"]);
+    const refused = await neonctl("ip-allow", "add", "not-an-address", "--project-id", id);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /"not-an-address" is not an IP address, a CIDR block/);
+    const reset = await ok("ip-allow", "reset", "--project-id", id);
+    assert.deepEqual(reset.IP_addresses, []);
+    await ok(
+      "projects",
+      "update",
+      id,
+      "--block-public-connections",
+      "true",
+      "--block-vpc-connections",
+      "true",
+    );
+    const settings = (await ok("projects", "get", id)).settings;
+    assert.deepEqual([settings.block_public_connections, settings.block_vpc_connections], [true, true]);
+    await ok("projects", "delete", id);
+  });
+
   it("branches create and list", async () => {
     const created = await ok("branches", "create", "--project-id", P, "--name", "dev");
     assert.equal(created.branch.name, "dev");

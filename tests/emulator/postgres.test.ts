@@ -162,6 +162,41 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
     assert.equal((await loginError(uriFor(second))).code, "28P01");
   });
 
+  it("refuses a connection the project's network settings keep out: the IP allow list, on protected branches only when asked, and blocked public connections", async () => {
+    const settings = async (value: Json) => {
+      const patched = await http.patch(`/projects/${project}`, { project: { settings: value } });
+      assert.equal(patched.status, 200, patched.text);
+    };
+    const refusal = async () => {
+      const err = await loginError(mainUri);
+      return `${err.code}: ${err.message}`;
+    };
+    // Every client here connects from loopback.
+    await settings({ allowed_ips: { ips: ["203.0.113.0/24"], protected_branches_only: false } });
+    assert.match(await refusal(), /^28000: IP address 127\.0\.0\.1 is not allowed to connect to project /);
+    await settings({
+      allowed_ips: { ips: ["203.0.113.0/24", "127.0.0.0/8"], protected_branches_only: false },
+    });
+    assert.deepEqual(
+      await query(mainUri, "SELECT 1 AS ok"),
+      [{ ok: 1 }],
+      "an address in a listed block connects",
+    );
+    await settings({ allowed_ips: { ips: ["203.0.113.0/24"], protected_branches_only: true } });
+    assert.deepEqual(
+      await query(mainUri, "SELECT 1 AS ok"),
+      [{ ok: 1 }],
+      "the list spares unprotected branches",
+    );
+    await settings({
+      allowed_ips: { ips: [], protected_branches_only: false },
+      block_public_connections: true,
+    });
+    assert.match(await refusal(), /^28000: connections from the public internet to project \S+ are blocked/);
+    await settings({ block_public_connections: false });
+    assert.deepEqual(await query(mainUri, "SELECT 1 AS ok"), [{ ok: 1 }]);
+  });
+
   it("lets a role the API creates make tables in the owner's database, on a schema-only copy too", async () => {
     const preview = await child(main, "schema-only");
     await idle();

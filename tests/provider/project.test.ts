@@ -158,6 +158,10 @@ describe("Project provider against the emulator", () => {
       name: { name: "shop-2" },
       historyRetentionSeconds: { historyRetentionSeconds: 3600 },
       defaultEndpointSettings: { defaultEndpointSettings: { suspendTimeoutSeconds: 300 } },
+      allowedIps: { allowedIps: ["203.0.113.7"] },
+      allowedIpsProtectedBranchesOnly: { allowedIpsProtectedBranchesOnly: true },
+      blockPublicConnections: { blockPublicConnections: true },
+      blockVpcConnections: { blockVpcConnections: true },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
       adoptExisting: { adoptExisting: DEMO.orgProjectId },
@@ -207,6 +211,68 @@ describe("Project provider against the emulator", () => {
     );
     assert.deepEqual([outs.name, outs.defaultEndpointSettings], ["patched", { autoscalingLimitMaxCu: 2 }]);
     assert.equal(outs.connectionUri, olds.connectionUri);
+  });
+
+  it("creates with an IP allow list and blocked VPC connections, changes them in place with one PATCH, and keeps them when left out", async () => {
+    const made = (
+      await projectProvider.create(
+        inputs({ name: "fenced", allowedIps: ["203.0.113.0/24"], blockVpcConnections: true }),
+      )
+    ).outs as ProjectOutputs;
+    const settingsOf = (id: string) => stored(id)?.settings as Record<string, unknown> | undefined;
+    assert.deepEqual(settingsOf(made.projectId)?.allowed_ips, {
+      ips: ["203.0.113.0/24"],
+      protected_branches_only: false,
+    });
+    assert.deepEqual(
+      [
+        made.allowedIps,
+        made.allowedIpsProtectedBranchesOnly,
+        made.blockPublicConnections,
+        made.blockVpcConnections,
+      ],
+      [["203.0.113.0/24"], false, false, true],
+    );
+
+    control().clearRequests();
+    const news = inputs({
+      name: "fenced",
+      allowedIps: ["203.0.113.0/24", "198.51.100.7"],
+      allowedIpsProtectedBranchesOnly: true,
+    });
+    const diff = await projectProvider.diff!(made.projectId, made, news);
+    assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+    const outs = (await projectProvider.update!(made.projectId, made, news)).outs as ProjectOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${made.projectId}`]);
+    assert.deepEqual(settingsOf(made.projectId)?.allowed_ips, {
+      ips: ["203.0.113.0/24", "198.51.100.7"],
+      protected_branches_only: true,
+    });
+    assert.equal(settingsOf(made.projectId)?.block_vpc_connections, true, "a setting left out is kept");
+    assert.deepEqual(
+      [outs.allowedIps, outs.allowedIpsProtectedBranchesOnly],
+      [["203.0.113.0/24", "198.51.100.7"], true],
+    );
+
+    // Left out later: no opinion, no change.
+    const leftOut = await projectProvider.diff!(made.projectId, outs, inputs({ name: "fenced" }));
+    assert.equal(leftOut.changes, false);
+    const read = await projectProvider.read!(made.projectId, outs);
+    assert.deepEqual(read.props?.allowedIps, ["203.0.113.0/24", "198.51.100.7"]);
+  });
+
+  it("refuses an allow-list entry that is no address, block or range at preview, naming it", async () => {
+    const { failures } = await projectProvider.check!(
+      {} as ProjectInputs,
+      inputs({ allowedIps: ["10.0.0.1", "10.0.0.0/33", "office"] }),
+    );
+    assert.deepEqual(
+      failures?.map((f) => f.reason),
+      [
+        'allowedIps[1]: "10.0.0.0/33" is not an IP address, a CIDR block (203.0.113.0/24) or a range (203.0.113.10-203.0.113.20)',
+        'allowedIps[2]: "office" is not an IP address, a CIDR block (203.0.113.0/24) or a range (203.0.113.10-203.0.113.20)',
+      ],
+    );
   });
 
   it("refuses to delete a project with deleteProtection, without calling the API", async () => {

@@ -38,6 +38,17 @@ export const ProjectsPageSchema = z.looseObject({
 /** One page of projects. */
 export type ProjectsPage = z.infer<typeof ProjectsPageSchema>;
 
+/** A project's `settings`: the network access ones are read; the rest pass through. */
+export const ProjectSettingsSchema = z.looseObject({
+  allowed_ips: maybe(
+    z.looseObject({ ips: maybe(z.array(z.string())), protected_branches_only: maybe(z.boolean()) }),
+  ),
+  block_public_connections: maybe(z.boolean()),
+  block_vpc_connections: maybe(z.boolean()),
+});
+
+export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
+
 /** A project as `GET /projects/{project_id}` and the project calls return it; the settings users set in code are read when sent. */
 export const ProjectDetailSchema = z.looseObject({
   id: z.string(),
@@ -54,7 +65,7 @@ export const ProjectDetailSchema = z.looseObject({
   store_passwords: maybe(z.boolean()),
   history_retention_seconds: maybe(z.number()),
   default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),
-  settings: maybe(z.record(z.string(), z.unknown())),
+  settings: maybe(ProjectSettingsSchema),
 });
 /** One project. */
 export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;

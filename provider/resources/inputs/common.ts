@@ -69,10 +69,13 @@ export const TimeoutsInput = z
   })
   .optional();
 
+/** An optional true-or-false input named `name`. */
+export function optionalFlag(name: string) {
+  return z.boolean({ error: `${name} must be true or false` }).optional();
+}
+
 /** The `deleteProtection` input. */
-export const DeleteProtectionInput = z
-  .boolean({ error: "deleteProtection must be true or false" })
-  .optional();
+export const DeleteProtectionInput = optionalFlag("deleteProtection");
 
 /** The `adoptExisting` input: an existing object's id. */
 export function adoptInput(noun: string) {

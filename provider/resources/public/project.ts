@@ -37,6 +37,14 @@ export const PROJECT = declareResource({
     historyRetentionSeconds: { type: INTEGER, change: "update" },
     /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
     defaultEndpointSettings: { ...DEFAULT_ENDPOINT_SETTINGS, change: "update" },
+    /** The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list. */
+    allowedIps: { type: arrayOf(STRING), change: "update" },
+    /** Whether the allow list applies to protected branches only. Changed in place. */
+    allowedIpsProtectedBranchesOnly: { type: BOOLEAN, change: "update" },
+    /** Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place. */
+    blockPublicConnections: { type: BOOLEAN, change: "update" },
+    /** Refuse every connection through a VPC endpoint. Changed in place. */
+    blockVpcConnections: { type: BOOLEAN, change: "update" },
     /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
@@ -59,6 +67,14 @@ export const PROJECT = declareResource({
     historyRetentionSeconds: { type: INTEGER, optional: true },
     /** Default compute settings (the ones declared, or all when none were). */
     defaultEndpointSettings: { ...DEFAULT_ENDPOINT_SETTINGS, optional: true },
+    /** The addresses allowed to connect; empty allows every address. */
+    allowedIps: { type: arrayOf(STRING), optional: true },
+    /** Whether the allow list applies to protected branches only. */
+    allowedIpsProtectedBranchesOnly: { type: BOOLEAN, optional: true },
+    /** Whether connections from the public internet are refused. */
+    blockPublicConnections: { type: BOOLEAN, optional: true },
+    /** Whether connections through VPC endpoints are refused. */
+    blockVpcConnections: { type: BOOLEAN, optional: true },
     /** The default branch id. */
     defaultBranchId: { type: STRING },
     /** The default branch's read_write compute id. */

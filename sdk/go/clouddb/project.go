@@ -23,6 +23,14 @@ import (
 type Project struct {
 	pulumi.CustomResourceState
 
+	// The addresses allowed to connect; empty allows every address.
+	AllowedIps pulumi.StringArrayOutput `pulumi:"allowedIps"`
+	// Whether the allow list applies to protected branches only.
+	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrOutput `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// Whether connections from the public internet are refused.
+	BlockPublicConnections pulumi.BoolPtrOutput `pulumi:"blockPublicConnections"`
+	// Whether connections through VPC endpoints are refused.
+	BlockVpcConnections pulumi.BoolPtrOutput `pulumi:"blockVpcConnections"`
 	// `postgresql://` connection string of the default role to the default database, password included: a Pulumi secret; empty until received.
 	ConnectionUri pulumi.StringOutput `pulumi:"connectionUri"`
 	// Creation time, ISO 8601 UTC.
@@ -103,6 +111,14 @@ func (ProjectState) ElementType() reflect.Type {
 type projectArgs struct {
 	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
 	AdoptExisting *string `pulumi:"adoptExisting"`
+	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
+	AllowedIps []string `pulumi:"allowedIps"`
+	// Whether the allow list applies to protected branches only. Changed in place.
+	AllowedIpsProtectedBranchesOnly *bool `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
+	BlockPublicConnections *bool `pulumi:"blockPublicConnections"`
+	// Refuse every connection through a VPC endpoint. Changed in place.
+	BlockVpcConnections *bool `pulumi:"blockVpcConnections"`
 	// Compute settings for computes created without their own. Changed in place; settings left out keep their value.
 	DefaultEndpointSettings *ComputeSettings `pulumi:"defaultEndpointSettings"`
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
@@ -125,6 +141,14 @@ type projectArgs struct {
 type ProjectArgs struct {
 	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
 	AdoptExisting pulumi.StringPtrInput
+	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
+	AllowedIps pulumi.StringArrayInput
+	// Whether the allow list applies to protected branches only. Changed in place.
+	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrInput
+	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
+	BlockPublicConnections pulumi.BoolPtrInput
+	// Refuse every connection through a VPC endpoint. Changed in place.
+	BlockVpcConnections pulumi.BoolPtrInput
 	// Compute settings for computes created without their own. Changed in place; settings left out keep their value.
 	DefaultEndpointSettings ComputeSettingsPtrInput
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
@@ -228,6 +252,26 @@ func (o ProjectOutput) ToProjectOutput() ProjectOutput {
 
 func (o ProjectOutput) ToProjectOutputWithContext(ctx context.Context) ProjectOutput {
 	return o
+}
+
+// The addresses allowed to connect; empty allows every address.
+func (o ProjectOutput) AllowedIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringArrayOutput { return v.AllowedIps }).(pulumi.StringArrayOutput)
+}
+
+// Whether the allow list applies to protected branches only.
+func (o ProjectOutput) AllowedIpsProtectedBranchesOnly() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.AllowedIpsProtectedBranchesOnly }).(pulumi.BoolPtrOutput)
+}
+
+// Whether connections from the public internet are refused.
+func (o ProjectOutput) BlockPublicConnections() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.BlockPublicConnections }).(pulumi.BoolPtrOutput)
+}
+
+// Whether connections through VPC endpoints are refused.
+func (o ProjectOutput) BlockVpcConnections() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.BlockVpcConnections }).(pulumi.BoolPtrOutput)
 }
 
 // `postgresql://` connection string of the default role to the default database, password included: a Pulumi secret; empty until received.

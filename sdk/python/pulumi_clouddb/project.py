@@ -22,6 +22,10 @@ __all__ = ['ProjectArgs', 'Project']
 class ProjectArgs:
     def __init__(__self__, *,
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional['ComputeSettingsArgs']] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -34,6 +38,10 @@ class ProjectArgs:
         The set of arguments for constructing a Project resource.
 
         :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
+        :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
+        :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
+        :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input['ComputeSettingsArgs'] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
@@ -45,6 +53,14 @@ class ProjectArgs:
         """
         if adopt_existing is not None:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
+        if allowed_ips is not None:
+            pulumi.set(__self__, "allowed_ips", allowed_ips)
+        if allowed_ips_protected_branches_only is not None:
+            pulumi.set(__self__, "allowed_ips_protected_branches_only", allowed_ips_protected_branches_only)
+        if block_public_connections is not None:
+            pulumi.set(__self__, "block_public_connections", block_public_connections)
+        if block_vpc_connections is not None:
+            pulumi.set(__self__, "block_vpc_connections", block_vpc_connections)
         if default_endpoint_settings is not None:
             pulumi.set(__self__, "default_endpoint_settings", default_endpoint_settings)
         if delete_protection is not None:
@@ -73,6 +89,54 @@ class ProjectArgs:
     @adopt_existing.setter
     def adopt_existing(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_existing", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIps")
+    def allowed_ips(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
+        """
+        return pulumi.get(self, "allowed_ips")
+
+    @allowed_ips.setter
+    def allowed_ips(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "allowed_ips", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIpsProtectedBranchesOnly")
+    def allowed_ips_protected_branches_only(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the allow list applies to protected branches only. Changed in place.
+        """
+        return pulumi.get(self, "allowed_ips_protected_branches_only")
+
+    @allowed_ips_protected_branches_only.setter
+    def allowed_ips_protected_branches_only(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allowed_ips_protected_branches_only", value)
+
+    @_builtins.property
+    @pulumi.getter(name="blockPublicConnections")
+    def block_public_connections(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
+        """
+        return pulumi.get(self, "block_public_connections")
+
+    @block_public_connections.setter
+    def block_public_connections(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "block_public_connections", value)
+
+    @_builtins.property
+    @pulumi.getter(name="blockVpcConnections")
+    def block_vpc_connections(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Refuse every connection through a VPC endpoint. Changed in place.
+        """
+        return pulumi.get(self, "block_vpc_connections")
+
+    @block_vpc_connections.setter
+    def block_vpc_connections(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "block_vpc_connections", value)
 
     @_builtins.property
     @pulumi.getter(name="defaultEndpointSettings")
@@ -178,6 +242,10 @@ class Project(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -201,6 +269,10 @@ class Project(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
+        :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
+        :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
+        :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
@@ -243,6 +315,10 @@ class Project(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -261,6 +337,10 @@ class Project(pulumi.CustomResource):
             __props__ = ProjectArgs.__new__(ProjectArgs)
 
             __props__.__dict__["adopt_existing"] = adopt_existing
+            __props__.__dict__["allowed_ips"] = allowed_ips
+            __props__.__dict__["allowed_ips_protected_branches_only"] = allowed_ips_protected_branches_only
+            __props__.__dict__["block_public_connections"] = block_public_connections
+            __props__.__dict__["block_vpc_connections"] = block_vpc_connections
             __props__.__dict__["default_endpoint_settings"] = default_endpoint_settings
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["history_retention_seconds"] = history_retention_seconds
@@ -303,6 +383,10 @@ class Project(pulumi.CustomResource):
 
         __props__ = ProjectArgs.__new__(ProjectArgs)
 
+        __props__.__dict__["allowed_ips"] = None
+        __props__.__dict__["allowed_ips_protected_branches_only"] = None
+        __props__.__dict__["block_public_connections"] = None
+        __props__.__dict__["block_vpc_connections"] = None
         __props__.__dict__["connection_uri"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["default_branch_id"] = None
@@ -320,6 +404,38 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["project_id"] = None
         __props__.__dict__["region_id"] = None
         return Project(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIps")
+    def allowed_ips(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The addresses allowed to connect; empty allows every address.
+        """
+        return pulumi.get(self, "allowed_ips")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedIpsProtectedBranchesOnly")
+    def allowed_ips_protected_branches_only(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the allow list applies to protected branches only.
+        """
+        return pulumi.get(self, "allowed_ips_protected_branches_only")
+
+    @_builtins.property
+    @pulumi.getter(name="blockPublicConnections")
+    def block_public_connections(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether connections from the public internet are refused.
+        """
+        return pulumi.get(self, "block_public_connections")
+
+    @_builtins.property
+    @pulumi.getter(name="blockVpcConnections")
+    def block_vpc_connections(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether connections through VPC endpoints are refused.
+        """
+        return pulumi.get(self, "block_vpc_connections")
 
     @_builtins.property
     @pulumi.getter(name="connectionUri")
