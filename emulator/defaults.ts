@@ -6,6 +6,56 @@ import type { ComputeSettings, ProjectRecord } from "./state";
 /** Region of a project created without `region_id`. */
 export const DEFAULT_REGION = "aws-us-east-2";
 
+/** The regions the emulator lists (`GET /regions`) and accepts for new projects. */
+export const REGIONS: readonly { region_id: string; name: string; geo_lat: string; geo_long: string }[] = [
+  {
+    region_id: "aws-us-east-1",
+    name: "AWS US East (N. Virginia)",
+    geo_lat: "38.9940541",
+    geo_long: "-77.4524237",
+  },
+  { region_id: "aws-us-east-2", name: "AWS US East (Ohio)", geo_lat: "39.9612", geo_long: "-82.9988" },
+  { region_id: "aws-us-west-2", name: "AWS US West (Oregon)", geo_lat: "45.5152", geo_long: "-122.6784" },
+  { region_id: "aws-eu-central-1", name: "AWS Europe (Frankfurt)", geo_lat: "50.1109", geo_long: "8.6821" },
+  { region_id: "aws-eu-west-2", name: "AWS Europe (London)", geo_lat: "51.5072", geo_long: "-0.1276" },
+  {
+    region_id: "aws-ap-southeast-1",
+    name: "AWS Asia Pacific (Singapore)",
+    geo_lat: "1.3521",
+    geo_long: "103.8198",
+  },
+  {
+    region_id: "aws-ap-southeast-2",
+    name: "AWS Asia Pacific (Sydney)",
+    geo_lat: "-33.8688",
+    geo_long: "151.2093",
+  },
+  {
+    region_id: "aws-sa-east-1",
+    name: "AWS South America (São Paulo)",
+    geo_lat: "-23.5558",
+    geo_long: "-46.6396",
+  },
+  {
+    region_id: "azure-eastus2",
+    name: "Azure East US 2 (Virginia)",
+    geo_lat: "36.6681",
+    geo_long: "-78.3889",
+  },
+  {
+    region_id: "azure-westus3",
+    name: "Azure West US 3 (Arizona)",
+    geo_lat: "33.4484",
+    geo_long: "-112.0740",
+  },
+  {
+    region_id: "azure-gwc",
+    name: "Azure Germany West Central (Frankfurt)",
+    geo_lat: "50.1109",
+    geo_long: "8.6821",
+  },
+];
+
 /** Postgres major version of a project created without `pg_version`. */
 export const DEFAULT_PG_VERSION = 17;
 

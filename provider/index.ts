@@ -6,6 +6,7 @@ export * from "./data/connectionUri";
 export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";
 export * from "./data/projects";
+export * from "./data/regions";
 export type { ResourceErrorKind } from "./resources/errors";
 export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from "./resources/errors";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./resources/public/apiKey";

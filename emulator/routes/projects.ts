@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects } from "../auth";
 import type { EmulatorContext } from "../context";
-import { DEFAULT_COMPUTE, projectCompute } from "../defaults";
+import { DEFAULT_COMPUTE, DEFAULT_REGION, projectCompute, REGIONS } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
 import {
   createProject,
@@ -29,21 +29,6 @@ import { route } from "./route";
 
 // Projects: list (cursor = last project id), shared, get, create, update, delete, recover, and
 // the connection URI of a database.
-
-/** Regions the emulator accepts for new projects. */
-export const REGIONS = [
-  "aws-us-east-1",
-  "aws-us-east-2",
-  "aws-us-west-2",
-  "aws-eu-central-1",
-  "aws-eu-west-2",
-  "aws-ap-southeast-1",
-  "aws-ap-southeast-2",
-  "aws-sa-east-1",
-  "azure-eastus2",
-  "azure-westus3",
-  "azure-gwc",
-];
 
 const byCreation = (a: ProjectRecord, b: ProjectRecord) =>
   a.created_at_ms - b.created_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -102,6 +87,20 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     };
   });
 
+  // Every region is open to every account here; an org_id must be one of the key's organizations.
+  route(app, "GET /regions", async (request) => {
+    const principal = principalOf(request);
+    const orgId = request.query.org_id;
+    if (
+      orgId !== undefined &&
+      principal.key.org_id !== orgId &&
+      store.membershipOf(orgId, principal.key.user_id) === undefined
+    ) {
+      throw forbidden(`you are not a member of organization ${orgId}`);
+    }
+    return { regions: REGIONS.map((r) => ({ ...r, default: r.region_id === DEFAULT_REGION })) };
+  });
+
   route(app, "GET /projects/{project_id}", async (request) => {
     const project = accessProject(store, principalOf(request), request.params.project_id);
     return { project: renderProject(project, now()) };
@@ -113,7 +112,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     const input: NewProject = { source: "api" };
     if (spec.name !== undefined) input.name = spec.name;
     if (spec.region_id !== undefined) {
-      if (!REGIONS.includes(spec.region_id))
+      if (!REGIONS.some((r) => r.region_id === spec.region_id))
         throw badRequest(`project.region_id ${JSON.stringify(spec.region_id)} is not a known region`);
       input.regionId = spec.region_id;
     }

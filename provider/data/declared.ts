@@ -143,3 +143,30 @@ export const GET_CONNECTION_URI = declareFunction({
     uri: { type: STRING, secret: true },
   },
 });
+
+/** A region projects can be created in. */
+export const REGION = objectType("Region", {
+  /** Region id, e.g. `aws-us-east-2`: a project's `regionId`. */
+  regionId: { type: STRING },
+  /** A short description, e.g. `AWS US East (Ohio)`. */
+  name: { type: STRING },
+  /** Whether a project created without `regionId` lands here. */
+  default: { type: BOOLEAN },
+  /** Approximate latitude, empty when unknown. */
+  geoLat: { type: STRING },
+  /** Approximate longitude, empty when unknown. */
+  geoLong: { type: STRING },
+});
+
+/** Lists the regions projects can be created in. */
+export const GET_REGIONS = declareFunction({
+  name: "getRegions",
+  inputs: {
+    /** Only the regions open to this organization (the service opens some to some organizations only). */
+    orgId: { type: STRING },
+  },
+  outputs: {
+    /** The regions, the service's order. */
+    regions: { type: arrayOf(REGION) },
+  },
+});

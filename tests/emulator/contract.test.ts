@@ -276,6 +276,13 @@ describe("contract: responses match the official OpenAPI document", () => {
     );
     await check("GET", `${M}/connection_uri?database_name=neondb&role_name=nobody`, 404, personal);
     await check("GET", `${M}/connection_uri?role_name=neondb_owner`, 400, personal);
+    await check("PATCH", M, 400, {
+      ...personal,
+      body: { project: { settings: { allowed_ips: { ips: ["10.0.0.0/33"] } } } },
+    });
+    const regions = await check("GET", "/regions", 200, personal);
+    noUndeclared("RegionResponse", regions.body.regions[0]);
+    await check("GET", "/regions?org_id=org-not-mine-00000000", 403, personal);
     const expires = new Date(emu.control.now() + 3_600_000).toISOString();
     const dev = await check("POST", `${M}/branches`, 201, {
       ...personal,
@@ -457,6 +464,8 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects 401",
       "GET /projects 404",
       "GET /projects 503",
+      "GET /regions 200",
+      "GET /regions 403",
       "GET /projects/{project_id} 200",
       "GET /projects/{project_id} 400",
       "GET /projects/{project_id} 403",

@@ -84,6 +84,16 @@ describe("the provider plugin's functions (Invoke)", function () {
     assert.equal((one.result.operation as { id: string }).id, operations[0]?.id);
   });
 
+  it("answers getRegions with the regions projects can be created in", async () => {
+    const { result, failures } = await invoke(demo, "getRegions", {});
+    assert.deepEqual(failures, []);
+    const regions = result.regions as { regionId: string; default: boolean }[];
+    assert.deepEqual(
+      regions.filter((r) => r.default).map((r) => r.regionId),
+      ["aws-us-east-2"],
+    );
+  });
+
   it("refuses arguments the declaration does not take, naming each, before any request", async () => {
     const before = emulator.control.requests().length;
     const { failures } = await invoke(demo, "getConnectionUri", {

@@ -10,6 +10,7 @@ import {
   getOperationsOutput,
   getProjects,
   getProjectsOutput,
+  getRegions,
 } from "../../provider";
 import { isNotFound } from "../../provider/client/errors";
 import { setEnv, useEmulator } from "./support";
@@ -131,6 +132,24 @@ describe("data sources against the emulator", () => {
       } finally {
         restore();
       }
+    });
+  });
+
+  describe("getRegions", () => {
+    it("lists the regions with camelCase fields, the default one marked, and refuses an organization the key is not in", async () => {
+      const { regions } = await getRegions();
+      assert.ok(regions.length > 1);
+      assert.deepEqual(
+        regions.filter((r) => r.default).map((r) => r.regionId),
+        ["aws-us-east-2"],
+      );
+      const ohio = regions.find((r) => r.regionId === "aws-us-east-2");
+      assert.equal(ohio?.name, "AWS US East (Ohio)");
+      assert.deepEqual((await getRegions({ orgId: DEMO.orgId })).regions, regions);
+      await assert.rejects(
+        getRegions({ orgId: "org-not-mine-00000000" }),
+        /403 Forbidden: you are not a member of organization org-not-mine-00000000/,
+      );
     });
   });
 

@@ -18,6 +18,8 @@ import {
   type ProjectUpdateRequest,
   type ProjectUpdateResponse,
   ProjectUpdateResponseSchema,
+  type Region,
+  RegionsResponseSchema,
 } from "../schemas";
 
 /** Query of `listProjects`. `limit` is the page size (1..400). */
@@ -166,4 +168,18 @@ export async function getConnectionUri(
     schema: ConnectionUriResponseSchema,
   });
   return body.uri;
+}
+
+/** `GET /regions`: the regions projects can be created in (those open to `orgId`, when given). */
+export async function listRegions(
+  ctx: ClientContext,
+  query: { orgId?: string | undefined } = {},
+): Promise<Region[]> {
+  const body = await send(ctx.request, {
+    method: "GET",
+    route: apiRoute("/regions"),
+    query: { org_id: query.orgId },
+    schema: RegionsResponseSchema,
+  });
+  return body.regions;
 }

@@ -132,3 +132,17 @@ export interface ProjectUpdateRequest {
     [field: string]: unknown;
   };
 }
+
+/** A region as `GET /regions` lists it. */
+export const RegionSchema = z.looseObject({
+  region_id: z.string(),
+  name: z.string(),
+  default: z.boolean(),
+  geo_lat: maybe(z.string()),
+  geo_long: maybe(z.string()),
+});
+
+export type Region = z.infer<typeof RegionSchema>;
+
+/** `GET /regions`. */
+export const RegionsResponseSchema = z.looseObject({ regions: z.array(RegionSchema) });

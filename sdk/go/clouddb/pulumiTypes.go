@@ -625,6 +625,80 @@ func (o ProjectSummaryArrayOutput) Index(i pulumi.IntInput) ProjectSummaryOutput
 	}).(ProjectSummaryOutput)
 }
 
+// A region projects can be created in.
+type Region struct {
+	// Whether a project created without `regionId` lands here.
+	Default bool `pulumi:"default"`
+	// Approximate latitude, empty when unknown.
+	GeoLat string `pulumi:"geoLat"`
+	// Approximate longitude, empty when unknown.
+	GeoLong string `pulumi:"geoLong"`
+	// A short description, e.g. `AWS US East (Ohio)`.
+	Name string `pulumi:"name"`
+	// Region id, e.g. `aws-us-east-2`: a project's `regionId`.
+	RegionId string `pulumi:"regionId"`
+}
+
+// A region projects can be created in.
+type RegionOutput struct{ *pulumi.OutputState }
+
+func (RegionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Region)(nil)).Elem()
+}
+
+func (o RegionOutput) ToRegionOutput() RegionOutput {
+	return o
+}
+
+func (o RegionOutput) ToRegionOutputWithContext(ctx context.Context) RegionOutput {
+	return o
+}
+
+// Whether a project created without `regionId` lands here.
+func (o RegionOutput) Default() pulumi.BoolOutput {
+	return o.ApplyT(func(v Region) bool { return v.Default }).(pulumi.BoolOutput)
+}
+
+// Approximate latitude, empty when unknown.
+func (o RegionOutput) GeoLat() pulumi.StringOutput {
+	return o.ApplyT(func(v Region) string { return v.GeoLat }).(pulumi.StringOutput)
+}
+
+// Approximate longitude, empty when unknown.
+func (o RegionOutput) GeoLong() pulumi.StringOutput {
+	return o.ApplyT(func(v Region) string { return v.GeoLong }).(pulumi.StringOutput)
+}
+
+// A short description, e.g. `AWS US East (Ohio)`.
+func (o RegionOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v Region) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Region id, e.g. `aws-us-east-2`: a project's `regionId`.
+func (o RegionOutput) RegionId() pulumi.StringOutput {
+	return o.ApplyT(func(v Region) string { return v.RegionId }).(pulumi.StringOutput)
+}
+
+type RegionArrayOutput struct{ *pulumi.OutputState }
+
+func (RegionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Region)(nil)).Elem()
+}
+
+func (o RegionArrayOutput) ToRegionArrayOutput() RegionArrayOutput {
+	return o
+}
+
+func (o RegionArrayOutput) ToRegionArrayOutputWithContext(ctx context.Context) RegionArrayOutput {
+	return o
+}
+
+func (o RegionArrayOutput) Index(i pulumi.IntInput) RegionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Region {
+		return vs[0].([]Region)[vs[1].(int)]
+	}).(RegionOutput)
+}
+
 // Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers).
 type Timeouts struct {
 	// Bound on waiting for the create (or adoption) operations.
@@ -820,6 +894,8 @@ func init() {
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryArrayOutput{})
+	pulumi.RegisterOutputType(RegionOutput{})
+	pulumi.RegisterOutputType(RegionArrayOutput{})
 	pulumi.RegisterOutputType(TimeoutsOutput{})
 	pulumi.RegisterOutputType(TimeoutsPtrOutput{})
 }

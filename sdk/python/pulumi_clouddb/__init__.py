@@ -15,6 +15,7 @@ from .get_connection_uri import *
 from .get_operation import *
 from .get_operations import *
 from .get_projects import *
+from .get_regions import *
 from .project import *
 from .provider import *
 from .role import *

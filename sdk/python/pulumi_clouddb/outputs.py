@@ -20,6 +20,7 @@ __all__ = [
     'ComputeSettings',
     'OperationSummary',
     'ProjectSummary',
+    'Region',
 ]
 
 @pulumi.output_type
@@ -499,5 +500,72 @@ class ProjectSummary(dict):
         Owning organization, when the API reports it.
         """
         return pulumi.get(self, "org_id")
+
+
+@pulumi.output_type
+class Region(dict):
+    """
+    A region projects can be created in.
+    """
+    def __init__(__self__, *,
+                 default: _builtins.bool,
+                 geo_lat: _builtins.str,
+                 geo_long: _builtins.str,
+                 name: _builtins.str,
+                 region_id: _builtins.str):
+        """
+        A region projects can be created in.
+
+        :param _builtins.bool default: Whether a project created without `regionId` lands here.
+        :param _builtins.str geo_lat: Approximate latitude, empty when unknown.
+        :param _builtins.str geo_long: Approximate longitude, empty when unknown.
+        :param _builtins.str name: A short description, e.g. `AWS US East (Ohio)`.
+        :param _builtins.str region_id: Region id, e.g. `aws-us-east-2`: a project's `regionId`.
+        """
+        pulumi.set(__self__, "default", default)
+        pulumi.set(__self__, "geo_lat", geo_lat)
+        pulumi.set(__self__, "geo_long", geo_long)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "region_id", region_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> _builtins.bool:
+        """
+        Whether a project created without `regionId` lands here.
+        """
+        return pulumi.get(self, "default")
+
+    @_builtins.property
+    @pulumi.getter(name="geoLat")
+    def geo_lat(self) -> _builtins.str:
+        """
+        Approximate latitude, empty when unknown.
+        """
+        return pulumi.get(self, "geo_lat")
+
+    @_builtins.property
+    @pulumi.getter(name="geoLong")
+    def geo_long(self) -> _builtins.str:
+        """
+        Approximate longitude, empty when unknown.
+        """
+        return pulumi.get(self, "geo_long")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        A short description, e.g. `AWS US East (Ohio)`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="regionId")
+    def region_id(self) -> _builtins.str:
+        """
+        Region id, e.g. `aws-us-east-2`: a project's `regionId`.
+        """
+        return pulumi.get(self, "region_id")
 
 
