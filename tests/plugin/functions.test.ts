@@ -63,6 +63,38 @@ describe("the provider plugin's functions (Invoke)", function () {
     assert.ok(!projectIds(theirs.result).includes(DEMO.projectId));
   });
 
+  it("keeps each instance's key when invokes on both run at once", async () => {
+    const rounds = await Promise.all(
+      [1, 2, 3].flatMap(() => [invoke(demo, "getProjects", {}), invoke(member, "getProjects", {})]),
+    );
+    rounds.forEach(({ result }, i) => {
+      const [own, other] =
+        i % 2 === 0 ? [DEMO.projectId, DEMO.memberProjectId] : [DEMO.memberProjectId, DEMO.projectId];
+      assert.ok(projectIds(result).includes(own), `call ${i}: ${projectIds(result)}`);
+      assert.ok(!projectIds(result).includes(other), `call ${i} used the other instance's key`);
+    });
+  });
+
+  it("sends each instance's requests to its own API URL", async () => {
+    const elsewhere = await startEmulator({ seed: "demo", opDurationMs: 20 });
+    const other = await startPlugin(engine.address);
+    try {
+      await configure(other, { apiKey: secret(DEMO.personalKey), apiUrl: elsewhere.url });
+      const here = emulator.control.requests().length;
+      const { result } = await invoke(other, "getProjects", {});
+      assert.ok(projectIds(result).includes(DEMO.projectId));
+      assert.equal(
+        elsewhere.control.requests({ route: "GET /projects" }).length > 0,
+        true,
+        "sent to its URL",
+      );
+      assert.equal(emulator.control.requests().length, here, "nothing reached the other instances' API");
+    } finally {
+      await other.stop();
+      await elsewhere.stop();
+    }
+  });
+
   it("answers getConnectionUri with the connection string as a secret", async () => {
     const { result, failures } = await invoke(demo, "getConnectionUri", {
       projectId: DEMO.projectId,

@@ -1,0 +1,84 @@
+// The data sources as provider functions under the real engine: a YAML program invokes getProjects
+// and getConnectionUri on the default provider and on an explicit one holding another account's
+// key. Each lists its own account's projects, and the connection strings reach the program as
+// secrets: encrypted in the state, never printed.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { copyProgram, pluginProgramEnv } from "./support/languages";
+import { collect, createStack, type E2eStack, isEncryptedSecret } from "./support/stack";
+
+/** A connection string with its password in plain text. */
+const PLAIN_URI = /postgres(?:ql)?:\/\/[^:\s"]+:[^@\s"]+@/;
+
+describe("e2e: provider functions invoked from a YAML program, through the provider plugin", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+  let workDir: string;
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
+    workDir = copyProgram(path.join(__dirname, "fixtures/plugin-functions-yaml"));
+    e2e = await createStack({
+      workDir,
+      apiUrl: emulator.url,
+      apiKey: DEMO.personalKey,
+      config: { apiUrl: emulator.url, projectId: DEMO.projectId, memberProjectId: DEMO.memberProjectId },
+      env: pluginProgramEnv("yaml"),
+    });
+    await e2e.stack.setConfig("memberApiKey", { value: DEMO.memberPersonalKey, secret: true });
+  });
+  after(async () => {
+    await e2e?.dispose();
+    await emulator?.stop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("answers each provider with its account's projects and its connection strings as secrets", async () => {
+    const printed: string[] = [];
+    const up = await e2e.stack.up(collect(e2e.output));
+    printed.push(...e2e.output);
+    const log = e2e.output.join("\n");
+    const ids = (value: unknown) => ((value ?? []) as { id: string }[]).map((p) => p.id);
+    const { projects, memberProjects, uri, memberUri } = up.outputs;
+
+    assert.ok(ids(projects?.value).includes(DEMO.projectId), log);
+    assert.ok(!ids(projects?.value).includes(DEMO.memberProjectId), "the default provider uses its own key");
+    assert.ok(ids(memberProjects?.value).includes(DEMO.memberProjectId), log);
+    assert.ok(!ids(memberProjects?.value).includes(DEMO.projectId), "the explicit provider uses its key");
+    const calls = emulator.control.requests({ route: "GET /projects" });
+    assert.deepEqual(
+      [...new Set(calls.map((r) => r.keyId))].sort(),
+      [DEMO.personalKeyId, DEMO.memberPersonalKeyId].sort(),
+      "each provider listed with its own key",
+    );
+
+    for (const [name, output] of [
+      ["uri", uri],
+      ["memberUri", memberUri],
+    ] as const) {
+      assert.equal(output?.secret, true, `${name} is a secret stack output`);
+      assert.match(String(output?.value), PLAIN_URI, `${name} is the connection string`);
+    }
+    assert.notEqual(uri?.value, memberUri?.value, "each provider read its own project's connection string");
+
+    const state = JSON.parse(e2e.rawState()) as {
+      checkpoint: { latest: { resources: { type: string; outputs?: Record<string, unknown> }[] } };
+    };
+    const stackOutputs = state.checkpoint.latest.resources.find(
+      (r) => r.type === "pulumi:pulumi:Stack",
+    )?.outputs;
+    assert.ok(isEncryptedSecret(stackOutputs?.uri), JSON.stringify(stackOutputs?.uri));
+    assert.ok(isEncryptedSecret(stackOutputs?.memberUri), JSON.stringify(stackOutputs?.memberUri));
+    assert.doesNotMatch(e2e.rawState(), PLAIN_URI, "a password is in the state in plain text");
+
+    await e2e.stack.destroy(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.ok(!printed.some((line) => PLAIN_URI.test(line)), "a password is in the CLI's output");
+    for (const key of [DEMO.personalKey, DEMO.memberPersonalKey]) {
+      assert.ok(!printed.some((line) => line.includes(key)), "a key is in the CLI's output");
+    }
+  });
+});
