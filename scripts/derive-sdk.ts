@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { SCHEMA } from "./derive-schema";
@@ -27,12 +27,20 @@ function schemaCheck(): string {
   return execFileSync("bash", [tool], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
-/** Generates both SDKs from the committed schema.json into a fresh folder: `<dir>/python`, `<dir>/go`. */
-export function generateSdks(): { dir: string; python: string; go: string } {
+/**
+ * Generates both SDKs into a fresh folder (`<dir>/python`, `<dir>/go`): from the committed
+ * schema.json, or from `schemaText` (a schema derived in memory) when given.
+ */
+export function generateSdks(schemaText?: string): { dir: string; python: string; go: string } {
   const dir = mkdtempSync(join(tmpdir(), "clouddb-sdk-"));
   const python = join(dir, "python");
   const go = join(dir, "go");
-  execFileSync(schemaCheck(), [SCHEMA, python, go], { stdio: ["ignore", "ignore", "inherit"] });
+  let schema = SCHEMA;
+  if (schemaText !== undefined) {
+    schema = join(dir, "schema.json");
+    writeFileSync(schema, schemaText);
+  }
+  execFileSync(schemaCheck(), [schema, python, go], { stdio: ["ignore", "ignore", "inherit"] });
   return { dir, python, go };
 }
 
