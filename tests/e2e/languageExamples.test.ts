@@ -10,35 +10,20 @@ import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun } from "../emulator/helpers";
-import { runCli } from "./support/kill";
+import { killPlugins, runCli } from "./support/kill";
 import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack, isEncryptedSecret, ROOT } from "./support/stack";
+import {
+  collect,
+  createStack,
+  type E2eStack,
+  isEncryptedSecret,
+  leaks,
+  leaksUnder,
+  ROOT,
+} from "./support/stack";
+import { previewOnBranch } from "./support/workflow";
 
 const PROJECT = DEMO.projectId;
-
-/** SIGKILLs every running provider plugin process of this repository (`pulumi-resource-clouddb`). */
-function killPlugins(): number {
-  let killed = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let command = "";
-    try {
-      command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    // Named so by the engine's command line, or by its title once it watches the engine.
-    if (command.includes("pulumi-resource-clouddb")) {
-      try {
-        process.kill(Number(entry), "SIGKILL");
-        killed++;
-      } catch {
-        // Ended meanwhile.
-      }
-    }
-  }
-  return killed;
-}
 
 const noChange = (summary: Record<string, number | undefined>) =>
   Object.keys(summary).filter((kind) => kind !== "same");
@@ -69,31 +54,27 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
     }
 
     /** The pull request's live branches and the roles on them that are not their parent's. */
-    function onBranch(pullRequest: string) {
-      const snap = emulator.control.dumpState();
-      const branches = snap.branches.filter(
-        (b) =>
-          b.project_id === PROJECT && b.name === `preview/pr-${pullRequest}` && b.deleted_at_ms === undefined,
-      );
-      const parent = snap.branches.find((b) => b.default && b.project_id === PROJECT);
-      const inherited = new Set((parent?.roles ?? []).map((r) => r.name));
-      return { branches, roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name))) };
-    }
+    const onBranch = (pullRequest: string) => previewOnBranch(emulator, PROJECT, pullRequest);
 
     before(async () => {
       // Operations take 1.5 s, so a kill lands while the plugin waits on them.
       emulator = await startEmulator({ seed: "demo", opDurationMs: 1500, postgres: true });
     });
     after(async () => {
+      const leaked: string[] = [];
       for (const e2e of stacks) {
         await e2e.stack.destroy().catch(() => undefined);
+        leaked.push(...leaksUnder(e2e.backendDir));
         await e2e.dispose();
       }
       for (const dir of workDirs) fs.rmSync(dir, { recursive: true, force: true });
       await emulator?.stop();
-      for (const key of [DEMO.personalKey]) {
-        assert.ok(!printed.some((line) => line.includes(key)), "the API key is in the CLI's output");
-      }
+      assert.deepEqual(leaked, [], "a key or a connection string with its password in a state file");
+      assert.deepEqual(
+        leaks(printed.join("\n")),
+        [],
+        "a key or a connection string with its password in the CLI's output",
+      );
     });
 
     it("makes the preview environment; DATABASE_URL is a secret the app's migration connects with", async () => {
@@ -164,7 +145,7 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
         const run = await runCli(e2e, ["up", "--yes", "--skip-preview"], {
           killWhen: () => {
             if (!when()) return false;
-            plugins = killPlugins();
+            plugins = killPlugins(e2e.stack.workspace.workDir);
             return true;
           },
         });

@@ -170,3 +170,34 @@ export function runKillable(
     });
   });
 }
+
+/**
+ * SIGKILLs the provider plugin processes of this repository (`pulumi-resource-clouddb`) the engine
+ * started for the program in `workDir` (their working directory), and returns how many: other
+ * stacks' plugins on the machine are left alone.
+ */
+export function killPlugins(workDir: string): number {
+  const dir = fs.realpathSync(workDir);
+  let killed = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command = "";
+    let cwd = "";
+    try {
+      command = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
+    } catch {
+      continue;
+    }
+    // Named so by the engine's command line, or by its title once it watches the engine.
+    if (command.includes("pulumi-resource-clouddb") && cwd === dir) {
+      try {
+        process.kill(Number(entry), "SIGKILL");
+        killed++;
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+  }
+  return killed;
+}

@@ -112,6 +112,27 @@ export function isEncryptedSecret(value: unknown): boolean {
   return v?.[SECRET_SIG] !== undefined && typeof v.ciphertext === "string" && v.plaintext === undefined;
 }
 
+/**
+ * What in `text` must never be written: an API key token (shown by its first characters only), or
+ * a connection string with its password.
+ */
+export function leaks(text: string): string[] {
+  const found = [...text.matchAll(/napi_[a-z0-9]{8}/g)].map((m) => `${m[0]}…`);
+  if (/postgres(ql)?:\/\/[^:@"\s/]+:[^@"\s]+@/.test(text)) found.push("a connection string with a password");
+  return found;
+}
+
+/** `leaks` in every file under `dir` (a backend's state, its history and backups), each named by its path. */
+export function leaksUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => path.join(dir, name))
+    .filter((file) => fs.statSync(file).isFile())
+    .flatMap((file) =>
+      leaks(fs.readFileSync(file, "utf8")).map((leak) => `${path.relative(dir, file)}: ${leak}`),
+    );
+}
+
 /** The `key` output of every ApiKey in a raw state file, and whether each is stored as an encrypted secret. */
 export function apiKeySecretsIn(rawState: string): { urn: string; encrypted: boolean }[] {
   const state = JSON.parse(rawState) as {

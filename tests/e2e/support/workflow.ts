@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
+import type { RunningEmulator } from "../../../emulator";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
 import { prepareEngine, ROOT } from "./stack";
 
@@ -160,4 +161,20 @@ export function checkoutExample(opts: {
       fs.rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A preview environment's live branches in the emulator (those named `preview/pr-<pullRequest>` in
+ * `projectId`) and the roles on them that are not their parent's: exactly one of each once it is
+ * made, none once destroyed.
+ */
+export function previewOnBranch(emulator: RunningEmulator, projectId: string, pullRequest: string) {
+  const snap = emulator.control.dumpState();
+  const branches = snap.branches.filter(
+    (b) =>
+      b.project_id === projectId && b.name === `preview/pr-${pullRequest}` && b.deleted_at_ms === undefined,
+  );
+  const parent = snap.branches.find((b) => b.default && b.project_id === projectId);
+  const inherited = new Set((parent?.roles ?? []).map((r) => r.name));
+  return { branches, roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name))) };
 }
