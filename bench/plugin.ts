@@ -94,6 +94,9 @@ function providerStartMs(side: Side): Promise<number> {
       cwd,
       env: { ...process.env, PATH },
       stdio: ["ignore", "pipe", "ignore"],
+      // Its own process group: the dynamic side's shell script runs `node` as a child, which ending
+      // the script alone would leave running (holding the pipe, so this process never exits).
+      detached: true,
     });
     child.on("error", reject);
     child.on("exit", (code) =>
@@ -102,7 +105,7 @@ function providerStartMs(side: Side): Promise<number> {
     readline.createInterface({ input: child.stdout }).once("line", (line) => {
       const ms = performance.now() - started;
       child.removeAllListeners("exit");
-      child.kill();
+      if (child.pid !== undefined) process.kill(-child.pid);
       if (/^\d+$/.test(line.trim())) resolve(ms);
       else reject(new Error(`${PROVIDER_BIN[side]} printed ${JSON.stringify(line)} where its port was due`));
     });
