@@ -4,13 +4,19 @@
 // each the CLI's own command as a pipeline runs it. The floor of a phase is its operations run one
 // after another (one project: the API runs one at a time), each taking the emulator's D; keys have
 // no operations, and 50 keys take (50 − 40) / 40 s on their route's bucket.
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import * as readline from "node:readline";
 import { DEMO } from "../emulator";
-import { type EngineRun, engineRun, type Scenario, timedCommand } from "./support/engine";
+import { type EngineRun, engineRun, type Scenario, scenarioProject, timedCommand } from "./support/engine";
 import { fmt, median, secs, type Table } from "./support/stats";
 
 type Side = "dynamic" | "plugin";
+/** Starts of each side's provider process measured on their own, alternated. */
+const START_RUNS = 5;
 const PHASES = [
   ["up (creates all)", ["up", "--yes", "--skip-preview"]],
+  ["no-change preview", ["preview"]],
   ["no-change up", ["up", "--yes", "--skip-preview"]],
   ["refresh", ["refresh", "--yes", "--skip-preview"]],
   ["destroy", ["destroy", "--yes", "--skip-preview"]],
@@ -68,6 +74,44 @@ async function runSide(side: Side, keys: number, branches: number, d: number): P
   return phases;
 }
 
+/** The provider process each side's engine starts: its command, as the engine finds it on PATH. */
+const PROVIDER_BIN: Record<Side, string> = {
+  dynamic: "pulumi-resource-pulumi-nodejs",
+  plugin: "pulumi-resource-clouddb",
+};
+
+/**
+ * How long `side`'s provider process takes from spawn to the port line the engine waits for, started
+ * as the engine starts it (in the program's folder, the engine's address as its argument; nothing
+ * listens there, so the process is ended once it has printed its port).
+ */
+function providerStartMs(side: Side): Promise<number> {
+  const cwd = scenarioProject();
+  const PATH = `${path.join(cwd, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(PROVIDER_BIN[side], ["127.0.0.1:1"], {
+      cwd,
+      env: { ...process.env, PATH },
+      stdio: ["ignore", "pipe", "ignore"],
+      // Its own process group: the dynamic side's shell script runs `node` as a child, which ending
+      // the script alone would leave running (holding the pipe, so this process never exits).
+      detached: true,
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      reject(new Error(`${PROVIDER_BIN[side]} exited (${code}) before printing its port`)),
+    );
+    readline.createInterface({ input: child.stdout }).once("line", (line) => {
+      const ms = performance.now() - started;
+      child.removeAllListeners("exit");
+      if (child.pid !== undefined) process.kill(-child.pid);
+      if (/^\d+$/.test(line.trim())) resolve(ms);
+      else reject(new Error(`${PROVIDER_BIN[side]} printed ${JSON.stringify(line)} where its port was due`));
+    });
+  });
+}
+
 /** Throws unless the stack's branches were made by `side`: the type tokens in the state say which. */
 function assertServedBy(run: EngineRun, side: Side): void {
   const token = side === "plugin" ? "clouddb:index:Branch" : "pulumi-nodejs:dynamic/clouddb:Branch";
@@ -111,6 +155,14 @@ export async function benchPlugin(opts: {
         .filter((r) => r !== undefined)
         .map(figure),
     );
+  const starts: Record<Side, number[]> = { dynamic: [], plugin: [] };
+  for (let i = 0; i < START_RUNS; i++) {
+    for (const side of ["dynamic", "plugin"] as const) starts[side].push(await providerStartMs(side));
+  }
+  const [dynStart, plugStart] = [median(starts.dynamic), median(starts.plugin)];
+  opts.log(
+    `  provider start (spawn → port), median of ${START_RUNS}: dynamic ${secs(dynStart)}, plugin ${secs(plugStart)}`,
+  );
   const keyFloorMs = (Math.max(0, keys - 40) / 40) * 1000;
   const rows = PHASES.map(([phase]) => {
     const operations = of("dynamic", phase, (r) => r.operations);
@@ -132,6 +184,18 @@ export async function benchPlugin(opts: {
       failed ? "a run failed" : "",
     ];
   });
+  rows.push([
+    `provider start (spawn → port), median of ${START_RUNS}`,
+    secs(dynStart),
+    secs(plugStart),
+    fmt(plugStart / dynStart),
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+  ]);
   return {
     title: `11. The provider plugin against the dynamic provider: ${keys} personal keys and ${branches} branches — median of ${runs}`,
     header: [
@@ -149,7 +213,8 @@ export async function benchPlugin(opts: {
     rows,
     notes: [
       `One Node.js program (tests/e2e/fixtures/scenario) declares the same ${keys} personal API keys and ${branches} branches (each with a read_write compute, in one project) through the package's classes (the dynamic provider) or by type token (the provider plugin \`pulumi-resource-clouddb\` from the installed package's bin); a fresh emulator (D = ${d} ms per operation, the real rate limits) and a fresh stack per side, sides alternated.`,
-      `Each phase is the CLI's own command (\`pulumi up|refresh|destroy --yes --skip-preview\`). The floor counts the operations the phase ran in the project (the API runs one at a time), each D long; ${keys} personal keys need (${keys} − 40) / 40 s on their route's bucket of 40 per second, inside the create's floor.`,
+      `Each phase is the CLI's own command (\`pulumi preview\`, \`pulumi up|refresh|destroy --yes --skip-preview\`). The floor counts the operations the phase ran in the project (the API runs one at a time), each D long; ${keys} personal keys need (${keys} − 40) / 40 s on their route's bucket of 40 per second, inside the create's floor.`,
+      `Provider start: the provider process alone, spawned as the engine spawns it (\`${PROVIDER_BIN.dynamic}\`, a shell script that runs \`node\` twice, once to find @pulumi/pulumi's dynamic-provider script; \`${PROVIDER_BIN.plugin}\`, one \`node\` loading the package's provider and gRPC server) until it prints the port the engine waits for; every command above pays it once per side. The dynamic provider then deserializes a resource's provider (its serialized closure, in the state) when a call for it arrives; the plugin has loaded the package's kinds before its port.`,
     ],
   };
 }
