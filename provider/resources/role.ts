@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { Role as ApiRole, CloudDbClient } from "../client";
-import { isConflict } from "../client/errors";
+import { isApiError, isConflict } from "../client/errors";
 import { RoleOperationsSchema } from "../client/schemas";
 import { nameOf, ResourceError, unprovenNameConflict } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
+  optionalFlag,
   optionalText,
   ProjectOfBranchInput,
   postgresNameInput,
@@ -13,7 +14,7 @@ import {
   TimeoutsInput,
 } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
-import { createdSince, defineResource, type Same } from "./lifecycle/define";
+import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { isGeneratedWith } from "./lifecycle/owner";
 import { changesOf, secretsOf } from "./public/declare";
 import { ROLE, type RoleInputs, type RoleOutputs } from "./public/role";
@@ -23,15 +24,26 @@ export type { RoleInputs, RoleOutputs } from "./public/role";
 // ---------------------------------------------------------------- inputs
 
 /** Inputs as the provider sees them. */
-export const RoleInputsSchema = z.object({
-  projectId: ProjectOfBranchInput,
-  branchId: requiredId("branchId", "the branch the role is on (br-...)"),
-  name: postgresNameInput("role"),
-  passwordResetTrigger: optionalText("passwordResetTrigger"),
-  adoptExisting: adoptInput("role (its name on the branch)"),
-  deleteProtection: DeleteProtectionInput,
-  timeouts: TimeoutsInput,
-});
+export const RoleInputsSchema = z
+  .object({
+    projectId: ProjectOfBranchInput,
+    branchId: requiredId("branchId", "the branch the role is on (br-...)"),
+    name: postgresNameInput("role"),
+    passwordResetTrigger: optionalText("passwordResetTrigger"),
+    noLogin: optionalFlag("noLogin"),
+    adoptExisting: adoptInput("role (its name on the branch)"),
+    deleteProtection: DeleteProtectionInput,
+    timeouts: TimeoutsInput,
+  })
+  .superRefine((inputs, ctx) => {
+    if (inputs.noLogin === true && inputs.passwordResetTrigger !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["passwordResetTrigger"],
+        message: "a noLogin role has no password to reset: remove passwordResetTrigger, or noLogin",
+      });
+    }
+  });
 
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof RoleInputsSchema>, RoleInputs>;
@@ -62,7 +74,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       const made = await client.createRole(
         inputs.projectId,
         inputs.branchId,
-        { role: { name } },
+        { role: compact({ name, no_login: inputs.noLogin === true ? true : undefined }) },
         { deadline },
       );
       return outputsOf(inputs, made.role, made.role.password ?? "", made.operations);
@@ -71,8 +83,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       if (createKey === undefined || !isGeneratedWith(name, createKey))
         throw unprovenNameConflict("role", inputs, err);
     }
-    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
-    return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
+    return renewed({ client, deadline }, inputs, name);
   },
 
   // The password never enters a partial failure's properties (they are stored before secrets apply):
@@ -91,8 +102,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       .catch(() => undefined);
     if (role === undefined || !(Date.parse(role.created_at ?? "") >= createdSince(startedAt)))
       return undefined;
-    const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
-    return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
+    return renewed({ client, deadline }, inputs, name);
   },
 
   /** Takes the branch's role `name` under management, with its current password; the names must match. */
@@ -124,7 +134,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
       const reset = await client.resetRolePassword(outs.projectId, outs.branchId, outs.name, { deadline });
       return { ...outs, password: reset.role.password ?? outs.password };
     }
-    if (outs.password !== "") return outs;
+    if (outs.password !== "" || outs.noLogin === true) return outs;
     return { ...outs, password: await client.revealRolePassword(outs.projectId, outs.branchId, outs.name) };
   },
 
@@ -133,11 +143,37 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   },
 });
 
-/** The branch's role `name` as it is now, with its current password. */
+/**
+ * The branch's role `name` as it is now, with its current password. A role that cannot log in has
+ * none: the API refuses to reveal one (412), and the role is recorded as `noLogin`.
+ */
 async function existing(client: CloudDbClient, inputs: RoleInputs, name: string): Promise<RoleOutputs> {
   const role = await client.getRole(inputs.projectId, inputs.branchId, name);
-  const password = await client.revealRolePassword(inputs.projectId, inputs.branchId, name);
-  return outputsOf({ ...inputs, name }, role, password, []);
+  if (inputs.noLogin === true) return outputsOf({ ...inputs, name }, role, "", []);
+  try {
+    const password = await client.revealRolePassword(inputs.projectId, inputs.branchId, name);
+    return outputsOf({ ...inputs, name }, role, password, []);
+  } catch (err) {
+    if (!isApiError(err) || err.status !== 412) throw err;
+    return outputsOf({ ...inputs, name, noLogin: true }, role, "", []);
+  }
+}
+
+/**
+ * A role of this resource that a killed run (or a lost answer) made: its password was never
+ * received, so it gets a new one; a `noLogin` role has none and is taken as it is.
+ */
+async function renewed(
+  step: Pick<Step, "client" | "deadline">,
+  inputs: RoleInputs,
+  name: string,
+): Promise<RoleOutputs> {
+  const { client, deadline } = step;
+  if (inputs.noLogin === true) {
+    return outputsOf(inputs, await client.getRole(inputs.projectId, inputs.branchId, name), "", []);
+  }
+  const reset = await client.resetRolePassword(inputs.projectId, inputs.branchId, name, { deadline });
+  return outputsOf(inputs, reset.role, reset.role.password ?? "", reset.operations);
 }
 
 function outputsOf(

@@ -49,6 +49,34 @@ describe("Role provider against the emulator", () => {
     );
   });
 
+  it("creates a role that cannot log in, with no password, and reads it back as such; a passwordResetTrigger with it fails at preview", async () => {
+    const made = await roleProvider.create(inputs({ name: "owner_only", noLogin: true }));
+    assert.equal(stored("owner_only")?.no_login, true);
+    assert.deepEqual([made.outs?.password, made.outs?.noLogin], ["", true]);
+    const updated = await roleProvider.update!(
+      made.id,
+      made.outs as RoleOutputs,
+      inputs({ name: "owner_only", noLogin: true }),
+    );
+    assert.equal(updated.outs?.password, "", "no password is asked for");
+    const imported = await roleProvider.read!(`${P}/${B}/owner_only`, undefined as unknown as RoleOutputs);
+    assert.deepEqual(
+      [imported.props?.noLogin, imported.props?.password],
+      [true, ""],
+      "an import finds it cannot log in",
+    );
+    const { failures } = await roleProvider.check!(
+      {} as RoleInputs,
+      inputs({ noLogin: true, passwordResetTrigger: "now" }),
+    );
+    assert.deepEqual(failures, [
+      {
+        property: "passwordResetTrigger",
+        reason: "a noLogin role has no password to reset: remove passwordResetTrigger, or noLogin",
+      },
+    ]);
+  });
+
   it("records a role whose operation failed without its password, and the next update says to replace it", async () => {
     control().scriptOperations(
       { action: "apply_config", count: 1 },
@@ -105,6 +133,7 @@ describe("Role provider against the emulator", () => {
       branchId: { branchId: "br-other-00000000" },
       name: { name: "app2" },
       passwordResetTrigger: { passwordResetTrigger: "now" },
+      noLogin: { noLogin: true },
       adoptExisting: { adoptExisting: "app" },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },

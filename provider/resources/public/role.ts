@@ -27,6 +27,8 @@ export const ROLE = declareResource({
     name: { type: STRING, change: "replace" },
     /** Any string; changing it resets the password in place. */
     passwordResetTrigger: { type: STRING, change: "update" },
+    /** A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role. */
+    noLogin: { type: BOOLEAN, change: "replace" },
     /** The name of an existing role on the branch to take under management (it must equal `name`). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the role fails until it is set back to false. */
@@ -41,8 +43,10 @@ export const ROLE = declareResource({
     branchId: { type: STRING },
     /** The role name. */
     name: { type: STRING },
-    /** The password, as last set by a create or reset: a Pulumi secret; empty until one is received. */
+    /** The password, as last set by a create or reset: a Pulumi secret; empty until one is received, and for a `noLogin` role. */
     password: { type: STRING, secret: true },
+    /** Whether the role cannot log in. */
+    noLogin: { type: BOOLEAN, optional: true },
     /** Whether the platform protects the role. */
     protected: { type: BOOLEAN },
     /** Creation time, ISO 8601 UTC. */

@@ -30,9 +30,11 @@ type Role struct {
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// The role name.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// Whether the role cannot log in.
+	NoLogin pulumi.BoolPtrOutput `pulumi:"noLogin"`
 	// Ids of the operations the create started.
 	OperationIds pulumi.StringArrayOutput `pulumi:"operationIds"`
-	// The password, as last set by a create or reset: a Pulumi secret; empty until one is received.
+	// The password, as last set by a create or reset: a Pulumi secret; empty until one is received, and for a `noLogin` role.
 	Password pulumi.StringOutput `pulumi:"password"`
 	// Operations an earlier run stopped waiting for; the next `up` waits for them.
 	PendingOperationIds pulumi.StringArrayOutput `pulumi:"pendingOperationIds"`
@@ -100,6 +102,8 @@ type roleArgs struct {
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
 	Name *string `pulumi:"name"`
+	// A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role.
+	NoLogin *bool `pulumi:"noLogin"`
 	// Any string; changing it resets the password in place.
 	PasswordResetTrigger *string `pulumi:"passwordResetTrigger"`
 	// The project of the branch. Changing it replaces the role.
@@ -118,6 +122,8 @@ type RoleArgs struct {
 	DeleteProtection pulumi.BoolPtrInput
 	// The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
 	Name pulumi.StringPtrInput
+	// A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role.
+	NoLogin pulumi.BoolPtrInput
 	// Any string; changing it resets the password in place.
 	PasswordResetTrigger pulumi.StringPtrInput
 	// The project of the branch. Changing it replaces the role.
@@ -228,12 +234,17 @@ func (o RoleOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Role) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// Whether the role cannot log in.
+func (o RoleOutput) NoLogin() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Role) pulumi.BoolPtrOutput { return v.NoLogin }).(pulumi.BoolPtrOutput)
+}
+
 // Ids of the operations the create started.
 func (o RoleOutput) OperationIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Role) pulumi.StringArrayOutput { return v.OperationIds }).(pulumi.StringArrayOutput)
 }
 
-// The password, as last set by a create or reset: a Pulumi secret; empty until one is received.
+// The password, as last set by a create or reset: a Pulumi secret; empty until one is received, and for a `noLogin` role.
 func (o RoleOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v *Role) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
 }

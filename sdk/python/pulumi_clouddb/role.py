@@ -25,6 +25,7 @@ class RoleArgs:
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_login: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
@@ -35,6 +36,7 @@ class RoleArgs:
         :param pulumi.Input[_builtins.str] adopt_existing: The name of an existing role on the branch to take under management (it must equal `name`).
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the role fails until it is set back to false.
         :param pulumi.Input[_builtins.str] name: The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
+        :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role.
         :param pulumi.Input[_builtins.str] password_reset_trigger: Any string; changing it resets the password in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         """
@@ -46,6 +48,8 @@ class RoleArgs:
             pulumi.set(__self__, "delete_protection", delete_protection)
         if name is not None:
             pulumi.set(__self__, "name", name)
+        if no_login is not None:
+            pulumi.set(__self__, "no_login", no_login)
         if password_reset_trigger is not None:
             pulumi.set(__self__, "password_reset_trigger", password_reset_trigger)
         if timeouts is not None:
@@ -112,6 +116,18 @@ class RoleArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
+    @pulumi.getter(name="noLogin")
+    def no_login(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role.
+        """
+        return pulumi.get(self, "no_login")
+
+    @no_login.setter
+    def no_login(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "no_login", value)
+
+    @_builtins.property
     @pulumi.getter(name="passwordResetTrigger")
     def password_reset_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -146,6 +162,7 @@ class Role(pulumi.CustomResource):
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_login: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -167,6 +184,7 @@ class Role(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] branch_id: The branch the role belongs to. Changing it replaces the role.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the role fails until it is set back to false.
         :param pulumi.Input[_builtins.str] name: The Postgres role name (at most 63 bytes). Omit it for a generated one (the resource's name and a short mark, shown by the preview), which a run after a killed one finds again. Changing it replaces the role.
+        :param pulumi.Input[_builtins.bool] no_login: A role that cannot log in and has no password (one that owns objects, say). Changing it replaces the role.
         :param pulumi.Input[_builtins.str] password_reset_trigger: Any string; changing it resets the password in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the role.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -207,6 +225,7 @@ class Role(pulumi.CustomResource):
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_login: pulumi.Input[Optional[_builtins.bool]] = None,
                  password_reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -225,6 +244,7 @@ class Role(pulumi.CustomResource):
             __props__.__dict__["branch_id"] = branch_id
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["name"] = name
+            __props__.__dict__["no_login"] = no_login
             __props__.__dict__["password_reset_trigger"] = password_reset_trigger
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
@@ -262,6 +282,7 @@ class Role(pulumi.CustomResource):
         __props__.__dict__["branch_id"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["no_login"] = None
         __props__.__dict__["operation_ids"] = None
         __props__.__dict__["password"] = None
         __props__.__dict__["pending_operation_ids"] = None
@@ -294,6 +315,14 @@ class Role(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="noLogin")
+    def no_login(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the role cannot log in.
+        """
+        return pulumi.get(self, "no_login")
+
+    @_builtins.property
     @pulumi.getter(name="operationIds")
     def operation_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -305,7 +334,7 @@ class Role(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[_builtins.str]:
         """
-        The password, as last set by a create or reset: a Pulumi secret; empty until one is received.
+        The password, as last set by a create or reset: a Pulumi secret; empty until one is received, and for a `noLogin` role.
         """
         return pulumi.get(self, "password")
 
