@@ -5,6 +5,7 @@ import { unfinished } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
+  optionalFlag,
   ProjectOfBranchInput,
   requiredId,
   TimeoutsInput,
@@ -43,6 +44,7 @@ export const EndpointInputsSchema = withComputeRange(
     type: EndpointTypeInput.optional(),
     ...COMPUTE_INPUTS,
     poolerEnabled: z.boolean({ error: POOLER }).optional(),
+    disabled: optionalFlag("disabled"),
     adoptExisting: adoptInput("compute endpoint"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
@@ -75,6 +77,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     "autoscalingLimitMaxCu",
     "suspendTimeoutSeconds",
     "poolerEnabled",
+    "disabled",
   ],
   // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
   deleteBeforeReplace: (olds, news) =>
@@ -156,6 +159,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
       autoscalingLimitMaxCu: differs(news.autoscalingLimitMaxCu, olds.autoscalingLimitMaxCu),
       suspendTimeoutSeconds: differs(news.suspendTimeoutSeconds, olds.suspendTimeoutSeconds),
       poolerEnabled: differs(news.poolerEnabled, olds.poolerEnabled),
+      disabled: differs(news.disabled, olds.disabled ?? false),
     });
     if (Object.keys(changed).length === 0) return outs;
     const made = await client.updateEndpoint(
@@ -179,12 +183,15 @@ function differs<T>(wanted: T | undefined, had: T): T | undefined {
 
 type Settings = Pick<
   EndpointInputs,
-  "autoscalingLimitMinCu" | "autoscalingLimitMaxCu" | "suspendTimeoutSeconds" | "poolerEnabled"
+  "autoscalingLimitMinCu" | "autoscalingLimitMaxCu" | "suspendTimeoutSeconds" | "poolerEnabled" | "disabled"
 >;
 
 /** The API's names for the compute settings given. */
 function settingsOf(settings: Settings) {
-  return { ...apiComputeSettings(settings), ...compact({ pooler_enabled: settings.poolerEnabled }) };
+  return {
+    ...apiComputeSettings(settings),
+    ...compact({ pooler_enabled: settings.poolerEnabled, disabled: settings.disabled }),
+  };
 }
 
 /** The host with `-pooler` at the end of its first label: where the connection pooler listens. */
@@ -203,6 +210,7 @@ function endpointFields(ep: ApiEndpoint) {
     autoscalingLimitMaxCu: ep.autoscaling_limit_max_cu ?? ep.autoscaling_limit_min_cu ?? 0.25,
     suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? 0,
     poolerEnabled: ep.pooler_enabled ?? false,
+    disabled: ep.disabled ?? false,
     host: ep.host,
     pooledHost: pooledHostOf(ep.host),
     currentState: ep.current_state ?? null,

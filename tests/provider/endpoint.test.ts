@@ -114,6 +114,7 @@ describe("Endpoint provider against the emulator", () => {
       autoscalingLimitMaxCu: { autoscalingLimitMaxCu: 2 },
       suspendTimeoutSeconds: { suspendTimeoutSeconds: 300 },
       poolerEnabled: { poolerEnabled: true },
+      disabled: { disabled: true },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { update: 60 } },
       adoptExisting: { adoptExisting: "ep-other-00000000" },
@@ -181,6 +182,21 @@ describe("Endpoint provider against the emulator", () => {
       .operations.filter((o) => outs.operationIds.includes(o.id)))
       assert.equal(op.status, "finished", `${op.action} ended before update resolved`);
     assert.deepEqual([outs.autoscalingLimitMaxCu, outs.poolerEnabled], [2, true]);
+  });
+
+  it("disables a compute in place and enables it again, each one PATCH, keeping its settings; left out, it stays as it is", async () => {
+    const branchId = await bareBranch("endpoint-disable");
+    const made = (await endpointProvider.create(inputs({ branchId, disabled: true })))
+      .outs as EndpointOutputs;
+    assert.deepEqual([stored(made.endpointId)?.disabled, made.disabled], [true, true]);
+    control().clearRequests();
+    const enabled = (
+      await endpointProvider.update!(made.endpointId, made, inputs({ branchId, disabled: false }))
+    ).outs as EndpointOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${P}/endpoints/${made.endpointId}`]);
+    assert.deepEqual([stored(made.endpointId)?.disabled, enabled.disabled], [false, false]);
+    const leftOut = await endpointProvider.diff!(made.endpointId, enabled, inputs({ branchId }));
+    assert.equal(leftOut.changes, false);
   });
 
   describe("check", () => {

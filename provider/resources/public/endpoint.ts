@@ -33,6 +33,8 @@ export const ENDPOINT = declareResource({
     suspendTimeoutSeconds: { type: INTEGER, change: "update" },
     /** Whether the connection pooler is on. Changed in place. */
     poolerEnabled: { type: BOOLEAN, change: "update" },
+    /** When true, the compute refuses every connection (it keeps its settings); changed in place. */
+    disabled: { type: BOOLEAN, change: "update" },
     /** An existing compute endpoint id (`ep-...`) to take under management instead of creating one. */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the compute fails until it is set back to false. */
@@ -57,6 +59,8 @@ export const ENDPOINT = declareResource({
     suspendTimeoutSeconds: { type: INTEGER },
     /** Whether the connection pooler is on. */
     poolerEnabled: { type: BOOLEAN },
+    /** Whether the compute refuses connections. */
+    disabled: { type: BOOLEAN, optional: true },
     /** The host to connect to. */
     host: { type: STRING },
     /** The connection pooler's host: `-pooler` at the end of the host's first label. */

@@ -34,6 +34,8 @@ type Endpoint struct {
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// The compute's state as last read: `init`, `active`, `idle`.
 	CurrentState pulumi.StringPtrOutput `pulumi:"currentState"`
+	// Whether the compute refuses connections.
+	Disabled pulumi.BoolPtrOutput `pulumi:"disabled"`
 	// The compute endpoint id, `ep-...`.
 	EndpointId pulumi.StringOutput `pulumi:"endpointId"`
 	// The host to connect to.
@@ -112,6 +114,8 @@ type endpointArgs struct {
 	BranchId string `pulumi:"branchId"`
 	// When true, deleting the compute fails until it is set back to false.
 	DeleteProtection *bool `pulumi:"deleteProtection"`
+	// When true, the compute refuses every connection (it keeps its settings); changed in place.
+	Disabled *bool `pulumi:"disabled"`
 	// Whether the connection pooler is on. Changed in place.
 	PoolerEnabled *bool `pulumi:"poolerEnabled"`
 	// The project of the branch. Changing it replaces the compute.
@@ -136,6 +140,8 @@ type EndpointArgs struct {
 	BranchId pulumi.StringInput
 	// When true, deleting the compute fails until it is set back to false.
 	DeleteProtection pulumi.BoolPtrInput
+	// When true, the compute refuses every connection (it keeps its settings); changed in place.
+	Disabled pulumi.BoolPtrInput
 	// Whether the connection pooler is on. Changed in place.
 	PoolerEnabled pulumi.BoolPtrInput
 	// The project of the branch. Changing it replaces the compute.
@@ -258,6 +264,11 @@ func (o EndpointOutput) CreatedAt() pulumi.StringPtrOutput {
 // The compute's state as last read: `init`, `active`, `idle`.
 func (o EndpointOutput) CurrentState() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.CurrentState }).(pulumi.StringPtrOutput)
+}
+
+// Whether the compute refuses connections.
+func (o EndpointOutput) Disabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.BoolPtrOutput { return v.Disabled }).(pulumi.BoolPtrOutput)
 }
 
 // The compute endpoint id, `ep-...`.

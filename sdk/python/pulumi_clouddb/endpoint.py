@@ -27,6 +27,7 @@ class EndpointArgs:
                  autoscaling_limit_max_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
@@ -40,6 +41,7 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.float] autoscaling_limit_max_cu: Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. Changed in place.
         :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the compute fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] disabled: When true, the compute refuses every connection (it keeps its settings); changed in place.
         :param pulumi.Input[_builtins.bool] pooler_enabled: Whether the connection pooler is on. Changed in place.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -55,6 +57,8 @@ class EndpointArgs:
             pulumi.set(__self__, "autoscaling_limit_min_cu", autoscaling_limit_min_cu)
         if delete_protection is not None:
             pulumi.set(__self__, "delete_protection", delete_protection)
+        if disabled is not None:
+            pulumi.set(__self__, "disabled", disabled)
         if pooler_enabled is not None:
             pulumi.set(__self__, "pooler_enabled", pooler_enabled)
         if suspend_timeout_seconds is not None:
@@ -137,6 +141,18 @@ class EndpointArgs:
         pulumi.set(self, "delete_protection", value)
 
     @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        When true, the compute refuses every connection (it keeps its settings); changed in place.
+        """
+        return pulumi.get(self, "disabled")
+
+    @disabled.setter
+    def disabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disabled", value)
+
+    @_builtins.property
     @pulumi.getter(name="poolerEnabled")
     def pooler_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -196,6 +212,7 @@ class Endpoint(pulumi.CustomResource):
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -220,6 +237,7 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place.
         :param pulumi.Input[_builtins.str] branch_id: The branch the compute serves. Changing it replaces the compute.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the compute fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] disabled: When true, the compute refuses every connection (it keeps its settings); changed in place.
         :param pulumi.Input[_builtins.bool] pooler_enabled: Whether the connection pooler is on. Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the compute.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
@@ -263,6 +281,7 @@ class Endpoint(pulumi.CustomResource):
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -284,6 +303,7 @@ class Endpoint(pulumi.CustomResource):
                 raise TypeError("Missing required property 'branch_id'")
             __props__.__dict__["branch_id"] = branch_id
             __props__.__dict__["delete_protection"] = delete_protection
+            __props__.__dict__["disabled"] = disabled
             __props__.__dict__["pooler_enabled"] = pooler_enabled
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
@@ -326,6 +346,7 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["branch_id"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["current_state"] = None
+        __props__.__dict__["disabled"] = None
         __props__.__dict__["endpoint_id"] = None
         __props__.__dict__["host"] = None
         __props__.__dict__["operation_ids"] = None
@@ -377,6 +398,14 @@ class Endpoint(pulumi.CustomResource):
         The compute's state as last read: `init`, `active`, `idle`.
         """
         return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the compute refuses connections.
+        """
+        return pulumi.get(self, "disabled")
 
     @_builtins.property
     @pulumi.getter(name="endpointId")
