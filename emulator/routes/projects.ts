@@ -186,6 +186,14 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
             "project.default_endpoint_settings.",
           );
     checkAllowedIps(spec.settings, "project.");
+    if (
+      spec.settings?.enable_logical_replication === false &&
+      project.settings?.enable_logical_replication === true
+    ) {
+      throw badRequest(
+        "project.settings.enable_logical_replication: logical replication cannot be disabled once enabled",
+      );
+    }
     // Every check is done: now change the project.
     updateProject(ctx, project, {
       name: spec.name,

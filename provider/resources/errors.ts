@@ -26,6 +26,8 @@ export type ResourceErrorKind =
   | "NotImportable"
   /** The API refused the delete, or `deleteProtection` is on. */
   | "DeleteRefused"
+  /** A planned change the service cannot make (turning logical replication off): refused at preview. */
+  | "ChangeRefused"
   /** The API made something other than what was asked; it was undone. */
   | "UnexpectedObject"
   /** An operation the object depends on ended in failure: the object may be unusable. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
 import type { ProjectSettings } from "../client/schemas";
 import { ProjectCreateResponseSchema } from "../client/schemas";
-import { unfinished } from "./errors";
+import { ResourceError, unfinished } from "./errors";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -72,6 +72,7 @@ export const ProjectInputsSchema = z.object({
   allowedIpsProtectedBranchesOnly: optionalFlag("allowedIpsProtectedBranchesOnly"),
   blockPublicConnections: optionalFlag("blockPublicConnections"),
   blockVpcConnections: optionalFlag("blockVpcConnections"),
+  enableLogicalReplication: optionalFlag("enableLogicalReplication"),
   adoptExisting: adoptInput("project"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
@@ -115,7 +116,23 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     "historyRetentionSeconds",
     "defaultEndpointSettings",
     ...NETWORK_INPUTS,
+    "enableLogicalReplication",
   ],
+  review(olds, news) {
+    if (
+      news.enableLogicalReplication === undefined ||
+      news.enableLogicalReplication === olds.enableLogicalReplication
+    )
+      return undefined;
+    if (!news.enableLogicalReplication) {
+      throw new ResourceError(
+        "ChangeRefused",
+        "enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on. " +
+          "Set it back to true, or remove it (no opinion)",
+      );
+    }
+    return "the update turns logical replication on, which restarts every compute of the project and cannot be undone";
+  },
   same: {
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
@@ -276,6 +293,7 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
     allowedIpsProtectedBranchesOnly: project.settings?.allowed_ips?.protected_branches_only ?? false,
     blockPublicConnections: project.settings?.block_public_connections ?? false,
     blockVpcConnections: project.settings?.block_vpc_connections ?? false,
+    enableLogicalReplication: project.settings?.enable_logical_replication ?? false,
     createdAt: project.created_at,
   } satisfies Partial<ProjectOutputs>);
 }
@@ -286,8 +304,8 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
  * switch with it, as the API replaces `allowed_ips` as one object.
  */
 function networkSettings(
-  news: Pick<ProjectInputs, (typeof NETWORK_INPUTS)[number]>,
-  olds: Partial<Pick<ProjectOutputs, (typeof NETWORK_INPUTS)[number]>>,
+  news: Pick<ProjectInputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">,
+  olds: Partial<Pick<ProjectOutputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">>,
 ): ProjectSettings | undefined {
   const changed = (key: (typeof NETWORK_INPUTS)[number]) =>
     news[key] !== undefined && JSON.stringify(news[key]) !== JSON.stringify(olds[key]);
@@ -302,6 +320,8 @@ function networkSettings(
       : undefined,
     block_public_connections: changed("blockPublicConnections") ? news.blockPublicConnections : undefined,
     block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
+    enable_logical_replication:
+      news.enableLogicalReplication === true && olds.enableLogicalReplication !== true ? true : undefined,
   });
   return Object.keys(settings).length > 0 ? settings : undefined;
 }

@@ -103,7 +103,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
     assert.match(gone.stderr, /not found/);
   });
 
-  it("ip-allow add, list, remove and reset, and projects update with the network flags", async () => {
+  it("ip-allow add, list, remove and reset, and projects update with the network and replication flags", async () => {
     const id = (await ok("projects", "create", "--name", "cli-fenced")).project.id as string;
     const added = await ok("ip-allow", "add", "203.0.113.7", "198.51.100.0/24", "--project-id", id);
     assert.deepEqual(added.IP_addresses, ["203.0.113.7", "198.51.100.0/24"]);
@@ -125,8 +125,16 @@ describe("the official CLI (neonctl) against the emulator", function () {
       "--block-vpc-connections",
       "true",
     );
+    await ok("projects", "update", id, "--enable-logical-replication", "--yes");
     const settings = (await ok("projects", "get", id)).settings;
-    assert.deepEqual([settings.block_public_connections, settings.block_vpc_connections], [true, true]);
+    assert.deepEqual(
+      [
+        settings.block_public_connections,
+        settings.block_vpc_connections,
+        settings.enable_logical_replication,
+      ],
+      [true, true, true],
+    );
     await ok("projects", "delete", id);
   });
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
+import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
@@ -162,6 +163,7 @@ describe("Project provider against the emulator", () => {
       allowedIpsProtectedBranchesOnly: { allowedIpsProtectedBranchesOnly: true },
       blockPublicConnections: { blockPublicConnections: true },
       blockVpcConnections: { blockVpcConnections: true },
+      enableLogicalReplication: { enableLogicalReplication: true },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
       adoptExisting: { adoptExisting: DEMO.orgProjectId },
@@ -259,6 +261,47 @@ describe("Project provider against the emulator", () => {
     assert.equal(leftOut.changes, false);
     const read = await projectProvider.read!(made.projectId, outs);
     assert.deepEqual(read.props?.allowedIps, ["203.0.113.0/24", "198.51.100.7"]);
+  });
+
+  it("turns logical replication on in place, saying at preview that it cannot be undone, and refuses turning it off at preview", async () => {
+    const made = (await projectProvider.create(inputs({ name: "replicated" }))).outs as ProjectOutputs;
+    assert.equal(made.enableLogicalReplication, false);
+    const lines: string[] = [];
+    const log = sinon.stub(console, "log").callsFake((line: string) => lines.push(line));
+    let diff: Awaited<ReturnType<NonNullable<typeof projectProvider.diff>>>;
+    try {
+      diff = await projectProvider.diff!(
+        made.projectId,
+        made,
+        inputs({ name: "replicated", enableLogicalReplication: true }),
+      );
+    } finally {
+      log.restore();
+    }
+    assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+    assert.deepEqual(lines, [
+      `project ${made.projectId} (replicated): the update turns logical replication on, which restarts every compute of the project and cannot be undone`,
+    ]);
+    const on = (
+      await projectProvider.update!(
+        made.projectId,
+        made,
+        inputs({ name: "replicated", enableLogicalReplication: true }),
+      )
+    ).outs as ProjectOutputs;
+    assert.equal(
+      (stored(made.projectId)?.settings as Record<string, unknown>)?.enable_logical_replication,
+      true,
+    );
+    assert.equal(on.enableLogicalReplication, true);
+    await assert.rejects(
+      projectProvider.diff!(
+        made.projectId,
+        on,
+        inputs({ name: "replicated", enableLogicalReplication: false }),
+      ),
+      /enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on/,
+    );
   });
 
   it("refuses an allow-list entry that is no address, block or range at preview, naming it", async () => {

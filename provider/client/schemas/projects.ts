@@ -45,6 +45,7 @@ export const ProjectSettingsSchema = z.looseObject({
   ),
   block_public_connections: maybe(z.boolean()),
   block_vpc_connections: maybe(z.boolean()),
+  enable_logical_replication: maybe(z.boolean()),
 });
 
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;

@@ -60,6 +60,12 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * `check` then refuses a key that could create it but never delete it (see `preflight.ts`).
    */
   adminOf?(inputs: I): string | undefined;
+  /**
+   * Reviews a planned change at preview (`diff`): throws a `ResourceError` for a change the service
+   * cannot make, and returns a line to show for one it cannot undo; undefined when there is nothing
+   * to say.
+   */
+  review?(olds: O, news: I): string | undefined;
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */

@@ -117,8 +117,13 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       return { ...checked, inputs };
     },
 
-    /** Applies the change table; makes no API call. */
-    diff: async (_id, olds, news) => diffInputs(definition, olds, news),
+    /** Applies the change table after the definition's review (see `review`); makes no API call. */
+    async diff(id, olds, news) {
+      const note = definition.review?.(olds, news);
+      // Lines a provider writes are the engine's info messages: the preview shows this one.
+      if (note !== undefined) console.log(`${labelOf(noun, id, olds)}: ${note}`);
+      return diffInputs(definition, olds, news);
+    },
 
     /**
      * Creates the object (or adopts `adoptExisting`) and waits for it. When the object was made but a

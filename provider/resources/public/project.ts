@@ -45,6 +45,8 @@ export const PROJECT = declareResource({
     blockPublicConnections: { type: BOOLEAN, change: "update" },
     /** Refuse every connection through a VPC endpoint. Changed in place. */
     blockVpcConnections: { type: BOOLEAN, change: "update" },
+    /** Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place. */
+    enableLogicalReplication: { type: BOOLEAN, change: "update" },
     /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
@@ -75,6 +77,8 @@ export const PROJECT = declareResource({
     blockPublicConnections: { type: BOOLEAN, optional: true },
     /** Whether connections through VPC endpoints are refused. */
     blockVpcConnections: { type: BOOLEAN, optional: true },
+    /** Whether logical replication is on (it stays on). */
+    enableLogicalReplication: { type: BOOLEAN, optional: true },
     /** The default branch id. */
     defaultBranchId: { type: STRING },
     /** The default branch's read_write compute id. */

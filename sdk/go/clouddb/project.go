@@ -45,6 +45,8 @@ type Project struct {
 	DefaultEndpointSettings ComputeSettingsPtrOutput `pulumi:"defaultEndpointSettings"`
 	// The role that owns the default database.
 	DefaultRoleName pulumi.StringPtrOutput `pulumi:"defaultRoleName"`
+	// Whether logical replication is on (it stays on).
+	EnableLogicalReplication pulumi.BoolPtrOutput `pulumi:"enableLogicalReplication"`
 	// Seconds of history kept.
 	HistoryRetentionSeconds pulumi.IntPtrOutput `pulumi:"historyRetentionSeconds"`
 	// The default compute's host.
@@ -123,6 +125,8 @@ type projectArgs struct {
 	DefaultEndpointSettings *ComputeSettings `pulumi:"defaultEndpointSettings"`
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
 	DeleteProtection *bool `pulumi:"deleteProtection"`
+	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
+	EnableLogicalReplication *bool `pulumi:"enableLogicalReplication"`
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds *int `pulumi:"historyRetentionSeconds"`
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
@@ -153,6 +157,8 @@ type ProjectArgs struct {
 	DefaultEndpointSettings ComputeSettingsPtrInput
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
 	DeleteProtection pulumi.BoolPtrInput
+	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
+	EnableLogicalReplication pulumi.BoolPtrInput
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds pulumi.IntPtrInput
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
@@ -307,6 +313,11 @@ func (o ProjectOutput) DefaultEndpointSettings() ComputeSettingsPtrOutput {
 // The role that owns the default database.
 func (o ProjectOutput) DefaultRoleName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultRoleName }).(pulumi.StringPtrOutput)
+}
+
+// Whether logical replication is on (it stays on).
+func (o ProjectOutput) EnableLogicalReplication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.EnableLogicalReplication }).(pulumi.BoolPtrOutput)
 }
 
 // Seconds of history kept.

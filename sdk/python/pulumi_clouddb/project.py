@@ -28,6 +28,7 @@ class ProjectArgs:
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional['ComputeSettingsArgs']] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -44,6 +45,7 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input['ComputeSettingsArgs'] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
@@ -65,6 +67,8 @@ class ProjectArgs:
             pulumi.set(__self__, "default_endpoint_settings", default_endpoint_settings)
         if delete_protection is not None:
             pulumi.set(__self__, "delete_protection", delete_protection)
+        if enable_logical_replication is not None:
+            pulumi.set(__self__, "enable_logical_replication", enable_logical_replication)
         if history_retention_seconds is not None:
             pulumi.set(__self__, "history_retention_seconds", history_retention_seconds)
         if name is not None:
@@ -163,6 +167,18 @@ class ProjectArgs:
         pulumi.set(self, "delete_protection", value)
 
     @_builtins.property
+    @pulumi.getter(name="enableLogicalReplication")
+    def enable_logical_replication(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
+        """
+        return pulumi.get(self, "enable_logical_replication")
+
+    @enable_logical_replication.setter
+    def enable_logical_replication(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enable_logical_replication", value)
+
+    @_builtins.property
     @pulumi.getter(name="historyRetentionSeconds")
     def history_retention_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -248,6 +264,7 @@ class Project(pulumi.CustomResource):
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -275,6 +292,7 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
@@ -321,6 +339,7 @@ class Project(pulumi.CustomResource):
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -343,6 +362,7 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["block_vpc_connections"] = block_vpc_connections
             __props__.__dict__["default_endpoint_settings"] = default_endpoint_settings
             __props__.__dict__["delete_protection"] = delete_protection
+            __props__.__dict__["enable_logical_replication"] = enable_logical_replication
             __props__.__dict__["history_retention_seconds"] = history_retention_seconds
             __props__.__dict__["name"] = name
             __props__.__dict__["org_id"] = org_id
@@ -394,6 +414,7 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["default_endpoint_id"] = None
         __props__.__dict__["default_endpoint_settings"] = None
         __props__.__dict__["default_role_name"] = None
+        __props__.__dict__["enable_logical_replication"] = None
         __props__.__dict__["history_retention_seconds"] = None
         __props__.__dict__["host"] = None
         __props__.__dict__["name"] = None
@@ -492,6 +513,14 @@ class Project(pulumi.CustomResource):
         The role that owns the default database.
         """
         return pulumi.get(self, "default_role_name")
+
+    @_builtins.property
+    @pulumi.getter(name="enableLogicalReplication")
+    def enable_logical_replication(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether logical replication is on (it stays on).
+        """
+        return pulumi.get(self, "enable_logical_replication")
 
     @_builtins.property
     @pulumi.getter(name="historyRetentionSeconds")
