@@ -27,7 +27,7 @@ import { unwrap, wrap } from "./values";
  * A dependency of `@pulumi/pulumi`, resolved from where it is installed: the stubs below are built
  * against its copies of gRPC and protobuf, which this package does not depend on itself.
  */
-function fromPulumi<T>(id: string): T {
+export function fromPulumi<T>(id: string): T {
   const root = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   return require(require.resolve(id, { paths: [root] }));
 }

@@ -135,7 +135,8 @@ describe("the provider plugin over gRPC", function () {
     assert.ok(isSecretUri(made.outs.pooledConnectionUri), "pooledConnectionUri is sent as a secret");
     assert.equal(branchInEmulator(made.id)?.name, "plugin-feature");
     const progress = /^start_compute \S+ on ep-\S+ of br-\S+: finished \(\d+s\)$/;
-    await until(() => demo.lines.some((line) => progress.test(line)), `a progress line: ${demo.lines}`);
+    // Sent to the engine's Log: the engine hides a resource plugin's stdout.
+    await until(() => engine.logs.some((line) => progress.test(line)), `a progress line: ${engine.logs}`);
 
     const refreshed = await read(demo, made.id, made.outs);
     assert.equal(refreshed.id, made.id);

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import * as net from "node:net";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
+import * as engine from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
 import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
 // A provider plugin process started the way the engine starts one, and a gRPC client to it.
@@ -42,20 +44,40 @@ export const secret = (value: unknown) => ({
 export interface Plugin {
   readonly process: ChildProcess;
   readonly client: services.ResourceProviderClient;
-  /** Lines written after the port (progress lines the engine would show). */
+  /** Lines written to stdout after the port (which the engine hides: lines for the user go to its Log). */
   readonly lines: string[];
   call<Req, Res>(method: string, request: Req): Promise<Res>;
   stop(): Promise<void>;
 }
 
-/** A TCP listener standing in for the engine's address, which the plugin watches. */
-export async function engineStandIn(): Promise<{ address: string; close(): Promise<void> }> {
-  const server = net.createServer((socket) => socket.destroy());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
+/**
+ * A gRPC `Engine` service standing in for the engine at the address the plugin gets: it collects
+ * the messages the plugin logs (`logs`), and the plugin's engine watch probes it.
+ */
+export async function engineStandIn(): Promise<{ address: string; logs: string[]; close(): Promise<void> }> {
+  const logs: string[] = [];
+  const server = new grpc.Server();
+  const unimplemented = (_call: unknown, callback: (err: Partial<grpc.StatusObject>) => void) =>
+    callback({ code: grpc.status.UNIMPLEMENTED });
+  server.addService(engine.EngineService, {
+    log: (call: { request: LogRequest }, callback: (err: null, value: Empty) => void) => {
+      logs.push(call.request.getMessage());
+      callback(null, new Empty());
+    },
+    getRootResource: unimplemented,
+    setRootResource: unimplemented,
+    startDebugging: unimplemented,
+    requirePulumiVersion: unimplemented,
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err === null ? resolve(bound) : reject(err),
+    ),
+  );
   return {
     address: `127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    logs,
+    close: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
   };
 }
 

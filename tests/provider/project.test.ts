@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
-import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { resetRegistry } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { PROJECT_CHANGES, projectDefinition } from "../../provider/resources/project";
 import {
@@ -267,7 +267,7 @@ describe("Project provider against the emulator", () => {
     const made = (await projectProvider.create(inputs({ name: "replicated" }))).outs as ProjectOutputs;
     assert.equal(made.enableLogicalReplication, false);
     const lines: string[] = [];
-    const log = sinon.stub(console, "log").callsFake((line: string) => lines.push(line));
+    setHostLineWriter((line) => lines.push(line));
     let diff: Awaited<ReturnType<NonNullable<typeof projectProvider.diff>>>;
     try {
       diff = await projectProvider.diff!(
@@ -276,7 +276,7 @@ describe("Project provider against the emulator", () => {
         inputs({ name: "replicated", enableLogicalReplication: true }),
       );
     } finally {
-      log.restore();
+      setHostLineWriter(undefined);
     }
     assert.deepEqual([diff.changes, diff.replaces], [true, []]);
     assert.deepEqual(lines, [

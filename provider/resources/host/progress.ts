@@ -18,7 +18,7 @@
 import type { ClientEvent } from "../../client";
 import { inProviderHost } from "./engineWatch";
 
-/** Where lines go: stdout in the provider process. */
+/** Where lines go: stdout, or the engine's log (see {@link setHostLineWriter}). */
 export type LineWriter = (line: string) => void;
 
 interface Seen {
@@ -68,13 +68,32 @@ export function forgetProgress(): void {
   memory().limited.clear();
 }
 
+const WRITER = Symbol.for("pulumi-clouddb.hostLineWriter");
+type WriterHolder = { [WRITER]?: LineWriter | undefined };
+
 /**
- * The progress listener for this process: lines on stdout in a provider host (Pulumi's
+ * Sets where this process's lines for the user go: the provider plugin sends them to the engine's
+ * `Log` (the engine keeps a resource plugin's stdout out of sight); the dynamic-provider host keeps
+ * the default, stdout, which the engine shows as the stack's info messages.
+ */
+export function setHostLineWriter(write: LineWriter | undefined): void {
+  (globalThis as WriterHolder)[WRITER] = write;
+}
+
+/** Writes `line` for the user, where {@link setHostLineWriter} says (stdout by default). */
+export function hostLine(line: string): void {
+  const write = (globalThis as WriterHolder)[WRITER];
+  if (write !== undefined) write(line);
+  else process.stdout.write(`${line}\n`);
+}
+
+/**
+ * The progress listener for this process: lines for the user in a provider host (Pulumi's
  * dynamic-provider host or the provider plugin), where the engine shows them; none elsewhere (a
  * program's or a test's own process).
  */
 export function hostProgressListener(): ((event: ClientEvent) => void) | undefined {
-  return inProviderHost() ? progressListener() : undefined;
+  return inProviderHost() ? progressListener(hostLine) : undefined;
 }
 
 /** An event listener writing one line per state change of an awaited operation (and per wait on a busy project). */

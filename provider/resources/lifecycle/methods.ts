@@ -15,6 +15,7 @@ import {
 } from "../../client";
 import { isResourceError, ResourceError, unfinished } from "../errors";
 import { withCurrentKey } from "../host/currentKey";
+import { hostLine } from "../host/progress";
 import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { importIdShape } from "../public/declare";
 import { checkInputs, declaredInputs } from "./check";
@@ -120,8 +121,8 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
     /** Applies the change table after the definition's review (see `review`); makes no API call. */
     async diff(id, olds, news) {
       const note = definition.review?.(olds, news);
-      // Lines a provider writes are the engine's info messages: the preview shows this one.
-      if (note !== undefined) console.log(`${labelOf(noun, id, olds)}: ${note}`);
+      // A line for the user: the preview shows it (see `host/progress.ts`, `hostLine`).
+      if (note !== undefined) hostLine(`${labelOf(noun, id, olds)}: ${note}`);
       return diffInputs(definition, olds, news);
     },
 
