@@ -160,7 +160,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
             inputs.defaultEndpointSettings === undefined
               ? undefined
               : apiComputeSettings(inputs.defaultEndpointSettings),
-          settings: networkSettings(inputs, {}),
+          settings: settingsChanges(inputs, {}),
         }),
       },
       { deadline },
@@ -240,7 +240,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
         settings !== undefined && !sameSettings(settings, olds.defaultEndpointSettings)
           ? apiComputeSettings(settings)
           : undefined,
-      settings: networkSettings(news, olds),
+      settings: settingsChanges(news, olds),
     });
     let next = outs;
     if (Object.keys(changed).length > 0) {
@@ -299,11 +299,12 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
 }
 
 /**
- * The `settings` a create or a PATCH sends for the network inputs of `news` that differ from `olds`
- * (at create, `olds` is empty), undefined when none does. The allow list travels whole, its
- * switch with it, as the API replaces `allowed_ips` as one object.
+ * The `settings` a create or a PATCH sends for the settings inputs of `news` (network access,
+ * logical replication) that differ from `olds` (at create, `olds` is empty), undefined when none
+ * does. The allow list travels whole, its switch with it, as the API replaces `allowed_ips` as one
+ * object.
  */
-function networkSettings(
+function settingsChanges(
   news: Pick<ProjectInputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">,
   olds: Partial<Pick<ProjectOutputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">>,
 ): ProjectSettings | undefined {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import {
   configure,
-  engineStandIn,
+  type EngineStandIn,
   isSecretUri,
   type Plugin,
   proto,
@@ -10,6 +10,7 @@ import {
   secret,
   startPlugin,
   struct,
+  usePlugins,
 } from "./support";
 
 // The data sources as provider functions: Invoke runs the function a Node.js program calls, under the
@@ -17,22 +18,14 @@ import {
 
 describe("the provider plugin's functions (Invoke)", function () {
   this.timeout(60_000);
+  const suite = usePlugins({ opDurationMs: 20 }, [DEMO.personalKey, DEMO.memberPersonalKey]);
   let emulator: RunningEmulator;
-  let engine: Awaited<ReturnType<typeof engineStandIn>>;
+  let engine: EngineStandIn;
   let demo: Plugin;
   let member: Plugin;
-
-  before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
-    engine = await engineStandIn();
-    [demo, member] = await Promise.all([startPlugin(engine.address), startPlugin(engine.address)]);
-    await configure(demo, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
-    await configure(member, { apiKey: secret(DEMO.memberPersonalKey), apiUrl: emulator.url });
-  });
-  after(async () => {
-    await Promise.all([demo?.stop(), member?.stop()]);
-    await engine?.close();
-    await emulator?.stop();
+  before(() => {
+    ({ emulator, engine } = suite);
+    [demo, member] = suite.plugins as [Plugin, Plugin];
   });
 
   async function invoke(plugin: Plugin, name: string, args: Record<string, unknown>) {

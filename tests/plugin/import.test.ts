@@ -1,19 +1,8 @@
 import assert from "node:assert/strict";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO, type RunningEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
-import {
-  configure,
-  engineStandIn,
-  forResource,
-  isSecret,
-  isSecretUri,
-  type Plugin,
-  proto,
-  rejection,
-  secret,
-  startPlugin,
-} from "./support";
+import { forResource, isSecret, isSecretUri, type Plugin, proto, rejection, usePlugins } from "./support";
 
 // `pulumi import` sends the plugin a Read with the id the user typed and no state. Each kind but
 // ApiKey takes an id that carries what the read needs, and answers with the object's own id, its
@@ -21,17 +10,15 @@ import {
 
 describe("the provider plugin importing what exists (a Read without state)", function () {
   this.timeout(60_000);
+  const suite = usePlugins({ opDurationMs: 20 }, [DEMO.personalKey]);
   let emulator: RunningEmulator;
-  let engine: Awaited<ReturnType<typeof engineStandIn>>;
   let plugin: Plugin;
   let role: { name: string; password?: string | undefined };
   let database: { name: string; owner_name?: string | undefined };
 
   before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
-    engine = await engineStandIn();
-    plugin = await startPlugin(engine.address);
-    await configure(plugin, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
+    emulator = suite.emulator;
+    plugin = suite.plugins[0] as Plugin;
     // A role and a database made outside Pulumi, as a script would.
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     role = (await client.createRole(DEMO.projectId, DEMO.branchId, { role: { name: "made_by_hand" } })).role;
@@ -42,11 +29,6 @@ describe("the provider plugin importing what exists (a Read without state)", fun
       })
     ).database;
     await projectIdle(emulator, DEMO.projectId);
-  });
-  after(async () => {
-    await plugin?.stop();
-    await engine?.close();
-    await emulator?.stop();
   });
 
   async function imported(type: string, id: string) {

@@ -3,11 +3,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO, type RunningEmulator } from "../../emulator";
 import { ENGINE_PROBE_MS } from "../../provider/resources/host/engineWatch";
 import { QUIET_MS } from "../../provider/resources/host/progress";
 import {
-  configure,
+  type EngineStandIn,
   engineStandIn,
   forResource,
   isSecret,
@@ -19,6 +19,7 @@ import {
   startPlugin,
   struct,
   UNKNOWN,
+  usePlugins,
 } from "./support";
 
 const BRANCH = "clouddb:index:Branch";
@@ -35,27 +36,19 @@ async function until(done: () => boolean, what: string, ms = 5000): Promise<void
 describe("the provider plugin over gRPC", function () {
   // Each plugin process loads the sources through ts-node.
   this.timeout(60_000);
+  // A compute start slow enough for a progress line (see host/progress.ts), the rest quick. Two
+  // provider instances, two accounts: each gets its key only through Configure.
+  const suite = usePlugins({ opDurationMs: { default: 20, start_compute: QUIET_MS + 500 } }, [
+    DEMO.personalKey,
+    DEMO.memberPersonalKey,
+  ]);
   let emulator: RunningEmulator;
-  let engine: Awaited<ReturnType<typeof engineStandIn>>;
+  let engine: EngineStandIn;
   let demo: Plugin;
   let member: Plugin;
-
-  before(async () => {
-    // A compute start slow enough for a progress line (see host/progress.ts), the rest quick.
-    emulator = await startEmulator({
-      seed: "demo",
-      opDurationMs: { default: 20, start_compute: QUIET_MS + 500 },
-    });
-    engine = await engineStandIn();
-    [demo, member] = await Promise.all([startPlugin(engine.address), startPlugin(engine.address)]);
-    // Two provider instances, two accounts: each gets its key only through Configure.
-    await configure(demo, { apiKey: secret(DEMO.personalKey), apiUrl: emulator.url });
-    await configure(member, { apiKey: secret(DEMO.memberPersonalKey), apiUrl: emulator.url });
-  });
-  after(async () => {
-    await Promise.all([demo?.stop(), member?.stop()]);
-    await engine?.close();
-    await emulator?.stop();
+  before(() => {
+    ({ emulator, engine } = suite);
+    [demo, member] = suite.plugins as [Plugin, Plugin];
   });
 
   async function check(plugin: Plugin, name: string, news: Record<string, unknown>, olds = {}) {

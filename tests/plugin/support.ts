@@ -8,6 +8,7 @@ import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 
 // A provider plugin process started the way the engine starts one, and a gRPC client to it.
 
@@ -50,11 +51,18 @@ export interface Plugin {
   stop(): Promise<void>;
 }
 
+/** The engine's stand-in: its address, the messages the plugins logged to it, and `close`. */
+export interface EngineStandIn {
+  address: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
 /**
  * A gRPC `Engine` service standing in for the engine at the address the plugin gets: it collects
  * the messages the plugin logs (`logs`), and the plugin's engine watch probes it.
  */
-export async function engineStandIn(): Promise<{ address: string; logs: string[]; close(): Promise<void> }> {
+export async function engineStandIn(): Promise<EngineStandIn> {
   const logs: string[] = [];
   const server = new grpc.Server();
   const unimplemented = (_call: unknown, callback: (err: Partial<grpc.StatusObject>) => void) =>
@@ -161,3 +169,39 @@ export function forResource<T extends { setUrn(urn: string): T; setType(type: st
 }
 
 export { proto };
+
+/** What {@link usePlugins} starts for a suite, filled in by its `before` hook. */
+export interface PluginSuite {
+  emulator: RunningEmulator;
+  engine: EngineStandIn;
+  /** One plugin per key given, in that order, each configured with it. */
+  plugins: Plugin[];
+}
+
+/**
+ * Starts, for the suite it is called in, an emulator (demo seed, `emulator` options), an engine
+ * stand-in and one plugin process per key in `keys`, each configured as an explicit provider with
+ * that key alone (the plugin gets no key any other way); stops them all after the suite.
+ */
+export function usePlugins(
+  emulatorOptions: Omit<EmulatorOptions, "seed">,
+  keys: readonly string[],
+): PluginSuite {
+  const suite = {} as PluginSuite;
+  before(async () => {
+    suite.emulator = await startEmulator({ seed: "demo", ...emulatorOptions });
+    suite.engine = await engineStandIn();
+    suite.plugins = await Promise.all(keys.map(() => startPlugin(suite.engine.address)));
+    await Promise.all(
+      suite.plugins.map((plugin, i) =>
+        configure(plugin, { apiKey: secret(keys[i]), apiUrl: suite.emulator.url }),
+      ),
+    );
+  });
+  after(async () => {
+    await Promise.all((suite.plugins ?? []).map((plugin) => plugin.stop()));
+    await suite.engine?.close();
+    await suite.emulator?.stop();
+  });
+  return suite;
+}

@@ -182,7 +182,7 @@ export type ObjectOf<P> = Flat<
     PickUndefinable<PropertyValues<P>, OptionalProperties<P>>
 >;
 
-/** Each input of `I` with its plain value. */
+/** Each input (or function argument) of `I` with its plain value. */
 type InputValues<I> = {
   -readonly [K in keyof I]: I[K] extends { readonly type: infer T } ? ValueOf<T> : never;
 };
@@ -249,17 +249,12 @@ export type ChangesOf<D extends ResourceDeclaration> = {
   readonly [K in keyof D["inputs"]]: D["inputs"][K]["change"];
 };
 
-/** Each argument of `I` with its plain value. */
-type ArgumentValues<I> = {
-  -readonly [K in keyof I]: I[K] extends { readonly type: infer T } ? ValueOf<T> : never;
-};
-
 /** What a program passes to a function: plain values, those left out absent. */
 export type FunctionArgsOf<D extends FunctionDeclaration> = Pick<
-  ArgumentValues<D["inputs"]>,
+  InputValues<D["inputs"]>,
   RequiredInputs<D["inputs"]>
 > &
-  PickOptional<ArgumentValues<D["inputs"]>, Exclude<keyof D["inputs"], RequiredInputs<D["inputs"]>>>;
+  PickOptional<InputValues<D["inputs"]>, Exclude<keyof D["inputs"], RequiredInputs<D["inputs"]>>>;
 
 /** What a function returns: readonly fields, the `optional` ones absent rather than undefined. */
 export type FunctionResultOf<D extends FunctionDeclaration> = ResultObjectOf<D["outputs"]>;
