@@ -5,6 +5,10 @@ import { wakeEndpoint } from "../families/endpoints";
 import { networkRefusal } from "../network";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
 import type { BranchRecord } from "../state";
+
+/** What holds databases: a branch, or a snapshot (which has no parent). */
+type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string | undefined };
+
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
 
@@ -13,7 +17,8 @@ import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
 //   roles     one Postgres role per role name in any live branch, all with one internal password
 //             (the proxies check the API's per-branch password; Postgres checks only theirs)
 //   databases one Postgres database per (branch, database): "<branch id>/<database id>", copied
-//             from the source the last change named (a parent, a restore source) or created empty
+//             from the source the last change named (a parent, a restore source) or created empty;
+//             and per (snapshot, database), "<snapshot id>/<database id>", copied when it is taken
 //   endpoints one EndpointProxy each (direct and pooled loopback ports)
 // Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
 // source's sessions; the proxies wait for the copy (they sync before opening a session).
@@ -25,8 +30,8 @@ interface CopySource {
 }
 
 /** The Postgres name of a branch's database: stable across renames, unique per branch. */
-export function physicalName(branch: BranchRecord, databaseId: number): string {
-  return `${branch.id}/${databaseId}`;
+export function physicalName(holder: DataHolder, databaseId: number): string {
+  return `${holder.id}/${databaseId}`;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -87,15 +92,15 @@ export class DataPlane implements ProxyTarget {
   }
 
   /** The physical names of a branch's databases, by database name (a copy's sources). */
-  databasesOf(branch: BranchRecord): Map<string, string> {
-    return new Map(branch.databases.map((d) => [d.name, physicalName(branch, d.id)]));
+  databasesOf(holder: DataHolder): Map<string, string> {
+    return new Map(holder.databases.map((d) => [d.name, physicalName(holder, d.id)]));
   }
 
   /**
    * Records that `target`'s databases start as copies of `sources` (by database name, from
    * `databasesOf`), with no rows when `schemaOnly`. The copy happens at the next `sync()`.
    */
-  copyData(target: BranchRecord, sources: Map<string, string>, schemaOnly = false): void {
+  copyData(target: DataHolder, sources: Map<string, string>, schemaOnly = false): void {
     for (const d of target.databases) {
       const physical = sources.get(d.name);
       if (physical !== undefined) this.#copies.set(physicalName(target, d.id), { physical, schemaOnly });
@@ -171,14 +176,16 @@ export class DataPlane implements ProxyTarget {
 
   async #reconcile(): Promise<void> {
     const { store } = this.#ctx;
-    const live = store
-      .liveBranches()
-      .filter((b) => store.liveProject(b.project_id) !== undefined)
-      .sort((a, b) => a.created_at_ms - b.created_at_ms);
-    const wanted = new Map<string, { branch: BranchRecord; name: string; owner: string }>();
+    const branches = store.liveBranches().filter((b) => store.liveProject(b.project_id) !== undefined);
     const roles = new Set<string>();
-    for (const branch of live) {
+    for (const branch of branches) {
       for (const r of branch.roles) if (this.#usable(r.name, branch)) roles.add(r.name);
+    }
+    // Oldest first, so a copy's source (a parent, a snapshot's branch, a restore's snapshot) exists.
+    const holders: (DataHolder & { created_at_ms: number })[] = [...branches, ...store.snapshots.values()];
+    holders.sort((a, b) => a.created_at_ms - b.created_at_ms);
+    const wanted = new Map<string, { branch: DataHolder; name: string; owner: string }>();
+    for (const branch of holders) {
       for (const d of branch.databases) {
         // A database of a role Postgres cannot have belongs to the group all API roles share.
         const owner = roles.has(d.owner_name) ? d.owner_name : GROUP;
@@ -236,7 +243,7 @@ export class DataPlane implements ProxyTarget {
   }
 
   /** The copy source a change named, else the parent's database of the same name, else none. */
-  #sourceOf(physical: string, branch: BranchRecord, name: string): CopySource | undefined {
+  #sourceOf(physical: string, branch: DataHolder, name: string): CopySource | undefined {
     const named = this.#copies.get(physical);
     if (named && this.#databases.has(named.physical)) return named;
     const parent =

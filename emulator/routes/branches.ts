@@ -36,7 +36,7 @@ import { route } from "./route";
 
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
-function branchNameInUse(
+export function branchNameInUse(
   ctx: EmulatorContext,
   project: ProjectRecord,
   name: string,
@@ -45,7 +45,7 @@ function branchNameInUse(
   return ctx.store.liveBranches(project.id).some((b) => b.name === name && b.id !== except);
 }
 
-function conflict(name: string): HttpError {
+export function conflict(name: string): HttpError {
   return new HttpError(
     409,
     `branch with name ${JSON.stringify(name)} already exists`,
@@ -72,7 +72,7 @@ export function endpointSpecs(
 }
 
 /** The point in the parent's history to branch from; throws 400 for both, a bad LSN, or a time outside it. */
-function branchPoint(
+export function branchPoint(
   ctx: EmulatorContext,
   project: ProjectRecord,
   parent: BranchRecord,
