@@ -12,10 +12,19 @@ export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./resources/public/apiKey";
 export { ApiKey, apiKeyProvider } from "./resources/public/apiKey";
 export type {
+  BackupFrequency,
+  BackupScheduleArgs,
+  BackupScheduleEntry,
+  BackupScheduleInputs,
+  BackupScheduleOutputs,
+} from "./resources/public/backupSchedule";
+export { BackupSchedule, backupScheduleProvider } from "./resources/public/backupSchedule";
+export type {
   BranchArgs,
   BranchEndpoint,
   BranchInputs,
   BranchOutputs,
+  BranchRestore,
   BranchTimeouts,
   EndpointType,
 } from "./resources/public/branch";
@@ -38,3 +47,5 @@ export type {
 export { Project, projectProvider } from "./resources/public/project";
 export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role";
 export { Role, roleProvider } from "./resources/public/role";
+export type { SnapshotArgs, SnapshotInputs, SnapshotOutputs } from "./resources/public/snapshot";
+export { Snapshot, snapshotProvider } from "./resources/public/snapshot";

@@ -196,7 +196,9 @@ export function restoreBranch(
 export function lsnAt(branch: BranchRecord, atMs: number): string {
   const first = Number.parseInt(FIRST_LSN.slice(FIRST_LSN.indexOf("/") + 1), 16);
   const bytes = first + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
-  return `0/${bytes.toString(16).toUpperCase()}`;
+  // An LSN is two 32-bit halves: past 0/FFFFFFFF the high half counts on.
+  const high = Math.floor(bytes / 0x1_0000_0000);
+  return `${high.toString(16).toUpperCase()}/${(bytes % 0x1_0000_0000).toString(16).toUpperCase()}`;
 }
 
 /** Throws the configured refusal when the branch is the project's default/root branch or has children. */
@@ -209,7 +211,12 @@ export function checkBranchDeletable(
   if (branch.id === project.default_branch_id || branch.default) {
     throw new HttpError(status, `branch ${branch.id} is the project's default branch and cannot be deleted`);
   }
-  if (branch.parent_id === undefined && branch.init_source !== "schema-only") {
+  // A branch a snapshot restore made has no parent either, and is not the project's root.
+  if (
+    branch.parent_id === undefined &&
+    branch.init_source !== "schema-only" &&
+    branch.restored_from === undefined
+  ) {
     throw new HttpError(status, `branch ${branch.id} is the project's root branch and cannot be deleted`);
   }
   if (branch.protected) {

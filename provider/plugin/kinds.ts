@@ -6,12 +6,14 @@
 import type { ResourceMethods } from "../resources/lifecycle/lazyProvider";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { API_KEY } from "../resources/public/apiKey";
+import { BACKUP_SCHEDULE } from "../resources/public/backupSchedule";
 import { BRANCH } from "../resources/public/branch";
 import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
 import { ENDPOINT } from "../resources/public/endpoint";
 import { PROJECT } from "../resources/public/project";
 import { ROLE } from "../resources/public/role";
+import { SNAPSHOT } from "../resources/public/snapshot";
 
 /** Every declared resource kind. */
 export const DECLARATIONS: readonly ResourceDeclaration[] = [
@@ -21,6 +23,8 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ENDPOINT,
   ROLE,
   DATABASE,
+  SNAPSHOT,
+  BACKUP_SCHEDULE,
 ];
 
 /** The package's name in type tokens and config keys. */

@@ -21,6 +21,12 @@ export const BranchSchema = z.looseObject({
   expires_at: maybe(z.string()),
   /** `parent-data` (the default) or `schema-only`; other strings accepted. */
   init_source: maybe(z.string()),
+  /** `restored` for a branch a snapshot restore made, `finalized` once it replaced its target. */
+  restore_status: maybe(z.string()),
+  /** The snapshot a restored branch came from. */
+  restored_from: maybe(z.string()),
+  /** The branch a finalized restore replaced: this branch now carries its name and computes. */
+  restored_as: maybe(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });

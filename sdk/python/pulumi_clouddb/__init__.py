@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .api_key import *
+from .backup_schedule import *
 from .branch import *
 from .database import *
 from .endpoint import *
@@ -19,6 +20,7 @@ from .get_regions import *
 from .project import *
 from .provider import *
 from .role import *
+from .snapshot import *
 from ._inputs import *
 from . import outputs
 
@@ -38,11 +40,13 @@ _utilities.register(
   "fqn": "pulumi_clouddb",
   "classes": {
    "clouddb:index:ApiKey": "ApiKey",
+   "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
-   "clouddb:index:Role": "Role"
+   "clouddb:index:Role": "Role",
+   "clouddb:index:Snapshot": "Snapshot"
   }
  }
 ]

@@ -8,6 +8,7 @@ from enum import Enum
 
 __all__ = [
     'ApiKeyKind',
+    'BackupFrequency',
     'EndpointType',
     'InitSource',
 ]
@@ -21,6 +22,17 @@ class ApiKeyKind(_builtins.str, Enum):
     PERSONAL = "personal"
     ORGANIZATION = "organization"
     PROJECT = "project"
+
+
+@pulumi.type_token("clouddb:index:BackupFrequency")
+class BackupFrequency(_builtins.str, Enum):
+    """
+    How often the service takes a scheduled snapshot.
+    """
+    HOURLY = "hourly"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")
