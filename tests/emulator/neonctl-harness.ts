@@ -31,6 +31,29 @@ export interface Neonctl {
   ok(...args: string[]): Promise<Json>;
 }
 
+/** Runs `neonctl ARGS --output json` against the emulator at `url` as a user would; never throws on a failing command. */
+export function runNeonctl(url: string, configDir: string, ...args: string[]): Promise<Run> {
+  const argv = [CLI, ...args, "--api-key", DEMO.personalKey, "--output", "json", "--no-analytics"];
+  argv.push("--config-dir", configDir, "--no-color");
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      argv,
+      { env: { ...process.env, NEON_API_HOST: url, NEON_API_KEY: "" }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        let json: Json;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr, json });
+      },
+    );
+  });
+}
+
 /** Starts an emulator and a CLI config folder for the suite (mocha hooks); `options` add to the defaults. */
 export function useNeonctl(options: EmulatorOptions = {}): Neonctl {
   let emu: RunningEmulator | undefined;
@@ -47,27 +70,7 @@ export function useNeonctl(options: EmulatorOptions = {}): Neonctl {
     assert.ok(emu, "the emulator runs (useNeonctl's before hook)");
     return emu;
   };
-  const run = (...args: string[]): Promise<Run> => {
-    const argv = [CLI, ...args, "--api-key", DEMO.personalKey, "--output", "json", "--no-analytics"];
-    argv.push("--config-dir", configDir, "--no-color");
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        argv,
-        { env: { ...process.env, NEON_API_HOST: running().url, NEON_API_KEY: "" }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          let json: Json;
-          try {
-            json = JSON.parse(stdout);
-          } catch {
-            json = undefined;
-          }
-          const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-          resolve({ code, stdout, stderr, json });
-        },
-      );
-    });
-  };
+  const run = (...args: string[]): Promise<Run> => runNeonctl(running().url, configDir, ...args);
   const ok = async (...args: string[]): Promise<Json> => {
     const result = await run(...args);
     assert.equal(result.code, 0, `neonctl ${args.join(" ")} failed: ${result.stderr}${result.stdout}`);
