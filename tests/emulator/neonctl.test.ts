@@ -1,68 +1,26 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import type { Json } from "./helpers";
+import { useNeonctl } from "./neonctl";
 
 // The official CLI (`neonctl`, unchanged) as a user runs it, a separate process pointed at the
 // emulator with NEON_API_HOST and --api-key, answering in JSON. Operations take 5 ms of emulator
 // time, so the CLI's own waits and 423 retries cost milliseconds.
 
-const CLI = require.resolve("neonctl/bin/cli.js");
 const P = DEMO.projectId;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Json;
-}
 
 describe("the official CLI (neonctl) against the emulator", function () {
   this.timeout(120_000);
   let emu: RunningEmulator;
-  let configDir: string;
 
   before(async () => {
     emu = await startEmulator({ opDurationMs: 5, limits: false });
-    configDir = mkdtempSync(join(tmpdir(), "neonctl-"));
   });
   after(async () => {
     await emu.stop();
-    rmSync(configDir, { recursive: true, force: true });
   });
 
-  /** Runs `neonctl ARGS --output json` as a user would; never throws on a failing command. */
-  function neonctl(...args: string[]): Promise<Run> {
-    const argv = [CLI, ...args, "--api-key", DEMO.personalKey, "--output", "json", "--no-analytics"];
-    argv.push("--config-dir", configDir, "--no-color");
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        argv,
-        { env: { ...process.env, NEON_API_HOST: emu.url, NEON_API_KEY: "" }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          let json: Json;
-          try {
-            json = JSON.parse(stdout);
-          } catch {
-            json = undefined;
-          }
-          const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-          resolve({ code, stdout, stderr, json });
-        },
-      );
-    });
-  }
-
-  async function ok(...args: string[]): Promise<Json> {
-    const run = await neonctl(...args);
-    assert.equal(run.code, 0, `neonctl ${args.join(" ")} failed: ${run.stderr}${run.stdout}`);
-    // `connection-string` prints the bare URI even with --output json.
-    return run.json ?? run.stdout.trim();
-  }
+  const { neonctl, ok } = useNeonctl(() => emu);
 
   const branchNamed = (name: string) =>
     emu.control
