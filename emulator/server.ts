@@ -17,6 +17,7 @@ import { operationRoutes } from "./routes/operations";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
+import { schemaRoutes } from "./routes/schemas";
 import { snapshotRoutes } from "./routes/snapshots";
 import { userRoutes } from "./routes/users";
 import type { EmulatorControl } from "./types";
@@ -258,6 +259,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   roleRoutes(api, ctx);
   databaseRoutes(api, ctx);
   snapshotRoutes(api, ctx);
+  schemaRoutes(api, ctx);
   operationRoutes(api, ctx);
   userRoutes(api, ctx);
 }

@@ -7,6 +7,7 @@ export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";
 export * from "./data/projects";
 export * from "./data/regions";
+export * from "./data/schemaDiff";
 export type { ResourceErrorKind } from "./resources/errors";
 export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from "./resources/errors";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./resources/public/apiKey";

@@ -11,6 +11,7 @@ type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string 
 
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
+import { dumpSchema } from "./schema";
 
 // The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
 // the truth; `sync()` brings Postgres to it after every API request (and before every login):
@@ -22,6 +23,18 @@ import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
 //   endpoints one EndpointProxy each (direct and pooled loopback ports)
 // Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
 // source's sessions; the proxies wait for the copy (they sync before opening a session).
+// History: Postgres keeps none, so the plane keeps, per database, the last moment its schema may
+// have changed (its creation or copy, the end of a session); from then on the schema is the
+// current one, and an earlier point cannot be told (docs/api-rules.md §12).
+
+/** A database's sessions now open, and when its schema last may have changed. */
+interface Activity {
+  open: number;
+  sinceMs: number;
+}
+
+/** A branch database's schema at a point, or when the earliest point that can be told is (undefined while a session is open). */
+export type SchemaAt = { sql: string } | { knownFromMs: number | undefined };
 
 /** Where a copied database comes from. */
 interface CopySource {
@@ -56,6 +69,7 @@ export class DataPlane implements ProxyTarget {
   /** Reserved role names found in the state, already warned about. */
   readonly #skipped = new Set<string>();
   readonly #copies = new Map<string, CopySource>();
+  readonly #activity = new Map<string, Activity>();
   readonly #proxies = new Map<string, EndpointProxy>();
   /** How many of each endpoint's operations the last sync saw. */
   readonly #opsSeen = new Map<string, number>();
@@ -163,6 +177,47 @@ export class DataPlane implements ProxyTarget {
     return { database: physicalName(branch, record.id) };
   }
 
+  inUse(database: string): () => void {
+    const activity = this.#activityOf(database);
+    activity.open += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      activity.open -= 1;
+      activity.sinceMs = this.#ctx.clock.now();
+    };
+  }
+
+  /**
+   * The schema of a branch's database (by id) as SQL, now or at `atMs`: a past point is told only
+   * when no session could have changed the schema since (see `Activity`).
+   */
+  async schemaAt(branch: BranchRecord, databaseId: number, atMs?: number): Promise<SchemaAt> {
+    await this.sync();
+    const physical = physicalName(branch, databaseId);
+    if (atMs !== undefined) {
+      const activity = this.#activityOf(physical);
+      if (activity.open > 0) return { knownFromMs: undefined };
+      if (atMs < activity.sinceMs) return { knownFromMs: activity.sinceMs };
+    }
+    const client = await this.#server.connectAdmin(physical);
+    try {
+      return { sql: await dumpSchema(client) };
+    } finally {
+      await client.end();
+    }
+  }
+
+  #activityOf(physical: string): Activity {
+    let activity = this.#activity.get(physical);
+    if (activity === undefined) {
+      activity = { open: 0, sinceMs: this.#ctx.clock.now() };
+      this.#activity.set(physical, activity);
+    }
+    return activity;
+  }
+
   /** Closes the proxies, then stops Postgres (its data folder goes with it). */
   async stop(): Promise<void> {
     if (this.#stopped) return;
@@ -213,6 +268,7 @@ export class DataPlane implements ProxyTarget {
       if (wanted.has(physical)) continue;
       await this.#admin.query(`DROP DATABASE IF EXISTS ${quote(physical)} WITH (FORCE)`);
       this.#databases.delete(physical);
+      this.#activity.delete(physical);
     }
     for (const name of [...this.#roles]) {
       if (roles.has(name)) continue;
@@ -264,6 +320,7 @@ export class DataPlane implements ProxyTarget {
       if (source.schemaOnly) await this.#truncateAll(physical);
     }
     this.#databases.set(physical, owner);
+    this.#activity.set(physical, { open: 0, sinceMs: this.#ctx.clock.now() });
   }
 
   /** Copies a database; its sessions end first, and again if one slipped in meanwhile. */

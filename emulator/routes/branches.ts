@@ -13,7 +13,7 @@ import {
   setDefaultBranch,
   updateBranch,
 } from "../families/branches";
-import type { EndpointSpec } from "../families/endpoints";
+import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
 import {
@@ -61,6 +61,7 @@ export function endpointSpecs(
   return options.map((o, i) => {
     const where = `endpoints[${i}].`;
     checkProvisioner(o.provisioner, where);
+    checkPgSettings(o.settings, where);
     const spec: EndpointSpec = {
       type: o.type,
       compute: computeSettings(projectCompute(project), o, where),

@@ -191,8 +191,7 @@ describe("e2e: Snapshot, BackupSchedule and restores under the real Pulumi engin
     const old = ourBranch();
     assert.ok(old);
     const restored = await runNeonctl(
-      emulator.url,
-      cliConfig,
+      { url: emulator.url, configDir: cliConfig },
       "snapshots",
       "restore",
       before.Snapshot?.[0] ?? "",

@@ -434,6 +434,45 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("DELETE", S, 404, personal);
   });
 
+  it("schemas: a branch's schema and the diff from another branch's, and their errors", async () => {
+    emu.control.advance(10_000);
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "schemas" } },
+    });
+    const S = `/projects/${made.body.project.id}`;
+    const root = `${S}/branches/${made.body.branch.id}`;
+    emu.control.advance(10_000);
+    const child = await check("POST", `${S}/branches`, 201, {
+      ...personal,
+      body: { branch: { name: "pr" } },
+    });
+    const pr = `${S}/branches/${child.body.branch.id}`;
+    emu.control.advance(1_000);
+    const schema = await check("GET", `${pr}/schema?db_name=neondb`, 200, personal);
+    noUndeclared("BranchSchemaResponse", schema.body);
+    await check("GET", `${pr}/schema?db_name=neondb&format=json`, 400, personal);
+    await check("GET", `${pr}/schema?db_name=nope`, 404, personal);
+    await check("GET", `${pr}/schema?db_name=neondb`, 403, member);
+    const diff = await check("GET", `${pr}/compare_schema?db_name=neondb`, 200, personal);
+    noUndeclared("BranchSchemaCompareResponse", diff.body);
+    const at = new Date(emu.control.now() - 500).toISOString();
+    await check(
+      "GET",
+      `${pr}/compare_schema?db_name=neondb&base_branch_id=${child.body.branch.id}&base_timestamp=${at}`,
+      200,
+      personal,
+    );
+    await check("GET", `${root}/compare_schema?db_name=neondb`, 400, personal);
+    await check("GET", `${pr}/compare_schema?db_name=neondb&lsn=0/1F0A3B8&timestamp=${at}`, 400, personal);
+    await check(
+      "GET",
+      `${pr}/compare_schema?db_name=neondb&base_branch_id=br-not-here-00000000`,
+      404,
+      personal,
+    );
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -527,6 +566,13 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 200",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 403",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 404",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 200",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 400",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 403",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 404",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 200",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 400",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 404",
       "PATCH /projects/{project_id}/branches/{branch_id} 200",
       "PATCH /projects/{project_id}/branches/{branch_id} 400",
       "PATCH /projects/{project_id}/branches/{branch_id} 409",

@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 describe("the official CLI's snapshots commands against the emulator", function () {
   this.timeout(120_000);
   const cli = useNeonctl();
-  const { ok, run } = cli;
+  const { ok, neonctl: run } = cli;
   const inProject = (...args: string[]) => ok(...args, "--project-id", P);
 
   const liveBranch = (name: string) =>

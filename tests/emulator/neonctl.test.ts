@@ -11,8 +11,7 @@ const P = DEMO.projectId;
 describe("the official CLI (neonctl) against the emulator", function () {
   this.timeout(120_000);
   const cli = useNeonctl();
-  const { ok } = cli;
-  const neonctl = cli.run;
+  const { ok, neonctl } = cli;
 
   const branchNamed = (name: string) =>
     cli.emu.control

@@ -56,6 +56,7 @@ describe("the package schema", () => {
       "clouddb:index:getOperations",
       "clouddb:index:getProjects",
       "clouddb:index:getRegions",
+      "clouddb:index:getSchemaDiff",
     ]);
   });
 

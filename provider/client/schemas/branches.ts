@@ -113,3 +113,9 @@ export interface BranchRestoreRequest {
   /** Keeps the branch's previous state as a new branch of this name (required when it has children). */
   preserve_under_name?: string | undefined;
 }
+
+/** `GET /projects/{project_id}/branches/{branch_id}/schema` (as SQL: `json` is not asked for). */
+export const BranchSchemaResponseSchema = z.looseObject({ sql: z.string().default("") });
+
+/** `GET /projects/{project_id}/branches/{branch_id}/compare_schema`: a unified diff, empty when the schemas are the same. */
+export const BranchSchemaCompareResponseSchema = z.looseObject({ diff: z.string().default("") });

@@ -604,6 +604,172 @@ func (in *initSourcePtr) ToInitSourcePtrOutputWithContext(ctx context.Context) I
 	return pulumi.ToOutputWithContext(ctx, in).(InitSourcePtrOutput)
 }
 
+// The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
+type PoolerMode string
+
+const (
+	PoolerModeTRANSACTION = PoolerMode("transaction")
+	PoolerModeSESSION     = PoolerMode("session")
+)
+
+func (PoolerMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*PoolerMode)(nil)).Elem()
+}
+
+func (e PoolerMode) ToPoolerModeOutput() PoolerModeOutput {
+	return pulumi.ToOutput(e).(PoolerModeOutput)
+}
+
+func (e PoolerMode) ToPoolerModeOutputWithContext(ctx context.Context) PoolerModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PoolerModeOutput)
+}
+
+func (e PoolerMode) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return e.ToPoolerModePtrOutputWithContext(context.Background())
+}
+
+func (e PoolerMode) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return PoolerMode(e).ToPoolerModeOutputWithContext(ctx).ToPoolerModePtrOutputWithContext(ctx)
+}
+
+func (e PoolerMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PoolerMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PoolerMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PoolerMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PoolerModeOutput struct{ *pulumi.OutputState }
+
+func (PoolerModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PoolerMode)(nil)).Elem()
+}
+
+func (o PoolerModeOutput) ToPoolerModeOutput() PoolerModeOutput {
+	return o
+}
+
+func (o PoolerModeOutput) ToPoolerModeOutputWithContext(ctx context.Context) PoolerModeOutput {
+	return o
+}
+
+func (o PoolerModeOutput) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return o.ToPoolerModePtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PoolerMode) *PoolerMode {
+		return &v
+	}).(PoolerModePtrOutput)
+}
+
+func (o PoolerModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PoolerMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PoolerModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PoolerMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PoolerModePtrOutput struct{ *pulumi.OutputState }
+
+func (PoolerModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PoolerMode)(nil)).Elem()
+}
+
+func (o PoolerModePtrOutput) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return o
+}
+
+func (o PoolerModePtrOutput) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return o
+}
+
+func (o PoolerModePtrOutput) Elem() PoolerModeOutput {
+	return o.ApplyT(func(v *PoolerMode) PoolerMode {
+		if v != nil {
+			return *v
+		}
+		var ret PoolerMode
+		return ret
+	}).(PoolerModeOutput)
+}
+
+func (o PoolerModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PoolerMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PoolerModeInput is an input type that accepts values of the PoolerMode enum
+// A concrete instance of `PoolerModeInput` can be one of the following:
+//
+//	PoolerModeTRANSACTION
+//	PoolerModeSESSION
+type PoolerModeInput interface {
+	pulumi.Input
+
+	ToPoolerModeOutput() PoolerModeOutput
+	ToPoolerModeOutputWithContext(context.Context) PoolerModeOutput
+}
+
+var poolerModePtrType = reflect.TypeOf((**PoolerMode)(nil)).Elem()
+
+type PoolerModePtrInput interface {
+	pulumi.Input
+
+	ToPoolerModePtrOutput() PoolerModePtrOutput
+	ToPoolerModePtrOutputWithContext(context.Context) PoolerModePtrOutput
+}
+
+type poolerModePtr string
+
+func PoolerModePtr(v string) PoolerModePtrInput {
+	return (*poolerModePtr)(&v)
+}
+
+func (*poolerModePtr) ElementType() reflect.Type {
+	return poolerModePtrType
+}
+
+func (in *poolerModePtr) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return pulumi.ToOutput(in).(PoolerModePtrOutput)
+}
+
+func (in *poolerModePtr) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PoolerModePtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
@@ -611,6 +777,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourcePtrInput)(nil)).Elem(), InitSource("parent-data"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterOutputType(ApiKeyKindOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindPtrOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyOutput{})
@@ -619,4 +787,6 @@ func init() {
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})
 	pulumi.RegisterOutputType(InitSourcePtrOutput{})
+	pulumi.RegisterOutputType(PoolerModeOutput{})
+	pulumi.RegisterOutputType(PoolerModePtrOutput{})
 }

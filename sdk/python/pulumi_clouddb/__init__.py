@@ -17,6 +17,7 @@ from .get_operation import *
 from .get_operations import *
 from .get_projects import *
 from .get_regions import *
+from .get_schema_diff import *
 from .project import *
 from .provider import *
 from .role import *

@@ -11,6 +11,7 @@ __all__ = [
     'BackupFrequency',
     'EndpointType',
     'InitSource',
+    'PoolerMode',
 ]
 
 
@@ -51,3 +52,12 @@ class InitSource(_builtins.str, Enum):
     """
     PARENT_DATA = "parent-data"
     SCHEMA_ONLY = "schema-only"
+
+
+@pulumi.type_token("clouddb:index:PoolerMode")
+class PoolerMode(_builtins.str, Enum):
+    """
+    The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
+    """
+    TRANSACTION = "transaction"
+    SESSION = "session"
