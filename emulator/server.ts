@@ -18,6 +18,7 @@ import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { userRoutes } from "./routes/users";
+import { vpcRoutes } from "./routes/vpc";
 import type { EmulatorControl } from "./types";
 
 // The fastify app. Request lifecycle for /api/v2:
@@ -258,6 +259,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   databaseRoutes(api, ctx);
   operationRoutes(api, ctx);
   userRoutes(api, ctx);
+  vpcRoutes(api, ctx);
 }
 
 function sendFault(
