@@ -16,6 +16,7 @@ import * as databases from "./api/databases";
 import * as operations from "./api/operations";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
+import * as vpc from "./api/vpc";
 import { type ClientOptions, contextFactory } from "./context";
 import { bindRoutes, type Methods } from "./route";
 
@@ -29,6 +30,7 @@ const ROUTES = {
   ...operations,
   ...projects,
   ...roles,
+  ...vpc,
 };
 
 /** The client's methods, one per route, each with its route module's parameters and doc. */
@@ -39,7 +41,8 @@ type RouteMethods = Methods<typeof account> &
   Methods<typeof databases> &
   Methods<typeof operations> &
   Methods<typeof projects> &
-  Methods<typeof roles>;
+  Methods<typeof roles> &
+  Methods<typeof vpc>;
 
 /** The listings a refresh reads objects from, through the listing cache. */
 const CACHED = [

@@ -8,10 +8,17 @@ import * as path from "node:path";
 import { installPackedProject } from "./support/package";
 import { ROOT } from "./support/stack";
 
-/** Every resource kind, named by its methods module (`provider/resources/<kind>Methods.ts`). */
-const KINDS = fs
-  .readdirSync(path.join(ROOT, "provider/resources"))
-  .flatMap((name) => /^(\w+)Methods\.ts$/.exec(name)?.[1] ?? []);
+/**
+ * Every resource kind, named by its methods module (`provider/resources/<kind>Methods.ts`), and the
+ * kinds whose definition module holds its methods.
+ */
+const KINDS = [
+  ...fs
+    .readdirSync(path.join(ROOT, "provider/resources"))
+    .flatMap((name) => /^(\w+)Methods\.ts$/.exec(name)?.[1] ?? []),
+  "vpcEndpoint",
+  "projectVpcEndpoint",
+];
 
 /**
  * Files of zod, of the HTTP client, or of the package's client and resource definitions (the

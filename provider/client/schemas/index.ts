@@ -19,3 +19,4 @@ export * from "./endpoints";
 export * from "./operations";
 export * from "./projects";
 export * from "./roles";
+export * from "./vpc";

@@ -17,8 +17,10 @@ from .get_operations import *
 from .get_projects import *
 from .get_regions import *
 from .project import *
+from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
+from .vpc_endpoint import *
 from ._inputs import *
 from . import outputs
 
@@ -42,7 +44,9 @@ _utilities.register(
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
-   "clouddb:index:Role": "Role"
+   "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
+   "clouddb:index:Role": "Role",
+   "clouddb:index:VpcEndpoint": "VpcEndpoint"
   }
  }
 ]
