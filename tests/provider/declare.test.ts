@@ -92,7 +92,7 @@ describe("resource declarations", () => {
       .filter((value) => typeof value === "function" && value.prototype instanceof DynamicResource)
       .map((value) => (value as { name: string }).name)
       .sort();
-    assert.equal(kinds.length, 6, kinds.join(", "));
+    assert.equal(kinds.length, 8, kinds.join(", "));
     assert.deepEqual([...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(), kinds);
     const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
     assert.deepEqual(
