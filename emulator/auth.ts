@@ -185,9 +185,15 @@ export function checkReadOrg(store: Store, principal: Principal, orgId: string):
 
 /** Checks the caller may revoke the organization's keys: an admin's personal key, or the org's own key. */
 export function checkRevokeOrgKey(store: Store, principal: Principal, orgId: string): void {
+  checkOrgAdmin(store, principal, orgId, "revoke organization and project-scoped API keys");
+}
+
+/** Checks the caller acts as the organization's administrator: an admin's personal key, or the org's own key. */
+export function checkOrgAdmin(store: Store, principal: Principal, orgId: string, action: string): OrgRecord {
   const standing = orgKeyStanding(store, principal, orgId);
   if (standing !== "org-key" && standing !== "admin")
-    throw forbidden("only organization admins can revoke organization and project-scoped API keys");
+    throw forbidden(`only organization admins can ${action}`);
+  return findOrg(store, orgId);
 }
 
 function describeKey(key: KeyRecord): string {

@@ -20,6 +20,7 @@ import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";
 import { snapshotRoutes } from "./routes/snapshots";
 import { userRoutes } from "./routes/users";
+import { vpcRoutes } from "./routes/vpc";
 import type { EmulatorControl } from "./types";
 
 // The fastify app. Request lifecycle for /api/v2:
@@ -262,6 +263,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   schemaRoutes(api, ctx);
   operationRoutes(api, ctx);
   userRoutes(api, ctx);
+  vpcRoutes(api, ctx);
 }
 
 function sendFault(

@@ -21,6 +21,24 @@ export interface OrgRecord {
   name: string;
   created_at_ms: number;
   members: Record<string, OrgRole>;
+  /** The VPC endpoints assigned to the organization, in every region. */
+  vpc_endpoints?: VpcEndpointRecord[];
+  /** Endpoints once assigned and removed: the service never takes them back (docs/api-rules.md §10). */
+  removed_vpc_endpoints?: string[];
+}
+
+/** A VPC endpoint assigned to an organization in a region. */
+export interface VpcEndpointRecord {
+  vpc_endpoint_id: string;
+  region_id: string;
+  label: string;
+  assigned_at_ms: number;
+}
+
+/** A project's restriction to one of its organization's VPC endpoints. */
+export interface VpcRestrictionRecord {
+  vpc_endpoint_id: string;
+  label: string;
 }
 
 /** A project, owned either by a user (`owner_user_id`) or by an organization (`org_id`). */
@@ -44,6 +62,8 @@ export interface ProjectRecord {
   default_endpoint_settings?: ComputeSettings;
   /** The project's `settings` object as last set (free-form in the document). */
   settings?: Record<string, unknown>;
+  /** The VPC endpoints the project is restricted to; none means every endpoint of its organization. */
+  vpc_restrictions?: VpcRestrictionRecord[];
 }
 
 /** How long a deleted project or branch can be recovered (the document: 7 days). */

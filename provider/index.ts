@@ -46,7 +46,15 @@ export type {
   ProjectOutputs,
 } from "./resources/public/project";
 export { Project, projectProvider } from "./resources/public/project";
+export type {
+  ProjectVpcEndpointArgs,
+  ProjectVpcEndpointInputs,
+  ProjectVpcEndpointOutputs,
+} from "./resources/public/projectVpcEndpoint";
+export { ProjectVpcEndpoint, projectVpcEndpointProvider } from "./resources/public/projectVpcEndpoint";
 export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role";
 export { Role, roleProvider } from "./resources/public/role";
 export type { SnapshotArgs, SnapshotInputs, SnapshotOutputs } from "./resources/public/snapshot";
 export { Snapshot, snapshotProvider } from "./resources/public/snapshot";
+export type { VpcEndpointArgs, VpcEndpointInputs, VpcEndpointOutputs } from "./resources/public/vpcEndpoint";
+export { VpcEndpoint, vpcEndpointProvider } from "./resources/public/vpcEndpoint";

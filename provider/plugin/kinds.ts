@@ -12,8 +12,10 @@ import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
 import { ENDPOINT } from "../resources/public/endpoint";
 import { PROJECT } from "../resources/public/project";
+import { PROJECT_VPC_ENDPOINT } from "../resources/public/projectVpcEndpoint";
 import { ROLE } from "../resources/public/role";
 import { SNAPSHOT } from "../resources/public/snapshot";
+import { VPC_ENDPOINT } from "../resources/public/vpcEndpoint";
 
 /** Every declared resource kind. */
 export const DECLARATIONS: readonly ResourceDeclaration[] = [
@@ -25,6 +27,8 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   DATABASE,
   SNAPSHOT,
   BACKUP_SCHEDULE,
+  VPC_ENDPOINT,
+  PROJECT_VPC_ENDPOINT,
 ];
 
 /** The package's name in type tokens and config keys. */

@@ -14,6 +14,8 @@ import {
   ProjectDetailSchema,
   ProjectSchema,
   RoleSchema,
+  VpcEndpointDetailsSchema,
+  VpcEndpointSchema,
 } from "../../provider/client";
 import { officialDocument } from "../../scripts/openapi-document";
 
@@ -55,6 +57,8 @@ const PAIRS: Array<[string, { shape: z.ZodRawShape }, string]> = [
   ["ConnectionUriResponseSchema", ConnectionUriResponseSchema, "ConnectionURIResponse"],
   ["CurrentUserSchema", CurrentUserSchema, "CurrentUserInfoResponse"],
   ["OrganizationSchema", OrganizationSchema, "Organization"],
+  ["VpcEndpointSchema", VpcEndpointSchema, "VPCEndpoint"],
+  ["VpcEndpointDetailsSchema", VpcEndpointDetailsSchema, "VPCEndpointDetails"],
 ];
 
 /** Fields read although the official document does not list them, each optional, with the reason. */

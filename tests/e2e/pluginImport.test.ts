@@ -9,17 +9,7 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
 import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack, isEncryptedSecret } from "./support/stack";
-
-interface StateResource {
-  type: string;
-  id?: string;
-  outputs?: Record<string, unknown>;
-}
-
-const resourcesIn = (rawState: string): StateResource[] =>
-  (JSON.parse(rawState) as { checkpoint: { latest?: { resources?: StateResource[] } } }).checkpoint.latest
-    ?.resources ?? [];
+import { collect, createStack, type E2eStack, isEncryptedSecret, stateResources } from "./support/stack";
 
 for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: pulumi import into a ${language} program, through the provider plugin`, function () {
@@ -90,7 +80,7 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
       printed.push(...e2e.output);
       assert.equal(imported.summary.resourceChanges?.import, 7, e2e.output.join("\n"));
 
-      const state = resourcesIn(e2e.rawState());
+      const state = stateResources(e2e.rawState());
       const of = (type: string) => state.find((r) => r.type === `clouddb:index:${type}`);
       assert.equal(of("Branch")?.id, branchId, "the branch is recorded by its own id");
       assert.equal(of("Endpoint")?.id, made.endpointId);

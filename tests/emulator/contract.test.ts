@@ -473,6 +473,72 @@ describe("contract: responses match the official OpenAPI document", () => {
     );
   });
 
+  it("VPC endpoints: an organization's endpoints by region, a project's restrictions, and their errors", async () => {
+    const O = `/organizations/${DEMO.orgId}/vpc`;
+    const R = `${O}/region/aws-us-east-2/vpc_endpoints`;
+    const V = `/projects/${DEMO.orgProjectId}/vpc_endpoints`;
+    await check("POST", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 200, { ...personal, body: { label: "prod" } });
+    await check("POST", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 200, { ...orgKey, body: { label: "prod-vpc" } });
+    await check("POST", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 400, { ...personal, body: {} });
+    await check("POST", `${O}/region/azure-eastus2/vpc_endpoints/vpce-1`, 400, {
+      ...personal,
+      body: { label: "" },
+    });
+    await check("POST", `${R}/vpce-1`, 403, { ...member, body: { label: "" } });
+    await check(
+      "POST",
+      `/organizations/org-no-such-org-00000000/vpc/region/aws-us-east-2/vpc_endpoints/vpce-1`,
+      404,
+      {
+        ...personal,
+        body: { label: "" },
+      },
+    );
+    const listed = await check("GET", R, 200, member);
+    assert.deepEqual(listed.body.endpoints, [
+      { vpc_endpoint_id: "vpce-0a1b2c3d4e5f6a7b8", label: "prod-vpc" },
+    ]);
+    await check("GET", `${O}/region/mars-1/vpc_endpoints`, 400, personal);
+    await check("GET", R, 403, projectKey);
+    const all = await check("GET", `${O}/vpc_endpoints`, 200, orgKey);
+    noUndeclared("VPCEndpointWithRegion", all.body.endpoints[0]);
+    await check("GET", `${O}/vpc_endpoints`, 403, projectKey);
+    await check("GET", "/organizations/org-no-such-org-00000000/vpc/vpc_endpoints", 404, personal);
+
+    await check("POST", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 200, { ...orgKey, body: { label: "only" } });
+    await check("POST", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 403, { ...member, body: { label: "only" } });
+    await check("POST", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 403, { ...projectKey, body: { label: "only" } });
+    await check("POST", `${P}/vpc_endpoints/vpce-0a1b2c3d4e5f6a7b8`, 403, {
+      ...personal,
+      body: { label: "" },
+    });
+    await check("POST", `${V}/vpce-unknown`, 404, { ...personal, body: { label: "" } });
+    await check("POST", `${O}/region/aws-eu-central-1/vpc_endpoints/vpce-frankfurt`, 200, {
+      ...personal,
+      body: { label: "eu" },
+    });
+    await check("POST", `${V}/vpce-frankfurt`, 400, { ...personal, body: { label: "" } });
+    const restrictions = await check("GET", V, 200, projectKey);
+    assert.deepEqual(restrictions.body.endpoints, [
+      { vpc_endpoint_id: "vpce-0a1b2c3d4e5f6a7b8", label: "only" },
+    ]);
+    await check("GET", `${P}/vpc_endpoints`, 403, projectKey);
+    await check("GET", "/projects/no-such-project-1234/vpc_endpoints", 404, personal);
+
+    const details = await check("GET", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 200, member);
+    noUndeclared("VPCEndpointDetails", details.body);
+    assert.equal(details.body.num_restricted_projects, 1);
+    await check("GET", `${R}/vpce-unknown`, 404, personal);
+
+    await check("DELETE", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 403, projectKey);
+    await check("DELETE", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 200, personal);
+    await check("DELETE", `${V}/vpce-0a1b2c3d4e5f6a7b8`, 404, personal);
+    await check("DELETE", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 403, member);
+    await check("DELETE", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 200, orgKey);
+    await check("DELETE", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 404, orgKey);
+    await check("POST", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 409, { ...personal, body: { label: "back" } });
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -605,6 +671,32 @@ describe("contract: responses match the official OpenAPI document", () => {
       "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule 400",
       "DELETE /projects/{project_id}/snapshots/{snapshot_id} 202",
       "DELETE /projects/{project_id}/snapshots/{snapshot_id} 404",
+      "GET /organizations/{org_id}/vpc/vpc_endpoints 200",
+      "GET /organizations/{org_id}/vpc/vpc_endpoints 403",
+      "GET /organizations/{org_id}/vpc/vpc_endpoints 404",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints 200",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints 400",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints 403",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 200",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 404",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 200",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 400",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 403",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 404",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 409",
+      "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 200",
+      "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 403",
+      "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id} 404",
+      "GET /projects/{project_id}/vpc_endpoints 200",
+      "GET /projects/{project_id}/vpc_endpoints 403",
+      "GET /projects/{project_id}/vpc_endpoints 404",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 200",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 400",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 403",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 404",
+      "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 200",
+      "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 403",
+      "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -11,9 +11,11 @@ import { DATABASE, Database } from "../../provider/resources/public/database";
 import { outputNames, type ResourceDeclaration, secretsOf } from "../../provider/resources/public/declare";
 import { ENDPOINT, Endpoint } from "../../provider/resources/public/endpoint";
 import { PROJECT, Project } from "../../provider/resources/public/project";
+import { PROJECT_VPC_ENDPOINT, ProjectVpcEndpoint } from "../../provider/resources/public/projectVpcEndpoint";
 import { providerSource } from "../../provider/resources/public/resource";
 import { ROLE, Role } from "../../provider/resources/public/role";
 import { SNAPSHOT, Snapshot } from "../../provider/resources/public/snapshot";
+import { VPC_ENDPOINT, VpcEndpoint } from "../../provider/resources/public/vpcEndpoint";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
 
@@ -99,6 +101,11 @@ describe("resource classes (Pulumi mock monitor)", () => {
       () =>
         new BackupSchedule("b", { projectId: "p-1", branchId: "br-1", schedule: [{ frequency: "daily" }] }),
     ],
+    [
+      VPC_ENDPOINT,
+      () => new VpcEndpoint("v", { orgId: "org-1", regionId: "aws-us-east-2", vpcEndpointId: "vpce-1" }),
+    ],
+    [PROJECT_VPC_ENDPOINT, () => new ProjectVpcEndpoint("pv", { projectId: "p-1", vpcEndpointId: "vpce-1" })],
   ];
   for (const [declaration, make] of kinds) {
     it(`seeds every output ${declaration.type} declares, so each is an Output on the object, and asks for its declared secrets`, async () => {

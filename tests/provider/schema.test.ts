@@ -47,8 +47,10 @@ describe("the package schema", () => {
       "clouddb:index:Database",
       "clouddb:index:Endpoint",
       "clouddb:index:Project",
+      "clouddb:index:ProjectVpcEndpoint",
       "clouddb:index:Role",
       "clouddb:index:Snapshot",
+      "clouddb:index:VpcEndpoint",
     ]);
     assert.deepEqual(keysAt("functions"), [
       "clouddb:index:getConnectionUri",

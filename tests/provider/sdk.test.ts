@@ -39,7 +39,7 @@ describe("the generated SDKs", function () {
     const site = pythonSdkSite();
     const check = [
       "import sys, pulumi_clouddb as c",
-      "names = ['ApiKey', 'Branch', 'Project', 'Endpoint', 'Role', 'Database', 'Provider',",
+      "names = ['ApiKey', 'Branch', 'Project', 'Endpoint', 'Role', 'Database', 'VpcEndpoint', 'ProjectVpcEndpoint', 'Provider',",
       "         'get_projects', 'get_operations', 'get_operation', 'get_connection_uri', 'get_connection_uri_output']",
       "missing = [n for n in names if not hasattr(c, n)]",
       "print(','.join(missing) or 'none', c._utilities.get_version())",

@@ -58,6 +58,9 @@ export function optionalText(property: string) {
   return optionalId(`${property} must be a non-empty string when set; remove it or give a value`);
 }
 
+/** A label: any string, empty included (what the API stores when none is given). */
+export const LabelInput = z.string({ error: "label must be a string" }).optional();
+
 const SECONDS = "timeouts are positive numbers of seconds";
 
 /** The `timeouts` input every resource with operation waits takes. */

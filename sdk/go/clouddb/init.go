@@ -33,10 +33,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Endpoint{}
 	case "clouddb:index:Project":
 		r = &Project{}
+	case "clouddb:index:ProjectVpcEndpoint":
+		r = &ProjectVpcEndpoint{}
 	case "clouddb:index:Role":
 		r = &Role{}
 	case "clouddb:index:Snapshot":
 		r = &Snapshot{}
+	case "clouddb:index:VpcEndpoint":
+		r = &VpcEndpoint{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -19,9 +19,11 @@ from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *
 from .project import *
+from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
 from .snapshot import *
+from .vpc_endpoint import *
 from ._inputs import *
 from . import outputs
 
@@ -46,8 +48,10 @@ _utilities.register(
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
+   "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",
-   "clouddb:index:Snapshot": "Snapshot"
+   "clouddb:index:Snapshot": "Snapshot",
+   "clouddb:index:VpcEndpoint": "VpcEndpoint"
   }
  }
 ]

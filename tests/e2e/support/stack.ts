@@ -84,6 +84,20 @@ export async function createStack(opts: {
   };
 }
 
+/** A resource as a state file records it. */
+export interface StateResource {
+  urn?: string;
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+/** The resources of a state file's latest checkpoint (`E2eStack.rawState()`). */
+export function stateResources(rawState: string): StateResource[] {
+  const state = JSON.parse(rawState) as { checkpoint: { latest?: { resources?: StateResource[] } } };
+  return state.checkpoint.latest?.resources ?? [];
+}
+
 /** Collects a command's output lines (shown only when a test fails, through the returned array). */
 export function collect(into: string[]): { onOutput: (line: string) => void } {
   into.length = 0;
