@@ -342,6 +342,23 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     }),
 
   /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
+  /** A restore replaces the branch's data: the preview says from what, and what happens to the data before it. */
+  review(olds, news) {
+    const restore = news.restore;
+    if (restore === undefined || sameRestore(restore, olds.restore)) return undefined;
+    const from =
+      restore.snapshotId !== undefined
+        ? `snapshot ${restore.snapshotId}`
+        : `its own history at ${restore.timestamp ?? restore.lsn}`;
+    const kept =
+      restore.preserveUnderName !== undefined
+        ? `kept as branch "${restore.preserveUnderName}"`
+        : restore.snapshotId !== undefined
+          ? "not kept"
+          : "kept as a new branch with a generated name";
+    return `the update restores the branch's data from ${from}: its computes restart, its roles and databases become those of the restore point, and the data before it is ${kept}`;
+  },
+
   async update(step, id, outs, olds, news) {
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
 import type {
   BackupScheduleInputs,
   BackupScheduleOutputs,
@@ -136,8 +137,16 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
       .endpoints.filter((e) => e.branch_id === branch.id)
       .map((e) => e.id);
     const news = { ...branchIn, restore: { snapshotId: snapshot.id } };
-    const diff = await branchProvider.diff!(branch.id, branch.outs, news);
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    const diff = await branchProvider.diff!(branch.id, branch.outs, news).finally(() =>
+      setHostLineWriter(undefined),
+    );
     assert.deepEqual([diff.changes, diff.replaces], [true, []], "a restore is an in-place change");
+    assert.deepEqual(lines, [
+      `branch ${branch.id} (restoreme): the update restores the branch's data from snapshot ${snapshot.id}: its computes ` +
+        "restart, its roles and databases become those of the restore point, and the data before it is not kept",
+    ]);
     const branchesBefore = state().branches.filter((b) => b.deleted_at_ms === undefined).length;
     const restored = (await branchProvider.update!(branch.id, branch.outs, news)).outs as BranchOutputs;
     assert.equal(restored.branchId, branch.id);
