@@ -44,6 +44,16 @@ export interface ProjectRecord {
   default_endpoint_settings?: ComputeSettings;
   /** The project's `settings` object as last set (free-form in the document). */
   settings?: Record<string, unknown>;
+  /** Who the project is shared with, revoked grants included (with when they were revoked). */
+  permissions?: PermissionRecord[];
+}
+
+/** A project shared with an email: the account of that email may act on the project. */
+export interface PermissionRecord {
+  id: string;
+  email: string;
+  granted_at_ms: number;
+  revoked_at_ms?: number;
 }
 
 /** How long a deleted project or branch can be recovered (the document: 7 days). */

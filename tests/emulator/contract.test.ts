@@ -394,6 +394,37 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("POST", `${M}/recover`, 200, personal);
   });
 
+  it("project permissions: list, grant, revoke and their errors; a grant shares the project", async () => {
+    const O = `/projects/${DEMO.orgProjectId}`;
+    const granted = await check("POST", `${P}/permissions`, 200, {
+      ...personal,
+      body: { email: "casey@example.com" },
+    });
+    noUndeclared("ProjectPermission", granted.body);
+    await check("POST", `${P}/permissions`, 409, { ...personal, body: { email: "Casey@Example.com" } });
+    await check("POST", `${P}/permissions`, 400, { ...personal, body: { email: "not an email" } });
+    await check("POST", `${O}/permissions`, 403, { ...projectKey, body: { email: "ada@example.com" } });
+    const listed = await check("GET", `${P}/permissions`, 200, personal);
+    assert.deepEqual(
+      listed.body.project_permissions.map((p: Json) => p.granted_to_email),
+      ["casey@example.com"],
+    );
+    await check("GET", "/projects/no-such-project-1/permissions", 404, personal);
+    // The grantee's personal key reaches the shared project, finds it shared, and cannot delete it.
+    const shared = await check("GET", "/projects/shared", 200, member);
+    assert.deepEqual(
+      shared.body.projects.map((p: Json) => p.id),
+      [DEMO.projectId],
+    );
+    await check("GET", `${P}/permissions`, 200, member);
+    await check("DELETE", P, 403, member);
+    await check("DELETE", `${O}/permissions/${granted.body.id}`, 403, projectKey);
+    const revoked = await check("DELETE", `${P}/permissions/${granted.body.id}`, 200, personal);
+    assert.equal(typeof revoked.body.revoked_at, "string");
+    await check("DELETE", `${P}/permissions/${granted.body.id}`, 404, personal);
+    await check("GET", `${P}/permissions`, 403, member);
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -500,6 +531,17 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/operations/{operation_id} 200",
       "GET /projects/{project_id}/operations/{operation_id} 400",
       "GET /projects/{project_id}/operations/{operation_id} 404",
+      "GET /projects/{project_id}/permissions 200",
+      "GET /projects/{project_id}/permissions 403",
+      "GET /projects/{project_id}/permissions 404",
+      "POST /projects/{project_id}/permissions 200",
+      "POST /projects/{project_id}/permissions 400",
+      "POST /projects/{project_id}/permissions 403",
+      "POST /projects/{project_id}/permissions 409",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 200",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 403",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 404",
+      "DELETE /projects/{project_id} 403",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(
