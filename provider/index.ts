@@ -36,5 +36,11 @@ export type {
   ProjectOutputs,
 } from "./resources/public/project";
 export { Project, projectProvider } from "./resources/public/project";
+export type {
+  ProjectPermissionArgs,
+  ProjectPermissionInputs,
+  ProjectPermissionOutputs,
+} from "./resources/public/projectPermission";
+export { ProjectPermission, projectPermissionProvider } from "./resources/public/projectPermission";
 export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role";
 export { Role, roleProvider } from "./resources/public/role";

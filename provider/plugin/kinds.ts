@@ -11,6 +11,7 @@ import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
 import { ENDPOINT } from "../resources/public/endpoint";
 import { PROJECT } from "../resources/public/project";
+import { PROJECT_PERMISSION } from "../resources/public/projectPermission";
 import { ROLE } from "../resources/public/role";
 
 /** Every declared resource kind. */
@@ -21,6 +22,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ENDPOINT,
   ROLE,
   DATABASE,
+  PROJECT_PERMISSION,
 ];
 
 /** The package's name in type tokens and config keys. */

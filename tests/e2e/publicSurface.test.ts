@@ -8,10 +8,11 @@ import * as path from "node:path";
 import { installPackedProject } from "./support/package";
 import { ROOT } from "./support/stack";
 
-/** Every resource kind, named by its methods module (`provider/resources/<kind>Methods.ts`). */
+/** Every resource kind: a definition `provider/resources/<kind>.ts` beside its declaration `public/<kind>.ts`. */
 const KINDS = fs
-  .readdirSync(path.join(ROOT, "provider/resources"))
-  .flatMap((name) => /^(\w+)Methods\.ts$/.exec(name)?.[1] ?? []);
+  .readdirSync(path.join(ROOT, "provider/resources/public"))
+  .filter((name) => name.endsWith(".ts") && fs.existsSync(path.join(ROOT, "provider/resources", name)))
+  .map((name) => name.slice(0, -".ts".length));
 
 /**
  * Files of zod, of the HTTP client, or of the package's client and resource definitions (the

@@ -46,6 +46,7 @@ describe("the package schema", () => {
       "clouddb:index:Database",
       "clouddb:index:Endpoint",
       "clouddb:index:Project",
+      "clouddb:index:ProjectPermission",
       "clouddb:index:Role",
     ]);
     assert.deepEqual(keysAt("functions"), [
@@ -144,7 +145,7 @@ describe("Pulumi's own rules for a package schema (tools/schema-check)", functio
   it("accept schema.json: it binds, and the Python and Go SDKs generate from it", () => {
     const run = spawnSync(checker, [SCHEMA], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /package clouddb binds with 6 resources, 5 functions, 5 config entries/);
+    assert.match(run.stdout, /package clouddb binds with 7 resources, 5 functions, 5 config entries/);
     assert.match(run.stdout, /generates \d+ Python and \d+ Go files/);
   });
 

@@ -17,5 +17,6 @@ export * from "./connections";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";
+export * from "./permissions";
 export * from "./projects";
 export * from "./roles";

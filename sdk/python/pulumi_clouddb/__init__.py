@@ -17,6 +17,7 @@ from .get_operations import *
 from .get_projects import *
 from .get_regions import *
 from .project import *
+from .project_permission import *
 from .provider import *
 from .role import *
 from ._inputs import *
@@ -42,6 +43,7 @@ _utilities.register(
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
+   "clouddb:index:ProjectPermission": "ProjectPermission",
    "clouddb:index:Role": "Role"
   }
  }
