@@ -1,71 +1,20 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO } from "../../emulator";
 import type { Json } from "./helpers";
+import { useNeonctl } from "./neonctl";
 
-// The official CLI (`neonctl`, unchanged) as a user runs it, a separate process pointed at the
-// emulator with NEON_API_HOST and --api-key, answering in JSON. Operations take 5 ms of emulator
-// time, so the CLI's own waits and 423 retries cost milliseconds.
+// The official CLI (`neonctl`, unchanged) against the emulator (see `neonctl.ts`).
 
-const CLI = require.resolve("neonctl/bin/cli.js");
 const P = DEMO.projectId;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Json;
-}
 
 describe("the official CLI (neonctl) against the emulator", function () {
   this.timeout(120_000);
-  let emu: RunningEmulator;
-  let configDir: string;
-
-  before(async () => {
-    emu = await startEmulator({ opDurationMs: 5, limits: false });
-    configDir = mkdtempSync(join(tmpdir(), "neonctl-"));
-  });
-  after(async () => {
-    await emu.stop();
-    rmSync(configDir, { recursive: true, force: true });
-  });
-
-  /** Runs `neonctl ARGS --output json` as a user would; never throws on a failing command. */
-  function neonctl(...args: string[]): Promise<Run> {
-    const argv = [CLI, ...args, "--api-key", DEMO.personalKey, "--output", "json", "--no-analytics"];
-    argv.push("--config-dir", configDir, "--no-color");
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        argv,
-        { env: { ...process.env, NEON_API_HOST: emu.url, NEON_API_KEY: "" }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          let json: Json;
-          try {
-            json = JSON.parse(stdout);
-          } catch {
-            json = undefined;
-          }
-          const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-          resolve({ code, stdout, stderr, json });
-        },
-      );
-    });
-  }
-
-  async function ok(...args: string[]): Promise<Json> {
-    const run = await neonctl(...args);
-    assert.equal(run.code, 0, `neonctl ${args.join(" ")} failed: ${run.stderr}${run.stdout}`);
-    // `connection-string` prints the bare URI even with --output json.
-    return run.json ?? run.stdout.trim();
-  }
+  const cli = useNeonctl();
+  const neonctl = (...args: string[]) => cli.neonctl(args);
+  const ok = (...args: string[]) => cli.ok(...args);
 
   const branchNamed = (name: string) =>
-    emu.control
+    cli.emu.control
       .dumpState()
       .branches.find((b) => b.project_id === P && b.name === name && b.deleted_at_ms === undefined);
 
@@ -87,7 +36,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
     const listed = await ok("projects", "list");
     const ids = [...(listed.projects ?? []), ...(listed.shared_with_me ?? [])].map((p: Json) => p.id);
     assert.ok(ids.includes(P), JSON.stringify(listed).slice(0, 300));
-    assert.equal(emu.control.requests({ route: "GET /projects/shared" }).at(-1)?.status, 200);
+    assert.equal(cli.emu.control.requests({ route: "GET /projects/shared" }).at(-1)?.status, 200);
   });
 
   it("projects create, get, update, delete", async () => {
@@ -158,7 +107,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
 
   it("branches set-expiration: the branch expires on the emulator's clock", async () => {
     await ok("branches", "create", "--project-id", P, "--name", "short-lived", "--no-compute");
-    const at = new Date(emu.control.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+    const at = new Date(cli.emu.control.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
     const set = await ok("branches", "set-expiration", "short-lived", "--project-id", P, "--expires-at", at);
     assert.equal(set.expires_at, at);
     const past = await neonctl(
@@ -173,7 +122,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
     assert.notEqual(past.code, 0);
     assert.match(past.stderr, /must be in the future/);
     assert.equal(branchNamed("dev")?.expires_at_ms, undefined, "a refused expiry changes nothing");
-    emu.control.advance(3_600_000);
+    cli.emu.control.advance(3_600_000);
     const names = (await ok("branches", "list", "--project-id", P)).map((b: Json) => b.name);
     assert.ok(!names.includes("short-lived"), `expired branch still listed: ${names.join(", ")}`);
   });
@@ -197,7 +146,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
   it("branches set-default: makes dev the default, then main again", async () => {
     assert.equal((await ok("branches", "set-default", "dev", "--project-id", P)).default, true);
     assert.equal(
-      emu.control.dumpState().projects.find((p) => p.id === P)?.default_branch_id,
+      cli.emu.control.dumpState().projects.find((p) => p.id === P)?.default_branch_id,
       branchNamed("dev")?.id,
     );
     assert.equal((await ok("branches", "set-default", "main", "--project-id", P)).default, true);
@@ -247,7 +196,7 @@ describe("the official CLI (neonctl) against the emulator", function () {
       "appdb",
       "--pooled",
     );
-    const rw = emu.control
+    const rw = cli.emu.control
       .dumpState()
       .endpoints.find((e) => e.branch_id === branchNamed("dev")?.id && e.type === "read_write");
     assert.ok(rw);
