@@ -5,6 +5,7 @@ import { DEFAULT_COMPUTE, DEFAULT_REGION, projectCompute, REGIONS } from "../def
 import { badRequest, forbidden, notFound } from "../errors";
 import { projectsSharedWith } from "../families/permissions";
 import {
+  checkMaintenanceWindow,
   createProject,
   deleteProject,
   type NewProject,
@@ -131,6 +132,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (spec.history_retention_seconds !== undefined)
       input.historyRetentionSeconds = spec.history_retention_seconds;
     checkAllowedIps(spec.settings, "project.");
+    checkMaintenanceWindow(spec.settings, "project.");
     if (spec.settings !== undefined) input.settings = spec.settings;
     const branch = spec.branch;
     if (branch) {
@@ -188,6 +190,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
             "project.default_endpoint_settings.",
           );
     checkAllowedIps(spec.settings, "project.");
+    checkMaintenanceWindow(spec.settings, "project.");
     if (
       spec.settings?.enable_logical_replication === false &&
       project.settings?.enable_logical_replication === true

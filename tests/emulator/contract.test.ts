@@ -425,6 +425,54 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("GET", `${P}/permissions`, 403, member);
   });
 
+  it("project settings: a maintenance window and quotas are stored and shown; a malformed window is refused", async () => {
+    const window = { weekdays: [6, 7], start_time: "01:00", end_time: "03:30" };
+    const quota = { active_time_seconds: 3600, logical_size_bytes: 1_000_000 };
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: {
+        project: {
+          name: "settings",
+          settings: { maintenance_window: window },
+          branch: { name: "trunk", role_name: "app", database_name: "appdb" },
+        },
+      },
+    });
+    assert.deepEqual(made.body.project.settings.maintenance_window, window);
+    assert.deepEqual(
+      [made.body.branch.name, made.body.roles[0].name, made.body.databases[0].name],
+      ["trunk", "app", "appdb"],
+    );
+    const S = `/projects/${made.body.project.id}`;
+    await check("PATCH", S, 200, { ...personal, body: { project: { settings: { quota } } } });
+    const got = await check("GET", S, 200, personal);
+    assert.deepEqual(
+      [got.body.project.settings.quota, got.body.project.settings.maintenance_window],
+      [quota, window],
+    );
+    for (const wrong of [
+      { ...window, weekdays: [0, 8] },
+      { ...window, weekdays: [] },
+      { ...window, weekdays: [1, 1] },
+      { ...window, start_time: "25:00" },
+      { ...window, end_time: "3:30" },
+    ]) {
+      const refused = await check("PATCH", S, 400, {
+        ...personal,
+        body: { project: { settings: { maintenance_window: wrong } } },
+      });
+      assert.match(refused.body.message, /^project\.settings\.maintenance_window\./);
+    }
+    await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { quota: { active_time_seconds: -1 } } } },
+    });
+    await check("POST", "/projects", 400, {
+      ...personal,
+      body: { project: { settings: { maintenance_window: { ...window, start_time: "noon" } } } },
+    });
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
