@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as resources from "../../provider";
+import { DECLARATIONS } from "../../provider/plugin/kinds";
 import { BRANCH } from "../../provider/resources/public/branch";
 import {
   arrayOf,
@@ -92,7 +93,7 @@ describe("resource declarations", () => {
       .filter((value) => typeof value === "function" && value.prototype instanceof DynamicResource)
       .map((value) => (value as { name: string }).name)
       .sort();
-    assert.equal(kinds.length, 6, kinds.join(", "));
+    assert.equal(kinds.length, DECLARATIONS.length, kinds.join(", "));
     assert.deepEqual([...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(), kinds);
     const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
     assert.deepEqual(
