@@ -45,4 +45,38 @@ describe("the official CLI (neonctl): project permissions and settings", functio
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /no access to project/);
   });
+
+  it("projects create --database --role names the default database and its owner; `api` sets the maintenance window and quotas", async () => {
+    const created = await cli.ok(
+      "projects",
+      "create",
+      "--name",
+      "cli-named",
+      "--database",
+      "shop",
+      "--role",
+      "shopkeeper",
+    );
+    const id = created.project.id as string;
+    assert.match(created.connection_uris[0].connection_uri, /^postgresql:\/\/shopkeeper:.*\/shop\?/);
+    const branch = cli.emu.control.dumpState().branches.find((b) => b.project_id === id && b.default);
+    assert.deepEqual(
+      branch?.databases.map((d) => [d.name, d.owner_name]),
+      [["shop", "shopkeeper"]],
+    );
+
+    const window = { weekdays: [2, 4], start_time: "02:00", end_time: "04:00" };
+    const body = JSON.stringify({
+      project: { settings: { maintenance_window: window, quota: { compute_time_seconds: 7200 } } },
+    });
+    await cli.ok("api", `/projects/${id}`, "-X", "PATCH", "-d", body);
+    const settings = (await cli.ok("projects", "get", id)).settings;
+    assert.deepEqual([settings.maintenance_window, settings.quota], [window, { compute_time_seconds: 7200 }]);
+    const wrong = JSON.stringify({
+      project: { settings: { maintenance_window: { ...window, weekdays: [9] } } },
+    });
+    const refused = await cli.neonctl(["api", `/projects/${id}`, "-X", "PATCH", "-d", wrong]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /weekdays must list days from 1 \(Monday\) to 7 \(Sunday\)/);
+  });
 });
