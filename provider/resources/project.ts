@@ -89,6 +89,7 @@ export const ProjectInputsSchema = z.object({
   defaultBranchName: optionalText("defaultBranchName"),
   defaultRoleName: optionalText("defaultRoleName"),
   defaultDatabaseName: optionalText("defaultDatabaseName"),
+  protectDefaultBranch: optionalFlag("protectDefaultBranch"),
   adoptExisting: adoptInput("project"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
@@ -145,6 +146,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     "defaultBranchName",
     "defaultRoleName",
     "defaultDatabaseName",
+    "protectDefaultBranch",
   ],
   review(olds, news) {
     if (
@@ -196,7 +198,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       { deadline },
     );
     const outs = createdOutputs(inputs, made, made.connection_uris?.[0]?.connection_uri ?? "");
-    return withConnectionUri(client, outs);
+    let protectedOuts: ProjectOutputs;
+    try {
+      protectedOuts = await withDefaultBranchProtection(client, deadline, outs, inputs.protectDefaultBranch);
+    } catch (err) {
+      // The project exists: recorded, the next `up` protects its branch (the connection string is read again then).
+      const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
+      throw unfinished("project", outs.projectId, inputs, recorded, err);
+    }
+    return withConnectionUri(client, protectedOuts);
   },
 
   // The connection string never enters a partial failure's properties (they are stored before
@@ -253,7 +263,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
 
   async read({ client }, projectId, props) {
     if (props === undefined) return undefined;
-    return { ...props, ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings) };
+    const read = {
+      ...props,
+      ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings),
+    };
+    if (props.protectDefaultBranch === undefined || props.defaultBranchId === "") return read;
+    // Declared: read the branch, so a protection changed elsewhere shows as drift.
+    const { branch } = await client.getBranch(projectId, props.defaultBranchId);
+    const live = branch.protected ?? false;
+    return { ...read, protectDefaultBranch: live, defaultBranchProtected: live };
   },
 
   /** One PATCH of the changed in-place rows; a connection string never received is read again. */
@@ -277,6 +295,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       const { project } = await client.updateProject(projectId, { project: changed }, { deadline });
       next = { ...outs, ...projectFields(project, settings ?? olds.defaultEndpointSettings) };
     }
+    next = await withDefaultBranchProtection(client, deadline, next, news.protectDefaultBranch);
     return withConnectionUri(client, next);
   },
 
@@ -368,6 +387,26 @@ function settingsChanges(
 }
 
 /**
+ * `outs` with the default branch protected or not as `wanted` says, with one PATCH of the branch
+ * when it is not so already; left out (undefined), the branch stays as it is.
+ */
+async function withDefaultBranchProtection(
+  client: CloudDbClient,
+  deadline: number,
+  outs: ProjectOutputs,
+  wanted: boolean | undefined,
+): Promise<ProjectOutputs> {
+  if (wanted === undefined || wanted === (outs.defaultBranchProtected ?? false)) return outs;
+  const { branch } = await client.updateBranch(
+    outs.projectId,
+    outs.defaultBranchId,
+    { protected: wanted },
+    { deadline },
+  );
+  return { ...outs, defaultBranchProtected: branch.protected ?? wanted };
+}
+
+/**
  * The default branch a create asks for: the names the program gives (the API picks the others), and
  * the create key's annotation (`lifecycle/owner.ts`); undefined when there is neither.
  */
@@ -397,6 +436,7 @@ function createdOutputs(
     ...projectFields(made.project, inputs.defaultEndpointSettings),
     defaultBranchId: made.branch.id,
     defaultBranchName: made.branch.name,
+    defaultBranchProtected: made.branch.protected ?? false,
     defaultEndpointId: endpoint?.id ?? null,
     defaultRoleName: database?.owner_name ?? made.roles[0]?.name ?? null,
     defaultDatabaseName: database?.name ?? null,
@@ -427,7 +467,7 @@ async function readDefaults(
     }),
     ...projectFields(project, undefined),
     defaultBranchId: branch?.id ?? "",
-    ...compact({ defaultBranchName: branch?.name }),
+    ...compact({ defaultBranchName: branch?.name, defaultBranchProtected: branch?.protected ?? undefined }),
     defaultEndpointId: endpoint?.id ?? null,
     defaultRoleName: database?.owner_name ?? null,
     defaultDatabaseName: database?.name ?? null,

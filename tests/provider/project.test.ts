@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
-import { resetRegistry } from "../../provider/client";
+import { createClient, resetRegistry } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
@@ -169,6 +169,7 @@ describe("Project provider against the emulator", () => {
       defaultBranchName: { defaultBranchName: "trunk" },
       defaultRoleName: { defaultRoleName: "app" },
       defaultDatabaseName: { defaultDatabaseName: "appdb" },
+      protectDefaultBranch: { protectDefaultBranch: true },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
       adoptExisting: { adoptExisting: DEMO.orgProjectId },
@@ -347,6 +348,43 @@ describe("Project provider against the emulator", () => {
     );
     const read = await projectProvider.read!(made.projectId, outs);
     assert.deepEqual(read.props?.maintenanceWindow, outs.maintenanceWindow);
+  });
+
+  it("protects the default branch at create and unprotects it in place, one PATCH of the branch each; refresh shows a change made elsewhere", async () => {
+    const made = (await projectProvider.create(inputs({ name: "guarded", protectDefaultBranch: true })))
+      .outs as ProjectOutputs;
+    const branchOf = () =>
+      control()
+        .dumpState()
+        .branches.find((b) => b.id === made.defaultBranchId);
+    assert.equal(branchOf()?.protected, true);
+    assert.equal(made.defaultBranchProtected, true);
+    assert.ok(
+      harness.writes().includes(`PATCH /projects/${made.projectId}/branches/${made.defaultBranchId}`),
+      harness.writes().join("\n"),
+    );
+
+    control().clearRequests();
+    const news = inputs({ name: "guarded", protectDefaultBranch: false });
+    assert.deepEqual((await projectProvider.diff!(made.projectId, made, news)).replaces, []);
+    const outs = (await projectProvider.update!(made.projectId, made, news)).outs as ProjectOutputs;
+    assert.deepEqual(harness.writes(), [
+      `PATCH /projects/${made.projectId}/branches/${made.defaultBranchId}`,
+    ]);
+    assert.deepEqual([branchOf()?.protected, outs.defaultBranchProtected], [false, false]);
+
+    await createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url }).updateBranch(
+      made.projectId,
+      made.defaultBranchId,
+      { protected: true },
+    );
+    const read = await projectProvider.read!(made.projectId, outs);
+    assert.deepEqual([read.props?.protectDefaultBranch, read.inputs?.protectDefaultBranch], [true, true]);
+    // Left out: the branch stays as it is, and a project without the input reads no branch.
+    assert.equal(
+      (await projectProvider.diff!(made.projectId, outs, inputs({ name: "guarded" }))).changes,
+      false,
+    );
   });
 
   it("refuses a maintenance window or quota the service would refuse at preview, naming the field", async () => {

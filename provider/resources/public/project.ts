@@ -93,6 +93,8 @@ export const PROJECT = declareResource({
     defaultRoleName: { type: STRING, change: "ignore" },
     /** The default database's name at create (the service's default: `neondb`). Used at create only. */
     defaultDatabaseName: { type: STRING, change: "ignore" },
+    /** Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is. */
+    protectDefaultBranch: { type: BOOLEAN, change: "update" },
     /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
@@ -131,6 +133,8 @@ export const PROJECT = declareResource({
     quota: { ...PROJECT_QUOTA, optional: true },
     /** The default branch's name. */
     defaultBranchName: { type: STRING, optional: true },
+    /** Whether the default branch is protected. */
+    defaultBranchProtected: { type: BOOLEAN, optional: true },
     /** The default branch id. */
     defaultBranchId: { type: STRING },
     /** The default branch's read_write compute id. */

@@ -39,6 +39,8 @@ type Project struct {
 	DefaultBranchId pulumi.StringOutput `pulumi:"defaultBranchId"`
 	// The default branch's name.
 	DefaultBranchName pulumi.StringPtrOutput `pulumi:"defaultBranchName"`
+	// Whether the default branch is protected.
+	DefaultBranchProtected pulumi.BoolPtrOutput `pulumi:"defaultBranchProtected"`
 	// The default database.
 	DefaultDatabaseName pulumi.StringPtrOutput `pulumi:"defaultDatabaseName"`
 	// The default branch's read_write compute id.
@@ -149,6 +151,8 @@ type projectArgs struct {
 	OrgId *string `pulumi:"orgId"`
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion *int `pulumi:"pgVersion"`
+	// Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+	ProtectDefaultBranch *bool `pulumi:"protectDefaultBranch"`
 	// Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
 	Quota *ProjectQuota `pulumi:"quota"`
 	// Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
@@ -191,6 +195,8 @@ type ProjectArgs struct {
 	OrgId pulumi.StringPtrInput
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion pulumi.IntPtrInput
+	// Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+	ProtectDefaultBranch pulumi.BoolPtrInput
 	// Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
 	Quota ProjectQuotaPtrInput
 	// Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
@@ -324,6 +330,11 @@ func (o ProjectOutput) DefaultBranchId() pulumi.StringOutput {
 // The default branch's name.
 func (o ProjectOutput) DefaultBranchName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultBranchName }).(pulumi.StringPtrOutput)
+}
+
+// Whether the default branch is protected.
+func (o ProjectOutput) DefaultBranchProtected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.DefaultBranchProtected }).(pulumi.BoolPtrOutput)
 }
 
 // The default database.

@@ -37,6 +37,7 @@ class ProjectArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
                  quota: pulumi.Input[Optional['ProjectQuotaArgs']] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
@@ -59,6 +60,7 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
+        :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input['ProjectQuotaArgs'] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
         :param pulumi.Input[_builtins.str] region_id: Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -95,6 +97,8 @@ class ProjectArgs:
             pulumi.set(__self__, "org_id", org_id)
         if pg_version is not None:
             pulumi.set(__self__, "pg_version", pg_version)
+        if protect_default_branch is not None:
+            pulumi.set(__self__, "protect_default_branch", protect_default_branch)
         if quota is not None:
             pulumi.set(__self__, "quota", quota)
         if region_id is not None:
@@ -295,6 +299,18 @@ class ProjectArgs:
         pulumi.set(self, "pg_version", value)
 
     @_builtins.property
+    @pulumi.getter(name="protectDefaultBranch")
+    def protect_default_branch(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+        """
+        return pulumi.get(self, "protect_default_branch")
+
+    @protect_default_branch.setter
+    def protect_default_branch(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "protect_default_branch", value)
+
+    @_builtins.property
     @pulumi.getter
     def quota(self) -> pulumi.Input[Optional['ProjectQuotaArgs']]:
         """
@@ -353,6 +369,7 @@ class Project(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
                  quota: pulumi.Input[Optional[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -386,6 +403,7 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
+        :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
         :param pulumi.Input[_builtins.str] region_id: Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -438,6 +456,7 @@ class Project(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
                  quota: pulumi.Input[Optional[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -466,12 +485,14 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["org_id"] = org_id
             __props__.__dict__["pg_version"] = pg_version
+            __props__.__dict__["protect_default_branch"] = protect_default_branch
             __props__.__dict__["quota"] = quota
             __props__.__dict__["region_id"] = region_id
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["connection_uri"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["default_branch_id"] = None
+            __props__.__dict__["default_branch_protected"] = None
             __props__.__dict__["default_endpoint_id"] = None
             __props__.__dict__["host"] = None
             __props__.__dict__["operation_ids"] = None
@@ -509,6 +530,7 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["created_at"] = None
         __props__.__dict__["default_branch_id"] = None
         __props__.__dict__["default_branch_name"] = None
+        __props__.__dict__["default_branch_protected"] = None
         __props__.__dict__["default_database_name"] = None
         __props__.__dict__["default_endpoint_id"] = None
         __props__.__dict__["default_endpoint_settings"] = None
@@ -590,6 +612,14 @@ class Project(pulumi.CustomResource):
         The default branch's name.
         """
         return pulumi.get(self, "default_branch_name")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultBranchProtected")
+    def default_branch_protected(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the default branch is protected.
+        """
+        return pulumi.get(self, "default_branch_protected")
 
     @_builtins.property
     @pulumi.getter(name="defaultDatabaseName")
