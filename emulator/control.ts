@@ -113,6 +113,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
         operations: [...store.projectOps.values()]
           .flat()
           .map((op) => ({ ...viewOperation(op, now), initiator: op.initiator })),
+        snapshots: copy(store.snapshots.values()),
       };
     },
 

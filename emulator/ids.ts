@@ -213,6 +213,11 @@ export function newBranchId(): string {
   return `br-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;
 }
 
+/** A snapshot id like `snap-quiet-meadow-a7k2m9qx`. */
+export function newSnapshotId(): string {
+  return `snap-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;
+}
+
 /** A compute endpoint id like `ep-soft-violet-a5tf2l8k`. */
 export function newEndpointId(): string {
   return `ep-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;

@@ -191,6 +191,9 @@ export function renderBranch(b: BranchRecord, store: Store, nowMs: number): Bran
     if (b.ttl_interval_seconds !== undefined) out["ttl_interval_seconds"] = b.ttl_interval_seconds;
   }
   if (b.last_reset_at_ms !== undefined) out["last_reset_at"] = isoSeconds(b.last_reset_at_ms);
+  if (b.restore_status !== undefined) out["restore_status"] = b.restore_status;
+  if (b.restored_from !== undefined) out["restored_from"] = b.restored_from;
+  if (b.restored_as !== undefined) out["restored_as"] = b.restored_as;
   const creator = b.created_by_user_id === undefined ? undefined : store.users.get(b.created_by_user_id);
   if (creator) out["created_by"] = { name: creator.name, image: creator.image };
   return out;

@@ -18,6 +18,8 @@ import { permissionRoutes } from "./routes/permissions";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
+import { schemaRoutes } from "./routes/schemas";
+import { snapshotRoutes } from "./routes/snapshots";
 import { userRoutes } from "./routes/users";
 import type { EmulatorControl } from "./types";
 
@@ -257,6 +259,8 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   endpointRoutes(api, ctx);
   roleRoutes(api, ctx);
   databaseRoutes(api, ctx);
+  snapshotRoutes(api, ctx);
+  schemaRoutes(api, ctx);
   operationRoutes(api, ctx);
   permissionRoutes(api, ctx);
   userRoutes(api, ctx);

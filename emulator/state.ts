@@ -123,6 +123,44 @@ export interface BranchRecord {
   deleted_by?: string;
   /** The endpoints a deleted branch had, restored (idle) when it is recovered. */
   deleted_endpoints?: EndpointRecord[];
+  /** The snapshot a branch made by a snapshot restore came from. */
+  restored_from?: string;
+  /** `restored` until the restore is finalized, then `finalized`. */
+  restore_status?: "restored" | "finalized";
+  /** The branch a finalize makes this one replace (its name and computes). */
+  restore_target_id?: string;
+  /** The branch this one replaced when its restore was finalized. */
+  restored_as?: string;
+  /** The automatic snapshots the service takes of the branch. */
+  backup_schedule?: BackupScheduleEntry[];
+  /** Up to when the scheduled snapshots have been taken. */
+  backup_checked_ms?: number;
+}
+
+/** One entry of a branch's backup schedule, as the API says it. */
+export interface BackupScheduleEntry {
+  frequency: "hourly" | "daily" | "weekly" | "monthly";
+  hour?: number;
+  day?: number;
+  month?: number;
+  retention_seconds?: number;
+}
+
+/** A snapshot of a branch: the roles, databases (and, with Postgres, data) it had at a point. */
+export interface SnapshotRecord {
+  id: string;
+  project_id: string;
+  name: string;
+  source_branch_id: string;
+  lsn: string;
+  timestamp_ms: number;
+  created_at_ms: number;
+  expires_at_ms?: number;
+  /** False for the ones a backup schedule took. */
+  manual: boolean;
+  logical_size: number;
+  roles: RoleRecord[];
+  databases: DatabaseRecord[];
 }
 
 /** Compute endpoint type. */
@@ -215,6 +253,8 @@ export interface StateData {
   endpoints: EndpointRecord[];
   api_keys: KeyRecord[];
   operations: OperationRecord[];
+  /** Absent in documents written before snapshots existed. */
+  snapshots?: SnapshotRecord[];
 }
 
 /** In-memory state with the indexes the routes need. */
@@ -227,6 +267,7 @@ export class Store {
   readonly keys = new Map<number, KeyRecord>();
   readonly keysByHash = new Map<string, KeyRecord>();
   readonly operations = new Map<string, OperationRecord>();
+  readonly snapshots = new Map<string, SnapshotRecord>();
   /** Each project's operations, sorted by `created_us` ascending. */
   readonly projectOps = new Map<string, OperationRecord[]>();
   lastUs = 0;
@@ -252,6 +293,7 @@ export class Store {
     for (const e of data.endpoints) store.endpoints.set(e.id, e);
     for (const k of data.api_keys) store.addKey(k);
     for (const op of data.operations) store.insertOperation(op);
+    for (const s of data.snapshots ?? []) store.snapshots.set(s.id, s);
     for (const list of store.projectOps.values()) list.sort((a, b) => a.created_us - b.created_us);
     return store;
   }
@@ -271,6 +313,7 @@ export class Store {
       endpoints: [...this.endpoints.values()],
       api_keys: [...this.keys.values()],
       operations: [...this.projectOps.values()].flat(),
+      snapshots: [...this.snapshots.values()],
     };
     if (this.platformTickMs !== undefined) data.platform_tick_ms = this.platformTickMs;
     if (this.platformTicks > 0) data.platform_ticks = this.platformTicks;
@@ -289,6 +332,7 @@ export class Store {
       "keysByHash",
       "operations",
       "projectOps",
+      "snapshots",
     ] as const) {
       const mine = this[name] as Map<unknown, unknown>;
       mine.clear();
@@ -378,6 +422,13 @@ export class Store {
     const out: EndpointRecord[] = [];
     for (const e of this.endpoints.values()) if (e.project_id === projectId) out.push(e);
     return out;
+  }
+
+  /** The project's snapshots, oldest first. */
+  projectSnapshots(projectId: string): SnapshotRecord[] {
+    const out: SnapshotRecord[] = [];
+    for (const s of this.snapshots.values()) if (s.project_id === projectId) out.push(s);
+    return out.sort((a, b) => a.created_at_ms - b.created_at_ms);
   }
 
   /** The user's membership of the organization (admin or member), if any. */

@@ -11,6 +11,7 @@ import type {
   OrgRecord,
   OrgRole,
   ProjectRecord,
+  SnapshotRecord,
   UserRecord,
 } from "./state";
 
@@ -82,6 +83,8 @@ export interface EmulatorStateView {
   apiKeys: KeyView[];
   /** Every operation as the API shows it now, plus who started it. */
   operations: Array<OperationView & { initiator: string }>;
+  /** Every snapshot, the scheduled ones too. */
+  snapshots: SnapshotRecord[];
 }
 
 /** A key made "in the console": personal (no org), organization (org, no project) or project-scoped. */

@@ -7,15 +7,25 @@ export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";
 export * from "./data/projects";
 export * from "./data/regions";
+export * from "./data/schemaDiff";
 export type { ResourceErrorKind } from "./resources/errors";
 export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from "./resources/errors";
 export type { ApiKeyArgs, ApiKeyInputs, ApiKeyKind, ApiKeyOutputs } from "./resources/public/apiKey";
 export { ApiKey, apiKeyProvider } from "./resources/public/apiKey";
 export type {
+  BackupFrequency,
+  BackupScheduleArgs,
+  BackupScheduleEntry,
+  BackupScheduleInputs,
+  BackupScheduleOutputs,
+} from "./resources/public/backupSchedule";
+export { BackupSchedule, backupScheduleProvider } from "./resources/public/backupSchedule";
+export type {
   BranchArgs,
   BranchEndpoint,
   BranchInputs,
   BranchOutputs,
+  BranchRestore,
   BranchTimeouts,
   EndpointType,
 } from "./resources/public/branch";
@@ -44,3 +54,5 @@ export type {
 export { ProjectPermission, projectPermissionProvider } from "./resources/public/projectPermission";
 export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role";
 export { Role, roleProvider } from "./resources/public/role";
+export type { SnapshotArgs, SnapshotInputs, SnapshotOutputs } from "./resources/public/snapshot";
+export { Snapshot, snapshotProvider } from "./resources/public/snapshot";

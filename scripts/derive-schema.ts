@@ -103,6 +103,7 @@ class Types {
   spec(type: Type): Json {
     if ("oneOf" in type) return { oneOf: type.oneOf.map((t) => this.spec(t)) };
     if (type.type === "array") return { type: "array", items: this.spec(type.items) };
+    if (type.type === "map") return { type: "object", additionalProperties: this.spec(type.values) };
     if ("name" in type) {
       this.define(type.name, type);
       return { $ref: `#/types/${token(type.name)}` };

@@ -5,18 +5,36 @@ import { wakeEndpoint } from "../families/endpoints";
 import { networkRefusal } from "../network";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
 import type { BranchRecord } from "../state";
+
+/** What holds databases: a branch, or a snapshot (which has no parent). */
+type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string | undefined };
+
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
+import { dumpSchema } from "./schema";
 
 // The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
 // the truth; `sync()` brings Postgres to it after every API request (and before every login):
 //   roles     one Postgres role per role name in any live branch, all with one internal password
 //             (the proxies check the API's per-branch password; Postgres checks only theirs)
 //   databases one Postgres database per (branch, database): "<branch id>/<database id>", copied
-//             from the source the last change named (a parent, a restore source) or created empty
+//             from the source the last change named (a parent, a restore source) or created empty;
+//             and per (snapshot, database), "<snapshot id>/<database id>", copied when it is taken
 //   endpoints one EndpointProxy each (direct and pooled loopback ports)
 // Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
 // source's sessions; the proxies wait for the copy (they sync before opening a session).
+// History: Postgres keeps none, so the plane keeps, per database, the last moment its schema may
+// have changed (its creation or copy, the end of a session); from then on the schema is the
+// current one, and an earlier point cannot be told (docs/api-rules.md §12).
+
+/** A database's sessions now open, and when its schema last may have changed. */
+interface Activity {
+  open: number;
+  sinceMs: number;
+}
+
+/** A branch database's schema at a point, or when the earliest point that can be told is (undefined while a session is open). */
+export type SchemaAt = { sql: string } | { knownFromMs: number | undefined };
 
 /** Where a copied database comes from. */
 interface CopySource {
@@ -25,8 +43,8 @@ interface CopySource {
 }
 
 /** The Postgres name of a branch's database: stable across renames, unique per branch. */
-export function physicalName(branch: BranchRecord, databaseId: number): string {
-  return `${branch.id}/${databaseId}`;
+export function physicalName(holder: DataHolder, databaseId: number): string {
+  return `${holder.id}/${databaseId}`;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -51,6 +69,7 @@ export class DataPlane implements ProxyTarget {
   /** Reserved role names found in the state, already warned about. */
   readonly #skipped = new Set<string>();
   readonly #copies = new Map<string, CopySource>();
+  readonly #activity = new Map<string, Activity>();
   readonly #proxies = new Map<string, EndpointProxy>();
   /** How many of each endpoint's operations the last sync saw. */
   readonly #opsSeen = new Map<string, number>();
@@ -87,15 +106,15 @@ export class DataPlane implements ProxyTarget {
   }
 
   /** The physical names of a branch's databases, by database name (a copy's sources). */
-  databasesOf(branch: BranchRecord): Map<string, string> {
-    return new Map(branch.databases.map((d) => [d.name, physicalName(branch, d.id)]));
+  databasesOf(holder: DataHolder): Map<string, string> {
+    return new Map(holder.databases.map((d) => [d.name, physicalName(holder, d.id)]));
   }
 
   /**
    * Records that `target`'s databases start as copies of `sources` (by database name, from
    * `databasesOf`), with no rows when `schemaOnly`. The copy happens at the next `sync()`.
    */
-  copyData(target: BranchRecord, sources: Map<string, string>, schemaOnly = false): void {
+  copyData(target: DataHolder, sources: Map<string, string>, schemaOnly = false): void {
     for (const d of target.databases) {
       const physical = sources.get(d.name);
       if (physical !== undefined) this.#copies.set(physicalName(target, d.id), { physical, schemaOnly });
@@ -158,6 +177,47 @@ export class DataPlane implements ProxyTarget {
     return { database: physicalName(branch, record.id) };
   }
 
+  inUse(database: string): () => void {
+    const activity = this.#activityOf(database);
+    activity.open += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      activity.open -= 1;
+      activity.sinceMs = this.#ctx.clock.now();
+    };
+  }
+
+  /**
+   * The schema of a branch's database (by id) as SQL, now or at `atMs`: a past point is told only
+   * when no session could have changed the schema since (see `Activity`).
+   */
+  async schemaAt(branch: BranchRecord, databaseId: number, atMs?: number): Promise<SchemaAt> {
+    await this.sync();
+    const physical = physicalName(branch, databaseId);
+    if (atMs !== undefined) {
+      const activity = this.#activityOf(physical);
+      if (activity.open > 0) return { knownFromMs: undefined };
+      if (atMs < activity.sinceMs) return { knownFromMs: activity.sinceMs };
+    }
+    const client = await this.#server.connectAdmin(physical);
+    try {
+      return { sql: await dumpSchema(client) };
+    } finally {
+      await client.end();
+    }
+  }
+
+  #activityOf(physical: string): Activity {
+    let activity = this.#activity.get(physical);
+    if (activity === undefined) {
+      activity = { open: 0, sinceMs: this.#ctx.clock.now() };
+      this.#activity.set(physical, activity);
+    }
+    return activity;
+  }
+
   /** Closes the proxies, then stops Postgres (its data folder goes with it). */
   async stop(): Promise<void> {
     if (this.#stopped) return;
@@ -171,14 +231,16 @@ export class DataPlane implements ProxyTarget {
 
   async #reconcile(): Promise<void> {
     const { store } = this.#ctx;
-    const live = store
-      .liveBranches()
-      .filter((b) => store.liveProject(b.project_id) !== undefined)
-      .sort((a, b) => a.created_at_ms - b.created_at_ms);
-    const wanted = new Map<string, { branch: BranchRecord; name: string; owner: string }>();
+    const branches = store.liveBranches().filter((b) => store.liveProject(b.project_id) !== undefined);
     const roles = new Set<string>();
-    for (const branch of live) {
+    for (const branch of branches) {
       for (const r of branch.roles) if (this.#usable(r.name, branch)) roles.add(r.name);
+    }
+    // Oldest first, so a copy's source (a parent, a snapshot's branch, a restore's snapshot) exists.
+    const holders: (DataHolder & { created_at_ms: number })[] = [...branches, ...store.snapshots.values()];
+    holders.sort((a, b) => a.created_at_ms - b.created_at_ms);
+    const wanted = new Map<string, { branch: DataHolder; name: string; owner: string }>();
+    for (const branch of holders) {
       for (const d of branch.databases) {
         // A database of a role Postgres cannot have belongs to the group all API roles share.
         const owner = roles.has(d.owner_name) ? d.owner_name : GROUP;
@@ -206,6 +268,7 @@ export class DataPlane implements ProxyTarget {
       if (wanted.has(physical)) continue;
       await this.#admin.query(`DROP DATABASE IF EXISTS ${quote(physical)} WITH (FORCE)`);
       this.#databases.delete(physical);
+      this.#activity.delete(physical);
     }
     for (const name of [...this.#roles]) {
       if (roles.has(name)) continue;
@@ -236,7 +299,7 @@ export class DataPlane implements ProxyTarget {
   }
 
   /** The copy source a change named, else the parent's database of the same name, else none. */
-  #sourceOf(physical: string, branch: BranchRecord, name: string): CopySource | undefined {
+  #sourceOf(physical: string, branch: DataHolder, name: string): CopySource | undefined {
     const named = this.#copies.get(physical);
     if (named && this.#databases.has(named.physical)) return named;
     const parent =
@@ -257,6 +320,7 @@ export class DataPlane implements ProxyTarget {
       if (source.schemaOnly) await this.#truncateAll(physical);
     }
     this.#databases.set(physical, owner);
+    this.#activity.set(physical, { open: 0, sinceMs: this.#ctx.clock.now() });
   }
 
   /** Copies a database; its sessions end first, and again if one slipped in meanwhile. */

@@ -37,6 +37,8 @@ export interface ProxyTarget {
     password: string,
     address: string,
   ): { database: string } | Refusal;
+  /** Marks a physical database in use by a session; the function returned ends that use. */
+  inUse(database: string): () => void;
   /** Postgres's port and the password every API role has inside it. */
   upstream(): { port: number; password: string };
 }
@@ -138,6 +140,7 @@ async function serve(socket: Socket, endpointId: string, target: ProxyTarget, se
     socket.end(fatalError(admitted.sqlstate, admitted.message));
     return;
   }
+  socket.once("close", target.inUse(admitted.database));
   const params = new Map([...startup.params].filter(([key]) => !key.startsWith("_pq_.")));
   params.set("user", user);
   params.set("database", admitted.database);

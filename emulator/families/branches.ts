@@ -192,11 +192,23 @@ export function restoreBranch(
   return operations;
 }
 
+/** An LSN's byte position: its two hexadecimal halves as one number. */
+function lsnBytes(lsn: string): number {
+  const slash = lsn.indexOf("/");
+  return Number.parseInt(lsn.slice(0, slash), 16) * 2 ** 32 + Number.parseInt(lsn.slice(slash + 1), 16);
+}
+
 /** A plausible LSN for a branch at a time: grows with the branch's age, so later means larger. */
 export function lsnAt(branch: BranchRecord, atMs: number): string {
-  const first = Number.parseInt(FIRST_LSN.slice(FIRST_LSN.indexOf("/") + 1), 16);
-  const bytes = first + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
-  return `0/${bytes.toString(16).toUpperCase()}`;
+  const bytes = lsnBytes(FIRST_LSN) + Math.max(0, Math.floor((atMs - branch.created_at_ms) / 1000)) * 0x100;
+  // An LSN is two 32-bit halves: past 0/FFFFFFFF the high half counts on.
+  const high = Math.floor(bytes / 2 ** 32);
+  return `${high.toString(16).toUpperCase()}/${(bytes % 2 ** 32).toString(16).toUpperCase()}`;
+}
+
+/** The time `lsnAt` gives an LSN of the branch (`0/1F0A3B8`-like): before its creation for a smaller one. */
+export function timeAtLsn(branch: BranchRecord, lsn: string): number {
+  return branch.created_at_ms + Math.floor((lsnBytes(lsn) - lsnBytes(FIRST_LSN)) / 0x100) * 1000;
 }
 
 /** Throws the configured refusal when the branch is the project's default/root branch or has children. */
@@ -209,7 +221,12 @@ export function checkBranchDeletable(
   if (branch.id === project.default_branch_id || branch.default) {
     throw new HttpError(status, `branch ${branch.id} is the project's default branch and cannot be deleted`);
   }
-  if (branch.parent_id === undefined && branch.init_source !== "schema-only") {
+  // A branch a snapshot restore made has no parent either, and is not the project's root.
+  if (
+    branch.parent_id === undefined &&
+    branch.init_source !== "schema-only" &&
+    branch.restored_from === undefined
+  ) {
     throw new HttpError(status, `branch ${branch.id} is the project's root branch and cannot be deleted`);
   }
   if (branch.protected) {

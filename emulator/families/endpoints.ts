@@ -94,14 +94,42 @@ export function createEndpoint(
   return { endpoint, operations: startOperations(ctx, project, onCompute(endpoint, "start_compute")) };
 }
 
-/** Applies new settings to an endpoint, then suspends it so the next start uses them. */
+/** A Postgres parameter name: an identifier, or two joined by a dot (an extension's own). */
+const PG_SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/** Throws 400 for a `settings.pg_settings` entry whose name is not a Postgres parameter name (docs/api-rules.md §7). */
+export function checkPgSettings(
+  settings: { pg_settings?: Record<string, string> } | undefined,
+  where: string,
+): void {
+  for (const name of Object.keys(settings?.pg_settings ?? {})) {
+    if (!PG_SETTING_NAME.test(name)) {
+      throw badRequest(
+        `${where}settings.pg_settings: ${JSON.stringify(name)} is not a Postgres parameter name (letters, digits and _, an extension's with one dot)`,
+      );
+    }
+  }
+}
+
+/**
+ * Applies new settings to an endpoint, then suspends it so the next start uses them; a change of
+ * its name alone is no configuration and starts no operation. A new `settings` object replaces
+ * the fields it gives (`pg_settings` whole) and keeps the others.
+ */
 export function updateEndpoint(
   ctx: EmulatorContext,
   project: ProjectRecord,
   endpoint: EndpointRecord,
   changes: Partial<EndpointRecord>,
+  renameOnly = false,
 ): OperationRecord[] {
-  Object.assign(endpoint, changes, { updated_at_ms: ctx.clock.now() });
+  const settings =
+    changes.settings === undefined ? {} : { settings: { ...endpoint.settings, ...changes.settings } };
+  Object.assign(endpoint, changes, settings, { updated_at_ms: ctx.clock.now() });
+  if (renameOnly) {
+    ctx.changed();
+    return [];
+  }
   return startOperations(ctx, project, onCompute(endpoint, "apply_config", "suspend_compute"));
 }
 

@@ -3,6 +3,7 @@ import { locked } from "../errors";
 import type { OperationSpec, OperationView } from "../operations";
 import type { OperationRecord, ProjectRecord } from "../state";
 import { expireBranches } from "./branches";
+import { settleSnapshots } from "./snapshots";
 
 // Operations as the state changes start them. What an operation does over time is the engine's
 // (../operations.ts); here is who starts which, and the bookkeeping that goes with it.
@@ -24,10 +25,11 @@ export function startOperations(
   return operations;
 }
 
-/** Brings the state up to the clock: the platform's scheduled operations, then expired branches. */
+/** Brings the state up to the clock: the platform's scheduled operations, expired branches, then snapshots. */
 export function settle(ctx: EmulatorContext): void {
   ctx.engine.catchUp();
   expireBranches(ctx);
+  settleSnapshots(ctx);
 }
 
 /** Starts a platform-initiated operation on the project now (default `check_availability`). */

@@ -13,7 +13,7 @@ import {
   setDefaultBranch,
   updateBranch,
 } from "../families/branches";
-import type { EndpointSpec } from "../families/endpoints";
+import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
 import {
@@ -36,7 +36,7 @@ import { route } from "./route";
 
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
-function branchNameInUse(
+export function branchNameInUse(
   ctx: EmulatorContext,
   project: ProjectRecord,
   name: string,
@@ -45,7 +45,7 @@ function branchNameInUse(
   return ctx.store.liveBranches(project.id).some((b) => b.name === name && b.id !== except);
 }
 
-function conflict(name: string): HttpError {
+export function conflict(name: string): HttpError {
   return new HttpError(
     409,
     `branch with name ${JSON.stringify(name)} already exists`,
@@ -61,6 +61,7 @@ export function endpointSpecs(
   return options.map((o, i) => {
     const where = `endpoints[${i}].`;
     checkProvisioner(o.provisioner, where);
+    checkPgSettings(o.settings, where);
     const spec: EndpointSpec = {
       type: o.type,
       compute: computeSettings(projectCompute(project), o, where),
@@ -72,7 +73,7 @@ export function endpointSpecs(
 }
 
 /** The point in the parent's history to branch from; throws 400 for both, a bad LSN, or a time outside it. */
-function branchPoint(
+export function branchPoint(
   ctx: EmulatorContext,
   project: ProjectRecord,
   parent: BranchRecord,

@@ -4,6 +4,7 @@ import { projectCompute } from "../defaults";
 import { HttpError } from "../errors";
 import {
   checkOneReadWrite,
+  checkPgSettings,
   createEndpoint,
   cycleEndpoint,
   deleteEndpoint,
@@ -42,6 +43,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
       throw new HttpError(400, `endpoint.region_id must be the project's region ${project.region_id}`);
     }
     checkProvisioner(spec.provisioner, "endpoint.");
+    checkPgSettings(spec.settings, "endpoint.");
     const wanted: EndpointSpec = {
       type: spec.type,
       compute: computeSettings(projectCompute(project), spec, "endpoint."),
@@ -67,6 +69,7 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const { project, endpoint } = endpointOf(ctx, request);
     const spec = request.body.endpoint;
     checkProvisioner(spec.provisioner, "endpoint.");
+    checkPgSettings(spec.settings, "endpoint.");
     if (spec.branch_id !== undefined && spec.branch_id !== endpoint.branch_id) {
       const target = store.liveBranch(project.id, spec.branch_id);
       if (!target) {
@@ -75,13 +78,16 @@ export function endpointRoutes(app: FastifyInstance, ctx: EmulatorContext): void
       if (endpoint.type === "read_write") checkOneReadWrite(ctx, target, [{ type: "read_write" }]);
     }
     const compute = computeSettings(endpoint.compute ?? projectCompute(project), spec, "endpoint.");
-    checkIdle(ctx, project);
+    // A new name alone is no configuration: no operation, so no 423 either.
+    const given = Object.keys(spec).filter((k) => spec[k as keyof typeof spec] !== undefined);
+    const renameOnly = given.length === 1 && given[0] === "name";
+    if (!renameOnly) checkIdle(ctx, project);
     const changes: Partial<EndpointRecord> = {
       ...pick(spec, ENDPOINT_OPTIONS),
       compute,
     } as Partial<EndpointRecord>;
     if (spec.branch_id !== undefined) changes.branch_id = spec.branch_id;
-    return answer(endpoint, updateEndpoint(ctx, project, endpoint, changes));
+    return answer(endpoint, updateEndpoint(ctx, project, endpoint, changes, renameOnly));
   });
 
   route(app, "DELETE /projects/{project_id}/endpoints/{endpoint_id}", async (request, reply) => {

@@ -17,6 +17,7 @@ import * as operations from "./api/operations";
 import * as permissions from "./api/permissions";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
+import * as snapshots from "./api/snapshots";
 import { type ClientOptions, contextFactory } from "./context";
 import { bindRoutes, type Methods } from "./route";
 
@@ -31,6 +32,7 @@ const ROUTES = {
   ...permissions,
   ...projects,
   ...roles,
+  ...snapshots,
 };
 
 /** The client's methods, one per route, each with its route module's parameters and doc. */
@@ -42,7 +44,8 @@ type RouteMethods = Methods<typeof account> &
   Methods<typeof operations> &
   Methods<typeof permissions> &
   Methods<typeof projects> &
-  Methods<typeof roles>;
+  Methods<typeof roles> &
+  Methods<typeof snapshots>;
 
 /** The listings a refresh reads objects from, through the listing cache. */
 const CACHED = [
@@ -53,6 +56,7 @@ const CACHED = [
   "listRoles",
   "listDatabases",
   "listProjectPermissions",
+  "listSnapshots",
 ] as const;
 
 /**

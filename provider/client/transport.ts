@@ -5,7 +5,7 @@
  */
 
 /** Methods the client uses. */
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** One attempt. `path` starts with `/` and is relative to the API URL. */
 export interface TransportRequest {

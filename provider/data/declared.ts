@@ -170,3 +170,32 @@ export const GET_REGIONS = declareFunction({
     regions: { type: arrayOf(REGION) },
   },
 });
+
+/** Compares the schemas of a database on two branches, or on a branch and a point of its (or another branch's) history. */
+export const GET_SCHEMA_DIFF = declareFunction({
+  name: "getSchemaDiff",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true },
+    /** The branch compared: the diff's new side (`+` lines). */
+    branchId: { type: STRING, required: true },
+    /** The database compared, by name; it must exist on both branches. */
+    databaseName: { type: STRING, required: true },
+    /** The branch compared with: the diff's old side (`-` lines). Default: `branchId`'s parent. Give `branchId` itself, with `baseLsn` or `baseTimestamp`, to compare a branch with its own past. */
+    baseBranchId: { type: STRING },
+    /** `branchId` at this LSN (e.g. `0/1F0A3B8`) instead of its head; not with `timestamp`. */
+    lsn: { type: STRING },
+    /** `branchId` at this time (RFC 3339) instead of its head; not with `lsn`. */
+    timestamp: { type: STRING },
+    /** The base branch at this LSN instead of its head; not with `baseTimestamp`. */
+    baseLsn: { type: STRING },
+    /** The base branch at this time (RFC 3339) instead of its head; not with `baseLsn`. */
+    baseTimestamp: { type: STRING },
+  },
+  outputs: {
+    /** The unified diff from the base's schema to the branch's (SQL, `---`/`+++` headers naming each side), as a pull request comment shows it; empty when they are the same. */
+    diff: { type: STRING },
+    /** Whether the schemas differ (`diff` is not empty). */
+    changed: { type: BOOLEAN },
+  },
+});

@@ -81,6 +81,13 @@ function fits(type: Type, value: unknown): boolean {
       return typeof value === "boolean";
     case "array":
       return Array.isArray(value) && value.every((item) => fits(type.items, item));
+    case "map":
+      return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((item) => fits(type.values, item))
+      );
     default:
       return typeof value === "object" && !Array.isArray(value);
   }
@@ -89,6 +96,7 @@ function fits(type: Type, value: unknown): boolean {
 function describe(type: Type): string {
   if ("oneOf" in type) return type.oneOf.map(describe).join(" or ");
   if (type.type === "array") return `a list of ${describe(type.items)}`;
+  if (type.type === "map") return `a map of ${describe(type.values)}`;
   if ("enum" in type && !type.open) return `one of ${type.enum.join(", ")}`;
   return type.type === "integer" ? "a whole number" : `a ${type.type}`;
 }

@@ -6,6 +6,7 @@
 import type { ResourceMethods } from "../resources/lifecycle/lazyProvider";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { API_KEY } from "../resources/public/apiKey";
+import { BACKUP_SCHEDULE } from "../resources/public/backupSchedule";
 import { BRANCH } from "../resources/public/branch";
 import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
@@ -13,6 +14,7 @@ import { ENDPOINT } from "../resources/public/endpoint";
 import { PROJECT } from "../resources/public/project";
 import { PROJECT_PERMISSION } from "../resources/public/projectPermission";
 import { ROLE } from "../resources/public/role";
+import { SNAPSHOT } from "../resources/public/snapshot";
 
 /** Every declared resource kind. */
 export const DECLARATIONS: readonly ResourceDeclaration[] = [
@@ -23,6 +25,8 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ROLE,
   DATABASE,
   PROJECT_PERMISSION,
+  SNAPSHOT,
+  BACKUP_SCHEDULE,
 ];
 
 /** The package's name in type tokens and config keys. */

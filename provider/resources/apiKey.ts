@@ -11,7 +11,7 @@ import { nameInput, optionalText } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
-import { markOf } from "./lifecycle/owner";
+import { markedLabel } from "./lifecycle/owner";
 import { API_KEY, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
 import { changesOf, secretsOf } from "./public/declare";
 
@@ -174,9 +174,7 @@ const KEY_NAME_MAX = 64;
  * the outputs. Without a create key (a key made before keys were marked), the name alone.
  */
 export function storedName(name: string, key: string | undefined): string {
-  if (key === undefined) return name;
-  const mark = ` #${markOf(key)}`;
-  return `${name.slice(0, KEY_NAME_MAX - mark.length)}${mark}`;
+  return markedLabel(name, key, KEY_NAME_MAX);
 }
 
 /** The create key the state records (see `lifecycle/owner.ts`). */

@@ -37,10 +37,12 @@ import {
   type BranchEndpoint,
   type BranchInputs,
   type BranchOutputs,
+  type BranchRestore,
   type EndpointType,
   INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
+import { carrierIn } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
@@ -49,6 +51,26 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 const INIT_SOURCES = INIT_SOURCE.enum;
 const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 const EndpointInput = z.object({ type: EndpointTypeInput });
+
+/** Where a restore takes the branch's data from: exactly one of a snapshot, a time, an LSN. */
+const RestoreInput = z
+  .object({
+    snapshotId: optionalId("restore.snapshotId must be a snapshot id (snap-...)"),
+    timestamp: z
+      .string({ error: "restore.timestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
+      .refine(isTimestamp, "restore.timestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z")
+      .optional(),
+    lsn: z
+      .string({ error: "restore.lsn must be an LSN such as 0/1F0A3B8" })
+      .regex(LSN, "restore.lsn must be an LSN such as 0/1F0A3B8")
+      .optional(),
+    preserveUnderName: optionalText("restore.preserveUnderName"),
+  })
+  .refine(
+    (r) => [r.snapshotId, r.timestamp, r.lsn].filter((v) => v !== undefined).length === 1,
+    "restore takes exactly one of snapshotId, timestamp or lsn: what the branch's data is restored from",
+  )
+  .optional();
 
 /**
  * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
@@ -89,6 +111,7 @@ export const BranchInputsSchema = withComputeRange(
       .optional(),
     ...COMPUTE_INPUTS,
     resetTrigger: optionalText("resetTrigger"),
+    restore: RestoreInput,
     adoptExisting: adoptInput("branch"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
@@ -292,10 +315,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       client.cached.listBranches(props.projectId),
       client.cached.listEndpoints(props.projectId),
     ]);
-    const branch = branches.find((b) => b.id === id);
+    // A finalized restore outside the stack gave the branch's name and computes to another branch:
+    // the state follows it (a new id), keeping what the branch was created from.
+    const carrier = carrierIn(branches, id);
+    const branch = branches.find((b) => b.id === carrier);
     if (branch === undefined) return undefined;
-    const own = endpoints.filter((ep) => ep.branch_id === id);
-    return { ...props, ...liveFields(branch, own, props.parentId ?? null) };
+    const own = endpoints.filter((ep) => ep.branch_id === carrier);
+    const live = liveFields(branch, own, props.parentId ?? null);
+    const parentId = carrier === id ? live.parentId : props.parentId;
+    return { ...props, ...live, parentId: parentId === null ? null : carrierIn(branches, parentId) };
   },
 
   inputsOf: (outs) =>
@@ -316,7 +344,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
   async update(step, id, outs, olds, news) {
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
-    return converge(step, id, outs, olds, news, reset);
+    const restore =
+      news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
+    return converge(step, id, outs, olds, news, reset, restore);
   },
 
   async remove({ client, deadline }, id, props) {
@@ -366,6 +396,7 @@ async function converge(
   olds: BranchOutputs,
   news: BranchInputs,
   reset: boolean,
+  restore?: BranchRestore,
 ): Promise<BranchOutputs> {
   const { projectId } = olds;
   const expiresAt = wantedExpiry(news, olds, Date.now());
@@ -386,8 +417,10 @@ async function converge(
     }
   }
   if (reset) await resetFromParent(client, id, outs, deadline);
+  if (restore !== undefined) await restoreInPlace(client, id, outs, restore, deadline);
   const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
-  const stale = reset || next.connectionUri === "" || next.endpointId !== olds.endpointId;
+  const stale =
+    reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;
   return stale ? withConnection(client, news, next) : next;
 }
 
@@ -434,6 +467,59 @@ async function resetFromParent(
     );
   }
   await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
+}
+
+/** Whether two restore inputs name the same restore. */
+function sameRestore(a: BranchRestore | undefined, b: BranchRestore | undefined): boolean {
+  return JSON.stringify(compact({ ...a })) === JSON.stringify(compact({ ...b }));
+}
+
+/**
+ * Restores the branch's data in place (docs/api-rules.md §9), keeping its id, name and computes,
+ * so the state stays true: from a point of its own history, with the service's branch restore
+ * (the data before it kept as a new branch); from a snapshot, by restoring the snapshot into a
+ * scratch branch, restoring the branch from it, and deleting the scratch branch. Waits for each.
+ */
+async function restoreInPlace(
+  client: CloudDbClient,
+  id: string,
+  outs: BranchOutputs,
+  restore: BranchRestore,
+  deadline: number,
+): Promise<void> {
+  const { projectId } = outs;
+  const stamp = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const preserve = restore.preserveUnderName;
+  if (restore.snapshotId === undefined) {
+    await client.restoreBranch(
+      projectId,
+      id,
+      compact({
+        source_branch_id: id,
+        source_timestamp: restore.timestamp,
+        source_lsn: restore.lsn,
+        preserve_under_name: preserve ?? `${outs.name}_before_restore_${stamp}`,
+      }),
+      { deadline },
+    );
+    return;
+  }
+  const scratch = await client.restoreSnapshot(
+    projectId,
+    restore.snapshotId,
+    { name: `${outs.name}_restoring_${stamp}`, target_branch_id: id, finalize_restore: false },
+    { deadline },
+  );
+  try {
+    await client.restoreBranch(
+      projectId,
+      id,
+      compact({ source_branch_id: scratch.branch.id, preserve_under_name: preserve }),
+      { deadline },
+    );
+  } finally {
+    await client.deleteBranch(projectId, scratch.branch.id, { deadline });
+  }
 }
 
 type LiveBranch = ReturnType<typeof liveFields>;
@@ -545,6 +631,7 @@ function declaredOnly(from: BranchInputs | BranchOutputs) {
     parentTimestamp: from.parentTimestamp,
     parentLsn: from.parentLsn,
     resetTrigger: from.resetTrigger,
+    restore: from.restore,
     adoptExisting: from.adoptExisting,
     deleteProtection: from.deleteProtection,
     timeouts: from.timeouts,

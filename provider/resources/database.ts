@@ -16,6 +16,7 @@ import { compact, createdSince, defineResource, type Same, type Step } from "./l
 import { isGeneratedWith } from "./lifecycle/owner";
 import { DATABASE, type DatabaseInputs, type DatabaseOutputs } from "./public/database";
 import { changesOf, secretsOf } from "./public/declare";
+import { carrierOf } from "./restores";
 
 export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
@@ -108,15 +109,19 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     return outputsOf({ ...inputs, ownerName: found.owner_name ?? "" }, found, []);
   },
 
-  /** Finds the database by id among the branch's (a rename elsewhere keeps it), else by name. */
+  /**
+   * Finds the database by id among the branch's (a rename elsewhere keeps it), else by name, on
+   * the branch that carries its branch now (a restore outside the stack may have swapped it).
+   */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const databases = await client.cached.listDatabases(props.projectId, props.branchId);
+    const branchId = await carrierOf(client, props.projectId, props.branchId);
+    const databases = await client.cached.listDatabases(props.projectId, branchId);
     const found =
       databases.find((d) => props.databaseId !== null && d.id === props.databaseId) ??
       databases.find((d) => d.name === props.name);
     if (found === undefined) return undefined;
-    return { ...props, name: found.name, ownerName: found.owner_name ?? props.ownerName };
+    return { ...props, branchId, name: found.name, ownerName: found.owner_name ?? props.ownerName };
   },
 
   update: (step, _id, outs, olds) => renamed(step, outs, olds),

@@ -35,6 +35,44 @@ export type { EndpointInputs, EndpointOutputs } from "./public/endpoint";
 // ---------------------------------------------------------------- inputs
 
 const POOLER = "poolerEnabled must be true or false";
+const POOLER_MODE_RULE = "poolerMode must be transaction";
+/** A Postgres parameter name: an identifier, or two joined by a dot (an extension's own). */
+const PG_SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+const SERVED_POOLER_MODES: readonly string[] = ["transaction"];
+
+/** `poolerMode`: the service's pooler runs in transaction mode only (docs/api-rules.md §7). */
+const PoolerModeInput = z
+  .string({ error: POOLER_MODE_RULE })
+  .refine((mode) => SERVED_POOLER_MODES.includes(mode), {
+    error: (issue) =>
+      issue.input === "session"
+        ? `${POOLER_MODE_RULE}: the service runs its connection pooler in transaction mode only; for session semantics connect to the compute's host instead of the pooled one`
+        : `${POOLER_MODE_RULE}, not ${JSON.stringify(issue.input)}`,
+  });
+
+/** `name`: 1 to 64 characters, as the API takes it. */
+const EndpointNameInput = z
+  .string({ error: "name must be a string of 1 to 64 characters" })
+  .min(1, { error: "name must not be empty" })
+  .max(64, { error: (issue) => `name must be at most 64 characters, got ${String(issue.input).length}` });
+
+/** `pgSettings`: Postgres parameter names to string values (docs/api-rules.md §7). */
+const PgSettingsInput = z
+  .record(
+    z.string(),
+    z.string({ error: "each pgSettings value must be a string (Postgres reads every setting as text)" }),
+  )
+  .superRefine((settings, ctx) => {
+    for (const name of Object.keys(settings)) {
+      if (!PG_SETTING_NAME.test(name)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `pgSettings: ${JSON.stringify(name)} is not a Postgres parameter name (letters, digits and _, an extension's with one dot)`,
+        });
+      }
+    }
+  });
 
 /** Inputs as the provider sees them. */
 export const EndpointInputsSchema = withComputeRange(
@@ -45,6 +83,9 @@ export const EndpointInputsSchema = withComputeRange(
     ...COMPUTE_INPUTS,
     poolerEnabled: z.boolean({ error: POOLER }).optional(),
     disabled: optionalFlag("disabled"),
+    poolerMode: PoolerModeInput.optional(),
+    name: EndpointNameInput.optional(),
+    pgSettings: PgSettingsInput.optional(),
     adoptExisting: adoptInput("compute endpoint"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
@@ -78,6 +119,9 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     "suspendTimeoutSeconds",
     "poolerEnabled",
     "disabled",
+    "poolerMode",
+    "name",
+    "pgSettings",
   ],
   // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
   deleteBeforeReplace: (olds, news) =>
@@ -88,21 +132,25 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
   // A compute that did not start or suspend stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
 
-  /** Creates the compute, named with the mark of its create key (`lifecycle/owner.ts`), and waits for it. */
+  /**
+   * Creates the compute, named with the mark of its create key (`lifecycle/owner.ts`), and waits
+   * for it; a declared `name` replaces the mark once the compute is there (docs/api-rules.md §7).
+   */
   async create({ client, deadline, createKey }, inputs) {
+    const { name, ...settings } = settingsOf(inputs);
     const made = await client.createEndpoint(
       inputs.projectId,
       {
         endpoint: {
           branch_id: inputs.branchId,
           type: inputs.type ?? "read_write",
-          ...settingsOf(inputs),
-          ...(createKey === undefined ? {} : { name: markedName(createKey) }),
+          ...settings,
+          ...(createKey === undefined ? compact({ name }) : { name: markedName(createKey) }),
         },
       },
       { deadline },
     );
-    return refreshed(client, outputsOf(inputs, made));
+    return named(client, deadline, inputs, outputsOf(inputs, made));
   },
 
   /**
@@ -120,7 +168,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     } catch (err) {
       throw unfinished("compute endpoint", found.id, inputs, outs, err, " by an interrupted run");
     }
-    return refreshed(client, { ...outs, operationIds: [] });
+    return named(client, deadline, inputs, { ...outs, operationIds: [] });
   },
 
   created(inputs, response) {
@@ -160,6 +208,9 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
       suspendTimeoutSeconds: differs(news.suspendTimeoutSeconds, olds.suspendTimeoutSeconds),
       poolerEnabled: differs(news.poolerEnabled, olds.poolerEnabled),
       disabled: differs(news.disabled, olds.disabled ?? false),
+      poolerMode: differs(news.poolerMode, olds.poolerMode),
+      name: differs(news.name, olds.name),
+      pgSettings: sameSettings(news.pgSettings, olds.pgSettings) ? undefined : news.pgSettings,
     });
     if (Object.keys(changed).length === 0) return outs;
     const made = await client.updateEndpoint(
@@ -183,15 +234,60 @@ function differs<T>(wanted: T | undefined, had: T): T | undefined {
 
 type Settings = Pick<
   EndpointInputs,
-  "autoscalingLimitMinCu" | "autoscalingLimitMaxCu" | "suspendTimeoutSeconds" | "poolerEnabled" | "disabled"
+  | "autoscalingLimitMinCu"
+  | "autoscalingLimitMaxCu"
+  | "suspendTimeoutSeconds"
+  | "poolerEnabled"
+  | "disabled"
+  | "poolerMode"
+  | "name"
+  | "pgSettings"
 >;
 
 /** The API's names for the compute settings given. */
 function settingsOf(settings: Settings) {
   return {
     ...apiComputeSettings(settings),
-    ...compact({ pooler_enabled: settings.poolerEnabled, disabled: settings.disabled }),
+    ...compact({
+      pooler_enabled: settings.poolerEnabled,
+      disabled: settings.disabled,
+      pooler_mode: settings.poolerMode,
+      name: settings.name,
+      settings: settings.pgSettings === undefined ? undefined : { pg_settings: settings.pgSettings },
+    }),
   };
+}
+
+/** Whether `wanted` asks for nothing new: left out, or the same settings as `had`. */
+function sameSettings(
+  wanted: Record<string, string> | undefined,
+  had: Record<string, string> | undefined,
+): boolean {
+  if (wanted === undefined) return true;
+  const current = had ?? {};
+  const names = Object.keys(wanted);
+  return names.length === Object.keys(current).length && names.every((n) => current[n] === wanted[n]);
+}
+
+/** The compute as it is after its operations, renamed to the declared `name` when it has another (the create's mark). */
+async function named(
+  client: CloudDbClient,
+  deadline: number | undefined,
+  inputs: EndpointInputs,
+  outs: EndpointOutputs,
+): Promise<EndpointOutputs> {
+  if (inputs.name === undefined || inputs.name === outs.name) return refreshed(client, outs);
+  try {
+    const made = await client.updateEndpoint(
+      outs.projectId,
+      outs.endpointId,
+      { endpoint: { name: inputs.name } },
+      { deadline },
+    );
+    return refreshed(client, { ...outs, ...endpointFields(made.endpoint) });
+  } catch (err) {
+    throw unfinished("compute endpoint", outs.endpointId, inputs, outs, err, " while naming it");
+  }
 }
 
 /** The host with `-pooler` at the end of its first label: where the connection pooler listens. */
@@ -211,6 +307,9 @@ function endpointFields(ep: ApiEndpoint) {
     suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? 0,
     poolerEnabled: ep.pooler_enabled ?? false,
     disabled: ep.disabled ?? false,
+    poolerMode: ep.pooler_mode ?? undefined,
+    name: ep.name ?? undefined,
+    pgSettings: ep.settings?.pg_settings ?? {},
     host: ep.host,
     pooledHost: pooledHostOf(ep.host),
     currentState: ep.current_state ?? null,

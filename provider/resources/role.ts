@@ -18,6 +18,7 @@ import { compact, createdSince, defineResource, type Same, type Step } from "./l
 import { isGeneratedWith } from "./lifecycle/owner";
 import { changesOf, secretsOf } from "./public/declare";
 import { ROLE, type RoleInputs, type RoleOutputs } from "./public/role";
+import { carrierOf } from "./restores";
 
 export type { RoleInputs, RoleOutputs } from "./public/role";
 
@@ -119,13 +120,20 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   importId: ROLE.importId,
   readExisting: ({ client }, inputs, name) => existing(client, inputs, name),
 
+  /** The role on the branch that carries its branch now (a restore outside the stack may have swapped it). */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
-    const role = (await client.cached.listRoles(props.projectId, props.branchId)).find(
+    const branchId = await carrierOf(client, props.projectId, props.branchId);
+    const role = (await client.cached.listRoles(props.projectId, branchId)).find(
       (r) => r.name === props.name,
     );
     if (role === undefined) return undefined;
-    return { ...props, protected: role.protected ?? false, createdAt: role.created_at ?? props.createdAt };
+    return {
+      ...props,
+      branchId,
+      protected: role.protected ?? false,
+      createdAt: role.created_at ?? props.createdAt,
+    };
   },
 
   /** A new `passwordResetTrigger` resets the password; a password never received is read again. */

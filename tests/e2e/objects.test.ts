@@ -15,6 +15,8 @@ interface Objects {
   regionId: string;
   historyRetentionSeconds: number;
   replicaMaxCu: number;
+  replicaName?: string;
+  replicaPgSettings?: Record<string, string>;
   roleName: string;
   databaseName: string;
 }
@@ -123,10 +125,12 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
     ids.endpoint = again;
   });
 
-  it("renames the project and the database and resizes the replica in place: same ids, one PATCH each", async () => {
+  it("renames the project and the database and resizes, names and tunes the replica in place: same ids, one PATCH each", async () => {
     spec.projectName = "e2e-objects-renamed";
     spec.historyRetentionSeconds = 3600;
     spec.replicaMaxCu = 2;
+    spec.replicaName = "reporting";
+    spec.replicaPgSettings = { work_mem: "64MB" };
     spec.databaseName = "appdb_v2";
     await setSpec();
     const database = (await outputs()).databaseId;
@@ -141,6 +145,11 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
       "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
     ]);
     assert.ok(databases().some((d) => d.name === "appdb_v2"));
+    const replica = emulator.control.dumpState().endpoints.find((e) => e.id === ids.endpoint);
+    assert.deepEqual(
+      [replica?.name, replica?.settings],
+      ["reporting", { pg_settings: { work_mem: "64MB" } }],
+    );
     assert.deepEqual(
       [project(ids.project)?.name, project(ids.project)?.history_retention_seconds],
       ["e2e-objects-renamed", 3600],

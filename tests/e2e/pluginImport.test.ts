@@ -1,5 +1,5 @@
 // `pulumi import` through the provider plugin, under the real engine: a project, a branch, a compute
-// endpoint, a role and a database made outside Pulumi (as a script or the console would) are
+// endpoint, a role, a database, a snapshot and a backup schedule made outside Pulumi (as a script or the console would) are
 // brought into a stack by the ids each kind takes; the program that declares them as they are then
 // previews and refreshes with no change, the credentials stored encrypted, and destroys them.
 import * as assert from "node:assert/strict";
@@ -28,7 +28,7 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
     let e2e: E2eStack;
     let workDir: string;
     /** The objects made by hand, and the id `pulumi import` takes for each. */
-    const made = { projectId: "", branchId: "", endpointId: "", password: "" };
+    const made = { projectId: "", branchId: "", endpointId: "", password: "", snapshotId: "" };
 
     before(async () => {
       emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
@@ -50,6 +50,11 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
       await client.createDatabase(made.projectId, made.branchId, {
         database: { name: "app_db", owner_name: "app_by_hand" },
       });
+      await projectIdle(emulator, made.projectId);
+      made.snapshotId = (
+        await client.createSnapshot(made.projectId, made.branchId, { name: "by-hand" })
+      ).snapshot.id;
+      await client.setBackupSchedule(made.projectId, made.branchId, [{ frequency: "daily", hour: 2 }]);
       await projectIdle(emulator, made.projectId);
 
       workDir = copyProgram(path.join(__dirname, `fixtures/import-${language}`));
@@ -78,15 +83,19 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
         { type: "clouddb:index:Endpoint", name: "compute", id: `${projectId}/${made.endpointId}` },
         { type: "clouddb:index:Role", name: "app", id: `${projectId}/${branchId}/app_by_hand` },
         { type: "clouddb:index:Database", name: "appdb", id: `${projectId}/${branchId}/app_db` },
+        { type: "clouddb:index:Snapshot", name: "nightly", id: `${projectId}/${made.snapshotId}` },
+        { type: "clouddb:index:BackupSchedule", name: "backups", id: `${projectId}/${branchId}` },
       ];
       const imported = await e2e.stack.import({ resources, generateCode: false, ...collect(e2e.output) });
       printed.push(...e2e.output);
-      assert.equal(imported.summary.resourceChanges?.import, 5, e2e.output.join("\n"));
+      assert.equal(imported.summary.resourceChanges?.import, 7, e2e.output.join("\n"));
 
       const state = resourcesIn(e2e.rawState());
       const of = (type: string) => state.find((r) => r.type === `clouddb:index:${type}`);
       assert.equal(of("Branch")?.id, branchId, "the branch is recorded by its own id");
       assert.equal(of("Endpoint")?.id, made.endpointId);
+      assert.equal(of("Snapshot")?.id, made.snapshotId);
+      assert.equal(of("BackupSchedule")?.id, branchId);
       assert.ok(isEncryptedSecret(of("Role")?.outputs?.password), "the role's password is stored encrypted");
       assert.ok(isEncryptedSecret(of("Project")?.outputs?.connectionUri));
       assert.ok(isEncryptedSecret(of("Branch")?.outputs?.connectionUri));
@@ -126,6 +135,7 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
       printed.push(...e2e.output);
       const project = emulator.control.dumpState().projects.find((p) => p.id === projectId);
       assert.notEqual(project?.deleted_at_ms, undefined, "destroy deleted the imported project");
+      assert.deepEqual(emulator.control.dumpState().snapshots, [], "and the imported snapshot");
       for (const secretText of [DEMO.personalKey, made.password]) {
         assert.ok(!printed.some((line) => line.includes(secretText)), "a secret is in the CLI's output");
       }

@@ -5,14 +5,15 @@ import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { DECLARATIONS } from "../../provider/plugin/kinds";
 import { installPackedProject } from "./support/package";
 import { ROOT } from "./support/stack";
 
-/** Every resource kind: a definition `provider/resources/<kind>.ts` beside its declaration `public/<kind>.ts`. */
-const KINDS = fs
-  .readdirSync(path.join(ROOT, "provider/resources/public"))
-  .filter((name) => name.endsWith(".ts") && fs.existsSync(path.join(ROOT, "provider/resources", name)))
-  .map((name) => name.slice(0, -".ts".length));
+/**
+ * Every resource kind, named by its definition module (`provider/resources/<kind>.ts`): the module
+ * its declaration's provider methods come from, `<kind>Methods.ts` for the first six kinds.
+ */
+const KINDS = DECLARATIONS.map((d) => path.basename(d.methods).replace(/(Methods)?(\.[jt]s)?$/, ""));
 
 /**
  * Files of zod, of the HTTP client, or of the package's client and resource definitions (the

@@ -473,6 +473,85 @@ describe("contract: responses match the official OpenAPI document", () => {
     });
   });
 
+  it("snapshots, restores, finalize and backup schedules, and their errors", async () => {
+    const B = `${P}/branches/${DEMO.branchId}`;
+    const taken = await check("POST", `${B}/snapshot?name=contract`, 200, personal);
+    noUndeclared("Snapshot", taken.body.snapshot);
+    await check("POST", `${B}/snapshot`, 423, personal);
+    emu.control.advance(1000);
+    await check("POST", `${B}/snapshot?lsn=0/zz`, 400, personal);
+    await check("POST", `${P}/branches/br-none-a0000000/snapshot`, 404, personal);
+    const S = `${P}/snapshots/${taken.body.snapshot.id}`;
+    const listed = await check("GET", `${P}/snapshots`, 200, personal);
+    noUndeclared("Snapshot", listed.body.snapshots[0]);
+    await check("PATCH", S, 200, { ...personal, body: { snapshot: { name: "renamed" } } });
+    await check("PATCH", S, 400, { ...personal, body: { snapshot: { name: "" } } });
+    await check("PATCH", `${P}/snapshots/snap-none-a0000000`, 404, { ...personal, body: { snapshot: {} } });
+    const restored = await check("POST", `${S}/restore`, 200, {
+      ...personal,
+      body: { name: "from-snapshot" },
+    });
+    noUndeclared("Branch", restored.body.branch);
+    await check("POST", `${S}/restore`, 409, { ...personal, body: { name: "from-snapshot" } });
+    await check("POST", `${S}/restore`, 404, { ...personal, body: { target_branch_id: "br-none-a0000000" } });
+    emu.control.advance(1000);
+    const F = `${P}/branches/${restored.body.branch.id}/finalize_restore`;
+    await check("POST", F, 200, { ...personal, body: { name: "main-replaced" } });
+    emu.control.advance(1000);
+    await check("POST", F, 400, personal);
+    await check("GET", `${B}/backup_schedule`, 200, personal);
+    await check("PUT", `${B}/backup_schedule`, 200, {
+      ...personal,
+      body: { schedule: [{ frequency: "daily", hour: 3, retention_seconds: 86_400 }] },
+    });
+    await check("PUT", `${B}/backup_schedule`, 400, {
+      ...personal,
+      body: { schedule: [{ frequency: "yearly" }] },
+    });
+    await check("GET", `${P}/branches/br-none-a0000000/backup_schedule`, 404, personal);
+    await check("DELETE", S, 202, personal);
+    await check("DELETE", S, 404, personal);
+  });
+
+  it("schemas: a branch's schema and the diff from another branch's, and their errors", async () => {
+    emu.control.advance(10_000);
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "schemas" } },
+    });
+    const S = `/projects/${made.body.project.id}`;
+    const root = `${S}/branches/${made.body.branch.id}`;
+    emu.control.advance(10_000);
+    const child = await check("POST", `${S}/branches`, 201, {
+      ...personal,
+      body: { branch: { name: "pr" } },
+    });
+    const pr = `${S}/branches/${child.body.branch.id}`;
+    emu.control.advance(1_000);
+    const schema = await check("GET", `${pr}/schema?db_name=neondb`, 200, personal);
+    noUndeclared("BranchSchemaResponse", schema.body);
+    await check("GET", `${pr}/schema?db_name=neondb&format=json`, 400, personal);
+    await check("GET", `${pr}/schema?db_name=nope`, 404, personal);
+    await check("GET", `${pr}/schema?db_name=neondb`, 403, member);
+    const diff = await check("GET", `${pr}/compare_schema?db_name=neondb`, 200, personal);
+    noUndeclared("BranchSchemaCompareResponse", diff.body);
+    const at = new Date(emu.control.now() - 500).toISOString();
+    await check(
+      "GET",
+      `${pr}/compare_schema?db_name=neondb&base_branch_id=${child.body.branch.id}&base_timestamp=${at}`,
+      200,
+      personal,
+    );
+    await check("GET", `${root}/compare_schema?db_name=neondb`, 400, personal);
+    await check("GET", `${pr}/compare_schema?db_name=neondb&lsn=0/1F0A3B8&timestamp=${at}`, 400, personal);
+    await check(
+      "GET",
+      `${pr}/compare_schema?db_name=neondb&base_branch_id=br-not-here-00000000`,
+      404,
+      personal,
+    );
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -566,6 +645,13 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 200",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 403",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints 404",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 200",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 400",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 403",
+      "GET /projects/{project_id}/branches/{branch_id}/schema 404",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 200",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 400",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema 404",
       "PATCH /projects/{project_id}/branches/{branch_id} 200",
       "PATCH /projects/{project_id}/branches/{branch_id} 400",
       "PATCH /projects/{project_id}/branches/{branch_id} 409",
@@ -590,6 +676,25 @@ describe("contract: responses match the official OpenAPI document", () => {
       "DELETE /projects/{project_id}/permissions/{permission_id} 403",
       "DELETE /projects/{project_id}/permissions/{permission_id} 404",
       "DELETE /projects/{project_id} 403",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot 200",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot 400",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot 404",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot 423",
+      "GET /projects/{project_id}/snapshots 200",
+      "PATCH /projects/{project_id}/snapshots/{snapshot_id} 200",
+      "PATCH /projects/{project_id}/snapshots/{snapshot_id} 400",
+      "PATCH /projects/{project_id}/snapshots/{snapshot_id} 404",
+      "POST /projects/{project_id}/snapshots/{snapshot_id}/restore 200",
+      "POST /projects/{project_id}/snapshots/{snapshot_id}/restore 404",
+      "POST /projects/{project_id}/snapshots/{snapshot_id}/restore 409",
+      "POST /projects/{project_id}/branches/{branch_id}/finalize_restore 200",
+      "POST /projects/{project_id}/branches/{branch_id}/finalize_restore 400",
+      "GET /projects/{project_id}/branches/{branch_id}/backup_schedule 200",
+      "GET /projects/{project_id}/branches/{branch_id}/backup_schedule 404",
+      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule 200",
+      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule 400",
+      "DELETE /projects/{project_id}/snapshots/{snapshot_id} 202",
+      "DELETE /projects/{project_id}/snapshots/{snapshot_id} 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

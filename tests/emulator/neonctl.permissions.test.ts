@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import type { Json } from "./helpers";
-import { useNeonctl } from "./neonctl";
+import { useNeonctl } from "./neonctl-harness";
 
-// Project permissions and project settings through the official CLI, unchanged (see `neonctl.ts`).
+// Project permissions and project settings through the official CLI, unchanged (see `neonctl-harness.ts`).
 // The CLI has no command of its own for sharing a project: `neonctl api` sends the documented
 // routes, and `projects list` shows what is shared with the key's user.
 
@@ -23,25 +23,25 @@ describe("the official CLI (neonctl): project permissions and settings", functio
       listed.project_permissions.map((p: Json) => p.id),
       [granted.id],
     );
-    const twice = await cli.neonctl(["api", `/projects/${P}/permissions`, "-f", "email=CASEY@example.com"]);
+    const twice = await cli.neonctl("api", `/projects/${P}/permissions`, "-f", "email=CASEY@example.com");
     assert.notEqual(twice.code, 0);
     assert.match(twice.stderr, /already shared with CASEY@example.com/);
-    const malformed = await cli.neonctl(["api", `/projects/${P}/permissions`, "-f", "email=casey"]);
+    const malformed = await cli.neonctl("api", `/projects/${P}/permissions`, "-f", "email=casey");
     assert.notEqual(malformed.code, 0);
     assert.match(malformed.stderr, /email must match format "email"/);
 
-    const casey = await cli.neonctl(["projects", "list"], DEMO.memberPersonalKey);
+    const casey = await cli.neonctlAs(DEMO.memberPersonalKey, "projects", "list");
     assert.equal(casey.code, 0, casey.stderr);
     assert.deepEqual(ids(casey.json.shared_with_you), [P]);
     assert.ok(!ids(casey.json.projects).includes(P), "a shared project is not among the user's own");
-    const seen = await cli.neonctl(["projects", "get", P], DEMO.memberPersonalKey);
+    const seen = await cli.neonctlAs(DEMO.memberPersonalKey, "projects", "get", P);
     assert.equal(seen.json?.id, P, seen.stderr);
 
     const revoked = await cli.ok("api", `/projects/${P}/permissions/${granted.id}`, "-X", "DELETE");
     assert.equal(typeof revoked.revoked_at, "string");
-    const after = await cli.neonctl(["projects", "list"], DEMO.memberPersonalKey);
+    const after = await cli.neonctlAs(DEMO.memberPersonalKey, "projects", "list");
     assert.deepEqual(ids(after.json.shared_with_you), []);
-    const refused = await cli.neonctl(["projects", "get", P], DEMO.memberPersonalKey);
+    const refused = await cli.neonctlAs(DEMO.memberPersonalKey, "projects", "get", P);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /no access to project/);
   });
@@ -75,7 +75,7 @@ describe("the official CLI (neonctl): project permissions and settings", functio
     const wrong = JSON.stringify({
       project: { settings: { maintenance_window: { ...window, weekdays: [9] } } },
     });
-    const refused = await cli.neonctl(["api", `/projects/${id}`, "-X", "PATCH", "-d", wrong]);
+    const refused = await cli.neonctl("api", `/projects/${id}`, "-X", "PATCH", "-d", wrong);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /weekdays must list days from 1 \(Monday\) to 7 \(Sunday\)/);
   });

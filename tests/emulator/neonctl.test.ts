@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import type { Json } from "./helpers";
-import { useNeonctl } from "./neonctl";
+import { useNeonctl } from "./neonctl-harness";
 
-// The official CLI (`neonctl`, unchanged) against the emulator (see `neonctl.ts`).
+// The official CLI (`neonctl`, unchanged) as a user runs it against the emulator (see
+// neonctl-harness.ts): the commands of the objects every stack has.
 
 const P = DEMO.projectId;
 
 describe("the official CLI (neonctl) against the emulator", function () {
   this.timeout(120_000);
   const cli = useNeonctl();
-  const neonctl = (...args: string[]) => cli.neonctl(args);
-  const ok = (...args: string[]) => cli.ok(...args);
+  const { ok, neonctl } = cli;
 
   const branchNamed = (name: string) =>
     cli.emu.control

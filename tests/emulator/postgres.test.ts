@@ -138,6 +138,27 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
     assert.deepEqual(await query(dev.uri, "SELECT to_regclass('junk') AS junk"), [{ junk: null }]);
   });
 
+  it("keeps a branch's rows in a snapshot: writes after it are gone once it is restored and finalized, on the same connection string", async () => {
+    const dev = await child(main);
+    await idle();
+    const taken = await http.post(`/projects/${project}/branches/${dev.id}/snapshot?name=before-scratch`);
+    assert.equal(taken.status, 200, taken.text);
+    await query(dev.uri, "INSERT INTO orders (item) VALUES ('scratch')");
+    await query(dev.uri, "CREATE TABLE junk (x int)");
+    await idle();
+    const restored = await http.post(`/projects/${project}/snapshots/${taken.body.snapshot.id}/restore`, {
+      target_branch_id: dev.id,
+      finalize_restore: true,
+    });
+    assert.equal(restored.status, 200, restored.text);
+    // The compute moved to the restored branch: the same host now serves the snapshot's data.
+    assert.deepEqual(await query(dev.uri, "SELECT item FROM orders ORDER BY id"), [
+      { item: "tea" },
+      { item: "cake" },
+    ]);
+    assert.deepEqual(await query(dev.uri, "SELECT to_regclass('junk') AS junk"), [{ junk: null }]);
+  });
+
   it("lets a role in with its password, not with the old one after a reset, and not at all once deleted", async () => {
     await idle();
     const created = await http.post(`/projects/${project}/branches/${main}/roles`, { role: { name: "app" } });

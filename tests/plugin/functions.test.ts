@@ -119,6 +119,24 @@ describe("the provider plugin's functions (Invoke)", function () {
     );
   });
 
+  it("answers getSchemaDiff with the diff of two schemas, and names a missing database argument before any request", async () => {
+    const { result, failures } = await invoke(demo, "getSchemaDiff", {
+      projectId: DEMO.projectId,
+      branchId: DEMO.branchId,
+      baseBranchId: DEMO.branchId,
+      databaseName: "neondb",
+    });
+    assert.deepEqual(failures, []);
+    assert.deepEqual(result, { diff: "", changed: false });
+    const before = emulator.control.requests().length;
+    const missing = await invoke(demo, "getSchemaDiff", {
+      projectId: DEMO.projectId,
+      branchId: DEMO.branchId,
+    });
+    assert.deepEqual(missing.failures, ["databaseName: getSchemaDiff: databaseName is required"]);
+    assert.equal(emulator.control.requests().length, before, "nothing was sent");
+  });
+
   it("refuses arguments the declaration does not take, naming each, before any request", async () => {
     const before = emulator.control.requests().length;
     const { failures } = await invoke(demo, "getConnectionUri", {

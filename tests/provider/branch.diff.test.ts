@@ -100,6 +100,7 @@ const ROW_CASES: Record<
   autoscalingLimitMaxCu: { news: { ...same(), autoscalingLimitMaxCu: 2 }, replaces: [], changes: true },
   suspendTimeoutSeconds: { news: { ...same(), suspendTimeoutSeconds: 600 }, replaces: [], changes: true },
   resetTrigger: { news: { ...same(), resetTrigger: "2025-11-21" }, replaces: [], changes: true },
+  restore: { news: { ...same(), restore: { snapshotId: "snap-one-a0000000" } }, replaces: [], changes: true },
   deleteProtection: { news: { ...same(), deleteProtection: true }, replaces: [], changes: true },
   timeouts: { news: { ...same(), timeouts: { create: 120 } }, replaces: [], changes: true },
   adoptExisting: {

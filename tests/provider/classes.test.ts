@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
 import { API_KEY, ApiKey } from "../../provider/resources/public/apiKey";
+import { BACKUP_SCHEDULE, BackupSchedule } from "../../provider/resources/public/backupSchedule";
 import { BRANCH, Branch } from "../../provider/resources/public/branch";
 import { DATABASE, Database } from "../../provider/resources/public/database";
 import { outputNames, type ResourceDeclaration, secretsOf } from "../../provider/resources/public/declare";
@@ -13,6 +14,7 @@ import { PROJECT, Project } from "../../provider/resources/public/project";
 import { PROJECT_PERMISSION, ProjectPermission } from "../../provider/resources/public/projectPermission";
 import { providerSource } from "../../provider/resources/public/resource";
 import { ROLE, Role } from "../../provider/resources/public/role";
+import { SNAPSHOT, Snapshot } from "../../provider/resources/public/snapshot";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
 
@@ -93,6 +95,12 @@ describe("resource classes (Pulumi mock monitor)", () => {
     [ROLE, () => new Role("r", { projectId: "p-1", branchId: "br-1" })],
     [DATABASE, () => new Database("d", { projectId: "p-1", branchId: "br-1", ownerName: "app" })],
     [PROJECT_PERMISSION, () => new ProjectPermission("g", { projectId: "p-1", email: "ada@example.com" })],
+    [SNAPSHOT, () => new Snapshot("s", { projectId: "p-1", branchId: "br-1", name: "s" })],
+    [
+      BACKUP_SCHEDULE,
+      () =>
+        new BackupSchedule("b", { projectId: "p-1", branchId: "br-1", schedule: [{ frequency: "daily" }] }),
+    ],
   ];
   for (const [declaration, make] of kinds) {
     it(`seeds every output ${declaration.type} declares, so each is an Output on the object, and asks for its declared secrets`, async () => {

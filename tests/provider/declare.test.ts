@@ -93,7 +93,11 @@ describe("resource declarations", () => {
       .filter((value) => typeof value === "function" && value.prototype instanceof DynamicResource)
       .map((value) => (value as { name: string }).name)
       .sort();
-    assert.equal(kinds.length, DECLARATIONS.length, kinds.join(", "));
+    assert.deepEqual(
+      kinds,
+      DECLARATIONS.map((d) => d.type).sort(),
+      "every declared kind is exported as a class",
+    );
     assert.deepEqual([...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(), kinds);
     const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
     assert.deepEqual(

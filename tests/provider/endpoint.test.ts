@@ -115,6 +115,9 @@ describe("Endpoint provider against the emulator", () => {
       suspendTimeoutSeconds: { suspendTimeoutSeconds: 300 },
       poolerEnabled: { poolerEnabled: true },
       disabled: { disabled: true },
+      poolerMode: { poolerMode: "transaction" },
+      name: { name: "reporting" },
+      pgSettings: { pgSettings: { work_mem: "64MB" } },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { update: 60 } },
       adoptExisting: { adoptExisting: "ep-other-00000000" },
@@ -199,6 +202,82 @@ describe("Endpoint provider against the emulator", () => {
     assert.equal(leftOut.changes, false);
   });
 
+  it("creates a compute with a name, pooler mode and Postgres settings: the name replaces the create's mark once the compute is there", async () => {
+    const branchId = await bareBranch("endpoint-named");
+    const news = {
+      ...inputs({ branchId, name: "reporting", poolerMode: "transaction", pgSettings: { work_mem: "64MB" } }),
+      __owner: "urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Endpoint::reporting",
+    };
+    const checked = (await endpointProvider.check!({} as EndpointInputs, news)).inputs as EndpointInputs;
+    control().clearRequests();
+    const made = (await endpointProvider.create(checked)).outs as EndpointOutputs;
+    const live = stored(made.endpointId);
+    assert.deepEqual([live?.name, live?.settings], ["reporting", { pg_settings: { work_mem: "64MB" } }]);
+    assert.deepEqual(
+      [made.name, made.poolerMode, made.pgSettings],
+      ["reporting", "transaction", { work_mem: "64MB" }],
+    );
+    assert.deepEqual(harness.writes(), [
+      `POST /projects/${P}/endpoints`,
+      `PATCH /projects/${P}/endpoints/${made.endpointId}`,
+    ]);
+    const log = control()
+      .dumpState()
+      .operations.filter((op) => op.endpoint_id === made.endpointId);
+    assert.deepEqual(
+      log.map((op) => op.action),
+      ["start_compute"],
+      "the rename after the create started no operation",
+    );
+  });
+
+  it("changes the name alone with a PATCH that starts no operation, and Postgres settings with one PATCH of the whole map; left out, each stays as it is", async () => {
+    const branchId = await bareBranch("endpoint-settings");
+    const made = (await endpointProvider.create(inputs({ branchId, pgSettings: { work_mem: "64MB" } })))
+      .outs as EndpointOutputs;
+    control().clearRequests();
+    const renamed = (
+      await endpointProvider.update!(made.endpointId, made, inputs({ branchId, name: "analytics" }))
+    ).outs as EndpointOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${P}/endpoints/${made.endpointId}`]);
+    assert.deepEqual(renamed.operationIds, made.operationIds, "a rename starts no operation");
+    assert.deepEqual([stored(made.endpointId)?.name, renamed.name], ["analytics", "analytics"]);
+    assert.deepEqual(renamed.pgSettings, { work_mem: "64MB" }, "settings left out stay");
+    control().clearRequests();
+    const tuned = (
+      await endpointProvider.update!(
+        made.endpointId,
+        renamed,
+        inputs({ branchId, pgSettings: { work_mem: "128MB", "auto_explain.log_min_duration": "1s" } }),
+      )
+    ).outs as EndpointOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${P}/endpoints/${made.endpointId}`]);
+    assert.deepEqual(tuned.pgSettings, { work_mem: "128MB", "auto_explain.log_min_duration": "1s" });
+    assert.equal(tuned.name, "analytics");
+    const leftOut = await endpointProvider.diff!(made.endpointId, tuned, inputs({ branchId }));
+    assert.equal(leftOut.changes, false);
+    const same = await endpointProvider.diff!(
+      made.endpointId,
+      tuned,
+      inputs({ branchId, pgSettings: { "auto_explain.log_min_duration": "1s", work_mem: "128MB" } }),
+    );
+    assert.equal(same.changes, false, "the same map in another order is no change");
+  });
+
+  it("is refused by the emulator for a Postgres setting name that is none, and for the session pooler mode", async () => {
+    const api = createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+    await assert.rejects(
+      api.updateEndpoint(P, DEMO.endpointId, {
+        endpoint: { settings: { pg_settings: { "work mem": "1MB" } } },
+      }),
+      /400 .*endpoint\.settings\.pg_settings: "work mem" is not a Postgres parameter name/,
+    );
+    await assert.rejects(
+      api.updateEndpoint(P, DEMO.endpointId, { endpoint: { pooler_mode: "session" } }),
+      /400 .*pooler_mode/,
+    );
+  });
+
   describe("check", () => {
     const failures = async (values: Partial<EndpointInputs>) =>
       (await endpointProvider.check!({} as EndpointInputs, inputs({ branchId: DEMO.branchId, ...values })))
@@ -255,6 +334,31 @@ describe("Endpoint provider against the emulator", () => {
       assert.deepEqual(await failures({ type: "primary" }), [
         { property: "type", reason: 'type must be one of read_only, read_write, not "primary"' },
       ]);
+    });
+
+    it("fails the session pooler mode, saying what the service runs, a Postgres setting name that is none, and a name over 64 characters", async () => {
+      assert.deepEqual(await failures({ poolerMode: "session" }), [
+        {
+          property: "poolerMode",
+          reason:
+            "poolerMode must be transaction: the service runs its connection pooler in transaction mode only; for session semantics connect to the compute's host instead of the pooled one",
+        },
+      ]);
+      assert.deepEqual(await failures({ pgSettings: { "work mem": "1MB" } }), [
+        {
+          property: "pgSettings",
+          reason:
+            'pgSettings: "work mem" is not a Postgres parameter name (letters, digits and _, an extension\'s with one dot)',
+        },
+      ]);
+      assert.match(
+        (await failures({ name: "x".repeat(65) }))?.[0]?.reason ?? "",
+        /name must be at most 64 characters, got 65/,
+      );
+      assert.equal(
+        await failures({ poolerMode: "transaction", pgSettings: { "pg_stat_statements.max": "5000" } }),
+        undefined,
+      );
     });
 
     it("lets values not known yet through", async () => {

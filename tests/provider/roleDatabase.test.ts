@@ -7,16 +7,12 @@ import {
   databaseProvider,
 } from "../../provider/resources/public/database";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
-import { PROVIDER_TEXT, useEmulator } from "./support";
+import { useEmulator, withProvider } from "./support";
 
 // Role and Database against the emulator: what the service holds after each provider call.
 
 const P = DEMO.projectId;
 const B = DEMO.branchId;
-
-function withProvider<T>(values: T): T {
-  return { ...values, __provider: PROVIDER_TEXT } as T;
-}
 
 describe("Role and Database providers against the emulator", () => {
   const harness = useEmulator();

@@ -20,6 +20,11 @@ export const OP_MS = 20;
 /** The `__provider` value Pulumi passes along with inputs; the methods must carry it through untouched. */
 export const PROVIDER_TEXT = "exports.handler = () => ({}); // serialized provider stand-in";
 
+/** Inputs as a program's resource sends them: with its serialized provider. */
+export function withProvider<T>(values: T): T {
+  return { ...values, __provider: PROVIDER_TEXT } as T;
+}
+
 /** A `pulumi.dynamic.Config` over a plain map, as the engine hands one to `configure()`. */
 export function fakeConfig(values: Record<string, string>): pulumi.dynamic.Config {
   return {

@@ -18,6 +18,8 @@ import {
   BranchGetResponseSchema,
   BranchListResponseSchema,
   type BranchRestoreRequest,
+  BranchSchemaCompareResponseSchema,
+  BranchSchemaResponseSchema,
   type BranchUpdateRequest,
   type BranchUpdateResponse,
   BranchUpdateResponseSchema,
@@ -152,4 +154,59 @@ export function deleteBranch(
     route: branchRoute(projectId, branchId),
     schema: BranchDeleteResponseSchema,
   });
+}
+
+/** A point of a branch's history: an LSN (`0/1F0A3B8`) or a timestamp (RFC 3339); neither is its head. */
+export interface SchemaPoint {
+  lsn?: string | undefined;
+  timestamp?: string | undefined;
+}
+
+/** `GET /projects/{project_id}/branches/{branch_id}/schema`: the schema of database `dbName` as SQL, at the head or at a point. */
+export async function getBranchSchema(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  query: SchemaPoint & { dbName: string },
+): Promise<string> {
+  const body = await send(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/schema", {
+      project_id: projectId,
+      branch_id: branchId,
+    }),
+    query: { db_name: query.dbName, lsn: query.lsn, timestamp: query.timestamp },
+    schema: BranchSchemaResponseSchema,
+  });
+  return body.sql;
+}
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/compare_schema`: the unified diff from the base
+ * branch's schema of database `dbName` (the branch's parent when `baseBranchId` is left out) to
+ * the branch's, each side at its head or at a point; empty when they are the same.
+ */
+export async function compareBranchSchema(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  query: SchemaPoint & { dbName: string; baseBranchId?: string | undefined; base?: SchemaPoint | undefined },
+): Promise<string> {
+  const body = await send(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/compare_schema", {
+      project_id: projectId,
+      branch_id: branchId,
+    }),
+    query: {
+      db_name: query.dbName,
+      base_branch_id: query.baseBranchId,
+      lsn: query.lsn,
+      timestamp: query.timestamp,
+      base_lsn: query.base?.lsn,
+      base_timestamp: query.base?.timestamp,
+    },
+    schema: BranchSchemaCompareResponseSchema,
+  });
+  return body.diff;
 }

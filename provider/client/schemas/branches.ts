@@ -21,6 +21,12 @@ export const BranchSchema = z.looseObject({
   expires_at: maybe(z.string()),
   /** `parent-data` (the default) or `schema-only`; other strings accepted. */
   init_source: maybe(z.string()),
+  /** `restored` for a branch a snapshot restore made, `finalized` once it replaced its target. */
+  restore_status: maybe(z.string()),
+  /** The snapshot a restored branch came from. */
+  restored_from: maybe(z.string()),
+  /** The branch a finalized restore replaced: this branch now carries its name and computes. */
+  restored_as: maybe(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -107,3 +113,9 @@ export interface BranchRestoreRequest {
   /** Keeps the branch's previous state as a new branch of this name (required when it has children). */
   preserve_under_name?: string | undefined;
 }
+
+/** `GET /projects/{project_id}/branches/{branch_id}/schema` (as SQL: `json` is not asked for). */
+export const BranchSchemaResponseSchema = z.looseObject({ sql: z.string().default("") });
+
+/** `GET /projects/{project_id}/branches/{branch_id}/compare_schema`: a unified diff, empty when the schemas are the same. */
+export const BranchSchemaCompareResponseSchema = z.looseObject({ diff: z.string().default("") });

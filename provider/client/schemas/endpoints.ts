@@ -26,6 +26,8 @@ export const EndpointSchema = z.looseObject({
   /** A free label (1-64 characters), absent when none was given. */
   name: maybe(z.string()),
   disabled: maybe(z.boolean()),
+  /** The compute's settings; `pg_settings` are the Postgres settings it starts with, by name. */
+  settings: maybe(z.looseObject({ pg_settings: maybe(z.record(z.string(), z.string())) })),
   provisioner: maybe(z.string()),
   proxy_host: maybe(z.string()),
   created_at: maybe(z.string()),
@@ -61,6 +63,8 @@ export interface EndpointSettingsRequest {
   provisioner?: string | undefined;
   disabled?: boolean | undefined;
   name?: string | undefined;
+  pooler_mode?: string | undefined;
+  settings?: { pg_settings?: Record<string, string> | undefined; [field: string]: unknown } | undefined;
   [field: string]: unknown;
 }
 

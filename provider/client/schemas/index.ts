@@ -20,3 +20,4 @@ export * from "./operations";
 export * from "./permissions";
 export * from "./projects";
 export * from "./roles";
+export * from "./snapshots";

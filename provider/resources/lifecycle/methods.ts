@@ -181,7 +181,8 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       if (outs === undefined) return { id: "" };
       // Pulumi types refresh's inputs as the outputs type; they are the inputs the outputs stand for.
       const inputs = refreshedInputs(definition, outs) as unknown as O;
-      return { id: props === undefined ? definition.id(outs) : id, props: outs, inputs };
+      // The object's own id: after a restore outside the stack, that of the branch that carries it now.
+      return { id: definition.id(outs), props: outs, inputs };
     },
 
     /** Finishes waits an earlier run left pending, then applies the `update` rows in place. */

@@ -92,6 +92,17 @@ export function markOf(key: string, length = 10): string {
   return hash(`mark:${key}`).slice(0, length);
 }
 
+/**
+ * The label the API stores for an object labelled `name` and created with `key`: the label, ` #`
+ * and the key's mark, shortened to `max` characters here, never in the outputs. Without a create
+ * key (an object made before it was marked), the label alone.
+ */
+export function markedLabel(name: string, key: string | undefined, max = Number.POSITIVE_INFINITY): string {
+  if (key === undefined) return name;
+  const mark = ` #${markOf(key)}`;
+  return `${name.slice(0, Math.max(0, max - mark.length))}${mark}`;
+}
+
 /** The name marking an object that has a name field the resource does not use: `pulumi-` and the mark. */
 export function markedName(key: string): string {
   return `pulumi-${markOf(key, 20)}`;

@@ -30,6 +30,28 @@ export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
 /** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
 export type InitSource = ValueOf<typeof INIT_SOURCE>;
 
+/**
+ * What a branch's data is restored from, in place: a snapshot, or a point of the branch's own
+ * history. The branch keeps its id, name and computes (see `restore`).
+ */
+export const BRANCH_RESTORE = objectType("BranchRestore", {
+  /** The snapshot (`snap-...`) whose data the branch takes. */
+  snapshotId: { type: STRING, optional: true },
+  /** A point of the branch's own history (RFC 3339) to go back to. */
+  timestamp: { type: STRING, optional: true },
+  /** A point of the branch's own history, as an LSN (`0/1F0A3B8`). */
+  lsn: { type: STRING, optional: true },
+  /**
+   * The name of the new branch that keeps the data as it was before the restore (the stack does
+   * not manage it). Needed by the service for a restore from the branch's own history; generated
+   * when left out.
+   */
+  preserveUnderName: { type: STRING, optional: true },
+});
+
+/** What a branch's data is restored from, in the inputs' names. */
+export interface BranchRestore extends ObjectOf<typeof BRANCH_RESTORE.properties> {}
+
 /** A compute endpoint the branch is declared with. */
 const BRANCH_ENDPOINT_INPUT = objectType("BranchEndpointSpec", {
   /** `read_write` (at most one per branch) or `read_only`. */
@@ -98,6 +120,12 @@ export const BRANCH = declareResource({
     suspendTimeoutSeconds: { type: INTEGER, change: "update" },
     /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
     resetTrigger: { type: STRING, change: "update" },
+    /**
+     * Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point
+     * of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they
+     * restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
+     */
+    restore: { type: BRANCH_RESTORE, change: "update" },
     /** An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false. */

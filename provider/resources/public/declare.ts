@@ -41,6 +41,11 @@ export function arrayOf<const T extends ElementType>(
   return { type: "array", items };
 }
 
+/** A map from strings to `values`. */
+export function mapOf<const T extends ScalarType>(values: T): { readonly type: "map"; readonly values: T } {
+  return { type: "map", values };
+}
+
 /** A string from `values`; `open` when the API may report others (see `EnumType`). */
 export function enumOf<const V extends readonly string[], const O extends boolean = false>(
   name: string,

@@ -6,12 +6,15 @@ import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
-import { arrayOf, BOOLEAN, declareResource, INTEGER, NUMBER, STRING } from "./declare";
+import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, mapOf, NUMBER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 
 /** The two compute endpoint types. */
 export type ComputeEndpointType = (typeof ENDPOINT_TYPE.enum)[number];
+
+/** The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview). */
+export const POOLER_MODE = enumOf("PoolerMode", ["transaction", "session"], { open: true });
 
 /** A compute endpoint, declared. */
 export const ENDPOINT = declareResource({
@@ -35,6 +38,12 @@ export const ENDPOINT = declareResource({
     poolerEnabled: { type: BOOLEAN, change: "update" },
     /** When true, the compute refuses every connection (it keeps its settings); changed in place. */
     disabled: { type: BOOLEAN, change: "update" },
+    /** The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place. */
+    poolerMode: { type: POOLER_MODE, change: "update" },
+    /** The compute's name (1-64 characters), shown in the console. Changed in place. */
+    name: { type: STRING, change: "update" },
+    /** Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts). */
+    pgSettings: { type: mapOf(STRING), change: "update" },
     /** An existing compute endpoint id (`ep-...`) to take under management instead of creating one. */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the compute fails until it is set back to false. */
@@ -61,6 +70,12 @@ export const ENDPOINT = declareResource({
     poolerEnabled: { type: BOOLEAN },
     /** Whether the compute refuses connections. */
     disabled: { type: BOOLEAN, optional: true },
+    /** The connection pooler's mode as the API reports it. */
+    poolerMode: { type: POOLER_MODE, optional: true },
+    /** The compute's name; a compute created unnamed carries the create's mark, `pulumi-...`. */
+    name: { type: STRING, optional: true },
+    /** The Postgres settings the compute starts with, by name. */
+    pgSettings: { type: mapOf(STRING), optional: true },
     /** The host to connect to. */
     host: { type: STRING },
     /** The connection pooler's host: `-pooler` at the end of the host's first label. */
@@ -94,7 +109,7 @@ export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, E
 // The class's fields: one Output per declared output.
 export interface Endpoint extends OutputFields<typeof ENDPOINT> {}
 
-/** A compute endpoint of a branch; sizes, suspend timeout and pooler change in place. */
+/** A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi sets each field: the base class seeds every declared output.
 export class Endpoint extends DynamicResource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {

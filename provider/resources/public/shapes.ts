@@ -50,10 +50,16 @@ export interface UnionType {
   readonly oneOf: readonly (ScalarType | EnumType)[];
 }
 
+/** A map from any string to values of one scalar type, e.g. Postgres settings by name. */
+export interface MapType {
+  readonly type: "map";
+  readonly values: ScalarType;
+}
+
 /** A type that is not a list. */
 export type ElementType = ScalarType | EnumType | ObjectType | UnionType;
 
-export type Type = ElementType | ArrayType;
+export type Type = ElementType | ArrayType | MapType;
 
 /** A property of an object type: present unless `optional`, never null unless `nullable`. */
 export interface Property {
@@ -164,7 +170,9 @@ type ElementOf<T> = T extends { readonly type: "object"; readonly properties: in
  */
 export type ValueOf<T> = T extends { readonly type: "array"; readonly items: infer I }
   ? ElementOf<I>[]
-  : ElementOf<T>;
+  : T extends { readonly type: "map"; readonly values: infer V }
+    ? { [key: string]: ScalarOf<V> }
+    : ElementOf<T>;
 
 /** A property's value: its type's, or null when `nullable`. */
 type PropertyValue<F> = F extends { readonly type: infer T }
@@ -217,7 +225,9 @@ type ArgScalarOf<T> = T extends { readonly enum: readonly (infer V)[] } ? V : Sc
 /** A value a program may give for type `T`, without the outer `Input`. */
 type ArgValueOf<T> = T extends { readonly type: "array"; readonly items: infer I }
   ? pulumi.Input<ArgElementOf<I>>[]
-  : ArgElementOf<T>;
+  : T extends { readonly type: "map"; readonly values: infer V }
+    ? { [key: string]: pulumi.Input<ArgScalarOf<V>> }
+    : ArgElementOf<T>;
 
 /** Each property (or input) of `P` as a program may give it. */
 type ArgValues<P> = {

@@ -148,6 +148,8 @@ type branchArgs struct {
 	Protected *bool `pulumi:"protected"`
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger *string `pulumi:"resetTrigger"`
+	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
+	Restore *BranchRestore `pulumi:"restore"`
 	// Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
 	SuspendTimeoutSeconds *int `pulumi:"suspendTimeoutSeconds"`
 	// Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -186,6 +188,8 @@ type BranchArgs struct {
 	Protected pulumi.BoolPtrInput
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger pulumi.StringPtrInput
+	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
+	Restore BranchRestorePtrInput
 	// Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
 	SuspendTimeoutSeconds pulumi.IntPtrInput
 	// Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.

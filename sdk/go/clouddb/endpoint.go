@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A compute endpoint of a branch; sizes, suspend timeout and pooler change in place.
+// A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
 //
 // ## Import
 //
@@ -40,14 +40,20 @@ type Endpoint struct {
 	EndpointId pulumi.StringOutput `pulumi:"endpointId"`
 	// The host to connect to.
 	Host pulumi.StringOutput `pulumi:"host"`
+	// The compute's name; a compute created unnamed carries the create's mark, `pulumi-...`.
+	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// Ids of the operations the create started.
 	OperationIds pulumi.StringArrayOutput `pulumi:"operationIds"`
 	// Operations an earlier run stopped waiting for; the next `up` waits for them.
 	PendingOperationIds pulumi.StringArrayOutput `pulumi:"pendingOperationIds"`
+	// The Postgres settings the compute starts with, by name.
+	PgSettings pulumi.StringMapOutput `pulumi:"pgSettings"`
 	// The connection pooler's host: `-pooler` at the end of the host's first label.
 	PooledHost pulumi.StringOutput `pulumi:"pooledHost"`
 	// Whether the connection pooler is on.
 	PoolerEnabled pulumi.BoolOutput `pulumi:"poolerEnabled"`
+	// The connection pooler's mode as the API reports it.
+	PoolerMode PoolerModePtrOutput `pulumi:"poolerMode"`
 	// The project id.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
 	// The compute's region, e.g. `aws-us-east-2`.
@@ -116,8 +122,14 @@ type endpointArgs struct {
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// When true, the compute refuses every connection (it keeps its settings); changed in place.
 	Disabled *bool `pulumi:"disabled"`
+	// The compute's name (1-64 characters), shown in the console. Changed in place.
+	Name *string `pulumi:"name"`
+	// Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
+	PgSettings map[string]string `pulumi:"pgSettings"`
 	// Whether the connection pooler is on. Changed in place.
 	PoolerEnabled *bool `pulumi:"poolerEnabled"`
+	// The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
+	PoolerMode *PoolerMode `pulumi:"poolerMode"`
 	// The project of the branch. Changing it replaces the compute.
 	ProjectId string `pulumi:"projectId"`
 	// Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
@@ -142,8 +154,14 @@ type EndpointArgs struct {
 	DeleteProtection pulumi.BoolPtrInput
 	// When true, the compute refuses every connection (it keeps its settings); changed in place.
 	Disabled pulumi.BoolPtrInput
+	// The compute's name (1-64 characters), shown in the console. Changed in place.
+	Name pulumi.StringPtrInput
+	// Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
+	PgSettings pulumi.StringMapInput
 	// Whether the connection pooler is on. Changed in place.
 	PoolerEnabled pulumi.BoolPtrInput
+	// The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
+	PoolerMode PoolerModePtrInput
 	// The project of the branch. Changing it replaces the compute.
 	ProjectId pulumi.StringInput
 	// Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
@@ -281,6 +299,11 @@ func (o EndpointOutput) Host() pulumi.StringOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringOutput { return v.Host }).(pulumi.StringOutput)
 }
 
+// The compute's name; a compute created unnamed carries the create's mark, `pulumi-...`.
+func (o EndpointOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
+}
+
 // Ids of the operations the create started.
 func (o EndpointOutput) OperationIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.OperationIds }).(pulumi.StringArrayOutput)
@@ -291,6 +314,11 @@ func (o EndpointOutput) PendingOperationIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringArrayOutput { return v.PendingOperationIds }).(pulumi.StringArrayOutput)
 }
 
+// The Postgres settings the compute starts with, by name.
+func (o EndpointOutput) PgSettings() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringMapOutput { return v.PgSettings }).(pulumi.StringMapOutput)
+}
+
 // The connection pooler's host: `-pooler` at the end of the host's first label.
 func (o EndpointOutput) PooledHost() pulumi.StringOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.StringOutput { return v.PooledHost }).(pulumi.StringOutput)
@@ -299,6 +327,11 @@ func (o EndpointOutput) PooledHost() pulumi.StringOutput {
 // Whether the connection pooler is on.
 func (o EndpointOutput) PoolerEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.BoolOutput { return v.PoolerEnabled }).(pulumi.BoolOutput)
+}
+
+// The connection pooler's mode as the API reports it.
+func (o EndpointOutput) PoolerMode() PoolerModePtrOutput {
+	return o.ApplyT(func(v *Endpoint) PoolerModePtrOutput { return v.PoolerMode }).(PoolerModePtrOutput)
 }
 
 // The project id.

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "clouddb:index:ApiKey":
 		r = &ApiKey{}
+	case "clouddb:index:BackupSchedule":
+		r = &BackupSchedule{}
 	case "clouddb:index:Branch":
 		r = &Branch{}
 	case "clouddb:index:Database":
@@ -35,6 +37,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ProjectPermission{}
 	case "clouddb:index:Role":
 		r = &Role{}
+	case "clouddb:index:Snapshot":
+		r = &Snapshot{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -102,6 +102,176 @@ func (o ApiKeyKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) p
 	}).(pulumi.StringPtrOutput)
 }
 
+// How often the service takes a scheduled snapshot.
+type BackupFrequency string
+
+const (
+	BackupFrequencyHOURLY  = BackupFrequency("hourly")
+	BackupFrequencyDAILY   = BackupFrequency("daily")
+	BackupFrequencyWEEKLY  = BackupFrequency("weekly")
+	BackupFrequencyMONTHLY = BackupFrequency("monthly")
+)
+
+func (BackupFrequency) ElementType() reflect.Type {
+	return reflect.TypeOf((*BackupFrequency)(nil)).Elem()
+}
+
+func (e BackupFrequency) ToBackupFrequencyOutput() BackupFrequencyOutput {
+	return pulumi.ToOutput(e).(BackupFrequencyOutput)
+}
+
+func (e BackupFrequency) ToBackupFrequencyOutputWithContext(ctx context.Context) BackupFrequencyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(BackupFrequencyOutput)
+}
+
+func (e BackupFrequency) ToBackupFrequencyPtrOutput() BackupFrequencyPtrOutput {
+	return e.ToBackupFrequencyPtrOutputWithContext(context.Background())
+}
+
+func (e BackupFrequency) ToBackupFrequencyPtrOutputWithContext(ctx context.Context) BackupFrequencyPtrOutput {
+	return BackupFrequency(e).ToBackupFrequencyOutputWithContext(ctx).ToBackupFrequencyPtrOutputWithContext(ctx)
+}
+
+func (e BackupFrequency) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BackupFrequency) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BackupFrequency) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e BackupFrequency) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type BackupFrequencyOutput struct{ *pulumi.OutputState }
+
+func (BackupFrequencyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BackupFrequency)(nil)).Elem()
+}
+
+func (o BackupFrequencyOutput) ToBackupFrequencyOutput() BackupFrequencyOutput {
+	return o
+}
+
+func (o BackupFrequencyOutput) ToBackupFrequencyOutputWithContext(ctx context.Context) BackupFrequencyOutput {
+	return o
+}
+
+func (o BackupFrequencyOutput) ToBackupFrequencyPtrOutput() BackupFrequencyPtrOutput {
+	return o.ToBackupFrequencyPtrOutputWithContext(context.Background())
+}
+
+func (o BackupFrequencyOutput) ToBackupFrequencyPtrOutputWithContext(ctx context.Context) BackupFrequencyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BackupFrequency) *BackupFrequency {
+		return &v
+	}).(BackupFrequencyPtrOutput)
+}
+
+func (o BackupFrequencyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o BackupFrequencyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BackupFrequency) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o BackupFrequencyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BackupFrequencyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BackupFrequency) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type BackupFrequencyPtrOutput struct{ *pulumi.OutputState }
+
+func (BackupFrequencyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BackupFrequency)(nil)).Elem()
+}
+
+func (o BackupFrequencyPtrOutput) ToBackupFrequencyPtrOutput() BackupFrequencyPtrOutput {
+	return o
+}
+
+func (o BackupFrequencyPtrOutput) ToBackupFrequencyPtrOutputWithContext(ctx context.Context) BackupFrequencyPtrOutput {
+	return o
+}
+
+func (o BackupFrequencyPtrOutput) Elem() BackupFrequencyOutput {
+	return o.ApplyT(func(v *BackupFrequency) BackupFrequency {
+		if v != nil {
+			return *v
+		}
+		var ret BackupFrequency
+		return ret
+	}).(BackupFrequencyOutput)
+}
+
+func (o BackupFrequencyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BackupFrequencyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *BackupFrequency) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// BackupFrequencyInput is an input type that accepts values of the BackupFrequency enum
+// A concrete instance of `BackupFrequencyInput` can be one of the following:
+//
+//	BackupFrequencyHOURLY
+//	BackupFrequencyDAILY
+//	BackupFrequencyWEEKLY
+//	BackupFrequencyMONTHLY
+type BackupFrequencyInput interface {
+	pulumi.Input
+
+	ToBackupFrequencyOutput() BackupFrequencyOutput
+	ToBackupFrequencyOutputWithContext(context.Context) BackupFrequencyOutput
+}
+
+var backupFrequencyPtrType = reflect.TypeOf((**BackupFrequency)(nil)).Elem()
+
+type BackupFrequencyPtrInput interface {
+	pulumi.Input
+
+	ToBackupFrequencyPtrOutput() BackupFrequencyPtrOutput
+	ToBackupFrequencyPtrOutputWithContext(context.Context) BackupFrequencyPtrOutput
+}
+
+type backupFrequencyPtr string
+
+func BackupFrequencyPtr(v string) BackupFrequencyPtrInput {
+	return (*backupFrequencyPtr)(&v)
+}
+
+func (*backupFrequencyPtr) ElementType() reflect.Type {
+	return backupFrequencyPtrType
+}
+
+func (in *backupFrequencyPtr) ToBackupFrequencyPtrOutput() BackupFrequencyPtrOutput {
+	return pulumi.ToOutput(in).(BackupFrequencyPtrOutput)
+}
+
+func (in *backupFrequencyPtr) ToBackupFrequencyPtrOutputWithContext(ctx context.Context) BackupFrequencyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(BackupFrequencyPtrOutput)
+}
+
 // The two compute endpoint types; the API may add others, which the state records as it says.
 type EndpointType string
 
@@ -434,15 +604,189 @@ func (in *initSourcePtr) ToInitSourcePtrOutputWithContext(ctx context.Context) I
 	return pulumi.ToOutputWithContext(ctx, in).(InitSourcePtrOutput)
 }
 
+// The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
+type PoolerMode string
+
+const (
+	PoolerModeTRANSACTION = PoolerMode("transaction")
+	PoolerModeSESSION     = PoolerMode("session")
+)
+
+func (PoolerMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*PoolerMode)(nil)).Elem()
+}
+
+func (e PoolerMode) ToPoolerModeOutput() PoolerModeOutput {
+	return pulumi.ToOutput(e).(PoolerModeOutput)
+}
+
+func (e PoolerMode) ToPoolerModeOutputWithContext(ctx context.Context) PoolerModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PoolerModeOutput)
+}
+
+func (e PoolerMode) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return e.ToPoolerModePtrOutputWithContext(context.Background())
+}
+
+func (e PoolerMode) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return PoolerMode(e).ToPoolerModeOutputWithContext(ctx).ToPoolerModePtrOutputWithContext(ctx)
+}
+
+func (e PoolerMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PoolerMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PoolerMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PoolerMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PoolerModeOutput struct{ *pulumi.OutputState }
+
+func (PoolerModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PoolerMode)(nil)).Elem()
+}
+
+func (o PoolerModeOutput) ToPoolerModeOutput() PoolerModeOutput {
+	return o
+}
+
+func (o PoolerModeOutput) ToPoolerModeOutputWithContext(ctx context.Context) PoolerModeOutput {
+	return o
+}
+
+func (o PoolerModeOutput) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return o.ToPoolerModePtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PoolerMode) *PoolerMode {
+		return &v
+	}).(PoolerModePtrOutput)
+}
+
+func (o PoolerModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PoolerMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PoolerModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PoolerMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PoolerModePtrOutput struct{ *pulumi.OutputState }
+
+func (PoolerModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PoolerMode)(nil)).Elem()
+}
+
+func (o PoolerModePtrOutput) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return o
+}
+
+func (o PoolerModePtrOutput) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return o
+}
+
+func (o PoolerModePtrOutput) Elem() PoolerModeOutput {
+	return o.ApplyT(func(v *PoolerMode) PoolerMode {
+		if v != nil {
+			return *v
+		}
+		var ret PoolerMode
+		return ret
+	}).(PoolerModeOutput)
+}
+
+func (o PoolerModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PoolerModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PoolerMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PoolerModeInput is an input type that accepts values of the PoolerMode enum
+// A concrete instance of `PoolerModeInput` can be one of the following:
+//
+//	PoolerModeTRANSACTION
+//	PoolerModeSESSION
+type PoolerModeInput interface {
+	pulumi.Input
+
+	ToPoolerModeOutput() PoolerModeOutput
+	ToPoolerModeOutputWithContext(context.Context) PoolerModeOutput
+}
+
+var poolerModePtrType = reflect.TypeOf((**PoolerMode)(nil)).Elem()
+
+type PoolerModePtrInput interface {
+	pulumi.Input
+
+	ToPoolerModePtrOutput() PoolerModePtrOutput
+	ToPoolerModePtrOutputWithContext(context.Context) PoolerModePtrOutput
+}
+
+type poolerModePtr string
+
+func PoolerModePtr(v string) PoolerModePtrInput {
+	return (*poolerModePtr)(&v)
+}
+
+func (*poolerModePtr) ElementType() reflect.Type {
+	return poolerModePtrType
+}
+
+func (in *poolerModePtr) ToPoolerModePtrOutput() PoolerModePtrOutput {
+	return pulumi.ToOutput(in).(PoolerModePtrOutput)
+}
+
+func (in *poolerModePtr) ToPoolerModePtrOutputWithContext(ctx context.Context) PoolerModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PoolerModePtrOutput)
+}
+
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
+	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourcePtrInput)(nil)).Elem(), InitSource("parent-data"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterOutputType(ApiKeyKindOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindPtrOutput{})
+	pulumi.RegisterOutputType(BackupFrequencyOutput{})
+	pulumi.RegisterOutputType(BackupFrequencyPtrOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})
 	pulumi.RegisterOutputType(InitSourcePtrOutput{})
+	pulumi.RegisterOutputType(PoolerModeOutput{})
+	pulumi.RegisterOutputType(PoolerModePtrOutput{})
 }

@@ -13,6 +13,142 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+type BackupScheduleEntry struct {
+	// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+	Day *int `pulumi:"day"`
+	// `hourly`, `daily`, `weekly` or `monthly`.
+	Frequency BackupFrequency `pulumi:"frequency"`
+	// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+	Hour *int `pulumi:"hour"`
+	// The month (1-12) a monthly entry is limited to; left out, every month.
+	Month *int `pulumi:"month"`
+	// How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+	RetentionSeconds *int `pulumi:"retentionSeconds"`
+}
+
+// BackupScheduleEntryInput is an input type that accepts BackupScheduleEntryArgs and BackupScheduleEntryOutput values.
+// You can construct a concrete instance of `BackupScheduleEntryInput` via:
+//
+//	BackupScheduleEntryArgs{...}
+type BackupScheduleEntryInput interface {
+	pulumi.Input
+
+	ToBackupScheduleEntryOutput() BackupScheduleEntryOutput
+	ToBackupScheduleEntryOutputWithContext(context.Context) BackupScheduleEntryOutput
+}
+
+// One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+type BackupScheduleEntryArgs struct {
+	// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+	Day pulumi.IntPtrInput `pulumi:"day"`
+	// `hourly`, `daily`, `weekly` or `monthly`.
+	Frequency BackupFrequencyInput `pulumi:"frequency"`
+	// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+	Hour pulumi.IntPtrInput `pulumi:"hour"`
+	// The month (1-12) a monthly entry is limited to; left out, every month.
+	Month pulumi.IntPtrInput `pulumi:"month"`
+	// How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+	RetentionSeconds pulumi.IntPtrInput `pulumi:"retentionSeconds"`
+}
+
+func (BackupScheduleEntryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BackupScheduleEntry)(nil)).Elem()
+}
+
+func (i BackupScheduleEntryArgs) ToBackupScheduleEntryOutput() BackupScheduleEntryOutput {
+	return i.ToBackupScheduleEntryOutputWithContext(context.Background())
+}
+
+func (i BackupScheduleEntryArgs) ToBackupScheduleEntryOutputWithContext(ctx context.Context) BackupScheduleEntryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BackupScheduleEntryOutput)
+}
+
+// BackupScheduleEntryArrayInput is an input type that accepts BackupScheduleEntryArray and BackupScheduleEntryArrayOutput values.
+// You can construct a concrete instance of `BackupScheduleEntryArrayInput` via:
+//
+//	BackupScheduleEntryArray{ BackupScheduleEntryArgs{...} }
+type BackupScheduleEntryArrayInput interface {
+	pulumi.Input
+
+	ToBackupScheduleEntryArrayOutput() BackupScheduleEntryArrayOutput
+	ToBackupScheduleEntryArrayOutputWithContext(context.Context) BackupScheduleEntryArrayOutput
+}
+
+type BackupScheduleEntryArray []BackupScheduleEntryInput
+
+func (BackupScheduleEntryArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BackupScheduleEntry)(nil)).Elem()
+}
+
+func (i BackupScheduleEntryArray) ToBackupScheduleEntryArrayOutput() BackupScheduleEntryArrayOutput {
+	return i.ToBackupScheduleEntryArrayOutputWithContext(context.Background())
+}
+
+func (i BackupScheduleEntryArray) ToBackupScheduleEntryArrayOutputWithContext(ctx context.Context) BackupScheduleEntryArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BackupScheduleEntryArrayOutput)
+}
+
+// One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+type BackupScheduleEntryOutput struct{ *pulumi.OutputState }
+
+func (BackupScheduleEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BackupScheduleEntry)(nil)).Elem()
+}
+
+func (o BackupScheduleEntryOutput) ToBackupScheduleEntryOutput() BackupScheduleEntryOutput {
+	return o
+}
+
+func (o BackupScheduleEntryOutput) ToBackupScheduleEntryOutputWithContext(ctx context.Context) BackupScheduleEntryOutput {
+	return o
+}
+
+// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+func (o BackupScheduleEntryOutput) Day() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Day }).(pulumi.IntPtrOutput)
+}
+
+// `hourly`, `daily`, `weekly` or `monthly`.
+func (o BackupScheduleEntryOutput) Frequency() BackupFrequencyOutput {
+	return o.ApplyT(func(v BackupScheduleEntry) BackupFrequency { return v.Frequency }).(BackupFrequencyOutput)
+}
+
+// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+func (o BackupScheduleEntryOutput) Hour() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Hour }).(pulumi.IntPtrOutput)
+}
+
+// The month (1-12) a monthly entry is limited to; left out, every month.
+func (o BackupScheduleEntryOutput) Month() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Month }).(pulumi.IntPtrOutput)
+}
+
+// How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+func (o BackupScheduleEntryOutput) RetentionSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.RetentionSeconds }).(pulumi.IntPtrOutput)
+}
+
+type BackupScheduleEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (BackupScheduleEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BackupScheduleEntry)(nil)).Elem()
+}
+
+func (o BackupScheduleEntryArrayOutput) ToBackupScheduleEntryArrayOutput() BackupScheduleEntryArrayOutput {
+	return o
+}
+
+func (o BackupScheduleEntryArrayOutput) ToBackupScheduleEntryArrayOutputWithContext(ctx context.Context) BackupScheduleEntryArrayOutput {
+	return o
+}
+
+func (o BackupScheduleEntryArrayOutput) Index(i pulumi.IntInput) BackupScheduleEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BackupScheduleEntry {
+		return vs[0].([]BackupScheduleEntry)[vs[1].(int)]
+	}).(BackupScheduleEntryOutput)
+}
+
 // A compute endpoint of the branch, as last read.
 type BranchEndpoint struct {
 	// Autoscaling maximum, CU.
@@ -199,6 +335,203 @@ func (o BranchEndpointSpecArrayOutput) Index(i pulumi.IntInput) BranchEndpointSp
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchEndpointSpec {
 		return vs[0].([]BranchEndpointSpec)[vs[1].(int)]
 	}).(BranchEndpointSpecOutput)
+}
+
+// What a branch's data is restored from, in place: a snapshot, or a point of the branch's own history. The branch keeps its id, name and computes (see `restore`).
+type BranchRestore struct {
+	// A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+	Lsn *string `pulumi:"lsn"`
+	// The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+	PreserveUnderName *string `pulumi:"preserveUnderName"`
+	// The snapshot (`snap-...`) whose data the branch takes.
+	SnapshotId *string `pulumi:"snapshotId"`
+	// A point of the branch's own history (RFC 3339) to go back to.
+	Timestamp *string `pulumi:"timestamp"`
+}
+
+// BranchRestoreInput is an input type that accepts BranchRestoreArgs and BranchRestoreOutput values.
+// You can construct a concrete instance of `BranchRestoreInput` via:
+//
+//	BranchRestoreArgs{...}
+type BranchRestoreInput interface {
+	pulumi.Input
+
+	ToBranchRestoreOutput() BranchRestoreOutput
+	ToBranchRestoreOutputWithContext(context.Context) BranchRestoreOutput
+}
+
+// What a branch's data is restored from, in place: a snapshot, or a point of the branch's own history. The branch keeps its id, name and computes (see `restore`).
+type BranchRestoreArgs struct {
+	// A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+	Lsn pulumi.StringPtrInput `pulumi:"lsn"`
+	// The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+	PreserveUnderName pulumi.StringPtrInput `pulumi:"preserveUnderName"`
+	// The snapshot (`snap-...`) whose data the branch takes.
+	SnapshotId pulumi.StringPtrInput `pulumi:"snapshotId"`
+	// A point of the branch's own history (RFC 3339) to go back to.
+	Timestamp pulumi.StringPtrInput `pulumi:"timestamp"`
+}
+
+func (BranchRestoreArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRestore)(nil)).Elem()
+}
+
+func (i BranchRestoreArgs) ToBranchRestoreOutput() BranchRestoreOutput {
+	return i.ToBranchRestoreOutputWithContext(context.Background())
+}
+
+func (i BranchRestoreArgs) ToBranchRestoreOutputWithContext(ctx context.Context) BranchRestoreOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestoreOutput)
+}
+
+func (i BranchRestoreArgs) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return i.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (i BranchRestoreArgs) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestoreOutput).ToBranchRestorePtrOutputWithContext(ctx)
+}
+
+// BranchRestorePtrInput is an input type that accepts BranchRestoreArgs, BranchRestorePtr and BranchRestorePtrOutput values.
+// You can construct a concrete instance of `BranchRestorePtrInput` via:
+//
+//	        BranchRestoreArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchRestorePtrInput interface {
+	pulumi.Input
+
+	ToBranchRestorePtrOutput() BranchRestorePtrOutput
+	ToBranchRestorePtrOutputWithContext(context.Context) BranchRestorePtrOutput
+}
+
+type branchRestorePtrType BranchRestoreArgs
+
+func BranchRestorePtr(v *BranchRestoreArgs) BranchRestorePtrInput {
+	return (*branchRestorePtrType)(v)
+}
+
+func (*branchRestorePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchRestore)(nil)).Elem()
+}
+
+func (i *branchRestorePtrType) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return i.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (i *branchRestorePtrType) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchRestorePtrOutput)
+}
+
+// What a branch's data is restored from, in place: a snapshot, or a point of the branch's own history. The branch keeps its id, name and computes (see `restore`).
+type BranchRestoreOutput struct{ *pulumi.OutputState }
+
+func (BranchRestoreOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRestore)(nil)).Elem()
+}
+
+func (o BranchRestoreOutput) ToBranchRestoreOutput() BranchRestoreOutput {
+	return o
+}
+
+func (o BranchRestoreOutput) ToBranchRestoreOutputWithContext(ctx context.Context) BranchRestoreOutput {
+	return o
+}
+
+func (o BranchRestoreOutput) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return o.ToBranchRestorePtrOutputWithContext(context.Background())
+}
+
+func (o BranchRestoreOutput) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchRestore) *BranchRestore {
+		return &v
+	}).(BranchRestorePtrOutput)
+}
+
+// A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+func (o BranchRestoreOutput) Lsn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchRestore) *string { return v.Lsn }).(pulumi.StringPtrOutput)
+}
+
+// The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+func (o BranchRestoreOutput) PreserveUnderName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchRestore) *string { return v.PreserveUnderName }).(pulumi.StringPtrOutput)
+}
+
+// The snapshot (`snap-...`) whose data the branch takes.
+func (o BranchRestoreOutput) SnapshotId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchRestore) *string { return v.SnapshotId }).(pulumi.StringPtrOutput)
+}
+
+// A point of the branch's own history (RFC 3339) to go back to.
+func (o BranchRestoreOutput) Timestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchRestore) *string { return v.Timestamp }).(pulumi.StringPtrOutput)
+}
+
+type BranchRestorePtrOutput struct{ *pulumi.OutputState }
+
+func (BranchRestorePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchRestore)(nil)).Elem()
+}
+
+func (o BranchRestorePtrOutput) ToBranchRestorePtrOutput() BranchRestorePtrOutput {
+	return o
+}
+
+func (o BranchRestorePtrOutput) ToBranchRestorePtrOutputWithContext(ctx context.Context) BranchRestorePtrOutput {
+	return o
+}
+
+func (o BranchRestorePtrOutput) Elem() BranchRestoreOutput {
+	return o.ApplyT(func(v *BranchRestore) BranchRestore {
+		if v != nil {
+			return *v
+		}
+		var ret BranchRestore
+		return ret
+	}).(BranchRestoreOutput)
+}
+
+// A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+func (o BranchRestorePtrOutput) Lsn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Lsn
+	}).(pulumi.StringPtrOutput)
+}
+
+// The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+func (o BranchRestorePtrOutput) PreserveUnderName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PreserveUnderName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The snapshot (`snap-...`) whose data the branch takes.
+func (o BranchRestorePtrOutput) SnapshotId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SnapshotId
+	}).(pulumi.StringPtrOutput)
+}
+
+// A point of the branch's own history (RFC 3339) to go back to.
+func (o BranchRestorePtrOutput) Timestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *BranchRestore) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Timestamp
+	}).(pulumi.StringPtrOutput)
 }
 
 // A compute's size and suspend timeout; a setting left out is the service's (or the project's) default.
@@ -1272,8 +1605,12 @@ func (o TimeoutsPtrOutput) Update() pulumi.Float64PtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*BackupScheduleEntryInput)(nil)).Elem(), BackupScheduleEntryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BackupScheduleEntryArrayInput)(nil)).Elem(), BackupScheduleEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchEndpointSpecInput)(nil)).Elem(), BranchEndpointSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchEndpointSpecArrayInput)(nil)).Elem(), BranchEndpointSpecArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestoreInput)(nil)).Elem(), BranchRestoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsInput)(nil)).Elem(), ComputeSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsPtrInput)(nil)).Elem(), ComputeSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowInput)(nil)).Elem(), MaintenanceWindowArgs{})
@@ -1282,10 +1619,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaPtrInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
+	pulumi.RegisterOutputType(BackupScheduleEntryOutput{})
+	pulumi.RegisterOutputType(BackupScheduleEntryArrayOutput{})
 	pulumi.RegisterOutputType(BranchEndpointOutput{})
 	pulumi.RegisterOutputType(BranchEndpointArrayOutput{})
 	pulumi.RegisterOutputType(BranchEndpointSpecOutput{})
 	pulumi.RegisterOutputType(BranchEndpointSpecArrayOutput{})
+	pulumi.RegisterOutputType(BranchRestoreOutput{})
+	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})

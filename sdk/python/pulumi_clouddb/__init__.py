@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .api_key import *
+from .backup_schedule import *
 from .branch import *
 from .database import *
 from .endpoint import *
@@ -16,10 +17,12 @@ from .get_operation import *
 from .get_operations import *
 from .get_projects import *
 from .get_regions import *
+from .get_schema_diff import *
 from .project import *
 from .project_permission import *
 from .provider import *
 from .role import *
+from .snapshot import *
 from ._inputs import *
 from . import outputs
 
@@ -39,12 +42,14 @@ _utilities.register(
   "fqn": "pulumi_clouddb",
   "classes": {
    "clouddb:index:ApiKey": "ApiKey",
+   "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
    "clouddb:index:ProjectPermission": "ProjectPermission",
-   "clouddb:index:Role": "Role"
+   "clouddb:index:Role": "Role",
+   "clouddb:index:Snapshot": "Snapshot"
   }
  }
 ]

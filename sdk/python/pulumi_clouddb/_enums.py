@@ -8,8 +8,10 @@ from enum import Enum
 
 __all__ = [
     'ApiKeyKind',
+    'BackupFrequency',
     'EndpointType',
     'InitSource',
+    'PoolerMode',
 ]
 
 
@@ -21,6 +23,17 @@ class ApiKeyKind(_builtins.str, Enum):
     PERSONAL = "personal"
     ORGANIZATION = "organization"
     PROJECT = "project"
+
+
+@pulumi.type_token("clouddb:index:BackupFrequency")
+class BackupFrequency(_builtins.str, Enum):
+    """
+    How often the service takes a scheduled snapshot.
+    """
+    HOURLY = "hourly"
+    DAILY = "daily"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")
@@ -39,3 +52,12 @@ class InitSource(_builtins.str, Enum):
     """
     PARENT_DATA = "parent-data"
     SCHEMA_ONLY = "schema-only"
+
+
+@pulumi.type_token("clouddb:index:PoolerMode")
+class PoolerMode(_builtins.str, Enum):
+    """
+    The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
+    """
+    TRANSACTION = "transaction"
+    SESSION = "session"

@@ -16,8 +16,12 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'BackupScheduleEntryArgs',
+    'BackupScheduleEntryArgsDict',
     'BranchEndpointSpecArgs',
     'BranchEndpointSpecArgsDict',
+    'BranchRestoreArgs',
+    'BranchRestoreArgsDict',
     'ComputeSettingsArgs',
     'ComputeSettingsArgsDict',
     'MaintenanceWindowArgs',
@@ -27,6 +31,119 @@ __all__ = [
     'TimeoutsArgs',
     'TimeoutsArgsDict',
 ]
+
+class BackupScheduleEntryArgsDict(TypedDict):
+    """
+    One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+    """
+    frequency: pulumi.Input['BackupFrequency']
+    """
+    `hourly`, `daily`, `weekly` or `monthly`.
+    """
+    day: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+    """
+    hour: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+    """
+    month: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The month (1-12) a monthly entry is limited to; left out, every month.
+    """
+    retention_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+    """
+
+@pulumi.input_type
+class BackupScheduleEntryArgs:
+    def __init__(__self__, *,
+                 frequency: pulumi.Input['BackupFrequency'],
+                 day: pulumi.Input[Optional[_builtins.int]] = None,
+                 hour: pulumi.Input[Optional[_builtins.int]] = None,
+                 month: pulumi.Input[Optional[_builtins.int]] = None,
+                 retention_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+
+        :param pulumi.Input['BackupFrequency'] frequency: `hourly`, `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[_builtins.int] day: The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        :param pulumi.Input[_builtins.int] hour: The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        :param pulumi.Input[_builtins.int] month: The month (1-12) a monthly entry is limited to; left out, every month.
+        :param pulumi.Input[_builtins.int] retention_seconds: How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+        """
+        pulumi.set(__self__, "frequency", frequency)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if retention_seconds is not None:
+            pulumi.set(__self__, "retention_seconds", retention_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> pulumi.Input['BackupFrequency']:
+        """
+        `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        return pulumi.get(self, "frequency")
+
+    @frequency.setter
+    def frequency(self, value: pulumi.Input['BackupFrequency']):
+        pulumi.set(self, "frequency", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        """
+        return pulumi.get(self, "day")
+
+    @day.setter
+    def day(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "day", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        """
+        return pulumi.get(self, "hour")
+
+    @hour.setter
+    def hour(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "hour", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The month (1-12) a monthly entry is limited to; left out, every month.
+        """
+        return pulumi.get(self, "month")
+
+    @month.setter
+    def month(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "month", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionSeconds")
+    def retention_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+        """
+        return pulumi.get(self, "retention_seconds")
+
+    @retention_seconds.setter
+    def retention_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "retention_seconds", value)
+
 
 class BranchEndpointSpecArgsDict(TypedDict):
     """
@@ -59,6 +176,100 @@ class BranchEndpointSpecArgs:
     @type.setter
     def type(self, value: pulumi.Input['EndpointType']):
         pulumi.set(self, "type", value)
+
+
+class BranchRestoreArgsDict(TypedDict):
+    """
+    What a branch's data is restored from, in place: a snapshot, or a point of the branch's own history. The branch keeps its id, name and computes (see `restore`).
+    """
+    lsn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+    """
+    preserve_under_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+    """
+    snapshot_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The snapshot (`snap-...`) whose data the branch takes.
+    """
+    timestamp: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A point of the branch's own history (RFC 3339) to go back to.
+    """
+
+@pulumi.input_type
+class BranchRestoreArgs:
+    def __init__(__self__, *,
+                 lsn: pulumi.Input[Optional[_builtins.str]] = None,
+                 preserve_under_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 snapshot_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 timestamp: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What a branch's data is restored from, in place: a snapshot, or a point of the branch's own history. The branch keeps its id, name and computes (see `restore`).
+
+        :param pulumi.Input[_builtins.str] lsn: A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+        :param pulumi.Input[_builtins.str] preserve_under_name: The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+        :param pulumi.Input[_builtins.str] snapshot_id: The snapshot (`snap-...`) whose data the branch takes.
+        :param pulumi.Input[_builtins.str] timestamp: A point of the branch's own history (RFC 3339) to go back to.
+        """
+        if lsn is not None:
+            pulumi.set(__self__, "lsn", lsn)
+        if preserve_under_name is not None:
+            pulumi.set(__self__, "preserve_under_name", preserve_under_name)
+        if snapshot_id is not None:
+            pulumi.set(__self__, "snapshot_id", snapshot_id)
+        if timestamp is not None:
+            pulumi.set(__self__, "timestamp", timestamp)
+
+    @_builtins.property
+    @pulumi.getter
+    def lsn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A point of the branch's own history, as an LSN (`0/1F0A3B8`).
+        """
+        return pulumi.get(self, "lsn")
+
+    @lsn.setter
+    def lsn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "lsn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preserveUnderName")
+    def preserve_under_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of the new branch that keeps the data as it was before the restore (the stack does not manage it). Needed by the service for a restore from the branch's own history; generated when left out.
+        """
+        return pulumi.get(self, "preserve_under_name")
+
+    @preserve_under_name.setter
+    def preserve_under_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "preserve_under_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="snapshotId")
+    def snapshot_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The snapshot (`snap-...`) whose data the branch takes.
+        """
+        return pulumi.get(self, "snapshot_id")
+
+    @snapshot_id.setter
+    def snapshot_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "snapshot_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A point of the branch's own history (RFC 3339) to go back to.
+        """
+        return pulumi.get(self, "timestamp")
+
+    @timestamp.setter
+    def timestamp(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "timestamp", value)
 
 
 class ComputeSettingsArgsDict(TypedDict):

@@ -36,6 +36,7 @@ class BranchArgs:
                  parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore: pulumi.Input[Optional['BranchRestoreArgs']] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
                  ttl: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None):
@@ -56,6 +57,7 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] parent_timestamp: Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
+        :param pulumi.Input['BranchRestoreArgs'] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] ttl: Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl counts again from that run, in place. Not with `expiresAt`.
@@ -87,6 +89,8 @@ class BranchArgs:
             pulumi.set(__self__, "protected", protected)
         if reset_trigger is not None:
             pulumi.set(__self__, "reset_trigger", reset_trigger)
+        if restore is not None:
+            pulumi.set(__self__, "restore", restore)
         if suspend_timeout_seconds is not None:
             pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
         if timeouts is not None:
@@ -263,6 +267,18 @@ class BranchArgs:
         pulumi.set(self, "reset_trigger", value)
 
     @_builtins.property
+    @pulumi.getter
+    def restore(self) -> pulumi.Input[Optional['BranchRestoreArgs']]:
+        """
+        Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
+        """
+        return pulumi.get(self, "restore")
+
+    @restore.setter
+    def restore(self, value: pulumi.Input[Optional['BranchRestoreArgs']]):
+        pulumi.set(self, "restore", value)
+
+    @_builtins.property
     @pulumi.getter(name="suspendTimeoutSeconds")
     def suspend_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -319,6 +335,7 @@ class Branch(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -350,6 +367,7 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: The project the branch belongs to. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
+        :param pulumi.Input[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] ttl: Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl counts again from that run, in place. Not with `expiresAt`.
@@ -400,6 +418,7 @@ class Branch(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  ttl: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
@@ -428,6 +447,7 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["protected"] = protected
             __props__.__dict__["reset_trigger"] = reset_trigger
+            __props__.__dict__["restore"] = restore
             __props__.__dict__["suspend_timeout_seconds"] = suspend_timeout_seconds
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["ttl"] = ttl

@@ -28,7 +28,10 @@ class EndpointArgs:
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  disabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pg_settings: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pooler_mode: pulumi.Input[Optional['PoolerMode']] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
                  type: pulumi.Input[Optional['EndpointType']] = None):
@@ -42,7 +45,10 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the compute fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] disabled: When true, the compute refuses every connection (it keeps its settings); changed in place.
+        :param pulumi.Input[_builtins.str] name: The compute's name (1-64 characters), shown in the console. Changed in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
         :param pulumi.Input[_builtins.bool] pooler_enabled: Whether the connection pooler is on. Changed in place.
+        :param pulumi.Input['PoolerMode'] pooler_mode: The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         :param pulumi.Input['EndpointType'] type: `read_write` (default; one per branch) or `read_only`. Changing it replaces the compute.
@@ -59,8 +65,14 @@ class EndpointArgs:
             pulumi.set(__self__, "delete_protection", delete_protection)
         if disabled is not None:
             pulumi.set(__self__, "disabled", disabled)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if pg_settings is not None:
+            pulumi.set(__self__, "pg_settings", pg_settings)
         if pooler_enabled is not None:
             pulumi.set(__self__, "pooler_enabled", pooler_enabled)
+        if pooler_mode is not None:
+            pulumi.set(__self__, "pooler_mode", pooler_mode)
         if suspend_timeout_seconds is not None:
             pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
         if timeouts is not None:
@@ -153,6 +165,30 @@ class EndpointArgs:
         pulumi.set(self, "disabled", value)
 
     @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The compute's name (1-64 characters), shown in the console. Changed in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pgSettings")
+    def pg_settings(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
+        """
+        return pulumi.get(self, "pg_settings")
+
+    @pg_settings.setter
+    def pg_settings(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pg_settings", value)
+
+    @_builtins.property
     @pulumi.getter(name="poolerEnabled")
     def pooler_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -163,6 +199,18 @@ class EndpointArgs:
     @pooler_enabled.setter
     def pooler_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "pooler_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="poolerMode")
+    def pooler_mode(self) -> pulumi.Input[Optional['PoolerMode']]:
+        """
+        The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
+        """
+        return pulumi.get(self, "pooler_mode")
+
+    @pooler_mode.setter
+    def pooler_mode(self, value: pulumi.Input[Optional['PoolerMode']]):
+        pulumi.set(self, "pooler_mode", value)
 
     @_builtins.property
     @pulumi.getter(name="suspendTimeoutSeconds")
@@ -213,14 +261,17 @@ class Endpoint(pulumi.CustomResource):
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  disabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pg_settings: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pooler_mode: pulumi.Input[Optional['PoolerMode']] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  type: pulumi.Input[Optional['EndpointType']] = None,
                  __props__=None):
         """
-        A compute endpoint of a branch; sizes, suspend timeout and pooler change in place.
+        A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
 
         ## Import
 
@@ -238,7 +289,10 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] branch_id: The branch the compute serves. Changing it replaces the compute.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the compute fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] disabled: When true, the compute refuses every connection (it keeps its settings); changed in place.
+        :param pulumi.Input[_builtins.str] name: The compute's name (1-64 characters), shown in the console. Changed in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pg_settings: Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
         :param pulumi.Input[_builtins.bool] pooler_enabled: Whether the connection pooler is on. Changed in place.
+        :param pulumi.Input['PoolerMode'] pooler_mode: The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the compute.
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -251,7 +305,7 @@ class Endpoint(pulumi.CustomResource):
                  args: EndpointArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A compute endpoint of a branch; sizes, suspend timeout and pooler change in place.
+        A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
 
         ## Import
 
@@ -282,7 +336,10 @@ class Endpoint(pulumi.CustomResource):
                  branch_id: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  disabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pg_settings: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pooler_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pooler_mode: pulumi.Input[Optional['PoolerMode']] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -304,7 +361,10 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["branch_id"] = branch_id
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["disabled"] = disabled
+            __props__.__dict__["name"] = name
+            __props__.__dict__["pg_settings"] = pg_settings
             __props__.__dict__["pooler_enabled"] = pooler_enabled
+            __props__.__dict__["pooler_mode"] = pooler_mode
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
@@ -349,10 +409,13 @@ class Endpoint(pulumi.CustomResource):
         __props__.__dict__["disabled"] = None
         __props__.__dict__["endpoint_id"] = None
         __props__.__dict__["host"] = None
+        __props__.__dict__["name"] = None
         __props__.__dict__["operation_ids"] = None
         __props__.__dict__["pending_operation_ids"] = None
+        __props__.__dict__["pg_settings"] = None
         __props__.__dict__["pooled_host"] = None
         __props__.__dict__["pooler_enabled"] = None
+        __props__.__dict__["pooler_mode"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["region_id"] = None
         __props__.__dict__["suspend_timeout_seconds"] = None
@@ -424,6 +487,14 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "host")
 
     @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The compute's name; a compute created unnamed carries the create's mark, `pulumi-...`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
     @pulumi.getter(name="operationIds")
     def operation_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -440,6 +511,14 @@ class Endpoint(pulumi.CustomResource):
         return pulumi.get(self, "pending_operation_ids")
 
     @_builtins.property
+    @pulumi.getter(name="pgSettings")
+    def pg_settings(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        The Postgres settings the compute starts with, by name.
+        """
+        return pulumi.get(self, "pg_settings")
+
+    @_builtins.property
     @pulumi.getter(name="pooledHost")
     def pooled_host(self) -> pulumi.Output[_builtins.str]:
         """
@@ -454,6 +533,14 @@ class Endpoint(pulumi.CustomResource):
         Whether the connection pooler is on.
         """
         return pulumi.get(self, "pooler_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="poolerMode")
+    def pooler_mode(self) -> pulumi.Output[Optional['PoolerMode']]:
+        """
+        The connection pooler's mode as the API reports it.
+        """
+        return pulumi.get(self, "pooler_mode")
 
     @_builtins.property
     @pulumi.getter(name="projectId")

@@ -16,6 +16,7 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'BackupScheduleEntry',
     'BranchEndpoint',
     'ComputeSettings',
     'MaintenanceWindow',
@@ -24,6 +25,94 @@ __all__ = [
     'ProjectSummary',
     'Region',
 ]
+
+@pulumi.output_type
+class BackupScheduleEntry(dict):
+    """
+    One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "retentionSeconds":
+            suggest = "retention_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BackupScheduleEntry. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BackupScheduleEntry.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BackupScheduleEntry.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 frequency: 'BackupFrequency',
+                 day: Optional[_builtins.int] = None,
+                 hour: Optional[_builtins.int] = None,
+                 month: Optional[_builtins.int] = None,
+                 retention_seconds: Optional[_builtins.int] = None):
+        """
+        One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
+
+        :param 'BackupFrequency' frequency: `hourly`, `daily`, `weekly` or `monthly`.
+        :param _builtins.int day: The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        :param _builtins.int hour: The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        :param _builtins.int month: The month (1-12) a monthly entry is limited to; left out, every month.
+        :param _builtins.int retention_seconds: How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+        """
+        pulumi.set(__self__, "frequency", frequency)
+        if day is not None:
+            pulumi.set(__self__, "day", day)
+        if hour is not None:
+            pulumi.set(__self__, "hour", hour)
+        if month is not None:
+            pulumi.set(__self__, "month", month)
+        if retention_seconds is not None:
+            pulumi.set(__self__, "retention_seconds", retention_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def frequency(self) -> 'BackupFrequency':
+        """
+        `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        return pulumi.get(self, "frequency")
+
+    @_builtins.property
+    @pulumi.getter
+    def day(self) -> Optional[_builtins.int]:
+        """
+        The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        """
+        return pulumi.get(self, "day")
+
+    @_builtins.property
+    @pulumi.getter
+    def hour(self) -> Optional[_builtins.int]:
+        """
+        The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        """
+        return pulumi.get(self, "hour")
+
+    @_builtins.property
+    @pulumi.getter
+    def month(self) -> Optional[_builtins.int]:
+        """
+        The month (1-12) a monthly entry is limited to; left out, every month.
+        """
+        return pulumi.get(self, "month")
+
+    @_builtins.property
+    @pulumi.getter(name="retentionSeconds")
+    def retention_seconds(self) -> Optional[_builtins.int]:
+        """
+        How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
+        """
+        return pulumi.get(self, "retention_seconds")
+
 
 @pulumi.output_type
 class BranchEndpoint(dict):

@@ -1,0 +1,90 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import type { EmulatorContext } from "../context";
+import { DEFAULT_HISTORY_RETENTION_SECONDS } from "../defaults";
+import { badRequest } from "../errors";
+import type { BranchRecord, DatabaseRecord, ProjectRecord } from "../state";
+import { timeAtLsn } from "./branches";
+
+// Schemas: a branch database's schema as SQL, now or at a point of the branch's history, and the
+// unified diff of two of them (docs/api-rules.md §12). With the data plane the schema is read from
+// Postgres's catalog; without it no database holds any object, so every schema is the empty dump
+// and every diff is empty, as the service answers for empty databases.
+
+const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
+
+/** A point of a branch's history as a request gives it: an LSN, a timestamp, or neither (now). */
+export interface SchemaPoint {
+  lsn?: string | undefined;
+  timestamp?: string | undefined;
+}
+
+/** One side of a schema read: a branch's database at a point, and the names its parameters have. */
+export interface SchemaSide {
+  project: ProjectRecord;
+  branch: BranchRecord;
+  database: DatabaseRecord;
+  point: SchemaPoint;
+  /** The query parameters' prefix, `""` or `"base_"`, for the messages. */
+  prefix: string;
+}
+
+/** The moment a point names, undefined for now; throws 400 for both, a malformed LSN, or a point outside the branch's history. */
+function pointMs(ctx: EmulatorContext, side: SchemaSide): number | undefined {
+  const { lsn, timestamp } = side.point;
+  const { prefix, branch, project } = side;
+  if (lsn !== undefined && timestamp !== undefined) {
+    throw badRequest(`give only one of ${prefix}lsn and ${prefix}timestamp`);
+  }
+  if (lsn === undefined && timestamp === undefined) return undefined;
+  if (lsn !== undefined && !LSN.test(lsn)) {
+    throw badRequest(`${prefix}lsn must be an LSN like 0/1F0A3B8, got ${JSON.stringify(lsn)}`);
+  }
+  const ms = lsn !== undefined ? timeAtLsn(branch, lsn) : Date.parse(timestamp as string);
+  const named = lsn !== undefined ? `${prefix}lsn ${lsn}` : `${prefix}timestamp ${timestamp}`;
+  const now = ctx.clock.now();
+  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
+  const oldest = Math.max(branch.created_at_ms, now - retentionMs);
+  if (ms > now) throw badRequest(`${named} is in the future of branch ${branch.id}`);
+  if (ms < oldest) {
+    throw badRequest(
+      `${named} is outside the history of branch ${branch.id} (from ${new Date(oldest).toISOString()})`,
+    );
+  }
+  return ms;
+}
+
+/** The schema of one side as SQL; throws 400 for a point whose schema the emulator cannot tell. */
+export async function schemaOf(ctx: EmulatorContext, side: SchemaSide): Promise<string> {
+  const atMs = pointMs(ctx, side);
+  if (ctx.data === undefined) return "";
+  const found = await ctx.data.schemaAt(side.branch, side.database.id, atMs);
+  if ("sql" in found) return found.sql;
+  const why =
+    found.knownFromMs === undefined
+      ? "a session is connected to it now"
+      : `it may have changed at ${new Date(found.knownFromMs).toISOString()}, the last time a session ended or the database was copied`;
+  throw badRequest(
+    `the schema of database ${side.database.name} on branch ${side.branch.id} at that point is not available: ` +
+      `${why}, and this emulator keeps no older schemas; ask for a later point or for the branch's head`,
+  );
+}
+
+/** How a side is named in a diff's header: its branch, and its point when one was asked for. */
+function label(side: SchemaSide): string {
+  const at = side.point.lsn ?? side.point.timestamp;
+  return `${side.database.name} (branch ${side.branch.id}${at === undefined ? "" : ` at ${at}`})`;
+}
+
+/** The unified diff from `base`'s schema to `target`'s; the empty string when they are the same. */
+export async function compareSchemas(
+  ctx: EmulatorContext,
+  target: SchemaSide,
+  base: SchemaSide,
+): Promise<string> {
+  const [from, to] = await Promise.all([schemaOf(ctx, base), schemaOf(ctx, target)]);
+  if (from === to) return "";
+  return createTwoFilesPatch(label(base), label(target), from, to, undefined, undefined, {
+    context: 3,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
+}
