@@ -1,10 +1,12 @@
 import { forbidden, notFound, unauthorized } from "./errors";
+import { isSharedWith } from "./families/permissions";
 import type { KeyRecord, OrgRecord, OrgRole, ProjectRecord, Store, UserRecord } from "./state";
 
 // Authentication and the scope rules of the three key kinds (docs/api-rules.md §6).
 //
 //   key kind      | acts on                                   | creates keys | creates projects | org actions
 //   personal      | own projects + projects of member orgs    | yes          | yes              | as its user's role
+//                 | + projects shared with its user's email   |              |                  |
 //   organization  | every project of its organization         | no           | in its org       | list/revoke org keys
 //   project       | its one project (member rights)           | no           | no               | no
 //
@@ -67,21 +69,41 @@ export function accessProject(
   if (!project || (project.deleted_at_ms !== undefined) !== deleted) {
     throw notFound(deleted ? `no deleted project ${projectId} to recover` : `project ${projectId} not found`);
   }
+  if (ownsOrBelongs(store, principal, project) || isSharedWith(project, sharedEmail(principal)))
+    return project;
   const { key } = principal;
   switch (key.kind) {
-    case "personal": {
-      if (project.owner_user_id !== undefined && project.owner_user_id === key.user_id) return project;
-      if (project.org_id !== undefined && store.membershipOf(project.org_id, key.user_id) !== undefined)
-        return project;
+    case "personal":
       throw forbidden(`this personal API key's user has no access to project ${projectId}`);
-    }
     case "organization":
-      if (project.org_id !== undefined && project.org_id === key.org_id) return project;
       throw forbidden(`this organization API key acts only on projects of organization ${key.org_id ?? ""}`);
     case "project":
-      if (project.id === key.project_id) return project;
       throw forbidden(`this project-scoped API key acts only on project ${key.project_id ?? ""}`);
   }
+}
+
+/**
+ * Whether the caller reaches the project otherwise than through a share: its owner's or a member's
+ * personal key, its organization's key, or its own project-scoped key.
+ */
+export function ownsOrBelongs(store: Store, principal: Principal, project: ProjectRecord): boolean {
+  const { key } = principal;
+  switch (key.kind) {
+    case "personal":
+      return (
+        (project.owner_user_id !== undefined && project.owner_user_id === key.user_id) ||
+        (project.org_id !== undefined && store.membershipOf(project.org_id, key.user_id) !== undefined)
+      );
+    case "organization":
+      return project.org_id !== undefined && project.org_id === key.org_id;
+    case "project":
+      return project.id === key.project_id;
+  }
+}
+
+/** The email a share reaches: a personal key's user's; other keys have none. */
+function sharedEmail(principal: Principal): string | undefined {
+  return principal.key.kind === "personal" ? principal.user?.email : undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   Organization,
   Project,
   ProjectListItem,
+  ProjectPermission,
   Role,
 } from "@neon/sdk/raw";
 import {
@@ -33,6 +34,7 @@ import type {
   EndpointRecord,
   KeyRecord,
   OrgRecord,
+  PermissionRecord,
   ProjectRecord,
   RoleRecord,
   Store,
@@ -131,6 +133,16 @@ export function renderProjectListItem(p: ProjectRecord, store: Store): ProjectLi
     if (org) out["org_name"] = org.name;
   }
   return out;
+}
+
+/** A project's grant to an email, with when it was revoked once it is. */
+export function renderPermission(p: PermissionRecord): ProjectPermission {
+  return {
+    id: p.id,
+    granted_to_email: p.email,
+    granted_at: isoSeconds(p.granted_at_ms),
+    ...(p.revoked_at_ms === undefined ? {} : { revoked_at: isoSeconds(p.revoked_at_ms) }),
+  };
 }
 
 /** A branch; `init` until its creating operation ends. */

@@ -14,6 +14,7 @@ import { controlRoutes } from "./routes/control";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
+import { permissionRoutes } from "./routes/permissions";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
@@ -262,6 +263,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   snapshotRoutes(api, ctx);
   schemaRoutes(api, ctx);
   operationRoutes(api, ctx);
+  permissionRoutes(api, ctx);
   userRoutes(api, ctx);
   vpcRoutes(api, ctx);
 }

@@ -64,6 +64,16 @@ export interface ProjectRecord {
   settings?: Record<string, unknown>;
   /** The VPC endpoints the project is restricted to; none means every endpoint of its organization. */
   vpc_restrictions?: VpcRestrictionRecord[];
+  /** Who the project is shared with, revoked grants included (with when they were revoked). */
+  permissions?: PermissionRecord[];
+}
+
+/** A project shared with an email: the account of that email may act on the project. */
+export interface PermissionRecord {
+  id: string;
+  email: string;
+  granted_at_ms: number;
+  revoked_at_ms?: number;
 }
 
 /** How long a deleted project or branch can be recovered (the document: 7 days). */

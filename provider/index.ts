@@ -47,6 +47,12 @@ export type {
 } from "./resources/public/project";
 export { Project, projectProvider } from "./resources/public/project";
 export type {
+  ProjectPermissionArgs,
+  ProjectPermissionInputs,
+  ProjectPermissionOutputs,
+} from "./resources/public/projectPermission";
+export { ProjectPermission, projectPermissionProvider } from "./resources/public/projectPermission";
+export type {
   ProjectVpcEndpointArgs,
   ProjectVpcEndpointInputs,
   ProjectVpcEndpointOutputs,

@@ -7,7 +7,7 @@ import {
   DEFAULT_REGION,
   DEFAULT_ROLE_NAME,
 } from "../defaults";
-import { HttpError } from "../errors";
+import { badRequest, HttpError } from "../errors";
 import { newProjectId } from "../ids";
 import type {
   BranchRecord,
@@ -126,6 +126,37 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
   branch.create_op_id = operations[0]?.id as string;
   ctx.changed();
   return { project, branch, endpoint, operations };
+}
+
+/** `HH:MM`, 00:00 to 23:59: a maintenance window's start and end, in UTC. */
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * Checks `settings.maintenance_window` of a create or a PATCH (400 naming the field): weekdays are
+ * 1 (Monday) to 7 (Sunday), at least one, none twice; start and end times are `HH:MM` in UTC.
+ */
+export function checkMaintenanceWindow(settings: Record<string, unknown> | undefined, where: string): void {
+  const window = settings?.maintenance_window as
+    | { weekdays: number[]; start_time: string; end_time: string }
+    | undefined;
+  if (window === undefined) return;
+  const field = `${where}settings.maintenance_window`;
+  const { weekdays } = window;
+  if (weekdays.length === 0 || weekdays.some((d) => !Number.isInteger(d) || d < 1 || d > 7)) {
+    throw badRequest(
+      `${field}.weekdays must list days from 1 (Monday) to 7 (Sunday), got ${JSON.stringify(weekdays)}`,
+    );
+  }
+  if (new Set(weekdays).size !== weekdays.length) {
+    throw badRequest(`${field}.weekdays lists a day twice: ${JSON.stringify(weekdays)}`);
+  }
+  for (const key of ["start_time", "end_time"] as const) {
+    if (!CLOCK_TIME.test(window[key])) {
+      throw badRequest(
+        `${field}.${key} must be a UTC time HH:MM from 00:00 to 23:59, got ${JSON.stringify(window[key])}`,
+      );
+    }
+  }
 }
 
 /** A change to a project's own fields; `settings` are merged into the current ones. */

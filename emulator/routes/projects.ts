@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { accessProject, listableProjects } from "../auth";
+import { accessProject, listableProjects, ownsOrBelongs } from "../auth";
 import type { EmulatorContext } from "../context";
 import { DEFAULT_COMPUTE, DEFAULT_REGION, projectCompute, REGIONS } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
+import { projectsSharedWith } from "../families/permissions";
 import {
+  checkMaintenanceWindow,
   createProject,
   deleteProject,
   type NewProject,
@@ -77,10 +79,11 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     };
   });
 
-  // Projects other accounts share with this user; the emulator models no sharing, so none.
+  // Projects shared with the user of a personal key (`POST /projects/{id}/permissions`); other keys have no user to share with.
   route(app, "GET /projects/shared", async (request) => {
-    principalOf(request);
-    const { page, pagination } = pageOf(ctx, [], request.query);
+    const { key, user } = principalOf(request);
+    const shared = key.kind === "personal" && user !== undefined ? projectsSharedWith(store, user.email) : [];
+    const { page, pagination } = pageOf(ctx, shared, request.query);
     return {
       projects: page.map((p) => renderProjectListItem(p, store)),
       ...(pagination ? { pagination } : {}),
@@ -129,6 +132,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     if (spec.history_retention_seconds !== undefined)
       input.historyRetentionSeconds = spec.history_retention_seconds;
     checkAllowedIps(spec.settings, "project.");
+    checkMaintenanceWindow(spec.settings, "project.");
     if (spec.settings !== undefined) input.settings = spec.settings;
     const branch = spec.branch;
     if (branch) {
@@ -186,6 +190,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
             "project.default_endpoint_settings.",
           );
     checkAllowedIps(spec.settings, "project.");
+    checkMaintenanceWindow(spec.settings, "project.");
     if (
       spec.settings?.enable_logical_replication === false &&
       project.settings?.enable_logical_replication === true
@@ -209,6 +214,8 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     const project = accessProject(store, principal, request.params.project_id);
     if (principal.key.kind === "project")
       throw forbidden("a project-scoped API key cannot delete its project");
+    if (!ownsOrBelongs(store, principal, project))
+      throw forbidden(`project ${project.id} is shared with you: only its owner can delete it`);
     deleteProject(ctx, project);
     return { project: renderProject(project, now()) };
   });

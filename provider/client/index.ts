@@ -14,6 +14,7 @@ import * as branches from "./api/branches";
 import * as computeEndpoints from "./api/computeEndpoints";
 import * as databases from "./api/databases";
 import * as operations from "./api/operations";
+import * as permissions from "./api/permissions";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
 import * as snapshots from "./api/snapshots";
@@ -29,6 +30,7 @@ const ROUTES = {
   ...computeEndpoints,
   ...databases,
   ...operations,
+  ...permissions,
   ...projects,
   ...roles,
   ...snapshots,
@@ -42,6 +44,7 @@ type RouteMethods = Methods<typeof account> &
   Methods<typeof computeEndpoints> &
   Methods<typeof databases> &
   Methods<typeof operations> &
+  Methods<typeof permissions> &
   Methods<typeof projects> &
   Methods<typeof roles> &
   Methods<typeof snapshots> &
@@ -55,6 +58,7 @@ const CACHED = [
   "listEndpoints",
   "listRoles",
   "listDatabases",
+  "listProjectPermissions",
   "listSnapshots",
 ] as const;
 

@@ -12,6 +12,7 @@ import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
 import { ENDPOINT } from "../resources/public/endpoint";
 import { PROJECT } from "../resources/public/project";
+import { PROJECT_PERMISSION } from "../resources/public/projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "../resources/public/projectVpcEndpoint";
 import { ROLE } from "../resources/public/role";
 import { SNAPSHOT } from "../resources/public/snapshot";
@@ -25,6 +26,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ENDPOINT,
   ROLE,
   DATABASE,
+  PROJECT_PERMISSION,
   SNAPSHOT,
   BACKUP_SCHEDULE,
   VPC_ENDPOINT,

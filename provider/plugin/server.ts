@@ -109,6 +109,20 @@ function answer<Req, Res>(
 }
 
 /** The version the plugin reports: the package's. */
+/**
+ * The answer to a create or update the engine asks for at preview. The engine takes a provider that
+ * answers `Handshake` for one that previews (whatever `Configure` says), so a preview reaches
+ * `Create` and `Update`; they answer what the engine answers itself for a provider that does not:
+ * the inputs as the state (values not known yet included), sending nothing to the API.
+ */
+function previewed<R extends proto.CreateResponse | proto.UpdateResponse>(
+  response: R,
+  inputs: Struct | undefined,
+): R {
+  if (inputs !== undefined) response.setProperties(inputs);
+  return response;
+}
+
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
     version: string;
@@ -271,6 +285,7 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
     }),
 
     create: answer(async (request: proto.CreateRequest) => {
+      if (request.getPreview()) return previewed(new proto.CreateResponse(), request.getProperties());
       const kind = kindOfRequest(request);
       const inputs = unwrap(toJs(request.getProperties()));
       const result = await run(request.getTimeout(), () =>
@@ -301,6 +316,7 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
     }),
 
     update: answer(async (request: proto.UpdateRequest) => {
+      if (request.getPreview()) return previewed(new proto.UpdateResponse(), request.getNews());
       const kind = kindOfRequest(request);
       const olds = unwrap(toJs(request.getOlds()));
       const news = unwrap(toJs(request.getNews()));

@@ -9,6 +9,7 @@ import {
   GeneratedNameInput,
   optionalFlag,
   optionalId,
+  optionalText,
   TimeoutsInput,
 } from "./inputs/common";
 import {
@@ -19,6 +20,16 @@ import {
   withComputeRange,
 } from "./inputs/compute";
 import { AllowedIpInput } from "./inputs/network";
+import {
+  apiMaintenanceWindow,
+  apiQuota,
+  MaintenanceWindowInput,
+  maintenanceWindowOf,
+  ProjectQuotaInput,
+  quotaOf,
+  sameQuota,
+  sameWindow,
+} from "./inputs/projectSettings";
 import { adoptLive } from "./lifecycle/adoption";
 import {
   compact,
@@ -73,6 +84,12 @@ export const ProjectInputsSchema = z.object({
   blockPublicConnections: optionalFlag("blockPublicConnections"),
   blockVpcConnections: optionalFlag("blockVpcConnections"),
   enableLogicalReplication: optionalFlag("enableLogicalReplication"),
+  maintenanceWindow: MaintenanceWindowInput.optional(),
+  quota: ProjectQuotaInput.optional(),
+  defaultBranchName: optionalText("defaultBranchName"),
+  defaultRoleName: optionalText("defaultRoleName"),
+  defaultDatabaseName: optionalText("defaultDatabaseName"),
+  protectDefaultBranch: optionalFlag("protectDefaultBranch"),
   adoptExisting: adoptInput("project"),
   deleteProtection: DeleteProtectionInput,
   timeouts: TimeoutsInput,
@@ -93,6 +110,13 @@ const NETWORK_INPUTS = [
   "blockPublicConnections",
   "blockVpcConnections",
 ] as const;
+
+/** The inputs sent in the project's `settings`: each left out is no opinion. */
+type SettingsInput =
+  | (typeof NETWORK_INPUTS)[number]
+  | "enableLogicalReplication"
+  | "maintenanceWindow"
+  | "quota";
 
 /**
  * A project: its default branch, compute, role and database come with it. Create waits for the
@@ -117,6 +141,12 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     "defaultEndpointSettings",
     ...NETWORK_INPUTS,
     "enableLogicalReplication",
+    "maintenanceWindow",
+    "quota",
+    "defaultBranchName",
+    "defaultRoleName",
+    "defaultDatabaseName",
+    "protectDefaultBranch",
   ],
   review(olds, news) {
     if (
@@ -136,6 +166,8 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   same: {
     // Only the settings given are compared: the API fills in the rest.
     defaultEndpointSettings: (news, olds) => sameSettings(news, olds),
+    maintenanceWindow: (news, olds) => sameWindow(news, olds),
+    quota: (news, olds) => sameQuota(news, olds),
   },
   secrets: secretsOf(PROJECT),
   id: (outs) => outs.projectId,
@@ -151,7 +183,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       {
         project: compact({
           name: inputs.name ?? (createKey === undefined ? undefined : markedName(createKey)),
-          branch: createKey === undefined ? undefined : { annotations: { [CREATED_BY]: createKey } },
+          branch: defaultBranchOf(inputs, createKey),
           region_id: inputs.regionId,
           pg_version: inputs.pgVersion,
           org_id: inputs.orgId,
@@ -166,7 +198,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       { deadline },
     );
     const outs = createdOutputs(inputs, made, made.connection_uris?.[0]?.connection_uri ?? "");
-    return withConnectionUri(client, outs);
+    let protectedOuts: ProjectOutputs;
+    try {
+      protectedOuts = await withDefaultBranchProtection(client, deadline, outs, inputs.protectDefaultBranch);
+    } catch (err) {
+      // The project exists: recorded, the next `up` protects its branch (the connection string is read again then).
+      const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
+      throw unfinished("project", outs.projectId, inputs, recorded, err);
+    }
+    return withConnectionUri(client, protectedOuts);
   },
 
   // The connection string never enters a partial failure's properties (they are stored before
@@ -223,7 +263,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
 
   async read({ client }, projectId, props) {
     if (props === undefined) return undefined;
-    return { ...props, ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings) };
+    const read = {
+      ...props,
+      ...projectFields(await client.getProject(projectId), props.defaultEndpointSettings),
+    };
+    if (props.protectDefaultBranch === undefined || props.defaultBranchId === "") return read;
+    // Declared: read the branch, so a protection changed elsewhere shows as drift.
+    const { branch } = await client.getBranch(projectId, props.defaultBranchId);
+    const live = branch.protected ?? false;
+    return { ...read, protectDefaultBranch: live, defaultBranchProtected: live };
   },
 
   /** One PATCH of the changed in-place rows; a connection string never received is read again. */
@@ -247,6 +295,7 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       const { project } = await client.updateProject(projectId, { project: changed }, { deadline });
       next = { ...outs, ...projectFields(project, settings ?? olds.defaultEndpointSettings) };
     }
+    next = await withDefaultBranchProtection(client, deadline, next, news.protectDefaultBranch);
     return withConnectionUri(client, next);
   },
 
@@ -294,6 +343,8 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
     blockPublicConnections: project.settings?.block_public_connections ?? false,
     blockVpcConnections: project.settings?.block_vpc_connections ?? false,
     enableLogicalReplication: project.settings?.enable_logical_replication ?? false,
+    maintenanceWindow: maintenanceWindowOf(project.settings?.maintenance_window),
+    quota: quotaOf(project.settings?.quota),
     createdAt: project.created_at,
   } satisfies Partial<ProjectOutputs>);
 }
@@ -305,8 +356,8 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
  * object.
  */
 function settingsChanges(
-  news: Pick<ProjectInputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">,
-  olds: Partial<Pick<ProjectOutputs, (typeof NETWORK_INPUTS)[number] | "enableLogicalReplication">>,
+  news: Pick<ProjectInputs, SettingsInput>,
+  olds: Partial<Pick<ProjectOutputs, SettingsInput>>,
 ): ProjectSettings | undefined {
   const changed = (key: (typeof NETWORK_INPUTS)[number]) =>
     news[key] !== undefined && JSON.stringify(news[key]) !== JSON.stringify(olds[key]);
@@ -323,8 +374,50 @@ function settingsChanges(
     block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
     enable_logical_replication:
       news.enableLogicalReplication === true && olds.enableLogicalReplication !== true ? true : undefined,
+    maintenance_window:
+      news.maintenanceWindow !== undefined && !sameWindow(news.maintenanceWindow, olds.maintenanceWindow)
+        ? apiMaintenanceWindow(news.maintenanceWindow)
+        : undefined,
+    quota:
+      news.quota !== undefined && (olds.quota === undefined || !sameQuota(news.quota, olds.quota))
+        ? apiQuota(news.quota)
+        : undefined,
   });
   return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/**
+ * `outs` with the default branch protected or not as `wanted` says, with one PATCH of the branch
+ * when it is not so already; left out (undefined), the branch stays as it is.
+ */
+async function withDefaultBranchProtection(
+  client: CloudDbClient,
+  deadline: number,
+  outs: ProjectOutputs,
+  wanted: boolean | undefined,
+): Promise<ProjectOutputs> {
+  if (wanted === undefined || wanted === (outs.defaultBranchProtected ?? false)) return outs;
+  const { branch } = await client.updateBranch(
+    outs.projectId,
+    outs.defaultBranchId,
+    { protected: wanted },
+    { deadline },
+  );
+  return { ...outs, defaultBranchProtected: branch.protected ?? wanted };
+}
+
+/**
+ * The default branch a create asks for: the names the program gives (the API picks the others), and
+ * the create key's annotation (`lifecycle/owner.ts`); undefined when there is neither.
+ */
+function defaultBranchOf(inputs: ProjectInputs, createKey: string | undefined) {
+  const branch = compact({
+    name: inputs.defaultBranchName,
+    role_name: inputs.defaultRoleName,
+    database_name: inputs.defaultDatabaseName,
+    annotations: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+  });
+  return Object.keys(branch).length > 0 ? branch : undefined;
 }
 
 function createdOutputs(
@@ -342,6 +435,8 @@ function createdOutputs(
     }),
     ...projectFields(made.project, inputs.defaultEndpointSettings),
     defaultBranchId: made.branch.id,
+    defaultBranchName: made.branch.name,
+    defaultBranchProtected: made.branch.protected ?? false,
     defaultEndpointId: endpoint?.id ?? null,
     defaultRoleName: database?.owner_name ?? made.roles[0]?.name ?? null,
     defaultDatabaseName: database?.name ?? null,
@@ -372,6 +467,7 @@ async function readDefaults(
     }),
     ...projectFields(project, undefined),
     defaultBranchId: branch?.id ?? "",
+    ...compact({ defaultBranchName: branch?.name, defaultBranchProtected: branch?.protected ?? undefined }),
     defaultEndpointId: endpoint?.id ?? null,
     defaultRoleName: database?.owner_name ?? null,
     defaultDatabaseName: database?.name ?? null,

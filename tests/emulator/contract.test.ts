@@ -394,6 +394,85 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("POST", `${M}/recover`, 200, personal);
   });
 
+  it("project permissions: list, grant, revoke and their errors; a grant shares the project", async () => {
+    const O = `/projects/${DEMO.orgProjectId}`;
+    const granted = await check("POST", `${P}/permissions`, 200, {
+      ...personal,
+      body: { email: "casey@example.com" },
+    });
+    noUndeclared("ProjectPermission", granted.body);
+    await check("POST", `${P}/permissions`, 409, { ...personal, body: { email: "Casey@Example.com" } });
+    await check("POST", `${P}/permissions`, 400, { ...personal, body: { email: "not an email" } });
+    await check("POST", `${O}/permissions`, 403, { ...projectKey, body: { email: "ada@example.com" } });
+    const listed = await check("GET", `${P}/permissions`, 200, personal);
+    assert.deepEqual(
+      listed.body.project_permissions.map((p: Json) => p.granted_to_email),
+      ["casey@example.com"],
+    );
+    await check("GET", "/projects/no-such-project-1/permissions", 404, personal);
+    // The grantee's personal key reaches the shared project, finds it shared, and cannot delete it.
+    const shared = await check("GET", "/projects/shared", 200, member);
+    assert.deepEqual(
+      shared.body.projects.map((p: Json) => p.id),
+      [DEMO.projectId],
+    );
+    await check("GET", `${P}/permissions`, 200, member);
+    await check("DELETE", P, 403, member);
+    await check("DELETE", `${O}/permissions/${granted.body.id}`, 403, projectKey);
+    const revoked = await check("DELETE", `${P}/permissions/${granted.body.id}`, 200, personal);
+    assert.equal(typeof revoked.body.revoked_at, "string");
+    await check("DELETE", `${P}/permissions/${granted.body.id}`, 404, personal);
+    await check("GET", `${P}/permissions`, 403, member);
+  });
+
+  it("project settings: a maintenance window and quotas are stored and shown; a malformed window is refused", async () => {
+    const window = { weekdays: [6, 7], start_time: "01:00", end_time: "03:30" };
+    const quota = { active_time_seconds: 3600, logical_size_bytes: 1_000_000 };
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: {
+        project: {
+          name: "settings",
+          settings: { maintenance_window: window },
+          branch: { name: "trunk", role_name: "app", database_name: "appdb" },
+        },
+      },
+    });
+    assert.deepEqual(made.body.project.settings.maintenance_window, window);
+    assert.deepEqual(
+      [made.body.branch.name, made.body.roles[0].name, made.body.databases[0].name],
+      ["trunk", "app", "appdb"],
+    );
+    const S = `/projects/${made.body.project.id}`;
+    await check("PATCH", S, 200, { ...personal, body: { project: { settings: { quota } } } });
+    const got = await check("GET", S, 200, personal);
+    assert.deepEqual(
+      [got.body.project.settings.quota, got.body.project.settings.maintenance_window],
+      [quota, window],
+    );
+    for (const wrong of [
+      { ...window, weekdays: [0, 8] },
+      { ...window, weekdays: [] },
+      { ...window, weekdays: [1, 1] },
+      { ...window, start_time: "25:00" },
+      { ...window, end_time: "3:30" },
+    ]) {
+      const refused = await check("PATCH", S, 400, {
+        ...personal,
+        body: { project: { settings: { maintenance_window: wrong } } },
+      });
+      assert.match(refused.body.message, /^project\.settings\.maintenance_window\./);
+    }
+    await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { quota: { active_time_seconds: -1 } } } },
+    });
+    await check("POST", "/projects", 400, {
+      ...personal,
+      body: { project: { settings: { maintenance_window: { ...window, start_time: "noon" } } } },
+    });
+  });
+
   it("snapshots, restores, finalize and backup schedules, and their errors", async () => {
     const B = `${P}/branches/${DEMO.branchId}`;
     const taken = await check("POST", `${B}/snapshot?name=contract`, 200, personal);
@@ -652,6 +731,17 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/operations/{operation_id} 200",
       "GET /projects/{project_id}/operations/{operation_id} 400",
       "GET /projects/{project_id}/operations/{operation_id} 404",
+      "GET /projects/{project_id}/permissions 200",
+      "GET /projects/{project_id}/permissions 403",
+      "GET /projects/{project_id}/permissions 404",
+      "POST /projects/{project_id}/permissions 200",
+      "POST /projects/{project_id}/permissions 400",
+      "POST /projects/{project_id}/permissions 403",
+      "POST /projects/{project_id}/permissions 409",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 200",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 403",
+      "DELETE /projects/{project_id}/permissions/{permission_id} 404",
+      "DELETE /projects/{project_id} 403",
       "POST /projects/{project_id}/branches/{branch_id}/snapshot 200",
       "POST /projects/{project_id}/branches/{branch_id}/snapshot 400",
       "POST /projects/{project_id}/branches/{branch_id}/snapshot 404",

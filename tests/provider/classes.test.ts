@@ -11,6 +11,7 @@ import { DATABASE, Database } from "../../provider/resources/public/database";
 import { outputNames, type ResourceDeclaration, secretsOf } from "../../provider/resources/public/declare";
 import { ENDPOINT, Endpoint } from "../../provider/resources/public/endpoint";
 import { PROJECT, Project } from "../../provider/resources/public/project";
+import { PROJECT_PERMISSION, ProjectPermission } from "../../provider/resources/public/projectPermission";
 import { PROJECT_VPC_ENDPOINT, ProjectVpcEndpoint } from "../../provider/resources/public/projectVpcEndpoint";
 import { providerSource } from "../../provider/resources/public/resource";
 import { ROLE, Role } from "../../provider/resources/public/role";
@@ -95,6 +96,7 @@ describe("resource classes (Pulumi mock monitor)", () => {
     [ENDPOINT, () => new Endpoint("e", { projectId: "p-1", branchId: "br-1" })],
     [ROLE, () => new Role("r", { projectId: "p-1", branchId: "br-1" })],
     [DATABASE, () => new Database("d", { projectId: "p-1", branchId: "br-1", ownerName: "app" })],
+    [PROJECT_PERMISSION, () => new ProjectPermission("g", { projectId: "p-1", email: "ada@example.com" })],
     [SNAPSHOT, () => new Snapshot("s", { projectId: "p-1", branchId: "br-1", name: "s" })],
     [
       BACKUP_SCHEDULE,
@@ -207,7 +209,7 @@ describe("the package in a program process", () => {
 
   it("importing it loads no zod and no resource definition: only the provider process validates inputs", () => {
     const definitions = loaded.filter((file) =>
-      /node_modules\/zod\/|provider\/resources\/(apiKey|branch|database|endpoint|project|role|expiry|connection)\.ts$|provider\/client\/schemas\.ts$/.test(
+      /node_modules\/zod\/|provider\/resources\/(apiKey|branch|database|endpoint|project|projectPermission|role|expiry|connection)\.ts$|provider\/client\/schemas\.ts$/.test(
         file,
       ),
     );

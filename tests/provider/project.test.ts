@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
-import { resetRegistry } from "../../provider/client";
+import { createClient, resetRegistry } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
@@ -164,6 +164,12 @@ describe("Project provider against the emulator", () => {
       blockPublicConnections: { blockPublicConnections: true },
       blockVpcConnections: { blockVpcConnections: true },
       enableLogicalReplication: { enableLogicalReplication: true },
+      maintenanceWindow: { maintenanceWindow: { weekdays: [1], startTime: "01:00", endTime: "02:00" } },
+      quota: { quota: { activeTimeSeconds: 3600 } },
+      defaultBranchName: { defaultBranchName: "trunk" },
+      defaultRoleName: { defaultRoleName: "app" },
+      defaultDatabaseName: { defaultDatabaseName: "appdb" },
+      protectDefaultBranch: { protectDefaultBranch: true },
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
       adoptExisting: { adoptExisting: DEMO.orgProjectId },
@@ -261,6 +267,147 @@ describe("Project provider against the emulator", () => {
     assert.equal(leftOut.changes, false);
     const read = await projectProvider.read!(made.projectId, outs);
     assert.deepEqual(read.props?.allowedIps, ["203.0.113.0/24", "198.51.100.7"]);
+  });
+
+  it("creates with the default branch, role and database names it is given; changing them later changes nothing", async () => {
+    const made = (
+      await projectProvider.create(
+        inputs({
+          name: "named",
+          defaultBranchName: "trunk",
+          defaultRoleName: "app",
+          defaultDatabaseName: "appdb",
+        }),
+      )
+    ).outs as ProjectOutputs;
+    const branch = control()
+      .dumpState()
+      .branches.find((b) => b.id === made.defaultBranchId);
+    assert.deepEqual(
+      [branch?.name, branch?.roles.map((r) => r.name), branch?.databases.map((d) => [d.name, d.owner_name])],
+      ["trunk", ["app"], [["appdb", "app"]]],
+    );
+    assert.deepEqual(
+      [made.defaultBranchName, made.defaultRoleName, made.defaultDatabaseName],
+      ["trunk", "app", "appdb"],
+    );
+    assert.match(made.connectionUri, /^postgresql:\/\/app:.*\/appdb/);
+    const renamed = inputs({ name: "named", defaultBranchName: "main", defaultRoleName: "owner" });
+    const diff = await projectProvider.diff!(made.projectId, made, renamed);
+    assert.deepEqual([diff.changes, diff.replaces], [false, []]);
+  });
+
+  it("sets a maintenance window and quotas at create, changes them in place with one PATCH, and keeps them when left out", async () => {
+    const window = { weekdays: [6, 7], startTime: "01:00", endTime: "03:00" };
+    const made = (
+      await projectProvider.create(
+        inputs({ name: "kept", maintenanceWindow: window, quota: { activeTimeSeconds: 3600 } }),
+      )
+    ).outs as ProjectOutputs;
+    const settingsOf = (id: string) => stored(id)?.settings as Record<string, unknown> | undefined;
+    assert.deepEqual(settingsOf(made.projectId)?.maintenance_window, {
+      weekdays: [6, 7],
+      start_time: "01:00",
+      end_time: "03:00",
+    });
+    assert.deepEqual([made.maintenanceWindow, made.quota], [window, { activeTimeSeconds: 3600 }]);
+
+    // The same days in another order, and a quota of 0 (unlimited) spelt out, are no change.
+    const same = inputs({
+      name: "kept",
+      maintenanceWindow: { ...window, weekdays: [7, 6] },
+      quota: { activeTimeSeconds: 3600, computeTimeSeconds: 0 },
+    });
+    assert.equal((await projectProvider.diff!(made.projectId, made, same)).changes, false);
+
+    control().clearRequests();
+    const news = inputs({
+      name: "kept",
+      maintenanceWindow: { weekdays: [3], startTime: "22:00", endTime: "23:30" },
+      quota: { logicalSizeBytes: 1_000_000 },
+    });
+    assert.deepEqual((await projectProvider.diff!(made.projectId, made, news)).replaces, []);
+    const outs = (await projectProvider.update!(made.projectId, made, news)).outs as ProjectOutputs;
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${made.projectId}`]);
+    assert.deepEqual(settingsOf(made.projectId)?.quota, {
+      active_time_seconds: 0,
+      compute_time_seconds: 0,
+      written_data_bytes: 0,
+      data_transfer_bytes: 0,
+      logical_size_bytes: 1_000_000,
+    });
+    assert.deepEqual(
+      [outs.maintenanceWindow, outs.quota],
+      [{ weekdays: [3], startTime: "22:00", endTime: "23:30" }, { logicalSizeBytes: 1_000_000 }],
+    );
+
+    // Left out later: no opinion, no change; refresh reads what the project has.
+    assert.equal(
+      (await projectProvider.diff!(made.projectId, outs, inputs({ name: "kept" }))).changes,
+      false,
+    );
+    const read = await projectProvider.read!(made.projectId, outs);
+    assert.deepEqual(read.props?.maintenanceWindow, outs.maintenanceWindow);
+  });
+
+  it("protects the default branch at create and unprotects it in place, one PATCH of the branch each; refresh shows a change made elsewhere", async () => {
+    const made = (await projectProvider.create(inputs({ name: "guarded", protectDefaultBranch: true })))
+      .outs as ProjectOutputs;
+    const branchOf = () =>
+      control()
+        .dumpState()
+        .branches.find((b) => b.id === made.defaultBranchId);
+    assert.equal(branchOf()?.protected, true);
+    assert.equal(made.defaultBranchProtected, true);
+    assert.ok(
+      harness.writes().includes(`PATCH /projects/${made.projectId}/branches/${made.defaultBranchId}`),
+      harness.writes().join("\n"),
+    );
+
+    control().clearRequests();
+    const news = inputs({ name: "guarded", protectDefaultBranch: false });
+    assert.deepEqual((await projectProvider.diff!(made.projectId, made, news)).replaces, []);
+    const outs = (await projectProvider.update!(made.projectId, made, news)).outs as ProjectOutputs;
+    assert.deepEqual(harness.writes(), [
+      `PATCH /projects/${made.projectId}/branches/${made.defaultBranchId}`,
+    ]);
+    assert.deepEqual([branchOf()?.protected, outs.defaultBranchProtected], [false, false]);
+
+    await createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url }).updateBranch(
+      made.projectId,
+      made.defaultBranchId,
+      { protected: true },
+    );
+    const read = await projectProvider.read!(made.projectId, outs);
+    assert.deepEqual([read.props?.protectDefaultBranch, read.inputs?.protectDefaultBranch], [true, true]);
+    // Left out: the branch stays as it is, and a project without the input reads no branch.
+    assert.equal(
+      (await projectProvider.diff!(made.projectId, outs, inputs({ name: "guarded" }))).changes,
+      false,
+    );
+  });
+
+  it("refuses a maintenance window or quota the service would refuse at preview, naming the field", async () => {
+    const reasons = async (news: Partial<ProjectInputs>) =>
+      (await projectProvider.check!({} as ProjectInputs, inputs(news))).failures?.map((f) => f.reason);
+    const window = { weekdays: [1], startTime: "01:00", endTime: "02:00" };
+    assert.deepEqual(await reasons({ maintenanceWindow: { ...window, weekdays: [0, 8] } }), [
+      "maintenanceWindow.weekdays[0]: a day is a whole number from 1 (Monday) to 7 (Sunday), not 0",
+      "maintenanceWindow.weekdays[1]: a day is a whole number from 1 (Monday) to 7 (Sunday), not 8",
+    ]);
+    assert.deepEqual(await reasons({ maintenanceWindow: { ...window, weekdays: [] } }), [
+      "maintenanceWindow.weekdays must list at least one day, 1 (Monday) to 7 (Sunday)",
+    ]);
+    assert.deepEqual(await reasons({ maintenanceWindow: { ...window, weekdays: [2, 2] } }), [
+      "maintenanceWindow.weekdays lists a day twice",
+    ]);
+    assert.deepEqual(await reasons({ maintenanceWindow: { ...window, endTime: "24:00" } }), [
+      "maintenanceWindow.endTime must be a UTC time written HH:MM, from 00:00 to 23:59",
+    ]);
+    assert.deepEqual(await reasons({ quota: { writtenDataBytes: -5 } }), [
+      "quota.writtenDataBytes must be a whole number, 0 or more (0 is unlimited)",
+    ]);
+    assert.deepEqual(harness.log(), []);
   });
 
   it("turns logical replication on in place, saying at preview that it cannot be undone, and refuses turning it off at preview", async () => {

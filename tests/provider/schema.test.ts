@@ -47,6 +47,7 @@ describe("the package schema", () => {
       "clouddb:index:Database",
       "clouddb:index:Endpoint",
       "clouddb:index:Project",
+      "clouddb:index:ProjectPermission",
       "clouddb:index:ProjectVpcEndpoint",
       "clouddb:index:Role",
       "clouddb:index:Snapshot",

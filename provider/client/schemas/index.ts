@@ -17,6 +17,7 @@ export * from "./connections";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";
+export * from "./permissions";
 export * from "./projects";
 export * from "./roles";
 export * from "./snapshots";

@@ -38,7 +38,7 @@ export const ProjectsPageSchema = z.looseObject({
 /** One page of projects. */
 export type ProjectsPage = z.infer<typeof ProjectsPageSchema>;
 
-/** A project's `settings`: the network access ones are read; the rest pass through. */
+/** A project's `settings`: the network access ones, the maintenance window and the quotas are read; the rest pass through. */
 export const ProjectSettingsSchema = z.looseObject({
   allowed_ips: maybe(
     z.looseObject({ ips: maybe(z.array(z.string())), protected_branches_only: maybe(z.boolean()) }),
@@ -46,6 +46,10 @@ export const ProjectSettingsSchema = z.looseObject({
   block_public_connections: maybe(z.boolean()),
   block_vpc_connections: maybe(z.boolean()),
   enable_logical_replication: maybe(z.boolean()),
+  maintenance_window: maybe(
+    z.looseObject({ weekdays: z.array(z.number()), start_time: z.string(), end_time: z.string() }),
+  ),
+  quota: maybe(z.record(z.string(), z.unknown())),
 });
 
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;

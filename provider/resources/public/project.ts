@@ -7,9 +7,9 @@ import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import type { ComputeSettings } from "./common";
 import { COMPUTE_SETTINGS_TYPE, TIMEOUTS_INPUT } from "./common";
-import { arrayOf, BOOLEAN, declareResource, INTEGER, STRING } from "./declare";
+import { arrayOf, BOOLEAN, declareResource, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
-import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
+import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf } from "./shapes";
 
 /** A project's default compute settings, as inputs and outputs. */
 export interface DefaultEndpointSettings extends ComputeSettings {}
@@ -18,6 +18,42 @@ export interface DefaultEndpointSettings extends ComputeSettings {}
 const DEFAULT_ENDPOINT_SETTINGS: { readonly type: typeof COMPUTE_SETTINGS_TYPE } = {
   type: COMPUTE_SETTINGS_TYPE,
 };
+
+/** When the service may do maintenance on a project, interrupting its computes' connections. */
+export const MAINTENANCE_WINDOW_TYPE = objectType("MaintenanceWindow", {
+  /** The days of the window: 1 (Monday) to 7 (Sunday), each at most once. */
+  weekdays: { type: arrayOf(INTEGER) },
+  /** Start of the window, `HH:MM` in UTC. */
+  startTime: { type: STRING },
+  /** End of the window, `HH:MM` in UTC. */
+  endTime: { type: STRING },
+});
+
+/** When the service may do maintenance on a project. */
+export interface MaintenanceWindow extends ObjectOf<typeof MAINTENANCE_WINDOW_TYPE.properties> {}
+
+/** Per-project consumption quotas; a quota left out, or 0, is unlimited. */
+export const PROJECT_QUOTA_TYPE = objectType("ProjectQuota", {
+  /** Wall-clock seconds the project's computes may be active per billing period. */
+  activeTimeSeconds: { type: INTEGER, optional: true },
+  /** CPU seconds the project's computes may use per billing period. */
+  computeTimeSeconds: { type: INTEGER, optional: true },
+  /** Bytes that may be written to the project's branches per billing period. */
+  writtenDataBytes: { type: INTEGER, optional: true },
+  /** Bytes that may be transferred out of the project's branches per billing period. */
+  dataTransferBytes: { type: INTEGER, optional: true },
+  /** Bytes of data each branch may hold; past it, writes fail (computes keep running). */
+  logicalSizeBytes: { type: INTEGER, optional: true },
+});
+
+/** Per-project consumption quotas. */
+export interface ProjectQuota extends ObjectOf<typeof PROJECT_QUOTA_TYPE.properties> {}
+
+// Written as `typeof`, so the declaration file names the types and keeps their properties' docs.
+const MAINTENANCE_WINDOW: { readonly type: typeof MAINTENANCE_WINDOW_TYPE } = {
+  type: MAINTENANCE_WINDOW_TYPE,
+};
+const PROJECT_QUOTA: { readonly type: typeof PROJECT_QUOTA_TYPE } = { type: PROJECT_QUOTA_TYPE };
 
 /** A project, declared. */
 export const PROJECT = declareResource({
@@ -47,6 +83,18 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, change: "update" },
     /** Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place. */
     enableLogicalReplication: { type: BOOLEAN, change: "update" },
+    /** When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window. */
+    maintenanceWindow: { ...MAINTENANCE_WINDOW, change: "update" },
+    /** Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas. */
+    quota: { ...PROJECT_QUOTA, change: "update" },
+    /** The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing. */
+    defaultBranchName: { type: STRING, change: "ignore" },
+    /** The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only. */
+    defaultRoleName: { type: STRING, change: "ignore" },
+    /** The default database's name at create (the service's default: `neondb`). Used at create only. */
+    defaultDatabaseName: { type: STRING, change: "ignore" },
+    /** Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is. */
+    protectDefaultBranch: { type: BOOLEAN, change: "update" },
     /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
@@ -79,6 +127,14 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, optional: true },
     /** Whether logical replication is on (it stays on). */
     enableLogicalReplication: { type: BOOLEAN, optional: true },
+    /** The maintenance window, when the project has one. */
+    maintenanceWindow: { ...MAINTENANCE_WINDOW, optional: true },
+    /** The consumption quotas; empty when every one is unlimited. */
+    quota: { ...PROJECT_QUOTA, optional: true },
+    /** The default branch's name. */
+    defaultBranchName: { type: STRING, optional: true },
+    /** Whether the default branch is protected. */
+    defaultBranchProtected: { type: BOOLEAN, optional: true },
     /** The default branch id. */
     defaultBranchId: { type: STRING },
     /** The default branch's read_write compute id. */

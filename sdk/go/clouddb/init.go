@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Endpoint{}
 	case "clouddb:index:Project":
 		r = &Project{}
+	case "clouddb:index:ProjectPermission":
+		r = &ProjectPermission{}
 	case "clouddb:index:ProjectVpcEndpoint":
 		r = &ProjectVpcEndpoint{}
 	case "clouddb:index:Role":

@@ -37,6 +37,10 @@ type Project struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// The default branch id.
 	DefaultBranchId pulumi.StringOutput `pulumi:"defaultBranchId"`
+	// The default branch's name.
+	DefaultBranchName pulumi.StringPtrOutput `pulumi:"defaultBranchName"`
+	// Whether the default branch is protected.
+	DefaultBranchProtected pulumi.BoolPtrOutput `pulumi:"defaultBranchProtected"`
 	// The default database.
 	DefaultDatabaseName pulumi.StringPtrOutput `pulumi:"defaultDatabaseName"`
 	// The default branch's read_write compute id.
@@ -51,6 +55,8 @@ type Project struct {
 	HistoryRetentionSeconds pulumi.IntPtrOutput `pulumi:"historyRetentionSeconds"`
 	// The default compute's host.
 	Host pulumi.StringPtrOutput `pulumi:"host"`
+	// The maintenance window, when the project has one.
+	MaintenanceWindow MaintenanceWindowPtrOutput `pulumi:"maintenanceWindow"`
 	// The project name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Ids of the operations the create started.
@@ -63,6 +69,8 @@ type Project struct {
 	PgVersion pulumi.IntOutput `pulumi:"pgVersion"`
 	// The project id.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
+	// The consumption quotas; empty when every one is unlimited.
+	Quota ProjectQuotaPtrOutput `pulumi:"quota"`
 	// The region id.
 	RegionId pulumi.StringOutput `pulumi:"regionId"`
 }
@@ -121,20 +129,32 @@ type projectArgs struct {
 	BlockPublicConnections *bool `pulumi:"blockPublicConnections"`
 	// Refuse every connection through a VPC endpoint. Changed in place.
 	BlockVpcConnections *bool `pulumi:"blockVpcConnections"`
+	// The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
+	DefaultBranchName *string `pulumi:"defaultBranchName"`
+	// The default database's name at create (the service's default: `neondb`). Used at create only.
+	DefaultDatabaseName *string `pulumi:"defaultDatabaseName"`
 	// Compute settings for computes created without their own. Changed in place; settings left out keep their value.
 	DefaultEndpointSettings *ComputeSettings `pulumi:"defaultEndpointSettings"`
+	// The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
+	DefaultRoleName *string `pulumi:"defaultRoleName"`
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication *bool `pulumi:"enableLogicalReplication"`
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds *int `pulumi:"historyRetentionSeconds"`
+	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
+	MaintenanceWindow *MaintenanceWindow `pulumi:"maintenanceWindow"`
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name *string `pulumi:"name"`
 	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
 	OrgId *string `pulumi:"orgId"`
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion *int `pulumi:"pgVersion"`
+	// Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+	ProtectDefaultBranch *bool `pulumi:"protectDefaultBranch"`
+	// Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
+	Quota *ProjectQuota `pulumi:"quota"`
 	// Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
 	RegionId *string `pulumi:"regionId"`
 	// Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -153,20 +173,32 @@ type ProjectArgs struct {
 	BlockPublicConnections pulumi.BoolPtrInput
 	// Refuse every connection through a VPC endpoint. Changed in place.
 	BlockVpcConnections pulumi.BoolPtrInput
+	// The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
+	DefaultBranchName pulumi.StringPtrInput
+	// The default database's name at create (the service's default: `neondb`). Used at create only.
+	DefaultDatabaseName pulumi.StringPtrInput
 	// Compute settings for computes created without their own. Changed in place; settings left out keep their value.
 	DefaultEndpointSettings ComputeSettingsPtrInput
+	// The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
+	DefaultRoleName pulumi.StringPtrInput
 	// When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
 	DeleteProtection pulumi.BoolPtrInput
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication pulumi.BoolPtrInput
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds pulumi.IntPtrInput
+	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
+	MaintenanceWindow MaintenanceWindowPtrInput
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name pulumi.StringPtrInput
 	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
 	OrgId pulumi.StringPtrInput
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion pulumi.IntPtrInput
+	// Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+	ProtectDefaultBranch pulumi.BoolPtrInput
+	// Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
+	Quota ProjectQuotaPtrInput
 	// Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
 	RegionId pulumi.StringPtrInput
 	// Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
@@ -295,6 +327,16 @@ func (o ProjectOutput) DefaultBranchId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.DefaultBranchId }).(pulumi.StringOutput)
 }
 
+// The default branch's name.
+func (o ProjectOutput) DefaultBranchName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultBranchName }).(pulumi.StringPtrOutput)
+}
+
+// Whether the default branch is protected.
+func (o ProjectOutput) DefaultBranchProtected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.DefaultBranchProtected }).(pulumi.BoolPtrOutput)
+}
+
 // The default database.
 func (o ProjectOutput) DefaultDatabaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.DefaultDatabaseName }).(pulumi.StringPtrOutput)
@@ -330,6 +372,11 @@ func (o ProjectOutput) Host() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.Host }).(pulumi.StringPtrOutput)
 }
 
+// The maintenance window, when the project has one.
+func (o ProjectOutput) MaintenanceWindow() MaintenanceWindowPtrOutput {
+	return o.ApplyT(func(v *Project) MaintenanceWindowPtrOutput { return v.MaintenanceWindow }).(MaintenanceWindowPtrOutput)
+}
+
 // The project name.
 func (o ProjectOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
@@ -358,6 +405,11 @@ func (o ProjectOutput) PgVersion() pulumi.IntOutput {
 // The project id.
 func (o ProjectOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// The consumption quotas; empty when every one is unlimited.
+func (o ProjectOutput) Quota() ProjectQuotaPtrOutput {
+	return o.ApplyT(func(v *Project) ProjectQuotaPtrOutput { return v.Quota }).(ProjectQuotaPtrOutput)
 }
 
 // The region id.

@@ -712,6 +712,184 @@ func (o ComputeSettingsPtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// When the service may do maintenance on a project, interrupting its computes' connections.
+type MaintenanceWindow struct {
+	// End of the window, `HH:MM` in UTC.
+	EndTime string `pulumi:"endTime"`
+	// Start of the window, `HH:MM` in UTC.
+	StartTime string `pulumi:"startTime"`
+	// The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+	Weekdays []int `pulumi:"weekdays"`
+}
+
+// MaintenanceWindowInput is an input type that accepts MaintenanceWindowArgs and MaintenanceWindowOutput values.
+// You can construct a concrete instance of `MaintenanceWindowInput` via:
+//
+//	MaintenanceWindowArgs{...}
+type MaintenanceWindowInput interface {
+	pulumi.Input
+
+	ToMaintenanceWindowOutput() MaintenanceWindowOutput
+	ToMaintenanceWindowOutputWithContext(context.Context) MaintenanceWindowOutput
+}
+
+// When the service may do maintenance on a project, interrupting its computes' connections.
+type MaintenanceWindowArgs struct {
+	// End of the window, `HH:MM` in UTC.
+	EndTime pulumi.StringInput `pulumi:"endTime"`
+	// Start of the window, `HH:MM` in UTC.
+	StartTime pulumi.StringInput `pulumi:"startTime"`
+	// The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+	Weekdays pulumi.IntArrayInput `pulumi:"weekdays"`
+}
+
+func (MaintenanceWindowArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MaintenanceWindow)(nil)).Elem()
+}
+
+func (i MaintenanceWindowArgs) ToMaintenanceWindowOutput() MaintenanceWindowOutput {
+	return i.ToMaintenanceWindowOutputWithContext(context.Background())
+}
+
+func (i MaintenanceWindowArgs) ToMaintenanceWindowOutputWithContext(ctx context.Context) MaintenanceWindowOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MaintenanceWindowOutput)
+}
+
+func (i MaintenanceWindowArgs) ToMaintenanceWindowPtrOutput() MaintenanceWindowPtrOutput {
+	return i.ToMaintenanceWindowPtrOutputWithContext(context.Background())
+}
+
+func (i MaintenanceWindowArgs) ToMaintenanceWindowPtrOutputWithContext(ctx context.Context) MaintenanceWindowPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MaintenanceWindowOutput).ToMaintenanceWindowPtrOutputWithContext(ctx)
+}
+
+// MaintenanceWindowPtrInput is an input type that accepts MaintenanceWindowArgs, MaintenanceWindowPtr and MaintenanceWindowPtrOutput values.
+// You can construct a concrete instance of `MaintenanceWindowPtrInput` via:
+//
+//	        MaintenanceWindowArgs{...}
+//
+//	or:
+//
+//	        nil
+type MaintenanceWindowPtrInput interface {
+	pulumi.Input
+
+	ToMaintenanceWindowPtrOutput() MaintenanceWindowPtrOutput
+	ToMaintenanceWindowPtrOutputWithContext(context.Context) MaintenanceWindowPtrOutput
+}
+
+type maintenanceWindowPtrType MaintenanceWindowArgs
+
+func MaintenanceWindowPtr(v *MaintenanceWindowArgs) MaintenanceWindowPtrInput {
+	return (*maintenanceWindowPtrType)(v)
+}
+
+func (*maintenanceWindowPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**MaintenanceWindow)(nil)).Elem()
+}
+
+func (i *maintenanceWindowPtrType) ToMaintenanceWindowPtrOutput() MaintenanceWindowPtrOutput {
+	return i.ToMaintenanceWindowPtrOutputWithContext(context.Background())
+}
+
+func (i *maintenanceWindowPtrType) ToMaintenanceWindowPtrOutputWithContext(ctx context.Context) MaintenanceWindowPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MaintenanceWindowPtrOutput)
+}
+
+// When the service may do maintenance on a project, interrupting its computes' connections.
+type MaintenanceWindowOutput struct{ *pulumi.OutputState }
+
+func (MaintenanceWindowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MaintenanceWindow)(nil)).Elem()
+}
+
+func (o MaintenanceWindowOutput) ToMaintenanceWindowOutput() MaintenanceWindowOutput {
+	return o
+}
+
+func (o MaintenanceWindowOutput) ToMaintenanceWindowOutputWithContext(ctx context.Context) MaintenanceWindowOutput {
+	return o
+}
+
+func (o MaintenanceWindowOutput) ToMaintenanceWindowPtrOutput() MaintenanceWindowPtrOutput {
+	return o.ToMaintenanceWindowPtrOutputWithContext(context.Background())
+}
+
+func (o MaintenanceWindowOutput) ToMaintenanceWindowPtrOutputWithContext(ctx context.Context) MaintenanceWindowPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MaintenanceWindow) *MaintenanceWindow {
+		return &v
+	}).(MaintenanceWindowPtrOutput)
+}
+
+// End of the window, `HH:MM` in UTC.
+func (o MaintenanceWindowOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v MaintenanceWindow) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+// Start of the window, `HH:MM` in UTC.
+func (o MaintenanceWindowOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v MaintenanceWindow) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+// The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+func (o MaintenanceWindowOutput) Weekdays() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v MaintenanceWindow) []int { return v.Weekdays }).(pulumi.IntArrayOutput)
+}
+
+type MaintenanceWindowPtrOutput struct{ *pulumi.OutputState }
+
+func (MaintenanceWindowPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MaintenanceWindow)(nil)).Elem()
+}
+
+func (o MaintenanceWindowPtrOutput) ToMaintenanceWindowPtrOutput() MaintenanceWindowPtrOutput {
+	return o
+}
+
+func (o MaintenanceWindowPtrOutput) ToMaintenanceWindowPtrOutputWithContext(ctx context.Context) MaintenanceWindowPtrOutput {
+	return o
+}
+
+func (o MaintenanceWindowPtrOutput) Elem() MaintenanceWindowOutput {
+	return o.ApplyT(func(v *MaintenanceWindow) MaintenanceWindow {
+		if v != nil {
+			return *v
+		}
+		var ret MaintenanceWindow
+		return ret
+	}).(MaintenanceWindowOutput)
+}
+
+// End of the window, `HH:MM` in UTC.
+func (o MaintenanceWindowPtrOutput) EndTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MaintenanceWindow) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// Start of the window, `HH:MM` in UTC.
+func (o MaintenanceWindowPtrOutput) StartTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MaintenanceWindow) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.StartTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+func (o MaintenanceWindowPtrOutput) Weekdays() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *MaintenanceWindow) []int {
+		if v == nil {
+			return nil
+		}
+		return v.Weekdays
+	}).(pulumi.IntArrayOutput)
+}
+
 // An operation with camelCase fields.
 type OperationSummary struct {
 	// Action, e.g. `create_branch`; the list of actions grows, so any string.
@@ -826,6 +1004,222 @@ func (o OperationSummaryArrayOutput) Index(i pulumi.IntInput) OperationSummaryOu
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OperationSummary {
 		return vs[0].([]OperationSummary)[vs[1].(int)]
 	}).(OperationSummaryOutput)
+}
+
+// Per-project consumption quotas; a quota left out, or 0, is unlimited.
+type ProjectQuota struct {
+	// Wall-clock seconds the project's computes may be active per billing period.
+	ActiveTimeSeconds *int `pulumi:"activeTimeSeconds"`
+	// CPU seconds the project's computes may use per billing period.
+	ComputeTimeSeconds *int `pulumi:"computeTimeSeconds"`
+	// Bytes that may be transferred out of the project's branches per billing period.
+	DataTransferBytes *int `pulumi:"dataTransferBytes"`
+	// Bytes of data each branch may hold; past it, writes fail (computes keep running).
+	LogicalSizeBytes *int `pulumi:"logicalSizeBytes"`
+	// Bytes that may be written to the project's branches per billing period.
+	WrittenDataBytes *int `pulumi:"writtenDataBytes"`
+}
+
+// ProjectQuotaInput is an input type that accepts ProjectQuotaArgs and ProjectQuotaOutput values.
+// You can construct a concrete instance of `ProjectQuotaInput` via:
+//
+//	ProjectQuotaArgs{...}
+type ProjectQuotaInput interface {
+	pulumi.Input
+
+	ToProjectQuotaOutput() ProjectQuotaOutput
+	ToProjectQuotaOutputWithContext(context.Context) ProjectQuotaOutput
+}
+
+// Per-project consumption quotas; a quota left out, or 0, is unlimited.
+type ProjectQuotaArgs struct {
+	// Wall-clock seconds the project's computes may be active per billing period.
+	ActiveTimeSeconds pulumi.IntPtrInput `pulumi:"activeTimeSeconds"`
+	// CPU seconds the project's computes may use per billing period.
+	ComputeTimeSeconds pulumi.IntPtrInput `pulumi:"computeTimeSeconds"`
+	// Bytes that may be transferred out of the project's branches per billing period.
+	DataTransferBytes pulumi.IntPtrInput `pulumi:"dataTransferBytes"`
+	// Bytes of data each branch may hold; past it, writes fail (computes keep running).
+	LogicalSizeBytes pulumi.IntPtrInput `pulumi:"logicalSizeBytes"`
+	// Bytes that may be written to the project's branches per billing period.
+	WrittenDataBytes pulumi.IntPtrInput `pulumi:"writtenDataBytes"`
+}
+
+func (ProjectQuotaArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectQuota)(nil)).Elem()
+}
+
+func (i ProjectQuotaArgs) ToProjectQuotaOutput() ProjectQuotaOutput {
+	return i.ToProjectQuotaOutputWithContext(context.Background())
+}
+
+func (i ProjectQuotaArgs) ToProjectQuotaOutputWithContext(ctx context.Context) ProjectQuotaOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectQuotaOutput)
+}
+
+func (i ProjectQuotaArgs) ToProjectQuotaPtrOutput() ProjectQuotaPtrOutput {
+	return i.ToProjectQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectQuotaArgs) ToProjectQuotaPtrOutputWithContext(ctx context.Context) ProjectQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectQuotaOutput).ToProjectQuotaPtrOutputWithContext(ctx)
+}
+
+// ProjectQuotaPtrInput is an input type that accepts ProjectQuotaArgs, ProjectQuotaPtr and ProjectQuotaPtrOutput values.
+// You can construct a concrete instance of `ProjectQuotaPtrInput` via:
+//
+//	        ProjectQuotaArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectQuotaPtrInput interface {
+	pulumi.Input
+
+	ToProjectQuotaPtrOutput() ProjectQuotaPtrOutput
+	ToProjectQuotaPtrOutputWithContext(context.Context) ProjectQuotaPtrOutput
+}
+
+type projectQuotaPtrType ProjectQuotaArgs
+
+func ProjectQuotaPtr(v *ProjectQuotaArgs) ProjectQuotaPtrInput {
+	return (*projectQuotaPtrType)(v)
+}
+
+func (*projectQuotaPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectQuota)(nil)).Elem()
+}
+
+func (i *projectQuotaPtrType) ToProjectQuotaPtrOutput() ProjectQuotaPtrOutput {
+	return i.ToProjectQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i *projectQuotaPtrType) ToProjectQuotaPtrOutputWithContext(ctx context.Context) ProjectQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectQuotaPtrOutput)
+}
+
+// Per-project consumption quotas; a quota left out, or 0, is unlimited.
+type ProjectQuotaOutput struct{ *pulumi.OutputState }
+
+func (ProjectQuotaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectQuota)(nil)).Elem()
+}
+
+func (o ProjectQuotaOutput) ToProjectQuotaOutput() ProjectQuotaOutput {
+	return o
+}
+
+func (o ProjectQuotaOutput) ToProjectQuotaOutputWithContext(ctx context.Context) ProjectQuotaOutput {
+	return o
+}
+
+func (o ProjectQuotaOutput) ToProjectQuotaPtrOutput() ProjectQuotaPtrOutput {
+	return o.ToProjectQuotaPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectQuotaOutput) ToProjectQuotaPtrOutputWithContext(ctx context.Context) ProjectQuotaPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectQuota) *ProjectQuota {
+		return &v
+	}).(ProjectQuotaPtrOutput)
+}
+
+// Wall-clock seconds the project's computes may be active per billing period.
+func (o ProjectQuotaOutput) ActiveTimeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectQuota) *int { return v.ActiveTimeSeconds }).(pulumi.IntPtrOutput)
+}
+
+// CPU seconds the project's computes may use per billing period.
+func (o ProjectQuotaOutput) ComputeTimeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectQuota) *int { return v.ComputeTimeSeconds }).(pulumi.IntPtrOutput)
+}
+
+// Bytes that may be transferred out of the project's branches per billing period.
+func (o ProjectQuotaOutput) DataTransferBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectQuota) *int { return v.DataTransferBytes }).(pulumi.IntPtrOutput)
+}
+
+// Bytes of data each branch may hold; past it, writes fail (computes keep running).
+func (o ProjectQuotaOutput) LogicalSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectQuota) *int { return v.LogicalSizeBytes }).(pulumi.IntPtrOutput)
+}
+
+// Bytes that may be written to the project's branches per billing period.
+func (o ProjectQuotaOutput) WrittenDataBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProjectQuota) *int { return v.WrittenDataBytes }).(pulumi.IntPtrOutput)
+}
+
+type ProjectQuotaPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectQuotaPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectQuota)(nil)).Elem()
+}
+
+func (o ProjectQuotaPtrOutput) ToProjectQuotaPtrOutput() ProjectQuotaPtrOutput {
+	return o
+}
+
+func (o ProjectQuotaPtrOutput) ToProjectQuotaPtrOutputWithContext(ctx context.Context) ProjectQuotaPtrOutput {
+	return o
+}
+
+func (o ProjectQuotaPtrOutput) Elem() ProjectQuotaOutput {
+	return o.ApplyT(func(v *ProjectQuota) ProjectQuota {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectQuota
+		return ret
+	}).(ProjectQuotaOutput)
+}
+
+// Wall-clock seconds the project's computes may be active per billing period.
+func (o ProjectQuotaPtrOutput) ActiveTimeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectQuota) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ActiveTimeSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// CPU seconds the project's computes may use per billing period.
+func (o ProjectQuotaPtrOutput) ComputeTimeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectQuota) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ComputeTimeSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Bytes that may be transferred out of the project's branches per billing period.
+func (o ProjectQuotaPtrOutput) DataTransferBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectQuota) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DataTransferBytes
+	}).(pulumi.IntPtrOutput)
+}
+
+// Bytes of data each branch may hold; past it, writes fail (computes keep running).
+func (o ProjectQuotaPtrOutput) LogicalSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectQuota) *int {
+		if v == nil {
+			return nil
+		}
+		return v.LogicalSizeBytes
+	}).(pulumi.IntPtrOutput)
+}
+
+// Bytes that may be written to the project's branches per billing period.
+func (o ProjectQuotaPtrOutput) WrittenDataBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProjectQuota) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WrittenDataBytes
+	}).(pulumi.IntPtrOutput)
 }
 
 // A project as listed, with the API's fields in camelCase.
@@ -1219,6 +1613,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsInput)(nil)).Elem(), ComputeSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsPtrInput)(nil)).Elem(), ComputeSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowInput)(nil)).Elem(), MaintenanceWindowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowPtrInput)(nil)).Elem(), MaintenanceWindowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaInput)(nil)).Elem(), ProjectQuotaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaPtrInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterOutputType(BackupScheduleEntryOutput{})
@@ -1231,8 +1629,12 @@ func init() {
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
+	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
+	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(OperationSummaryOutput{})
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
+	pulumi.RegisterOutputType(ProjectQuotaOutput{})
+	pulumi.RegisterOutputType(ProjectQuotaPtrOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryArrayOutput{})
 	pulumi.RegisterOutputType(RegionOutput{})

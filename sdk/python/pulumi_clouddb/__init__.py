@@ -19,6 +19,7 @@ from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *
 from .project import *
+from .project_permission import *
 from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
@@ -48,6 +49,7 @@ _utilities.register(
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Project": "Project",
+   "clouddb:index:ProjectPermission": "ProjectPermission",
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",
    "clouddb:index:Snapshot": "Snapshot",

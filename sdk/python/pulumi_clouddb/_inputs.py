@@ -24,6 +24,10 @@ __all__ = [
     'BranchRestoreArgsDict',
     'ComputeSettingsArgs',
     'ComputeSettingsArgsDict',
+    'MaintenanceWindowArgs',
+    'MaintenanceWindowArgsDict',
+    'ProjectQuotaArgs',
+    'ProjectQuotaArgsDict',
     'TimeoutsArgs',
     'TimeoutsArgsDict',
 ]
@@ -340,6 +344,191 @@ class ComputeSettingsArgs:
     @suspend_timeout_seconds.setter
     def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class MaintenanceWindowArgsDict(TypedDict):
+    """
+    When the service may do maintenance on a project, interrupting its computes' connections.
+    """
+    end_time: pulumi.Input[_builtins.str]
+    """
+    End of the window, `HH:MM` in UTC.
+    """
+    start_time: pulumi.Input[_builtins.str]
+    """
+    Start of the window, `HH:MM` in UTC.
+    """
+    weekdays: pulumi.Input[Sequence[pulumi.Input[_builtins.int]]]
+    """
+    The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+    """
+
+@pulumi.input_type
+class MaintenanceWindowArgs:
+    def __init__(__self__, *,
+                 end_time: pulumi.Input[_builtins.str],
+                 start_time: pulumi.Input[_builtins.str],
+                 weekdays: pulumi.Input[Sequence[pulumi.Input[_builtins.int]]]):
+        """
+        When the service may do maintenance on a project, interrupting its computes' connections.
+
+        :param pulumi.Input[_builtins.str] end_time: End of the window, `HH:MM` in UTC.
+        :param pulumi.Input[_builtins.str] start_time: Start of the window, `HH:MM` in UTC.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] weekdays: The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "weekdays", weekdays)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> pulumi.Input[_builtins.str]:
+        """
+        End of the window, `HH:MM` in UTC.
+        """
+        return pulumi.get(self, "end_time")
+
+    @end_time.setter
+    def end_time(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "end_time", value)
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> pulumi.Input[_builtins.str]:
+        """
+        Start of the window, `HH:MM` in UTC.
+        """
+        return pulumi.get(self, "start_time")
+
+    @start_time.setter
+    def start_time(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "start_time", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def weekdays(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.int]]]:
+        """
+        The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+        """
+        return pulumi.get(self, "weekdays")
+
+    @weekdays.setter
+    def weekdays(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.int]]]):
+        pulumi.set(self, "weekdays", value)
+
+
+class ProjectQuotaArgsDict(TypedDict):
+    """
+    Per-project consumption quotas; a quota left out, or 0, is unlimited.
+    """
+    active_time_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Wall-clock seconds the project's computes may be active per billing period.
+    """
+    compute_time_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    CPU seconds the project's computes may use per billing period.
+    """
+    data_transfer_bytes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Bytes that may be transferred out of the project's branches per billing period.
+    """
+    logical_size_bytes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Bytes of data each branch may hold; past it, writes fail (computes keep running).
+    """
+    written_data_bytes: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Bytes that may be written to the project's branches per billing period.
+    """
+
+@pulumi.input_type
+class ProjectQuotaArgs:
+    def __init__(__self__, *,
+                 active_time_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 compute_time_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 data_transfer_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 logical_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 written_data_bytes: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Per-project consumption quotas; a quota left out, or 0, is unlimited.
+
+        :param pulumi.Input[_builtins.int] active_time_seconds: Wall-clock seconds the project's computes may be active per billing period.
+        :param pulumi.Input[_builtins.int] compute_time_seconds: CPU seconds the project's computes may use per billing period.
+        :param pulumi.Input[_builtins.int] data_transfer_bytes: Bytes that may be transferred out of the project's branches per billing period.
+        :param pulumi.Input[_builtins.int] logical_size_bytes: Bytes of data each branch may hold; past it, writes fail (computes keep running).
+        :param pulumi.Input[_builtins.int] written_data_bytes: Bytes that may be written to the project's branches per billing period.
+        """
+        if active_time_seconds is not None:
+            pulumi.set(__self__, "active_time_seconds", active_time_seconds)
+        if compute_time_seconds is not None:
+            pulumi.set(__self__, "compute_time_seconds", compute_time_seconds)
+        if data_transfer_bytes is not None:
+            pulumi.set(__self__, "data_transfer_bytes", data_transfer_bytes)
+        if logical_size_bytes is not None:
+            pulumi.set(__self__, "logical_size_bytes", logical_size_bytes)
+        if written_data_bytes is not None:
+            pulumi.set(__self__, "written_data_bytes", written_data_bytes)
+
+    @_builtins.property
+    @pulumi.getter(name="activeTimeSeconds")
+    def active_time_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Wall-clock seconds the project's computes may be active per billing period.
+        """
+        return pulumi.get(self, "active_time_seconds")
+
+    @active_time_seconds.setter
+    def active_time_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "active_time_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="computeTimeSeconds")
+    def compute_time_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        CPU seconds the project's computes may use per billing period.
+        """
+        return pulumi.get(self, "compute_time_seconds")
+
+    @compute_time_seconds.setter
+    def compute_time_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "compute_time_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dataTransferBytes")
+    def data_transfer_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Bytes that may be transferred out of the project's branches per billing period.
+        """
+        return pulumi.get(self, "data_transfer_bytes")
+
+    @data_transfer_bytes.setter
+    def data_transfer_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "data_transfer_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="logicalSizeBytes")
+    def logical_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Bytes of data each branch may hold; past it, writes fail (computes keep running).
+        """
+        return pulumi.get(self, "logical_size_bytes")
+
+    @logical_size_bytes.setter
+    def logical_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "logical_size_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="writtenDataBytes")
+    def written_data_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Bytes that may be written to the project's branches per billing period.
+        """
+        return pulumi.get(self, "written_data_bytes")
+
+    @written_data_bytes.setter
+    def written_data_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "written_data_bytes", value)
 
 
 class TimeoutsArgsDict(TypedDict):

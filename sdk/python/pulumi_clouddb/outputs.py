@@ -19,7 +19,9 @@ __all__ = [
     'BackupScheduleEntry',
     'BranchEndpoint',
     'ComputeSettings',
+    'MaintenanceWindow',
     'OperationSummary',
+    'ProjectQuota',
     'ProjectSummary',
     'Region',
 ]
@@ -299,6 +301,70 @@ class ComputeSettings(dict):
 
 
 @pulumi.output_type
+class MaintenanceWindow(dict):
+    """
+    When the service may do maintenance on a project, interrupting its computes' connections.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "endTime":
+            suggest = "end_time"
+        elif key == "startTime":
+            suggest = "start_time"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in MaintenanceWindow. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        MaintenanceWindow.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        MaintenanceWindow.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 weekdays: Sequence[_builtins.int]):
+        """
+        When the service may do maintenance on a project, interrupting its computes' connections.
+
+        :param _builtins.str end_time: End of the window, `HH:MM` in UTC.
+        :param _builtins.str start_time: Start of the window, `HH:MM` in UTC.
+        :param Sequence[_builtins.int] weekdays: The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "weekdays", weekdays)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        """
+        End of the window, `HH:MM` in UTC.
+        """
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        """
+        Start of the window, `HH:MM` in UTC.
+        """
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def weekdays(self) -> Sequence[_builtins.int]:
+        """
+        The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
+        """
+        return pulumi.get(self, "weekdays")
+
+
+@pulumi.output_type
 class OperationSummary(dict):
     """
     An operation with camelCase fields.
@@ -433,6 +499,103 @@ class OperationSummary(dict):
         Total duration in milliseconds, when reported.
         """
         return pulumi.get(self, "total_duration_ms")
+
+
+@pulumi.output_type
+class ProjectQuota(dict):
+    """
+    Per-project consumption quotas; a quota left out, or 0, is unlimited.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "activeTimeSeconds":
+            suggest = "active_time_seconds"
+        elif key == "computeTimeSeconds":
+            suggest = "compute_time_seconds"
+        elif key == "dataTransferBytes":
+            suggest = "data_transfer_bytes"
+        elif key == "logicalSizeBytes":
+            suggest = "logical_size_bytes"
+        elif key == "writtenDataBytes":
+            suggest = "written_data_bytes"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectQuota. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectQuota.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectQuota.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 active_time_seconds: Optional[_builtins.int] = None,
+                 compute_time_seconds: Optional[_builtins.int] = None,
+                 data_transfer_bytes: Optional[_builtins.int] = None,
+                 logical_size_bytes: Optional[_builtins.int] = None,
+                 written_data_bytes: Optional[_builtins.int] = None):
+        """
+        Per-project consumption quotas; a quota left out, or 0, is unlimited.
+
+        :param _builtins.int active_time_seconds: Wall-clock seconds the project's computes may be active per billing period.
+        :param _builtins.int compute_time_seconds: CPU seconds the project's computes may use per billing period.
+        :param _builtins.int data_transfer_bytes: Bytes that may be transferred out of the project's branches per billing period.
+        :param _builtins.int logical_size_bytes: Bytes of data each branch may hold; past it, writes fail (computes keep running).
+        :param _builtins.int written_data_bytes: Bytes that may be written to the project's branches per billing period.
+        """
+        if active_time_seconds is not None:
+            pulumi.set(__self__, "active_time_seconds", active_time_seconds)
+        if compute_time_seconds is not None:
+            pulumi.set(__self__, "compute_time_seconds", compute_time_seconds)
+        if data_transfer_bytes is not None:
+            pulumi.set(__self__, "data_transfer_bytes", data_transfer_bytes)
+        if logical_size_bytes is not None:
+            pulumi.set(__self__, "logical_size_bytes", logical_size_bytes)
+        if written_data_bytes is not None:
+            pulumi.set(__self__, "written_data_bytes", written_data_bytes)
+
+    @_builtins.property
+    @pulumi.getter(name="activeTimeSeconds")
+    def active_time_seconds(self) -> Optional[_builtins.int]:
+        """
+        Wall-clock seconds the project's computes may be active per billing period.
+        """
+        return pulumi.get(self, "active_time_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="computeTimeSeconds")
+    def compute_time_seconds(self) -> Optional[_builtins.int]:
+        """
+        CPU seconds the project's computes may use per billing period.
+        """
+        return pulumi.get(self, "compute_time_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="dataTransferBytes")
+    def data_transfer_bytes(self) -> Optional[_builtins.int]:
+        """
+        Bytes that may be transferred out of the project's branches per billing period.
+        """
+        return pulumi.get(self, "data_transfer_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="logicalSizeBytes")
+    def logical_size_bytes(self) -> Optional[_builtins.int]:
+        """
+        Bytes of data each branch may hold; past it, writes fail (computes keep running).
+        """
+        return pulumi.get(self, "logical_size_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="writtenDataBytes")
+    def written_data_bytes(self) -> Optional[_builtins.int]:
+        """
+        Bytes that may be written to the project's branches per billing period.
+        """
+        return pulumi.get(self, "written_data_bytes")
 
 
 @pulumi.output_type

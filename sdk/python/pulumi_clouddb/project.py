@@ -26,13 +26,19 @@ class ProjectArgs:
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 default_database_name: pulumi.Input[Optional[_builtins.str]] = None,
                  default_endpoint_settings: pulumi.Input[Optional['ComputeSettingsArgs']] = None,
+                 default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 maintenance_window: pulumi.Input[Optional['MaintenanceWindowArgs']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
+                 quota: pulumi.Input[Optional['ProjectQuotaArgs']] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
         """
@@ -43,13 +49,19 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
+        :param pulumi.Input[_builtins.str] default_branch_name: The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
+        :param pulumi.Input[_builtins.str] default_database_name: The default database's name at create (the service's default: `neondb`). Used at create only.
         :param pulumi.Input['ComputeSettingsArgs'] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
+        :param pulumi.Input[_builtins.str] default_role_name: The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
+        :param pulumi.Input['MaintenanceWindowArgs'] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
+        :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+        :param pulumi.Input['ProjectQuotaArgs'] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
         :param pulumi.Input[_builtins.str] region_id: Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         """
@@ -63,20 +75,32 @@ class ProjectArgs:
             pulumi.set(__self__, "block_public_connections", block_public_connections)
         if block_vpc_connections is not None:
             pulumi.set(__self__, "block_vpc_connections", block_vpc_connections)
+        if default_branch_name is not None:
+            pulumi.set(__self__, "default_branch_name", default_branch_name)
+        if default_database_name is not None:
+            pulumi.set(__self__, "default_database_name", default_database_name)
         if default_endpoint_settings is not None:
             pulumi.set(__self__, "default_endpoint_settings", default_endpoint_settings)
+        if default_role_name is not None:
+            pulumi.set(__self__, "default_role_name", default_role_name)
         if delete_protection is not None:
             pulumi.set(__self__, "delete_protection", delete_protection)
         if enable_logical_replication is not None:
             pulumi.set(__self__, "enable_logical_replication", enable_logical_replication)
         if history_retention_seconds is not None:
             pulumi.set(__self__, "history_retention_seconds", history_retention_seconds)
+        if maintenance_window is not None:
+            pulumi.set(__self__, "maintenance_window", maintenance_window)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if org_id is not None:
             pulumi.set(__self__, "org_id", org_id)
         if pg_version is not None:
             pulumi.set(__self__, "pg_version", pg_version)
+        if protect_default_branch is not None:
+            pulumi.set(__self__, "protect_default_branch", protect_default_branch)
+        if quota is not None:
+            pulumi.set(__self__, "quota", quota)
         if region_id is not None:
             pulumi.set(__self__, "region_id", region_id)
         if timeouts is not None:
@@ -143,6 +167,30 @@ class ProjectArgs:
         pulumi.set(self, "block_vpc_connections", value)
 
     @_builtins.property
+    @pulumi.getter(name="defaultBranchName")
+    def default_branch_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
+        """
+        return pulumi.get(self, "default_branch_name")
+
+    @default_branch_name.setter
+    def default_branch_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "default_branch_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultDatabaseName")
+    def default_database_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The default database's name at create (the service's default: `neondb`). Used at create only.
+        """
+        return pulumi.get(self, "default_database_name")
+
+    @default_database_name.setter
+    def default_database_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "default_database_name", value)
+
+    @_builtins.property
     @pulumi.getter(name="defaultEndpointSettings")
     def default_endpoint_settings(self) -> pulumi.Input[Optional['ComputeSettingsArgs']]:
         """
@@ -153,6 +201,18 @@ class ProjectArgs:
     @default_endpoint_settings.setter
     def default_endpoint_settings(self, value: pulumi.Input[Optional['ComputeSettingsArgs']]):
         pulumi.set(self, "default_endpoint_settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultRoleName")
+    def default_role_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
+        """
+        return pulumi.get(self, "default_role_name")
+
+    @default_role_name.setter
+    def default_role_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "default_role_name", value)
 
     @_builtins.property
     @pulumi.getter(name="deleteProtection")
@@ -191,6 +251,18 @@ class ProjectArgs:
         pulumi.set(self, "history_retention_seconds", value)
 
     @_builtins.property
+    @pulumi.getter(name="maintenanceWindow")
+    def maintenance_window(self) -> pulumi.Input[Optional['MaintenanceWindowArgs']]:
+        """
+        When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
+        """
+        return pulumi.get(self, "maintenance_window")
+
+    @maintenance_window.setter
+    def maintenance_window(self, value: pulumi.Input[Optional['MaintenanceWindowArgs']]):
+        pulumi.set(self, "maintenance_window", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -225,6 +297,30 @@ class ProjectArgs:
     @pg_version.setter
     def pg_version(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "pg_version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="protectDefaultBranch")
+    def protect_default_branch(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+        """
+        return pulumi.get(self, "protect_default_branch")
+
+    @protect_default_branch.setter
+    def protect_default_branch(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "protect_default_branch", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def quota(self) -> pulumi.Input[Optional['ProjectQuotaArgs']]:
+        """
+        Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
+        """
+        return pulumi.get(self, "quota")
+
+    @quota.setter
+    def quota(self, value: pulumi.Input[Optional['ProjectQuotaArgs']]):
+        pulumi.set(self, "quota", value)
 
     @_builtins.property
     @pulumi.getter(name="regionId")
@@ -262,13 +358,19 @@ class Project(pulumi.CustomResource):
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 default_database_name: pulumi.Input[Optional[_builtins.str]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
+                 default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 maintenance_window: pulumi.Input[Optional[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
+                 quota: pulumi.Input[Optional[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
@@ -290,13 +392,19 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
+        :param pulumi.Input[_builtins.str] default_branch_name: The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
+        :param pulumi.Input[_builtins.str] default_database_name: The default database's name at create (the service's default: `neondb`). Used at create only.
         :param pulumi.Input[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']] default_endpoint_settings: Compute settings for computes created without their own. Changed in place; settings left out keep their value.
+        :param pulumi.Input[_builtins.str] default_role_name: The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
+        :param pulumi.Input[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
         :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
+        :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
+        :param pulumi.Input[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
         :param pulumi.Input[_builtins.str] region_id: Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         """
@@ -337,13 +445,19 @@ class Project(pulumi.CustomResource):
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
+                 default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 default_database_name: pulumi.Input[Optional[_builtins.str]] = None,
                  default_endpoint_settings: pulumi.Input[Optional[Union['ComputeSettingsArgs', 'ComputeSettingsArgsDict']]] = None,
+                 default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 maintenance_window: pulumi.Input[Optional[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  pg_version: pulumi.Input[Optional[_builtins.int]] = None,
+                 protect_default_branch: pulumi.Input[Optional[_builtins.bool]] = None,
+                 quota: pulumi.Input[Optional[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']]] = None,
                  region_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
@@ -360,21 +474,26 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["allowed_ips_protected_branches_only"] = allowed_ips_protected_branches_only
             __props__.__dict__["block_public_connections"] = block_public_connections
             __props__.__dict__["block_vpc_connections"] = block_vpc_connections
+            __props__.__dict__["default_branch_name"] = default_branch_name
+            __props__.__dict__["default_database_name"] = default_database_name
             __props__.__dict__["default_endpoint_settings"] = default_endpoint_settings
+            __props__.__dict__["default_role_name"] = default_role_name
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["enable_logical_replication"] = enable_logical_replication
             __props__.__dict__["history_retention_seconds"] = history_retention_seconds
+            __props__.__dict__["maintenance_window"] = maintenance_window
             __props__.__dict__["name"] = name
             __props__.__dict__["org_id"] = org_id
             __props__.__dict__["pg_version"] = pg_version
+            __props__.__dict__["protect_default_branch"] = protect_default_branch
+            __props__.__dict__["quota"] = quota
             __props__.__dict__["region_id"] = region_id
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["connection_uri"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["default_branch_id"] = None
-            __props__.__dict__["default_database_name"] = None
+            __props__.__dict__["default_branch_protected"] = None
             __props__.__dict__["default_endpoint_id"] = None
-            __props__.__dict__["default_role_name"] = None
             __props__.__dict__["host"] = None
             __props__.__dict__["operation_ids"] = None
             __props__.__dict__["pending_operation_ids"] = None
@@ -410,6 +529,8 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["connection_uri"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["default_branch_id"] = None
+        __props__.__dict__["default_branch_name"] = None
+        __props__.__dict__["default_branch_protected"] = None
         __props__.__dict__["default_database_name"] = None
         __props__.__dict__["default_endpoint_id"] = None
         __props__.__dict__["default_endpoint_settings"] = None
@@ -417,12 +538,14 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["enable_logical_replication"] = None
         __props__.__dict__["history_retention_seconds"] = None
         __props__.__dict__["host"] = None
+        __props__.__dict__["maintenance_window"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["operation_ids"] = None
         __props__.__dict__["org_id"] = None
         __props__.__dict__["pending_operation_ids"] = None
         __props__.__dict__["pg_version"] = None
         __props__.__dict__["project_id"] = None
+        __props__.__dict__["quota"] = None
         __props__.__dict__["region_id"] = None
         return Project(resource_name, opts=opts, __props__=__props__)
 
@@ -483,6 +606,22 @@ class Project(pulumi.CustomResource):
         return pulumi.get(self, "default_branch_id")
 
     @_builtins.property
+    @pulumi.getter(name="defaultBranchName")
+    def default_branch_name(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The default branch's name.
+        """
+        return pulumi.get(self, "default_branch_name")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultBranchProtected")
+    def default_branch_protected(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the default branch is protected.
+        """
+        return pulumi.get(self, "default_branch_protected")
+
+    @_builtins.property
     @pulumi.getter(name="defaultDatabaseName")
     def default_database_name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -539,6 +678,14 @@ class Project(pulumi.CustomResource):
         return pulumi.get(self, "host")
 
     @_builtins.property
+    @pulumi.getter(name="maintenanceWindow")
+    def maintenance_window(self) -> pulumi.Output[Optional['outputs.MaintenanceWindow']]:
+        """
+        The maintenance window, when the project has one.
+        """
+        return pulumi.get(self, "maintenance_window")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -585,6 +732,14 @@ class Project(pulumi.CustomResource):
         The project id.
         """
         return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def quota(self) -> pulumi.Output[Optional['outputs.ProjectQuota']]:
+        """
+        The consumption quotas; empty when every one is unlimited.
+        """
+        return pulumi.get(self, "quota")
 
     @_builtins.property
     @pulumi.getter(name="regionId")
