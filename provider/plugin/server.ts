@@ -108,7 +108,6 @@ function answer<Req, Res>(
   };
 }
 
-/** The version the plugin reports: the package's. */
 /**
  * The answer to a create or update the engine asks for at preview. The engine takes a provider that
  * answers `Handshake` for one that previews (whatever `Configure` says), so a preview reaches
@@ -123,6 +122,7 @@ function previewed<R extends proto.CreateResponse | proto.UpdateResponse>(
   return response;
 }
 
+/** The version the plugin reports: the package's. */
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
     version: string;
