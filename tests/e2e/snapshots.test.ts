@@ -1,5 +1,5 @@
 // Snapshot and BackupSchedule under the real Pulumi engine, on a branch with a compute, a role and
-// a database: an `up` killed during the snapshot's create and again during the schedule's, then
+// a database: a preview of the creates; an `up` killed during the snapshot's create and again during the schedule's, then
 // the unattended next run takes each once; a no-change preview and refresh; an in-place update; a
 // restore from the snapshot through the provider (every id kept) and one done with the official
 // CLI (`snapshots restore --finalize`), each followed by a refresh and a preview with no change;
@@ -111,6 +111,13 @@ describe("e2e: Snapshot, BackupSchedule and restores under the real Pulumi engin
     if (e2e !== undefined) fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
     fs.rmSync(cliConfig, { recursive: true, force: true });
     await emulator?.stop();
+  });
+
+  it("previews the five creates and sends nothing that changes anything", async () => {
+    emulator.control.clearRequests();
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    assert.deepEqual(preview.changeSummary, { create: 6 }, output());
+    assert.deepEqual(mutatingRequests(emulator), [], "a preview changes nothing");
   });
 
   it("converges after up is killed during the snapshot's create and again during the schedule's: one of each", async () => {
