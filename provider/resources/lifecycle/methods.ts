@@ -265,6 +265,11 @@ function exampleOf(name: string): string {
     projectId: "misty-moon-12345678",
     branchId: "br-aged-sun-a1b2c3d4",
     endpointId: "ep-cool-leaf-a1b2c3d4",
+    snapshotId: "snap-quiet-meadow-a1b2c3d4",
+    orgId: "org-morning-bread-12345678",
+    regionId: "aws-us-east-2",
+    vpcEndpointId: "vpce-0a1b2c3d4e5f6a7b8",
+    permissionId: "8f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
   };
   return examples[name] ?? "app";
 }
