@@ -10,8 +10,9 @@ import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
-import { ResourceError, unfinished } from "./errors";
+import { messageOf, ResourceError, unfinished } from "./errors";
 import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
+import { hostLine } from "./host/progress";
 import {
   adoptInput,
   DeleteProtectionInput,
@@ -535,7 +536,16 @@ async function restoreInPlace(
       { deadline },
     );
   } finally {
-    await client.deleteBranch(projectId, scratch.branch.id, { deadline });
+    // A scratch branch left behind is said, never a failure: failing the update after the restore
+    // happened would leave the state without it, and the next `up` would restore again.
+    await client
+      .deleteBranch(projectId, scratch.branch.id, { deadline })
+      .catch((err: unknown) =>
+        hostLine(
+          `${labelOf("branch", id, outs)}: the scratch branch ${scratch.branch.id} (${scratch.branch.name}) the restore ` +
+            `went through was not deleted (${messageOf(err)}): delete it with \`neonctl branches delete ${scratch.branch.id}\``,
+        ),
+      );
   }
 }
 

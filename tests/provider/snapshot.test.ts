@@ -31,6 +31,7 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
   const harness = useEmulator();
   const client = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
   const state = () => harness.emulator.control.dumpState();
+  const liveBranches = () => state().branches.filter((b) => b.deleted_at_ms === undefined);
   const live = (id: string) => state().branches.find((b) => b.id === id && b.deleted_at_ms === undefined);
 
   /** A branch of main with a compute, a role and a database, through the providers. */
@@ -181,6 +182,38 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     // Nothing else changed: the same inputs diff to no change.
     const again = await branchProvider.diff!(branch.id, restored, news);
     assert.equal(again.changes, false);
+  });
+
+  it("records a restore whose scratch branch could not be deleted, naming the branch to delete, so the next up does not restore again", async () => {
+    const { branchIn, branch } = await stackBranch("leftover");
+    const snapshot = await snapshotProvider.create(
+      withProvider({ projectId: P, branchId: branch.id, name: "lo" }),
+    );
+    harness.emulator.control.failNext("DELETE /projects/{project_id}/branches/{branch_id}", { status: 422 });
+    const news = { ...branchIn, restore: { snapshotId: snapshot.id } };
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    const restored = await branchProvider.update!(branch.id, branch.outs, news).finally(() =>
+      setHostLineWriter(undefined),
+    );
+    assert.deepEqual(
+      (restored.outs as BranchOutputs).restore,
+      { snapshotId: snapshot.id },
+      "the restore is recorded",
+    );
+    const scratch = liveBranches().find((b) => b.name.startsWith("leftover_restoring_"));
+    assert.ok(scratch, "the scratch branch is still there");
+    assert.ok(
+      lines.some(
+        (l) =>
+          l.includes(`scratch branch ${scratch.id}`) && l.includes(`neonctl branches delete ${scratch.id}`),
+      ),
+      lines.join("\n"),
+    );
+    assert.equal(
+      (await branchProvider.diff!(branch.id, restored.outs as BranchOutputs, news)).changes,
+      false,
+    );
   });
 
   it("restores a branch from a point of its own history, keeping the data before it under the name given", async () => {
