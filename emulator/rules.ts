@@ -109,13 +109,16 @@ export function checkInitSource(value: string | undefined, where: string): void 
   }
 }
 
-/** The expiry in epoch ms; throws 400 when it is not after `nowMs` or more than 30 days ahead. */
-export function expiryMs(value: string, nowMs: number, where: string): number {
+/**
+ * The expiry in epoch ms; throws 400 when it is not after `nowMs` or, for a bounded one (a
+ * branch's), more than 30 days ahead.
+ */
+export function expiryMs(value: string, nowMs: number, where: string, bounded = true): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms))
     throw badRequest(`${where}expires_at must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
   if (ms <= nowMs) throw badRequest(`${where}expires_at must be in the future, got ${value}`);
-  if (ms > nowMs + MAX_EXPIRY_MS) {
+  if (bounded && ms > nowMs + MAX_EXPIRY_MS) {
     throw badRequest(`${where}expires_at must be at most 30 days ahead, got ${value}`);
   }
   return ms;

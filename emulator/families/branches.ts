@@ -1,5 +1,10 @@
 import type { EmulatorContext } from "../context";
-import { DEFAULT_BRANCH_BYTES, EMPTY_BRANCH_BYTES, FIRST_LSN } from "../defaults";
+import {
+  DEFAULT_BRANCH_BYTES,
+  DEFAULT_HISTORY_RETENTION_SECONDS,
+  EMPTY_BRANCH_BYTES,
+  FIRST_LSN,
+} from "../defaults";
 import { HttpError } from "../errors";
 import { newBranchId } from "../ids";
 import type { OperationSpec } from "../operations";
@@ -190,6 +195,15 @@ export function restoreBranch(
   project.updated_at_ms = now;
   ctx.changed();
   return operations;
+}
+
+/** An LSN as the API writes it, `0/1F0A3B8`: two hexadecimal halves of up to 8 digits. */
+export const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
+
+/** The oldest moment of the branch's history the project keeps: its creation, or the retention's start. */
+export function historyStart(project: ProjectRecord, branch: BranchRecord, nowMs: number): number {
+  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
+  return Math.max(branch.created_at_ms, nowMs - retentionMs);
 }
 
 /** An LSN's byte position: its two hexadecimal halves as one number. */

@@ -1,16 +1,13 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { EmulatorContext } from "../context";
-import { DEFAULT_HISTORY_RETENTION_SECONDS } from "../defaults";
 import { badRequest } from "../errors";
 import type { BranchRecord, DatabaseRecord, ProjectRecord } from "../state";
-import { timeAtLsn } from "./branches";
+import { historyStart, LSN, timeAtLsn } from "./branches";
 
 // Schemas: a branch database's schema as SQL, now or at a point of the branch's history, and the
 // unified diff of two of them (docs/api-rules.md §12). With the data plane the schema is read from
 // Postgres's catalog; without it no database holds any object, so every schema is the empty dump
 // and every diff is empty, as the service answers for empty databases.
-
-const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
 /** A point of a branch's history as a request gives it: an LSN, a timestamp, or neither (now). */
 export interface SchemaPoint {
@@ -42,8 +39,7 @@ function pointMs(ctx: EmulatorContext, side: SchemaSide): number | undefined {
   const ms = lsn !== undefined ? timeAtLsn(branch, lsn) : Date.parse(timestamp as string);
   const named = lsn !== undefined ? `${prefix}lsn ${lsn}` : `${prefix}timestamp ${timestamp}`;
   const now = ctx.clock.now();
-  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
-  const oldest = Math.max(branch.created_at_ms, now - retentionMs);
+  const oldest = historyStart(project, branch, now);
   if (ms > now) throw badRequest(`${named} is in the future of branch ${branch.id}`);
   if (ms < oldest) {
     throw badRequest(

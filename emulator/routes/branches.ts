@@ -1,11 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
-import { DEFAULT_HISTORY_RETENTION_SECONDS, projectCompute } from "../defaults";
+import { projectCompute } from "../defaults";
 import { badRequest, HttpError } from "../errors";
 import {
   checkBranchDeletable,
   createBranch,
   deleteBranch,
+  historyStart,
+  LSN,
   lsnAt,
   type NewBranch,
   recoverBranch,
@@ -33,8 +35,6 @@ import { route } from "./route";
 // Branches: create (201, operations), list (search, sort, cursor pages), count, get, update
 // (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, set as
 // default, and the branch's endpoints.
-
-const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 
 export function branchNameInUse(
   ctx: EmulatorContext,
@@ -92,8 +92,7 @@ export function branchPoint(
   if (timestamp === undefined) return {};
   const ms = Date.parse(timestamp);
   const now = ctx.clock.now();
-  const retentionMs = (project.history_retention_seconds ?? DEFAULT_HISTORY_RETENTION_SECONDS) * 1000;
-  const oldest = Math.max(parent.created_at_ms, now - retentionMs);
+  const oldest = historyStart(project, parent, now);
   if (ms > now) throw badRequest(`${prefix}_timestamp ${timestamp} is in the future`);
   if (ms < oldest) {
     throw badRequest(

@@ -15,6 +15,7 @@ import {
 import { isoSeconds } from "../ids";
 import type { BackupScheduleItem } from "../openapi/requests.gen";
 import { renderBranch, renderEndpoint } from "../render";
+import { expiryMs } from "../rules";
 import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../state";
 import { branchNameInUse, branchPoint, conflict } from "./branches";
 import { branchOf, projectOf } from "./lookup";
@@ -38,15 +39,6 @@ export function renderSnapshot(s: SnapshotRecord): Record<string, unknown> {
   };
   if (s.expires_at_ms !== undefined) out["expires_at"] = isoSeconds(s.expires_at_ms);
   return out;
-}
-
-/** A snapshot's expiry: an RFC 3339 time in the future. */
-function snapshotExpiry(value: string, nowMs: number, where: string): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms))
-    throw badRequest(`${where} must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
-  if (ms <= nowMs) throw badRequest(`${where} must be in the future, got ${value}`);
-  return ms;
 }
 
 const FREQUENCIES = new Set(["hourly", "daily", "weekly", "monthly"]);
@@ -90,7 +82,7 @@ export function snapshotRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const query = request.query;
     const point = branchPoint(ctx, project, branch, query.lsn, query.timestamp, "snapshot");
     const expiresAtMs =
-      query.expires_at === undefined ? undefined : snapshotExpiry(query.expires_at, now(), "expires_at");
+      query.expires_at === undefined ? undefined : expiryMs(query.expires_at, now(), "", false);
     if (query.name !== undefined && query.name.trim() === "") throw badRequest("name must not be empty");
     checkIdle(ctx, project);
     const { snapshot, operations } = takeSnapshot(ctx, project, branch, {
@@ -121,9 +113,7 @@ export function snapshotRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     updateSnapshot(ctx, snapshot, {
       name: changes.name,
       expiresAtMs:
-        expires === undefined || expires === null
-          ? expires
-          : snapshotExpiry(expires, now(), "snapshot.expires_at"),
+        expires === undefined || expires === null ? expires : expiryMs(expires, now(), "snapshot.", false),
     });
     return { snapshot: renderSnapshot(snapshot) };
   });

@@ -9,9 +9,9 @@ import type {
 import { messageOf, ResourceError } from "./errors";
 import { nameInput, optionalText } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
-import { type CommonState, compact, createdSince, defineResource, type Same } from "./lifecycle/define";
+import { compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
-import { markedLabel } from "./lifecycle/owner";
+import { createKeyOf, markedLabel } from "./lifecycle/owner";
 import { API_KEY, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
 import { changesOf, secretsOf } from "./public/declare";
 
@@ -175,12 +175,6 @@ const KEY_NAME_MAX = 64;
  */
 export function storedName(name: string, key: string | undefined): string {
   return markedLabel(name, key, KEY_NAME_MAX);
-}
-
-/** The create key the state records (see `lifecycle/owner.ts`). */
-function createKeyOf(props: ApiKeyOutputs): string | undefined {
-  const key = (props as CommonState).__createKey;
-  return typeof key === "string" ? key : undefined;
 }
 
 function kindOf(inputs: Pick<ApiKeyInputs, "orgId" | "projectId">): ApiKeyKind {

@@ -11,7 +11,7 @@ import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { messageOf, ResourceError, unfinished } from "./errors";
-import { ExpiresAtInput, isTimestamp, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
+import { ExpiresAtInput, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { hostLine } from "./host/progress";
 import {
   adoptInput,
@@ -29,6 +29,7 @@ import {
   EndpointTypeInput,
   withComputeRange,
 } from "./inputs/compute";
+import { lsnInput, pastTimestampInput, timestampInput } from "./inputs/history";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
@@ -50,21 +51,14 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
 // ---------------------------------------------------------------- inputs
 
 const INIT_SOURCES = INIT_SOURCE.enum;
-const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
 const EndpointInput = z.object({ type: EndpointTypeInput });
 
 /** Where a restore takes the branch's data from: exactly one of a snapshot, a time, an LSN. */
 const RestoreInput = z
   .object({
     snapshotId: optionalId("restore.snapshotId must be a snapshot id (snap-...)"),
-    timestamp: z
-      .string({ error: "restore.timestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
-      .refine(isTimestamp, "restore.timestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z")
-      .optional(),
-    lsn: z
-      .string({ error: "restore.lsn must be an LSN such as 0/1F0A3B8" })
-      .regex(LSN, "restore.lsn must be an LSN such as 0/1F0A3B8")
-      .optional(),
+    timestamp: timestampInput("restore.timestamp").optional(),
+    lsn: lsnInput("restore.lsn"),
     preserveUnderName: optionalText("restore.preserveUnderName"),
   })
   .refine(
@@ -98,18 +92,8 @@ export const BranchInputsSchema = withComputeRange(
     protected: z.boolean({ error: "protected must be true or false" }).optional(),
     expiresAt: ExpiresAtInput,
     ttl: TtlInput,
-    parentTimestamp: z
-      .string({ error: "parentTimestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
-      .refine(isTimestamp, "parentTimestamp must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z")
-      .refine(
-        (value) => !(Date.parse(value) > Date.now()),
-        "parentTimestamp is in the future: give a point in the parent's past",
-      )
-      .optional(),
-    parentLsn: z
-      .string({ error: "parentLsn must be an LSN such as 0/1F0A3B8" })
-      .regex(LSN, "parentLsn must be an LSN such as 0/1F0A3B8")
-      .optional(),
+    parentTimestamp: pastTimestampInput("parentTimestamp", "give a point in the parent's past"),
+    parentLsn: lsnInput("parentLsn"),
     ...COMPUTE_INPUTS,
     resetTrigger: optionalText("resetTrigger"),
     restore: RestoreInput,

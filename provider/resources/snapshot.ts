@@ -1,13 +1,14 @@
 import { z } from "zod";
 import type { Snapshot as ApiSnapshot } from "../client";
 import { NotFoundError } from "../client/errors";
-import { isTimestamp, sameInstant } from "./expiry";
+import { sameInstant } from "./expiry";
 import { DeleteProtectionInput, ProjectOfBranchInput, requiredId, TimeoutsInput } from "./inputs/common";
+import { lsnInput, pastTimestampInput, timestampInput } from "./inputs/history";
 import { declaredInputs } from "./lifecycle/check";
 import { createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
 import { openOperations } from "./lifecycle/openOperations";
-import { markedLabel } from "./lifecycle/owner";
+import { createKeyOf, markedLabel } from "./lifecycle/owner";
 import { changesOf, secretsOf } from "./public/declare";
 import { SNAPSHOT, type SnapshotInputs, type SnapshotOutputs } from "./public/snapshot";
 import { carrierOf } from "./restores";
@@ -15,13 +16,6 @@ import { carrierOf } from "./restores";
 export type { SnapshotInputs, SnapshotOutputs } from "./public/snapshot";
 
 // ---------------------------------------------------------------- inputs
-
-const LSN = /^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/;
-const RFC3339 = (what: string) =>
-  z
-    .string({ error: `${what} must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z` })
-    .refine(isTimestamp, `${what} must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z`)
-    .optional();
 
 /** Inputs as the provider sees them. */
 export const SnapshotInputsSchema = z
@@ -32,15 +26,9 @@ export const SnapshotInputsSchema = z
       .string({ error: "name must be a non-empty string: the snapshot's name" })
       .trim()
       .min(1, "name must be a non-empty string: the snapshot's name"),
-    timestamp: RFC3339("timestamp").refine(
-      (value) => value === undefined || !(Date.parse(value) > Date.now()),
-      "timestamp is in the future: give a point in the branch's past, or leave it out for now",
-    ),
-    lsn: z
-      .string({ error: "lsn must be an LSN such as 0/1F0A3B8" })
-      .regex(LSN, "lsn must be an LSN such as 0/1F0A3B8")
-      .optional(),
-    expiresAt: RFC3339("expiresAt"),
+    timestamp: pastTimestampInput("timestamp", "give a point in the branch's past, or leave it out for now"),
+    lsn: lsnInput("lsn"),
+    expiresAt: timestampInput("expiresAt").optional(),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
   })
@@ -155,12 +143,6 @@ async function findSnapshot(
   throw new NotFoundError(
     `snapshot ${snapshotId} is not among project ${projectId}'s snapshots: check the id (snap-...) with \`neonctl snapshots list\``,
   );
-}
-
-/** The create key the state records (see `lifecycle/owner.ts`). */
-function createKeyOf(props: SnapshotOutputs): string | undefined {
-  const key = (props as { __createKey?: unknown }).__createKey;
-  return typeof key === "string" ? key : undefined;
 }
 
 function outputsOf(

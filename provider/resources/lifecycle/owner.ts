@@ -59,6 +59,12 @@ export function createKeyFor(
   return replacementKeys.get(urn) ?? hash(`urn:${urn}`);
 }
 
+/** The create key a state records, if any (a state written before keys were recorded has none). */
+export function createKeyOf(state: object): string | undefined {
+  const key = (state as Record<string, unknown>)[CREATE_KEY];
+  return typeof key === "string" ? key : undefined;
+}
+
 /** Forgets the keys of `createKeyFor`'s first checks (a new engine run starts a new process). */
 export function forgetReplacementKeys(): void {
   replacementKeys.clear();
