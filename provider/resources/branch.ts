@@ -33,7 +33,7 @@ import { lsnInput, pastTimestampInput, timestampInput } from "./inputs/history";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
-import { CREATED_BY } from "./lifecycle/owner";
+import { CREATED_BY, markOf } from "./lifecycle/owner";
 import {
   BRANCH,
   type BranchEndpoint,
@@ -211,13 +211,16 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   /**
    * The branch an interrupted run created for this resource carries its create key as an
    * annotation (set by `create` above): its operations are awaited (the branch is recorded even
-   * if they fail) and it is taken. A branch without that annotation is never taken.
+   * if they fail) and it is taken. A branch without that annotation is never taken, nor one that
+   * has since become something else (`madeByCreate`).
    */
   async findOwn({ client, deadline }, inputs, key) {
     const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
       client.listAnnotatedBranches(inputs.projectId),
     );
-    const branch = branches.find((b) => annotations.get(b.id)?.[CREATED_BY] === key);
+    const branch = branches.find(
+      (b) => annotations.get(b.id)?.[CREATED_BY] === key && madeByCreate(b, inputs, branches),
+    );
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));
@@ -351,7 +354,17 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     return converge(step, id, outs, olds, news, reset, restore);
   },
 
+  /**
+   * Deletes the branch, and first any scratch branch a killed restore of it left (`scratchFor`):
+   * left before this run, so the project's first listing of the run (one per project) shows it.
+   */
   async remove({ client, deadline }, id, props) {
+    const { branches } = await firstListing(`branches of ${props.projectId}`, () =>
+      client.listAnnotatedBranches(props.projectId),
+    );
+    for (const scratch of leftScratches(branches, id)) {
+      await client.deleteBranch(props.projectId, scratch.id, { deadline });
+    }
     await client.deleteBranch(props.projectId, id, { deadline });
   },
 
@@ -471,6 +484,23 @@ async function resetFromParent(
   await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
 }
 
+/**
+ * Whether `branch`, which carries this resource's mark, is still what an interrupted create left:
+ * it has the name that create gave it (the declared one, or its id, the API's name for an unnamed
+ * branch), and no restore replaced it. A restore finalized outside the stack renames the branch it
+ * replaces and keeps its annotation (docs/api-rules.md §9): taking it would bring back the data the
+ * restore replaced. Its successor's `restored_as` names it while that one lives, and the rename
+ * tells it apart once the successor is gone (a `destroy`, an expiry).
+ */
+function madeByCreate(
+  branch: Pick<ApiBranch, "id" | "name">,
+  inputs: BranchInputs,
+  branches: readonly Pick<ApiBranch, "restored_as" | "restore_status">[],
+): boolean {
+  if (branch.name !== (inputs.name ?? branch.id)) return false;
+  return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
+}
+
 /** Whether two restore inputs name the same restore. */
 function sameRestore(a: BranchRestore | undefined, b: BranchRestore | undefined): boolean {
   return JSON.stringify(compact({ ...a })) === JSON.stringify(compact({ ...b }));
@@ -506,31 +536,94 @@ async function restoreInPlace(
     );
     return;
   }
-  const scratch = await client.restoreSnapshot(
-    projectId,
-    restore.snapshotId,
-    { name: `${outs.name}_restoring_${stamp}`, target_branch_id: id, finalize_restore: false },
-    { deadline },
-  );
+  const { scratch, applied } = await scratchFor(client, id, outs, restore, restore.snapshotId, deadline);
   try {
-    await client.restoreBranch(
-      projectId,
-      id,
-      compact({ source_branch_id: scratch.branch.id, preserve_under_name: preserve }),
-      { deadline },
-    );
+    if (!applied) {
+      await client.restoreBranch(
+        projectId,
+        id,
+        compact({ source_branch_id: scratch.id, preserve_under_name: preserve }),
+        { deadline },
+      );
+    }
   } finally {
     // A scratch branch left behind is said, never a failure: failing the update after the restore
     // happened would leave the state without it, and the next `up` would restore again.
     await client
-      .deleteBranch(projectId, scratch.branch.id, { deadline })
+      .deleteBranch(projectId, scratch.id, { deadline })
       .catch((err: unknown) =>
         hostLine(
-          `${labelOf("branch", id, outs)}: the scratch branch ${scratch.branch.id} (${scratch.branch.name}) the restore ` +
-            `went through was not deleted (${messageOf(err)}): delete it with \`neonctl branches delete ${scratch.branch.id}\``,
+          `${labelOf("branch", id, outs)}: the scratch branch ${scratch.id} (${scratch.name}) the restore ` +
+            `went through was not deleted (${messageOf(err)}): it expires by itself at ${scratch.expires_at ?? "its expiry"}, ` +
+            `or delete it with \`neonctl branches delete ${scratch.id}\``,
         ),
       );
   }
+}
+
+/** How long a scratch branch outlives the run that made it: the service deletes it then, should the run never come back. */
+const SCRATCH_GRACE_MS = 3_600_000;
+
+/**
+ * The scratch branch a snapshot restore of branch `id` goes through, named with marks of the
+ * branch and of the restore (`scratchName`), so a later run knows it as its own; it expires an hour
+ * after the run's deadline. Scratch branches an interrupted run left are dealt with first: one of
+ * this very restore is reused, and when the branch was restored after it was made (its
+ * `last_reset_at`), the restore already happened (`applied`: it is not done twice); others are
+ * deleted.
+ */
+async function scratchFor(
+  client: CloudDbClient,
+  id: string,
+  outs: BranchOutputs,
+  restore: BranchRestore,
+  snapshotId: string,
+  deadline: number,
+): Promise<{ scratch: ApiBranch; applied: boolean }> {
+  const { projectId } = outs;
+  const name = scratchName(id, outs.name, restore);
+  let found: { scratch: ApiBranch; applied: boolean } | undefined;
+  const branches = await client.listBranches(projectId);
+  const target = branches.find((b) => b.id === id);
+  for (const b of leftScratches(branches, id)) {
+    if (found === undefined && b.name === name && b.restored_from === snapshotId) {
+      const reset = Date.parse(target?.last_reset_at ?? "");
+      found = { scratch: b, applied: reset >= Date.parse(b.created_at) };
+    } else {
+      await client.deleteBranch(projectId, b.id, { deadline });
+    }
+  }
+  if (found !== undefined) {
+    const ops = await openOperations(client, projectId, (op) => op.branch_id === found.scratch.id);
+    await client.waitForOperations(projectId, ops, { deadline });
+    return found;
+  }
+  const made = await client.restoreSnapshot(
+    projectId,
+    snapshotId,
+    { name, target_branch_id: id, finalize_restore: false },
+    { deadline, wait: false },
+  );
+  const expires_at = new Date(Math.max(deadline, Date.now()) + SCRATCH_GRACE_MS)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z");
+  const { branch } = await client.updateBranch(projectId, made.branch.id, { expires_at }, { deadline });
+  await client.waitForOperations(projectId, made.operations, { deadline });
+  return { scratch: branch, applied: false };
+}
+
+/** The mark every scratch branch of branch `id` ends its name with, before the restore's mark. */
+const scratchMark = (id: string) => `_restoring_${markOf(`scratch:${id}`)}_`;
+
+/** A scratch branch's name: the branch's name, `_restoring_`, the branch's mark and the restore's. */
+function scratchName(id: string, name: string, restore: BranchRestore): string {
+  return `${name}${scratchMark(id)}${markOf(`restore:${JSON.stringify(compact({ ...restore }))}`)}`;
+}
+
+/** The scratch branches of branch `id` that a run left (killed, or when their delete failed). */
+function leftScratches(branches: readonly ApiBranch[], id: string): ApiBranch[] {
+  const marked = new RegExp(`${scratchMark(id)}[0-9a-f]{10}$`);
+  return branches.filter((b) => b.restore_status === "restored" && marked.test(b.name));
 }
 
 type LiveBranch = ReturnType<typeof liveFields>;

@@ -27,6 +27,8 @@ export const BranchSchema = z.looseObject({
   restored_from: maybe(z.string()),
   /** The branch a finalized restore replaced: this branch now carries its name and computes. */
   restored_as: maybe(z.string()),
+  /** When the branch's data was last replaced (a reset or a restore). */
+  last_reset_at: maybe(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { DEMO } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
+import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
+import {
+  type BranchInputs,
+  type BranchOutputs,
+  branchProvider,
+} from "../../provider/resources/public/branch";
+import { snapshotProvider } from "../../provider/resources/public/snapshot";
+import { PROVIDER_TEXT, projectIdle, useEmulator, withProvider } from "./support";
+
+// Restores and what the stack does after them (docs/api-rules.md §9): a create never takes back
+// the branch a restore replaced, and a restore cut off halfway leaves no copy behind and is never
+// done twice.
+
+const P = DEMO.projectId;
+const urn = (name: string) => `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${name}`;
+const RESTORE = "POST /projects/{project_id}/branches/{branch_id}/restore";
+const SNAPSHOT_RESTORE = "POST /projects/{project_id}/snapshots/{snapshot_id}/restore";
+const DELETE = "DELETE /projects/{project_id}/branches/{branch_id}";
+
+/** The inputs `check` gives the Branch resource `name` of a program (its create key included). */
+async function checked(name: string, args: Omit<Partial<BranchInputs>, "projectId">): Promise<BranchInputs> {
+  const news: Record<string, unknown> = {
+    projectId: P,
+    ...args,
+    __owner: urn(name),
+    __provider: PROVIDER_TEXT,
+  };
+  const result = await branchProvider.check!({} as BranchInputs, news as unknown as BranchInputs);
+  assert.deepEqual(result.failures ?? [], []);
+  return result.inputs as BranchInputs;
+}
+
+describe("restores never bring back replaced data nor leave copies behind", () => {
+  const harness = useEmulator();
+  const client = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+  const liveBranches = () =>
+    harness.emulator.control.dumpState().branches.filter((b) => b.deleted_at_ms === undefined);
+  const posts = (route: string) =>
+    harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status < 300).length;
+
+  /** A stack's branch, a snapshot of it, then a restore of that snapshot finalized outside the stack. */
+  async function restoredOutside(resource: string, args: Partial<BranchInputs>) {
+    const declared = { endpoints: [{ type: "read_write" as const }], ...args };
+    const inputs = await checked(resource, declared);
+    const made = await branchProvider.create(inputs);
+    const snapshot = await client().createSnapshot(P, made.id, { name: `${resource}-snap` });
+    await projectIdle(harness.emulator, P);
+    const carrier = await client().restoreSnapshot(P, snapshot.snapshot.id, {
+      target_branch_id: made.id,
+      finalize_restore: true,
+    });
+    await projectIdle(harness.emulator, P);
+    return { declared, inputs, made, carrier: carrier.branch.id };
+  }
+
+  for (const [what, args] of [
+    ["named", { name: "replaced" }],
+    ["unnamed", {}],
+  ] as const) {
+    it(`never takes the ${what} branch an outside restore replaced: after destroy, up makes a fresh branch`, async () => {
+      const { declared, inputs, made, carrier } = await restoredOutside(`swap-${what}`, args);
+      const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+      assert.equal(refreshed.id, carrier, "refresh follows the branch that carries the name");
+      await branchProvider.delete!(carrier, refreshed.props as BranchOutputs);
+      // `pulumi up` of the same stack: a new process, the same URN, so the same create key.
+      forgetFirstListings();
+      const again = await branchProvider.create(await checked(`swap-${what}`, declared));
+      assert.notEqual(again.id, made.id, "the replaced branch, which still carries the mark, is not taken");
+      const replaced = liveBranches().find((b) => b.id === made.id);
+      assert.match(replaced?.name ?? "", /_old_/, "and it keeps the name the restore gave it");
+      assert.equal((again.outs as BranchOutputs).name, inputs.name ?? again.id);
+      assert.equal((again.outs as BranchOutputs).endpoints.length, 1, "the fresh branch has its compute");
+    });
+  }
+
+  it("never takes the replaced branch while the branch that replaced it lives: a create after the state lost it makes its own", async () => {
+    const { declared, made, carrier } = await restoredOutside("swap-live", {});
+    forgetFirstListings();
+    const again = await branchProvider.create(await checked("swap-live", declared));
+    assert.deepEqual(
+      [again.id === made.id, again.id === carrier],
+      [false, false],
+      "neither the replaced branch nor its successor (which has no mark) is taken",
+    );
+  });
+
+  /** A stack's branch and a snapshot of it, and the inputs that restore it from the snapshot. */
+  async function withSnapshot(resource: string) {
+    const inputs = await checked(resource, { name: resource, endpoints: [{ type: "read_write" }] });
+    const made = await branchProvider.create(inputs);
+    const snapshot = await snapshotProvider.create(
+      withProvider({ projectId: P, branchId: made.id, name: "good" }),
+    );
+    await client().createRole(P, made.id, { role: { name: "after_snapshot" } });
+    await projectIdle(harness.emulator, P);
+    return {
+      made,
+      outs: made.outs as BranchOutputs,
+      news: { ...inputs, restore: { snapshotId: snapshot.id } },
+    };
+  }
+
+  /** Plays a run killed during the restore: `fault` scripts how, and the scratch branch's delete never happens. */
+  async function killedRestore(id: string, outs: BranchOutputs, news: BranchInputs, fault: () => void) {
+    fault();
+    harness.emulator.control.failNext(DELETE, { status: 422 });
+    setHostLineWriter(() => {});
+    await assert.rejects(branchProvider.update!(id, outs, news)).finally(() => setHostLineWriter(undefined));
+    await projectIdle(harness.emulator, P);
+  }
+
+  const scratches = (name: string) => liveBranches().filter((b) => b.name.startsWith(`${name}_restoring_`));
+  const roles = (id: string) =>
+    liveBranches()
+      .find((b) => b.id === id)
+      ?.roles.map((r) => r.name) ?? [];
+
+  it("marks the scratch branch of a restore with the branch and the restore, and gives it an expiry", async () => {
+    const { made, outs, news } = await withSnapshot("marked");
+    await killedRestore(made.id, outs, news, () =>
+      harness.emulator.control.failNext(RESTORE, { status: 400 }),
+    );
+    const [scratch, ...more] = scratches("marked");
+    assert.equal(more.length, 0);
+    assert.match(scratch?.name ?? "", /^marked_restoring_[0-9a-f]{10}_[0-9a-f]{10}$/);
+    const expires = scratch?.expires_at_ms ?? 0;
+    assert.ok(expires > Date.now() && expires < Date.now() + 2 * 86_400_000, "it expires within a day or so");
+  });
+
+  it("restores once when a run was killed after the branch was restored: the next up deletes the scratch branch and records the restore", async () => {
+    const { made, outs, news } = await withSnapshot("killed-after");
+    const before = posts(RESTORE);
+    await killedRestore(made.id, outs, news, () =>
+      harness.emulator.control.failNext(RESTORE, { afterHandler: true, reset: true }),
+    );
+    assert.equal(scratches("killed-after").length, 1, "the killed run left its scratch branch");
+    const restored = await branchProvider.update!(made.id, outs, news);
+    assert.equal(posts(RESTORE) - before, 1, "the branch was restored once");
+    assert.deepEqual((restored.outs as BranchOutputs).restore, news.restore);
+    assert.equal((restored.outs as BranchOutputs).branchId, made.id);
+    assert.deepEqual(scratches("killed-after"), [], "no scratch branch is left");
+    assert.equal(roles(made.id).includes("after_snapshot"), false, "the branch has the snapshot's data");
+  });
+
+  it("finishes a restore killed before the branch was restored from the scratch branch it made, making no second one", async () => {
+    const { made, outs, news } = await withSnapshot("killed-before");
+    const snapshotRestores = posts(SNAPSHOT_RESTORE);
+    await killedRestore(made.id, outs, news, () =>
+      harness.emulator.control.failNext(RESTORE, { status: 400 }),
+    );
+    assert.ok(!liveBranches().find((b) => b.id === made.id)?.last_reset_at_ms, "not restored yet");
+    await branchProvider.update!(made.id, outs, news);
+    assert.equal(posts(SNAPSHOT_RESTORE) - snapshotRestores, 1, "one scratch branch was made");
+    assert.ok(liveBranches().find((b) => b.id === made.id)?.last_reset_at_ms, "the branch is restored");
+    assert.equal(roles(made.id).includes("after_snapshot"), false);
+    assert.deepEqual(scratches("killed-before"), []);
+  });
+
+  it("deletes on destroy the scratch branch a killed restore left", async () => {
+    const { made, outs, news } = await withSnapshot("killed-destroy");
+    await killedRestore(made.id, outs, news, () =>
+      harness.emulator.control.failNext(RESTORE, { status: 400 }),
+    );
+    assert.equal(scratches("killed-destroy").length, 1);
+    forgetFirstListings();
+    await branchProvider.delete!(made.id, outs);
+    await projectIdle(harness.emulator, P);
+    assert.deepEqual(scratches("killed-destroy"), []);
+    assert.equal(
+      liveBranches().find((b) => b.id === made.id),
+      undefined,
+    );
+  });
+});
