@@ -120,7 +120,11 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   importId: ROLE.importId,
   readExisting: ({ client }, inputs, name) => existing(client, inputs, name),
 
-  /** The role on the branch that carries its branch now (a restore outside the stack may have swapped it). */
+  /**
+   * The role on the branch that carries its branch now (a restore outside the stack may have
+   * swapped it), with the password it has now: a restore gives a role the password it had at the
+   * restore point, and a reset outside the stack a new one (docs/api-rules.md §9).
+   */
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;
     const branchId = await carrierOf(client, props.projectId, props.branchId);
@@ -131,6 +135,7 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     return {
       ...props,
       branchId,
+      password: await livePassword(client, { ...props, branchId }),
       protected: role.protected ?? false,
       createdAt: role.created_at ?? props.createdAt,
     };
@@ -164,6 +169,20 @@ async function existing(client: CloudDbClient, inputs: RoleInputs, name: string)
   } catch (err) {
     if (!isApiError(err) || err.status !== 412) throw err;
     return outputsOf({ ...inputs, name, noLogin: true }, role, "", []);
+  }
+}
+
+/**
+ * The password role `outs` has now, revealed when the state holds one (one request); the state's
+ * when the API keeps no password to reveal (412), and none for a role that cannot log in.
+ */
+async function livePassword(client: CloudDbClient, outs: RoleOutputs): Promise<string> {
+  if (outs.password === "" || outs.noLogin === true) return outs.password;
+  try {
+    return await client.revealRolePassword(outs.projectId, outs.branchId, outs.name);
+  } catch (err) {
+    if (!isApiError(err) || err.status !== 412) throw err;
+    return outs.password;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
+import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { snapshotProvider } from "../../provider/resources/public/snapshot";
 import { PROVIDER_TEXT, projectIdle, useEmulator, withProvider } from "./support";
 
@@ -173,6 +174,39 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.equal(
       liveBranches().find((b) => b.id === made.id),
       undefined,
+    );
+  });
+
+  it("refresh records the password a restore gave a role, and drops the role a restore removed", async () => {
+    const { made, outs, news } = await withSnapshot("roles-restored");
+    const appIn = withProvider<RoleInputs>({ projectId: P, branchId: made.id, name: "app" });
+    const app = await roleProvider.create(appIn);
+    const snapshot = await snapshotProvider.create(
+      withProvider({ projectId: P, branchId: made.id, name: "with-app-2" }),
+    );
+    const rotated = await roleProvider.update!(app.id, app.outs as RoleOutputs, {
+      ...appIn,
+      passwordResetTrigger: "1",
+    });
+    const later = await roleProvider.create(
+      withProvider<RoleInputs>({ projectId: P, branchId: made.id, name: "later" }),
+    );
+    await projectIdle(harness.emulator, P);
+    await branchProvider.update!(made.id, outs, { ...news, restore: { snapshotId: snapshot.id } });
+    const live = liveBranches()
+      .find((b) => b.id === made.id)
+      ?.roles.find((r) => r.name === "app")?.password;
+    assert.notEqual(
+      live,
+      (rotated.outs as RoleOutputs).password,
+      "the restore gave the role its password of the snapshot",
+    );
+    const read = await roleProvider.read!(app.id, rotated.outs as RoleOutputs);
+    assert.equal((read.props as RoleOutputs).password, live, "refresh records the live password");
+    assert.equal(
+      (await roleProvider.read!(later.id, later.outs as RoleOutputs)).id,
+      "",
+      "the role made after the snapshot is gone",
     );
   });
 });
