@@ -44,7 +44,7 @@ import {
   INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
-import { carrierIn } from "./restores";
+import { carrierIn, restoredInPlace } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
@@ -432,7 +432,10 @@ async function converge(
     }
   }
   if (reset) await resetFromParent(client, id, outs, deadline);
-  if (restore !== undefined) await restoreInPlace(client, id, outs, restore, deadline);
+  if (restore !== undefined) {
+    await restoreInPlace(client, id, outs, restore, deadline);
+    restoredInPlace(id);
+  }
   const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
   const stale =
     reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;

@@ -16,7 +16,7 @@ import { compact, createdSince, defineResource, type Same, type Step } from "./l
 import { isGeneratedWith } from "./lifecycle/owner";
 import { DATABASE, type DatabaseInputs, type DatabaseOutputs } from "./public/database";
 import { changesOf, secretsOf } from "./public/declare";
-import { carrierOf } from "./restores";
+import { carrierOf, wasRestoredHere } from "./restores";
 
 export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
 
@@ -121,10 +121,45 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
       databases.find((d) => props.databaseId !== null && d.id === props.databaseId) ??
       databases.find((d) => d.name === props.name);
     if (found === undefined) return undefined;
-    return { ...props, branchId, name: found.name, ownerName: found.owner_name ?? props.ownerName };
+    return {
+      ...props,
+      branchId,
+      databaseId: found.id ?? props.databaseId,
+      name: found.name,
+      ownerName: found.owner_name ?? props.ownerName,
+    };
   },
 
-  update: (step, _id, outs, olds) => renamed(step, outs, olds),
+  stale: (olds) => wasRestoredHere(olds.branchId),
+
+  /**
+   * Renames and changes the owner in place. After this run restored the branch, the database is
+   * looked up again by name (a restore gives it a new id), and made again when the restore removed it.
+   */
+  async update(step, _id, outs, olds) {
+    if (!wasRestoredHere(olds.branchId)) return renamed(step, outs, olds);
+    const { client, deadline } = step;
+    const live = (await client.listDatabases(olds.projectId, olds.branchId)).find(
+      (d) => d.name === olds.name,
+    );
+    if (live !== undefined)
+      return renamed(
+        step,
+        { ...outs, databaseId: live.id ?? null },
+        { ...olds, databaseId: live.id ?? null },
+      );
+    const made = await client.createDatabase(
+      outs.projectId,
+      outs.branchId,
+      { database: { name: outs.name, owner_name: outs.ownerName } },
+      { deadline },
+    );
+    return {
+      ...outs,
+      databaseId: made.database.id ?? null,
+      operationIds: made.operations.map((op) => op.id),
+    };
+  },
 
   async remove({ client, deadline }, _id, props) {
     await client.deleteDatabase(props.projectId, props.branchId, props.name, { deadline });

@@ -33,3 +33,21 @@ export async function carrierOf(
 ): Promise<string> {
   return carrierIn(await client.cached.listBranches(projectId), branchId);
 }
+
+/**
+ * Branches this process restored in place (`Branch.restore`): their roles and databases are now
+ * those of the restore point, so the `Role` and `Database` resources on them, which the engine
+ * reaches after the branch in the same run, read theirs again (`stale`) instead of keeping a state
+ * the restore made false. A new engine run starts a new process, with none.
+ */
+const restoredHere = new Set<string>();
+
+/** Records that this process restored branch `branchId` in place. */
+export function restoredInPlace(branchId: string): void {
+  restoredHere.add(branchId);
+}
+
+/** Whether this process restored branch `branchId` in place. */
+export function wasRestoredHere(branchId: string): boolean {
+  return restoredHere.has(branchId);
+}

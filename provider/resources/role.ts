@@ -18,7 +18,7 @@ import { compact, createdSince, defineResource, type Same, type Step } from "./l
 import { isGeneratedWith } from "./lifecycle/owner";
 import { changesOf, secretsOf } from "./public/declare";
 import { ROLE, type RoleInputs, type RoleOutputs } from "./public/role";
-import { carrierOf } from "./restores";
+import { carrierOf, wasRestoredHere } from "./restores";
 
 export type { RoleInputs, RoleOutputs } from "./public/role";
 
@@ -141,8 +141,15 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     };
   },
 
-  /** A new `passwordResetTrigger` resets the password; a password never received is read again. */
-  async update({ client, deadline }, _id, outs, olds, news) {
+  stale: (olds) => wasRestoredHere(olds.branchId),
+
+  /**
+   * A new `passwordResetTrigger` resets the password; a password never received is read again.
+   * After this run restored the branch, the role is read again: made anew when the restore removed
+   * it, else with the password the restore gave it.
+   */
+  async update({ client, deadline }, _id, current, olds, news) {
+    const outs = wasRestoredHere(current.branchId) ? await afterRestore(client, current, deadline) : current;
     if ((news.passwordResetTrigger ?? null) !== (olds.passwordResetTrigger ?? null)) {
       const reset = await client.resetRolePassword(outs.projectId, outs.branchId, outs.name, { deadline });
       return { ...outs, password: reset.role.password ?? outs.password };
@@ -170,6 +177,23 @@ async function existing(client: CloudDbClient, inputs: RoleInputs, name: string)
     if (!isApiError(err) || err.status !== 412) throw err;
     return outputsOf({ ...inputs, name, noLogin: true }, role, "", []);
   }
+}
+
+/** Role `outs` after a restore of its branch: as the restore left it, or made again when it removed it. */
+async function afterRestore(
+  client: CloudDbClient,
+  outs: RoleOutputs,
+  deadline: number,
+): Promise<RoleOutputs> {
+  const live = (await client.listRoles(outs.projectId, outs.branchId)).find((r) => r.name === outs.name);
+  if (live !== undefined) return { ...outs, password: await livePassword(client, outs) };
+  const made = await client.createRole(
+    outs.projectId,
+    outs.branchId,
+    { role: compact({ name: outs.name, no_login: outs.noLogin === true ? true : undefined }) },
+    { deadline },
+  );
+  return { ...outs, password: made.role.password ?? "", createdAt: made.role.created_at ?? null };
 }
 
 /**

@@ -146,7 +146,7 @@ describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, functio
     assert.equal(up.summary.result, "succeeded", output());
   }
 
-  it("restores through the provider after a password rotation and a role made since: up --refresh records the live password and makes the removed role again", async () => {
+  it("restores through the provider after a password rotation and a role made since: the restore's up records the live password and makes the removed role and database again", async () => {
     appArgs.passwordResetTrigger = "rotated";
     later = true;
     await declare();
@@ -157,11 +157,18 @@ describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, functio
     await declare();
     const restored = await e2e.stack.up(collect(e2e.output));
     assert.equal(restored.summary.result, "succeeded", output());
-    await upRefresh();
     assert.equal(await statePasswordLogsIn("app", "appdb"), true, "the state's password is the live one");
     assert.equal(await statePasswordLogsIn("later", "laterdb"), true, "the role the restore removed is back");
     const preview = await e2e.stack.preview(collect(e2e.output));
     assert.deepEqual(preview.changeSummary, { same: 7 }, output());
+    const plain = await e2e.stack.up(collect(e2e.output));
+    assert.deepEqual(plain.summary.resourceChanges, { same: 7 }, output());
+    const refresh = await e2e.stack.refresh(collect(e2e.output));
+    assert.deepEqual(
+      refresh.summary.resourceChanges,
+      { same: 7 },
+      `nothing left for a refresh:\n${output()}`,
+    );
   });
 
   it("never brings back the branch an outside restore replaced: destroy and up make a fresh branch without its data", async () => {

@@ -8,6 +8,11 @@ import {
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
+import {
+  type DatabaseInputs,
+  type DatabaseOutputs,
+  databaseProvider,
+} from "../../provider/resources/public/database";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { snapshotProvider } from "../../provider/resources/public/snapshot";
 import { PROVIDER_TEXT, projectIdle, useEmulator, withProvider } from "./support";
@@ -177,22 +182,29 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     );
   });
 
-  it("refresh records the password a restore gave a role, and drops the role a restore removed", async () => {
-    const { made, outs, news } = await withSnapshot("roles-restored");
+  /**
+   * A stack's branch with role `app`, a snapshot, then `app`'s password rotated and role `later`
+   * made; the inputs restore the branch from that snapshot.
+   */
+  async function rotatedSinceSnapshot(resource: string) {
+    const { made, outs, news } = await withSnapshot(resource);
     const appIn = withProvider<RoleInputs>({ projectId: P, branchId: made.id, name: "app" });
     const app = await roleProvider.create(appIn);
     const snapshot = await snapshotProvider.create(
-      withProvider({ projectId: P, branchId: made.id, name: "with-app-2" }),
+      withProvider({ projectId: P, branchId: made.id, name: "with-app" }),
     );
-    const rotated = await roleProvider.update!(app.id, app.outs as RoleOutputs, {
-      ...appIn,
-      passwordResetTrigger: "1",
-    });
-    const later = await roleProvider.create(
-      withProvider<RoleInputs>({ projectId: P, branchId: made.id, name: "later" }),
-    );
+    const appNews = { ...appIn, passwordResetTrigger: "1" };
+    const rotated = await roleProvider.update!(app.id, app.outs as RoleOutputs, appNews);
+    const laterIn = withProvider<RoleInputs>({ projectId: P, branchId: made.id, name: "later" });
+    const later = await roleProvider.create(laterIn);
     await projectIdle(harness.emulator, P);
-    await branchProvider.update!(made.id, outs, { ...news, restore: { snapshotId: snapshot.id } });
+    const restore = { ...news, restore: { snapshotId: snapshot.id } };
+    return { made, outs, restore, app, appNews, rotated, laterIn, later };
+  }
+
+  it("refresh records the password a restore gave a role, and drops the role a restore removed", async () => {
+    const { made, outs, restore, app, rotated, later } = await rotatedSinceSnapshot("roles-restored");
+    await branchProvider.update!(made.id, outs, restore);
     const live = liveBranches()
       .find((b) => b.id === made.id)
       ?.roles.find((r) => r.name === "app")?.password;
@@ -207,6 +219,48 @@ describe("restores never bring back replaced data nor leave copies behind", () =
       (await roleProvider.read!(later.id, later.outs as RoleOutputs)).id,
       "",
       "the role made after the snapshot is gone",
+    );
+  });
+
+  it("the restore's own up reads the roles and databases on the branch again: the live password, and the role and database the restore removed made anew", async () => {
+    const { made, outs, restore, app, appNews, rotated, laterIn, later } =
+      await rotatedSinceSnapshot("restore-run");
+    const dbIn = withProvider<DatabaseInputs>({
+      projectId: P,
+      branchId: made.id,
+      name: "laterdb",
+      ownerName: "later",
+    });
+    const db = await databaseProvider.create(dbIn);
+    await projectIdle(harness.emulator, P);
+    assert.equal((await roleProvider.diff!(app.id, rotated.outs as RoleOutputs, appNews)).changes, false);
+    await branchProvider.update!(made.id, outs, restore);
+    // The engine reaches the resources on the branch after the branch's update, in the same process.
+    const live = () => liveBranches().find((b) => b.id === made.id);
+    for (const [provider, id, olds, inputs] of [
+      [roleProvider, app.id, rotated.outs, appNews],
+      [roleProvider, later.id, later.outs, laterIn],
+      [databaseProvider, db.id, db.outs, dbIn],
+    ] as const) {
+      // biome-ignore lint/suspicious/noExplicitAny: the three providers' own types.
+      const p = provider as any;
+      assert.equal((await p.diff(id, olds, inputs)).changes, true, `${id} is read again`);
+      const updated = (await p.update(id, olds, inputs)).outs;
+      if (provider === roleProvider) {
+        const password = live()?.roles.find((r) => r.name === inputs.name)?.password;
+        assert.equal(
+          (updated as RoleOutputs).password,
+          password,
+          `${id}: the state's password is the live one`,
+        );
+      } else {
+        const database = live()?.databases.find((d) => d.name === "laterdb");
+        assert.equal((updated as DatabaseOutputs).databaseId, database?.id, "the database is made again");
+      }
+    }
+    assert.notEqual(
+      live()?.roles.find((r) => r.name === "app")?.password,
+      (rotated.outs as RoleOutputs).password,
     );
   });
 });

@@ -66,6 +66,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * to say.
    */
   review?(olds: O, news: I): string | undefined;
+  /**
+   * Whether the object may differ from its state because of a change this run made elsewhere (a
+   * restore of its branch): `diff` then asks for an update, which reads the object again.
+   */
+  stale?(olds: O): boolean;
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */

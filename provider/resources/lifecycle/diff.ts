@@ -27,6 +27,7 @@ export function diffInputs<I extends CommonInputs, O extends CommonState>(
   }
   // An earlier run stopped waiting: an update resumes the wait.
   if ((olds.pendingOperationIds ?? []).length > 0) changes = true;
+  if (definition.stale?.(olds) === true) changes = true;
   const deleteBeforeReplace = replaces.length > 0 && (definition.deleteBeforeReplace?.(olds, news) ?? false);
   return { changes: changes || replaces.length > 0, replaces, deleteBeforeReplace };
 }
