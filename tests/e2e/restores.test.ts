@@ -11,6 +11,7 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { dataPlaneRun } from "../emulator/helpers";
 import { runNeonctl } from "../emulator/neonctl-harness";
+import { runCli } from "./support/kill";
 import { collect, createStack, type E2eStack } from "./support/stack";
 
 const WORK_DIR = path.join(__dirname, "fixtures/crash");
@@ -219,5 +220,45 @@ describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, functio
     );
     assert.equal(row?.t, null, "the replaced branch's data is not served");
     assert.equal(await statePasswordLogsIn("app", "appdb"), true);
+  });
+
+  it("converges after up is killed during a restore from a snapshot: up --refresh restores once, same id, the snapshot's data, and no scratch branch is left", async () => {
+    const branch = ourBranch();
+    assert.ok(branch);
+    const owner = await createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url }).getConnectionUri(P, {
+      branchId: branch.id,
+      roleName: "app",
+      databaseName: "appdb",
+    });
+    await query(owner, "CREATE TABLE after_snapshot (id int)");
+    branchArgs.restore = { snapshotId: (await inState("Snapshot"))[0]?.id };
+    await declare();
+    // Each restore of the branch runs a create_branch operation on it (the branch's own create one more).
+    const restores = () =>
+      emulator.control
+        .dumpState()
+        .operations.filter((op) => op.action === "create_branch" && op.branch_id === branch.id).length;
+    const before = restores();
+    // The branch restore is made and its answer held: the kill lands after the branch was restored.
+    emulator.control.failNext("POST /projects/{project_id}/branches/{branch_id}/restore", { holdMs: 60_000 });
+    const scratches = () => liveBranches().filter((b) => b.name.startsWith(`${BRANCH_NAME}_restoring_`));
+    const killed = await runCli(e2e, ["up", "--yes", "--skip-preview"], {
+      killWhen: () => restores() > before,
+      killAfterMs: 300,
+    });
+    assert.equal(killed.code, "killed", `up was not killed during the restore:\n${killed.output}`);
+    assert.equal(scratches().length, 1, "the killed run left its scratch branch");
+    assert.ok(scratches()[0]?.expires_at_ms, "which expires by itself");
+    await runCli(e2e, ["cancel", "--yes"]);
+    const converged = await runCli(e2e, ["up", "--yes", "--skip-preview", "--refresh"]);
+    assert.equal(converged.code, 0, converged.output);
+    assert.equal(restores() - before, 1, "the branch was restored once");
+    assert.equal(ourBranch()?.id, branch.id, "same id");
+    assert.deepEqual(scratches(), [], "no scratch branch is left");
+    const [row] = await query<{ t: string | null }>(owner, "SELECT to_regclass('after_snapshot')::text AS t");
+    assert.equal(row?.t, null, "the branch has the snapshot's data");
+    assert.equal(await statePasswordLogsIn("app", "appdb"), true);
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    assert.deepEqual(preview.changeSummary, { same: 7 }, output());
   });
 });
