@@ -362,9 +362,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const { branches } = await firstListing(`branches of ${props.projectId}`, () =>
       client.listAnnotatedBranches(props.projectId),
     );
-    for (const scratch of leftScratches(branches, id)) {
-      await client.deleteBranch(props.projectId, scratch.id, { deadline });
-    }
+    await deleteScratches(client, props.projectId, id, branches, deadline);
     await client.deleteBranch(props.projectId, id, { deadline });
   },
 
@@ -430,6 +428,10 @@ async function converge(
     for (const ep of kept) {
       await client.updateEndpoint(projectId, ep.id, { endpoint: apiComputeSettings(news) }, { deadline });
     }
+  }
+  // A killed restore's scratch branch would pass for applied once the data was replaced another way.
+  if (reset || (restore !== undefined && restore.snapshotId === undefined)) {
+    await deleteScratches(client, projectId, id, await client.listBranches(projectId), deadline);
   }
   if (reset) await resetFromParent(client, id, outs, deadline);
   if (restore !== undefined) {
@@ -621,6 +623,19 @@ const scratchMark = (id: string) => `_restoring_${markOf(`scratch:${id}`)}_`;
 /** A scratch branch's name: the branch's name, `_restoring_`, the branch's mark and the restore's. */
 function scratchName(id: string, name: string, restore: BranchRestore): string {
   return `${name}${scratchMark(id)}${markOf(`restore:${JSON.stringify(compact({ ...restore }))}`)}`;
+}
+
+/** Deletes the scratch branches of branch `id` that `branches` shows (`leftScratches`). */
+async function deleteScratches(
+  client: CloudDbClient,
+  projectId: string,
+  id: string,
+  branches: readonly ApiBranch[],
+  deadline: number,
+): Promise<void> {
+  for (const scratch of leftScratches(branches, id)) {
+    await client.deleteBranch(projectId, scratch.id, { deadline });
+  }
 }
 
 /** The scratch branches of branch `id` that a run left (killed, or when their delete failed). */

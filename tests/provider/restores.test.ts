@@ -166,6 +166,30 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.deepEqual(scratches("killed-before"), []);
   });
 
+  it("restores from the snapshot after a reset, though a killed run left a scratch branch of that very restore", async () => {
+    const inputs = await checked("reset-between", {
+      name: "reset-between",
+      endpoints: [{ type: "read_write" }],
+    });
+    const made = await branchProvider.create(inputs);
+    await client().createRole(P, made.id, { role: { name: "in_snapshot" } });
+    await projectIdle(harness.emulator, P);
+    const snapshot = await snapshotProvider.create(
+      withProvider({ projectId: P, branchId: made.id, name: "with-role" }),
+    );
+    const outs = made.outs as BranchOutputs;
+    const news = { ...inputs, restore: { snapshotId: snapshot.id } };
+    await killedRestore(made.id, outs, news, () =>
+      harness.emulator.control.failNext(RESTORE, { status: 400 }),
+    );
+    // The program then resets the branch from its parent instead, and later asks for the restore again.
+    const reset = await branchProvider.update!(made.id, outs, { ...inputs, resetTrigger: "1" });
+    assert.equal(roles(made.id).includes("in_snapshot"), false, "the reset replaced the data");
+    assert.deepEqual(scratches("reset-between"), [], "and the scratch branch went with it");
+    await branchProvider.update!(made.id, reset.outs as BranchOutputs, { ...news, resetTrigger: "1" });
+    assert.equal(roles(made.id).includes("in_snapshot"), true, "the branch has the snapshot's data");
+  });
+
   it("deletes on destroy the scratch branch a killed restore left", async () => {
     const { made, outs, news } = await withSnapshot("killed-destroy");
     await killedRestore(made.id, outs, news, () =>
