@@ -62,8 +62,13 @@ export class ResourceError extends Error {
     this.requestId = isApiError(cause) ? cause.requestId : undefined;
     // Pulumi's dynamic-provider host prints `${error}: ${error.stack}` for a failed check, diff, read
     // or delete. The message explains itself and stack frames point into this package's build, so
-    // that line carries the name and the message once, and no frames.
-    this.stack = "";
+    // that line is the name, then the message once (as the "stack"), and no frames.
+    this.stack = this.message;
+  }
+
+  /** The name alone: the host joins it to the stack (the message) with `: `, see above. */
+  override toString(): string {
+    return this.name;
   }
 }
 

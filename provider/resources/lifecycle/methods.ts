@@ -100,14 +100,11 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
-      const checked = await preflighted(
-        definition.inputs,
-        olds,
-        checkInputs(definition.inputs, news),
-        definition.adminOf,
-      );
+      const checked = checkInputs(definition.inputs, news);
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
-      if (key === undefined || (checked.failures ?? []).length > 0) return checked;
+      if (key === undefined || (checked.failures ?? []).length > 0) {
+        return preflighted(definition.inputs, olds, checked, definition.adminOf);
+      }
       const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
       const owner = news[OWNER];
       if (definition.generatesName === true && inputs.name === undefined) {
@@ -115,7 +112,8 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         if (typeof had === "string") inputs.name = had;
         else if (typeof owner === "string") inputs.name = generatedName(owner, key);
       }
-      return { ...checked, inputs };
+      // Judged with the generated name in: an unnamed object whose stored inputs hold the name it got is unchanged.
+      return preflighted(definition.inputs, olds, { ...checked, inputs }, definition.adminOf);
     },
 
     /** Applies the change table after the definition's review (see `review`); makes no API call. */

@@ -72,7 +72,8 @@ export async function preflighted<I extends CommonInputs>(
 ): Promise<pulumi.dynamic.CheckResult<I>> {
   if ((result.failures?.length ?? 0) > 0 || result.inputs === undefined) return result;
   const planned =
-    Object.keys(olds).length === 0 || !isDeepStrictEqual(declaredInputs(schema, olds), result.inputs);
+    Object.keys(olds).length === 0 ||
+    !isDeepStrictEqual(declaredInputs(schema, olds), declaredInputs(schema, result.inputs));
   if (!planned) return result;
   const admin = adminOf?.(result.inputs);
   const needs = needsOf(result.inputs);
