@@ -196,10 +196,15 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
   });
 
   it("fails a restriction to an endpoint the organization does not have in the project's region, naming it", async () => {
-    await assert.rejects(
+    const unassigned = await rejection(
       projectVpcEndpointProvider.create(restriction({ vpcEndpointId: "vpce-nowhere" })),
-      /404.*VPC endpoint vpce-nowhere is not assigned to organization/s,
     );
+    assert.match(
+      unassigned.message,
+      /^VPC endpoint vpce-nowhere is not assigned to the organization of project \S+ in the project's region \(404 Not Found, request id [\w-]+\): assign it there with a VpcEndpoint/,
+    );
+    // The cause is said, not a deletion outside Pulumi.
+    assert.doesNotMatch(unassigned.message, /pulumi refresh/);
     await vpcEndpointProvider.create(endpoint({ regionId: "aws-eu-central-1", vpcEndpointId: "vpce-0007" }));
     await assert.rejects(
       projectVpcEndpointProvider.create(restriction({ vpcEndpointId: "vpce-0007" })),
@@ -247,3 +252,11 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
     );
   });
 });
+
+/** The error `promise` rejects with. */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => assert.fail("expected a rejection"),
+    (err: Error) => err,
+  );
+}

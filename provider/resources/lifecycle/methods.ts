@@ -18,6 +18,7 @@ import { withCurrentKey } from "../host/currentKey";
 import { hostLine } from "../host/progress";
 import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { importIdShape } from "../public/declare";
+import { branchDeclared, branchDeleteBlock } from "./branchDelete";
 import { checkInputs, declaredInputs } from "./check";
 import {
   type CommonInputs,
@@ -100,10 +101,17 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
-      const checked = checkInputs(definition.inputs, news);
+      const valid = checkInputs(definition.inputs, news);
+      const refused =
+        Object.keys(olds).length === 0 && valid.failures === undefined && valid.inputs !== undefined
+          ? definition.refuseAtCreate?.(valid.inputs)
+          : undefined;
+      const checked = refused === undefined ? valid : { inputs: news, failures: [refused] };
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
+      const finds =
+        definition.finds === undefined ? undefined : (inputs: I) => definition.finds?.(inputs, olds) ?? [];
       if (key === undefined || (checked.failures ?? []).length > 0) {
-        return preflighted(definition.inputs, olds, checked, definition.adminOf);
+        return preflighted(definition.inputs, olds, checked, definition.adminOf, finds);
       }
       const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
       const owner = news[OWNER];
@@ -113,7 +121,7 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         else if (typeof owner === "string") inputs.name = generatedName(owner, key);
       }
       // Judged with the generated name in: an unnamed object whose stored inputs hold the name it got is unchanged.
-      return preflighted(definition.inputs, olds, { ...checked, inputs }, definition.adminOf);
+      return preflighted(definition.inputs, olds, { ...checked, inputs }, definition.adminOf, finds);
     },
 
     /** Applies the change table after the definition's review (see `review`); makes no API call. */
@@ -121,7 +129,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       const note = definition.review?.(olds, news);
       // A line for the user: the preview shows it (see `host/progress.ts`, `hostLine`).
       if (note !== undefined) hostLine(`${labelOf(noun, id, olds)}: ${note}`);
-      return diffInputs(definition, olds, news);
+      const result = diffInputs(definition, olds, news);
+      if (
+        definition.isBranch === true &&
+        olds.projectId !== undefined &&
+        (result.replaces ?? []).length === 0
+      ) {
+        branchDeclared(olds.projectId, id);
+      }
+      return result;
     },
 
     /**
@@ -215,6 +231,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         return;
       }
       let current = step(props.timeouts?.delete);
+      const on = definition.onBranch?.(props);
+      if (on !== undefined) {
+        const block = await branchDeleteBlock(current.client, on.projectId, on.branchId).catch(
+          () => undefined,
+        );
+        if (block !== undefined) {
+          throw new ResourceError("DeleteRefused", `${where(id, props)} is not deleted: ${block}.`);
+        }
+      }
       try {
         await withCurrentKey(`deleting ${where(id, props)}`, (apiKey) => {
           current = step(props.timeouts?.delete, apiKey);
