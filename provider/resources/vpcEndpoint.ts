@@ -52,6 +52,12 @@ export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpoi
     { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
   ],
 
+  noteAtCreate: (inputs) =>
+    isUnknown(inputs.vpcEndpointId) || isUnknown(inputs.orgId)
+      ? undefined
+      : `once this stack removes VPC endpoint ${inputs.vpcEndpointId} from organization ${inputs.orgId} ` +
+        "(`pulumi destroy`, dropping the VpcEndpoint from the program, or replacing it), the service never lets " +
+        "the organization assign it again",
   /** A replacement removes the old assignment, which the service never takes back: the preview says so. */
   review(olds, news) {
     const moved = WHERE.filter((key) => !isUnknown(news[key]) && news[key] !== olds[key]);

@@ -230,6 +230,30 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
     );
   });
 
+  it("says at the preview of its create that removing the endpoint (a destroy) is for good", async () => {
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    try {
+      const checked = await vpcEndpointProvider.check!(
+        {} as VpcEndpointInputs,
+        endpoint({ vpcEndpointId: "vpce-0011" }),
+      );
+      assert.equal(checked.failures, undefined);
+      // An unchanged endpoint says nothing.
+      await vpcEndpointProvider.check!(
+        checked.inputs as VpcEndpointInputs,
+        endpoint({ vpcEndpointId: "vpce-0011" }),
+      );
+    } finally {
+      setHostLineWriter(undefined);
+    }
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(
+      lines[0] ?? "",
+      /^VPC endpoint: once this stack removes VPC endpoint vpce-0011 from organization \S+ \(`pulumi destroy`.*never lets the organization assign it again$/,
+    );
+  });
+
   it("explains at preview that a replacement removes the endpoint for good", async () => {
     const made = await vpcEndpointProvider.create(endpoint({ vpcEndpointId: "vpce-0009" }));
     const lines: string[] = [];

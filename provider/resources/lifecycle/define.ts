@@ -73,6 +73,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    */
   review?(olds: O, news: I): string | undefined;
   /**
+   * A line the preview of a create shows (`check`), for what the object's delete cannot undo: the
+   * engine asks the provider nothing at the preview of a destroy, so this is where it is said.
+   */
+  noteAtCreate?(inputs: I): string | undefined;
+  /**
    * Refuses, at preview, inputs that only an existing object can take when they plan a create (a
    * restore, which acts on data the object already has): the input and what to do instead.
    */

@@ -107,6 +107,11 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           ? definition.refuseAtCreate?.(valid.inputs)
           : undefined;
       const checked = refused === undefined ? valid : { inputs: news, failures: [refused] };
+      const note =
+        Object.keys(olds).length === 0 && checked.failures === undefined && checked.inputs !== undefined
+          ? definition.noteAtCreate?.(checked.inputs)
+          : undefined;
+      if (note !== undefined) hostLine(`${noun}: ${note}`);
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
       const finds =
         definition.finds === undefined ? undefined : (inputs: I) => definition.finds?.(inputs, olds) ?? [];
