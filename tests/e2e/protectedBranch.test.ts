@@ -66,6 +66,8 @@ describe("e2e: destroying a branch protected outside Pulumi", function () {
     assert.match(failed.message, /is not deleted: its branch br-\S+ \(feature\) is protected/);
     assert.match(failed.message, /run `pulumi up --refresh` \(the Branch then turns the protection off\)/);
     assert.doesNotMatch(failed.message, /Set protected: false/);
+    // No line of the engine's report ends with a dangling ": " after the message.
+    assert.doesNotMatch(`${failed.message}\n${e2e.output.join("\n")}`, /\.: *$/m);
     assert.deepEqual(mutatingRequests(emulator), [], "nothing was deleted");
     const branch = emulator.control.dumpState().branches.find((b) => b.id === branchId);
     assert.deepEqual(
