@@ -46,18 +46,6 @@ export const projectVpcEndpointDefinition = defineResource<
   // Left out later, the label is no opinion: the restriction keeps the one it has.
   computed: ["label"],
   id: (outs) => `${outs.projectId}/${outs.vpcEndpointId}`,
-  // A restriction is made once: an existing one whose endpoint was removed since fails its own way.
-  finds: (inputs, olds) =>
-    inputs.vpcEndpointId === olds.vpcEndpointId && inputs.projectId === olds.projectId
-      ? []
-      : [
-          {
-            kind: "projectVpcEndpoint",
-            property: "vpcEndpointId",
-            projectId: inputs.projectId,
-            vpcEndpointId: inputs.vpcEndpointId,
-          },
-        ],
 
   ...assignmentMethods({
     definition: (): ResourceDefinition<ProjectVpcEndpointInputs, ProjectVpcEndpointOutputs> =>

@@ -237,11 +237,6 @@ const CASES: Case[] = [
     ...restriction({ vpcEndpointId: "1234" }),
     says: /vpcEndpointId must be a VPC endpoint id, vpce-…/,
   },
-  {
-    what: "a restriction to an endpoint the organization has not assigned",
-    ...restriction({ vpcEndpointId: "vpce-0unassigned0000" }),
-    says: /VPC endpoint vpce-0unassigned0000 is not assigned to organization org-quiet-forest-27188409 in aws-us-east-2/,
-  },
   // ProjectPermission
   {
     what: "a permission for something that is not an email",

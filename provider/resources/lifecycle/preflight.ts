@@ -18,7 +18,8 @@
  *
  * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
- * project's snapshots), a VPC endpoint assigned to a project's organization in its region.
+ * project's snapshots). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
@@ -52,8 +53,7 @@ interface Needs {
 /** An object the inputs name, to find at preview; `property` is the input that names it. */
 export type Find =
   | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
-  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
-  | { kind: "projectVpcEndpoint"; property: string; projectId: string; vpcEndpointId: string };
+  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -232,32 +232,6 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
             `${property}: project ${find.projectId} has no snapshot ${find.snapshotId}: a branch is restored from a ` +
               "snapshot of its own project; check the id (`neonctl snapshots list` lists them), or take one with a Snapshot " +
               "and pass its snapshotId output",
-          );
-        },
-        { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
-      );
-    case "projectVpcEndpoint":
-      return once(
-        `${credential} project vpce ${find.projectId} ${find.vpcEndpointId}`,
-        apiUrl,
-        async (client) => {
-          const project = await client.getProject(find.projectId);
-          const orgId = project.org_id;
-          if (orgId === null || orgId === undefined) {
-            return missing(
-              `project ${find.projectId} belongs to no organization, and only an organization's projects can be ` +
-                "restricted to VPC endpoints: use a project of an organization",
-            );
-          }
-          const assigned = await client.getOrgVpcEndpoint(orgId, project.region_id, find.vpcEndpointId).then(
-            () => true,
-            (err: unknown) => (isNotFound(err) ? false : Promise.reject(err)),
-          );
-          if (assigned) return undefined;
-          return missing(
-            `${property}: VPC endpoint ${find.vpcEndpointId} is not assigned to organization ${orgId} in ${project.region_id}, ` +
-              "the project's region: assign it with a VpcEndpoint and pass that resource's vpcEndpointId output here (so the " +
-              "restriction waits for the assignment), or check the id",
           );
         },
         { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
