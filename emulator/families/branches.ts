@@ -169,6 +169,9 @@ export function restoreBranch(
     delete preserved.create_op_id;
     delete preserved.expires_at_ms;
     delete preserved.ttl_interval_seconds;
+    // A copy of the data, not of the branch's settings: the backup schedule stays with the branch.
+    delete preserved.backup_schedule;
+    delete preserved.backup_checked_ms;
     store.branches.set(preserved.id, preserved);
     if (previous !== undefined) ctx.data?.copyData(preserved, previous);
     for (const child of store.liveBranches(project.id)) {

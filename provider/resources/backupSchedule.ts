@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { BackupScheduleItem, CloudDbClient } from "../client";
 import { NotFoundError } from "../client/errors";
-import { ProjectOfBranchInput, requiredId } from "./inputs/common";
+import { idInput, ProjectOfBranchInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { compact, defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
@@ -51,7 +51,7 @@ const EntryInput = z
 /** Inputs as the provider sees them. */
 export const BackupScheduleInputsSchema = z.object({
   projectId: ProjectOfBranchInput,
-  branchId: requiredId("branchId", "the branch to take snapshots of (br-...)"),
+  branchId: idInput("branchId", "branch", "the branch to take snapshots of (br-...)"),
   schedule: z
     .array(EntryInput, { error: 'schedule must be a list such as [{ frequency: "daily", hour: 3 }]' })
     .min(1, "schedule needs at least one entry; to stop scheduled snapshots, delete the BackupSchedule"),

@@ -10,14 +10,14 @@ import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
-import { messageOf, ResourceError, unfinished } from "./errors";
+import { messageOf, missingNamed, ResourceError, unfinished } from "./errors";
 import { ExpiresAtInput, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
 import { hostLine } from "./host/progress";
 import {
   adoptInput,
   DeleteProtectionInput,
   GeneratedNameInput,
-  optionalId,
+  idInput,
   optionalText,
   requiredId,
   TimeoutsInput,
@@ -29,7 +29,7 @@ import {
   EndpointTypeInput,
   withComputeRange,
 } from "./inputs/compute";
-import { lsnInput, pastTimestampInput, timestampInput } from "./inputs/history";
+import { lsnInput, pastTimestampInput } from "./inputs/history";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
@@ -56,8 +56,12 @@ const EndpointInput = z.object({ type: EndpointTypeInput });
 /** Where a restore takes the branch's data from: exactly one of a snapshot, a time, an LSN. */
 const RestoreInput = z
   .object({
-    snapshotId: optionalId("restore.snapshotId must be a snapshot id (snap-...)"),
-    timestamp: timestampInput("restore.timestamp").optional(),
+    snapshotId: idInput(
+      "restore.snapshotId",
+      "snapshot",
+      "the snapshot to restore from (snap-...)",
+    ).optional(),
+    timestamp: pastTimestampInput("restore.timestamp", "give a point in the branch's past to restore"),
     lsn: lsnInput("restore.lsn"),
     preserveUnderName: optionalText("restore.preserveUnderName"),
   })
@@ -75,7 +79,11 @@ export const BranchInputsSchema = withComputeRange(
   z.object({
     projectId: requiredId("projectId", "the id of the project to branch in"),
     name: GeneratedNameInput,
-    parentId: optionalId("parentId must be a branch id (br-...); omit it to branch from the default branch"),
+    parentId: idInput(
+      "parentId",
+      "branch",
+      "a branch id (br-...); omit it to branch from the default branch",
+    ).optional(),
     endpoints: z
       .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
       .superRefine((endpoints, ctx) => {
@@ -149,6 +157,7 @@ export const BRANCH_CHANGES = changesOf(BRANCH);
  */
 export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   noun: "branch",
+  isBranch: true,
   inputs: BranchInputsSchema,
   changes: BRANCH_CHANGES,
   // Left out, the API picks a name, the default branch as parent, no computes and the project's
@@ -169,6 +178,28 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
+  refuseAtCreate: (inputs) =>
+    inputs.restore === undefined
+      ? undefined
+      : {
+          property: "restore",
+          reason:
+            "restore replaces the data of an existing branch in place, and this Branch is being created: create it " +
+            "without restore (it starts from its parent's data, or from a point of the parent's history with " +
+            "parentTimestamp or parentLsn), then add restore and run `pulumi up` again (docs/api-rules.md §9)",
+        },
+  // A restore already made is not looked for again: its snapshot may have expired since.
+  finds: (inputs, olds) =>
+    inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
+      ? []
+      : [
+          {
+            kind: "snapshot",
+            property: "restore",
+            projectId: inputs.projectId,
+            snapshotId: inputs.restore.snapshotId,
+          },
+        ],
   // A cancelled or failed compute operation leaves a usable branch: computes start on demand.
   survives: new Set(["start_compute", "suspend_compute"]),
   madeBy: "create_branch",
@@ -382,10 +413,17 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       };
     }
     if (live.protected === true) {
-      return {
-        why: "it is protected",
-        next: "Set protected: false and run `pulumi up` first, then delete it.",
-      };
+      return props.protected === true
+        ? {
+            why: "it is protected (the Branch sets `protected: true`)",
+            next: "set `protected: false` on the Branch and run `pulumi up`, then delete it",
+          }
+        : {
+            why: "it was protected outside Pulumi",
+            next:
+              "run `pulumi up --refresh` (the Branch, which does not set `protected: true`, then turns the protection " +
+              "off) or unprotect it in the console, then delete it",
+          };
     }
     const children = (await client.listBranches(props.projectId)).filter((b) => b.parent_id === id);
     if (children.length === 0) return undefined;
@@ -604,12 +642,22 @@ async function scratchFor(
     await client.waitForOperations(projectId, ops, { deadline });
     return found;
   }
-  const made = await client.restoreSnapshot(
-    projectId,
-    snapshotId,
-    { name, target_branch_id: id, finalize_restore: false },
-    { deadline, wait: false },
-  );
+  const made = await client
+    .restoreSnapshot(
+      projectId,
+      snapshotId,
+      { name, target_branch_id: id, finalize_restore: false },
+      { deadline, wait: false },
+    )
+    .catch((err: unknown) =>
+      Promise.reject(
+        missingNamed(
+          err,
+          `restore.snapshotId: project ${projectId} has no snapshot ${snapshotId}`,
+          "a branch is restored from a snapshot of its own project: check the id (`neonctl snapshots list` lists them)",
+        ),
+      ),
+    );
   const expires_at = new Date(Math.max(deadline, Date.now()) + SCRATCH_GRACE_MS)
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z");

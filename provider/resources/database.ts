@@ -44,6 +44,7 @@ export const DATABASE_CHANGES = changesOf(DATABASE);
 /** A Postgres database on a branch, owned by a role. */
 export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs>({
   noun: "database",
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: DatabaseInputsSchema,
   changes: DATABASE_CHANGES,
   secrets: secretsOf(DATABASE),

@@ -107,6 +107,7 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
   EndpointOutputs
 >({
   noun: "compute endpoint",
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: EndpointInputsSchema,
   changes: ENDPOINT_CHANGES,
   secrets: secretsOf(ENDPOINT),

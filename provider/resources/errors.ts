@@ -24,6 +24,8 @@ export type ResourceErrorKind =
   | "NotAdoptable"
   /** A read without state: the object cannot be imported. */
   | "NotImportable"
+  /** An object the inputs name is not where they say (a snapshot of another project, an unassigned VPC endpoint). */
+  | "Missing"
   /** The API refused the delete, or `deleteProtection` is on. */
   | "DeleteRefused"
   /** A planned change the service cannot make (turning logical replication off): refused at preview. */
@@ -95,6 +97,16 @@ export function isResourceError(e: unknown): e is ResourceError {
 /** True for a partial failure: the object exists and is recorded, but did not finish. */
 export function isPartialFailure(e: unknown): e is PartialFailure {
   return isResourceError(e) && e.kind === "PartialFailure";
+}
+
+/**
+ * The 404 of a call whose object the inputs name, when the 404 means `what` (its real cause), not an
+ * object deleted outside Pulumi; `next` says what to change. Other errors pass through.
+ */
+export function missingNamed(err: unknown, what: string, next: string): unknown {
+  if (!isApiError(err) || err.status !== 404) return err;
+  const id = err.requestId === undefined ? "" : `, request id ${err.requestId}`;
+  return new ResourceError("Missing", `${what} (404 Not Found${id}): ${next}`, err);
 }
 
 /** The message of any thrown value. */

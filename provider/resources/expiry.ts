@@ -66,34 +66,48 @@ export const TtlInput = z
   })
   .optional();
 
-/** The `expiresAt` input: an RFC 3339 timestamp in the next 30 days (checked against the clock at preview). */
-export const ExpiresAtInput = z
-  .string({ error: "expiresAt must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
-  .superRefine((value, ctx) => {
-    if (!isTimestamp(value)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `expiresAt must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z, got ${JSON.stringify(value)}`,
-      });
-      return;
-    }
-    const now = Date.now();
-    const ms = Date.parse(value);
-    if (ms <= now) {
-      ctx.addIssue({
-        code: "custom",
-        message:
-          `expiresAt ${value} is in the past (now is ${isoSeconds(now)}): set a later time, or use ttl ` +
-          '(e.g. ttl: "7d") for an expiry counted from when the branch is created',
-      });
-    } else if (ms > now + MAX_EXPIRY_SECONDS * 1000) {
-      ctx.addIssue({
-        code: "custom",
-        message: `expiresAt ${value} is more than 30 days ahead; the service expires branches at most 30 days ahead: set an earlier time`,
-      });
-    }
-  })
-  .optional();
+/**
+ * An `expiresAt` input of `nouns` the service expires (branches, snapshots): an RFC 3339 timestamp
+ * later than now (checked against the clock at preview), and at most `maxSeconds` ahead when the
+ * service bounds it. `instead` ends the message of a time in the past: what else to give.
+ */
+export function expiresAtInput(
+  nouns: string,
+  { maxSeconds, instead }: { maxSeconds?: number; instead: string },
+) {
+  return z
+    .string({ error: "expiresAt must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z" })
+    .superRefine((value, ctx) => {
+      if (!isTimestamp(value)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expiresAt must be an RFC 3339 timestamp such as 2025-06-09T18:02:16Z, got ${JSON.stringify(value)}`,
+        });
+        return;
+      }
+      const now = Date.now();
+      const ms = Date.parse(value);
+      if (ms <= now) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expiresAt ${value} is in the past (now is ${isoSeconds(now)}): ${instead}`,
+        });
+      } else if (maxSeconds !== undefined && ms > now + maxSeconds * 1000) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expiresAt ${value} is more than ${maxSeconds / 86_400} days ahead; the service expires ${nouns} at most ${maxSeconds / 86_400} days ahead: set an earlier time`,
+        });
+      }
+    })
+    .optional();
+}
+
+/** A branch's `expiresAt` input: in the next 30 days. */
+export const ExpiresAtInput = expiresAtInput("branches", {
+  maxSeconds: MAX_EXPIRY_SECONDS,
+  instead:
+    'set a later time, or use ttl (e.g. ttl: "7d") for an expiry counted from when the branch is created',
+});
 
 /** What the expiry inputs ask for. */
 export interface ExpiryInputs {

@@ -30,6 +30,7 @@ import {
   sameQuota,
   sameWindow,
 } from "./inputs/projectSettings";
+import { regionInput } from "./inputs/regions";
 import { adoptLive } from "./lifecycle/adoption";
 import {
   compact,
@@ -62,9 +63,7 @@ export const DefaultEndpointSettingsInput = withComputeRange(z.object(COMPUTE_IN
 /** Inputs as the provider sees them. */
 export const ProjectInputsSchema = z.object({
   name: GeneratedNameInput,
-  regionId: optionalId(
-    "regionId must be a region id such as aws-us-east-2; omit it for the service's default",
-  ),
+  regionId: regionInput("regionId", "omit it for the service's default").optional(),
   pgVersion: z
     .number({ error: PG_VERSIONS })
     .int(PG_VERSIONS)
@@ -130,6 +129,11 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   noun: "project",
   inputs: ProjectInputsSchema,
   changes: PROJECT_CHANGES,
+  finds: (inputs) => [
+    inputs.regionId === undefined
+      ? undefined
+      : { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
+  ],
   // Left out, the API picks a name, region, version, owner, retention and compute defaults; left out
   // later, the project keeps what it has.
   computed: [

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CloudDbClient, VpcEndpoint } from "../client";
-import { ResourceError } from "./errors";
-import { adoptInput, LabelInput, requiredId } from "./inputs/common";
+import { missingNamed, ResourceError } from "./errors";
+import { adoptInput, idInput, LabelInput, requiredId } from "./inputs/common";
 import { type Assignment, assignmentMethods } from "./lifecycle/assignment";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type ResourceDefinition, type Same } from "./lifecycle/define";
@@ -20,7 +20,11 @@ export type { ProjectVpcEndpointInputs, ProjectVpcEndpointOutputs } from "./publ
 /** Inputs as the provider sees them. */
 export const ProjectVpcEndpointInputsSchema = z.object({
   projectId: requiredId("projectId", "the project to restrict"),
-  vpcEndpointId: requiredId("vpcEndpointId", "a VPC endpoint of the project's organization (vpce-...)"),
+  vpcEndpointId: idInput(
+    "vpcEndpointId",
+    "VPC endpoint",
+    "a VPC endpoint of the project's organization (vpce-...)",
+  ),
   label: LabelInput,
   adoptExisting: adoptInput("restriction (the VPC endpoint's id, equal to vpcEndpointId)"),
 });
@@ -90,7 +94,19 @@ function restriction(client: CloudDbClient, inputs: ProjectVpcEndpointInputs): A
     idInput: "vpcEndpointId",
     current: () => restricted(client, projectId, vpcEndpointId),
     labelOf: (found) => found.label,
-    assign: () => client.restrictProjectVpcEndpoint(projectId, vpcEndpointId, label),
+    assign: () =>
+      client
+        .restrictProjectVpcEndpoint(projectId, vpcEndpointId, label)
+        .catch((err: unknown) =>
+          Promise.reject(
+            missingNamed(
+              err,
+              `VPC endpoint ${vpcEndpointId} is not assigned to the organization of project ${projectId} in the project's region`,
+              "assign it there with a VpcEndpoint and pass that resource's vpcEndpointId output here (so the restriction " +
+                "waits for the assignment), or check vpcEndpointId",
+            ),
+          ),
+        ),
   };
 }
 

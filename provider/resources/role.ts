@@ -57,6 +57,7 @@ export const ROLE_CHANGES = changesOf(ROLE);
 /** A Postgres role of a branch. Its password is received at create and reset only, and kept as a secret. */
 export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
   noun: "role",
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: RoleInputsSchema,
   changes: ROLE_CHANGES,
   secrets: secretsOf(ROLE),

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Snapshot as ApiSnapshot } from "../client";
 import { NotFoundError } from "../client/errors";
-import { sameInstant } from "./expiry";
-import { DeleteProtectionInput, ProjectOfBranchInput, requiredId, TimeoutsInput } from "./inputs/common";
-import { lsnInput, pastTimestampInput, timestampInput } from "./inputs/history";
+import { expiresAtInput, sameInstant } from "./expiry";
+import { DeleteProtectionInput, idInput, ProjectOfBranchInput, TimeoutsInput } from "./inputs/common";
+import { lsnInput, pastTimestampInput } from "./inputs/history";
 import { declaredInputs } from "./lifecycle/check";
 import { createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
@@ -21,14 +21,16 @@ export type { SnapshotInputs, SnapshotOutputs } from "./public/snapshot";
 export const SnapshotInputsSchema = z
   .object({
     projectId: ProjectOfBranchInput,
-    branchId: requiredId("branchId", "the branch to snapshot (br-...)"),
+    branchId: idInput("branchId", "branch", "the branch to snapshot (br-...)"),
     name: z
       .string({ error: "name must be a non-empty string: the snapshot's name" })
       .trim()
       .min(1, "name must be a non-empty string: the snapshot's name"),
     timestamp: pastTimestampInput("timestamp", "give a point in the branch's past, or leave it out for now"),
     lsn: lsnInput("lsn"),
-    expiresAt: timestampInput("expiresAt").optional(),
+    expiresAt: expiresAtInput("snapshots", {
+      instead: "set a later time, or leave expiresAt out for a snapshot kept until it is deleted",
+    }),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,
   })

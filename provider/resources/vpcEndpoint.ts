@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { CloudDbClient, VpcEndpointDetails } from "../client";
 import { isNotFound } from "../client/errors";
-import { adoptInput, DeleteProtectionInput, LabelInput, requiredId } from "./inputs/common";
+import { adoptInput, DeleteProtectionInput, idInput, LabelInput } from "./inputs/common";
+import { regionInput } from "./inputs/regions";
 import { type Assignment, assignmentMethods } from "./lifecycle/assignment";
 import { declaredInputs, isUnknown } from "./lifecycle/check";
 import { defineResource, type ResourceDefinition, type Same } from "./lifecycle/define";
@@ -15,12 +16,16 @@ export type { VpcEndpointInputs, VpcEndpointOutputs } from "./public/vpcEndpoint
 
 /** Inputs as the provider sees them. */
 export const VpcEndpointInputsSchema = z.object({
-  orgId: requiredId("orgId", "the organization the endpoint is assigned to (org-...)"),
-  regionId: requiredId("regionId", "the region of the endpoint (aws-us-east-2, ...)").refine(
+  orgId: idInput("orgId", "organization", "the organization the endpoint is assigned to (org-...)"),
+  regionId: regionInput("regionId", "the region of the endpoint").refine(
     (region) => !region.startsWith("azure-"),
     "regionId: VPC endpoints are not offered in Azure regions (docs/api-rules.md §10); use an AWS region",
   ),
-  vpcEndpointId: requiredId("vpcEndpointId", "the cloud provider's id of the VPC endpoint (vpce-...)"),
+  vpcEndpointId: idInput(
+    "vpcEndpointId",
+    "VPC endpoint",
+    "the cloud provider's id of the VPC endpoint (vpce-...)",
+  ),
   label: LabelInput,
   adoptExisting: adoptInput("VPC endpoint (its id, equal to vpcEndpointId)"),
   deleteProtection: DeleteProtectionInput,
@@ -43,7 +48,16 @@ export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpoi
   // Left out later, the label is no opinion: the assignment keeps the one it has.
   computed: ["label"],
   id: (outs) => `${outs.orgId}/${outs.regionId}/${outs.vpcEndpointId}`,
+  finds: (inputs) => [
+    { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
+  ],
 
+  noteAtCreate: (inputs) =>
+    isUnknown(inputs.vpcEndpointId) || isUnknown(inputs.orgId)
+      ? undefined
+      : `once this stack removes VPC endpoint ${inputs.vpcEndpointId} from organization ${inputs.orgId} ` +
+        "(`pulumi destroy`, dropping the VpcEndpoint from the program, or replacing it), the service never lets " +
+        "the organization assign it again",
   /** A replacement removes the old assignment, which the service never takes back: the preview says so. */
   review(olds, news) {
     const moved = WHERE.filter((key) => !isUnknown(news[key]) && news[key] !== olds[key]);

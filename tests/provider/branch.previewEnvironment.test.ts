@@ -145,8 +145,11 @@ describe("Branch for preview environments, against the emulator", () => {
       () => assert.fail("expected a refusal"),
       (e: Error) => e,
     );
-    assert.match(refused.message, /cannot be deleted: it is protected/);
-    assert.match(refused.message, /Set protected: false and run `pulumi up` first/);
+    assert.match(refused.message, /cannot be deleted: it is protected \(the Branch sets `protected: true`\)/);
+    assert.match(
+      refused.message,
+      /set `protected: false` on the Branch and run `pulumi up`, then delete it \(request id [\w-]+\)\.$/,
+    );
     const open = await update(id, locked, { name: "guarded-by-api" });
     assert.equal(open.protected, false);
     await branchProvider.delete!(id, open);

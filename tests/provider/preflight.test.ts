@@ -5,6 +5,7 @@ import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { type ApiKeyInputs, apiKeyProvider } from "../../provider/resources/public/apiKey";
 import { type BranchInputs, branchProvider } from "../../provider/resources/public/branch";
+import { type RoleInputs, roleProvider } from "../../provider/resources/public/role";
 import { useEmulator, useTestEnv } from "./support";
 
 // `check` of a planned create or update checks the configuration the way the `up` will use it, so
@@ -118,6 +119,19 @@ describe("check: configuration at preview", () => {
     const failure = only(await planBranch({ name: "renamed" }, olds));
     assert.match(failure.reason, /401/);
     assert.equal(harness.log().length, 1);
+  });
+
+  it("makes no request for an unchanged role the program left unnamed (its name is the one check generated)", async () => {
+    const urn = "urn:pulumi:dev::app::clouddb:index:Role::app-role";
+    const news = { projectId: PROJECT, branchId: DEMO.branchId, __owner: urn } as unknown as RoleInputs;
+    const first = await roleProvider.check!({} as RoleInputs, news);
+    assert.equal(first.failures, undefined);
+    forgetPreflight();
+    harness.emulator.control.clearRequests();
+    const again = await roleProvider.check!(first.inputs as RoleInputs, news);
+    assert.equal(again.failures, undefined);
+    assert.equal((again.inputs as RoleInputs).name, (first.inputs as RoleInputs).name);
+    assert.deepEqual(harness.log(), []);
   });
 
   it("does not check inputs that already fail validation", async () => {

@@ -154,11 +154,37 @@ describe(`getSchemaDiff with real Postgres behind the branches${dataPlaneRun()}`
 });
 
 describe("getSchemaDiff without a data plane", () => {
-  useEmulator();
+  const harness = useEmulator();
 
   it("finds no difference between two branches: no database holds any object", async () => {
     assert.deepEqual(
       await getSchemaDiff({ projectId: project, branchId: main, baseBranchId: main, databaseName: "neondb" }),
+      { diff: "", changed: false },
+    );
+  });
+
+  it("without baseBranchId, says to pass it for a schema-only branch, which the service records without a parent", async () => {
+    await projectIdle(harness.emulator, project);
+    const created = await api(harness.emulator, DEMO.personalKey).post(`/projects/${project}/branches`, {
+      branch: { name: "schema-copy", parent_id: main, init_source: "schema-only" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = (created.body.branch as Json).id as string;
+    await projectIdle(harness.emulator, project);
+    const err = await getSchemaDiff({ projectId: project, branchId: id, databaseName: "neondb" }).then(
+      () => assert.fail("a default base was found"),
+      (e: Error) => e,
+    );
+    assert.match(
+      err.message,
+      new RegExp(
+        `^getSchemaDiff: branch ${id} \\(schema-copy\\) is a schema-only branch, .*: pass baseBranchId`,
+      ),
+    );
+    assert.doesNotMatch(err.message, /base_branch_id/);
+    // With the base given, the diff is read.
+    assert.deepEqual(
+      await getSchemaDiff({ projectId: project, branchId: id, baseBranchId: main, databaseName: "neondb" }),
       { diff: "", changed: false },
     );
   });

@@ -216,6 +216,25 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     );
   });
 
+  it("fails a restore from a snapshot of another project saying so, not that something was deleted outside Pulumi", async () => {
+    const { branchIn, branch } = await stackBranch("elsewhere");
+    const other = await client().createSnapshot(DEMO.orgProjectId, DEMO.orgBranchId, { name: "theirs" });
+    await projectIdle(harness.emulator, DEMO.orgProjectId);
+    const news = { ...branchIn, restore: { snapshotId: other.snapshot.id } };
+    const err = await branchProvider.update!(branch.id, branch.outs, news).then(
+      () => assert.fail("restored from another project's snapshot"),
+      (e: Error) => e,
+    );
+    assert.match(
+      err.message,
+      new RegExp(
+        `^restore\\.snapshotId: project ${P} has no snapshot ${other.snapshot.id} \\(404 Not Found, request id [\\w-]+\\): ` +
+          "a branch is restored from a snapshot of its own project",
+      ),
+    );
+    assert.doesNotMatch(err.message, /pulumi refresh/);
+  });
+
   it("restores a branch from a point of its own history, keeping the data before it under the name given", async () => {
     const { branchIn, branch } = await stackBranch("rewind");
     const lsn = (state().branches.find((b) => b.id === branch.id)?.parent_lsn ?? "0/1000000") as string;

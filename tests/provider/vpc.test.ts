@@ -196,10 +196,15 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
   });
 
   it("fails a restriction to an endpoint the organization does not have in the project's region, naming it", async () => {
-    await assert.rejects(
+    const unassigned = await rejection(
       projectVpcEndpointProvider.create(restriction({ vpcEndpointId: "vpce-nowhere" })),
-      /404.*VPC endpoint vpce-nowhere is not assigned to organization/s,
     );
+    assert.match(
+      unassigned.message,
+      /^VPC endpoint vpce-nowhere is not assigned to the organization of project \S+ in the project's region \(404 Not Found, request id [\w-]+\): assign it there with a VpcEndpoint/,
+    );
+    // The cause is said, not a deletion outside Pulumi.
+    assert.doesNotMatch(unassigned.message, /pulumi refresh/);
     await vpcEndpointProvider.create(endpoint({ regionId: "aws-eu-central-1", vpcEndpointId: "vpce-0007" }));
     await assert.rejects(
       projectVpcEndpointProvider.create(restriction({ vpcEndpointId: "vpce-0007" })),
@@ -225,6 +230,30 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
     );
   });
 
+  it("says at the preview of its create that removing the endpoint (a destroy) is for good", async () => {
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    try {
+      const checked = await vpcEndpointProvider.check!(
+        {} as VpcEndpointInputs,
+        endpoint({ vpcEndpointId: "vpce-0011" }),
+      );
+      assert.equal(checked.failures, undefined);
+      // An unchanged endpoint says nothing.
+      await vpcEndpointProvider.check!(
+        checked.inputs as VpcEndpointInputs,
+        endpoint({ vpcEndpointId: "vpce-0011" }),
+      );
+    } finally {
+      setHostLineWriter(undefined);
+    }
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(
+      lines[0] ?? "",
+      /^VPC endpoint: once this stack removes VPC endpoint vpce-0011 from organization \S+ \(`pulumi destroy`.*never lets the organization assign it again$/,
+    );
+  });
+
   it("explains at preview that a replacement removes the endpoint for good", async () => {
     const made = await vpcEndpointProvider.create(endpoint({ vpcEndpointId: "vpce-0009" }));
     const lines: string[] = [];
@@ -247,3 +276,11 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
     );
   });
 });
+
+/** The error `promise` rejects with. */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => assert.fail("expected a rejection"),
+    (err: Error) => err,
+  );
+}

@@ -11,6 +11,38 @@ export function requiredId(property: string, what: string) {
   return z.string({ error: message }).min(1, message);
 }
 
+/** The forms of the API's ids, by what they name: a prefix and the lower-case letters, digits and `-` after it. */
+export const ID_FORMS = {
+  branch: { prefix: "br-", example: "br-aged-sun-a1b2c3d4" },
+  snapshot: { prefix: "snap-", example: "snap-quiet-meadow-a1b2c3d4" },
+  endpoint: { prefix: "ep-", example: "ep-cool-leaf-a1b2c3d4" },
+  organization: { prefix: "org-", example: "org-morning-bread-12345678" },
+  "VPC endpoint": { prefix: "vpce-", example: "vpce-0a1b2c3d4e5f6a7b8" },
+} as const;
+
+/** Whether `id` has the form of an id of `kind` (see {@link ID_FORMS}). */
+export function hasIdForm(kind: keyof typeof ID_FORMS, id: string): boolean {
+  const { prefix } = ID_FORMS[kind];
+  return id.startsWith(prefix) && /^[a-z0-9][a-z0-9-]*$/.test(id.slice(prefix.length));
+}
+
+/**
+ * An id of a `kind` object called `property`: non-empty (else `${property} is required: ${what}`, or
+ * left out when `optional` says what that does) and of the API's form for that kind.
+ */
+export function idInput(property: string, kind: keyof typeof ID_FORMS, what: string) {
+  const { prefix, example } = ID_FORMS[kind];
+  const message = `${property} is required: ${what}`;
+  return z
+    .string({ error: message })
+    .min(1, { error: message, abort: true })
+    .refine((id) => hasIdForm(kind, id), {
+      error: (issue) =>
+        `${property} must be ${kind === "organization" ? "an" : "a"} ${kind} id, ${prefix}… such as ${example}, ` +
+        `not ${JSON.stringify(issue.input)}`,
+    });
+}
+
 /** The project of the branch an object is on (a compute, a role, a database). */
 export const ProjectOfBranchInput = requiredId("projectId", "the project of the branch");
 

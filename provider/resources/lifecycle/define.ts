@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { ApiError, CloudDbClient } from "../../client";
 import type { Change } from "../public/declare";
+import type { Find } from "./preflight";
 import type { CommonInputs, CommonState } from "./state";
 
 export type { Timeouts } from "../public/common";
@@ -61,6 +62,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    */
   adminOf?(inputs: I): string | undefined;
   /**
+   * What a planned create or update (`olds` empty for a create) names that must exist for it to work,
+   * looked for at preview (see `preflight.ts`): a region, a snapshot, a VPC endpoint.
+   */
+  finds?(inputs: I, olds: Partial<I>): readonly (Find | undefined)[];
+  /**
    * Reviews a planned change at preview (`diff`): throws a `ResourceError` for a change the service
    * cannot make, and returns a line to show for one it cannot undo; undefined when there is nothing
    * to say.
@@ -71,6 +77,16 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * restore of its branch): `diff` then asks for an update, which reads the object again.
    */
   stale?(olds: O): boolean;
+  /**
+   * A line the preview of a create shows (`check`), for what the object's delete cannot undo: the
+   * engine asks the provider nothing at the preview of a destroy, so this is where it is said.
+   */
+  noteAtCreate?(inputs: I): string | undefined;
+  /**
+   * Refuses, at preview, inputs that only an existing object can take when they plan a create (a
+   * restore, which acts on data the object already has): the input and what to do instead.
+   */
+  refuseAtCreate?(inputs: I): { property: string; reason: string } | undefined;
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */
@@ -105,6 +121,16 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   inputsOf?(outs: O): I;
   /** Applies the in-place changes; `outs` already holds the new input values. Default: `outs` as they are. */
   update?(step: Step, id: string, outs: O, olds: O, news: I): Promise<O>;
+  /**
+   * The branch the object lives on (a role, a database, a compute): its delete first checks that
+   * the branch, when this run deletes it too, can be deleted (see `branchDelete.ts`).
+   */
+  onBranch?(props: O): { projectId: string; branchId: string };
+  /**
+   * Whether the object is a branch (its diff records that the program still declares it, see
+   * `branchDelete.ts`).
+   */
+  isBranch?: boolean;
   /** Deletes the object and waits for it; the client's not-found error counts as done. */
   remove(step: Step, id: string, props: O): Promise<void>;
   /** Reads why the API refused a delete, to say what to do; undefined when the facts say nothing. */

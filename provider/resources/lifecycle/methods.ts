@@ -18,6 +18,7 @@ import { withCurrentKey } from "../host/currentKey";
 import { hostLine } from "../host/progress";
 import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { importIdShape } from "../public/declare";
+import { branchDeclared, branchDeleteBlock } from "./branchDelete";
 import { checkInputs, declaredInputs } from "./check";
 import {
   type CommonInputs,
@@ -100,14 +101,23 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
      * resource generates names: the one it already has, else one from the URN and the key.
      */
     async check(olds, news) {
-      const checked = await preflighted(
-        definition.inputs,
-        olds,
-        checkInputs(definition.inputs, news),
-        definition.adminOf,
-      );
+      const valid = checkInputs(definition.inputs, news);
+      const refused =
+        Object.keys(olds).length === 0 && valid.failures === undefined && valid.inputs !== undefined
+          ? definition.refuseAtCreate?.(valid.inputs)
+          : undefined;
+      const checked = refused === undefined ? valid : { inputs: news, failures: [refused] };
+      const note =
+        Object.keys(olds).length === 0 && checked.failures === undefined && checked.inputs !== undefined
+          ? definition.noteAtCreate?.(checked.inputs)
+          : undefined;
+      if (note !== undefined) hostLine(`${noun}: ${note}`);
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
-      if (key === undefined || (checked.failures ?? []).length > 0) return checked;
+      const finds =
+        definition.finds === undefined ? undefined : (inputs: I) => definition.finds?.(inputs, olds) ?? [];
+      if (key === undefined || (checked.failures ?? []).length > 0) {
+        return preflighted(definition.inputs, olds, checked, definition.adminOf, finds);
+      }
       const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
       const owner = news[OWNER];
       if (definition.generatesName === true && inputs.name === undefined) {
@@ -115,7 +125,8 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         if (typeof had === "string") inputs.name = had;
         else if (typeof owner === "string") inputs.name = generatedName(owner, key);
       }
-      return { ...checked, inputs };
+      // Judged with the generated name in: an unnamed object whose stored inputs hold the name it got is unchanged.
+      return preflighted(definition.inputs, olds, { ...checked, inputs }, definition.adminOf, finds);
     },
 
     /** Applies the change table after the definition's review (see `review`); makes no API call. */
@@ -123,7 +134,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       const note = definition.review?.(olds, news);
       // A line for the user: the preview shows it (see `host/progress.ts`, `hostLine`).
       if (note !== undefined) hostLine(`${labelOf(noun, id, olds)}: ${note}`);
-      return diffInputs(definition, olds, news);
+      const result = diffInputs(definition, olds, news);
+      if (
+        definition.isBranch === true &&
+        olds.projectId !== undefined &&
+        (result.replaces ?? []).length === 0
+      ) {
+        branchDeclared(olds.projectId, id);
+      }
+      return result;
     },
 
     /**
@@ -217,6 +236,15 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         return;
       }
       let current = step(props.timeouts?.delete);
+      const on = definition.onBranch?.(props);
+      if (on !== undefined) {
+        const block = await branchDeleteBlock(current.client, on.projectId, on.branchId).catch(
+          () => undefined,
+        );
+        if (block !== undefined) {
+          throw new ResourceError("DeleteRefused", `${where(id, props)} is not deleted: ${block}.`);
+        }
+      }
       try {
         await withCurrentKey(`deleting ${where(id, props)}`, (apiKey) => {
           current = step(props.timeouts?.delete, apiKey);

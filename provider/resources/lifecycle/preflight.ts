@@ -15,6 +15,11 @@
  * `GET /organizations/{id}`, or one project of `GET /projects` when the inputs name neither; for
  * the administrator check, `GET /users/me` and `GET /organizations/{id}/members`. An unchanged
  * resource is not checked, so a preview with no changes makes no request.
+ *
+ * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
+ * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
+ * project's snapshots). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
@@ -41,7 +46,14 @@ interface Needs {
   orgId?: string;
   /** The organization whose administrators alone can delete the object (see `adminOf` in `define.ts`). */
   adminOf?: string;
+  /** Objects the inputs name that must exist for the `up` to work. */
+  finds?: readonly Find[];
 }
+
+/** An object the inputs name, to find at preview; `property` is the input that names it. */
+export type Find =
+  | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
+  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -69,17 +81,27 @@ export async function preflighted<I extends CommonInputs>(
   olds: I,
   result: pulumi.dynamic.CheckResult<I>,
   adminOf?: (inputs: I) => string | undefined,
+  finds?: (inputs: I) => readonly (Find | undefined)[],
 ): Promise<pulumi.dynamic.CheckResult<I>> {
   if ((result.failures?.length ?? 0) > 0 || result.inputs === undefined) return result;
   const planned =
-    Object.keys(olds).length === 0 || !isDeepStrictEqual(declaredInputs(schema, olds), result.inputs);
+    Object.keys(olds).length === 0 ||
+    !isDeepStrictEqual(declaredInputs(schema, olds), declaredInputs(schema, result.inputs));
   if (!planned) return result;
   const admin = adminOf?.(result.inputs);
-  const needs = needsOf(result.inputs);
+  const needs = { ...needsOf(result.inputs), finds: (finds?.(result.inputs) ?? []).filter(known) };
   const findings = await preflight(
     admin === undefined || isUnknown(admin) ? needs : { ...needs, adminOf: admin },
   );
   return findings.length === 0 ? result : { inputs: result.inputs, failures: findings };
+}
+
+/** Whether every id of `find` is known (a value still unknown at preview is not looked for). */
+function known(find: Find | undefined): find is Find {
+  return (
+    find !== undefined &&
+    Object.values(find).every((value) => value === undefined || (value !== "" && !isUnknown(value)))
+  );
 }
 
 /** The project and organization `inputs` name, when known (a value still unknown at preview is skipped). */
@@ -116,11 +138,7 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
         `${credential} project ${projectId}`,
         apiUrl,
         (client) => client.getProject(projectId).then(() => undefined),
-        {
-          property: "projectId",
-          what: `project ${projectId}`,
-          fix: "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)",
-        },
+        { property: "projectId", what: `project ${projectId}`, fix: PROJECT_FIX },
       ),
     );
   }
@@ -143,6 +161,7 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
       once(credential, apiUrl, firstProject, { property: "", what: "this account's projects", fix: KEY_FIX }),
     );
   }
+  for (const find of needs.finds ?? []) reads.push(findAt(find, credential, apiUrl));
   const findings = (await Promise.all(reads)).filter((f) => f !== undefined);
   const { adminOf } = needs;
   // Who may delete matters only once the key can use the organization at all.
@@ -183,6 +202,43 @@ function once(
   return finding;
 }
 
+/** The finding of one {@link Find}: undefined when the object is there (or the read says nothing). */
+function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding> {
+  const { property } = find;
+  const missing = (reason: string): Finding => ({ property, reason });
+  switch (find.kind) {
+    case "region":
+      return once(
+        `${credential} region ${find.orgId ?? ""} ${find.regionId}`,
+        apiUrl,
+        async (client) => {
+          const regions = (await client.listRegions({ orgId: find.orgId })).map((r) => r.region_id);
+          if (regions.includes(find.regionId)) return undefined;
+          return missing(
+            `${property}: the service offers no region ${find.regionId}${find.orgId === undefined ? "" : ` to organization ${find.orgId}`}: ` +
+              `use one of ${regions.join(", ")} (getRegions lists them)`,
+          );
+        },
+        { property, what: "the regions", fix: KEY_FIX },
+      );
+    case "snapshot":
+      return once(
+        `${credential} snapshot ${find.projectId} ${find.snapshotId}`,
+        apiUrl,
+        async (client) => {
+          const snapshots = await client.listSnapshots(find.projectId);
+          if (snapshots.some((s) => s.id === find.snapshotId)) return undefined;
+          return missing(
+            `${property}: project ${find.projectId} has no snapshot ${find.snapshotId}: a branch is restored from a ` +
+              "snapshot of its own project; check the id (`neonctl snapshots list` lists them), or take one with a Snapshot " +
+              "and pass its snapshotId output",
+          );
+        },
+        { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
+      );
+  }
+}
+
 /** Reads one project of the account: enough to learn whether the API takes the key. */
 async function firstProject(client: CloudDbClient): Promise<undefined> {
   for await (const _ of client.listProjects({ limit: 1, maxItems: 1 })) break;
@@ -218,6 +274,8 @@ async function adminFinding(client: CloudDbClient, orgId: string): Promise<Findi
   };
 }
 
+const PROJECT_FIX =
+  "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)";
 const ADMIN_FIX =
   "Use the personal API key of an admin of the organization for this stack " +
   "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
