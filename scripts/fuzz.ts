@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const byInvariant = new Map<string, number>();
   try {
     for (let i = 0; i < runs; i++) {
-      const outcome = await fuzzer.run(seed + i, steps, ignored);
+      const outcome = await fuzzer.run(seed + i, { ...(steps === undefined ? {} : { steps }), ignored });
       if (outcome.violations.length > 0) {
         failed.push(outcome);
         for (const name of new Set(outcome.violations.map((v) => v.invariant))) {

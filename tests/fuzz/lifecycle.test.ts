@@ -26,7 +26,7 @@ describe("lifecycle fuzzer", function () {
   });
 
   it("kills a run after its k-th write: a create in flight is not recorded, and the next up takes it", async () => {
-    const outcome = await fuzzer.run(1, ["kill@1 up", "up"]);
+    const outcome = await fuzzer.run(1, { steps: ["kill@1 up", "up"] });
     assert.match(outcome.trace[0] ?? "", /-> killed$/);
     assert.match(outcome.trace[1] ?? "", /-> ok$/);
     const broken = outcome.violations.filter((v) =>
@@ -38,7 +38,7 @@ describe("lifecycle fuzzer", function () {
   });
 
   it("finds a secret in the state that no longer works", async () => {
-    const outcome = await fuzzer.run(1, ["up", "tamper reset-password", "up"]);
+    const outcome = await fuzzer.run(1, { steps: ["up", "tamper reset-password", "up"] });
     const secrets = outcome.violations.filter((v) => v.invariant === "secrets-work");
     assert.deepEqual(
       secrets.map((v) => `${v.step}: ${v.detail}`),
@@ -47,7 +47,7 @@ describe("lifecycle fuzzer", function () {
   });
 
   it("finds an object the stack made that is not in the state", async () => {
-    const outcome = await fuzzer.run(1, ["up", "tamper orphan", "up"]);
+    const outcome = await fuzzer.run(1, { steps: ["up", "tamper orphan", "up"] });
     const orphans = outcome.violations.filter((v) => v.invariant === "no-orphans");
     assert.equal(orphans.length, 1, report(outcome));
     assert.match(

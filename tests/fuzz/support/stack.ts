@@ -186,8 +186,21 @@ const NO_CONFIG: pulumi.dynamic.Config = {
   },
 };
 
-/** One stack: its state, and the engine's steps against the API at `apiUrl`. */
-export class Stack {
+/** What runs a stack's steps: the lifecycle functions in this process (`Stack`), or the Pulumi engine. */
+export interface Driver {
+  /** The state, by resource name (a replaced object awaiting delete under `name~id`). */
+  readonly state: ReadonlyMap<string, Entry>;
+  up(knobs: Knobs, options?: StepOptions & { refresh?: boolean }): Promise<StepResult>;
+  refresh(options?: StepOptions): Promise<StepResult>;
+  destroy(options?: StepOptions): Promise<StepResult>;
+  /** `pulumi cancel`, for an engine that holds a lock. */
+  cancel?(): Promise<void>;
+  /** A preview of `knobs`: what it would change, and which resources made API calls (and how many). */
+  preview(knobs: Knobs, requests: () => number): Promise<{ changes: string[]; calls: string[] }>;
+}
+
+/** One stack run in this process: its state, and the engine's steps against the API at `apiUrl`. */
+export class Stack implements Driver {
   /** The state, by resource name (a replaced object awaiting delete under `name~id`). */
   readonly state = new Map<string, Entry>();
 

@@ -4,7 +4,7 @@
 // its steps and the command that replays it.
 import { DEMO, type EmulatorStateView, type RunningEmulator, startEmulator } from "../../../emulator";
 import { setHostLineWriter } from "../../../provider/resources/host/progress";
-import { appName, type Entry, FIRST_KNOBS, type Knobs, Stack, type StepResult } from "./stack";
+import { appName, type Driver, type Entry, FIRST_KNOBS, type Knobs, Stack, type StepResult } from "./stack";
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence. */
 export class Random {
@@ -142,11 +142,25 @@ export class Fuzzer {
     await this.emulator.stop();
   }
 
-  /** Runs sequence `seed` (or the steps given) from a fresh emulator state. */
-  async run(seed: number, given?: StepText[], ignored: ReadonlySet<string> = new Set()): Promise<Outcome> {
+  /**
+   * Runs sequence `seed` (or the `steps` given, without the finale) from a fresh emulator state,
+   * through `driver` (by default the lifecycle functions in this process); `ignored` invariants are
+   * not checked.
+   */
+  async run(
+    seed: number,
+    options: { steps?: StepText[]; ignored?: ReadonlySet<string>; driver?: Driver } = {},
+  ): Promise<Outcome> {
     this.emulator.control.seed("demo");
+    const given = options.steps;
     const steps = [...(given ?? generate(seed)), ...(given === undefined ? FINALE : [])];
-    const sequence = new Sequence(this.emulator, new Random(seed ^ 0x5bd1e995), ignored);
+    const driver = options.driver ?? new Stack(this.emulator.url);
+    const sequence = new Sequence(
+      this.emulator,
+      driver,
+      new Random(seed ^ 0x5bd1e995),
+      options.ignored ?? new Set(),
+    );
     const outcome: Outcome = { seed, steps, trace: [], violations: [] };
     for (let i = 0; i < steps.length; i++) {
       const line = await sequence.step(
@@ -162,7 +176,10 @@ export class Fuzzer {
 }
 
 /** The text that shows a failing sequence and how to replay it. */
-export function report(outcome: Outcome): string {
+export function report(
+  outcome: Outcome,
+  replay = `npm run fuzz -- --seed ${outcome.seed} --runs 1 --verbose`,
+): string {
   // The first violation of each invariant, and how many more steps broke it.
   const lines: string[] = [];
   for (const name of new Set(outcome.violations.map((v) => v.invariant))) {
@@ -176,7 +193,7 @@ export function report(outcome: Outcome): string {
     `seed ${outcome.seed}: ${lines.join("\n  ")}`,
     `  steps: ${outcome.steps.join(" ; ")}`,
     ...outcome.trace.map((t) => `    ${t}`),
-    `  replay: npm run fuzz -- --seed ${outcome.seed} --runs 1`,
+    `  replay: ${replay}`,
   ].join("\n");
 }
 
@@ -185,7 +202,6 @@ const GENERATED = { Role: /^owner_[0-9a-f]{10}$/, Database: /^db_[0-9a-f]{10}$/ 
 /** One sequence's run: the stack, the knobs, and what the checks remember between steps. */
 class Sequence {
   readonly violations: Violation[] = [];
-  private readonly stack: Stack;
   private knobs: Knobs = { ...FIRST_KNOBS };
   /** Objects that appeared during a run of the stack (ids). */
   private readonly madeByStack = new Set<string>();
@@ -200,11 +216,10 @@ class Sequence {
 
   constructor(
     private readonly emulator: RunningEmulator,
+    private readonly stack: Driver,
     private readonly random: Random,
     private readonly ignored: ReadonlySet<string>,
-  ) {
-    this.stack = new Stack(emulator.url);
-  }
+  ) {}
 
   private get control() {
     return this.emulator.control;
@@ -219,7 +234,10 @@ class Sequence {
     if (text.startsWith("outside ")) return this.outside(text.slice(8) as Outside, index);
     if (text.startsWith("set ")) return this.set(text.slice(4));
     if (text.startsWith("tamper ")) return this.tamper(text.slice(7));
-    if (text === "cancel") return "ok";
+    if (text === "cancel") {
+      await this.stack.cancel?.();
+      return "ok";
+    }
     const match = /^(?:kill@(\d+) )?(up --refresh|up|refresh|destroy)$/.exec(text);
     if (match === null) throw new Error(`unknown step ${JSON.stringify(text)}`);
     const kill = match[1] === undefined ? {} : { killAfterWrite: Number(match[1]) };
@@ -321,12 +339,18 @@ class Sequence {
     return live.find((p) => p.name === "fuzz")?.id;
   }
 
-  /** The branch the program's app stands for, as someone looking at the console finds it. */
+  /**
+   * The branch the program's app stands for, as someone looking at the console finds it: the one
+   * with the declared name, else the state's (renamed outside, say); never one a restore replaced.
+   */
   private appBranch(s: State = this.dump()): Branch | undefined {
     const projectId = this.projectId(s);
-    const live = s.branches.filter((b) => b.project_id === projectId && b.deleted_at_ms === undefined);
+    this.noteReplaced(s);
+    const live = s.branches.filter(
+      (b) => b.project_id === projectId && b.deleted_at_ms === undefined && !this.replaced.has(b.id),
+    );
     const recorded = this.stack.state.get("app")?.id;
-    return live.find((b) => b.id === recorded) ?? live.find((b) => b.name === appName(this.knobs));
+    return live.find((b) => b.name === appName(this.knobs)) ?? live.find((b) => b.id === recorded);
   }
 
   private branchPath(): string {
@@ -518,6 +542,8 @@ class Sequence {
   private checkTakes(result: StepResult, before: Ids, index: number): void {
     const s = this.dump();
     for (const made of result.creates) {
+      // A backup schedule is a setting of its branch: its id is the branch's.
+      if (made.kind === "BackupSchedule") continue;
       const existed =
         before.branches.has(made.id) ||
         before.endpoints.has(made.id) ||
