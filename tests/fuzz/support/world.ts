@@ -2,8 +2,12 @@
 // generator of seeded sequences of a stack's steps, kills and outside actions, and the invariants
 // of docs/invariants.md, checked after every step. A failing sequence is reported with its seed,
 // its steps and the command that replays it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEMO, type EmulatorStateView, type RunningEmulator, startEmulator } from "../../../emulator";
 import { setHostLineWriter } from "../../../provider/resources/host/progress";
+import { runNeonctl } from "../../emulator/neonctl-harness";
 import { appName, type Driver, type Entry, FIRST_KNOBS, type Knobs, Stack, type StepResult } from "./stack";
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence. */
@@ -41,6 +45,7 @@ export class Random {
 /** The outside actions: what someone does with the console, the CLI or the API between steps. */
 export const OUTSIDE = [
   "restore-finalize",
+  "restore-finalize-cli",
   "snapshot",
   "delete-branch",
   "rename-branch",
@@ -70,8 +75,12 @@ export function generate(seed: number): StepText[] {
       ["outside", 32],
       ["set", 18],
     ] as const);
-    if (kind === "outside") steps.push(`outside ${random.pick(OUTSIDE)}`);
-    else if (kind === "set") {
+    if (kind === "outside") {
+      // The official CLI costs a process per run: it stands in for a quarter of the API's restores.
+      const action = random.pick(OUTSIDE.filter((a) => a !== "restore-finalize-cli"));
+      const cli = action === "restore-finalize" && random.next() < 0.25;
+      steps.push(`outside ${cli ? "restore-finalize-cli" : action}`);
+    } else if (kind === "set") {
       steps.push(
         random.weighted([
           ["set rename", 1],
@@ -127,6 +136,9 @@ interface Ids {
 
 /** One emulator for a batch of sequences. */
 export class Fuzzer {
+  /** The official CLI's config folder. */
+  private readonly configDir = mkdtempSync(join(tmpdir(), "clouddb-fuzz-neonctl-"));
+
   private constructor(readonly emulator: RunningEmulator) {}
 
   static async start(): Promise<Fuzzer> {
@@ -139,6 +151,7 @@ export class Fuzzer {
   }
 
   async stop(): Promise<void> {
+    rmSync(this.configDir, { recursive: true, force: true });
     await this.emulator.stop();
   }
 
@@ -157,6 +170,7 @@ export class Fuzzer {
     const driver = options.driver ?? new Stack(this.emulator.url);
     const sequence = new Sequence(
       this.emulator,
+      this.configDir,
       driver,
       new Random(seed ^ 0x5bd1e995),
       options.ignored ?? new Set(),
@@ -216,6 +230,7 @@ class Sequence {
 
   constructor(
     private readonly emulator: RunningEmulator,
+    private readonly configDir: string,
     private readonly stack: Driver,
     private readonly random: Random,
     private readonly ignored: ReadonlySet<string>,
@@ -438,6 +453,17 @@ class Sequence {
       case "snapshot": {
         await this.api("POST", `${branchPath}/snapshot`, { name: `outside-${n}` });
         return `snapshot of ${app.id}`;
+      }
+      case "restore-finalize-cli": {
+        const snaps = s.snapshots.filter((x) => x.project_id === projectId);
+        if (snaps.length === 0) return "no snapshot";
+        const snap = this.random.pick(snaps);
+        const target = { url: this.emulator.url, configDir: this.configDir };
+        const args = ["snapshots", "restore", snap.id, "--target-branch", app.id, "--finalize"];
+        const run = await runNeonctl(target, ...args, "--project-id", projectId);
+        if (run.code !== 0) throw new Error(`neonctl ${args.join(" ")}: ${run.stderr.slice(0, 200)}`);
+        await this.settle();
+        return `neonctl restored ${snap.id} (${snap.name}) onto ${app.id}, finalized`;
       }
       case "restore-finalize": {
         const snaps = s.snapshots.filter((x) => x.project_id === projectId);
