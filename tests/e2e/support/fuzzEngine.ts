@@ -92,15 +92,15 @@ export class EngineStack implements Driver {
         ?.resources ?? [];
     this.state.clear();
     for (const r of resources) {
-      const kind = /:clouddb:(\w+)$/.exec(String(r.type))?.[1] as Kind | undefined;
+      const kind = /[:/]clouddb:(\w+)$/.exec(String(r.type))?.[1] as Kind | undefined;
       if (kind === undefined) continue;
       const name = String(r.urn).slice(String(r.urn).lastIndexOf("::") + 2);
       const entry: Entry = {
         name,
         kind,
         id: String(r.id),
-        inputs: (r.inputs as Record<string, unknown>) ?? {},
-        outs: (r.outputs as Record<string, unknown>) ?? {},
+        inputs: revealed(r.inputs ?? {}) as Record<string, unknown>,
+        outs: revealed(r.outputs ?? {}) as Record<string, unknown>,
         ...(r.delete === true ? { doomed: true } : {}),
       };
       this.state.set(entry.doomed === true ? `${name}~${entry.id}` : name, entry);
@@ -135,6 +135,19 @@ export class EngineStack implements Driver {
       calls: made > 0 ? [`the engine's preview: ${made}`] : [],
     };
   }
+}
+
+/** The key marking a secret in an exported state. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** `value` with every secret of an export made with `--show-secrets` as its plain value. */
+function revealed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revealed);
+  if (value === null || typeof value !== "object") return value;
+  const fields = value as Record<string, unknown>;
+  if (SECRET_SIG in fields && typeof fields.plaintext === "string")
+    return revealed(JSON.parse(fields.plaintext));
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, revealed(v)]));
 }
 
 /** The lines of a CLI run's output that say what failed. */

@@ -227,6 +227,11 @@ class Sequence {
    * what changed outside, so until a refresh the state may be stale without anything being wrong.
    */
   private stale = false;
+  /**
+   * Whether a killed run may have made objects no state records since the last converging `up`
+   * (which takes them): a `destroy` until then cannot know them.
+   */
+  private lostByKill = false;
 
   constructor(
     private readonly emulator: RunningEmulator,
@@ -283,6 +288,8 @@ class Sequence {
     }
     const converged = !result.killed && result.errors.length === 0;
     if (converged && (command === "refresh" || command === "up --refresh")) this.stale = false;
+    if (result.killed) this.lostByKill = true;
+    if (converged && command?.startsWith("up") === true) this.lostByKill = false;
     this.checkTakes(result, before, index);
     this.checkReplaced(index);
     if (converged && command !== "refresh" && command !== "destroy") await this.checkConverged(index);
@@ -641,7 +648,7 @@ class Sequence {
         `the state still holds ${[...this.stack.state.keys()].join(", ")}`,
       );
     }
-    this.checkOrphans(index, this.dump(), false);
+    if (!this.lostByKill) this.checkOrphans(index, this.dump(), false, "destroy-leaves-nothing");
   }
 
   /** Why the state's `entry` is false, or undefined. */
@@ -695,7 +702,7 @@ class Sequence {
    * snapshot, key or project, and no generated role or database on a branch of the state. A
    * branch a restore replaced is the user's, not the stack's, and so is what is on it.
    */
-  private checkOrphans(index: number, s: State, keepState: boolean): void {
+  private checkOrphans(index: number, s: State, keepState: boolean, invariant = "no-orphans"): void {
     // The state holds an object by its id, and what it made along with it: a project's default
     // branch and compute, a branch's computes.
     const inState = new Set<string>();
@@ -743,7 +750,7 @@ class Sequence {
       }
     }
     if (orphans.length > 0)
-      this.fail("no-orphans", index, `made by the stack, not in the state: ${orphans.join(", ")}`);
+      this.fail(invariant, index, `made by the stack, not in the state: ${orphans.join(", ")}`);
   }
 
   /** Every secret in the state works: a role's password is the live one (so it logs in), a key authenticates. */
