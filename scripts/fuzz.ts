@@ -1,7 +1,9 @@
 // The lifecycle fuzzer on demand (docs/invariants.md): `npm run fuzz -- --seed N --runs M` runs the
 // sequences N..N+M-1 against one emulator and prints every one that breaks an invariant, with the
-// command that replays it; `--steps "up; outside delete-branch; up"` replays the steps given.
-import { Fuzzer, type Outcome, report } from "../tests/fuzz/support/world";
+// command that replays it; `--steps "up; outside delete-branch; up"` runs the steps given (the seed
+// still picks what outside actions act on); `--shrink` also prints the shortest sequence found
+// that breaks the same invariant.
+import { Fuzzer, type Outcome, report, shrink } from "../tests/fuzz/support/world";
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
   // Invariants not checked (to look past one already known to fail); never in the test suite.
   const ignored = new Set((option("ignore") ?? "").split(",").filter((s) => s !== ""));
   const verbose = process.argv.includes("--verbose");
+  const shrinking = process.argv.includes("--shrink");
   const fuzzer = await Fuzzer.start();
   const started = Date.now();
   const failed: Outcome[] = [];
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
           byInvariant.set(name, (byInvariant.get(name) ?? 0) + 1);
         }
         console.log(report(outcome));
+        if (shrinking) console.log(`shrunk:\n${report(await shrink(fuzzer, outcome, ignored))}`);
       } else if (verbose) console.log(report(outcome));
     }
   } finally {

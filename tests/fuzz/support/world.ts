@@ -117,6 +117,8 @@ export interface Violation {
 export interface Outcome {
   seed: number;
   steps: StepText[];
+  /** Whether the steps were given (a replay or a shrink), not generated from the seed. */
+  given: boolean;
   /** What each step did, one line each. */
   trace: string[];
   violations: Violation[];
@@ -175,7 +177,7 @@ export class Fuzzer {
       new Random(seed ^ 0x5bd1e995),
       options.ignored ?? new Set(),
     );
-    const outcome: Outcome = { seed, steps, trace: [], violations: [] };
+    const outcome: Outcome = { seed, steps, given: given !== undefined, trace: [], violations: [] };
     for (let i = 0; i < steps.length; i++) {
       const line = await sequence.step(
         steps[i] as StepText,
@@ -189,10 +191,50 @@ export class Fuzzer {
   }
 }
 
+/**
+ * The shortest sequence found that still breaks `outcome`'s first invariant: drops one step at a
+ * time (or only its kill) while the invariant still breaks, until no drop keeps it broken.
+ */
+export async function shrink(
+  fuzzer: Fuzzer,
+  outcome: Outcome,
+  ignored: ReadonlySet<string> = new Set(),
+): Promise<Outcome> {
+  const invariant = outcome.violations[0]?.invariant;
+  if (invariant === undefined) return outcome;
+  let best = outcome;
+  for (let progress = true; progress; ) {
+    progress = false;
+    const candidates: StepText[][] = [];
+    for (let i = 1; i < best.steps.length; i++) {
+      candidates.push([...best.steps.slice(0, i), ...best.steps.slice(i + 1)]);
+      const step = best.steps[i] as StepText;
+      if (step.startsWith("kill@")) {
+        candidates.push([
+          ...best.steps.slice(0, i),
+          step.replace(/^kill@\d+ /, ""),
+          ...best.steps.slice(i + 1),
+        ]);
+      }
+    }
+    for (const steps of candidates) {
+      const tried = await fuzzer.run(outcome.seed, { steps, ignored });
+      if (tried.violations.some((v) => v.invariant === invariant)) {
+        best = tried;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
 /** The text that shows a failing sequence and how to replay it. */
 export function report(
   outcome: Outcome,
-  replay = `npm run fuzz -- --seed ${outcome.seed} --runs 1 --verbose`,
+  replay = outcome.given
+    ? `npm run fuzz -- --seed ${outcome.seed} --verbose --steps "${outcome.steps.join("; ")}"`
+    : `npm run fuzz -- --seed ${outcome.seed} --runs 1 --verbose`,
 ): string {
   // The first violation of each invariant, and how many more steps broke it.
   const lines: string[] = [];
