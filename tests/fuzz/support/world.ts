@@ -265,8 +265,9 @@ class Sequence {
   private readonly replaced = new Set<string>();
   private outsideCount = 0;
   /**
-   * Whether something changed outside the stack since its last refresh: a plain `up` does not read
-   * what changed outside, so until a refresh the state may be stale without anything being wrong.
+   * Whether something changed outside the stack, or a run was killed, since its last refresh: a
+   * plain `up` does not read what changed outside or what the killed run did without recording it,
+   * so until a refresh the state may be stale without anything being wrong.
    */
   private stale = false;
   /**
@@ -330,7 +331,11 @@ class Sequence {
     }
     const converged = !result.killed && result.errors.length === 0;
     if (converged && (command === "refresh" || command === "up --refresh")) this.stale = false;
-    if (result.killed) this.lostByKill = true;
+    // A killed run's last change may be missing from the state (a delete in flight keeps the object).
+    if (result.killed) {
+      this.lostByKill = true;
+      this.stale = true;
+    }
     if (converged && command?.startsWith("up") === true) this.lostByKill = false;
     this.checkTakes(result, before, index);
     this.checkReplaced(index);
