@@ -63,7 +63,6 @@ export class EngineStack implements Driver {
 
   /** Runs `pulumi <args>`, killed once the API received `killAfterWrite` writes; reads the state back. */
   private async cli(args: string[], options: StepOptions): Promise<StepResult> {
-    const before = new Set([...this.state.values()].map((e) => `${e.name} ${e.id}`));
     const start = this.writes();
     const k = options.killAfterWrite;
     const run = await runCli(
@@ -73,8 +72,10 @@ export class EngineStack implements Driver {
     );
     this.load();
     const killed = run.code === "killed";
+    // What the engine says it created (a refresh following a restore changes an id without a create).
+    const created = new Set([...run.output.matchAll(/^\s*\+\s+\S+\s+(\S+)\s+created\b/gm)].map((m) => m[1]));
     const creates = [...this.state.values()]
-      .filter((e) => e.doomed !== true && !before.has(`${e.name} ${e.id}`))
+      .filter((e) => e.doomed !== true && created.has(e.name))
       .map((e) => ({ name: e.name, kind: e.kind, id: e.id }));
     const errors = killed || run.code === 0 ? [] : [errorLines(run.output)];
     return { killed, errors, creates };
