@@ -308,7 +308,12 @@ class Sequence {
     const before = this.ids();
     let result: StepResult;
     if (command === "destroy") {
+      const appId = this.stack.state.get("app")?.id;
+      const onApp = [...this.stack.state.values()].filter(
+        (e) => appId !== undefined && e.outs.branchId === appId,
+      );
       result = await this.stack.destroy(kill);
+      this.checkRefusedDestroy(index, result, onApp);
       // The finale's destroy, refused by a protection set outside: the user does what it says.
       if (finale && result.errors.some((e) => /protected: false/.test(e))) {
         await this.api("PATCH", this.branchPath(), { branch: { protected: false } }).catch(() => undefined);
@@ -683,6 +688,23 @@ class Sequence {
     }
     if (preview.calls.length > 0) {
       this.fail("no-change-preview", index, `the preview made API calls, for ${preview.calls.join(", ")}`);
+    }
+  }
+
+  /**
+   * A destroy refused by a protection deleted nothing on the protected branch first: what blocks
+   * the branch's delete is known before anything on it is deleted.
+   */
+  private checkRefusedDestroy(index: number, result: StepResult, onApp: Entry[]): void {
+    const refusal = result.errors.find((e) => /protected/.test(e));
+    if (result.killed || refusal === undefined) return;
+    const deleted = onApp.filter((e) => !this.stack.state.has(e.name)).map((e) => `${e.name} (${e.kind})`);
+    if (deleted.length > 0) {
+      this.fail(
+        "refused-destroy-deletes-nothing",
+        index,
+        `the destroy deleted ${deleted.join(", ")} on the branch, then was refused: ${refusal.slice(0, 200)}`,
+      );
     }
   }
 
