@@ -106,6 +106,11 @@ export function generate(seed: number): StepText[] {
 /** The steps every sequence ends with: converge, check, destroy, check nothing is left. */
 export const FINALE: readonly StepText[] = ["cancel", "up --refresh", "destroy"];
 
+/** Whether `steps` end with the finale (generated ones always do; given ones may). */
+function endsWithFinale(steps: readonly StepText[]): boolean {
+  return FINALE.every((step, i) => steps[steps.length - FINALE.length + i] === step);
+}
+
 /** An invariant that did not hold. */
 export interface Violation {
   invariant: string;
@@ -182,7 +187,7 @@ export class Fuzzer {
       const line = await sequence.step(
         steps[i] as StepText,
         i,
-        i >= steps.length - FINALE.length && given === undefined,
+        endsWithFinale(steps) && i >= steps.length - FINALE.length,
       );
       outcome.trace.push(`${i}: ${steps[i]} -> ${line}`);
     }
@@ -206,7 +211,9 @@ export async function shrink(
   for (let progress = true; progress; ) {
     progress = false;
     const candidates: StepText[][] = [];
-    for (let i = 1; i < best.steps.length; i++) {
+    // The finale stays: it is what checks that the sequence converges.
+    const last = endsWithFinale(best.steps) ? best.steps.length - FINALE.length : best.steps.length;
+    for (let i = 1; i < last; i++) {
       candidates.push([...best.steps.slice(0, i), ...best.steps.slice(i + 1)]);
       const step = best.steps[i] as StepText;
       if (step.startsWith("kill@")) {
