@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { FINALE, Fuzzer, generate, report } from "./support/world";
+
+// The lifecycle fuzzer (docs/invariants.md): seeded sequences of a stack's steps, kills and
+// outside actions over a program with every kind, in process against one emulator, each step
+// checked against the invariants. `npm run fuzz -- --seed N --runs M` runs more.
+
+/** Sequences in the suite's budget; FUZZ_RUNS and FUZZ_SEED change them for one run. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const FIRST_SEED = Number(process.env.FUZZ_SEED ?? 1);
+
+describe("lifecycle fuzzer", function () {
+  // About a minute on an idle core; the bound leaves room for a busy machine.
+  this.timeout(600_000);
+  let fuzzer: Fuzzer;
+  before(async () => {
+    fuzzer = await Fuzzer.start();
+  });
+  after(async () => {
+    await fuzzer?.stop();
+  });
+
+  it("generates the same steps from the same seed, and other steps from another", () => {
+    assert.deepEqual(generate(7), generate(7));
+    assert.notDeepEqual(generate(7), generate(8));
+    assert.equal(generate(7)[0], "up");
+  });
+
+  it("kills a run after its k-th write: a create in flight is not recorded, and the next up takes it", async () => {
+    const outcome = await fuzzer.run(1, { steps: ["kill@1 up", "up"] });
+    assert.match(outcome.trace[0] ?? "", /-> killed$/);
+    assert.match(outcome.trace[1] ?? "", /-> ok$/);
+    const broken = outcome.violations.filter((v) =>
+      ["no-orphans", "takes-only-its-own"].includes(v.invariant),
+    );
+    assert.deepEqual(broken, []);
+    const projects = fuzzer.emulator.control.dumpState().projects.filter((p) => p.name === "fuzz");
+    assert.equal(projects.length, 1, "the killed run's project is taken, not made twice");
+  });
+
+  it("finds a secret in the state that no longer works", async () => {
+    const outcome = await fuzzer.run(1, { steps: ["up", "tamper reset-password", "up"] });
+    const secrets = outcome.violations.filter((v) => v.invariant === "secrets-work");
+    assert.deepEqual(
+      secrets.map((v) => `${v.step}: ${v.detail}`),
+      ["2: Role owner_1db8a1fb84: the state's password is not the live one"],
+    );
+  });
+
+  it("finds an object the stack made that is not in the state", async () => {
+    const outcome = await fuzzer.run(1, { steps: ["up", "tamper orphan", "up"] });
+    const orphans = outcome.violations.filter((v) => v.invariant === "no-orphans");
+    assert.equal(orphans.length, 1, report(outcome));
+    assert.match(
+      orphans[0]?.detail ?? "",
+      /^made by the stack, not in the state: branch br-[a-z0-9-]+ \(lost\)$/,
+    );
+    assert.equal(orphans[0]?.step, 2);
+  });
+
+  it(`keeps every invariant over ${RUNS} seeded sequences from seed ${FIRST_SEED}`, async () => {
+    const failed: string[] = [];
+    for (let seed = FIRST_SEED; seed < FIRST_SEED + RUNS; seed++) {
+      const outcome = await fuzzer.run(seed);
+      assert.deepEqual(outcome.steps.slice(-FINALE.length), [...FINALE]);
+      if (outcome.violations.length > 0) failed.push(report(outcome));
+    }
+    assert.equal(
+      failed.length,
+      0,
+      `${failed.length} of ${RUNS} sequences broke an invariant:\n${failed.join("\n")}`,
+    );
+  });
+});

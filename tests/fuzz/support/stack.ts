@@ -1,0 +1,435 @@
+// A stack of the lifecycle fuzzer: a program with every kind the fuzzer drives, its recorded state,
+// and the engine's steps (`up`, `up --refresh`, `refresh`, `destroy`, `cancel`) run through the
+// providers' lifecycle functions in this process, in dependency order, as the Pulumi engine calls
+// them. A step may be killed after its k-th API write (see killSwitch.ts): what the API did stays
+// done, and the state keeps only what the engine had recorded before the kill.
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  apiKeyProvider,
+  backupScheduleProvider,
+  branchProvider,
+  databaseProvider,
+  endpointProvider,
+  projectProvider,
+  roleProvider,
+  snapshotProvider,
+} from "../../../provider";
+import { resetRegistry } from "../../../provider/client";
+import { forgetFirstListings } from "../../../provider/resources/lifecycle/firstListings";
+import { forgetReplacementKeys } from "../../../provider/resources/lifecycle/owner";
+import { forgetPreflight } from "../../../provider/resources/lifecycle/preflight";
+import { type KillSwitch, startKillSwitch } from "./killSwitch";
+
+type Props = Record<string, unknown>;
+type Provider = pulumi.dynamic.ResourceProvider<Props, Props>;
+
+/** The kinds of the fuzzer's program. */
+export type Kind =
+  | "Project"
+  | "Branch"
+  | "Endpoint"
+  | "Role"
+  | "Database"
+  | "Snapshot"
+  | "BackupSchedule"
+  | "ApiKey";
+
+const PROVIDERS: Record<Kind, Provider> = {
+  Project: projectProvider as unknown as Provider,
+  Branch: branchProvider as unknown as Provider,
+  Endpoint: endpointProvider as unknown as Provider,
+  Role: roleProvider as unknown as Provider,
+  Database: databaseProvider as unknown as Provider,
+  Snapshot: snapshotProvider as unknown as Provider,
+  BackupSchedule: backupScheduleProvider as unknown as Provider,
+  ApiKey: apiKeyProvider as unknown as Provider,
+};
+
+/** The declared inputs a sequence varies between steps. */
+export interface Knobs {
+  /** The app branch's declared name: `app`, else `app-<n>`. */
+  rename: number;
+  /** Which snapshot the app branch's `restore` names (none: no `restore`). */
+  restore: "none" | "snapA" | "snapB";
+  /** The role's `passwordResetTrigger` (0: none). */
+  rotate: number;
+}
+
+export const FIRST_KNOBS: Knobs = { rename: 0, restore: "none", rotate: 0 };
+
+/** A resource of the program: its outputs so far (by resource name) and the knobs give its inputs. */
+export interface Spec {
+  name: string;
+  kind: Kind;
+  deps: string[];
+  inputs(outs: (name: string) => Props, knobs: Knobs): Props;
+}
+
+/** The app branch's declared name under `knobs`. */
+export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${knobs.rename}`);
+
+/**
+ * The program, in dependency order: a project; two snapshots of its default branch; a branch with
+ * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
+ * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
+ * that branch; a personal API key.
+ */
+export const PROGRAM: readonly Spec[] = [
+  { name: "proj", kind: "Project", deps: [], inputs: () => ({ name: "fuzz" }) },
+  {
+    name: "snapA",
+    kind: "Snapshot",
+    deps: ["proj"],
+    inputs: (o) => ({ projectId: o("proj").projectId, branchId: o("proj").defaultBranchId, name: "fz-a" }),
+  },
+  {
+    name: "snapB",
+    kind: "Snapshot",
+    deps: ["proj"],
+    inputs: (o) => ({ projectId: o("proj").projectId, branchId: o("proj").defaultBranchId, name: "fz-b" }),
+  },
+  {
+    name: "app",
+    kind: "Branch",
+    deps: ["proj", "snapA", "snapB"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      parentId: o("proj").defaultBranchId,
+      name: appName(k),
+      endpoints: [{ type: "read_write" }],
+      ...(k.restore === "none" ? {} : { restore: { snapshotId: o(k.restore).snapshotId } }),
+    }),
+  },
+  {
+    name: "ro",
+    kind: "Endpoint",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      type: "read_only",
+    }),
+  },
+  {
+    name: "owner",
+    kind: "Role",
+    deps: ["proj", "app"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      ...(k.rotate === 0 ? {} : { passwordResetTrigger: `r${k.rotate}` }),
+    }),
+  },
+  {
+    name: "db",
+    kind: "Database",
+    deps: ["proj", "app", "owner"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      ownerName: o("owner").name,
+    }),
+  },
+  {
+    name: "backups",
+    kind: "BackupSchedule",
+    deps: ["proj", "app"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      schedule: [{ frequency: "daily", hour: 3, retentionSeconds: 604800 }],
+    }),
+  },
+  { name: "key", kind: "ApiKey", deps: [], inputs: () => ({ name: "fz-key" }) },
+];
+
+/** The URN the engine gives a resource of the program. */
+export const urnOf = (spec: Pick<Spec, "name" | "kind">) =>
+  `urn:pulumi:fuzz::fuzz::clouddb:index:${spec.kind}::${spec.name}`;
+
+/** A resource as the engine records it: its checked inputs and its outputs. */
+export interface Entry {
+  name: string;
+  kind: Kind;
+  id: string;
+  inputs: Props;
+  outs: Props;
+  /** Set when a create failed part-way: the next up updates it. */
+  initErrors?: string[];
+  /** A replaced object whose delete is still due. */
+  doomed?: boolean;
+}
+
+/** The run was killed: what was in flight is lost. */
+export class Killed extends Error {
+  override name = "Killed";
+}
+
+/** What one step did. */
+export interface StepResult {
+  killed: boolean;
+  errors: string[];
+  /** Resources a create took as its own: the id returned and whether it existed before the step. */
+  creates: Array<{ name: string; kind: Kind; id: string }>;
+}
+
+/** The engine's hooks the checks use. */
+export interface StepOptions {
+  /** Kill the run after its k-th API write. */
+  killAfterWrite?: number;
+}
+
+const NO_CONFIG: pulumi.dynamic.Config = {
+  get: () => undefined,
+  require: (key: string) => {
+    throw new Error(`missing ${key}`);
+  },
+};
+
+/** What runs a stack's steps: the lifecycle functions in this process (`Stack`), or the Pulumi engine. */
+export interface Driver {
+  /** The state, by resource name (a replaced object awaiting delete under `name~id`). */
+  readonly state: ReadonlyMap<string, Entry>;
+  up(knobs: Knobs, options?: StepOptions & { refresh?: boolean }): Promise<StepResult>;
+  refresh(options?: StepOptions): Promise<StepResult>;
+  destroy(options?: StepOptions): Promise<StepResult>;
+  /** `pulumi cancel`, for an engine that holds a lock. */
+  cancel?(): Promise<void>;
+  /** A preview of `knobs`: what it would change, and which resources made API calls (and how many). */
+  preview(knobs: Knobs, requests: () => number): Promise<{ changes: string[]; calls: string[] }>;
+}
+
+/** One stack run in this process: its state, and the engine's steps against the API at `apiUrl`. */
+export class Stack implements Driver {
+  /** The state, by resource name (a replaced object awaiting delete under `name~id`). */
+  readonly state = new Map<string, Entry>();
+
+  constructor(readonly apiUrl: string) {}
+
+  private async run(
+    options: StepOptions,
+    body: (call: <T>(promise: Promise<T>) => Promise<T>, result: StepResult) => Promise<void>,
+  ): Promise<StepResult> {
+    // A new engine run is a new provider process: nothing of the last one is remembered.
+    forgetReplacementKeys();
+    forgetPreflight();
+    forgetFirstListings();
+    resetRegistry();
+    await Promise.all(Object.values(PROVIDERS).map((p) => p.configure?.({ config: NO_CONFIG })));
+    const proxy: KillSwitch = await startKillSwitch(this.apiUrl, options.killAfterWrite);
+    process.env.CLOUDDB_API_URL = proxy.url;
+    const result: StepResult = { killed: false, errors: [], creates: [] };
+    const call = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => undefined);
+      return Promise.race([promise, proxy.killed.then(() => Promise.reject(new Killed("killed")))]);
+    };
+    try {
+      await body(call, result);
+    } catch (err) {
+      if (err instanceof Killed || proxy.dead) result.killed = true;
+      else result.errors.push(messageOf(err));
+    } finally {
+      if (proxy.dead) result.killed = true;
+      await proxy.close();
+    }
+    return result;
+  }
+
+  /** `pulumi up` (with `refresh`, `pulumi up --refresh`). Stops at the first failure, like the engine. */
+  up(knobs: Knobs, options: StepOptions & { refresh?: boolean } = {}): Promise<StepResult> {
+    return this.run(options, async (call, result) => {
+      if (options.refresh === true) await this.refreshWith(call);
+      const failed: string[] = [];
+      for (const spec of PROGRAM) {
+        if (spec.deps.some((d) => !this.state.has(d) || failed.includes(d))) {
+          failed.push(spec.name);
+          continue;
+        }
+        try {
+          await this.step(spec, knobs, call, result);
+        } catch (err) {
+          if (err instanceof Killed) throw err;
+          failed.push(spec.name);
+          result.errors.push(`${spec.name}: ${messageOf(err)}`);
+          return;
+        }
+      }
+      // Replaced objects go last, in reverse order.
+      for (const entry of [...this.state.values()].reverse()) {
+        if (entry.doomed !== true) continue;
+        await call(PROVIDERS[entry.kind].delete!(entry.id, entry.outs));
+        this.state.delete(`${entry.name}~${entry.id}`);
+      }
+    });
+  }
+
+  private async step(
+    spec: Spec,
+    knobs: Knobs,
+    call: <T>(promise: Promise<T>) => Promise<T>,
+    result: StepResult,
+  ): Promise<void> {
+    const provider = PROVIDERS[spec.kind];
+    const news = this.newsOf(spec, knobs);
+    const entry = this.state.get(spec.name);
+    const checked = await call(provider.check!(entry?.inputs ?? {}, news));
+    if ((checked.failures ?? []).length > 0) {
+      throw new Error(`check: ${(checked.failures ?? []).map((f) => f.reason).join("; ")}`);
+    }
+    const inputs = checked.inputs ?? news;
+    if (entry === undefined) {
+      await this.create(spec, inputs, call, result);
+      return;
+    }
+    const diff = await call(provider.diff!(entry.id, entry.outs, inputs));
+    if ((diff.replaces ?? []).length > 0) {
+      // The replacement is checked again without the stored inputs, as the engine does.
+      const again = await call(provider.check!({}, news));
+      const replacement = again.inputs ?? news;
+      if (diff.deleteBeforeReplace === true) {
+        await call(provider.delete!(entry.id, entry.outs));
+        this.state.delete(spec.name);
+        await this.create(spec, replacement, call, result);
+        return;
+      }
+      await this.create(spec, replacement, call, result);
+      this.state.set(`${spec.name}~${entry.id}`, { ...entry, doomed: true });
+      return;
+    }
+    if (diff.changes === true || entry.initErrors !== undefined) {
+      const updated = await call(provider.update!(entry.id, entry.outs, inputs));
+      this.record(spec, entry.id, inputs, updated.outs ?? {});
+    } else {
+      this.state.set(spec.name, { ...entry, inputs });
+    }
+  }
+
+  private record(spec: Spec, id: string, inputs: Props, outs: Props): void {
+    this.state.set(spec.name, { name: spec.name, kind: spec.kind, id, inputs, outs });
+  }
+
+  private async create(
+    spec: Spec,
+    inputs: Props,
+    call: <T>(promise: Promise<T>) => Promise<T>,
+    result: StepResult,
+  ): Promise<void> {
+    try {
+      const made = await call(PROVIDERS[spec.kind].create(inputs));
+      this.record(spec, made.id, inputs, made.outs ?? {});
+      result.creates.push({ name: spec.name, kind: spec.kind, id: made.id });
+    } catch (err) {
+      const partial = err as { id?: unknown; properties?: unknown; reasons?: unknown };
+      if (
+        !(err instanceof Killed) &&
+        typeof partial.id === "string" &&
+        partial.id !== "" &&
+        partial.properties
+      ) {
+        this.state.set(spec.name, {
+          name: spec.name,
+          kind: spec.kind,
+          id: partial.id,
+          inputs,
+          outs: partial.properties as Props,
+          initErrors: (partial.reasons as string[] | undefined) ?? [],
+        });
+        result.creates.push({ name: spec.name, kind: spec.kind, id: partial.id });
+      }
+      throw err;
+    }
+  }
+
+  /** The inputs the program sends for `spec` now: its declared inputs, URN and provider. */
+  newsOf(spec: Spec, knobs: Knobs): Props {
+    const outs = (name: string) => this.state.get(name)?.outs ?? {};
+    return { ...spec.inputs(outs, knobs), __owner: urnOf(spec), __provider: "fuzz" };
+  }
+
+  /** `pulumi refresh`. */
+  refresh(options: StepOptions = {}): Promise<StepResult> {
+    return this.run(options, (call) => this.refreshWith(call));
+  }
+
+  private async refreshWith(call: <T>(promise: Promise<T>) => Promise<T>): Promise<void> {
+    const errors: string[] = [];
+    for (const [key, entry] of [...this.state]) {
+      try {
+        const read = await call(PROVIDERS[entry.kind].read!(entry.id, entry.outs));
+        if (!read.id) this.state.delete(key);
+        else {
+          const inputs = (read.inputs as Props | undefined) ?? entry.inputs;
+          this.state.set(key, { ...entry, id: read.id, outs: read.props ?? entry.outs, inputs });
+        }
+      } catch (err) {
+        if (err instanceof Killed) throw err;
+        errors.push(`${entry.name}: ${messageOf(err)}`);
+      }
+    }
+    if (errors.length > 0) throw new Error(`refresh: ${errors.join(" | ")}`);
+  }
+
+  /** `pulumi destroy`: deletes in reverse dependency order, stops at the first failure. */
+  destroy(options: StepOptions = {}): Promise<StepResult> {
+    return this.run(options, async (call) => {
+      for (const [key, entry] of [...this.state].reverse()) {
+        await call(PROVIDERS[entry.kind].delete!(entry.id, entry.outs));
+        this.state.delete(key);
+      }
+    });
+  }
+
+  /**
+   * A no-change preview: check and diff of every resource of the program, with the kill switch
+   * counting what reaches the API. Returns what would change, and how many requests it made.
+   */
+  async preview(knobs: Knobs, requests: () => number): Promise<{ changes: string[]; calls: string[] }> {
+    const changes: string[] = [];
+    const calls: string[] = [];
+    const result = await this.run({}, async (call) => {
+      for (const spec of PROGRAM) {
+        const before = requests();
+        await this.previewOne(spec, knobs, call, changes);
+        const made = requests() - before;
+        if (made > 0) calls.push(`${spec.name} (${spec.kind}): ${made}`);
+      }
+      for (const entry of this.state.values())
+        if (entry.doomed === true) changes.push(`${entry.name}: delete old`);
+    });
+    changes.push(...result.errors.map((e) => `error: ${e}`));
+    return { changes, calls };
+  }
+
+  private async previewOne(
+    spec: Spec,
+    knobs: Knobs,
+    call: <T>(promise: Promise<T>) => Promise<T>,
+    changes: string[],
+  ): Promise<void> {
+    const entry = this.state.get(spec.name);
+    if (entry === undefined) {
+      changes.push(`${spec.name}: create`);
+      return;
+    }
+    const provider = PROVIDERS[spec.kind];
+    const checked = await call(provider.check!(entry.inputs, this.newsOf(spec, knobs)));
+    if ((checked.failures ?? []).length > 0) {
+      changes.push(`${spec.name}: check fails (${(checked.failures ?? []).map((f) => f.reason).join("; ")})`);
+      return;
+    }
+    const diff = await call(provider.diff!(entry.id, entry.outs, checked.inputs ?? {}));
+    if (diff.changes === true) {
+      const replaces = diff.replaces ?? [];
+      changes.push(`${spec.name}: ${replaces.length > 0 ? `replace (${replaces.join(", ")})` : "update"}`);
+    }
+  }
+}
+
+/** An error's message, with a partial failure's reasons. */
+export function messageOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const reasons = (err as { reasons?: unknown }).reasons;
+  return Array.isArray(reasons) && reasons.length > 0
+    ? `${err.message} (${reasons.join("; ")})`
+    : err.message;
+}
