@@ -47,6 +47,11 @@ export function restoredInPlace(branchId: string): void {
   restoredHere.add(branchId);
 }
 
+/** Forgets the branches this process restored (a new engine run starts a new process; tests start over). */
+export function forgetRestoredHere(): void {
+  restoredHere.clear();
+}
+
 /** Whether this process restored branch `branchId` in place. */
 export function wasRestoredHere(branchId: string): boolean {
   return restoredHere.has(branchId);

@@ -15,9 +15,7 @@ import {
   snapshotProvider,
 } from "../../../provider";
 import { resetRegistry } from "../../../provider/client";
-import { forgetFirstListings } from "../../../provider/resources/lifecycle/firstListings";
-import { forgetReplacementKeys } from "../../../provider/resources/lifecycle/owner";
-import { forgetPreflight } from "../../../provider/resources/lifecycle/preflight";
+import { forgetRun } from "../../../provider/resources/processState";
 import { type KillSwitch, startKillSwitch } from "./killSwitch";
 
 type Props = Record<string, unknown>;
@@ -211,9 +209,7 @@ export class Stack implements Driver {
     body: (call: <T>(promise: Promise<T>) => Promise<T>, result: StepResult) => Promise<void>,
   ): Promise<StepResult> {
     // A new engine run is a new provider process: nothing of the last one is remembered.
-    forgetReplacementKeys();
-    forgetPreflight();
-    forgetFirstListings();
+    forgetRun();
     resetRegistry();
     await Promise.all(Object.values(PROVIDERS).map((p) => p.configure?.({ config: NO_CONFIG })));
     const proxy: KillSwitch = await startKillSwitch(this.apiUrl, options.killAfterWrite);
