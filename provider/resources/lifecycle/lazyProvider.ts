@@ -19,12 +19,27 @@ export interface ResourceMethods<Inputs, Outputs> {
 export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.ResourceProvider<Inputs, Outputs> {
   const methods = (): ResourceMethods<Inputs, Outputs> => require(ref);
   return {
-    configure: (req) => methods().configure(req),
-    check: (olds, news) => methods().check(olds, news),
-    diff: (id, olds, news) => methods().diff(id, olds, news),
-    create: (inputs) => methods().create(inputs),
-    read: (id, props) => methods().read(id, props),
-    update: (id, olds, news) => methods().update(id, olds, news),
-    delete: (id, props) => methods().remove(id, props),
+    configure: (req) => methods().configure(req).catch(forHost),
+    check: (olds, news) => methods().check(olds, news).catch(forHost),
+    diff: (id, olds, news) => methods().diff(id, olds, news).catch(forHost),
+    create: (inputs) => methods().create(inputs).catch(forHost),
+    read: (id, props) => methods().read(id, props).catch(forHost),
+    update: (id, olds, news) => methods().update(id, olds, news).catch(forHost),
+    delete: (id, props) => methods().remove(id, props).catch(forHost),
   };
+}
+
+/**
+ * Rethrows `err` shaped for Pulumi's dynamic-provider host, which prints a failed call as
+ * `${error}: ${error.stack}` (and answers the engine with `error.message`). The errors of this
+ * package carry no stack frames (they would point into its build), so that line would end in a
+ * dangling `: `; instead it reads `<name>: <message>`, the message unchanged for the engine.
+ */
+function forHost(err: unknown): never {
+  if (err instanceof Error && err.stack === "") {
+    const { name, message } = err;
+    Object.defineProperty(err, "toString", { value: () => name, configurable: true });
+    err.stack = message;
+  }
+  throw err;
 }
