@@ -26,10 +26,24 @@ import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } fr
 //
 // A test re-derives it and fails when the committed file no longer matches the declarations.
 
+/** The repository on GitHub, as its owner and name: the Go module path, the releases the engine downloads the plugin from. */
+export const REPOSITORY = { owner: "pulumi-clouddb", name: "pulumi-clouddb" } as const;
+const GITHUB = `github.com/${REPOSITORY.owner}/${REPOSITORY.name}`;
+/** The Go module of the SDK in `sdk/go` (a module of its own: its release tag is `sdk/go/v<version>`). */
+export const GO_MODULE = `${GITHUB}/sdk/go`;
 /** The Go package the SDK generated into `sdk/go/clouddb` is imported as. */
-export const GO_IMPORT_BASE_PATH = "github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb";
+export const GO_IMPORT_BASE_PATH = `${GO_MODULE}/clouddb`;
+/**
+ * Where the engine downloads the plugin from when a program needs it: the repository's GitHub
+ * releases, whose assets are the archives `npm run release` writes.
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.${GITHUB}`;
 /** The Python package of the SDK generated into `sdk/python`. */
 export const PYTHON_PACKAGE = "pulumi_clouddb";
+/** The Java package the Java SDK's classes are under (`io.github.pulumiclouddb.clouddb`). */
+export const JAVA_BASE_PACKAGE = "io.github.pulumiclouddb";
+/** The .NET namespace the C# SDK's classes are under (`PulumiCloudDb.CloudDb`). */
+export const CSHARP_ROOT_NAMESPACE = "PulumiCloudDb";
 
 type Json = Record<string, unknown>;
 
@@ -230,6 +244,11 @@ export function deriveSchema(): Json {
       "Projects, branches, computes, roles, databases and API keys of the Cloud Database Control API v2.",
     keywords: ["pulumi", PACKAGE, "postgres", "category/database", "kind/native"],
     license: pkg["license"],
+    publisher: REPOSITORY.owner,
+    repository: `https://${GITHUB}`,
+    homepage: `https://${GITHUB}`,
+    logoUrl: `https://raw.githubusercontent.com/${REPOSITORY.owner}/${REPOSITORY.name}/main/docs/logo.svg`,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: settings },
     provider: {
@@ -240,6 +259,11 @@ export function deriveSchema(): Json {
     functions: sorted(functions),
     types: sorted(types.specs),
     language: {
+      nodejs: {
+        packageName: pkg["name"],
+        packageDescription: pkg["description"],
+        respectSchemaVersion: true,
+      },
       python: {
         packageName: PYTHON_PACKAGE,
         requires: { pulumi: ">=3.0.0,<4.0.0" },
@@ -249,6 +273,16 @@ export function deriveSchema(): Json {
       go: {
         importBasePath: GO_IMPORT_BASE_PATH,
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+      java: {
+        basePackage: JAVA_BASE_PACKAGE,
+        dependencies: { "com.pulumi:pulumi": "1.16.0" },
+      },
+      csharp: {
+        rootNamespace: CSHARP_ROOT_NAMESPACE,
+        namespaces: { [PACKAGE]: "CloudDb" },
+        packageReferences: { Pulumi: "3.*" },
         respectSchemaVersion: true,
       },
     },
