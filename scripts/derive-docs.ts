@@ -64,6 +64,15 @@ function typeText(spec: PropertySpec, named: Set<string>): string {
   return spec.type ?? "any";
 }
 
+/** A table of outputs (a resource's, or a function's result), secrets marked. */
+function outputTable(heading: string, outputs: Record<string, PropertySpec>, named: Set<string>): string[] {
+  const rows = Object.entries(outputs).map(([name, output]) => {
+    const secret = output.secret === true ? " **secret**" : "";
+    return `| \`${name}\`${secret} | ${typeText(output, named)} | ${cell(output.description)} |`;
+  });
+  return [`| ${heading} | type | description |`, "| --- | --- | --- |", ...rows];
+}
+
 /** The section of the named types `named` refers to, and those they refer to, in name order. */
 function typesSection(named: Set<string>, types: Record<string, PropertySpec>): string[] {
   const done = new Set<string>();
@@ -169,11 +178,7 @@ export function deriveDocs(
       "Secrets are encrypted in the state and masked in the CLI's output.",
       "",
     );
-    lines.push("| output | type | description |", "| --- | --- | --- |");
-    for (const [name, output] of Object.entries(resource["properties"] as Record<string, PropertySpec>)) {
-      const secret = output.secret === true ? " **secret**" : "";
-      lines.push(`| \`${name}\`${secret} | ${typeText(output, named)} | ${cell(output.description)} |`);
-    }
+    lines.push(...outputTable("output", resource["properties"] as Record<string, PropertySpec>, named));
     lines.push("", "## Import", "", imported ?? "", "");
     lines.push(...typesSection(named, types));
     lines.push(...notes(RESOURCE_DOCS, fileOf(kind.type)));
@@ -217,11 +222,7 @@ export function deriveDocs(
         `| \`${name}\` | ${typeText(input, named)} | ${inputs.required?.includes(name) ? "yes" : ""} | ${cell(input.description)} |`,
       );
     }
-    lines.push("", "## Result", "", "| field | type | description |", "| --- | --- | --- |");
-    for (const [name, output] of Object.entries(outputs.properties)) {
-      const secret = output.secret === true ? " **secret**" : "";
-      lines.push(`| \`${name}\`${secret} | ${typeText(output, named)} | ${cell(output.description)} |`);
-    }
+    lines.push("", "## Result", "", ...outputTable("field", outputs.properties, named));
     lines.push("", ...typesSection(named, types), ...notes(FUNCTION_DOCS, fn.name));
     pages.set(
       `${FUNCTION_DOCS}/${fn.name}.md`,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE, token } from "../provider/plugin/kinds";
 import { CONFIG } from "../provider/resources/public/config";
@@ -173,6 +173,35 @@ function sorted(record: Map<string, Json>): Json {
   return Object.fromEntries([...record.keys()].sort().map((key) => [key, record.get(key)]));
 }
 
+/** The folder of the per-kind examples: `docs/examples/<kind>/`, one program per language. */
+export const KIND_EXAMPLES = join(__dirname, "..", "docs", "examples");
+
+/** Each language's example file in a kind's folder, in the order the registry shows them. */
+export const EXAMPLE_FILES = {
+  typescript: "index.ts",
+  python: "__main__.py",
+  go: "main.go",
+  csharp: "Program.cs",
+  java: "App.java",
+  yaml: "Pulumi.yaml",
+} as const;
+
+/**
+ * A kind's examples as the registry and the SDK generators read them from a description: one
+ * `{{% example %}}` with a fenced block per language, each generator keeping its own language's.
+ * Empty for a kind with no folder in `docs/examples/`.
+ */
+function examplesOf(type: string): string {
+  const folder = join(KIND_EXAMPLES, type.charAt(0).toLowerCase() + type.slice(1));
+  if (!existsSync(folder)) return "";
+  const fences = Object.entries(EXAMPLE_FILES).map(([language, file]) => {
+    const path = join(folder, file);
+    if (!existsSync(path)) throw new Error(`${path} is missing: each example has every language`);
+    return `\`\`\`${language}\n${readFileSync(path, "utf8").trimEnd()}\n\`\`\``;
+  });
+  return `{{% examples %}}\n## Example Usage\n\n{{% example %}}\n### Basic usage\n\n${fences.join("\n")}\n{{% /example %}}\n{{% /examples %}}`;
+}
+
 /** The package schema, derived (deterministic: same declarations, same schema). */
 export function deriveSchema(): Json {
   const docs = new Docs();
@@ -211,9 +240,9 @@ export function deriveSchema(): Json {
         ? `${kind.type} resources cannot be imported: what one holds is returned only when it is created.`
         : `Import an existing one by its id, \`${importIdShape(kind.type, kind.importId)}\`:\n\n` +
           `\`\`\`sh\n$ pulumi import ${token(kind.type)} <name> ${importIdShape(kind.type, kind.importId)}\n\`\`\``;
-    const about = describedBy(kind.type).description ?? "";
+    const about = [describedBy(kind.type).description ?? "", examplesOf(kind.type)].filter((p) => p !== "");
     resources.set(token(kind.type), {
-      description: `${about}${about === "" ? "" : "\n\n"}## Import\n\n${imported}`,
+      description: [...about, `## Import\n\n${imported}`].join("\n\n"),
       properties: properties("resource", kind.type, "outputs", kind.outputs),
       required: presentAlways(kind.outputs),
       inputProperties: inputs,

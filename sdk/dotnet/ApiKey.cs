@@ -13,6 +13,28 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by the API and kept in the state as a secret (`key`).
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var ci = new CloudDb.ApiKey("ci", new CloudDb.ApiKeyArgs
+    ///     {
+    ///         Name = "ci-pipeline",
+    ///         RotationTrigger = "2026-11", // change it to rotate: the new key is made before the old one is revoked
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["ciKey"] = ci.Key, // a secret
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// ApiKey resources cannot be imported: what one holds is returned only when it is created.

@@ -13,6 +13,36 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A database branch. Create waits for every operation it starts (`create_branch`, one `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent. Its connection strings are Pulumi secrets, encrypted in the state.
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    ///     var preview = new CloudDb.Branch("preview", new CloudDb.BranchArgs
+    ///     {
+    ///         ProjectId = config.Require("projectId"),
+    ///         Name = "preview",
+    ///         InitSource = CloudDb.InitSource.Schema_only,
+    ///         Ttl = "7d",
+    ///         Endpoints =
+    ///         {
+    ///             new CloudDb.Inputs.BranchEndpointSpecArgs { Type = CloudDb.EndpointType.Read_write },
+    ///         },
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["branchId"] = preview.BranchId,
+    ///         ["databaseUrl"] = preview.ConnectionUri, // a secret
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;`:

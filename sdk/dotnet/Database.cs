@@ -13,6 +13,35 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A Postgres database on a branch, owned by a role; renames and owner changes happen in place.
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    ///     var owner = new CloudDb.Role("orders-owner", new CloudDb.RoleArgs
+    ///     {
+    ///         ProjectId = config.Require("projectId"),
+    ///         BranchId = config.Require("branchId"),
+    ///     });
+    ///     var orders = new CloudDb.Database("orders", new CloudDb.DatabaseArgs
+    ///     {
+    ///         ProjectId = config.Require("projectId"),
+    ///         BranchId = config.Require("branchId"),
+    ///         OwnerName = owner.Name,
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["databaseName"] = orders.Name,
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;databaseName&gt;`:

@@ -13,6 +13,33 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    ///     var replica = new CloudDb.Endpoint("replica", new CloudDb.EndpointArgs
+    ///     {
+    ///         ProjectId = config.Require("projectId"),
+    ///         BranchId = config.Require("branchId"),
+    ///         Type = CloudDb.EndpointType.Read_only,
+    ///         AutoscalingLimitMinCu = 0.25,
+    ///         AutoscalingLimitMaxCu = 2,
+    ///         PoolerEnabled = true,
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["host"] = replica.Host,
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;endpointId&gt;`:

@@ -13,6 +13,36 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A project with its default branch, compute, role and database; `connectionUri` connects to them and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection` on projects that hold data you keep.
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var project = new CloudDb.Project("app", new CloudDb.ProjectArgs
+    ///     {
+    ///         Name = "app",
+    ///         PgVersion = 17,
+    ///         DefaultEndpointSettings = new CloudDb.Inputs.ComputeSettingsArgs
+    ///         {
+    ///             AutoscalingLimitMinCu = 0.25,
+    ///             AutoscalingLimitMaxCu = 2,
+    ///             SuspendTimeoutSeconds = 300,
+    ///         },
+    ///         DeleteProtection = true,
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["defaultBranchId"] = project.DefaultBranchId,
+    ///         ["databaseUrl"] = project.ConnectionUri, // a secret
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;`:

@@ -13,6 +13,31 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`.
     /// 
+    /// ## Example Usage
+    /// ### Basic usage
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using CloudDb = PulumiCloudDb.CloudDb;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    ///     var app = new CloudDb.Role("app", new CloudDb.RoleArgs
+    ///     {
+    ///         ProjectId = config.Require("projectId"),
+    ///         BranchId = config.Require("branchId"),
+    ///         PasswordResetTrigger = "2026-11", // change it to reset the password
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["roleName"] = app.Name,
+    ///         ["password"] = app.Password, // a secret
+    ///     };
+    /// });
+    /// ```
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;roleName&gt;`:

@@ -4,6 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { EXAMPLE_FILES, KIND_EXAMPLES } from "../../scripts/derive-schema";
 
 /** The repository's root folder. */
 export const ROOT = path.resolve(__dirname, "../..");
@@ -12,8 +13,8 @@ export const ROOT = path.resolve(__dirname, "../..");
 export const REGISTRY_DOCS = ["docs/_index.md", "docs/installation-configuration.md"] as const;
 
 /** The languages whose blocks are programs; any other fence (`sh`, `xml`) is not compiled. */
-export const PROGRAM_LANGUAGES = ["typescript", "python", "go", "csharp", "java", "yaml"] as const;
-export type ProgramLanguage = (typeof PROGRAM_LANGUAGES)[number];
+export const PROGRAM_LANGUAGES = Object.keys(EXAMPLE_FILES) as (keyof typeof EXAMPLE_FILES)[];
+export type ProgramLanguage = keyof typeof EXAMPLE_FILES;
 
 /** One fenced code block: its language, its text and where it starts (`docs/_index.md:42`). */
 export interface CodeBlock {
@@ -41,4 +42,13 @@ export function codeBlocks(file: string): CodeBlock[] {
 /** The program blocks of every registry doc in `language`. */
 export function programBlocks(language: ProgramLanguage): CodeBlock[] {
   return REGISTRY_DOCS.flatMap((file) => codeBlocks(file)).filter((b) => b.language === language);
+}
+
+/** The per-kind examples in `language`, one block per kind folder of `docs/examples/`. */
+export function kindExampleBlocks(language: ProgramLanguage): CodeBlock[] {
+  return fs
+    .readdirSync(KIND_EXAMPLES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(ROOT, path.join(KIND_EXAMPLES, entry.name, EXAMPLE_FILES[language])))
+    .map((file) => ({ language, code: fs.readFileSync(path.join(ROOT, file), "utf8"), at: file }));
 }

@@ -8,13 +8,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** Each class of the C# sources under `dir` and the names of its public members. */
+/** Each class or struct (an enum's type) of the C# sources under `dir` and the names of its public members. */
 export function csharpClasses(dir: string): Map<string, Set<string>> {
   const classes = new Map<string, Set<string>>();
   for (const file of fs.readdirSync(dir, { recursive: true, encoding: "utf8" })) {
     if (!file.endsWith(".cs")) continue;
     const text = fs.readFileSync(path.join(dir, file), "utf8");
-    for (const declared of text.matchAll(/\bclass\s+(\w+)[^{]*\{/g)) {
+    for (const declared of text.matchAll(/\b(?:class|struct)\s+(\w+)[^{]*\{/g)) {
       const body = braced(text, (declared.index ?? 0) + declared[0].length - 1);
       const members = classes.get(declared[1] as string) ?? new Set<string>();
       const member =
@@ -65,10 +65,12 @@ export function unknownCsharpNames(
 ): string[] {
   const missing: string[] = [];
   const has = (type: string, member: string) => classes.get(type)?.has(member) === true;
-  for (const m of code.matchAll(new RegExp(`\\b${alias}\\.(\\w+)`, "g"))) {
+  // Input and output types are in the SDK's namespaces `Inputs` and `Outputs`.
+  const typeName = `${alias}\\.(?:Inputs\\.|Outputs\\.)?(\\w+)`;
+  for (const m of code.matchAll(new RegExp(`\\b${typeName}`, "g"))) {
     if (!classes.has(m[1] as string)) missing.push(`${alias}.${m[1]} is no class of the SDK`);
   }
-  for (const m of code.matchAll(new RegExp(`new ${alias}\\.(\\w+)(?:\\(\\))?\\s*\\{`, "g"))) {
+  for (const m of code.matchAll(new RegExp(`new ${typeName}(?:\\(\\))?\\s*\\{`, "g"))) {
     const type = m[1] as string;
     for (const name of initialized(braced(code, (m.index ?? 0) + m[0].length - 1))) {
       if (!has(type, name)) missing.push(`${alias}.${type} has no ${name}`);

@@ -1,8 +1,9 @@
 // The program examples of the registry docs (docs/_index.md, docs/installation-configuration.md),
-// taken from their code blocks as a reader copies them: TypeScript typechecked against the package's
+// taken from their code blocks as a reader copies them, and the per-kind examples of docs/examples/
+// that the schema's descriptions carry: TypeScript typechecked against the package's
 // declarations; Go built on sdk/go; Java compiled with Maven on the Java SDK; C# checked against the
 // generated .NET sources (no `dotnet` here: see csharp.ts); Python and YAML run with `pulumi up`
-// through the provider plugin against the emulator, then destroyed.
+// through the provider plugin against the emulator, then destroyed (the per-kind ones previewed).
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,9 +12,23 @@ import * as path from "node:path";
 import ts from "typescript";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { pluginProgramEnv } from "../e2e/support/languages";
-import { collect, createStack, leaks } from "../e2e/support/stack";
-import { type CodeBlock, codeBlocks, PROGRAM_LANGUAGES, programBlocks, ROOT } from "./blocks";
+import { collect, createStack, type E2eStack, leaks } from "../e2e/support/stack";
+import {
+  type CodeBlock,
+  codeBlocks,
+  kindExampleBlocks,
+  PROGRAM_LANGUAGES,
+  type ProgramLanguage,
+  programBlocks,
+  ROOT,
+} from "./blocks";
 import { csharpClasses, unknownCsharpNames } from "./csharp";
+
+/** Every example in `language`: the registry docs' blocks, then the per-kind examples. */
+const allExamples = (language: ProgramLanguage): CodeBlock[] => [
+  ...programBlocks(language),
+  ...kindExampleBlocks(language),
+];
 
 const temporary: string[] = [];
 /** A fresh temporary folder, removed after the suite. */
@@ -36,7 +51,7 @@ describe("the registry docs' examples", () => {
 
   it("TypeScript examples typecheck against the package's declarations (strict, as `pulumi new` writes)", function () {
     this.timeout(120_000);
-    const blocks = programBlocks("typescript");
+    const blocks = allExamples("typescript");
     assert.ok(blocks.length > 0);
     assert.deepEqual(typeErrors(blocks), []);
   });
@@ -51,30 +66,33 @@ describe("the registry docs' examples", () => {
 
   it("Go examples build on sdk/go", function () {
     this.timeout(5 * 60_000);
-    const blocks = programBlocks("go");
+    const blocks = allExamples("go");
     assert.ok(blocks.length > 0);
     const goMod = fs
       .readFileSync(path.join(ROOT, "tests/sdk/go-program/go.mod"), "utf8")
       .replace(/^module .*$/m, "module example.com/clouddb-docs-example")
       .replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go$/m, `=> ${path.join(ROOT, "sdk/go")}`);
     assert.match(goMod, new RegExp(`=> ${path.join(ROOT, "sdk/go")}`), "the go.mod's replace of the SDK");
-    for (const block of blocks) {
-      const dir = scratch("go");
-      fs.writeFileSync(path.join(dir, "go.mod"), goMod);
-      fs.copyFileSync(path.join(ROOT, "tests/sdk/go-program/go.sum"), path.join(dir, "go.sum"));
-      fs.writeFileSync(path.join(dir, "main.go"), block.code);
-      const run = spawnSync("go", ["build", "-o", "/dev/null", "."], {
-        cwd: dir,
-        encoding: "utf8",
-        env: { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
-      });
-      assert.equal(run.status, 0, `${block.at}: go build failed:\n${run.stderr}`);
-    }
+    // One module, each example a main package of its own: one `go build` compiles them all.
+    const dir = scratch("go");
+    fs.writeFileSync(path.join(dir, "go.mod"), goMod);
+    fs.copyFileSync(path.join(ROOT, "tests/sdk/go-program/go.sum"), path.join(dir, "go.sum"));
+    blocks.forEach((block, i) => {
+      fs.mkdirSync(path.join(dir, `example${i}`));
+      fs.writeFileSync(path.join(dir, `example${i}`, "main.go"), block.code);
+    });
+    const run = spawnSync("go", ["build", "./..."], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
+    });
+    const where = blocks.map((b, i) => `example${i}: ${b.at}`).join(", ");
+    assert.equal(run.status, 0, `go build failed (${where}):\n${run.stderr}`);
   });
 
   it("Java examples compile with Maven on the Java SDK", function () {
     this.timeout(10 * 60_000);
-    const blocks = programBlocks("java");
+    const blocks = allExamples("java");
     assert.ok(blocks.length > 0);
     const install = spawnSync("bash", [path.join(ROOT, "tools/java/install-sdk.sh")], { encoding: "utf8" });
     assert.equal(install.status, 0, `tools/java/install-sdk.sh failed:\n${install.stderr}`);
@@ -106,7 +124,7 @@ describe("the registry docs' examples", () => {
   });
 
   it("C# examples name only classes and members of the generated .NET SDK (not compiled: no dotnet here)", () => {
-    const blocks = programBlocks("csharp");
+    const blocks = allExamples("csharp");
     assert.ok(blocks.length > 0);
     const classes = csharpClasses(path.join(ROOT, "sdk/dotnet"));
     for (const block of blocks) {
@@ -126,7 +144,7 @@ describe("the registry docs' examples", () => {
 });
 
 for (const language of ["python", "yaml"] as const) {
-  describe(`the registry docs' ${language} examples, run with pulumi up through the plugin against the emulator`, function () {
+  describe(`the ${language} examples, run through the plugin against the emulator`, function () {
     this.timeout(10 * 60_000);
     let emulator: RunningEmulator;
     before(async () => {
@@ -136,30 +154,44 @@ for (const language of ["python", "yaml"] as const) {
       await emulator?.stop();
     });
 
+    /** A stack of `block` as a program against the emulator, its config set as the examples read it. */
+    async function exampleStack(block: CodeBlock): Promise<E2eStack> {
+      const dir = scratch(language);
+      if (language === "yaml") fs.writeFileSync(path.join(dir, "Pulumi.yaml"), block.code);
+      else {
+        fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: docs-example\nruntime: python\n");
+        fs.writeFileSync(path.join(dir, "__main__.py"), block.code);
+      }
+      const config: Record<string, string> = {
+        projectId: DEMO.projectId,
+        branchId: DEMO.branchId,
+        clientProjectId: DEMO.projectId,
+      };
+      const e2e = await createStack({
+        workDir: dir,
+        apiUrl: emulator.url,
+        apiKey: DEMO.personalKey,
+        config: Object.fromEntries(
+          Object.entries(config).filter(
+            ([key]) => block.code.includes(`"${key}"`) || block.code.includes(`${key}:`),
+          ),
+        ),
+        // An explicit provider given no URL reads it from the environment.
+        env: {
+          ...pluginProgramEnv(language),
+          CLOUDDB_API_URL: emulator.url,
+          CLOUDDB_POLL_INTERVAL_MS: "20,100",
+        },
+      });
+      if (block.code.includes("agencyApiKey"))
+        await e2e.stack.setConfig("agencyApiKey", { value: DEMO.personalKey, secret: true });
+      return e2e;
+    }
+
     for (const block of programBlocks(language)) {
-      it(`${block.at}: up makes every resource and its outputs, destroy removes them`, async () => {
-        const dir = scratch(language);
-        if (language === "yaml") fs.writeFileSync(path.join(dir, "Pulumi.yaml"), block.code);
-        else {
-          fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: docs-example\nruntime: python\n");
-          fs.writeFileSync(path.join(dir, "__main__.py"), block.code);
-        }
-        const e2e = await createStack({
-          workDir: dir,
-          apiUrl: emulator.url,
-          apiKey: DEMO.personalKey,
-          // An explicit provider given no URL reads it from the environment.
-          env: {
-            ...pluginProgramEnv(language),
-            CLOUDDB_API_URL: emulator.url,
-            CLOUDDB_POLL_INTERVAL_MS: "20,100",
-          },
-        });
+      it(`${block.at}: up makes every resource and its outputs, a preview then shows no change, destroy removes them`, async () => {
+        const e2e = await exampleStack(block);
         try {
-          if (block.code.includes("agencyApiKey"))
-            await e2e.stack.setConfig("agencyApiKey", { value: DEMO.personalKey, secret: true });
-          if (block.code.includes("clientProjectId"))
-            await e2e.stack.setConfig("clientProjectId", { value: DEMO.projectId });
           const up = await e2e.stack.up(collect(e2e.output));
           assert.ok((up.summary.resourceChanges?.create ?? 0) >= 2, e2e.output.join("\n"));
           const outputs = await e2e.stack.outputs();
@@ -177,6 +209,23 @@ for (const language of ["python", "yaml"] as const) {
           const changed = Object.keys(preview.changeSummary).filter((kind) => kind !== "same");
           assert.deepEqual(changed, [], "a preview after up shows no change");
           await e2e.stack.destroy(collect(e2e.output));
+        } finally {
+          await e2e.dispose();
+        }
+      });
+    }
+
+    for (const block of kindExampleBlocks(language)) {
+      it(`${block.at}: a preview creates its resources with no error`, async () => {
+        const e2e = await exampleStack(block);
+        try {
+          const preview = await e2e.stack.preview(collect(e2e.output));
+          assert.ok((preview.changeSummary.create ?? 0) >= 2, e2e.output.join("\n")); // the stack and the resource
+          assert.deepEqual(
+            Object.keys(preview.changeSummary).filter((kind) => kind !== "create"),
+            [],
+            e2e.output.join("\n"),
+          );
         } finally {
           await e2e.dispose();
         }

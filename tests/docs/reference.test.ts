@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { committedPages, deriveDocs, FUNCTION_DOCS, RESOURCE_DOCS } from "../../scripts/derive-docs";
-import { resourceDeclarations } from "../../scripts/derive-schema";
+import { EXAMPLE_FILES, KIND_EXAMPLES, resourceDeclarations, SCHEMA } from "../../scripts/derive-schema";
 import { ROOT } from "./blocks";
 
 describe("the reference pages generated from schema.json", function () {
@@ -47,6 +47,31 @@ describe("the reference pages generated from schema.json", function () {
         const page = `${folder}/${note.replace(".notes.md", ".md")}`;
         const text = fs.readFileSync(path.join(ROOT, folder, note), "utf8").trim();
         assert.ok(pages.get(page)?.includes(text), `${folder}/${note} belongs to no page`);
+      }
+    }
+  });
+
+  it("the schema's descriptions of the main kinds carry docs/examples/<kind>/ in every language, as the registry reads examples", () => {
+    const resources = JSON.parse(fs.readFileSync(SCHEMA, "utf8")).resources as Record<
+      string,
+      { description: string }
+    >;
+    for (const kind of ["ApiKey", "Branch", "Database", "Endpoint", "Project", "Role"]) {
+      const description = resources[`clouddb:index:${kind}`]?.description ?? "";
+      assert.match(
+        description,
+        /\{\{% examples %\}\}[\s\S]*\{\{% example %\}\}[\s\S]*\{\{% \/examples %\}\}/,
+        kind,
+      );
+      for (const [language, file] of Object.entries(EXAMPLE_FILES)) {
+        const code = fs.readFileSync(
+          path.join(KIND_EXAMPLES, kind.charAt(0).toLowerCase() + kind.slice(1), file),
+          "utf8",
+        );
+        assert.ok(
+          description.includes(`\`\`\`${language}\n${code.trimEnd()}\n\`\`\``),
+          `${kind}: ${language}`,
+        );
       }
     }
   });

@@ -20,6 +20,30 @@ import javax.annotation.Nullable;
 /**
  * An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by the API and kept in the state as a secret (`key`).
  * 
+ * ## Example Usage
+ * ### Basic usage
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiclouddb.clouddb.ApiKey;
+ * import io.github.pulumiclouddb.clouddb.ApiKeyArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var ci = new ApiKey("ci", ApiKeyArgs.builder()
+ *                 .name("ci-pipeline")
+ *                 .rotationTrigger("2026-11") // change it to rotate: the new key is made before the old one is revoked
+ *                 .build());
+ *             ctx.export("ciKey", ci.key()); // a secret
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  * ## Import
  * 
  * ApiKey resources cannot be imported: what one holds is returned only when it is created.

@@ -21,6 +21,37 @@ import javax.annotation.Nullable;
 /**
  * A database branch. Create waits for every operation it starts (`create_branch`, one `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent. Its connection strings are Pulumi secrets, encrypted in the state.
  * 
+ * ## Example Usage
+ * ### Basic usage
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiclouddb.clouddb.Branch;
+ * import io.github.pulumiclouddb.clouddb.BranchArgs;
+ * import io.github.pulumiclouddb.clouddb.enums.EndpointType;
+ * import io.github.pulumiclouddb.clouddb.enums.InitSource;
+ * import io.github.pulumiclouddb.clouddb.inputs.BranchEndpointSpecArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var preview = new Branch("preview", BranchArgs.builder()
+ *                 .projectId(ctx.config().require("projectId"))
+ *                 .name("preview")
+ *                 .initSource(InitSource.Schemaonly)
+ *                 .ttl("7d")
+ *                 .endpoints(BranchEndpointSpecArgs.builder().type(EndpointType.Read_write).build())
+ *                 .build());
+ *             ctx.export("branchId", preview.branchId());
+ *             ctx.export("databaseUrl", preview.connectionUri()); // a secret
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;`:

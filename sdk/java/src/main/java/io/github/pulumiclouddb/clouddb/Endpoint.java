@@ -23,6 +23,35 @@ import javax.annotation.Nullable;
 /**
  * A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
  * 
+ * ## Example Usage
+ * ### Basic usage
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiclouddb.clouddb.Endpoint;
+ * import io.github.pulumiclouddb.clouddb.EndpointArgs;
+ * import io.github.pulumiclouddb.clouddb.enums.EndpointType;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var replica = new Endpoint("replica", EndpointArgs.builder()
+ *                 .projectId(ctx.config().require("projectId"))
+ *                 .branchId(ctx.config().require("branchId"))
+ *                 .type(EndpointType.Read_only)
+ *                 .autoscalingLimitMinCu(0.25)
+ *                 .autoscalingLimitMaxCu(2.0)
+ *                 .poolerEnabled(true)
+ *                 .build());
+ *             ctx.export("host", replica.host());
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;endpointId&gt;`:

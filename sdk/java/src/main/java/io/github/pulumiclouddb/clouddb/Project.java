@@ -22,6 +22,38 @@ import javax.annotation.Nullable;
 /**
  * A project with its default branch, compute, role and database; `connectionUri` connects to them and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection` on projects that hold data you keep.
  * 
+ * ## Example Usage
+ * ### Basic usage
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.pulumi.Pulumi;
+ * import io.github.pulumiclouddb.clouddb.Project;
+ * import io.github.pulumiclouddb.clouddb.ProjectArgs;
+ * import io.github.pulumiclouddb.clouddb.inputs.ComputeSettingsArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(ctx -> {
+ *             var project = new Project("app", ProjectArgs.builder()
+ *                 .name("app")
+ *                 .pgVersion(17)
+ *                 .defaultEndpointSettings(ComputeSettingsArgs.builder()
+ *                     .autoscalingLimitMinCu(0.25)
+ *                     .autoscalingLimitMaxCu(2.0)
+ *                     .suspendTimeoutSeconds(300)
+ *                     .build())
+ *                 .deleteProtection(true)
+ *                 .build());
+ *             ctx.export("defaultBranchId", project.defaultBranchId());
+ *             ctx.export("databaseUrl", project.connectionUri()); // a secret
+ *         });
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;`:
