@@ -22,6 +22,8 @@ import { buildPluginArchives, packageVersion, writeSums } from "./plugin";
 //   pulumi-resource-clouddb-v<v>-<os>-<arch>.tar.gz            the plugin binary per platform (plugin.ts)
 //   pulumi_clouddb-<v>-py3-none-any.whl, pulumi_clouddb-<v>.tar.gz   the Python SDK (`python -m build`)
 //   go/<module>/@v/{list,v<v>.info,v<v>.mod,v<v>.zip}         the Go SDK as a module proxy serves it
+//   maven/<group path>/<artifact>/<v>/<artifact>-<v>.{jar,pom}  the Java SDK in a Maven repository layout
+//   dotnet/                                                    the .NET SDK's sources (no dotnet here to pack them)
 //   SHA256SUMS                                                 of every file above but the Go tree
 //   release.json                                               the version, the tags, the files
 //
@@ -78,6 +80,37 @@ function gomodzip(): string {
 /** The Go proxy tree's folder inside a release folder. */
 export const goProxyDir = (dir: string): string => join(dir, "go");
 
+/** The Maven repository folder inside a release folder. */
+export const mavenDir = (dir: string): string => join(dir, "maven");
+
+/**
+ * Builds the Java SDK (tools/java/install-sdk.sh: Maven, into the local repository) and copies its
+ * jar and pom into `repository` at the path Maven resolves `groupId:artifactId:version` from, each
+ * with the .sha1 Maven checks. Returns the path of the version's folder.
+ */
+export function mavenLayout(repository: string): string {
+  const local = run("bash", [join(ROOT, "tools", "java", "install-sdk.sh")])
+    .trim()
+    .split("\n")
+    .pop()!;
+  const pom = readFileSync(join(ROOT, "sdk", "java", "pom.xml"), "utf8");
+  const own = (tag: string): string => {
+    const value = new RegExp(`^  <${tag}>(.*)</${tag}>$`, "m").exec(pom)?.[1];
+    if (value === undefined) throw new Error(`sdk/java/pom.xml names no ${tag}: run \`npm run derive:sdk\``);
+    return value;
+  };
+  const [group, artifact, version] = [own("groupId"), own("artifactId"), own("version")];
+  const path = join(...group.split("."), artifact, version);
+  mkdirSync(join(repository, path), { recursive: true });
+  for (const ext of ["jar", "pom"]) {
+    const name = `${artifact}-${version}.${ext}`;
+    const bytes = readFileSync(join(local, path, name));
+    writeFileSync(join(repository, path, name), bytes);
+    writeFileSync(join(repository, path, `${name}.sha1`), createHash("sha1").update(bytes).digest("hex"));
+  }
+  return join(repository, path);
+}
+
 /** What `release()` wrote, as `release.json` records it. */
 export interface ReleaseManifest {
   version: string;
@@ -118,6 +151,11 @@ export async function release(dir = RELEASE_DIR): Promise<ReleaseManifest> {
   const time = run("git", ["log", "-1", "--format=%cI"]).trim();
   run(gomodzip(), [join(ROOT, "sdk", "go"), GO_MODULE, `v${version}`, goProxyDir(dir), time]);
   log(`Go module proxy tree in ${Date.now() - at} ms`);
+
+  at = Date.now();
+  mavenLayout(mavenDir(dir));
+  cpSync(join(ROOT, "sdk", "dotnet"), join(dir, "dotnet"), { recursive: true });
+  log(`Java jar and pom, .NET sources in ${Date.now() - at} ms`);
 
   const files = readdirSync(dir).filter((name) => statSync(join(dir, name)).isFile());
   writeSums(dir, files);

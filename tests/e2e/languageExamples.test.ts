@@ -1,4 +1,4 @@
-// The preview environment in YAML and in Python (examples/preview-environment-yaml and -python),
+// The preview environment in YAML, Python and Java (examples/preview-environment-yaml, -python and -java),
 // through the provider plugin, under the real engine, against the emulator with its real Postgres:
 // `up` makes the branch, the role and DATABASE_URL (a secret, stored encrypted), the app's
 // migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
@@ -28,9 +28,10 @@ const PROJECT = DEMO.projectId;
 const noChange = (summary: Record<string, number | undefined>) =>
   Object.keys(summary).filter((kind) => kind !== "same");
 
-for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
+for (const language of ["yaml", "python", "java"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: the ${language} preview environment through the provider plugin${dataPlaneRun()}`, function () {
-    this.timeout(10 * 60 * 1000);
+    // A Java program is built by Maven on every run: slower.
+    this.timeout((language === "java" ? 20 : 10) * 60 * 1000);
     let emulator: RunningEmulator;
     const stacks: E2eStack[] = [];
     const workDirs: string[] = [];

@@ -8,6 +8,8 @@ import { DECLARATIONS, METHODS } from "../../provider/plugin/kinds";
 import { GO_MODULE, PLUGIN_DOWNLOAD_URL } from "../../scripts/derive-schema";
 
 const ROOT = path.join(__dirname, "../..");
+/** Where the Java SDK's jar carries its version and its plugin (the schema's java basePackage and name). */
+const JAVA_RESOURCES = "sdk/java/src/main/resources/io/github/pulumiclouddb/clouddb";
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 const json = (file: string) => JSON.parse(read(file)) as Record<string, unknown>;
 
@@ -22,6 +24,14 @@ describe("the release's versions and identity", () => {
       "sdk/python/pulumi_clouddb/pulumi-plugin.json": json("sdk/python/pulumi_clouddb/pulumi-plugin.json")
         .version,
       "sdk/go/clouddb/pulumi-plugin.json": json("sdk/go/clouddb/pulumi-plugin.json").version,
+      "sdk/java/pom.xml": /^ {2}<version>([^<]+)<\/version>$/m.exec(read("sdk/java/pom.xml"))?.[1],
+      [`${JAVA_RESOURCES}/version.txt`]: read(`${JAVA_RESOURCES}/version.txt`),
+      [`${JAVA_RESOURCES}/plugin.json`]: json(`${JAVA_RESOURCES}/plugin.json`).version,
+      "sdk/dotnet/PulumiCloudDb.CloudDb.csproj": /<Version>([^<]+)<\/Version>/.exec(
+        read("sdk/dotnet/PulumiCloudDb.CloudDb.csproj"),
+      )?.[1],
+      "sdk/dotnet/version.txt": read("sdk/dotnet/version.txt"),
+      "sdk/dotnet/pulumi-plugin.json": json("sdk/dotnet/pulumi-plugin.json").version,
     };
     for (const [file, value] of Object.entries(found)) {
       assert.equal(
