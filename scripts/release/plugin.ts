@@ -88,14 +88,39 @@ export function nodeBinary(pkg: string, version: string, file: string): string {
 }
 
 /**
+ * `@pulumi/pulumi` loads the TypeScript compiler (through its `typescript-shim`, from a path the
+ * bundler cannot follow) to serialize functions in Node.js programs, which a plugin never does. In
+ * the bundle the shim is a module that says so if it is ever used.
+ */
+const withoutTypeScript: import("esbuild").Plugin = {
+  name: "without-typescript",
+  setup(build) {
+    build.onResolve({ filter: /typescript-shim$/ }, (args) =>
+      args.importer.includes(`${join("node_modules", "@pulumi", "pulumi")}`)
+        ? { path: "typescript-shim", namespace: "without-typescript" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "without-typescript" }, () => ({
+      loader: "js",
+      contents: `module.exports = new Proxy({}, {
+  get(_, key) {
+    if (typeof key === "symbol" || key === "__esModule" || key === "then") return undefined;
+    throw new Error("pulumi-resource-clouddb has no TypeScript compiler (asked for ts." + key + "): the plugin serves resources, it never serializes a function");
+  },
+});`,
+    }));
+  },
+};
+
+/**
  * The plugin bundled into one CommonJS file. In a single-executable application `require` loads
  * built-in modules only and has no `resolve`: the banner gives it one answering the specifier, for
  * the module references the declarations record for dynamic resources (the plugin never loads by
  * them: its kinds are a static table, see provider/plugin/kinds.ts).
  */
-export function bundle(out: string, version: string): void {
+export async function bundle(out: string, version: string): Promise<void> {
   const esbuild = require("esbuild") as typeof import("esbuild");
-  esbuild.buildSync({
+  await esbuild.build({
     entryPoints: [join(ROOT, "provider", "plugin", "main.ts")],
     outfile: out,
     bundle: true,
@@ -104,8 +129,7 @@ export function bundle(out: string, version: string): void {
     format: "cjs",
     define: { PLUGIN_BINARY_VERSION: JSON.stringify(version) },
     banner: { js: 'if (typeof require.resolve !== "function") require.resolve = (id) => id;' },
-    // The TypeScript compiler serves closure serialization in Pulumi programs, never a plugin.
-    external: ["typescript"],
+    plugins: [withoutTypeScript],
     logLevel: "error",
     legalComments: "none",
   });
@@ -118,7 +142,7 @@ export async function buildPluginArchives(outDir: string): Promise<string[]> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const script = join(work, "plugin.js");
-  bundle(script, version);
+  await bundle(script, version);
   const schema = join(ROOT, "schema.json");
   const key = createHash("sha256")
     .update(readFileSync(script))

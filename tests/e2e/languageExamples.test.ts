@@ -7,7 +7,6 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun } from "../emulator/helpers";
 import { killPlugins, runCli } from "./support/kill";
@@ -21,7 +20,7 @@ import {
   leaksUnder,
   ROOT,
 } from "./support/stack";
-import { previewOnBranch } from "./support/workflow";
+import { previewOnBranch, runAppMigration } from "./support/workflow";
 
 const PROJECT = DEMO.projectId;
 
@@ -94,16 +93,7 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       assert.equal(decodeURIComponent(new URL(url).username), roles[0]?.name);
 
       // The app's migration, as the workflow's next step would run it.
-      const db = new Client({ connectionString: url });
-      await db.connect();
-      try {
-        await db.query("CREATE TABLE preview_items (id int PRIMARY KEY, note text)");
-        await db.query("INSERT INTO preview_items VALUES (1, 'made by the migration')");
-        const { rows } = await db.query("SELECT current_user AS who, count(*)::int AS n FROM preview_items");
-        assert.deepEqual(rows, [{ who: roles[0]?.name, n: 1 }]);
-      } finally {
-        await db.end();
-      }
+      assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);
 
       const raw = e2e.rawState();
       assert.ok(!raw.includes(url), "DATABASE_URL is in the state in plain text");

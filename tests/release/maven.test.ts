@@ -1,5 +1,6 @@
 // The Java SDK in the release folder: its jar and pom at the path a Maven repository serves
-// io.github.pulumiclouddb:clouddb:<version> from, each with the .sha1 Maven checks.
+// io.github.pulumiclouddb:clouddb:<version> from, each with the .sha1 Maven checks; Maven resolves
+// it from there.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -16,7 +17,7 @@ describe("the release's Maven repository folder", function () {
   // The first run builds sdk/java with Maven (and fetches com.pulumi:pulumi): a minute.
   this.timeout(10 * 60 * 1000);
 
-  it("holds the Java SDK's jar and pom at their coordinates, with their sha1, the jar carrying the plugin", () => {
+  it("holds the Java SDK's jar and pom at their coordinates, with their sha1, the jar carrying the plugin; Maven resolves it from there", () => {
     const repository = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-maven-"));
     try {
       const folder = mavenLayout(repository);
@@ -36,6 +37,34 @@ describe("the release's Maven repository folder", function () {
         { encoding: "utf8" },
       );
       assert.equal((JSON.parse(plugin.stdout) as { version: string }).version, VERSION);
+
+      // As a user's Maven does, in a local repository of its own that has never seen the SDK: the
+      // SDK from this folder, com.pulumi:pulumi and Maven's own plugins from Maven Central.
+      const local = path.join(repository, ".local");
+      const get = spawnSync(
+        "mvn",
+        [
+          "-B",
+          "-ntp",
+          "-q",
+          `-Dmaven.repo.local=${local}`,
+          "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get",
+          `-Dartifact=io.github.pulumiclouddb:clouddb:${VERSION}`,
+          `-DremoteRepositories=release::default::file://${repository}`,
+        ],
+        { encoding: "utf8", cwd: repository },
+      );
+      assert.equal(
+        get.status,
+        0,
+        `Maven did not resolve the SDK from the folder:\n${get.stdout}${get.stderr}`,
+      );
+      const resolved = path.join(local, "io/github/pulumiclouddb/clouddb", VERSION, `${name}.jar`);
+      assert.ok(
+        fs.readFileSync(resolved).equals(fs.readFileSync(path.join(folder, `${name}.jar`))),
+        "the jar Maven resolved is the folder's",
+      );
+      assert.ok(fs.existsSync(path.join(local, "com/pulumi/pulumi/1.16.0")), "with com.pulumi:pulumi 1.16.0");
     } finally {
       fs.rmSync(repository, { recursive: true, force: true });
     }
