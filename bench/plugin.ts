@@ -88,26 +88,29 @@ const PROVIDER_BIN: Record<Side, string> = {
 function providerStartMs(side: Side): Promise<number> {
   const cwd = scenarioProject();
   const PATH = `${path.join(cwd, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+  return spawnToPortMs(PROVIDER_BIN[side], cwd, { ...process.env, PATH });
+}
+
+/** Milliseconds from spawning `command` (in `cwd`, with `env`) to the port line it prints first. */
+export function spawnToPortMs(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(PROVIDER_BIN[side], ["127.0.0.1:1"], {
+    const child = spawn(command, ["127.0.0.1:1"], {
       cwd,
-      env: { ...process.env, PATH },
+      env,
       stdio: ["ignore", "pipe", "ignore"],
       // Its own process group: the dynamic side's shell script runs `node` as a child, which ending
       // the script alone would leave running (holding the pipe, so this process never exits).
       detached: true,
     });
     child.on("error", reject);
-    child.on("exit", (code) =>
-      reject(new Error(`${PROVIDER_BIN[side]} exited (${code}) before printing its port`)),
-    );
+    child.on("exit", (code) => reject(new Error(`${command} exited (${code}) before printing its port`)));
     readline.createInterface({ input: child.stdout }).once("line", (line) => {
       const ms = performance.now() - started;
       child.removeAllListeners("exit");
       if (child.pid !== undefined) process.kill(-child.pid);
       if (/^\d+$/.test(line.trim())) resolve(ms);
-      else reject(new Error(`${PROVIDER_BIN[side]} printed ${JSON.stringify(line)} where its port was due`));
+      else reject(new Error(`${command} printed ${JSON.stringify(line)} where its port was due`));
     });
   });
 }

@@ -13,6 +13,7 @@ import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPersonalKeys } from "./personal-keys";
 import { benchPlugin } from "./plugin";
+import { benchPluginStart } from "./pluginStart";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
 import { benchStacks } from "./stacks";
@@ -21,7 +22,7 @@ import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -153,6 +154,10 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(12)) {
+      log("bench 12: provider start, spawn to port: dynamic host, npm plugin, plugin binary");
+      print(await benchPluginStart({ runs: args.quick ? 3 : 10, log }));
     }
   } finally {
     disposeProject();

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE, token } from "../provider/plugin/kinds";
 import { CONFIG } from "../provider/resources/public/config";
@@ -26,10 +26,24 @@ import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } fr
 //
 // A test re-derives it and fails when the committed file no longer matches the declarations.
 
+/** The repository on GitHub, as its owner and name: the Go module path, the releases the engine downloads the plugin from. */
+export const REPOSITORY = { owner: "pulumi-clouddb", name: "pulumi-clouddb" } as const;
+const GITHUB = `github.com/${REPOSITORY.owner}/${REPOSITORY.name}`;
+/** The Go module of the SDK in `sdk/go` (a module of its own: its release tag is `sdk/go/v<version>`). */
+export const GO_MODULE = `${GITHUB}/sdk/go`;
 /** The Go package the SDK generated into `sdk/go/clouddb` is imported as. */
-export const GO_IMPORT_BASE_PATH = "github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb";
+export const GO_IMPORT_BASE_PATH = `${GO_MODULE}/clouddb`;
+/**
+ * Where the engine downloads the plugin from when a program needs it: the repository's GitHub
+ * releases, whose assets are the archives `npm run release` writes.
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.${GITHUB}`;
 /** The Python package of the SDK generated into `sdk/python`. */
 export const PYTHON_PACKAGE = "pulumi_clouddb";
+/** The Java package the Java SDK's classes are under (`io.github.pulumiclouddb.clouddb`). */
+export const JAVA_BASE_PACKAGE = "io.github.pulumiclouddb";
+/** The .NET namespace the C# SDK's classes are under (`PulumiCloudDb.CloudDb`). */
+export const CSHARP_ROOT_NAMESPACE = "PulumiCloudDb";
 
 type Json = Record<string, unknown>;
 
@@ -159,6 +173,35 @@ function sorted(record: Map<string, Json>): Json {
   return Object.fromEntries([...record.keys()].sort().map((key) => [key, record.get(key)]));
 }
 
+/** The folder of the per-kind examples: `docs/examples/<kind>/`, one program per language. */
+export const KIND_EXAMPLES = join(__dirname, "..", "docs", "examples");
+
+/** Each language's example file in a kind's folder, in the order the registry shows them. */
+export const EXAMPLE_FILES = {
+  typescript: "index.ts",
+  python: "__main__.py",
+  go: "main.go",
+  csharp: "Program.cs",
+  java: "App.java",
+  yaml: "Pulumi.yaml",
+} as const;
+
+/**
+ * A kind's examples as the registry and the SDK generators read them from a description: one
+ * `{{% example %}}` with a fenced block per language, each generator keeping its own language's.
+ * Empty for a kind with no folder in `docs/examples/`.
+ */
+function examplesOf(type: string): string {
+  const folder = join(KIND_EXAMPLES, type.charAt(0).toLowerCase() + type.slice(1));
+  if (!existsSync(folder)) return "";
+  const fences = Object.entries(EXAMPLE_FILES).map(([language, file]) => {
+    const path = join(folder, file);
+    if (!existsSync(path)) throw new Error(`${path} is missing: each example has every language`);
+    return `\`\`\`${language}\n${readFileSync(path, "utf8").trimEnd()}\n\`\`\``;
+  });
+  return `{{% examples %}}\n## Example Usage\n\n{{% example %}}\n### Basic usage\n\n${fences.join("\n")}\n{{% /example %}}\n{{% /examples %}}`;
+}
+
 /** The package schema, derived (deterministic: same declarations, same schema). */
 export function deriveSchema(): Json {
   const docs = new Docs();
@@ -197,9 +240,9 @@ export function deriveSchema(): Json {
         ? `${kind.type} resources cannot be imported: what one holds is returned only when it is created.`
         : `Import an existing one by its id, \`${importIdShape(kind.type, kind.importId)}\`:\n\n` +
           `\`\`\`sh\n$ pulumi import ${token(kind.type)} <name> ${importIdShape(kind.type, kind.importId)}\n\`\`\``;
-    const about = describedBy(kind.type).description ?? "";
+    const about = [describedBy(kind.type).description ?? "", examplesOf(kind.type)].filter((p) => p !== "");
     resources.set(token(kind.type), {
-      description: `${about}${about === "" ? "" : "\n\n"}## Import\n\n${imported}`,
+      description: [...about, `## Import\n\n${imported}`].join("\n\n"),
       properties: properties("resource", kind.type, "outputs", kind.outputs),
       required: presentAlways(kind.outputs),
       inputProperties: inputs,
@@ -230,6 +273,11 @@ export function deriveSchema(): Json {
       "Projects, branches, computes, roles, databases and API keys of the Cloud Database Control API v2.",
     keywords: ["pulumi", PACKAGE, "postgres", "category/database", "kind/native"],
     license: pkg["license"],
+    publisher: REPOSITORY.owner,
+    repository: `https://${GITHUB}`,
+    homepage: `https://${GITHUB}`,
+    logoUrl: `https://raw.githubusercontent.com/${REPOSITORY.owner}/${REPOSITORY.name}/main/docs/logo.svg`,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: settings },
     provider: {
@@ -240,6 +288,11 @@ export function deriveSchema(): Json {
     functions: sorted(functions),
     types: sorted(types.specs),
     language: {
+      nodejs: {
+        packageName: pkg["name"],
+        packageDescription: pkg["description"],
+        respectSchemaVersion: true,
+      },
       python: {
         packageName: PYTHON_PACKAGE,
         requires: { pulumi: ">=3.0.0,<4.0.0" },
@@ -249,6 +302,16 @@ export function deriveSchema(): Json {
       go: {
         importBasePath: GO_IMPORT_BASE_PATH,
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+      java: {
+        basePackage: JAVA_BASE_PACKAGE,
+        dependencies: { "com.pulumi:pulumi": "1.16.0" },
+      },
+      csharp: {
+        rootNamespace: CSHARP_ROOT_NAMESPACE,
+        namespaces: { [PACKAGE]: "CloudDb" },
+        packageReferences: { Pulumi: "3.*" },
         respectSchemaVersion: true,
       },
     },

@@ -8,7 +8,7 @@
 import * as declared from "../data/declared";
 import * as exported from "../index";
 import type { Argument, FunctionDeclaration, Type } from "../resources/public/declare";
-import { token } from "./kinds";
+import { token } from "./token";
 
 type Props = Record<string, unknown>;
 

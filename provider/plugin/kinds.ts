@@ -1,7 +1,10 @@
 /**
  * The resource kinds the plugin serves, by type token: `clouddb:index:<type>` for each declaration.
  * A kind's methods are the very module its dynamic resource loads (`declaration.methods`), so the
- * plugin and the dynamic provider run the same lifecycle and the same definition.
+ * plugin and the dynamic provider run the same lifecycle and the same definition. They are named
+ * here by static `require`s, each run on the kind's first call: the plugin prints its port before
+ * loading any client code, and a bundler sees every module the plugin can run (the plugin binary is
+ * one bundled file, see tools/release/).
  */
 import type { ResourceMethods } from "../resources/lifecycle/lazyProvider";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
@@ -17,6 +20,7 @@ import { PROJECT_VPC_ENDPOINT } from "../resources/public/projectVpcEndpoint";
 import { ROLE } from "../resources/public/role";
 import { SNAPSHOT } from "../resources/public/snapshot";
 import { VPC_ENDPOINT } from "../resources/public/vpcEndpoint";
+import { PACKAGE, token } from "./token";
 
 /** Every declared resource kind. */
 export const DECLARATIONS: readonly ResourceDeclaration[] = [
@@ -33,11 +37,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   PROJECT_VPC_ENDPOINT,
 ];
 
-/** The package's name in type tokens and config keys. */
-export const PACKAGE = "clouddb";
-
-/** The token of a resource, type or function named `name`: `clouddb:index:Branch`. */
-export const token = (name: string): string => `${PACKAGE}:index:${name}`;
+export { PACKAGE, token };
 
 /** The type token of a declared kind. */
 export const tokenOf = (declaration: ResourceDeclaration): string => token(declaration.type);
@@ -48,11 +48,35 @@ export interface Kind {
   methods(): ResourceMethods<CommonInputs, CommonState>;
 }
 
+type Methods = ResourceMethods<CommonInputs, CommonState>;
+
+/** Each kind's methods module by type name: the module `declaration.methods` names (a test checks it). */
+export const METHODS: Readonly<Record<string, () => Methods>> = {
+  ApiKey: () => require("../resources/apiKeyMethods"),
+  BackupSchedule: () => require("../resources/backupSchedule"),
+  Branch: () => require("../resources/branchMethods"),
+  Database: () => require("../resources/databaseMethods"),
+  Endpoint: () => require("../resources/endpointMethods"),
+  Project: () => require("../resources/projectMethods"),
+  ProjectPermission: () => require("../resources/projectPermission"),
+  ProjectVpcEndpoint: () => require("../resources/projectVpcEndpoint"),
+  Role: () => require("../resources/roleMethods"),
+  Snapshot: () => require("../resources/snapshot"),
+  VpcEndpoint: () => require("../resources/vpcEndpoint"),
+};
+
+function methodsOf(declaration: ResourceDeclaration): () => Methods {
+  const methods = METHODS[declaration.type];
+  if (methods === undefined) {
+    throw new Error(
+      `the kind ${declaration.type} has no methods module in the plugin's table: add it to METHODS`,
+    );
+  }
+  return methods;
+}
+
 const KINDS = new Map<string, Kind>(
-  DECLARATIONS.map((declaration) => [
-    tokenOf(declaration),
-    { declaration, methods: () => require(declaration.methods) },
-  ]),
+  DECLARATIONS.map((declaration) => [tokenOf(declaration), { declaration, methods: methodsOf(declaration) }]),
 );
 
 /** The kind of `token`; throws naming the tokens served when there is none. */

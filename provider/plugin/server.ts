@@ -8,51 +8,35 @@
  * Every resource call goes to the same methods the dynamic resource runs (see `kinds.ts`): this
  * file only translates between the wire and those methods.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { type ProviderSettings, settingsFromConfig, withSettings } from "../resources/host/settings";
+import type { ProviderSettings } from "../resources/host/settings";
 import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
-import { argumentFailures, functionOf } from "./functions";
-import { type Kind, kindOf, PACKAGE } from "./kinds";
+import type { Kind } from "./kinds";
+import { Any, Empty, grpcJs, packageSchema, packageVersion, Struct } from "./packaged";
+import { PACKAGE } from "./token";
 import { unwrap, wrap } from "./values";
 
-/**
- * A dependency of `@pulumi/pulumi`, resolved from where it is installed: the stubs below are built
- * against its copies of gRPC and protobuf, which this package does not depend on itself.
+/*
+ * The kinds, the functions and the client behind the settings are loaded on the first call that
+ * needs them, not before the plugin prints its port: the engine waits for that port.
  */
-export function fromPulumi<T>(id: string): T {
-  const root = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  return require(require.resolve(id, { paths: [root] }));
-}
-
-const grpcJs = fromPulumi<typeof grpc>("@grpc/grpc-js");
-const { Struct } = fromPulumi<typeof import("google-protobuf/google/protobuf/struct_pb")>(
-  "google-protobuf/google/protobuf/struct_pb",
-);
-const { Empty } = fromPulumi<typeof import("google-protobuf/google/protobuf/empty_pb")>(
-  "google-protobuf/google/protobuf/empty_pb",
-);
-const { Any } = fromPulumi<typeof import("google-protobuf/google/protobuf/any_pb")>(
-  "google-protobuf/google/protobuf/any_pb",
-);
+const kinds = (): typeof import("./kinds") => require("./kinds");
+const functions = (): typeof import("./functions") => require("./functions");
+const settings = (): typeof import("../resources/host/settings") => require("../resources/host/settings");
 
 type Props = Record<string, unknown>;
-type Struct = InstanceType<typeof Struct>;
+type StructValue = InstanceType<typeof Struct>;
 type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T) => void;
 type Handler<Req, Res> = (call: { request: Req }, callback: Callback<Res>) => void;
 
-/** The package root: its `package.json` (version) and `schema.json`. */
-const PACKAGE_ROOT = path.dirname(require.resolve("pulumi-clouddb/package.json"));
-
-const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
-const toStruct = (props: Props): Struct =>
+const toJs = (struct: StructValue | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
+const toStruct = (props: Props): StructValue =>
   // Struct cannot hold `undefined`: an absent output is left out.
   Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
 
@@ -62,7 +46,7 @@ const toStruct = (props: Props): Struct =>
  */
 function settingsOf(args: Props): ProviderSettings {
   const { plain } = unwrap(args);
-  return settingsFromConfig({
+  return settings().settingsFromConfig({
     get: (key: string) => {
       const value = plain[key.slice(`${PACKAGE}:`.length)];
       return value === undefined || value === null ? undefined : String(value);
@@ -116,29 +100,10 @@ function answer<Req, Res>(
  */
 function previewed<R extends proto.CreateResponse | proto.UpdateResponse>(
   response: R,
-  inputs: Struct | undefined,
+  inputs: StructValue | undefined,
 ): R {
   if (inputs !== undefined) response.setProperties(inputs);
   return response;
-}
-
-/** The version the plugin reports: the package's. */
-function packageVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
-/** The package schema, `schema.json` at the package root; throws saying so when it is missing. */
-function packageSchema(): string {
-  const file = path.join(PACKAGE_ROOT, "schema.json");
-  if (!fs.existsSync(file)) {
-    throw new Error(
-      `the package schema is missing: ${file} does not exist; build or reinstall the package pulumi-clouddb`,
-    );
-  }
-  return fs.readFileSync(file, "utf8");
 }
 
 /** The service's state: the settings of the one `Configure` this plugin instance got. */
@@ -153,18 +118,18 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
   /** The kind of a request's type token (older engines send only the URN, whose type is its last `::` part but one). */
   const kindOfRequest = (request: { getType?(): string; getUrn(): string }): Kind => {
     const token = request.getType?.() || request.getUrn().split("::")[2] || "";
-    return kindOf(token);
+    return kinds().kindOf(token);
   };
   /** Runs a resource method under this instance's settings, the engine's timeout bounding its waits. */
   const run = <T>(timeoutSeconds: number, method: () => Promise<T>): Promise<T> =>
-    withSettings(
+    settings().withSettings(
       timeoutSeconds > 0
         ? { ...instance.settings, operationTimeoutSeconds: timeoutSeconds }
         : instance.settings,
       method,
     );
   /** The outputs to send: the declared secrets, and the inputs that came in as secrets, wrapped. */
-  const outputs = (kind: Kind, props: Props, secretInputs: Iterable<string>): Struct =>
+  const outputs = (kind: Kind, props: Props, secretInputs: Iterable<string>): StructValue =>
     toStruct(wrap(props, [...secretsOf(kind.declaration), ...secretInputs]));
   /** The declared secrets of a request's kind, for the properties a partial failure carries. */
   const secretsFor = (request: { getType?(): string; getUrn(): string }): readonly string[] => {
@@ -344,10 +309,10 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 
     /** A function (data source): its arguments checked against its declaration, run under this instance's settings. */
     invoke: answer(async (request: proto.InvokeRequest) => {
-      const served = functionOf(request.getTok());
+      const served = functions().functionOf(request.getTok());
       const args = unwrap(toJs(request.getArgs())).plain;
       const response = new proto.InvokeResponse();
-      const failures = argumentFailures(served.declaration, args);
+      const failures = functions().argumentFailures(served.declaration, args);
       if (failures.length > 0) {
         response.setFailuresList(
           failures.map(([property, reason]) => {

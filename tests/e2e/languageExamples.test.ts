@@ -1,4 +1,4 @@
-// The preview environment in YAML and in Python (examples/preview-environment-yaml and -python),
+// The preview environment in YAML, Python and Java (examples/preview-environment-yaml, -python and -java),
 // through the provider plugin, under the real engine, against the emulator with its real Postgres:
 // `up` makes the branch, the role and DATABASE_URL (a secret, stored encrypted), the app's
 // migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
@@ -7,7 +7,6 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun } from "../emulator/helpers";
 import { killPlugins, runCli } from "./support/kill";
@@ -21,16 +20,17 @@ import {
   leaksUnder,
   ROOT,
 } from "./support/stack";
-import { previewOnBranch } from "./support/workflow";
+import { previewOnBranch, runAppMigration } from "./support/workflow";
 
 const PROJECT = DEMO.projectId;
 
 const noChange = (summary: Record<string, number | undefined>) =>
   Object.keys(summary).filter((kind) => kind !== "same");
 
-for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
+for (const language of ["yaml", "python", "java"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: the ${language} preview environment through the provider plugin${dataPlaneRun()}`, function () {
-    this.timeout(10 * 60 * 1000);
+    // A Java program is built by Maven on every run: slower.
+    this.timeout((language === "java" ? 20 : 10) * 60 * 1000);
     let emulator: RunningEmulator;
     const stacks: E2eStack[] = [];
     const workDirs: string[] = [];
@@ -93,16 +93,7 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
       assert.equal(decodeURIComponent(new URL(url).username), roles[0]?.name);
 
       // The app's migration, as the workflow's next step would run it.
-      const db = new Client({ connectionString: url });
-      await db.connect();
-      try {
-        await db.query("CREATE TABLE preview_items (id int PRIMARY KEY, note text)");
-        await db.query("INSERT INTO preview_items VALUES (1, 'made by the migration')");
-        const { rows } = await db.query("SELECT current_user AS who, count(*)::int AS n FROM preview_items");
-        assert.deepEqual(rows, [{ who: roles[0]?.name, n: 1 }]);
-      } finally {
-        await db.end();
-      }
+      assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);
 
       const raw = e2e.rawState();
       assert.ok(!raw.includes(url), "DATABASE_URL is in the state in plain text");

@@ -89,15 +89,25 @@ export async function engineStandIn(): Promise<EngineStandIn> {
   };
 }
 
+/** The plugin from the sources, run by this Node.js through ts-node. */
+const FROM_SOURCES: readonly string[] = [process.execPath, "-r", "ts-node/register/transpile-only", MAIN];
+
 /**
- * Starts the plugin from the sources with the engine's address as its argument and no `CLOUDDB_`
- * credentials in its environment (only `Configure` gives it a key), and connects to the port it prints.
+ * Starts the plugin (from the sources, or the `command` given, e.g. a built binary) with the
+ * engine's address as its argument and no `CLOUDDB_` credentials in its environment (only
+ * `Configure` gives it a key), and connects to the port it prints. `env` is laid over the
+ * environment (a `PATH` without Node.js, say).
  */
-export async function startPlugin(engineAddress: string): Promise<Plugin> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLOUDDB_POLL_INTERVAL_MS: "5,20" };
+export async function startPlugin(
+  engineAddress: string,
+  command: readonly string[] = FROM_SOURCES,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Plugin> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CLOUDDB_POLL_INTERVAL_MS: "5,20", ...extraEnv };
   for (const key of Object.keys(env))
     if (key.startsWith("CLOUDDB_") && key !== "CLOUDDB_POLL_INTERVAL_MS") delete env[key];
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", MAIN, engineAddress], {
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawn(file, [...args, engineAddress], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,11 +3,11 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { deriveSchema, renderSchema } from "../../scripts/derive-schema";
-import { generateSdks, SDK, staleFiles } from "../../scripts/derive-sdk";
+import { generateSdks, SDK, type SdkLanguage, staleFiles } from "../../scripts/derive-sdk";
 import { pythonSdkSite, venvPython } from "../e2e/support/languages";
 
-// sdk/python and sdk/go are generated from schema.json by Pulumi's own generators
-// (scripts/derive-sdk.ts). Generating them again must give the committed files byte for byte; the
+// sdk/python, sdk/go, sdk/java and sdk/dotnet are generated from schema.json by Pulumi's own
+// generators (scripts/derive-sdk.ts). Generating them again must give the committed files byte for byte; the
 // Python SDK must install with pip and load; a Go program on the Go SDK must compile.
 
 const ROOT = join(__dirname, "../..");
@@ -22,7 +22,7 @@ describe("the generated SDKs", function () {
     // stale even before schema.json is derived again.
     const fresh = generateSdks(renderSchema(deriveSchema()));
     try {
-      for (const language of ["python", "go"] as const) {
+      for (const language of Object.keys(SDK) as SdkLanguage[]) {
         const stale = staleFiles(SDK[language], fresh[language]);
         assert.deepEqual(
           stale,
@@ -59,5 +59,47 @@ describe("the generated SDKs", function () {
       env: { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
     });
     assert.equal(run.status, 0, `go build failed:\n${run.stderr}`);
+  });
+});
+
+describe("the generated Java SDK", function () {
+  // The first run fetches com.pulumi:pulumi and Maven's plugins from Maven Central: a minute.
+  this.timeout(10 * 60 * 1000);
+
+  it("builds with Maven into a jar with every resource, the package's version and the plugin the engine needs", () => {
+    const run = spawnSync("bash", [join(ROOT, "tools/java/install-sdk.sh")], { encoding: "utf8" });
+    assert.equal(run.status, 0, `tools/java/install-sdk.sh failed:\n${run.stderr}`);
+    const pom = readFileSync(join(SDK.java, "pom.xml"), "utf8");
+    assert.match(pom, /<groupId>io\.github\.pulumiclouddb<\/groupId>\s*<artifactId>clouddb<\/artifactId>/);
+    const jar = join(run.stdout.trim(), "io/github/pulumiclouddb/clouddb", VERSION, `clouddb-${VERSION}.jar`);
+    const list = spawnSync("unzip", ["-Z1", jar], { encoding: "utf8" });
+    assert.equal(list.status, 0, `${jar} is not a jar: ${list.stderr}`);
+    const classes = [
+      "Branch",
+      "Project",
+      "Endpoint",
+      "Role",
+      "Database",
+      "ApiKey",
+      "Provider",
+      "ClouddbFunctions",
+    ];
+    const missing = classes.filter(
+      (name) => !list.stdout.includes(`io/github/pulumiclouddb/clouddb/${name}.class`),
+    );
+    assert.deepEqual(missing, []);
+    const read = (file: string) =>
+      spawnSync("unzip", ["-p", jar, `io/github/pulumiclouddb/clouddb/${file}`], { encoding: "utf8" }).stdout;
+    assert.equal(read("version.txt"), VERSION);
+    const plugin = JSON.parse(read("plugin.json")) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")) as {
+      pluginDownloadURL: string;
+    };
+    assert.deepEqual(plugin, {
+      resource: true,
+      name: "clouddb",
+      version: VERSION,
+      server: schema.pluginDownloadURL,
+    });
   });
 });

@@ -14,6 +14,41 @@ import (
 
 // A database branch. Create waits for every operation it starts (`create_branch`, one `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent. Its connection strings are Pulumi secrets, encrypted in the state.
 //
+// ## Example Usage
+// ### Basic usage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			preview, err := clouddb.NewBranch(ctx, "preview", &clouddb.BranchArgs{
+//				ProjectId:  pulumi.String(config.Require(ctx, "projectId")),
+//				Name:       pulumi.String("preview"),
+//				InitSource: clouddb.InitSource_SCHEMA_ONLY,
+//				Ttl:        pulumi.String("7d"),
+//				Endpoints: clouddb.BranchEndpointSpecArray{
+//					&clouddb.BranchEndpointSpecArgs{Type: clouddb.EndpointType_READ_WRITE},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("branchId", preview.BranchId)
+//			ctx.Export("databaseUrl", preview.ConnectionUri) // a secret
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>`:

@@ -14,6 +14,45 @@ import (
 
 // A Postgres database on a branch, owned by a role; renames and owner changes happen in place.
 //
+// ## Example Usage
+// ### Basic usage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			projectId := pulumi.String(config.Require(ctx, "projectId"))
+//			branchId := pulumi.String(config.Require(ctx, "branchId"))
+//			owner, err := clouddb.NewRole(ctx, "orders-owner", &clouddb.RoleArgs{
+//				ProjectId: projectId,
+//				BranchId:  branchId,
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			orders, err := clouddb.NewDatabase(ctx, "orders", &clouddb.DatabaseArgs{
+//				ProjectId: projectId,
+//				BranchId:  branchId,
+//				OwnerName: owner.Name,
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("databaseName", orders.Name)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>/<databaseName>`:

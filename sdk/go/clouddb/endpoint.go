@@ -14,6 +14,39 @@ import (
 
 // A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
 //
+// ## Example Usage
+// ### Basic usage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			replica, err := clouddb.NewEndpoint(ctx, "replica", &clouddb.EndpointArgs{
+//				ProjectId:             pulumi.String(config.Require(ctx, "projectId")),
+//				BranchId:              pulumi.String(config.Require(ctx, "branchId")),
+//				Type:                  clouddb.EndpointType_READ_ONLY,
+//				AutoscalingLimitMinCu: pulumi.Float64(0.25),
+//				AutoscalingLimitMaxCu: pulumi.Float64(2),
+//				PoolerEnabled:         pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("host", replica.Host)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<endpointId>`:

@@ -13,6 +13,41 @@ import (
 
 // A project with its default branch, compute, role and database; `connectionUri` connects to them and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection` on projects that hold data you keep.
 //
+// ## Example Usage
+// ### Basic usage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-clouddb/pulumi-clouddb/sdk/go/clouddb"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			project, err := clouddb.NewProject(ctx, "app", &clouddb.ProjectArgs{
+//				Name:      pulumi.String("app"),
+//				PgVersion: pulumi.Int(17),
+//				DefaultEndpointSettings: &clouddb.ComputeSettingsArgs{
+//					AutoscalingLimitMinCu: pulumi.Float64(0.25),
+//					AutoscalingLimitMaxCu: pulumi.Float64(2),
+//					SuspendTimeoutSeconds: pulumi.Int(300),
+//				},
+//				DeleteProtection: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("defaultBranchId", project.DefaultBranchId)
+//			ctx.Export("databaseUrl", project.ConnectionUri) // a secret
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>`:

@@ -103,6 +103,21 @@ class ApiKey(pulumi.CustomResource):
         """
         An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by the API and kept in the state as a secret (`key`).
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        ci = clouddb.ApiKey(
+            "ci",
+            name="ci-pipeline",
+            rotation_trigger="2026-11",  # change it to rotate: the new key is made before the old one is revoked
+        )
+
+        pulumi.export("ciKey", ci.key)  # a secret
+        ```
+
         ## Import
 
         ApiKey resources cannot be imported: what one holds is returned only when it is created.
@@ -122,6 +137,21 @@ class ApiKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An API key of the Cloud Database Control API: personal (no `orgId`), organization (`orgId`) or project-scoped (`orgId` + `projectId`). Deleting it revokes it. The token is returned once by the API and kept in the state as a secret (`key`).
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        ci = clouddb.ApiKey(
+            "ci",
+            name="ci-pipeline",
+            rotation_trigger="2026-11",  # change it to rotate: the new key is made before the old one is revoked
+        )
+
+        pulumi.export("ciKey", ci.key)  # a secret
+        ```
 
         ## Import
 

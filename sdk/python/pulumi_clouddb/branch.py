@@ -343,6 +343,26 @@ class Branch(pulumi.CustomResource):
         """
         A database branch. Create waits for every operation it starts (`create_branch`, one `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent. Its connection strings are Pulumi secrets, encrypted in the state.
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        preview = clouddb.Branch(
+            "preview",
+            project_id=config.require("projectId"),
+            name="preview",
+            init_source="schema-only",
+            ttl="7d",
+            endpoints=[clouddb.BranchEndpointSpecArgs(type="read_write")],
+        )
+
+        pulumi.export("branchId", preview.branch_id)
+        pulumi.export("databaseUrl", preview.connection_uri)  # a secret
+        ```
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>`:
@@ -380,6 +400,26 @@ class Branch(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A database branch. Create waits for every operation it starts (`create_branch`, one `start_compute` per endpoint), survives `423 Locked`, and queues behind other work on the same project. A child branch (`parentId: parent.branchId`) is created after and deleted before its parent. Its connection strings are Pulumi secrets, encrypted in the state.
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        preview = clouddb.Branch(
+            "preview",
+            project_id=config.require("projectId"),
+            name="preview",
+            init_source="schema-only",
+            ttl="7d",
+            endpoints=[clouddb.BranchEndpointSpecArgs(type="read_write")],
+        )
+
+        pulumi.export("branchId", preview.branch_id)
+        pulumi.export("databaseUrl", preview.connection_uri)  # a secret
+        ```
 
         ## Import
 

@@ -152,6 +152,21 @@ class Database(pulumi.CustomResource):
         """
         A Postgres database on a branch, owned by a role; renames and owner changes happen in place.
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        branch_id = config.require("branchId")
+        owner = clouddb.Role("orders-owner", project_id=project_id, branch_id=branch_id)
+        orders = clouddb.Database("orders", project_id=project_id, branch_id=branch_id, owner_name=owner.name)
+
+        pulumi.export("databaseName", orders.name)
+        ```
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<databaseName>`:
@@ -178,6 +193,21 @@ class Database(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A Postgres database on a branch, owned by a role; renames and owner changes happen in place.
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        branch_id = config.require("branchId")
+        owner = clouddb.Role("orders-owner", project_id=project_id, branch_id=branch_id)
+        orders = clouddb.Database("orders", project_id=project_id, branch_id=branch_id, owner_name=owner.name)
+
+        pulumi.export("databaseName", orders.name)
+        ```
 
         ## Import
 

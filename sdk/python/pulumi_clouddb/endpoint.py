@@ -273,6 +273,26 @@ class Endpoint(pulumi.CustomResource):
         """
         A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        replica = clouddb.Endpoint(
+            "replica",
+            project_id=config.require("projectId"),
+            branch_id=config.require("branchId"),
+            type="read_only",
+            autoscaling_limit_min_cu=0.25,
+            autoscaling_limit_max_cu=2,
+            pooler_enabled=True,
+        )
+
+        pulumi.export("host", replica.host)
+        ```
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<endpointId>`:
@@ -306,6 +326,26 @@ class Endpoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A compute endpoint of a branch; sizes, suspend timeout, pooler, name, Postgres settings and `disabled` change in place.
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        replica = clouddb.Endpoint(
+            "replica",
+            project_id=config.require("projectId"),
+            branch_id=config.require("branchId"),
+            type="read_only",
+            autoscaling_limit_min_cu=0.25,
+            autoscaling_limit_max_cu=2,
+            pooler_enabled=True,
+        )
+
+        pulumi.export("host", replica.host)
+        ```
 
         ## Import
 

@@ -377,6 +377,28 @@ class Project(pulumi.CustomResource):
         """
         A project with its default branch, compute, role and database; `connectionUri` connects to them and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection` on projects that hold data you keep.
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        project = clouddb.Project(
+            "app",
+            name="app",
+            pg_version=17,
+            default_endpoint_settings=clouddb.ComputeSettingsArgs(
+                autoscaling_limit_min_cu=0.25,
+                autoscaling_limit_max_cu=2,
+                suspend_timeout_seconds=300,
+            ),
+            delete_protection=True,
+        )
+
+        pulumi.export("defaultBranchId", project.default_branch_id)
+        pulumi.export("databaseUrl", project.connection_uri)  # a secret
+        ```
+
         ## Import
 
         Import an existing one by its id, `<projectId>`:
@@ -416,6 +438,28 @@ class Project(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A project with its default branch, compute, role and database; `connectionUri` connects to them and is a Pulumi secret. Deleting the project deletes all of its data: set `deleteProtection` on projects that hold data you keep.
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        project = clouddb.Project(
+            "app",
+            name="app",
+            pg_version=17,
+            default_endpoint_settings=clouddb.ComputeSettingsArgs(
+                autoscaling_limit_min_cu=0.25,
+                autoscaling_limit_max_cu=2,
+                suspend_timeout_seconds=300,
+            ),
+            delete_protection=True,
+        )
+
+        pulumi.export("defaultBranchId", project.default_branch_id)
+        pulumi.export("databaseUrl", project.connection_uri)  # a secret
+        ```
 
         ## Import
 

@@ -170,6 +170,24 @@ class Role(pulumi.CustomResource):
         """
         A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`.
 
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        app = clouddb.Role(
+            "app",
+            project_id=config.require("projectId"),
+            branch_id=config.require("branchId"),
+            password_reset_trigger="2026-11",  # change it to reset the password
+        )
+
+        pulumi.export("roleName", app.name)
+        pulumi.export("password", app.password)  # a secret
+        ```
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<roleName>`:
@@ -197,6 +215,24 @@ class Role(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A Postgres role on a branch; its password is a Pulumi secret, rotated by `passwordResetTrigger`.
+
+        ## Example Usage
+        ### Basic usage
+        ```python
+        import pulumi
+        import pulumi_clouddb as clouddb
+
+        config = pulumi.Config()
+        app = clouddb.Role(
+            "app",
+            project_id=config.require("projectId"),
+            branch_id=config.require("branchId"),
+            password_reset_trigger="2026-11",  # change it to reset the password
+        )
+
+        pulumi.export("roleName", app.name)
+        pulumi.export("password", app.password)  # a secret
+        ```
 
         ## Import
 

@@ -5,26 +5,28 @@ import * as path from "node:path";
 import { prepareEngine, ROOT } from "./stack";
 
 /** The languages besides Node.js whose programs the e2e suites run under the real engine. */
-export type ProgramLanguage = "python" | "yaml";
+export type ProgramLanguage = "python" | "yaml" | "java";
 
 const TOOLS = path.join(ROOT, "tools/pulumi-cli");
 const folders = new Map<string, string>();
 
 /**
- * Runs `tools/pulumi-cli/<script>` (it answers at once from its cache and builds or installs only
- * what is missing, progress on stderr) and returns the folder it prints. Throws naming the script.
+ * Runs `tools/pulumi-cli/<script>`, or `tools/<script>` when it names its folder (it answers at once
+ * from its cache and builds or installs only what is missing, progress on stderr) and returns the
+ * folder it prints. Throws naming the script.
  */
 function toolFolder(script: string): string {
   const known = folders.get(script);
   if (known !== undefined) return known;
-  const run = spawnSync("bash", [path.join(TOOLS, script)], {
+  const file = script.includes("/") ? path.join(ROOT, "tools", script) : path.join(TOOLS, script);
+  const run = spawnSync("bash", [file], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
   const folder = run.stdout?.trim().split("\n").pop() ?? "";
   if (run.status !== 0 || !fs.existsSync(folder)) {
     const why = `exit ${run.status}, its output is above`;
-    throw new Error(`tools/pulumi-cli/${script} failed (${why}); run it by hand to see why`);
+    throw new Error(`${path.relative(ROOT, file)} failed (${why}); run it by hand to see why`);
   }
   folders.set(script, folder);
   return folder;
@@ -89,12 +91,15 @@ export function pythonSdkSite(): string {
 
 /**
  * The environment a `language` program needs under the engine, with this repository's provider
- * plugin first on PATH (`bin/`, built by `prepareEngine`) and, for Python, the SDK on PYTHONPATH.
+ * plugin first on PATH (`bin/`, built by `prepareEngine`); for Python, the SDK on PYTHONPATH; for
+ * Java, the SDK (`sdk/java`) built and installed into the local Maven repository, where the
+ * program's pom.xml finds it (tools/java/install-sdk.sh, once per version of its sources).
  */
 export function pluginProgramEnv(language: ProgramLanguage): Record<string, string> {
   const env: Record<string, string> = {
     PATH: `${path.join(ROOT, "bin")}${path.delimiter}${languagePath(language)}`,
   };
   if (language === "python") env.PYTHONPATH = pythonSdkSite();
+  if (language === "java") toolFolder("java/install-sdk.sh");
   return env;
 }

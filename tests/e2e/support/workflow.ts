@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Client } from "pg";
 import { parse as parseYaml } from "yaml";
 import type { RunningEmulator } from "../../../emulator";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
@@ -177,4 +178,21 @@ export function previewOnBranch(emulator: RunningEmulator, projectId: string, pu
   const parent = snap.branches.find((b) => b.default && b.project_id === projectId);
   const inherited = new Set((parent?.roles ?? []).map((r) => r.name));
   return { branches, roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name))) };
+}
+
+/**
+ * The app's migration, as the workflow's next step runs it with DATABASE_URL: makes a table, writes
+ * a row, and answers who it connected as and how many rows the table holds.
+ */
+export async function runAppMigration(url: string): Promise<{ who: string; n: number }[]> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query("CREATE TABLE preview_items (id int PRIMARY KEY, note text)");
+    await db.query("INSERT INTO preview_items VALUES (1, 'made by the migration')");
+    const { rows } = await db.query("SELECT current_user AS who, count(*)::int AS n FROM preview_items");
+    return rows;
+  } finally {
+    await db.end();
+  }
 }

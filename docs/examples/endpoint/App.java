@@ -1,0 +1,22 @@
+package myproject;
+
+import com.pulumi.Pulumi;
+import io.github.pulumiclouddb.clouddb.Endpoint;
+import io.github.pulumiclouddb.clouddb.EndpointArgs;
+import io.github.pulumiclouddb.clouddb.enums.EndpointType;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            var replica = new Endpoint("replica", EndpointArgs.builder()
+                .projectId(ctx.config().require("projectId"))
+                .branchId(ctx.config().require("branchId"))
+                .type(EndpointType.Read_only)
+                .autoscalingLimitMinCu(0.25)
+                .autoscalingLimitMaxCu(2.0)
+                .poolerEnabled(true)
+                .build());
+            ctx.export("host", replica.host());
+        });
+    }
+}
