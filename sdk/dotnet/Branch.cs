@@ -334,7 +334,7 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? ResetTrigger { get; set; }
 
         /// <summary>
-        /// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. The value a branch is created with is recorded, not applied.
+        /// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
         /// </summary>
         [Input("restore")]
         public Input<Inputs.BranchRestoreArgs>? Restore { get; set; }
