@@ -220,18 +220,20 @@ describe("the release folder", function () {
       );
     });
 
-    it("refuses an archive downloaded from the release's server whose checksum is not the one given, installing nothing", async () => {
-      // Pulumi v3.259 checks --checksum on a download only (with --file it installs the file as
-      // given), and its check leaves out the last bytes of a body of known length, so a download
-      // with the right checksum is refused too: the README says to check a file with sha256sum.
+    it("downloads the archive from the release's server with the checksum SHA256SUMS lists, and refuses one whose checksum is not the one given", async () => {
+      // `--file` installs the file as given, whatever `--checksum` says (the CLI checks a download
+      // only): the installation page says to check a file against SHA256SUMS first.
       const wrong = listedSum(archiveName(VERSION, { os: "linux", arch: "arm64" }))!;
       const refused = await install(["--server", server.url], wrong);
       assert.notEqual(refused.code, 0, refused.output);
       assert.match(refused.output, new RegExp(`invalid checksum, expected ${wrong}`));
       assert.ok(!fs.existsSync(installed()), "a plugin refused by its checksum is installed");
+      const right = await install(["--server", server.url], listedSum(linux())!);
+      assert.equal(right.code, 0, right.output);
+      assert.ok(fs.existsSync(installed()), `no ${installed()}`);
       assert.deepEqual(
         server.requests.filter((r) => r.includes("pulumi-resource-clouddb")),
-        [`GET /${linux()}`],
+        [`GET /${linux()}`, `GET /${linux()}`],
       );
     });
   });
