@@ -44,7 +44,7 @@ import {
   INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
-import { carrierIn, restoredInPlace } from "./restores";
+import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
@@ -339,6 +339,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const carrier = carrierIn(branches, id);
     const branch = branches.find((b) => b.id === carrier);
     if (branch === undefined) return undefined;
+    // Renamed outside: by a restore whose new branch is deleted since, this one is the data before
+    // it and the stack's branch is gone. Only then a second listing, with the deleted branches.
+    if (carrier === id && branch.name !== props.name) {
+      if (await replacedByDeleted(client, props.projectId, id, branches)) return undefined;
+    }
     const own = endpoints.filter((ep) => ep.branch_id === carrier);
     const live = liveFields(branch, own, props.parentId ?? null);
     const parentId = carrier === id ? live.parentId : props.parentId;
@@ -379,6 +384,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   },
 
   async update(step, id, outs, olds, news) {
+    await refuseReplaced(step.client, olds.projectId, id, labelOf("branch", id, olds));
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;

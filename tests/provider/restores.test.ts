@@ -94,6 +94,76 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     );
   });
 
+  it("refuses an update by the state's id once an outside restore replaced the branch: nothing changes, the message says to refresh", async () => {
+    const { inputs, made, carrier } = await restoredOutside("swap-update", { name: "swap-update" });
+    const replacedName = liveBranches().find((b) => b.id === made.id)?.name;
+    const patches = () =>
+      harness.emulator.control.requests({ route: "PATCH /projects/{project_id}/branches/{branch_id}" })
+        .length;
+    const before = patches();
+    const outs = made.outs as BranchOutputs;
+    await assert.rejects(
+      branchProvider.update!(made.id, outs, { ...inputs, name: "swap-update-2", autoscalingLimitMaxCu: 2 }),
+      (err: Error) => {
+        assert.match(
+          err.message,
+          new RegExp(`branch ${made.id} was replaced by a restore done outside Pulumi`),
+        );
+        assert.match(err.message, new RegExp(`branch ${carrier} now carries`));
+        assert.match(err.message, /run `pulumi up --refresh` \(or `pulumi refresh`\)/);
+        return true;
+      },
+    );
+    assert.equal(patches(), before, "no write reached the API");
+    assert.equal(
+      liveBranches().find((b) => b.id === made.id)?.name,
+      replacedName,
+      "the replaced branch keeps its name",
+    );
+    assert.equal(liveBranches().find((b) => b.id === carrier)?.name, "swap-update");
+  });
+
+  for (const gone of ["deleted", "expired"] as const) {
+    it(`drops the branch at refresh when the branch that replaced it was ${gone} before any refresh: the replaced one is not kept`, async () => {
+      const { made, carrier } = await restoredOutside(`swap-${gone}`, { name: `swap-${gone}` });
+      if (gone === "deleted") {
+        await client().deleteBranch(P, carrier);
+      } else {
+        const soon = new Date(harness.emulator.control.now() + 60_000).toISOString();
+        await client().updateBranch(P, carrier, { expires_at: soon });
+        harness.emulator.control.advance(120_000);
+      }
+      await projectIdle(harness.emulator, P);
+      assert.equal(
+        liveBranches().some((b) => b.id === carrier),
+        false,
+        `the successor is ${gone}`,
+      );
+      forgetFirstListings();
+      const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+      assert.equal(refreshed.id, "", "the Branch is gone from the state");
+      assert.match(liveBranches().find((b) => b.id === made.id)?.name ?? "", /_old_/);
+    });
+  }
+
+  it("keeps at refresh a branch renamed outside without a restore", async () => {
+    const inputs = await checked("renamed-outside", { name: "renamed-outside" });
+    const made = await branchProvider.create(inputs);
+    const listings = () =>
+      harness.emulator.control.requests({ route: "GET /projects/{project_id}/branches" }).length;
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const before = listings();
+    await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(listings() - before, 1, "a refresh of a branch that kept its name lists the branches once");
+    await client().updateBranch(P, made.id, { name: "renamed-elsewhere" });
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(refreshed.id, made.id);
+    assert.equal((refreshed.props as BranchOutputs).name, "renamed-elsewhere");
+  });
+
   /** A stack's branch and a snapshot of it, and the inputs that restore it from the snapshot. */
   async function withSnapshot(resource: string) {
     const inputs = await checked(resource, { name: resource, endpoints: [{ type: "read_write" }] });
