@@ -760,7 +760,8 @@ async function withConnection(
 
 /**
  * What the state records of the branch and its computes. A schema-only branch is a root for the
- * API (it reports no parent): the declared parent is kept, so it is not taken for a change.
+ * API (it reports no parent), and so is the branch a snapshot restore swapped in for the stack's
+ * (`restored_as`): the declared parent is kept, so it is not taken for a change.
  */
 function liveFields(
   b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
@@ -773,7 +774,10 @@ function liveFields(
   return {
     branchId: b.id,
     name: b.name,
-    parentId: b.parent_id ?? (initSource === "schema-only" ? declaredParent : null),
+    parentId:
+      b.restored_as !== undefined
+        ? declaredParent
+        : (b.parent_id ?? (initSource === "schema-only" ? declaredParent : null)),
     default: b.default ?? false,
     currentState: b.current_state ?? null,
     createdAt: b.created_at ?? null,

@@ -123,6 +123,27 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.equal(liveBranches().find((b) => b.id === carrier)?.name, "swap-update");
   });
 
+  it("keeps the parent the branch was made from once it follows an outside restore: a second refresh and an update do not plan a replace", async () => {
+    const { inputs, made, carrier } = await restoredOutside("swap-parent", { name: "swap-parent" });
+    const parent = (made.outs as BranchOutputs).parentId;
+    assert.notEqual(parent, null, "the branch was made from the default branch");
+    const followed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(followed.id, carrier);
+    forgetFirstListings();
+    const again = await branchProvider.read!(carrier, followed.props as BranchOutputs);
+    assert.equal((again.props as BranchOutputs).parentId, parent, "the second refresh keeps it");
+    const olds = again.props as BranchOutputs;
+    const updated = await branchProvider.update!(carrier, olds, { ...inputs, protected: true });
+    assert.equal((updated.outs as BranchOutputs).parentId, parent, "the update keeps it");
+    const diff = await branchProvider.diff!(carrier, updated.outs as BranchOutputs, {
+      ...inputs,
+      protected: true,
+    });
+    assert.deepEqual(diff.replaces ?? [], [], "no replace is planned");
+    await client().updateBranch(P, carrier, { protected: false });
+    await projectIdle(harness.emulator, P);
+  });
+
   for (const gone of ["deleted", "expired"] as const) {
     it(`drops the branch at refresh when the branch that replaced it was ${gone} before any refresh: the replaced one is not kept`, async () => {
       const { made, carrier } = await restoredOutside(`swap-${gone}`, { name: `swap-${gone}` });
