@@ -384,11 +384,14 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   },
 
   async update(step, id, outs, olds, news) {
-    await refuseReplaced(step.client, olds.projectId, id, labelOf("branch", id, olds));
+    const live = await refuseReplaced(step.client, olds.projectId, id, labelOf("branch", id, olds));
+    // The name and protection as they are now, not as last recorded: one changed outside since is
+    // brought back to the declared one too, so the next preview shows no change.
+    const now = live === undefined ? olds : { ...olds, name: live.name, protected: live.protected ?? false };
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
-    return converge(step, id, outs, olds, news, reset, restore);
+    return converge(step, id, outs, now, news, reset, restore);
   },
 
   /**

@@ -39,16 +39,18 @@ export async function carrierOf(
  * Refuses a write to branch `branchId` (by the state's id) once a finalized restore outside the
  * stack replaced it: the write would land on the replaced branch, which holds the data before the
  * restore (an update would even give it the declared name back). Pulumi's update cannot change a
- * resource's id, so only a refresh can follow the new branch. One listing of the project's branches.
+ * resource's id, so only a refresh can follow the new branch. One listing of the project's branches;
+ * returns the branch as listed (undefined when it is gone).
  */
 export async function refuseReplaced(
   client: Pick<CloudDbClient, "listBranches">,
   projectId: string,
   branchId: string,
   label: string,
-): Promise<void> {
-  const carrier = carrierIn(await client.listBranches(projectId), branchId);
-  if (carrier === branchId) return;
+): Promise<ApiBranch | undefined> {
+  const branches = await client.listBranches(projectId);
+  const carrier = carrierIn(branches, branchId);
+  if (carrier === branchId) return branches.find((b) => b.id === branchId);
   throw new ResourceError(
     "ChangeRefused",
     `${label}: branch ${branchId} was replaced by a restore done outside Pulumi; branch ${carrier} now carries ` +

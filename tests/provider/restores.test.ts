@@ -123,6 +123,25 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.equal(liveBranches().find((b) => b.id === carrier)?.name, "swap-update");
   });
 
+  it("an update after the branch was renamed and protected outside brings both back to the declared ones, so the next preview shows no change", async () => {
+    const rw = [{ type: "read_write" as const }];
+    const inputs = await checked("stale-update", { name: "stale-update", endpoints: rw });
+    const made = await branchProvider.create(inputs);
+    await client().updateBranch(P, made.id, { name: "renamed-outside-2", protected: true });
+    await projectIdle(harness.emulator, P);
+    const news = await checked("stale-update", {
+      name: "stale-update",
+      endpoints: rw,
+      suspendTimeoutSeconds: 600,
+    });
+    const updated = await branchProvider.update!(made.id, made.outs as BranchOutputs, news);
+    const after = updated.outs as BranchOutputs;
+    assert.deepEqual([after.name, after.protected], ["stale-update", false]);
+    const live = liveBranches().find((b) => b.id === made.id);
+    assert.deepEqual([live?.name, live?.protected], ["stale-update", false]);
+    assert.equal((await branchProvider.diff!(made.id, after, news)).changes, false);
+  });
+
   it("keeps the parent the branch was made from once it follows an outside restore: a second refresh and an update do not plan a replace", async () => {
     const { inputs, made, carrier } = await restoredOutside("swap-parent", { name: "swap-parent" });
     const parent = (made.outs as BranchOutputs).parentId;
