@@ -44,7 +44,7 @@ import {
   INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
-import { carrierIn, restoredInPlace } from "./restores";
+import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
@@ -339,6 +339,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const carrier = carrierIn(branches, id);
     const branch = branches.find((b) => b.id === carrier);
     if (branch === undefined) return undefined;
+    // Renamed outside: by a restore whose new branch is deleted since, this one is the data before
+    // it and the stack's branch is gone. Only then a second listing, with the deleted branches.
+    if (carrier === id && branch.name !== props.name) {
+      if (await replacedByDeleted(client, props.projectId, id, branches)) return undefined;
+    }
     const own = endpoints.filter((ep) => ep.branch_id === carrier);
     const live = liveFields(branch, own, props.parentId ?? null);
     const parentId = carrier === id ? live.parentId : props.parentId;
@@ -379,10 +384,14 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   },
 
   async update(step, id, outs, olds, news) {
+    const live = await refuseReplaced(step.client, olds.projectId, id, labelOf("branch", id, olds));
+    // The name and protection as they are now, not as last recorded: one changed outside since is
+    // brought back to the declared one too, so the next preview shows no change.
+    const now = live === undefined ? olds : { ...olds, name: live.name, protected: live.protected ?? false };
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
-    return converge(step, id, outs, olds, news, reset, restore);
+    return converge(step, id, outs, now, news, reset, restore);
   },
 
   /**
@@ -754,7 +763,8 @@ async function withConnection(
 
 /**
  * What the state records of the branch and its computes. A schema-only branch is a root for the
- * API (it reports no parent): the declared parent is kept, so it is not taken for a change.
+ * API (it reports no parent), and so is the branch a snapshot restore swapped in for the stack's
+ * (`restored_as`): the declared parent is kept, so it is not taken for a change.
  */
 function liveFields(
   b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
@@ -767,7 +777,10 @@ function liveFields(
   return {
     branchId: b.id,
     name: b.name,
-    parentId: b.parent_id ?? (initSource === "schema-only" ? declaredParent : null),
+    parentId:
+      b.restored_as !== undefined
+        ? declaredParent
+        : (b.parent_id ?? (initSource === "schema-only" ? declaredParent : null)),
     default: b.default ?? false,
     currentState: b.current_state ?? null,
     createdAt: b.created_at ?? null,

@@ -28,7 +28,10 @@ export type ResourceErrorKind =
   | "Missing"
   /** The API refused the delete, or `deleteProtection` is on. */
   | "DeleteRefused"
-  /** A planned change the service cannot make (turning logical replication off): refused at preview. */
+  /**
+   * A planned change the service cannot make (turning logical replication off): refused at preview;
+   * or one on a branch a restore outside the stack replaced: refused before any write.
+   */
   | "ChangeRefused"
   /** The API made something other than what was asked; it was undone. */
   | "UnexpectedObject"

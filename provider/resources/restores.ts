@@ -5,7 +5,8 @@
  * that lives on a branch from the branch that carries it now, so the stack keeps pointing at the
  * branch with its name and computes instead of at the renamed one.
  */
-import type { Branch as ApiBranch, CachedListings } from "../client";
+import type { Branch as ApiBranch, CachedListings, CloudDbClient } from "../client";
+import { ResourceError } from "./errors";
 
 /**
  * The branch that carries `branchId`'s name and computes among `branches`: itself, or the branch
@@ -32,6 +33,47 @@ export async function carrierOf(
   branchId: string,
 ): Promise<string> {
   return carrierIn(await client.cached.listBranches(projectId), branchId);
+}
+
+/**
+ * Refuses a write to branch `branchId` (by the state's id) once a finalized restore outside the
+ * stack replaced it: the write would land on the replaced branch, which holds the data before the
+ * restore (an update would even give it the declared name back). Pulumi's update cannot change a
+ * resource's id, so only a refresh can follow the new branch. One listing of the project's branches;
+ * returns the branch as listed (undefined when it is gone).
+ */
+export async function refuseReplaced(
+  client: Pick<CloudDbClient, "listBranches">,
+  projectId: string,
+  branchId: string,
+  label: string,
+): Promise<ApiBranch | undefined> {
+  const branches = await client.listBranches(projectId);
+  const carrier = carrierIn(branches, branchId);
+  if (carrier === branchId) return branches.find((b) => b.id === branchId);
+  throw new ResourceError(
+    "ChangeRefused",
+    `${label}: branch ${branchId} was replaced by a restore done outside Pulumi; branch ${carrier} now carries ` +
+      "its name and computes. Nothing was changed: run `pulumi up --refresh` (or `pulumi refresh`) so the stack " +
+      "follows the new branch, then apply the change",
+  );
+}
+
+/**
+ * Whether a finalized restore replaced branch `branchId` with a branch since deleted (the replaced
+ * branch, renamed, holds the data before the restore: it is not the stack's branch any more). Only
+ * a listing with deleted branches shows the successor; `live` is the project's live listing.
+ */
+export async function replacedByDeleted(
+  client: Pick<CloudDbClient, "listBranchesWithDeleted">,
+  projectId: string,
+  branchId: string,
+  live: readonly Pick<ApiBranch, "id">[],
+): Promise<boolean> {
+  const all = await client.listBranchesWithDeleted(projectId);
+  return all.some(
+    (b) => b.restored_as === branchId && b.restore_status !== "restored" && !live.some((l) => l.id === b.id),
+  );
 }
 
 /**

@@ -94,6 +94,116 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     );
   });
 
+  it("refuses an update by the state's id once an outside restore replaced the branch: nothing changes, the message says to refresh", async () => {
+    const { inputs, made, carrier } = await restoredOutside("swap-update", { name: "swap-update" });
+    const replacedName = liveBranches().find((b) => b.id === made.id)?.name;
+    const patches = () =>
+      harness.emulator.control.requests({ route: "PATCH /projects/{project_id}/branches/{branch_id}" })
+        .length;
+    const before = patches();
+    const outs = made.outs as BranchOutputs;
+    await assert.rejects(
+      branchProvider.update!(made.id, outs, { ...inputs, name: "swap-update-2", autoscalingLimitMaxCu: 2 }),
+      (err: Error) => {
+        assert.match(
+          err.message,
+          new RegExp(`branch ${made.id} was replaced by a restore done outside Pulumi`),
+        );
+        assert.match(err.message, new RegExp(`branch ${carrier} now carries`));
+        assert.match(err.message, /run `pulumi up --refresh` \(or `pulumi refresh`\)/);
+        return true;
+      },
+    );
+    assert.equal(patches(), before, "no write reached the API");
+    assert.equal(
+      liveBranches().find((b) => b.id === made.id)?.name,
+      replacedName,
+      "the replaced branch keeps its name",
+    );
+    assert.equal(liveBranches().find((b) => b.id === carrier)?.name, "swap-update");
+  });
+
+  it("an update after the branch was renamed and protected outside brings both back to the declared ones, so the next preview shows no change", async () => {
+    const rw = [{ type: "read_write" as const }];
+    const inputs = await checked("stale-update", { name: "stale-update", endpoints: rw });
+    const made = await branchProvider.create(inputs);
+    await client().updateBranch(P, made.id, { name: "renamed-outside-2", protected: true });
+    await projectIdle(harness.emulator, P);
+    const news = await checked("stale-update", {
+      name: "stale-update",
+      endpoints: rw,
+      suspendTimeoutSeconds: 600,
+    });
+    const updated = await branchProvider.update!(made.id, made.outs as BranchOutputs, news);
+    const after = updated.outs as BranchOutputs;
+    assert.deepEqual([after.name, after.protected], ["stale-update", false]);
+    const live = liveBranches().find((b) => b.id === made.id);
+    assert.deepEqual([live?.name, live?.protected], ["stale-update", false]);
+    assert.equal((await branchProvider.diff!(made.id, after, news)).changes, false);
+  });
+
+  it("keeps the parent the branch was made from once it follows an outside restore: a second refresh and an update do not plan a replace", async () => {
+    const { inputs, made, carrier } = await restoredOutside("swap-parent", { name: "swap-parent" });
+    const parent = (made.outs as BranchOutputs).parentId;
+    assert.notEqual(parent, null, "the branch was made from the default branch");
+    const followed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(followed.id, carrier);
+    forgetFirstListings();
+    const again = await branchProvider.read!(carrier, followed.props as BranchOutputs);
+    assert.equal((again.props as BranchOutputs).parentId, parent, "the second refresh keeps it");
+    const olds = again.props as BranchOutputs;
+    const updated = await branchProvider.update!(carrier, olds, { ...inputs, protected: true });
+    assert.equal((updated.outs as BranchOutputs).parentId, parent, "the update keeps it");
+    const diff = await branchProvider.diff!(carrier, updated.outs as BranchOutputs, {
+      ...inputs,
+      protected: true,
+    });
+    assert.deepEqual(diff.replaces ?? [], [], "no replace is planned");
+    await client().updateBranch(P, carrier, { protected: false });
+    await projectIdle(harness.emulator, P);
+  });
+
+  for (const gone of ["deleted", "expired"] as const) {
+    it(`drops the branch at refresh when the branch that replaced it was ${gone} before any refresh: the replaced one is not kept`, async () => {
+      const { made, carrier } = await restoredOutside(`swap-${gone}`, { name: `swap-${gone}` });
+      if (gone === "deleted") {
+        await client().deleteBranch(P, carrier);
+      } else {
+        const soon = new Date(harness.emulator.control.now() + 60_000).toISOString();
+        await client().updateBranch(P, carrier, { expires_at: soon });
+        harness.emulator.control.advance(120_000);
+      }
+      await projectIdle(harness.emulator, P);
+      assert.equal(
+        liveBranches().some((b) => b.id === carrier),
+        false,
+        `the successor is ${gone}`,
+      );
+      forgetFirstListings();
+      const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+      assert.equal(refreshed.id, "", "the Branch is gone from the state");
+      assert.match(liveBranches().find((b) => b.id === made.id)?.name ?? "", /_old_/);
+    });
+  }
+
+  it("keeps at refresh a branch renamed outside without a restore", async () => {
+    const inputs = await checked("renamed-outside", { name: "renamed-outside" });
+    const made = await branchProvider.create(inputs);
+    const listings = () =>
+      harness.emulator.control.requests({ route: "GET /projects/{project_id}/branches" }).length;
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const before = listings();
+    await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(listings() - before, 1, "a refresh of a branch that kept its name lists the branches once");
+    await client().updateBranch(P, made.id, { name: "renamed-elsewhere" });
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
+    assert.equal(refreshed.id, made.id);
+    assert.equal((refreshed.props as BranchOutputs).name, "renamed-elsewhere");
+  });
+
   /** A stack's branch and a snapshot of it, and the inputs that restore it from the snapshot. */
   async function withSnapshot(resource: string) {
     const inputs = await checked(resource, { name: resource, endpoints: [{ type: "read_write" }] });

@@ -67,6 +67,20 @@ export async function listBranches(ctx: ClientContext, projectId: string): Promi
   return (await listAnnotatedBranches(ctx, projectId)).branches;
 }
 
+/**
+ * `GET /projects/{project_id}/branches?include_deleted=true`: every branch of the project, live or
+ * deleted (the answer does not say which: a branch missing from `listBranches` is deleted).
+ */
+export async function listBranchesWithDeleted(ctx: ClientContext, projectId: string): Promise<Branch[]> {
+  const body = await send(ctx.request, {
+    method: "GET",
+    route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
+    query: { include_deleted: "true" },
+    schema: BranchListResponseSchema,
+  });
+  return body.branches;
+}
+
 /** `GET /projects/{project_id}/branches`: every live branch, with the annotation values set on each (by branch id). */
 export async function listAnnotatedBranches(
   ctx: ClientContext,
