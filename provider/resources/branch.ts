@@ -33,7 +33,7 @@ import { lsnInput, pastTimestampInput } from "./inputs/history";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
-import { CREATED_BY, markOf } from "./lifecycle/owner";
+import { CREATED_BY, CREATED_NAME, markOf } from "./lifecycle/owner";
 import {
   BRANCH,
   type BranchEndpoint,
@@ -222,7 +222,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         compact({
           branch: Object.keys(branch).length > 0 ? branch : undefined,
           endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
-          annotation_value: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+          annotation_value:
+            createKey === undefined
+              ? undefined
+              : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name }),
         }),
         { deadline },
       )
@@ -242,16 +245,19 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   /**
    * The branch an interrupted run created for this resource carries its create key as an
    * annotation (set by `create` above): its operations are awaited (the branch is recorded even
-   * if they fail) and it is taken. A branch without that annotation is never taken, nor one that
-   * has since become something else (`madeByCreate`).
+   * if they fail), it is taken, and brought to the declared inputs as `adopt` does (the program may
+   * have renamed it since). A branch without that annotation is never taken, nor one that has since
+   * become something else (`madeByCreate`).
    */
-  async findOwn({ client, deadline }, inputs, key) {
+  async findOwn(step, inputs, key) {
+    const { client, deadline } = step;
     const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
       client.listAnnotatedBranches(inputs.projectId),
     );
-    const branch = branches.find(
-      (b) => annotations.get(b.id)?.[CREATED_BY] === key && madeByCreate(b, inputs, branches),
-    );
+    const branch = branches.find((b) => {
+      const annotation = annotations.get(b.id);
+      return annotation?.[CREATED_BY] === key && madeByCreate(b, annotation, inputs, branches);
+    });
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));
@@ -260,7 +266,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     } catch (err) {
       throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
     }
-    return refreshed(client, { ...outs, operationIds: [] });
+    const olds = await existing(client, inputs, branch.id);
+    return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false);
   },
 
   created(inputs, response) {
@@ -530,18 +537,22 @@ async function resetFromParent(
 
 /**
  * Whether `branch`, which carries this resource's mark, is still what an interrupted create left:
- * it has the name that create gave it (the declared one, or its id, the API's name for an unnamed
- * branch), and no restore replaced it. A restore finalized outside the stack renames the branch it
+ * it has the name that create gave it (its `CREATED_NAME` annotation; for a branch made before that
+ * annotation or unnamed, the declared name, or its id, the API's name for an unnamed branch), and
+ * no restore replaced it. A restore finalized outside the stack renames the branch it
  * replaces and keeps its annotation (docs/api-rules.md §9): taking it would bring back the data the
  * restore replaced. Its successor's `restored_as` names it while that one lives, and the rename
  * tells it apart once the successor is gone (a `destroy`, an expiry).
  */
 function madeByCreate(
   branch: Pick<ApiBranch, "id" | "name">,
+  annotation: Readonly<Record<string, unknown>> | undefined,
   inputs: BranchInputs,
   branches: readonly Pick<ApiBranch, "restored_as" | "restore_status">[],
 ): boolean {
-  if (branch.name !== (inputs.name ?? branch.id)) return false;
+  const createdName = annotation?.[CREATED_NAME];
+  const name = typeof createdName === "string" ? createdName : (inputs.name ?? branch.id);
+  if (branch.name !== name) return false;
   return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
 }
 
