@@ -178,16 +178,23 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
+  // A new branch is restored from a snapshot (`create`); it has no history of its own to restore from yet.
   refuseAtCreate: (inputs) =>
-    inputs.restore === undefined
+    inputs.restore === undefined || inputs.restore.snapshotId !== undefined
       ? undefined
       : {
           property: "restore",
           reason:
-            "restore replaces the data of an existing branch in place, and this Branch is being created: create it " +
-            "without restore (it starts from its parent's data, or from a point of the parent's history with " +
-            "parentTimestamp or parentLsn), then add restore and run `pulumi up` again (docs/api-rules.md §9)",
+            `restore.${inputs.restore.timestamp !== undefined ? "timestamp" : "lsn"} restores a branch from a point of ` +
+            "its own history, and this Branch is being created: a new branch has no history before it is made. " +
+            "Start it from a point of its parent's history with parentTimestamp or parentLsn instead, or from a " +
+            "snapshot with restore.snapshotId (docs/api-rules.md §9)",
         },
+  noteAtCreate: (inputs) =>
+    inputs.restore?.snapshotId === undefined
+      ? undefined
+      : `the create restores the new branch's data from snapshot ${inputs.restore.snapshotId}: it is made, then its ` +
+        "data, roles and databases become the snapshot's (not its parent's)",
   // A restore already made is not looked for again: its snapshot may have expired since.
   finds: (inputs, olds) =>
     inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
@@ -237,6 +244,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         ),
       );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
+    if (inputs.restore?.snapshotId !== undefined) {
+      return restoredAtCreate({ client, deadline }, made.branch.id, outs, inputs, inputs.restore);
+    }
     // The branch exists and its operations finished: a failed re-read must not orphan it.
     const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
     return withConnection(client, inputs, current, made);
@@ -267,7 +277,14 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
     }
     const olds = await existing(client, inputs, branch.id);
-    return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false);
+    // A create with a restore restores after making the branch: a branch never restored since it was
+    // made (no `last_reset_at`) did not get there, and one a scratch branch is left of may not have.
+    const restore =
+      inputs.restore?.snapshotId !== undefined &&
+      (branch.last_reset_at == null || leftScratches(branches, branch.id).length > 0)
+        ? inputs.restore
+        : undefined;
+    return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false, restore);
   },
 
   created(inputs, response) {
@@ -488,6 +505,36 @@ async function converge(
   const stale =
     reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;
   return stale ? withConnection(client, news, next) : next;
+}
+
+/**
+ * Restores a branch `create` just made from the snapshot `restore` names, as an update's restore
+ * does (`restoreInPlace`), then reads it again with its connection strings. When the restore
+ * fails, the branch is recorded without it (a partial failure), so the next `up` restores it.
+ */
+async function restoredAtCreate(
+  { client, deadline }: Pick<Step, "client" | "deadline">,
+  id: string,
+  outs: BranchOutputs,
+  inputs: BranchInputs,
+  restore: BranchRestore,
+): Promise<BranchOutputs> {
+  try {
+    await restoreInPlace(client, id, outs, restore, deadline);
+  } catch (err) {
+    const unrestored = { ...outs, restore: undefined };
+    throw unfinished(
+      "branch",
+      id,
+      inputs,
+      unrestored,
+      err,
+      " (its restore from the snapshot did not finish)",
+    );
+  }
+  restoredInPlace(id);
+  const current = await refreshed(client, outs).catch(() => outs);
+  return withConnection(client, inputs, current);
 }
 
 /**
