@@ -716,7 +716,10 @@ async function scratchFor(
         ),
       ),
     );
-  const expires_at = new Date(Math.max(deadline, Date.now()) + SCRATCH_GRACE_MS)
+  // Counted on the service's clock (the scratch branch's creation), by which it judges the expiry.
+  const serviceNow = Date.parse(made.branch.created_at);
+  const base = Number.isNaN(serviceNow) ? Date.now() : serviceNow;
+  const expires_at = new Date(base + Math.max(deadline - Date.now(), 0) + SCRATCH_GRACE_MS)
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z");
   const { branch } = await client.updateBranch(projectId, made.branch.id, { expires_at }, { deadline });

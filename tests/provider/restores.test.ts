@@ -245,6 +245,17 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.equal(diff.changes, false, "the next preview plans nothing");
   });
 
+  it("gives the scratch branch an expiry in the future by the service's clock, which may run ahead of the provider's", async () => {
+    const snapshotId = await snapshotWithRole("ahead");
+    harness.emulator.control.advance(3 * 3_600_000);
+    const made = await branchProvider.create(
+      await checked("ahead", { name: "ahead", restore: { snapshotId } }),
+    );
+    await projectIdle(harness.emulator, P);
+    assert.equal(roles(made.id).includes("in_snapshot"), true);
+    assert.deepEqual(scratches("ahead"), []);
+  });
+
   it("finishes the restore of a create killed before it, on the branch that create made, and never restores twice", async () => {
     const snapshotId = await snapshotWithRole("cut");
     const inputs = await checked("cut", { name: "cut", restore: { snapshotId } });
