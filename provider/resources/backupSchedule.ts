@@ -65,6 +65,7 @@ true satisfies Same<z.infer<typeof BackupScheduleInputsSchema>, BackupScheduleIn
 /** A branch's backup schedule: one PUT sets it, an empty one ends it. */
 export const backupScheduleDefinition = defineResource<BackupScheduleInputs, BackupScheduleOutputs>({
   noun: "backup schedule",
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: BackupScheduleInputsSchema,
   changes: changesOf(BACKUP_SCHEDULE),
   secrets: secretsOf(BACKUP_SCHEDULE),

@@ -33,7 +33,7 @@ import { lsnInput, pastTimestampInput } from "./inputs/history";
 import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
-import { CREATED_BY, markOf } from "./lifecycle/owner";
+import { CREATED_BY, CREATED_NAME, markOf } from "./lifecycle/owner";
 import {
   BRANCH,
   type BranchEndpoint,
@@ -178,16 +178,23 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
+  // A new branch is restored from a snapshot (`create`); it has no history of its own to restore from yet.
   refuseAtCreate: (inputs) =>
-    inputs.restore === undefined
+    inputs.restore === undefined || inputs.restore.snapshotId !== undefined
       ? undefined
       : {
           property: "restore",
           reason:
-            "restore replaces the data of an existing branch in place, and this Branch is being created: create it " +
-            "without restore (it starts from its parent's data, or from a point of the parent's history with " +
-            "parentTimestamp or parentLsn), then add restore and run `pulumi up` again (docs/api-rules.md §9)",
+            `restore.${inputs.restore.timestamp !== undefined ? "timestamp" : "lsn"} restores a branch from a point of ` +
+            "its own history, and this Branch is being created: a new branch has no history before it is made. " +
+            "Start it from a point of its parent's history with parentTimestamp or parentLsn instead, or from a " +
+            "snapshot with restore.snapshotId (docs/api-rules.md §9)",
         },
+  noteAtCreate: (inputs) =>
+    inputs.restore?.snapshotId === undefined
+      ? undefined
+      : `the create restores the new branch's data from snapshot ${inputs.restore.snapshotId}: it is made, then its ` +
+        "data, roles and databases become the snapshot's (not its parent's)",
   // A restore already made is not looked for again: its snapshot may have expired since.
   finds: (inputs, olds) =>
     inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
@@ -222,7 +229,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         compact({
           branch: Object.keys(branch).length > 0 ? branch : undefined,
           endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
-          annotation_value: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+          annotation_value:
+            createKey === undefined
+              ? undefined
+              : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name }),
         }),
         { deadline },
       )
@@ -234,6 +244,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         ),
       );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
+    if (inputs.restore?.snapshotId !== undefined) {
+      return restoredAtCreate({ client, deadline }, made.branch.id, outs, inputs, inputs.restore);
+    }
     // The branch exists and its operations finished: a failed re-read must not orphan it.
     const current = await refreshed(client, outs, made.endpoints.length > 0).catch(() => outs);
     return withConnection(client, inputs, current, made);
@@ -242,16 +255,19 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
   /**
    * The branch an interrupted run created for this resource carries its create key as an
    * annotation (set by `create` above): its operations are awaited (the branch is recorded even
-   * if they fail) and it is taken. A branch without that annotation is never taken, nor one that
-   * has since become something else (`madeByCreate`).
+   * if they fail), it is taken, and brought to the declared inputs as `adopt` does (the program may
+   * have renamed it since). A branch without that annotation is never taken, nor one that has since
+   * become something else (`madeByCreate`).
    */
-  async findOwn({ client, deadline }, inputs, key) {
+  async findOwn(step, inputs, key) {
+    const { client, deadline } = step;
     const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
       client.listAnnotatedBranches(inputs.projectId),
     );
-    const branch = branches.find(
-      (b) => annotations.get(b.id)?.[CREATED_BY] === key && madeByCreate(b, inputs, branches),
-    );
+    const branch = branches.find((b) => {
+      const annotation = annotations.get(b.id);
+      return annotation?.[CREATED_BY] === key && madeByCreate(b, annotation, inputs, branches);
+    });
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));
@@ -260,7 +276,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     } catch (err) {
       throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
     }
-    return refreshed(client, { ...outs, operationIds: [] });
+    const olds = await existing(client, inputs, branch.id);
+    // A create with a restore restores after making the branch: a branch never restored since it was
+    // made (no `last_reset_at`) did not get there, and one a scratch branch is left of may not have.
+    const restore =
+      inputs.restore?.snapshotId !== undefined &&
+      (branch.last_reset_at == null || leftScratches(branches, branch.id).length > 0)
+        ? inputs.restore
+        : undefined;
+    return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false, restore);
   },
 
   created(inputs, response) {
@@ -493,6 +517,36 @@ async function converge(
 }
 
 /**
+ * Restores a branch `create` just made from the snapshot `restore` names, as an update's restore
+ * does (`restoreInPlace`), then reads it again with its connection strings. When the restore
+ * fails, the branch is recorded without it (a partial failure), so the next `up` restores it.
+ */
+async function restoredAtCreate(
+  { client, deadline }: Pick<Step, "client" | "deadline">,
+  id: string,
+  outs: BranchOutputs,
+  inputs: BranchInputs,
+  restore: BranchRestore,
+): Promise<BranchOutputs> {
+  try {
+    await restoreInPlace(client, id, outs, restore, deadline);
+  } catch (err) {
+    const unrestored = { ...outs, restore: undefined };
+    throw unfinished(
+      "branch",
+      id,
+      inputs,
+      unrestored,
+      err,
+      " (its restore from the snapshot did not finish)",
+    );
+  }
+  restoredInPlace(id);
+  const current = await refreshed(client, outs).catch(() => outs);
+  return withConnection(client, inputs, current);
+}
+
+/**
  * Brings the branch's computes, as listed now, to the `wanted` types on the same branch: deletes those
  * no longer declared (first, as a branch has one read_write compute at most), then creates the missing
  * ones with the declared settings, e.g. a compute deleted out of band. Returns the computes it kept.
@@ -539,18 +593,22 @@ async function resetFromParent(
 
 /**
  * Whether `branch`, which carries this resource's mark, is still what an interrupted create left:
- * it has the name that create gave it (the declared one, or its id, the API's name for an unnamed
- * branch), and no restore replaced it. A restore finalized outside the stack renames the branch it
+ * it has the name that create gave it (its `CREATED_NAME` annotation; for a branch made before that
+ * annotation or unnamed, the declared name, or its id, the API's name for an unnamed branch), and
+ * no restore replaced it. A restore finalized outside the stack renames the branch it
  * replaces and keeps its annotation (docs/api-rules.md §9): taking it would bring back the data the
  * restore replaced. Its successor's `restored_as` names it while that one lives, and the rename
  * tells it apart once the successor is gone (a `destroy`, an expiry).
  */
 function madeByCreate(
   branch: Pick<ApiBranch, "id" | "name">,
+  annotation: Readonly<Record<string, unknown>> | undefined,
   inputs: BranchInputs,
   branches: readonly Pick<ApiBranch, "restored_as" | "restore_status">[],
 ): boolean {
-  if (branch.name !== (inputs.name ?? branch.id)) return false;
+  const createdName = annotation?.[CREATED_NAME];
+  const name = typeof createdName === "string" ? createdName : (inputs.name ?? branch.id);
+  if (branch.name !== name) return false;
   return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
 }
 
@@ -667,7 +725,10 @@ async function scratchFor(
         ),
       ),
     );
-  const expires_at = new Date(Math.max(deadline, Date.now()) + SCRATCH_GRACE_MS)
+  // Counted on the service's clock (the scratch branch's creation), by which it judges the expiry.
+  const serviceNow = Date.parse(made.branch.created_at);
+  const base = Number.isNaN(serviceNow) ? Date.now() : serviceNow;
+  const expires_at = new Date(base + Math.max(deadline - Date.now(), 0) + SCRATCH_GRACE_MS)
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z");
   const { branch } = await client.updateBranch(projectId, made.branch.id, { expires_at }, { deadline });

@@ -48,6 +48,9 @@ true satisfies Same<z.infer<typeof SnapshotInputsSchema>, SnapshotInputs>;
 /** A snapshot of a branch, now or at a point of its history. */
 export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs>({
   noun: "snapshot",
+  // A snapshot outlives its branch, but a program that snapshots a Branch depends on it, so the
+  // engine deletes the snapshot first: a destroy refused at the branch must not have lost it.
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: SnapshotInputsSchema,
   changes: changesOf(SNAPSHOT),
   secrets: secretsOf(SNAPSHOT),

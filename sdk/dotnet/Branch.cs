@@ -334,7 +334,7 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? ResetTrigger { get; set; }
 
         /// <summary>
-        /// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+        /// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         /// </summary>
         [Input("restore")]
         public Input<Inputs.BranchRestoreArgs>? Restore { get; set; }

@@ -181,14 +181,9 @@ const CASES: Case[] = [
     says: /preserveUnderName must be a non-empty string/,
   },
   {
-    what: "a new branch with a restore from a snapshot",
-    ...branch({ restore: { snapshotId: "snap-one-a0000000" } }),
-    says: /restore replaces the data of an existing branch in place, and this Branch is being created: create it without restore/,
-  },
-  {
     what: "a new branch with a restore from its own past",
     ...branch({ restore: { timestamp: PAST } }),
-    says: /this Branch is being created/,
+    says: /restore\.timestamp restores a branch from a point of its own history, and this Branch is being created: a new branch has no history before it is made/,
   },
   {
     what: "a parentTimestamp in the future",

@@ -3,12 +3,17 @@ import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { forgetBranchDeletes } from "../../provider/resources/lifecycle/branchDelete";
 import {
+  type BackupScheduleInputs,
+  backupScheduleProvider,
+} from "../../provider/resources/public/backupSchedule";
+import {
   type BranchInputs,
   type BranchOutputs,
   branchProvider,
 } from "../../provider/resources/public/branch";
 import { type DatabaseInputs, databaseProvider } from "../../provider/resources/public/database";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
+import { type SnapshotInputs, snapshotProvider } from "../../provider/resources/public/snapshot";
 import { demoBranch, PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 // The engine deletes what lives on a branch (roles, databases, computes) before the branch. When
@@ -72,6 +77,29 @@ describe("deleting what lives on a branch that cannot be deleted", () => {
       branchRefused.message,
       /cannot be deleted: it was protected outside Pulumi; run `pulumi up --refresh`/,
     );
+  });
+
+  it("refuses a destroy's delete of a backup schedule or a snapshot of a branch protected outside Pulumi, deleting nothing", async () => {
+    const { branch } = await stack("scheduled", false);
+    const on = { projectId: P, branchId: branch.id, __provider: PROVIDER_TEXT };
+    const schedule = await backupScheduleProvider.create({
+      ...on,
+      schedule: [{ frequency: "daily", hour: 3 }],
+    } as BackupScheduleInputs);
+    const snapshot = await snapshotProvider.create({ ...on, name: "nightly" } as SnapshotInputs);
+    await projectIdle(harness.emulator, P);
+    await protect(branch.id);
+    harness.emulator.control.clearRequests();
+
+    await assert.rejects(
+      backupScheduleProvider.delete!(schedule.id, schedule.outs as never),
+      /is not deleted: its branch br-\S+ \(scheduled\) is protected/,
+    );
+    await assert.rejects(
+      snapshotProvider.delete!(snapshot.id, snapshot.outs as never),
+      /is not deleted: its branch br-\S+ \(scheduled\) is protected/,
+    );
+    assert.deepEqual(harness.writes(), [], "nothing was deleted");
   });
 
   it("deletes a role removed from a program that still declares its protected branch", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
+import { createClient } from "../../provider/client";
 import { storedName } from "../../provider/resources/apiKey";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
 import { isGeneratedWith } from "../../provider/resources/lifecycle/owner";
@@ -49,6 +50,7 @@ describe("creates after a killed run take the object that run made, and only tha
     harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status === 201)
       .length;
   const dumpState = () => harness.emulator.control.dumpState();
+  const api = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
 
   it("takes the branch an earlier run made with its create key, listing the project's branches once per run", async () => {
     const first = await branchProvider.create(
@@ -71,6 +73,45 @@ describe("creates after a killed run take the object that run made, and only tha
       harness.emulator.control.requests({ route: "GET /projects/{project_id}/branches" }).length,
       1,
     );
+  });
+
+  it("takes the branch a killed run made under the name its create gave it after the program renamed it, and renames it", async () => {
+    const first = await branchProvider.create(
+      await checked(branchProvider, "Branch", "feature", { projectId: P, name: "app" }),
+    );
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    harness.emulator.control.clearRequests();
+    const again = await branchProvider.create(
+      await checked(branchProvider, "Branch", "feature", { projectId: P, name: "app-2" }),
+    );
+    assert.equal(again.id, first.id);
+    assert.equal(again.outs?.name, "app-2");
+    assert.deepEqual(
+      dumpState()
+        .branches.filter((b) => b.deleted_at_ms === undefined && b.name.startsWith("app"))
+        .map((b) => [b.id, b.name]),
+      [[first.id, "app-2"]],
+    );
+    assert.equal(posts("POST /projects/{project_id}/branches"), 0);
+  });
+
+  it("takes a marked branch made before its create's name was recorded only under the declared name", async () => {
+    const inputs = await checked(branchProvider, "Branch", "older", { projectId: P, name: "old" });
+    // A branch made before creates recorded the name: the create key alone.
+    const made = await api().createBranch(P, {
+      branch: { name: "old" },
+      annotation_value: { "pulumi-clouddb.create-key": inputs.__createKey },
+    });
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const same = await branchProvider.create(inputs);
+    assert.equal(same.id, made.branch.id);
+    await api().updateBranch(P, made.branch.id, { name: "old-renamed" });
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const other = await branchProvider.create({ ...inputs, name: "old-2" });
+    assert.notEqual(other.id, made.branch.id);
   });
 
   it("takes the project whose default branch carries its create key, auto-named from the key", async () => {

@@ -316,6 +316,85 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     );
   });
 
+  /** A snapshot of a branch holding role `in_snapshot`, which a branch of the parent's data lacks. */
+  async function snapshotWithRole(resource: string) {
+    const source = await branchProvider.create(
+      await checked(`${resource}-source`, { name: `${resource}-source` }),
+    );
+    await client().createRole(P, source.id, { role: { name: "in_snapshot" } });
+    await projectIdle(harness.emulator, P);
+    const snapshot = await snapshotProvider.create(
+      withProvider({ projectId: P, branchId: source.id, name: `${resource}-snap` }),
+    );
+    await projectIdle(harness.emulator, P);
+    return snapshot.id;
+  }
+
+  it("creates a Branch that keeps restore.snapshotId with the snapshot's data, and its preview says so", async () => {
+    const snapshotId = await snapshotWithRole("fresh");
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    const inputs = await checked("fresh", {
+      name: "fresh",
+      endpoints: [{ type: "read_write" }],
+      restore: { snapshotId },
+    }).finally(() => setHostLineWriter(undefined));
+    assert.ok(
+      lines.some((line) =>
+        line.includes(`the create restores the new branch's data from snapshot ${snapshotId}`),
+      ),
+      lines.join("\n"),
+    );
+    const made = await branchProvider.create(inputs);
+    await projectIdle(harness.emulator, P);
+    assert.equal(roles(made.id).includes("in_snapshot"), true, "the branch has the snapshot's data");
+    assert.deepEqual((made.outs as BranchOutputs).restore, { snapshotId });
+    assert.equal((made.outs as BranchOutputs).name, "fresh");
+    assert.deepEqual(scratches("fresh"), [], "no scratch branch is left");
+    const diff = await branchProvider.diff!(made.id, made.outs as BranchOutputs, inputs);
+    assert.equal(diff.changes, false, "the next preview plans nothing");
+  });
+
+  it("gives the scratch branch an expiry in the future by the service's clock, which may run ahead of the provider's", async () => {
+    const snapshotId = await snapshotWithRole("ahead");
+    harness.emulator.control.advance(3 * 3_600_000);
+    const made = await branchProvider.create(
+      await checked("ahead", { name: "ahead", restore: { snapshotId } }),
+    );
+    await projectIdle(harness.emulator, P);
+    assert.equal(roles(made.id).includes("in_snapshot"), true);
+    assert.deepEqual(scratches("ahead"), []);
+  });
+
+  it("finishes the restore of a create killed before it, on the branch that create made, and never restores twice", async () => {
+    const snapshotId = await snapshotWithRole("cut");
+    const inputs = await checked("cut", { name: "cut", restore: { snapshotId } });
+    harness.emulator.control.failNext(SNAPSHOT_RESTORE, { status: 400 });
+    await assert.rejects(branchProvider.create(inputs));
+    await projectIdle(harness.emulator, P);
+    // The next run never heard of that branch: its create takes it and restores it.
+    forgetFirstListings();
+    const taken = await branchProvider.create(inputs);
+    await projectIdle(harness.emulator, P);
+    assert.equal(liveBranches().filter((b) => b.name === "cut").length, 1, "no second branch");
+    assert.equal(roles(taken.id).includes("in_snapshot"), true);
+    // Killed once the branch was restored, before its scratch branch was deleted: no second restore.
+    const again = await checked("cut-after", { name: "cut-after", restore: { snapshotId } });
+    harness.emulator.control.failNext(RESTORE, { afterHandler: true, reset: true });
+    harness.emulator.control.failNext(DELETE, { status: 422 });
+    setHostLineWriter(() => {});
+    await assert.rejects(branchProvider.create(again)).finally(() => setHostLineWriter(undefined));
+    await projectIdle(harness.emulator, P);
+    forgetFirstListings();
+    const restores = posts(RESTORE);
+    const finished = await branchProvider.create(again);
+    await projectIdle(harness.emulator, P);
+    assert.equal(posts(RESTORE), restores, "the branch was not restored again");
+    assert.equal(roles(finished.id).includes("in_snapshot"), true);
+    assert.deepEqual(scratches("cut-after"), [], "no scratch branch is left");
+    assert.equal(liveBranches().filter((b) => b.name === "cut-after").length, 1);
+  });
+
   /**
    * A stack's branch with role `app`, a snapshot, then `app`'s password rotated and role `later`
    * made; the inputs restore the branch from that snapshot.

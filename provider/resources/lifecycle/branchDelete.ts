@@ -1,7 +1,7 @@
 /**
  * Whether a branch's delete would be refused, judged before the objects on it are deleted
- * (docs/api-rules.md §13). The engine deletes a branch's roles, databases and computes before the
- * branch itself; when the branch then cannot be deleted, a `pulumi destroy` would have deleted them
+ * (docs/api-rules.md §13). The engine deletes a branch's roles, databases, computes, backup
+ * schedule and snapshots before the branch itself; when the branch then cannot be deleted, a `pulumi destroy` would have deleted them
  * for nothing. So the delete of an object on a branch first asks whether its branch is about to be
  * deleted and would be refused, and if so deletes nothing and says what to do.
  *

@@ -122,7 +122,7 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   /** Applies the in-place changes; `outs` already holds the new input values. Default: `outs` as they are. */
   update?(step: Step, id: string, outs: O, olds: O, news: I): Promise<O>;
   /**
-   * The branch the object lives on (a role, a database, a compute): its delete first checks that
+   * The branch the object lives on (a role, a database, a compute, a backup schedule, a snapshot): its delete first checks that
    * the branch, when this run deletes it too, can be deleted (see `branchDelete.ts`).
    */
   onBranch?(props: O): { projectId: string; branchId: string };

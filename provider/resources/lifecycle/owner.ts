@@ -10,7 +10,9 @@
  * mark its objects marks each with the key it was created with, and a create first looks for an
  * object carrying its key: one that does is provably this resource's, made by a run that never
  * recorded it. An object without the mark is never taken, whatever its name. The marks:
- * - a branch, and a project's default branch: the annotation `CREATED_BY`;
+ * - a branch, and a project's default branch: the annotation `CREATED_BY`; a branch also records the
+ *   name its create gave it (`CREATED_NAME`), and is taken only while it still has that name and no
+ *   restore replaced it (a program renamed it since: the create takes it and renames it);
  * - a compute endpoint: its `name`, which the resource does not otherwise use (`markedName`);
  * - an API key: ` #` and a short mark after the given name (the only field a key has);
  * - a role or database left unnamed: a name generated in `check` from the resource's name and key
@@ -92,6 +94,13 @@ export function wasTakenOwn(noun: string, id: string): boolean {
 
 /** The annotation marking a branch (or a project's default branch) with the create key it was made with. */
 export const CREATED_BY = "pulumi-clouddb.create-key";
+
+/**
+ * The annotation recording the name a branch's create gave it (set with `CREATED_BY` when the
+ * program names the branch): the branch is the create's own while it keeps that name, whatever the
+ * program declares since. A branch made before it, or unnamed, goes by the declared name, or its id.
+ */
+export const CREATED_NAME = "pulumi-clouddb.created-name";
 
 /** A short mark of `key`, `length` hex characters: what fits where a whole key does not. */
 export function markOf(key: string, length = 10): string {

@@ -123,7 +123,9 @@ export const BRANCH = declareResource({
     /**
      * Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point
      * of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they
-     * restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+     * restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made,
+     * then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a
+     * create (a new branch has no history of its own).
      */
     restore: { type: BRANCH_RESTORE, change: "update" },
     /** An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */

@@ -183,7 +183,7 @@ type branchArgs struct {
 	Protected *bool `pulumi:"protected"`
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger *string `pulumi:"resetTrigger"`
-	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
 	Restore *BranchRestore `pulumi:"restore"`
 	// Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
 	SuspendTimeoutSeconds *int `pulumi:"suspendTimeoutSeconds"`
@@ -223,7 +223,7 @@ type BranchArgs struct {
 	Protected pulumi.BoolPtrInput
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger pulumi.StringPtrInput
-	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
 	Restore BranchRestorePtrInput
 	// Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
 	SuspendTimeoutSeconds pulumi.IntPtrInput

@@ -57,7 +57,7 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] parent_timestamp: Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
-        :param pulumi.Input['BranchRestoreArgs'] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+        :param pulumi.Input['BranchRestoreArgs'] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] ttl: Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl counts again from that run, in place. Not with `expiresAt`.
@@ -270,7 +270,7 @@ class BranchArgs:
     @pulumi.getter
     def restore(self) -> pulumi.Input[Optional['BranchRestoreArgs']]:
         """
-        Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+        Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         """
         return pulumi.get(self, "restore")
 
@@ -387,7 +387,7 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: The project the branch belongs to. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
-        :param pulumi.Input[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+        :param pulumi.Input[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Bounds on operation waits, in seconds; default `clouddb:operationTimeoutSeconds`, else 20 minutes.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] ttl: Expiry counted from when the branch is created: `"7d"`, `"12h"`, `"1d12h"`, `"30m"` or seconds (at most 30 days). It becomes a timestamp once and stays put on later runs; changing the ttl counts again from that run, in place. Not with `expiresAt`.

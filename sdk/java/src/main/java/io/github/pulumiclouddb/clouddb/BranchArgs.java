@@ -236,14 +236,14 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+     * Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
      * 
      */
     @Import(name="restore")
     private @Nullable Output<BranchRestoreArgs> restore;
 
     /**
-     * @return Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+     * @return Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
      * 
      */
     public Optional<Output<BranchRestoreArgs>> restore() {
@@ -641,7 +641,7 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param restore Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+         * @param restore Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
          * 
          * @return builder
          * 
@@ -652,7 +652,7 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param restore Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch being created with `restore` fails at preview: create it, then add `restore`.
+         * @param restore Restores the branch&#39;s data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
          * 
          * @return builder
          * 
