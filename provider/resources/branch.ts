@@ -264,10 +264,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
       client.listAnnotatedBranches(inputs.projectId),
     );
-    const branch = branches.find((b) => {
-      const annotation = annotations.get(b.id);
-      return annotation?.[CREATED_BY] === key && madeByCreate(b, annotation, inputs, branches);
-    });
+    const marked = branches.filter((b) => annotations.get(b.id)?.[CREATED_BY] === key);
+    const branch = marked.find((b) => madeByCreate(b, annotations.get(b.id), inputs, branches));
+    // A marked branch not taken (a restore replaced it, or it was renamed) stays, but a scratch branch a
+    // killed restore of it left is a copy no run would ever come back to: it goes.
+    for (const refused of marked.filter((b) => b !== branch)) {
+      for (const scratch of leftScratches(branches, refused.id)) {
+        await client.deleteBranch(inputs.projectId, scratch.id, { deadline });
+      }
+    }
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));

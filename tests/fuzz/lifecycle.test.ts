@@ -58,6 +58,36 @@ describe("lifecycle fuzzer", function () {
     assert.equal(orphans[0]?.step, 2);
   });
 
+  // Shortest sequences the fuzzer found breaking an invariant before their fixes (the seed picks
+  // what an outside action acts on): each names the invariant it broke.
+  const FOUND: readonly [invariant: string, seed: number, steps: string][] = [
+    [
+      "replaced-data-never-returns",
+      1,
+      "up; outside restore-finalize; refresh; outside delete-branch; up --refresh",
+    ],
+    [
+      "replaced-data-never-returns",
+      22,
+      "up; outside restore-finalize-cli; outside expire-branch; up --refresh",
+    ],
+    ["replaced-data-never-returns", 43, "up; outside restore-finalize-cli; set rename; up"],
+    ["no-orphans", 1, "up; set restore=snapB; kill@1 up; cancel; up --refresh; destroy"],
+    ["no-orphans", 68, "up; set restore=snapB; outside restore-finalize; kill@2 up; up --refresh"],
+    ["no-orphans", 42, "up; destroy; kill@4 up --refresh; set rename; up --refresh"],
+    ["state-is-true", 46, "up; set restore=snapA; up"],
+    ["secrets-work", 7, "up; outside reset-password; up --refresh"],
+    ["refused-destroy-deletes-nothing", 1, "up; outside protect-branch; destroy"],
+    ["no-change-preview", 106, "up; outside rename-branch; outside restore-finalize-cli; up --refresh"],
+    ["converges", 25, "up; destroy; set restore=snapB; up"],
+  ];
+  for (const [invariant, seed, steps] of FOUND) {
+    it(`keeps ${invariant} where it once broke: seed ${seed}, ${steps}`, async () => {
+      const outcome = await fuzzer.run(seed, { steps: steps.split(";").map((s) => s.trim()) });
+      assert.deepEqual(outcome.violations, [], report(outcome));
+    });
+  }
+
   it(`keeps every invariant over ${RUNS} seeded sequences from seed ${FIRST_SEED}`, async () => {
     const failed: string[] = [];
     for (let seed = FIRST_SEED; seed < FIRST_SEED + RUNS; seed++) {
