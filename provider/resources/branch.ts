@@ -764,8 +764,11 @@ async function deleteScratches(
 
 /** The scratch branches of branch `id` that a run left (killed, or when their delete failed). */
 function leftScratches(branches: readonly ApiBranch[], id: string): ApiBranch[] {
-  const marked = new RegExp(`${scratchMark(id)}[0-9a-f]{10}$`);
-  return branches.filter((b) => b.restore_status === "restored" && marked.test(b.name));
+  // The branch's id, and the ids it had before a restore outside the stack swapped it in (their
+  // carrier is this branch): a killed restore of the branch under an earlier id left its scratch too.
+  const ids = branches.filter((b) => b.id !== id && carrierIn(branches, b.id) === id).map((b) => b.id);
+  const marks = [id, ...ids].map((each) => new RegExp(`${scratchMark(each)}[0-9a-f]{10}$`));
+  return branches.filter((b) => b.restore_status === "restored" && marks.some((m) => m.test(b.name)));
 }
 
 type LiveBranch = ReturnType<typeof liveFields>;

@@ -75,6 +75,7 @@ describe("lifecycle fuzzer", function () {
     ["no-orphans", 1, "up; set restore=snapB; kill@1 up; cancel; up --refresh; destroy"],
     ["no-orphans", 68, "up; set restore=snapB; outside restore-finalize; kill@2 up; up --refresh"],
     ["no-orphans", 42, "up; destroy; kill@4 up --refresh; set rename; up --refresh"],
+    ["no-orphans", 1049, "up; set restore=snapB; kill@2 up; outside restore-finalize; up --refresh; destroy"],
     ["state-is-true", 46, "up; set restore=snapA; up"],
     ["secrets-work", 7, "up; outside reset-password; up --refresh"],
     ["refused-destroy-deletes-nothing", 1, "up; outside protect-branch; destroy"],
