@@ -188,7 +188,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.match(
       up.output,
       new RegExp(
-        `no connection string for role "${first.roleName}" and database "neondb" on branch ${first.branchId} of project ${DEMO.orgProjectId}`,
+        `no connection string for role "${first.roleName}" and database "neondb" on branch ${first.branchId} \\(compute ep-[\\w-]+\\) of project ${DEMO.orgProjectId}`,
       ),
     );
     assert.match(up.output, /`pulumi up --refresh` creates it again/);
