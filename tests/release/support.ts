@@ -71,6 +71,7 @@ export async function serveFolder(dir: string): Promise<ServedFolder> {
       res.writeHead(404).end();
       return;
     }
+    // The engine refuses a plugin download of unknown length.
     res.writeHead(200, { "content-length": fs.statSync(file).size });
     fs.createReadStream(file).pipe(res);
   });
