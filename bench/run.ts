@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { parseArgs as parseCliArgs } from "node:util";
 import { type BranchMode, benchBranches } from "./branches";
 import { benchDataPlane } from "./data-plane";
+import { benchEnvironments } from "./environments";
 import { benchKeys } from "./keys";
 import { benchListing } from "./listing";
 import { benchPersonalKeys } from "./personal-keys";
@@ -22,7 +23,7 @@ import { disposeProject, scenarioProject } from "./support/engine";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -158,6 +159,24 @@ async function main(): Promise<void> {
     if (args.only.has(12)) {
       log("bench 12: provider start, spawn to port: dynamic host, npm plugin, plugin binary");
       print(await benchPluginStart({ runs: args.quick ? 3 : 10, log }));
+    }
+    if (args.only.has(13)) {
+      log("bench 13: preview environments in one project, roles and databases before or after the compute");
+      print(
+        await benchEnvironments({
+          n: 5,
+          d: 500,
+          runs,
+          modes: [
+            {
+              label: "roles before the compute (Branch without endpoints, Role, Database, Endpoint)",
+              rolesFirst: true,
+            },
+            { label: "roles after the compute (Branch with endpoints, Role, Database)", rolesFirst: false },
+          ],
+          log,
+        }),
+      );
     }
   } finally {
     disposeProject();

@@ -26,10 +26,20 @@ export interface BranchSpec {
   endpoints?: { type: string }[];
 }
 
+/** One entry of the scenario program's `environments` config: a branch, role, database, compute and connection string. */
+export interface EnvironmentSpec {
+  res: string;
+  projectId: string;
+  name: string;
+  /** The branch without endpoints, then the role and database, then an Endpoint depending on them. */
+  rolesFirst: boolean;
+}
+
 /** The scenario program's stack config. */
 export interface Scenario {
   keys?: KeySpec[];
   branches?: BranchSpec[];
+  environments?: EnvironmentSpec[];
   /** Resources of a dynamic provider that does nothing (no API): Pulumi's own cost per resource. */
   noops?: { res: string; name: string }[];
   /** Declares the keys and branches by type token, through the provider plugin, not the classes. */

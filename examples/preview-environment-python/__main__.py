@@ -4,7 +4,10 @@ One stack per pull request (see README.md next to this file):
   - a branch of the project's default branch with its databases and their schema, none of their
     rows, and an expiry, so a forgotten preview deletes itself,
   - a role of the app's own on it, its name generated (a run cancelled during any create is
-    finished by the next `pulumi up`, with no step),
+    finished by the next `pulumi up`, with no step), made before the branch's compute: a role made
+    on a branch that has one starts an operation on it (see docs/api-rules.md), one made before
+    starts none,
+  - the compute (an Endpoint), which depends on the role,
   - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`.
 """
 import pulumi
@@ -23,16 +26,26 @@ branch = clouddb.Branch(
     name=f"preview/pr-{pull_request}",
     init_source="schema-only",
     ttl=f"{expires_in_days}d",
-    endpoints=[{"type": "read_write"}],
+    # No endpoints here: the compute is the Endpoint below, made once the role exists.
 )
 
 # No name: it is generated (`app_` and a mark of this stack), the same on every run.
 role = clouddb.Role("app", project_id=project_id, branch_id=branch.branch_id)
 
-# Runs once the role exists: at preview, a role still to be created makes it unknown.
+# The branch's read_write compute, made after the role: the branch runs two operations in all,
+# create_branch then start_compute.
+compute = clouddb.Endpoint(
+    "compute",
+    project_id=project_id,
+    branch_id=branch.branch_id,
+    opts=pulumi.ResourceOptions(depends_on=[role]),
+)
+
+# Runs once the role and the compute exist: at preview, one still to be created makes it unknown.
 connection = clouddb.get_connection_uri_output(
     project_id=project_id,
     branch_id=branch.branch_id,
+    endpoint_id=compute.endpoint_id,
     database_name=database_name,
     role_name=role.name,
 )

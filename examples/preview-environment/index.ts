@@ -3,7 +3,9 @@
 //   - a branch of the project's default branch with its databases and their schema, none of their
 //     rows,
 //   - an expiry, so a forgotten preview deletes itself,
-//   - a role of the app's own on it,
+//   - a role of the app's own on it, made before the branch's compute: a role made on a branch
+//     that has one starts an operation on it (see docs/api-rules.md), one made before starts none,
+//   - the compute (an Endpoint), which depends on the role,
 //   - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`
 //     (`pulumi stack output --show-secrets DATABASE_URL`).
 // No object here is given a name the API cannot mark as this stack's: the role's is generated, so a
@@ -23,18 +25,27 @@ const branch = new clouddb.Branch("preview", {
   name: `preview/pr-${pullRequest}`,
   initSource: "schema-only",
   ttl: `${expiresInDays}d`,
-  endpoints: [{ type: "read_write" }],
+  // No endpoints here: the compute is the Endpoint below, made once the role exists.
 });
 
 // No `name`: the name is generated (`app_` and a mark of this stack), the same on every run, and
 // DATABASE_URL carries it. Like every role the API creates, it reads and writes every table.
 const role = new clouddb.Role("app", { projectId, branchId: branch.branchId });
 
-// `role.name` is an output of the role, so the lookup runs once the role exists; at preview, a role
-// still to be created makes DATABASE_URL unknown until `up` creates it.
+// The branch's read_write compute. Made after the role, so the role's create has no compute to
+// reconfigure and the branch runs two operations in all: create_branch, then start_compute.
+const compute = new clouddb.Endpoint(
+  "compute",
+  { projectId, branchId: branch.branchId },
+  { dependsOn: [role] },
+);
+
+// `role.name` and `compute.endpointId` are outputs, so the lookup runs once both exist; at preview,
+// a role or compute still to be created makes DATABASE_URL unknown until `up` creates it.
 const connection = clouddb.getConnectionUriOutput({
   projectId,
   branchId: branch.branchId,
+  endpointId: compute.endpointId,
   databaseName,
   roleName: role.name,
 });

@@ -12,7 +12,7 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { runCli } from "./support/kill";
 import { apiKeySecretsIn, collect, createStack, type E2eStack, ROOT } from "./support/stack";
-import { checkoutExample, EXAMPLE, type JobRun, readWorkflow } from "./support/workflow";
+import { checkoutExample, EXAMPLE, type JobRun, readWorkflow, userOperationsOn } from "./support/workflow";
 
 const execFileAsync = promisify(execFile);
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -125,10 +125,11 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     return { branch, role: branch?.roles.find((r) => r.name === roleName) };
   }
 
-  it("preview-environment: a pull request's stack: a schema-only branch that expires, a role with a generated name, DATABASE_URL to the branch's copy of neondb as a secret; destroy removes them", async () => {
+  it("preview-environment: a pull request's stack: a schema-only branch that expires, a role with a generated name made before the compute (two operations in all), DATABASE_URL to the branch's copy of neondb as a secret; destroy removes them", async () => {
     e2e = await exampleStack(emulator, "7", { expiresInDays: "2" });
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(up.summary.resourceChanges?.create, 3, e2e.output.join("\n"));
+    // The stack, the branch, the role, the compute.
+    assert.equal(up.summary.resourceChanges?.create, 4, e2e.output.join("\n"));
 
     const out = await e2e.stack.outputs();
     assert.equal(out.DATABASE_URL?.secret, true, "DATABASE_URL must be a secret output");
@@ -149,6 +150,11 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
       "no database of its own: the copy is the app's",
     );
     assert.equal(role?.password, decodeURIComponent(url.password));
+    assert.deepEqual(
+      userOperationsOn(emulator, branch.id),
+      ["create_branch", "start_compute"],
+      "the role is made before the compute, so it starts no operation",
+    );
     const ttl = Date.parse(String(out.expiresAt?.value)) - Date.now();
     assert.ok(ttl > 1.9 * DAY_MS && ttl <= 2 * DAY_MS, `expires in ${ttl} ms, not about 2 days`);
 
@@ -157,7 +163,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.ok(!raw.includes(url.password), "the role's password is in the state in plaintext");
 
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 3 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 4 }, e2e.output.join("\n"));
 
     await e2e.stack.destroy(collect(e2e.output));
     assert.equal(branchesByName().get("preview/pr-7"), undefined, "destroy leaves the branch behind");
@@ -182,7 +188,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.match(
       up.output,
       new RegExp(
-        `no connection string for role "${first.roleName}" and database "neondb" on branch ${first.branchId} of project ${DEMO.orgProjectId}`,
+        `no connection string for role "${first.roleName}" and database "neondb" on branch ${first.branchId} \\(compute ep-[\\w-]+\\) of project ${DEMO.orgProjectId}`,
       ),
     );
     assert.match(up.output, /`pulumi up --refresh` creates it again/);

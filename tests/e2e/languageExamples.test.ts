@@ -1,6 +1,6 @@
 // The preview environment in YAML, Python and Java (examples/preview-environment-yaml, -python and -java),
 // through the provider plugin, under the real engine, against the emulator with its real Postgres:
-// `up` makes the branch, the role and DATABASE_URL (a secret, stored encrypted), the app's
+// `up` makes the branch, the role, the compute after it and DATABASE_URL (a secret, stored encrypted), the app's
 // migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
 // process group and the plugin, SIGKILL) during the branch's create and again during the role's
 // converges on the next run of the workflow's command, with no orphan; destroy leaves nothing.
@@ -20,7 +20,7 @@ import {
   leaksUnder,
   ROOT,
 } from "./support/stack";
-import { previewOnBranch, runAppMigration } from "./support/workflow";
+import { previewOnBranch, runAppMigration, userOperationsOn } from "./support/workflow";
 
 const PROJECT = DEMO.projectId;
 
@@ -77,11 +77,12 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       );
     });
 
-    it("makes the preview environment; DATABASE_URL is a secret the app's migration connects with", async () => {
+    it("makes the preview environment, its role before its compute (two operations in all); DATABASE_URL is a secret the app's migration connects with", async () => {
       const e2e = await previewStack("41");
       const up = await e2e.stack.up(collect(e2e.output));
       printed.push(...e2e.output);
-      assert.equal(up.summary.resourceChanges?.create, 3, e2e.output.join("\n")); // the stack, the branch, the role
+      // The stack, the branch, the role, the compute.
+      assert.equal(up.summary.resourceChanges?.create, 4, e2e.output.join("\n"));
       const outputs = await e2e.stack.outputs();
       assert.equal(outputs.DATABASE_URL?.secret, true, "DATABASE_URL is a secret output");
       const url = String(outputs.DATABASE_URL?.value);
@@ -91,6 +92,11 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       assert.equal(branches[0]?.id, outputs.branchId?.value);
       assert.equal(roles.length, 1);
       assert.equal(decodeURIComponent(new URL(url).username), roles[0]?.name);
+      assert.deepEqual(
+        userOperationsOn(emulator, String(branches[0]?.id)),
+        ["create_branch", "start_compute"],
+        "the role is made before the compute, so it starts no operation",
+      );
 
       // The app's migration, as the workflow's next step would run it.
       assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);

@@ -180,6 +180,15 @@ export function previewOnBranch(emulator: RunningEmulator, projectId: string, pu
   return { branches, roles: branches.flatMap((b) => b.roles.filter((r) => !inherited.has(r.name))) };
 }
 
+/** The actions of the operations the program's requests started on branch `branchId`, in order. */
+export function userOperationsOn(emulator: RunningEmulator, branchId: string): string[] {
+  return emulator.control
+    .dumpState()
+    .operations.filter((op) => op.branch_id === branchId && op.initiator === "user")
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))
+    .map((op) => op.action);
+}
+
 /**
  * The app's migration, as the workflow's next step runs it with DATABASE_URL: makes a table, writes
  * a row, and answers who it connected as and how many rows the table holds.
