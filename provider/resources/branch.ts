@@ -612,8 +612,10 @@ function madeByCreate(
   branches: readonly Pick<ApiBranch, "restored_as" | "restore_status">[],
 ): boolean {
   const createdName = annotation?.[CREATED_NAME];
-  const name = typeof createdName === "string" ? createdName : (inputs.name ?? branch.id);
-  if (branch.name !== name) return false;
+  const declared = inputs.name ?? branch.id;
+  // The name its create gave it, or the declared one: a branch the program renamed in place since
+  // (then taken again by `pulumi up --replace`) has that; a restore's rename gives it neither.
+  if (branch.name !== declared && branch.name !== createdName) return false;
   return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
 }
 

@@ -19,15 +19,24 @@ export interface ResourceMethods<Inputs, Outputs> {
 export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.ResourceProvider<Inputs, Outputs> {
   const methods = (): ResourceMethods<Inputs, Outputs> => require(ref);
   return {
-    configure: (req) => methods().configure(req).catch(forHost),
-    check: (olds, news) => methods().check(olds, news).catch(forHost),
-    diff: (id, olds, news) => methods().diff(id, olds, news).catch(forHost),
-    create: (inputs) => methods().create(inputs).catch(forHost),
-    read: (id, props) => methods().read(id, props).catch(forHost),
-    update: (id, olds, news) => methods().update(id, olds, news).catch(forHost),
-    delete: (id, props) => methods().remove(id, props).catch(forHost),
+    configure: (req) => methods().configure(req).catch(rethrow),
+    check: (olds, news) => methods().check(olds, news).catch(rethrow),
+    diff: (id, olds, news) => methods().diff(id, olds, news).catch(rethrow),
+    create: (inputs) => methods().create(inputs).catch(rethrow),
+    read: (id, props) => methods().read(id, props).catch(rethrow),
+    update: (id, olds, news) => methods().update(id, olds, news).catch(rethrow),
+    delete: (id, props) => methods().remove(id, props).catch(rethrow),
   };
 }
+
+/** Whether this process is Pulumi's dynamic-provider host (its main module), which prints errors as below. */
+const UNDER_HOST = /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(require.main?.filename ?? "");
+
+/** Rethrows a method's error: shaped for the host's line under the host, as it is elsewhere. */
+const rethrow = (err: unknown): never => {
+  if (UNDER_HOST) forHost(err);
+  throw err;
+};
 
 /**
  * Rethrows `err` shaped for Pulumi's dynamic-provider host, which prints a failed call as
@@ -35,7 +44,7 @@ export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.Resou
  * package carry no stack frames (they would point into its build), so that line would end in a
  * dangling `: `; instead it reads `<name>: <message>`, the message unchanged for the engine.
  */
-function forHost(err: unknown): never {
+export function forHost(err: unknown): never {
   if (err instanceof Error && err.stack === "") {
     const { name, message } = err;
     Object.defineProperty(err, "toString", { value: () => name, configurable: true });
