@@ -106,9 +106,7 @@ for (const language of ["python", "yaml"] as const) {
       }
       // The CLI and its language hosts, the venv, and a folder of links to nothing: no node, no
       // pulumi-resource-clouddb.
-      const PATH = [...first, ensurePulumiCli().path.split(path.delimiter)[0]!, pathWith([])].join(
-        path.delimiter,
-      );
+      const PATH = [...first, path.dirname(ensurePulumiCli().binary), pathWith([])].join(path.delimiter);
       for (const command of ["node", "pulumi-resource-clouddb"]) {
         const found = spawnSync("/bin/bash", ["-c", `command -v ${command}`], { env: { PATH } });
         assert.notEqual(found.status, 0, `${command} is on the suite's PATH`);
