@@ -6,7 +6,7 @@ import type {
   CloudDbClient,
   Operation,
 } from "../client";
-import { isConflict, isOperationFailed } from "../client/errors";
+import { isConflict, isNotFound, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
@@ -265,14 +265,23 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       client.listAnnotatedBranches(inputs.projectId),
     );
     const marked = branches.filter((b) => annotations.get(b.id)?.[CREATED_BY] === key);
-    const branch = marked.find((b) => madeByCreate(b, annotations.get(b.id), inputs, branches));
+    const made = marked.find((b) => madeByCreate(b, annotations.get(b.id), inputs, branches));
+    // A restore finalized outside replaced the branch the interrupted create made: the branch it
+    // swapped in carries that branch's name and computes (and the data the user restored), so it is
+    // the one taken while it has that name, as a refresh of a recorded create follows it; never the
+    // replaced branch itself.
+    let branch = made ?? carriedFor(marked, annotations, inputs, branches);
+    // Unless a later restore replaced that one too with a branch since deleted: then it holds data a
+    // restore replaced, and the create makes a new branch.
+    if (made === undefined && branch !== undefined) {
+      if (await replacedByDeleted(client, inputs.projectId, branch.id, branches)) branch = undefined;
+    }
     // A marked branch not taken (a restore replaced it, or it was renamed) stays, but a scratch branch a
     // killed restore of it left is a copy no run would ever come back to: it goes.
     for (const refused of marked.filter((b) => b !== branch)) {
-      for (const scratch of leftScratches(branches, refused.id)) {
-        await client.deleteBranch(inputs.projectId, scratch.id, { deadline });
-      }
+      await deleteScratches(client, inputs.projectId, refused.id, branches, deadline);
     }
+    await deleteStrayScratches(client, inputs.projectId, branches, deadline);
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
     const outs = outputsOf(inputs, branch, [], opIds(ops));
@@ -284,11 +293,16 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const olds = await existing(client, inputs, branch.id);
     // A create with a restore restores after making the branch: a branch never restored since it was
     // made (no `last_reset_at`) did not get there, and one a scratch branch is left of may not have.
+    // A carried branch holds what the user's later restore put there: it is not restored again.
     const restore =
+      made !== undefined &&
       inputs.restore?.snapshotId !== undefined &&
       (branch.last_reset_at == null || leftScratches(branches, branch.id).length > 0)
         ? inputs.restore
         : undefined;
+    // Not restoring (the program dropped the restore since, or it was applied): a scratch branch the
+    // interrupted create's restore left is a copy no run comes back to.
+    if (restore === undefined) await deleteScratches(client, inputs.projectId, branch.id, branches, deadline);
     return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false, restore);
   },
 
@@ -369,14 +383,20 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     const branch = branches.find((b) => b.id === carrier);
     if (branch === undefined) return undefined;
     // Renamed outside: by a restore whose new branch is deleted since, this one is the data before
-    // it and the stack's branch is gone. Only then a second listing, with the deleted branches.
-    if (carrier === id && branch.name !== props.name) {
-      if (await replacedByDeleted(client, props.projectId, id, branches)) return undefined;
+    // it and the stack's branch is gone (also at the end of a chain of restores: the last one's new
+    // branch expired, say). Only then a second listing, with the deleted branches.
+    if (branch.name !== props.name) {
+      if (await replacedByDeleted(client, props.projectId, carrier, branches)) return undefined;
     }
     const own = endpoints.filter((ep) => ep.branch_id === carrier);
     const live = liveFields(branch, own, props.parentId ?? null);
     const parentId = carrier === id ? live.parentId : props.parentId;
-    return { ...props, ...live, parentId: parentId === null ? null : carrierIn(branches, parentId) };
+    // Scratch branches a killed restore of it left: recorded, so the next `up` deletes them (`stale`).
+    const left = leftScratches(branches, carrier).map((b) => b.id);
+    return withLeftScratches(
+      { ...props, ...live, parentId: parentId === null ? null : carrierIn(branches, parentId) },
+      left,
+    );
   },
 
   inputsOf: (outs) =>
@@ -394,9 +414,21 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       ...declaredOnly(outs),
     }),
 
-  /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
-  /** A restore replaces the branch's data: the preview says from what, and what happens to the data before it. */
+  /** A refresh found scratch branches a killed restore of it left: an update deletes them. */
+  stale: (olds) => leftScratchIds(olds).length > 0,
+
+  /**
+   * A restore replaces the branch's data: the preview says from what, and what happens to the data
+   * before it; an update that deletes left scratch branches says so.
+   */
   review(olds, news) {
+    const left = leftScratchIds(olds);
+    if (
+      left.length > 0 &&
+      (news.restore?.snapshotId === undefined || sameRestore(news.restore, olds.restore))
+    ) {
+      return `the update deletes the scratch branch ${left.join(", ")} that an interrupted restore of it left (a copy of a snapshot's data)`;
+    }
     const restore = news.restore;
     if (restore === undefined || sameRestore(restore, olds.restore)) return undefined;
     const from =
@@ -412,15 +444,26 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     return `the update restores the branch's data from ${from}: its computes restart, its roles and databases become those of the restore point, and the data before it is ${kept}`;
   },
 
+  /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
   async update(step, id, outs, olds, news) {
-    const live = await refuseReplaced(step.client, olds.projectId, id, labelOf("branch", id, olds));
+    const { live, branches } = await refuseReplaced(
+      step.client,
+      olds.projectId,
+      id,
+      labelOf("branch", id, olds),
+    );
     // The name and protection as they are now, not as last recorded: one changed outside since is
     // brought back to the declared one too, so the next preview shows no change.
     const now = live === undefined ? olds : { ...olds, name: live.name, protected: live.protected ?? false };
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
-    return converge(step, id, outs, now, news, reset, restore);
+    // A scratch branch a killed restore of this branch left is a copy no run comes back to, unless
+    // this update restores from a snapshot (`scratchFor` reuses one of the same restore).
+    if (restore?.snapshotId === undefined) {
+      await deleteScratches(step.client, olds.projectId, id, branches, step.deadline);
+    }
+    return converge(step, id, withLeftScratches(outs, []), now, news, reset, restore);
   },
 
   /**
@@ -433,6 +476,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
       client.listAnnotatedBranches(props.projectId),
     ).catch(() => ({ branches: [] }));
     await deleteScratches(client, props.projectId, id, branches, deadline);
+    await deleteStrayScratches(client, props.projectId, branches, deadline);
     await client.deleteBranch(props.projectId, id, { deadline });
   },
 
@@ -505,10 +549,6 @@ async function converge(
     for (const ep of kept) {
       await client.updateEndpoint(projectId, ep.id, { endpoint: apiComputeSettings(news) }, { deadline });
     }
-  }
-  // A killed restore's scratch branch would pass for applied once the data was replaced another way.
-  if (reset || (restore !== undefined && restore.snapshotId === undefined)) {
-    await deleteScratches(client, projectId, id, await client.listBranches(projectId), deadline);
   }
   if (reset) await resetFromParent(client, id, outs, deadline);
   if (restore !== undefined) {
@@ -617,6 +657,27 @@ function madeByCreate(
   // (then taken again by `pulumi up --replace`) has that; a restore's rename gives it neither.
   if (branch.name !== declared && branch.name !== createdName) return false;
   return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
+}
+
+/**
+ * The live branch that a finalized restore outside the stack swapped in for one of `marked` (the
+ * branches an interrupted create of this resource made), followed through repeated restores, while
+ * it has the declared name or the one that create gave.
+ */
+function carriedFor(
+  marked: readonly ApiBranch[],
+  annotations: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+  inputs: BranchInputs,
+  branches: readonly ApiBranch[],
+): ApiBranch | undefined {
+  for (const replaced of marked) {
+    const carrier = carrierIn(branches, replaced.id);
+    const branch = carrier === replaced.id ? undefined : branches.find((b) => b.id === carrier);
+    // Renamed outside since (to neither the declared name nor the one the create gave): the user's.
+    const names = [inputs.name ?? replaced.id, annotations.get(replaced.id)?.[CREATED_NAME]];
+    if (branch !== undefined && names.includes(branch.name)) return branch;
+  }
+  return undefined;
 }
 
 /** Whether two restore inputs name the same restore. */
@@ -751,7 +812,24 @@ function scratchName(id: string, name: string, restore: BranchRestore): string {
   return `${name}${scratchMark(id)}${markOf(`restore:${JSON.stringify(compact({ ...restore }))}`)}`;
 }
 
-/** Deletes the scratch branches of branch `id` that `branches` shows (`leftScratches`). */
+/** The output that records the ids of a branch's left scratch branches, found by a refresh. */
+const LEFT_SCRATCHES = "__leftScratches";
+
+function leftScratchIds(outs: BranchOutputs): string[] {
+  const ids = (outs as Record<string, unknown>)[LEFT_SCRATCHES];
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
+/** `outs` recording `ids` as its left scratch branches (none: the output is left out). */
+function withLeftScratches(outs: BranchOutputs, ids: readonly string[]): BranchOutputs {
+  const { [LEFT_SCRATCHES]: _had, ...rest } = outs as Record<string, unknown>;
+  return (ids.length === 0 ? rest : { ...rest, [LEFT_SCRATCHES]: ids }) as BranchOutputs;
+}
+
+/**
+ * Deletes the scratch branches of branch `id` that `branches` shows (`leftScratches`). The listing
+ * may be the run's first (shared): one another step of the run deleted since is gone already.
+ */
 async function deleteScratches(
   client: CloudDbClient,
   projectId: string,
@@ -759,8 +837,42 @@ async function deleteScratches(
   branches: readonly ApiBranch[],
   deadline: number,
 ): Promise<void> {
-  for (const scratch of leftScratches(branches, id)) {
-    await client.deleteBranch(projectId, scratch.id, { deadline });
+  await dropAll(client, projectId, leftScratches(branches, id), deadline);
+}
+
+/**
+ * Deletes the scratch branches whose branch is gone (deleted outside, or expired, while a killed
+ * run's restore of it was under way): that restore can never be finalized, and no run would come
+ * back to them. A scratch branch's name marks its branch (`scratchMark`); none of the listed
+ * branches has that mark.
+ */
+async function deleteStrayScratches(
+  client: CloudDbClient,
+  projectId: string,
+  branches: readonly ApiBranch[],
+  deadline: number,
+): Promise<void> {
+  const marks = new Set(branches.map((b) => scratchMark(b.id)));
+  const stray = branches.filter((b) => {
+    const mark = b.restore_status === "restored" ? SCRATCH_NAME.exec(b.name)?.[1] : undefined;
+    return mark !== undefined && !marks.has(mark);
+  });
+  await dropAll(client, projectId, stray, deadline);
+}
+
+/** How a scratch branch's name ends (`scratchName`): its branch's mark, then the restore's. */
+const SCRATCH_NAME = /(_restoring_[0-9a-f]{10}_)[0-9a-f]{10}$/;
+
+async function dropAll(
+  client: CloudDbClient,
+  projectId: string,
+  scratches: readonly ApiBranch[],
+  deadline: number,
+): Promise<void> {
+  for (const scratch of scratches) {
+    await client
+      .deleteBranch(projectId, scratch.id, { deadline })
+      .catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
   }
 }
 

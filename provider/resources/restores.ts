@@ -40,17 +40,17 @@ export async function carrierOf(
  * stack replaced it: the write would land on the replaced branch, which holds the data before the
  * restore (an update would even give it the declared name back). Pulumi's update cannot change a
  * resource's id, so only a refresh can follow the new branch. One listing of the project's branches;
- * returns the branch as listed (undefined when it is gone).
+ * returns the branch as listed (undefined when it is gone) and the listing.
  */
 export async function refuseReplaced(
   client: Pick<CloudDbClient, "listBranches">,
   projectId: string,
   branchId: string,
   label: string,
-): Promise<ApiBranch | undefined> {
+): Promise<{ live: ApiBranch | undefined; branches: ApiBranch[] }> {
   const branches = await client.listBranches(projectId);
   const carrier = carrierIn(branches, branchId);
-  if (carrier === branchId) return branches.find((b) => b.id === branchId);
+  if (carrier === branchId) return { live: branches.find((b) => b.id === branchId), branches };
   throw new ResourceError(
     "ChangeRefused",
     `${label}: branch ${branchId} was replaced by a restore done outside Pulumi; branch ${carrier} now carries ` +

@@ -83,16 +83,27 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     });
   }
 
-  it("never takes the replaced branch while the branch that replaced it lives: a create after the state lost it makes its own", async () => {
-    const { declared, made, carrier } = await restoredOutside("swap-live", {});
-    forgetFirstListings();
-    const again = await branchProvider.create(await checked("swap-live", declared));
-    assert.deepEqual(
-      [again.id === made.id, again.id === carrier],
-      [false, false],
-      "neither the replaced branch nor its successor (which has no mark) is taken",
-    );
-  });
+  for (const [what, args] of [
+    ["named", { name: "swap-live" }],
+    ["unnamed", {}],
+  ] as const) {
+    it(`a create after the state lost the ${what} branch takes the branch a live outside restore swapped in, never the replaced one`, async () => {
+      const { declared, made, carrier } = await restoredOutside(`swap-live-${what}`, args);
+      forgetFirstListings();
+      const before = posts("POST /projects/{project_id}/branches");
+      const again = await branchProvider.create(await checked(`swap-live-${what}`, declared));
+      // The swapped-in branch carries the name and the compute the lost create made: making another
+      // would leave that compute behind (unnamed) or meet the name taken (named).
+      assert.equal(again.id, carrier, "the branch that carries the name and computes is taken");
+      assert.notEqual(again.id, made.id);
+      assert.equal(
+        (again.outs as BranchOutputs).endpoints.length,
+        1,
+        "with the compute the lost create made",
+      );
+      assert.equal(posts("POST /projects/{project_id}/branches"), before, "and no second branch is made");
+    });
+  }
 
   it("refuses an update by the state's id once an outside restore replaced the branch: nothing changes, the message says to refresh", async () => {
     const { inputs, made, carrier } = await restoredOutside("swap-update", { name: "swap-update" });
