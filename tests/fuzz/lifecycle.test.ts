@@ -81,6 +81,33 @@ describe("lifecycle fuzzer", function () {
     ["refused-destroy-deletes-nothing", 1, "up; outside protect-branch; destroy"],
     ["no-change-preview", 106, "up; outside rename-branch; outside restore-finalize-cli; up --refresh"],
     ["converges", 25, "up; destroy; set restore=snapB; up"],
+    [
+      "converges",
+      1328,
+      "up; destroy; kill@4 up; outside restore-finalize-cli; cancel; up --refresh; destroy",
+    ],
+    [
+      "replaced-data-never-returns",
+      1169,
+      "up; outside restore-finalize; outside restore-finalize; outside expire-branch; cancel; up --refresh; destroy",
+    ],
+    ["no-orphans", 1210, "up; set restore=snapB; kill@2 up; set restore=none; cancel; up --refresh; destroy"],
+    ["no-orphans", 1210, "up; set restore=snapB; kill@2 up; set restore=none; cancel; refresh; up; destroy"],
+    [
+      "no-orphans",
+      1424,
+      "up; set restore=snapA; kill@2 up --refresh; outside expire-branch; cancel; up --refresh; destroy",
+    ],
+    [
+      "no-orphans",
+      1941,
+      "up; outside delete-branch; set restore=snapA; kill@3 up --refresh; set restore=none; cancel; up --refresh; destroy",
+    ],
+    [
+      "no-orphans",
+      1441,
+      "up; set restore=snapA; kill@3 up --refresh; outside delete-branch; cancel; up --refresh; destroy",
+    ],
   ];
   for (const [invariant, seed, steps] of FOUND) {
     it(`keeps ${invariant} where it once broke: seed ${seed}, ${steps}`, async () => {
@@ -89,23 +116,9 @@ describe("lifecycle fuzzer", function () {
     });
   }
 
-  // Seeds that still break an invariant, an open bug each (docs/invariants.md, "Open"): the budget
-  // passes over them, and this test fails once one no longer breaks it, to be taken off the list.
-  const OPEN: ReadonlyMap<number, string> = new Map([[199, "no-orphans"]]);
-  for (const [seed, invariant] of OPEN) {
-    it(`still breaks ${invariant} on seed ${seed}, an open bug`, async () => {
-      const outcome = await fuzzer.run(seed);
-      assert.ok(
-        outcome.violations.some((v) => v.invariant === invariant),
-        `seed ${seed} no longer breaks ${invariant}: take it off OPEN\n${report(outcome)}`,
-      );
-    });
-  }
-
-  it(`keeps every invariant over ${RUNS} seeded sequences from seed ${FIRST_SEED}, but the open ones`, async () => {
+  it(`keeps every invariant over ${RUNS} seeded sequences from seed ${FIRST_SEED}`, async () => {
     const failed: string[] = [];
     for (let seed = FIRST_SEED; seed < FIRST_SEED + RUNS; seed++) {
-      if (OPEN.has(seed)) continue;
       const outcome = await fuzzer.run(seed);
       assert.deepEqual(outcome.steps.slice(-FINALE.length), [...FINALE]);
       if (outcome.violations.length > 0) failed.push(report(outcome));

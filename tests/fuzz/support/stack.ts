@@ -4,15 +4,19 @@
 // them. A step may be killed after its k-th API write (see killSwitch.ts): what the API did stays
 // done, and the state keeps only what the engine had recorded before the kill.
 import type * as pulumi from "@pulumi/pulumi";
+import { DEMO } from "../../../emulator";
 import {
   apiKeyProvider,
   backupScheduleProvider,
   branchProvider,
   databaseProvider,
   endpointProvider,
+  projectPermissionProvider,
   projectProvider,
+  projectVpcEndpointProvider,
   roleProvider,
   snapshotProvider,
+  vpcEndpointProvider,
 } from "../../../provider";
 import { resetRegistry } from "../../../provider/client";
 import { forgetRun } from "../../../provider/resources/processState";
@@ -30,7 +34,10 @@ export type Kind =
   | "Database"
   | "Snapshot"
   | "BackupSchedule"
-  | "ApiKey";
+  | "ApiKey"
+  | "ProjectPermission"
+  | "VpcEndpoint"
+  | "ProjectVpcEndpoint";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -41,6 +48,9 @@ const PROVIDERS: Record<Kind, Provider> = {
   Snapshot: snapshotProvider as unknown as Provider,
   BackupSchedule: backupScheduleProvider as unknown as Provider,
   ApiKey: apiKeyProvider as unknown as Provider,
+  ProjectPermission: projectPermissionProvider as unknown as Provider,
+  VpcEndpoint: vpcEndpointProvider as unknown as Provider,
+  ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -51,9 +61,21 @@ export interface Knobs {
   restore: "none" | "snapA" | "snapB";
   /** The role's `passwordResetTrigger` (0: none). */
   rotate: number;
+  /**
+   * Which VPC endpoint the program assigns (`vpcEndpointOf`): an organization never takes back one
+   * it removed, so after a destroy removed it the user declares the next one.
+   */
+  vpc: number;
 }
 
-export const FIRST_KNOBS: Knobs = { rename: 0, restore: "none", rotate: 0 };
+export const FIRST_KNOBS: Knobs = { rename: 0, restore: "none", rotate: 0, vpc: 0 };
+
+/** The VPC endpoint id the program assigns under `knobs`. */
+export const vpcEndpointOf = (knobs: Knobs) => `vpce-0f0a${String(knobs.vpc).padStart(4, "0")}`;
+
+/** The organization and region of the fuzzer's project (the VPC endpoint's too). */
+export const FUZZ_ORG = DEMO.orgId;
+export const FUZZ_REGION = "aws-us-east-2";
 
 /** A resource of the program: its outputs so far (by resource name) and the knobs give its inputs. */
 export interface Spec {
@@ -70,10 +92,16 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * The program, in dependency order: a project; two snapshots of its default branch; a branch with
  * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
- * that branch; a personal API key.
+ * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
+ * the project's organization, and the project restricted to it.
  */
 export const PROGRAM: readonly Spec[] = [
-  { name: "proj", kind: "Project", deps: [], inputs: () => ({ name: "fuzz" }) },
+  {
+    name: "proj",
+    kind: "Project",
+    deps: [],
+    inputs: () => ({ name: "fuzz", orgId: FUZZ_ORG, regionId: FUZZ_REGION }),
+  },
   {
     name: "snapA",
     kind: "Snapshot",
@@ -139,6 +167,33 @@ export const PROGRAM: readonly Spec[] = [
     }),
   },
   { name: "key", kind: "ApiKey", deps: [], inputs: () => ({ name: "fz-key" }) },
+  {
+    name: "share",
+    kind: "ProjectPermission",
+    deps: ["proj"],
+    inputs: (o) => ({ projectId: o("proj").projectId, email: "reviewer@example.com" }),
+  },
+  {
+    name: "vpce",
+    kind: "VpcEndpoint",
+    deps: [],
+    inputs: (_o, k) => ({
+      orgId: FUZZ_ORG,
+      regionId: FUZZ_REGION,
+      vpcEndpointId: vpcEndpointOf(k),
+      label: "fuzz",
+    }),
+  },
+  {
+    name: "restrict",
+    kind: "ProjectVpcEndpoint",
+    deps: ["proj", "vpce"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      vpcEndpointId: o("vpce").vpcEndpointId,
+      label: "fuzz",
+    }),
+  },
 ];
 
 /** The URN the engine gives a resource of the program. */

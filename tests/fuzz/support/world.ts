@@ -8,7 +8,17 @@ import { join } from "node:path";
 import { DEMO, type EmulatorStateView, type RunningEmulator, startEmulator } from "../../../emulator";
 import { setHostLineWriter } from "../../../provider/resources/host/progress";
 import { runNeonctl } from "../../emulator/neonctl-harness";
-import { appName, type Driver, type Entry, FIRST_KNOBS, type Knobs, Stack, type StepResult } from "./stack";
+import {
+  appName,
+  type Driver,
+  type Entry,
+  FIRST_KNOBS,
+  FUZZ_ORG,
+  type Knobs,
+  Stack,
+  type StepResult,
+  vpcEndpointOf,
+} from "./stack";
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence. */
 export class Random {
@@ -58,6 +68,7 @@ export const OUTSIDE = [
   "drop-database",
   "revoke-key",
   "delete-snapshot",
+  "revoke-permission",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -139,6 +150,12 @@ interface Ids {
   snapshots: Set<string>;
   keys: Set<string>;
   projects: Set<string>;
+  /** Project permissions (grants) not revoked, by id. */
+  grants: Set<string>;
+  /** VPC endpoints assigned to the organization, as `<org>/<region>/<id>` (the resource's id). */
+  vpcEndpoints: Set<string>;
+  /** Projects' VPC restrictions, as `<project>/<endpoint>` (the resource's id). */
+  restrictions: Set<string>;
 }
 
 /** One emulator for a batch of sequences. */
@@ -312,6 +329,7 @@ class Sequence {
     if (match === null) throw new Error(`unknown step ${JSON.stringify(text)}`);
     const kill = match[1] === undefined ? {} : { killAfterWrite: Number(match[1]) };
     const command = match[2];
+    if (command?.startsWith("up") === true) this.nextVpcEndpointIfRemoved();
     const before = this.ids();
     let result: StepResult;
     if (command === "destroy") {
@@ -388,6 +406,15 @@ class Sequence {
     throw new Error(`cannot tamper with ${what}`);
   }
 
+  /**
+   * The organization never takes back a VPC endpoint it removed (a destroy removes the program's):
+   * the user then declares the next one, as they would after reading the preview's warning.
+   */
+  private nextVpcEndpointIfRemoved(): void {
+    const org = this.dump().organizations.find((o) => o.id === FUZZ_ORG);
+    while ((org?.removed_vpc_endpoints ?? []).includes(vpcEndpointOf(this.knobs))) this.knobs.vpc += 1;
+  }
+
   private set(change: string): string {
     if (change === "rename") this.knobs.rename += 1;
     else if (change === "rotate") this.knobs.rotate += 1;
@@ -409,6 +436,25 @@ class Sequence {
       snapshots: new Set(s.snapshots.map((x) => x.id)),
       keys: new Set(s.apiKeys.filter((k) => !k.revoked).map((k) => String(k.id))),
       projects: new Set(s.projects.filter((p) => p.deleted_at_ms === undefined).map((p) => p.id)),
+      grants: new Set(
+        s.projects.flatMap((p) =>
+          p.deleted_at_ms !== undefined
+            ? []
+            : (p.permissions ?? []).filter((g) => g.revoked_at_ms === undefined).map((g) => g.id),
+        ),
+      ),
+      vpcEndpoints: new Set(
+        s.organizations.flatMap((o) =>
+          (o.vpc_endpoints ?? []).map((e) => `${o.id}/${e.region_id}/${e.vpc_endpoint_id}`),
+        ),
+      ),
+      restrictions: new Set(
+        s.projects.flatMap((p) =>
+          p.deleted_at_ms !== undefined
+            ? []
+            : (p.vpc_restrictions ?? []).map((r) => `${p.id}/${r.vpc_endpoint_id}`),
+        ),
+      ),
     };
   }
 
@@ -506,6 +552,14 @@ class Sequence {
       return `revoked key ${key.id}`;
     }
     if (projectId === undefined) return "no project";
+    if (action === "revoke-permission") {
+      const grant = s.projects
+        .find((p) => p.id === projectId)
+        ?.permissions?.find((g) => g.revoked_at_ms === undefined);
+      if (grant === undefined) return "no permission";
+      await this.api("DELETE", `/projects/${projectId}/permissions/${grant.id}`);
+      return `revoked permission ${grant.id} (${grant.email})`;
+    }
     if (action === "delete-snapshot") {
       const snaps = s.snapshots.filter((x) => x.project_id === projectId);
       if (snaps.length === 0) return "no snapshot";
@@ -547,6 +601,9 @@ class Sequence {
         return `deleted ${app.id}`;
       case "rename-branch":
         await this.api("PATCH", branchPath, { branch: { name: `renamed-${n}` } });
+        // A branch no state records (a killed create made it) is taken by a later create only
+        // under the name that create gave it: renamed outside, it is the user's, with its computes.
+        if (this.stack.state.get("app")?.id !== app.id) this.disown(app.id);
         return `renamed ${app.id} to renamed-${n}`;
       case "protect-branch":
         await this.api("PATCH", branchPath, { branch: { protected: true } });
@@ -587,6 +644,12 @@ class Sequence {
         return `dropped database ${db.name}`;
       }
     }
+  }
+
+  /** Branch `id` and the computes on it are no longer the stack's (the user claimed them). */
+  private disown(id: string): void {
+    this.madeByStack.delete(id);
+    for (const e of this.dump().endpoints) if (e.branch_id === id) this.madeByStack.delete(e.id);
   }
 
   // --- invariants --------------------------------------------------------------------------------
@@ -641,9 +704,12 @@ class Sequence {
         before.endpoints.has(made.id) ||
         before.snapshots.has(made.id) ||
         before.keys.has(made.id) ||
-        before.projects.has(made.id);
+        before.projects.has(made.id) ||
+        before.grants.has(made.id) ||
+        before.vpcEndpoints.has(made.id) ||
+        before.restrictions.has(made.id);
       if (!existed) continue;
-      if (!this.madeByStack.has(made.id)) {
+      if (!this.madeByStack.has(made.id) && !this.carriesOwn(s, made.id)) {
         this.fail(
           "takes-only-its-own",
           index,
@@ -668,6 +734,21 @@ class Sequence {
         }
       }
     }
+  }
+
+  /**
+   * Whether branch `id` is one a finalized restore swapped in for a branch the stack made, followed
+   * through repeated restores: it carries that branch's name and computes.
+   */
+  private carriesOwn(s: State, id: string): boolean {
+    const swapped = (b: Branch) => b.restore_status === "finalized" && b.restored_as !== undefined;
+    let current = s.branches.find((b) => b.id === id);
+    for (let hops = 0; current !== undefined && swapped(current) && hops <= s.branches.length; hops++) {
+      const previous = current.restored_as;
+      if (previous !== undefined && this.madeByStack.has(previous)) return true;
+      current = s.branches.find((b) => b.id === previous);
+    }
+    return false;
   }
 
   /**
@@ -770,6 +851,17 @@ class Sequence {
         return s.apiKeys.some((k) => String(k.id) === entry.id && !k.revoked)
           ? undefined
           : "the key is revoked";
+      case "ProjectPermission":
+      case "VpcEndpoint":
+      case "ProjectVpcEndpoint": {
+        const ids = this.ids();
+        const live = {
+          ProjectPermission: ids.grants,
+          VpcEndpoint: ids.vpcEndpoints,
+          ProjectVpcEndpoint: ids.restrictions,
+        };
+        return live[entry.kind].has(entry.id) ? undefined : `no ${entry.kind} ${entry.id} is live`;
+      }
     }
   }
 
@@ -808,6 +900,10 @@ class Sequence {
     }
     for (const k of s.apiKeys) if (!k.revoked && mine(String(k.id))) orphans.push(`key ${k.id} (${k.name})`);
     for (const p of s.projects) if (projects.has(p.id) && mine(p.id)) orphans.push(`project ${p.id}`);
+    const ids = this.ids();
+    for (const id of ids.grants) if (mine(id)) orphans.push(`project permission ${id}`);
+    for (const id of ids.vpcEndpoints) if (mine(id)) orphans.push(`VPC endpoint ${id}`);
+    for (const id of ids.restrictions) if (mine(id)) orphans.push(`VPC restriction ${id}`);
     if (keepState) {
       const named = new Set(
         [...this.stack.state.values()].map((e) => `${String(e.outs.branchId)}/${String(e.outs.name)}`),
