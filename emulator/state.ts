@@ -159,7 +159,7 @@ export interface BranchRecord {
 
 /** One entry of a branch's backup schedule, as the API says it. */
 export interface BackupScheduleEntry {
-  frequency: "hourly" | "daily" | "weekly" | "monthly";
+  frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
   hour?: number;
   day?: number;
   month?: number;
