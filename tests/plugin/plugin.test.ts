@@ -221,6 +221,32 @@ describe("the provider plugin over gRPC", function () {
     assert.ok(isSecret(response.getInputs()?.toJavaScript().apiKey), "the key stays a secret");
   });
 
+  it("checks a provider's config key by key, reporting each failure against the key that is wrong", async () => {
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::app::pulumi:providers:clouddb::third")
+      .setOlds(struct({}))
+      .setNews(
+        struct({
+          apiKey: secret(DEMO.memberPersonalKey),
+          apiUrl: "ftp://api.example.com/api/v2",
+          operationTimeoutSeconds: 600,
+          limiterUrl: "http://limiter.internal:6379",
+        }),
+      );
+    const response = await demo.call<proto.CheckRequest, proto.CheckResponse>("checkConfig", request);
+    const failures = response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+    assert.equal(failures.length, 2, failures.join("\n"));
+    assert.match(
+      failures[0] ?? "",
+      /^apiUrl: The API URL "ftp:\/\/api\.example\.com\/api\/v2" must use http or https/,
+    );
+    assert.match(
+      failures[1] ?? "",
+      /^limiterUrl: The shared limiter URL must start with redis:\/\/ or rediss:\/\//,
+    );
+    assert.ok(failures.every((f) => !f.includes(DEMO.memberPersonalKey)));
+  });
+
   it("names the type tokens it serves when asked for another", async () => {
     const request = forResource(new proto.CheckRequest(), "clouddb:index:Nope", "x");
     request.setOlds(struct({})).setNews(struct({}));
