@@ -1,8 +1,9 @@
 import { hashToken } from "./ids";
 
-// The account model: users, organizations (admin/member), projects (personal or organization-owned),
-// branches, endpoints, API keys and operations. Plain JSON-able records, indexed in Maps; `toJSON()`
-// and `Store.fromJSON()` are the persistence format.
+// The account model: users, organizations (admin/member, their VPC endpoints), projects (personal or
+// organization-owned; their permissions and VPC restrictions), branches (their roles, databases and
+// backup schedules), endpoints, snapshots, API keys and operations. Plain JSON-able records, indexed
+// in Maps; `toJSON()` and `Store.fromJSON()` are the persistence format.
 
 /** A user of the service; owns personal projects and personal API keys. */
 export interface UserRecord {
@@ -159,7 +160,7 @@ export interface BranchRecord {
 
 /** One entry of a branch's backup schedule, as the API says it. */
 export interface BackupScheduleEntry {
-  frequency: "hourly" | "daily" | "weekly" | "monthly";
+  frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
   hour?: number;
   day?: number;
   month?: number;

@@ -229,10 +229,12 @@ function due(entry: BackupScheduleEntry, hourMs: number): boolean {
   if (entry.frequency === "hourly") return true;
   if (at.getUTCHours() !== (entry.hour ?? 0)) return false;
   if (entry.frequency === "daily") return true;
-  // Weekly: day 1 is Monday; monthly: the day of the month (and the month, when given).
+  // Weekly: day 1 is Monday; monthly: the day of the month (and the month, when given); yearly:
+  // the day of its month, January when none is given.
   if (entry.frequency === "weekly") return ((at.getUTCDay() + 6) % 7) + 1 === (entry.day ?? 1);
   if (at.getUTCDate() !== (entry.day ?? 1)) return false;
-  return entry.month === undefined || at.getUTCMonth() + 1 === entry.month;
+  const month = entry.frequency === "yearly" ? (entry.month ?? 1) : entry.month;
+  return month === undefined || at.getUTCMonth() + 1 === month;
 }
 
 /**

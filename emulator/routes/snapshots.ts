@@ -41,7 +41,7 @@ export function renderSnapshot(s: SnapshotRecord): Record<string, unknown> {
   return out;
 }
 
-const FREQUENCIES = new Set(["hourly", "daily", "weekly", "monthly"]);
+const FREQUENCIES = new Set(["hourly", "daily", "weekly", "monthly", "yearly"]);
 
 /** A schedule as sent, checked beyond the document's ranges: known frequencies, a weekday for weekly ones. */
 function scheduleOf(items: BackupScheduleItem[]): BackupScheduleEntry[] {

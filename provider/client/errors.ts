@@ -14,29 +14,41 @@
 /** Marker present (value `true`) on every error this library throws, across module copies. */
 export const ERROR_MARKER: unique symbol = Symbol.for("pulumi-clouddb.error") as never;
 
+/**
+ * Every kind of `ApiError`, written once, with the answer that means it: its HTTP status, `"4xx"`
+ * for any other refused request, `"5xx"` for a failure of the service, `null` when no status does
+ * (no answer, an unreadable one, or the operations or listing a call started). Each class below is
+ * made from its kind (`apiErrorClass`), and each guard from its class (`guardOf`).
+ */
+const API_ERROR_STATUSES = {
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  Locked: 423,
+  RateLimited: 429,
+  BadRequest: "4xx",
+  ServerError: "5xx",
+  Network: null,
+  ResponseValidation: null,
+  OperationFailed: null,
+  OperationTimeout: null,
+  PageLimit: null,
+} as const satisfies Record<string, number | "4xx" | "5xx" | null>;
+
 /** Every `kind` an `ApiError` can have. */
-export type ApiErrorKind =
-  | "Unauthorized"
-  | "Forbidden"
-  | "NotFound"
-  | "Conflict"
-  | "Locked"
-  | "RateLimited"
-  | "BadRequest"
-  | "ServerError"
-  | "Network"
-  | "ResponseValidation"
-  | "OperationFailed"
-  | "OperationTimeout"
-  | "PageLimit";
+export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
+
+/** The kinds of a `UsageError`: nothing was sent. */
+const USAGE_ERROR_KINDS = ["InvalidArgument", "Config"] as const;
 
 /** Every `kind` a `UsageError` can have. */
-export type UsageErrorKind = "InvalidArgument" | "Config";
+export type UsageErrorKind = (typeof USAGE_ERROR_KINDS)[number];
 
 /** Every `kind` an error of this library can have. */
 export type CloudDbErrorKind = ApiErrorKind | UsageErrorKind;
 
-const USAGE_KINDS: ReadonlySet<string> = new Set<UsageErrorKind>(["InvalidArgument", "Config"]);
+const USAGE_KINDS: ReadonlySet<string> = new Set<string>(USAGE_ERROR_KINDS);
 
 /** Root of the tree: every error this library throws. Use `isCloudDbError(e)` to recognise it. */
 export class CloudDbError extends Error {
@@ -138,68 +150,48 @@ export class ApiError extends CloudDbError {
   }
 }
 
-/** 401: the key is missing, invalid or revoked. */
-export class UnauthorizedError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("Unauthorized", message, details);
-  }
+/** The class of the `ApiError` kind `kind`; each kind's class extends it, named and documented. */
+function apiErrorClass<K extends ApiErrorKind>(kind: K) {
+  return class extends ApiError {
+    /** The kind every error of this class has. */
+    static readonly kind: K = kind;
+    declare readonly kind: K;
+    constructor(message: string, details: ApiErrorDetails = {}) {
+      super(kind, message, details);
+    }
+  };
 }
+
+/** 401: the key is missing, invalid or revoked. */
+export class UnauthorizedError extends apiErrorClass("Unauthorized") {}
 
 /** 403: the key is valid but not allowed to do this (scope, org role). */
-export class ForbiddenError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("Forbidden", message, details);
-  }
-}
+export class ForbiddenError extends apiErrorClass("Forbidden") {}
 
 /** 404: the object does not exist or is not visible to this key. */
-export class NotFoundError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("NotFound", message, details);
-  }
-}
+export class NotFoundError extends apiErrorClass("NotFound") {}
 
 /** 409: conflicts with existing state, e.g. `BRANCH_ALREADY_EXISTS`. */
-export class ConflictError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("Conflict", message, details);
-  }
-}
+export class ConflictError extends apiErrorClass("Conflict") {}
 
 /** 423: conflicting operations are running on the project and the retries were spent. */
-export class LockedError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("Locked", message, details);
-  }
-}
+export class LockedError extends apiErrorClass("Locked") {}
 
 /** 429: a rate limit was exceeded and the retries were spent. */
-export class RateLimitedError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("RateLimited", message, details);
-  }
-}
+export class RateLimitedError extends apiErrorClass("RateLimited") {}
 
 /** Any other non-2xx answer (400, 422, other 4xx, unexpected 1xx/3xx): the request itself was refused. */
-export class BadRequestError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("BadRequest", message, details);
-  }
-}
+export class BadRequestError extends apiErrorClass("BadRequest") {}
 
 /** 5xx from the service or a gateway (including HTML pages such as a 524). */
-export class ServerError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("ServerError", message, details);
-  }
-}
+export class ServerError extends apiErrorClass("ServerError") {}
 
 /** No response: connection refused/reset, DNS failure, or the per-attempt timeout. */
-export class NetworkError extends ApiError {
+export class NetworkError extends apiErrorClass("Network") {
   /** The system error code, e.g. `ECONNRESET`, `ETIMEDOUT`. */
   readonly networkCode: string;
   constructor(message: string, networkCode: string, details: ApiErrorDetails = {}) {
-    super("Network", message, details);
+    super(message, details);
     this.networkCode = networkCode;
   }
   override toJSON(): Record<string, unknown> {
@@ -208,11 +200,11 @@ export class NetworkError extends ApiError {
 }
 
 /** A 2xx body that is not JSON or does not match the expected schema. */
-export class ResponseValidationError extends ApiError {
+export class ResponseValidationError extends apiErrorClass("ResponseValidation") {
   /** First schema issues as `field.path: problem`. */
   readonly issues: readonly string[];
   constructor(message: string, issues: readonly string[], details: ApiErrorDetails = {}) {
-    super("ResponseValidation", message, details);
+    super(message, details);
     this.issues = issues;
   }
   override toJSON(): Record<string, unknown> {
@@ -230,7 +222,7 @@ export interface ReportedOperation {
 }
 
 /** An operation the client waited on ended `cancelled` or `error`. */
-export class OperationFailedError extends ApiError {
+export class OperationFailedError extends apiErrorClass("OperationFailed") {
   readonly projectId: string;
   /** The operation that failed, as last seen. */
   readonly operation: ReportedOperation;
@@ -240,7 +232,7 @@ export class OperationFailedError extends ApiError {
     operation: ReportedOperation,
     details: ApiErrorDetails = {},
   ) {
-    super("OperationFailed", message, details);
+    super(message, details);
     this.projectId = projectId;
     this.operation = operation;
   }
@@ -250,7 +242,7 @@ export class OperationFailedError extends ApiError {
 }
 
 /** The deadline passed while operations were still unfinished. */
-export class OperationTimeoutError extends ApiError {
+export class OperationTimeoutError extends apiErrorClass("OperationTimeout") {
   readonly projectId: string;
   /** Ids of the operations still unfinished at the deadline. */
   readonly pendingOperationIds: readonly string[];
@@ -262,7 +254,7 @@ export class OperationTimeoutError extends ApiError {
     pendingOperations: readonly ReportedOperation[],
     details: ApiErrorDetails = {},
   ) {
-    super("OperationTimeout", message, details);
+    super(message, details);
     this.projectId = projectId;
     this.pendingOperations = pendingOperations;
     this.pendingOperationIds = pendingOperations.map((op) => op.id);
@@ -273,25 +265,25 @@ export class OperationTimeoutError extends ApiError {
 }
 
 /** A listing passed its hard page cap (a cursor that never ends, or a far larger listing than expected). */
-export class PageLimitError extends ApiError {
-  constructor(message: string, details: ApiErrorDetails = {}) {
-    super("PageLimit", message, details);
-  }
+export class PageLimitError extends apiErrorClass("PageLimit") {}
+
+/** The class of the `UsageError` kind `kind`; each kind's class extends it, named and documented. */
+function usageErrorClass<K extends UsageErrorKind>(kind: K) {
+  return class extends UsageError {
+    /** The kind every error of this class has. */
+    static readonly kind: K = kind;
+    declare readonly kind: K;
+    constructor(message: string) {
+      super(kind, message);
+    }
+  };
 }
 
 /** A caller-supplied argument is unusable (e.g. an id that would change the request path). */
-export class InvalidArgumentError extends UsageError {
-  constructor(message: string) {
-    super("InvalidArgument", message);
-  }
-}
+export class InvalidArgumentError extends usageErrorClass("InvalidArgument") {}
 
 /** The API key or URL is missing or malformed. */
-export class ConfigError extends UsageError {
-  constructor(message: string) {
-    super("Config", message);
-  }
-}
+export class ConfigError extends usageErrorClass("Config") {}
 
 /** Whether `e` is an `ApiError` for a mutating request that may have taken effect without a usable response. */
 export function mayHaveChanged(e: unknown): boolean {
@@ -313,37 +305,42 @@ export function isUsageError(e: unknown): e is UsageError {
   return isCloudDbError(e) && USAGE_KINDS.has(e.kind);
 }
 
-function kindGuard<T extends CloudDbError>(kind: CloudDbErrorKind): (e: unknown) => e is T {
+/** The guard of an error class made by `apiErrorClass` or `usageErrorClass`: its kind, by marker. */
+function guardOf<T extends CloudDbError>(errorClass: {
+  readonly kind: CloudDbErrorKind;
+  readonly prototype: T;
+}): (e: unknown) => e is T {
+  const { kind } = errorClass;
   return (e: unknown): e is T => isCloudDbError(e) && e.kind === kind;
 }
 
 /** True for a 401 (missing, invalid or revoked key). */
-export const isUnauthorized = kindGuard<UnauthorizedError>("Unauthorized");
+export const isUnauthorized = guardOf(UnauthorizedError);
 /** True for a 403 (key lacks the scope or role). */
-export const isForbidden = kindGuard<ForbiddenError>("Forbidden");
+export const isForbidden = guardOf(ForbiddenError);
 /** True for a 404 (the object is gone or invisible). */
-export const isNotFound = kindGuard<NotFoundError>("NotFound");
+export const isNotFound = guardOf(NotFoundError);
 /** True for a 409 (e.g. a branch name already used). */
-export const isConflict = kindGuard<ConflictError>("Conflict");
+export const isConflict = guardOf(ConflictError);
 /** True for a 423 after the retries were spent. */
-export const isLocked = kindGuard<LockedError>("Locked");
+export const isLocked = guardOf(LockedError);
 /** True for a 429 after the retries were spent. */
-export const isRateLimited = kindGuard<RateLimitedError>("RateLimited");
+export const isRateLimited = guardOf(RateLimitedError);
 /** True for other refused requests (400, 422, other 4xx). */
-export const isBadRequest = kindGuard<BadRequestError>("BadRequest");
+export const isBadRequest = guardOf(BadRequestError);
 /** True for a 5xx. */
-export const isServerError = kindGuard<ServerError>("ServerError");
+export const isServerError = guardOf(ServerError);
 /** True when no response was received (reset, refused, timeout). */
-export const isNetworkError = kindGuard<NetworkError>("Network");
+export const isNetworkError = guardOf(NetworkError);
 /** True when a 2xx body did not match its schema or was not JSON. */
-export const isResponseValidationError = kindGuard<ResponseValidationError>("ResponseValidation");
+export const isResponseValidationError = guardOf(ResponseValidationError);
 /** True when an awaited operation ended `cancelled` or `error`. */
-export const isOperationFailed = kindGuard<OperationFailedError>("OperationFailed");
+export const isOperationFailed = guardOf(OperationFailedError);
 /** True when the deadline passed with operations unfinished. */
-export const isOperationTimeout = kindGuard<OperationTimeoutError>("OperationTimeout");
+export const isOperationTimeout = guardOf(OperationTimeoutError);
 /** True when a listing hit its page cap. */
-export const isPageLimit = kindGuard<PageLimitError>("PageLimit");
+export const isPageLimit = guardOf(PageLimitError);
 /** True for an unusable argument. */
-export const isInvalidArgument = kindGuard<InvalidArgumentError>("InvalidArgument");
+export const isInvalidArgument = guardOf(InvalidArgumentError);
 /** True for a missing or malformed API key or URL. */
-export const isConfigError = kindGuard<ConfigError>("Config");
+export const isConfigError = guardOf(ConfigError);

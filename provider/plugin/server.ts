@@ -45,13 +45,18 @@ const toStruct = (props: Props): StructValue =>
  * (an explicit provider's arguments, or the stack's `clouddb:` config for the default one).
  */
 function settingsOf(args: Props): ProviderSettings {
+  return settings().settingsFromConfig(configOf(args));
+}
+
+/** A provider's inputs read as config: `clouddb:<key>` is the input `<key>`, as a string. */
+function configOf(args: Props): { get(key: string): string | undefined } {
   const { plain } = unwrap(args);
-  return settings().settingsFromConfig({
+  return {
     get: (key: string) => {
       const value = plain[key.slice(`${PACKAGE}:`.length)];
       return value === undefined || value === null ? undefined : String(value);
     },
-  });
+  };
 }
 
 /**
@@ -164,14 +169,16 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       const response = new proto.CheckResponse();
       const news = toJs(request.getNews());
       response.setInputs(toStruct(news));
-      try {
-        settingsOf(news);
-      } catch (err) {
-        const failure = new proto.CheckFailure();
-        failure.setProperty("operationTimeoutSeconds");
-        failure.setReason(err instanceof Error ? err.message : String(err));
-        response.setFailuresList([failure]);
-      }
+      response.setFailuresList(
+        settings()
+          .configFailures(configOf(news))
+          .map((f) => {
+            const failure = new proto.CheckFailure();
+            failure.setProperty(f.property);
+            failure.setReason(f.reason);
+            return failure;
+          }),
+      );
       return response;
     }),
 

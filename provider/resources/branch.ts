@@ -887,10 +887,6 @@ function leftScratches(branches: readonly ApiBranch[], id: string): ApiBranch[] 
 
 type LiveBranch = ReturnType<typeof liveFields>;
 
-/**
- * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
- * branch known to have none). Throws the client's not-found error when gone.
- */
 /** An existing branch as it is now, standing for the old state (a declared ttl counts from now). */
 async function existing(
   client: CloudDbClient,
@@ -902,6 +898,10 @@ async function existing(
   return { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
 }
 
+/**
+ * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
+ * branch known to have none). Throws the client's not-found error when gone.
+ */
 async function readLive(
   client: CloudDbClient,
   projectId: string,

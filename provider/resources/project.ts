@@ -355,9 +355,10 @@ function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | u
 
 /**
  * The `settings` a create or a PATCH sends for the settings inputs of `news` (network access,
- * logical replication) that differ from `olds` (at create, `olds` is empty), undefined when none
- * does. The allow list travels whole, its switch with it, as the API replaces `allowed_ips` as one
- * object.
+ * logical replication, maintenance window, quota) that differ from `olds` (at create, `olds` is
+ * empty), undefined when none does. The allow list travels whole, its switch with it, as the API
+ * replaces `allowed_ips` as one object; logical replication is sent only to turn it on, as it
+ * cannot be turned off.
  */
 function settingsChanges(
   news: Pick<ProjectInputs, SettingsInput>,

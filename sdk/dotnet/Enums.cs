@@ -56,6 +56,7 @@ namespace PulumiCloudDb.CloudDb
         public static BackupFrequency Daily { get; } = new BackupFrequency("daily");
         public static BackupFrequency Weekly { get; } = new BackupFrequency("weekly");
         public static BackupFrequency Monthly { get; } = new BackupFrequency("monthly");
+        public static BackupFrequency Yearly { get; } = new BackupFrequency("yearly");
 
         public static bool operator ==(BackupFrequency left, BackupFrequency right) => left.Equals(right);
         public static bool operator !=(BackupFrequency left, BackupFrequency right) => !left.Equals(right);

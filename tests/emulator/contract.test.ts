@@ -506,7 +506,7 @@ describe("contract: responses match the official OpenAPI document", () => {
     });
     await check("PUT", `${B}/backup_schedule`, 400, {
       ...personal,
-      body: { schedule: [{ frequency: "yearly" }] },
+      body: { schedule: [{ frequency: "fortnightly" }] },
     });
     await check("GET", `${P}/branches/br-none-a0000000/backup_schedule`, 404, personal);
     await check("DELETE", S, 202, personal);

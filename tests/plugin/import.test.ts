@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
-import { forResource, isSecret, isSecretUri, type Plugin, proto, rejection, usePlugins } from "./support";
+import {
+  forResource,
+  isSecret,
+  isSecretUri,
+  type Plugin,
+  proto,
+  rejection,
+  struct,
+  usePlugins,
+} from "./support";
 
 // `pulumi import` sends the plugin a Read with the id the user typed and no state. Each kind but
 // ApiKey takes an id that carries what the read needs, and answers with the object's own id, its
@@ -81,6 +90,33 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     assert.equal(found.outs.name, database.name);
     assert.equal(found.inputs.ownerName, database.owner_name);
     assert.equal(found.outs.branchId, DEMO.branchId);
+  });
+
+  it("imports a yearly backup schedule made outside Pulumi by <projectId>/<branchId>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const entry = { frequency: "yearly", hour: 2, day: 1, month: 1, retention_seconds: 31_536_000 };
+    await client.setBackupSchedule(DEMO.projectId, DEMO.branchId, [entry]);
+    const type = "clouddb:index:BackupSchedule";
+    const found = await imported("BackupSchedule", `${DEMO.projectId}/${DEMO.branchId}`);
+    assert.equal(found.id, DEMO.branchId);
+    const declared = [{ frequency: "yearly", hour: 2, day: 1, month: 1, retentionSeconds: 31_536_000 }];
+    assert.deepEqual(found.inputs.schedule, declared);
+    // What the engine does next: check the program's inputs (those the import wrote), then diff them.
+    const check = forResource(new proto.CheckRequest(), type, "imported")
+      .setOlds(struct(found.inputs))
+      .setNews(struct(found.inputs));
+    const checked = await plugin.call<proto.CheckRequest, proto.CheckResponse>("check", check);
+    assert.deepEqual(
+      checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
+      [],
+    );
+    const diff = forResource(new proto.DiffRequest(), type, "imported")
+      .setId(found.id)
+      .setOlds(struct(found.outs))
+      .setNews(checked.getInputs() ?? struct({}));
+    const diffed = await plugin.call<proto.DiffRequest, proto.DiffResponse>("diff", diff);
+    assert.equal(diffed.getChanges(), proto.DiffResponse.DiffChanges.DIFF_NONE);
+    await client.setBackupSchedule(DEMO.projectId, DEMO.branchId, []);
   });
 
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -97,15 +98,37 @@ describe("the provider plugin over gRPC", function () {
     assert.equal(info.getVersion(), pkg.version);
   });
 
-  it("answers GetSchema with schema.json at the package root, or says it is missing", async () => {
+  it("answers GetSchema with schema.json at the package root", async () => {
     const file = path.join(__dirname, "../../schema.json");
     const request = new proto.GetSchemaRequest();
-    if (fs.existsSync(file)) {
-      const response = await demo.call<proto.GetSchemaRequest, proto.GetSchemaResponse>("getSchema", request);
-      assert.equal(response.getSchema(), fs.readFileSync(file, "utf8"));
-    } else {
-      const err = await rejection(demo.call("getSchema", request));
-      assert.match(err.details, /the package schema is missing: .*schema\.json does not exist/);
+    const response = await demo.call<proto.GetSchemaRequest, proto.GetSchemaResponse>("getSchema", request);
+    assert.equal(response.getSchema(), fs.readFileSync(file, "utf8"));
+  });
+
+  it("says the package schema is missing, naming the file, when the package has no schema.json", async () => {
+    // The package as installed without its schema.json: its package.json and sources, its dependencies.
+    const root = path.join(__dirname, "../..");
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-no-schema-"));
+    fs.copyFileSync(path.join(root, "package.json"), path.join(bare, "package.json"));
+    fs.cpSync(path.join(root, "provider"), path.join(bare, "provider"), { recursive: true });
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(bare, "node_modules"), "dir");
+    const main = path.join(bare, "provider/plugin/main.ts");
+    const plugin = await startPlugin(engine.address, [
+      process.execPath,
+      "-r",
+      "ts-node/register/transpile-only",
+      main,
+    ]);
+    try {
+      const err = await rejection(plugin.call("getSchema", new proto.GetSchemaRequest()));
+      const missing = path.join(fs.realpathSync(bare), "schema.json");
+      assert.ok(
+        err.details.startsWith(`the package schema is missing: ${missing} does not exist`),
+        err.details,
+      );
+    } finally {
+      await plugin.stop();
+      fs.rmSync(bare, { recursive: true, force: true });
     }
   });
 
@@ -219,6 +242,32 @@ describe("the provider plugin over gRPC", function () {
     assert.match(failures[0] ?? "", /^operationTimeoutSeconds: .*positive number of seconds, got "soon"/);
     assert.ok(!(failures[0] ?? "").includes(DEMO.memberPersonalKey));
     assert.ok(isSecret(response.getInputs()?.toJavaScript().apiKey), "the key stays a secret");
+  });
+
+  it("checks a provider's config key by key, reporting each failure against the key that is wrong", async () => {
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::app::pulumi:providers:clouddb::third")
+      .setOlds(struct({}))
+      .setNews(
+        struct({
+          apiKey: secret(DEMO.memberPersonalKey),
+          apiUrl: "ftp://api.example.com/api/v2",
+          operationTimeoutSeconds: 600,
+          limiterUrl: "http://limiter.internal:6379",
+        }),
+      );
+    const response = await demo.call<proto.CheckRequest, proto.CheckResponse>("checkConfig", request);
+    const failures = response.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`);
+    assert.equal(failures.length, 2, failures.join("\n"));
+    assert.match(
+      failures[0] ?? "",
+      /^apiUrl: The API URL "ftp:\/\/api\.example\.com\/api\/v2" must use http or https/,
+    );
+    assert.match(
+      failures[1] ?? "",
+      /^limiterUrl: The shared limiter URL must start with redis:\/\/ or rediss:\/\//,
+    );
+    assert.ok(failures.every((f) => !f.includes(DEMO.memberPersonalKey)));
   });
 
   it("names the type tokens it serves when asked for another", async () => {

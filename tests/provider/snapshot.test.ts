@@ -126,6 +126,25 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     assert.equal((await backupScheduleProvider.read!(made.id, updated)).id, "", "an empty schedule is gone");
   });
 
+  it("declares a yearly schedule, as the service takes one: checked, set and read back as declared", async () => {
+    const { branch } = await stackBranch("yearly");
+    const inputs = withProvider<BackupScheduleInputs>({
+      projectId: P,
+      branchId: branch.id,
+      schedule: [{ frequency: "yearly", hour: 4, day: 15, month: 6, retentionSeconds: 31_536_000 }],
+    });
+    const checked = await backupScheduleProvider.check!({} as BackupScheduleInputs, inputs);
+    assert.deepEqual(checked.failures ?? [], []);
+    const made = await backupScheduleProvider.create(inputs);
+    assert.deepEqual(live(branch.id)?.backup_schedule, [
+      { frequency: "yearly", hour: 4, day: 15, month: 6, retention_seconds: 31_536_000 },
+    ]);
+    const read = await backupScheduleProvider.read!(made.id, made.outs as BackupScheduleOutputs);
+    assert.deepEqual((read.props as BackupScheduleOutputs).schedule, inputs.schedule);
+    const diff = await backupScheduleProvider.diff!(made.id, read.props as BackupScheduleOutputs, inputs);
+    assert.equal(diff.changes, false);
+  });
+
   it("restores a branch from a snapshot in place: same id, name and compute, the snapshot's roles, no scratch branch left", async () => {
     const { branchIn, branch, role } = await stackBranch("restoreme");
     const snapshot = await snapshotProvider.create(

@@ -6,8 +6,11 @@ import {
   type CloudDbClient,
   ConfigError,
   createClient,
+  normalizeApiUrl,
   type PollInterval,
+  resolveConfig,
 } from "../../client";
+import { resolveLimiter } from "../../client/config";
 import { CONFIG, type ConfigSettings } from "../public/config";
 import { watchEngineInHost } from "./engineWatch";
 import { hostProgressListener } from "./progress";
@@ -34,6 +37,31 @@ export function settingsFromConfig(config: Pick<pulumi.dynamic.Config, "get">): 
     else settings[name] = value;
   }
   return settings;
+}
+
+/** What makes each setting unusable: a check that throws a `ConfigError` saying why and how to fix it. */
+const CHECKS: { readonly [K in keyof typeof CONFIG]?: (value: string) => unknown } = {
+  apiKey: (apiKey) => resolveConfig({ apiKey }, {}),
+  apiUrl: normalizeApiUrl,
+  operationTimeoutSeconds: positiveSeconds,
+  limiterUrl: (limiterUrl) => resolveLimiter({ limiterUrl }, {}),
+};
+
+/** The settings in a provider's config that cannot be used, each named with why; empty when all can. */
+export function configFailures(
+  config: Pick<pulumi.dynamic.Config, "get">,
+): { property: keyof typeof CONFIG; reason: string }[] {
+  const failures: { property: keyof typeof CONFIG; reason: string }[] = [];
+  for (const name of Object.keys(CONFIG) as (keyof typeof CONFIG)[]) {
+    const value = config.get(`clouddb:${name}`);
+    if (value === undefined || value === "") continue;
+    try {
+      CHECKS[name]?.(value);
+    } catch (err) {
+      failures.push({ property: name, reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return failures;
 }
 
 /**

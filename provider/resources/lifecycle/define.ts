@@ -1,8 +1,9 @@
 /**
  * What a resource file declares: its inputs schema, how each input change is applied, and the API
  * calls. `providerMethods` (in `methods.ts`) turns a definition into Pulumi's check / diff / create /
- * read / update / delete. This module holds types only, so a program that declares resources loads
- * neither the client nor its transport.
+ * read / update / delete. Beside the types it holds the few small helpers every definition uses
+ * (`defineResource`, `labelOf`, `createdSince`, `compact`); it imports nothing but types, so loading
+ * it loads neither zod nor the client.
  */
 import type { z } from "zod";
 import type { ApiError, CloudDbClient } from "../../client";

@@ -11,20 +11,20 @@ import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf, ValueOf } from "./shapes";
 
 /** How often the service takes a scheduled snapshot. */
-export const BACKUP_FREQUENCY = enumOf("BackupFrequency", ["hourly", "daily", "weekly", "monthly"]);
+export const BACKUP_FREQUENCY = enumOf("BackupFrequency", ["hourly", "daily", "weekly", "monthly", "yearly"]);
 
 /** How often the service takes a scheduled snapshot. */
 export type BackupFrequency = ValueOf<typeof BACKUP_FREQUENCY>;
 
 /** One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it. */
 export const BACKUP_ENTRY = objectType("BackupScheduleEntry", {
-  /** `hourly`, `daily`, `weekly` or `monthly`. */
+  /** `hourly`, `daily`, `weekly`, `monthly` or `yearly`. */
   frequency: { type: BACKUP_FREQUENCY },
-  /** The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0. */
+  /** The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0. */
   hour: { type: INTEGER, optional: true },
-  /** The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1. */
+  /** The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1. */
   day: { type: INTEGER, optional: true },
-  /** The month (1-12) a monthly entry is limited to; left out, every month. */
+  /** The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month. */
   month: { type: INTEGER, optional: true },
   /** How long each snapshot is kept, in seconds (at least 3600); left out, until deleted. */
   retentionSeconds: { type: INTEGER, optional: true },

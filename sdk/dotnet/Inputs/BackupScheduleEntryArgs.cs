@@ -17,25 +17,25 @@ namespace PulumiCloudDb.CloudDb.Inputs
     public sealed class BackupScheduleEntryArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        /// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
         /// </summary>
         [Input("day")]
         public Input<int>? Day { get; set; }
 
         /// <summary>
-        /// `hourly`, `daily`, `weekly` or `monthly`.
+        /// `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
         /// </summary>
         [Input("frequency", required: true)]
         public Input<PulumiCloudDb.CloudDb.BackupFrequency> Frequency { get; set; } = null!;
 
         /// <summary>
-        /// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        /// The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
         /// </summary>
         [Input("hour")]
         public Input<int>? Hour { get; set; }
 
         /// <summary>
-        /// The month (1-12) a monthly entry is limited to; left out, every month.
+        /// The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         /// </summary>
         [Input("month")]
         public Input<int>? Month { get; set; }

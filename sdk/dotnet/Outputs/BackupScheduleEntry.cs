@@ -18,19 +18,19 @@ namespace PulumiCloudDb.CloudDb.Outputs
     public sealed class BackupScheduleEntry
     {
         /// <summary>
-        /// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        /// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
         /// </summary>
         public readonly int? Day;
         /// <summary>
-        /// `hourly`, `daily`, `weekly` or `monthly`.
+        /// `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
         /// </summary>
         public readonly PulumiCloudDb.CloudDb.BackupFrequency Frequency;
         /// <summary>
-        /// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        /// The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
         /// </summary>
         public readonly int? Hour;
         /// <summary>
-        /// The month (1-12) a monthly entry is limited to; left out, every month.
+        /// The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         /// </summary>
         public readonly int? Month;
         /// <summary>

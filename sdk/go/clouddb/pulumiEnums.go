@@ -110,6 +110,7 @@ const (
 	BackupFrequencyDAILY   = BackupFrequency("daily")
 	BackupFrequencyWEEKLY  = BackupFrequency("weekly")
 	BackupFrequencyMONTHLY = BackupFrequency("monthly")
+	BackupFrequencyYEARLY  = BackupFrequency("yearly")
 )
 
 func (BackupFrequency) ElementType() reflect.Type {
@@ -238,6 +239,7 @@ func (o BackupFrequencyPtrOutput) ToStringPtrOutputWithContext(ctx context.Conte
 //	BackupFrequencyDAILY
 //	BackupFrequencyWEEKLY
 //	BackupFrequencyMONTHLY
+//	BackupFrequencyYEARLY
 type BackupFrequencyInput interface {
 	pulumi.Input
 

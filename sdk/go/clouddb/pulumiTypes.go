@@ -15,13 +15,13 @@ var _ = internal.GetEnvOrDefault
 
 // One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 type BackupScheduleEntry struct {
-	// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+	// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
 	Day *int `pulumi:"day"`
-	// `hourly`, `daily`, `weekly` or `monthly`.
+	// `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
 	Frequency BackupFrequency `pulumi:"frequency"`
-	// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+	// The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
 	Hour *int `pulumi:"hour"`
-	// The month (1-12) a monthly entry is limited to; left out, every month.
+	// The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
 	Month *int `pulumi:"month"`
 	// How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
 	RetentionSeconds *int `pulumi:"retentionSeconds"`
@@ -40,13 +40,13 @@ type BackupScheduleEntryInput interface {
 
 // One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 type BackupScheduleEntryArgs struct {
-	// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+	// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
 	Day pulumi.IntPtrInput `pulumi:"day"`
-	// `hourly`, `daily`, `weekly` or `monthly`.
+	// `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
 	Frequency BackupFrequencyInput `pulumi:"frequency"`
-	// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+	// The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
 	Hour pulumi.IntPtrInput `pulumi:"hour"`
-	// The month (1-12) a monthly entry is limited to; left out, every month.
+	// The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
 	Month pulumi.IntPtrInput `pulumi:"month"`
 	// How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
 	RetentionSeconds pulumi.IntPtrInput `pulumi:"retentionSeconds"`
@@ -104,22 +104,22 @@ func (o BackupScheduleEntryOutput) ToBackupScheduleEntryOutputWithContext(ctx co
 	return o
 }
 
-// The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
 func (o BackupScheduleEntryOutput) Day() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Day }).(pulumi.IntPtrOutput)
 }
 
-// `hourly`, `daily`, `weekly` or `monthly`.
+// `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
 func (o BackupScheduleEntryOutput) Frequency() BackupFrequencyOutput {
 	return o.ApplyT(func(v BackupScheduleEntry) BackupFrequency { return v.Frequency }).(BackupFrequencyOutput)
 }
 
-// The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+// The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
 func (o BackupScheduleEntryOutput) Hour() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Hour }).(pulumi.IntPtrOutput)
 }
 
-// The month (1-12) a monthly entry is limited to; left out, every month.
+// The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
 func (o BackupScheduleEntryOutput) Month() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v BackupScheduleEntry) *int { return v.Month }).(pulumi.IntPtrOutput)
 }

@@ -34,6 +34,7 @@ class BackupFrequency(_builtins.str, Enum):
     DAILY = "daily"
     WEEKLY = "weekly"
     MONTHLY = "monthly"
+    YEARLY = "yearly"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")

@@ -38,19 +38,19 @@ class BackupScheduleEntryArgsDict(TypedDict):
     """
     frequency: pulumi.Input['BackupFrequency']
     """
-    `hourly`, `daily`, `weekly` or `monthly`.
+    `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
     """
     day: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+    The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
     """
     hour: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+    The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
     """
     month: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    The month (1-12) a monthly entry is limited to; left out, every month.
+    The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
     """
     retention_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -68,10 +68,10 @@ class BackupScheduleEntryArgs:
         """
         One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 
-        :param pulumi.Input['BackupFrequency'] frequency: `hourly`, `daily`, `weekly` or `monthly`.
-        :param pulumi.Input[_builtins.int] day: The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
-        :param pulumi.Input[_builtins.int] hour: The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
-        :param pulumi.Input[_builtins.int] month: The month (1-12) a monthly entry is limited to; left out, every month.
+        :param pulumi.Input['BackupFrequency'] frequency: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        :param pulumi.Input[_builtins.int] day: The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
+        :param pulumi.Input[_builtins.int] hour: The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
+        :param pulumi.Input[_builtins.int] month: The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         :param pulumi.Input[_builtins.int] retention_seconds: How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
         """
         pulumi.set(__self__, "frequency", frequency)
@@ -88,7 +88,7 @@ class BackupScheduleEntryArgs:
     @pulumi.getter
     def frequency(self) -> pulumi.Input['BackupFrequency']:
         """
-        `hourly`, `daily`, `weekly` or `monthly`.
+        `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
         """
         return pulumi.get(self, "frequency")
 
@@ -100,7 +100,7 @@ class BackupScheduleEntryArgs:
     @pulumi.getter
     def day(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
         """
         return pulumi.get(self, "day")
 
@@ -112,7 +112,7 @@ class BackupScheduleEntryArgs:
     @pulumi.getter
     def hour(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
         """
         return pulumi.get(self, "hour")
 
@@ -124,7 +124,7 @@ class BackupScheduleEntryArgs:
     @pulumi.getter
     def month(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The month (1-12) a monthly entry is limited to; left out, every month.
+        The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         """
         return pulumi.get(self, "month")
 

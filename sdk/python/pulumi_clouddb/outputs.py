@@ -57,10 +57,10 @@ class BackupScheduleEntry(dict):
         """
         One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 
-        :param 'BackupFrequency' frequency: `hourly`, `daily`, `weekly` or `monthly`.
-        :param _builtins.int day: The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
-        :param _builtins.int hour: The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
-        :param _builtins.int month: The month (1-12) a monthly entry is limited to; left out, every month.
+        :param 'BackupFrequency' frequency: `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
+        :param _builtins.int day: The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
+        :param _builtins.int hour: The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
+        :param _builtins.int month: The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         :param _builtins.int retention_seconds: How long each snapshot is kept, in seconds (at least 3600); left out, until deleted.
         """
         pulumi.set(__self__, "frequency", frequency)
@@ -77,7 +77,7 @@ class BackupScheduleEntry(dict):
     @pulumi.getter
     def frequency(self) -> 'BackupFrequency':
         """
-        `hourly`, `daily`, `weekly` or `monthly`.
+        `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
         """
         return pulumi.get(self, "frequency")
 
@@ -85,7 +85,7 @@ class BackupScheduleEntry(dict):
     @pulumi.getter
     def day(self) -> Optional[_builtins.int]:
         """
-        The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+        The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
         """
         return pulumi.get(self, "day")
 
@@ -93,7 +93,7 @@ class BackupScheduleEntry(dict):
     @pulumi.getter
     def hour(self) -> Optional[_builtins.int]:
         """
-        The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+        The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
         """
         return pulumi.get(self, "hour")
 
@@ -101,7 +101,7 @@ class BackupScheduleEntry(dict):
     @pulumi.getter
     def month(self) -> Optional[_builtins.int]:
         """
-        The month (1-12) a monthly entry is limited to; left out, every month.
+        The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
         """
         return pulumi.get(self, "month")
 

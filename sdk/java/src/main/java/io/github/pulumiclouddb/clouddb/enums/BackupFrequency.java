@@ -17,7 +17,8 @@ import java.util.StringJoiner;
         Hourly("hourly"),
         Daily("daily"),
         Weekly("weekly"),
-        Monthly("monthly");
+        Monthly("monthly"),
+        Yearly("yearly");
 
         private final String value;
 

@@ -22,14 +22,14 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
     public static final BackupScheduleEntryArgs Empty = new BackupScheduleEntryArgs();
 
     /**
-     * The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+     * The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
      * 
      */
     @Import(name="day")
     private @Nullable Output<Integer> day;
 
     /**
-     * @return The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+     * @return The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
      * 
      */
     public Optional<Output<Integer>> day() {
@@ -37,14 +37,14 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * `hourly`, `daily`, `weekly` or `monthly`.
+     * `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
      * 
      */
     @Import(name="frequency", required=true)
     private Output<BackupFrequency> frequency;
 
     /**
-     * @return `hourly`, `daily`, `weekly` or `monthly`.
+     * @return `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
      * 
      */
     public Output<BackupFrequency> frequency() {
@@ -52,14 +52,14 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+     * The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
      * 
      */
     @Import(name="hour")
     private @Nullable Output<Integer> hour;
 
     /**
-     * @return The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+     * @return The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
      * 
      */
     public Optional<Output<Integer>> hour() {
@@ -67,14 +67,14 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * The month (1-12) a monthly entry is limited to; left out, every month.
+     * The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
      * 
      */
     @Import(name="month")
     private @Nullable Output<Integer> month;
 
     /**
-     * @return The month (1-12) a monthly entry is limited to; left out, every month.
+     * @return The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
      * 
      */
     public Optional<Output<Integer>> month() {
@@ -125,7 +125,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param day The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+         * @param day The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
          * 
          * @return builder
          * 
@@ -136,7 +136,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param day The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+         * @param day The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
          * 
          * @return builder
          * 
@@ -146,7 +146,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param frequency `hourly`, `daily`, `weekly` or `monthly`.
+         * @param frequency `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
          * 
          * @return builder
          * 
@@ -157,7 +157,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param frequency `hourly`, `daily`, `weekly` or `monthly`.
+         * @param frequency `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
          * 
          * @return builder
          * 
@@ -167,7 +167,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param hour The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+         * @param hour The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
          * 
          * @return builder
          * 
@@ -178,7 +178,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param hour The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+         * @param hour The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
          * 
          * @return builder
          * 
@@ -188,7 +188,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param month The month (1-12) a monthly entry is limited to; left out, every month.
+         * @param month The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
          * 
          * @return builder
          * 
@@ -199,7 +199,7 @@ public final class BackupScheduleEntryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param month The month (1-12) a monthly entry is limited to; left out, every month.
+         * @param month The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
          * 
          * @return builder
          * 

@@ -14,22 +14,22 @@ import javax.annotation.Nullable;
 @CustomType
 public final class BackupScheduleEntry {
     /**
-     * @return The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+     * @return The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
      * 
      */
     private @Nullable Integer day;
     /**
-     * @return `hourly`, `daily`, `weekly` or `monthly`.
+     * @return `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
      * 
      */
     private BackupFrequency frequency;
     /**
-     * @return The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+     * @return The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
      * 
      */
     private @Nullable Integer hour;
     /**
-     * @return The month (1-12) a monthly entry is limited to; left out, every month.
+     * @return The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
      * 
      */
     private @Nullable Integer month;
@@ -41,28 +41,28 @@ public final class BackupScheduleEntry {
 
     private BackupScheduleEntry() {}
     /**
-     * @return The day a weekly (1 Monday to 7) or monthly (1-31) snapshot is taken; default 1.
+     * @return The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
      * 
      */
     public Optional<Integer> day() {
         return Optional.ofNullable(this.day);
     }
     /**
-     * @return `hourly`, `daily`, `weekly` or `monthly`.
+     * @return `hourly`, `daily`, `weekly`, `monthly` or `yearly`.
      * 
      */
     public BackupFrequency frequency() {
         return this.frequency;
     }
     /**
-     * @return The hour (0-23, UTC) a daily, weekly or monthly snapshot is taken; default 0.
+     * @return The hour (0-23, UTC) a daily, weekly, monthly or yearly snapshot is taken; default 0.
      * 
      */
     public Optional<Integer> hour() {
         return Optional.ofNullable(this.hour);
     }
     /**
-     * @return The month (1-12) a monthly entry is limited to; left out, every month.
+     * @return The month (1-12) a yearly snapshot is taken in, or the one month a monthly entry runs in; left out, a monthly entry runs every month.
      * 
      */
     public Optional<Integer> month() {
