@@ -114,7 +114,7 @@ export async function benchDataPlane(options: {
     results.push({ mb, m: await measure(mb, options.branches, options.log) });
   }
   return {
-    title: `7. Branch creation with data (emulator --postgres) — median of ${options.branches} branches`,
+    title: `10. Branch creation with data (emulator --postgres) — median of ${options.branches} branches`,
     header: [
       "parent data",
       "database size",

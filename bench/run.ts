@@ -1,11 +1,10 @@
 // `npm run bench [-- --quick] [-- --only 1,3] [-- --runs N] [-- --write]`: the benchmarks of
 // the project, each printing its measured figure, the physical floor and the ratio (median of several runs).
-// `--write` also writes bench/RESULTS.md. Not part of `npm test`.
+// `--write` also puts the figures of the benchmarks run into bench/RESULTS.md (the others' stay) and
+// appends the run to bench/HISTORY.md. Not part of `npm test`.
 
 import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as os from "node:os";
-import * as path from "node:path";
 import { parseArgs as parseCliArgs } from "node:util";
 import { type BranchMode, benchBranches } from "./branches";
 import { benchDataPlane } from "./data-plane";
@@ -20,6 +19,7 @@ import { benchRefresh } from "./refresh";
 import { benchStacks } from "./stacks";
 import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
+import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
@@ -62,9 +62,10 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const runs = args.runs ?? (args.quick ? 1 : 3);
-  const tables: Table[] = [];
-  const print = (t: Table) => {
-    tables.push(t);
+  /** The rendered tables of each benchmark run, by its number. */
+  const tables = new Map<number, string[]>();
+  const print = (bench: number, t: Table) => {
+    tables.set(bench, [...(tables.get(bench) ?? []), renderTable(t)]);
     process.stdout.write(`\n${renderTable(t)}\n`);
   };
   const started = new Date();
@@ -87,16 +88,17 @@ async function main(): Promise<void> {
         modes,
         log,
       });
-      if (args.only.has(1)) print(wall!);
-      if (args.only.has(2)) print(requests!);
+      if (args.only.has(1)) print(1, wall!);
+      if (args.only.has(2)) print(2, requests!);
     }
     if (args.only.has(3)) {
       log("bench 3: project-scoped keys in one up");
-      print(await benchKeys({ n: args.quick ? 40 : 200, runs, log }));
+      print(3, await benchKeys({ n: args.quick ? 40 : 200, runs, log }));
     }
     if (args.only.has(4)) {
       log("bench 4: listing operations");
       print(
+        4,
         await benchListing({
           small: args.quick ? 2_000 : 10_000,
           large: args.quick ? 20_000 : 100_000,
@@ -107,11 +109,12 @@ async function main(): Promise<void> {
     }
     if (args.only.has(5)) {
       log("bench 5: no-change preview");
-      print(await benchPreview({ n: args.quick ? 10 : 50, runs, log }));
+      print(5, await benchPreview({ n: args.quick ? 10 : 50, runs, log }));
     }
     if (args.only.has(6)) {
       log("bench 6: stacks at once on one account");
       print(
+        6,
         await benchStacks({
           keysPerStack: 100,
           branchesPerStack: 5,
@@ -123,15 +126,16 @@ async function main(): Promise<void> {
     }
     if (args.only.has(7)) {
       log("bench 7: start-up of a small TypeScript program");
-      for (const t of await benchStartup({ runs, log })) print(t);
+      for (const t of await benchStartup({ runs, log })) print(7, t);
     }
     if (args.only.has(8)) {
       log("bench 8: personal keys in one up");
-      print(await benchPersonalKeys({ n: args.quick ? 20 : 50, runs, log }));
+      print(8, await benchPersonalKeys({ n: args.quick ? 20 : 50, runs, log }));
     }
     if (args.only.has(9)) {
       log("bench 9: refresh of keys and branches");
       print(
+        9,
         await benchRefresh({
           keys: args.quick ? 20 : 100,
           branches: args.quick ? 10 : 50,
@@ -142,11 +146,12 @@ async function main(): Promise<void> {
     }
     if (args.only.has(10)) {
       log("bench 10: branch creation with data (data plane)");
-      print(await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
+      print(10, await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
     }
     if (args.only.has(11)) {
       log("bench 11: the provider plugin against the dynamic provider");
       print(
+        11,
         await benchPlugin({
           keys: args.quick ? 10 : 50,
           branches: args.quick ? 4 : 20,
@@ -158,11 +163,12 @@ async function main(): Promise<void> {
     }
     if (args.only.has(12)) {
       log("bench 12: provider start, spawn to port: dynamic host, npm plugin, plugin binary");
-      print(await benchPluginStart({ runs: args.quick ? 3 : 10, log }));
+      print(12, await benchPluginStart({ runs: args.quick ? 3 : 10, log }));
     }
     if (args.only.has(13)) {
       log("bench 13: preview environments in one project, roles and databases before or after the compute");
       print(
+        13,
         await benchEnvironments({
           n: 5,
           d: 500,
@@ -184,7 +190,12 @@ async function main(): Promise<void> {
   if (args.write) writeResults(tables, started, process.argv.slice(2), loadAtStart);
 }
 
-function writeResults(tables: Table[], started: Date, argv: string[], loadAtStart: number[]): void {
+function writeResults(
+  tables: Map<number, string[]>,
+  started: Date,
+  argv: string[],
+  loadAtStart: number[],
+): void {
   const pulumi = (() => {
     try {
       return execFileSync("pulumi", ["version"], { encoding: "utf8" }).trim();
@@ -192,19 +203,18 @@ function writeResults(tables: Table[], started: Date, argv: string[], loadAtStar
       return "unknown";
     }
   })();
-  const lines = [
-    "# Benchmark results",
-    "",
-    `- Date: ${started.toISOString()}`,
-    `- Command: \`npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}\``,
-    `- Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB memory, ${os.platform()} ${os.release()}`,
-    `- Node ${process.version}, Pulumi CLI ${pulumi}, @pulumi/pulumi ${require("@pulumi/pulumi/package.json").version}`,
-    `- Load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}; took ${Math.round((Date.now() - started.getTime()) / 60_000)} min`,
-    "",
-    ...tables.map(renderTable),
-  ];
-  fs.writeFileSync(path.join(__dirname, "RESULTS.md"), lines.join("\n"));
-  log(`wrote ${path.join(__dirname, "RESULTS.md")}`);
+  const written = writeRun(__dirname, {
+    started,
+    command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`,
+    about: [
+      `- Date: ${started.toISOString()}`,
+      `- Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? "unknown"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB memory, ${os.platform()} ${os.release()}`,
+      `- Node ${process.version}, Pulumi CLI ${pulumi}, @pulumi/pulumi ${require("@pulumi/pulumi/package.json").version}`,
+      `- Load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${os.loadavg()[0]?.toFixed(2)}; took ${Math.round((Date.now() - started.getTime()) / 60_000)} min`,
+    ],
+    benches: new Map([...tables].map(([bench, rendered]) => [bench, rendered.join("\n")])),
+  });
+  log(`wrote ${written.results} and ${written.history}`);
 }
 
 main().catch((err) => {

@@ -4,11 +4,12 @@ import { demoSeed } from "./demo";
 import { HttpError, notFound } from "./errors";
 import { createKey, type NewKey, revokeKey } from "./families/api-keys";
 import { checkBranchDeletable, deleteBranch } from "./families/branches";
-import { addFinishedOperations, settle, startPlatformOperation } from "./families/operations";
+import { addFinishedOperations, startPlatformOperation } from "./families/operations";
 import { addMember, removeMember } from "./families/organizations";
 import { transferProject } from "./families/projects";
 import { viewOperation } from "./operations";
 import { readSeedFile, type SeedFile, storeFromSeed } from "./seed";
+import { settle } from "./settle";
 import type { EmulatorControl, EmulatorStateView } from "./types";
 
 /** Resolves a seed option to a seed object (reading a file when given a path). */
@@ -37,8 +38,11 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     scriptOperations: (match, outcome) => engine.script(match, outcome),
     clearOperationScripts: () => engine.clearScripts(),
 
-    startPlatformOperation: (projectId, action, durationMs) =>
-      startPlatformOperation(ctx, project(projectId), action, durationMs),
+    startPlatformOperation(projectId, action, durationMs) {
+      const p = project(projectId);
+      settle(ctx);
+      return startPlatformOperation(ctx, p, action, durationMs);
+    },
 
     advance(ms) {
       if (!ctx.clock.advance) throw new HttpError(400, "the injected clock cannot advance");

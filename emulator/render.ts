@@ -5,7 +5,6 @@ import type {
   CurrentUserInfoResponse,
   Database,
   Endpoint,
-  EndpointState,
   MemberWithUser,
   OrgApiKeyCreateResponse,
   OrgApiKeyRevokeResponse,
@@ -26,6 +25,7 @@ import {
   DEFAULT_ROLE_NAME,
   FIRST_LSN,
 } from "./defaults";
+import { computeState } from "./families/endpoints";
 import { isoSeconds, stableUuid } from "./ids";
 import { TERMINAL_STATUSES, viewOperation } from "./operations";
 import type {
@@ -207,32 +207,6 @@ export function renderAnnotation(b: BranchRecord): AnnotationData {
     created_at: isoSeconds(b.created_at_ms),
     updated_at: isoSeconds(b.updated_at_ms),
   };
-}
-
-/**
- * An endpoint's compute state from its start/suspend operations: `current` (finished ones),
- * `pending` (one running now) and `ending`, the state once every one of them has run.
- */
-export function computeState(
-  e: EndpointRecord,
-  store: Store,
-  nowMs: number,
-): { current: EndpointState; pending?: EndpointState; ending: EndpointState } {
-  let current: EndpointState = e.op_ids.length === 0 ? "idle" : "init";
-  let pending: EndpointState | undefined;
-  let ending: EndpointState = "idle";
-  for (const opId of e.op_ids) {
-    const op = store.operations.get(opId);
-    if (!op) continue;
-    const target =
-      op.action === "start_compute" ? "active" : op.action === "suspend_compute" ? "idle" : undefined;
-    if (target === undefined) continue;
-    ending = target;
-    const status = viewOperation(op, nowMs).status;
-    if (status === "finished") current = target;
-    else if (!TERMINAL_STATUSES.has(status) && status !== "scheduling") pending = target;
-  }
-  return pending === undefined ? { current, ending } : { current, pending, ending };
 }
 
 /** A compute endpoint; its state follows its start/suspend operations. */

@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { authenticate } from "./auth";
 import type { EmulatorContext } from "./context";
 import { badRequest, HttpError, unauthorized } from "./errors";
-import { settle } from "./families/operations";
 import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
 import { requestValidatorCompiler } from "./openapi/contract";
@@ -22,6 +21,7 @@ import { schemaRoutes } from "./routes/schemas";
 import { snapshotRoutes } from "./routes/snapshots";
 import { userRoutes } from "./routes/users";
 import { vpcRoutes } from "./routes/vpc";
+import { settle } from "./settle";
 import type { EmulatorControl } from "./types";
 
 // The fastify app. Request lifecycle for /api/v2:

@@ -1,9 +1,9 @@
+import type { EndpointState } from "@neon/sdk/raw";
 import type { EmulatorContext } from "../context";
 import { projectCompute } from "../defaults";
 import { badRequest } from "../errors";
 import { newEndpointId } from "../ids";
-import type { OperationSpec } from "../operations";
-import { computeState } from "../render";
+import { type OperationSpec, TERMINAL_STATUSES, viewOperation } from "../operations";
 import type { BranchRecord, EndpointRecord, OperationRecord, ProjectRecord, Store } from "../state";
 import { startOperations } from "./operations";
 
@@ -158,6 +158,32 @@ export function cycleEndpoint(
         ? ["suspend_compute"]
         : ["suspend_compute", "start_compute"];
   return startOperations(ctx, project, onCompute(endpoint, ...actions));
+}
+
+/**
+ * An endpoint's compute state from its start/suspend operations: `current` (finished ones),
+ * `pending` (one running now) and `ending`, the state once every one of them has run.
+ */
+export function computeState(
+  e: EndpointRecord,
+  store: Store,
+  nowMs: number,
+): { current: EndpointState; pending?: EndpointState; ending: EndpointState } {
+  let current: EndpointState = e.op_ids.length === 0 ? "idle" : "init";
+  let pending: EndpointState | undefined;
+  let ending: EndpointState = "idle";
+  for (const opId of e.op_ids) {
+    const op = store.operations.get(opId);
+    if (!op) continue;
+    const target =
+      op.action === "start_compute" ? "active" : op.action === "suspend_compute" ? "idle" : undefined;
+    if (target === undefined) continue;
+    ending = target;
+    const status = viewOperation(op, nowMs).status;
+    if (status === "finished") current = target;
+    else if (!TERMINAL_STATUSES.has(status) && status !== "scheduling") pending = target;
+  }
+  return pending === undefined ? { current, ending } : { current, pending, ending };
 }
 
 /** A suspended compute wakes on a connection, as the service's do: the platform starts it. */

@@ -2,8 +2,6 @@ import type { EmulatorContext } from "../context";
 import { locked } from "../errors";
 import type { OperationSpec, OperationView } from "../operations";
 import type { OperationRecord, ProjectRecord } from "../state";
-import { expireBranches } from "./branches";
-import { settleSnapshots } from "./snapshots";
 
 // Operations as the state changes start them. What an operation does over time is the engine's
 // (../operations.ts); here is who starts which, and the bookkeeping that goes with it.
@@ -25,21 +23,13 @@ export function startOperations(
   return operations;
 }
 
-/** Brings the state up to the clock: the platform's scheduled operations, expired branches, then snapshots. */
-export function settle(ctx: EmulatorContext): void {
-  ctx.engine.catchUp();
-  expireBranches(ctx);
-  settleSnapshots(ctx);
-}
-
-/** Starts a platform-initiated operation on the project now (default `check_availability`). */
+/** Starts a platform-initiated operation on the project now (default `check_availability`); settle the state first. */
 export function startPlatformOperation(
   ctx: EmulatorContext,
   project: ProjectRecord,
   action?: string,
   durationMs?: number,
 ): OperationView {
-  settle(ctx);
   const op = ctx.engine.startPlatform(project.id, action, durationMs);
   ctx.changed();
   return ctx.engine.view(op);

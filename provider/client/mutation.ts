@@ -6,9 +6,10 @@
  */
 
 import type { z } from "zod";
-import { listOperations, waitForOperations } from "./api/operations";
 import { type ClientContext, withDeadline } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
+import { operationPages } from "./operation-reads";
+import { waitForProjectOperations } from "./operation-wait";
 import { type RequestSpec, send, sendOrEmpty } from "./request";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
@@ -31,7 +32,7 @@ async function recentOperations(
   deadline: number,
 ): Promise<Operation[]> {
   const operations: Operation[] = [];
-  const newest = listOperations(() => withDeadline(ctx, deadline), projectId, {
+  const newest = operationPages(() => withDeadline(ctx, deadline), projectId, {
     pageSize: 100,
     maxItems: 100,
   });
@@ -62,7 +63,7 @@ async function sendPastLocks<T>(
         continue;
       }
       try {
-        await waitForOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
+        await waitForProjectOperations(ctx, projectId, unfinished, { deadline, settleOnly: true });
       } catch (waitError) {
         if (isOperationTimeout(waitError)) throw error;
         throw waitError;
@@ -115,7 +116,7 @@ export async function waitForStarted<T extends Started>(
   const operations = response.operations ?? [];
   if (options.wait === false || operations.length === 0) return response;
   try {
-    await waitForOperations(ctx, projectId, operations, {
+    await waitForProjectOperations(ctx, projectId, operations, {
       deadline: options.deadline,
       onProgress: options.onProgress,
     });

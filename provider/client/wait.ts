@@ -1,6 +1,5 @@
 /**
- * Polling operations until they end (`waitForOperations` in `api/operations.ts` sets a poll up from
- * the client's settings). Only unfinished operations are polled; the first poll comes soon and the
+ * Polling operations until they end (`operation-wait.ts` sets a poll up from the client's settings). Only unfinished operations are polled; the first poll comes soon and the
  * interval doubles up to the 5 s the API suggests. Status rules:
  *
  * | status                                   | meaning here                                        |
