@@ -857,7 +857,11 @@ async function deleteStrayScratches(
     const mark = b.restore_status === "restored" ? SCRATCH_NAME.exec(b.name)?.[1] : undefined;
     return mark !== undefined && !marks.has(mark);
   });
-  await dropAll(client, projectId, stray, deadline);
+  // Another resource's tidying, not this one's change: a delete that fails leaves the scratch
+  // branch to its expiry (`SCRATCH_GRACE_MS`) and never fails the create or delete it rides on.
+  for (const scratch of stray) {
+    await client.deleteBranch(projectId, scratch.id, { deadline }).catch(() => undefined);
+  }
 }
 
 /** How a scratch branch's name ends (`scratchName`): its branch's mark, then the restore's. */
