@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE, token } from "../provider/plugin/kinds";
+import { DECLARATIONS, PACKAGE, token } from "../provider/plugin/kinds";
 import { CONFIG } from "../provider/resources/public/config";
 
 export { PACKAGE, token };
@@ -18,7 +18,7 @@ import { importIdShape } from "../provider/resources/public/declare";
 import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } from "./declaration-docs";
 
 // Derives `schema.json`, the Pulumi package schema of the provider plugin, from the declarations:
-// every resource kind of `provider/resources/public/`, every function of `provider/data/declared.ts`
+// every resource kind of the registry (`provider/resources/public/kinds.ts`), every function of `provider/data/declared.ts`
 // and the settings of `provider/resources/public/config.ts`, each property with its JSDoc. Nothing in
 // the schema is written by hand but the package's identity and its language sections below.
 //
@@ -47,8 +47,16 @@ export const CSHARP_ROOT_NAMESPACE = "PulumiCloudDb";
 
 type Json = Record<string, unknown>;
 
-/** The resource declarations exported by the modules of `public/`, by type name. */
+/** The resource kinds of the registry, by type name. */
 export function resourceDeclarations(): ResourceDeclaration[] {
+  return [...DECLARATIONS].sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/**
+ * Every resource declaration the modules of `public/` export, by type name: what the registry must
+ * hold (`tests/provider/kinds.test.ts`).
+ */
+export function declaredInPublic(): ResourceDeclaration[] {
   return declarationsIn(
     readdirSync(PUBLIC_DIR)
       .filter((f) => f.endsWith(".ts"))

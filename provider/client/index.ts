@@ -11,8 +11,8 @@
 import * as account from "./api/account";
 import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
-import * as computeEndpoints from "./api/computeEndpoints";
 import * as databases from "./api/databases";
+import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
 import * as permissions from "./api/permissions";
 import * as projects from "./api/projects";
@@ -27,7 +27,7 @@ const ROUTES = {
   ...account,
   ...apiKeys,
   ...branches,
-  ...computeEndpoints,
+  ...endpoints,
   ...databases,
   ...operations,
   ...permissions,
@@ -41,7 +41,7 @@ const ROUTES = {
 type RouteMethods = Methods<typeof account> &
   Methods<typeof apiKeys> &
   Methods<typeof branches> &
-  Methods<typeof computeEndpoints> &
+  Methods<typeof endpoints> &
   Methods<typeof databases> &
   Methods<typeof operations> &
   Methods<typeof permissions> &

@@ -8,36 +8,11 @@
  */
 import type { ResourceMethods } from "../resources/lifecycle/lazyProvider";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
-import { API_KEY } from "../resources/public/apiKey";
-import { BACKUP_SCHEDULE } from "../resources/public/backupSchedule";
-import { BRANCH } from "../resources/public/branch";
-import { DATABASE } from "../resources/public/database";
 import type { ResourceDeclaration } from "../resources/public/declare";
-import { ENDPOINT } from "../resources/public/endpoint";
-import { PROJECT } from "../resources/public/project";
-import { PROJECT_PERMISSION } from "../resources/public/projectPermission";
-import { PROJECT_VPC_ENDPOINT } from "../resources/public/projectVpcEndpoint";
-import { ROLE } from "../resources/public/role";
-import { SNAPSHOT } from "../resources/public/snapshot";
-import { VPC_ENDPOINT } from "../resources/public/vpcEndpoint";
+import { DECLARATIONS } from "../resources/public/kinds";
 import { PACKAGE, token } from "./token";
 
-/** Every declared resource kind. */
-export const DECLARATIONS: readonly ResourceDeclaration[] = [
-  API_KEY,
-  BRANCH,
-  PROJECT,
-  ENDPOINT,
-  ROLE,
-  DATABASE,
-  PROJECT_PERMISSION,
-  SNAPSHOT,
-  BACKUP_SCHEDULE,
-  VPC_ENDPOINT,
-  PROJECT_VPC_ENDPOINT,
-];
-
-export { PACKAGE, token };
+export { DECLARATIONS, PACKAGE, token };
 
 /** The type token of a declared kind. */
 export const tokenOf = (declaration: ResourceDeclaration): string => token(declaration.type);

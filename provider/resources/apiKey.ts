@@ -13,7 +13,6 @@ import { compact, createdSince, defineResource, type Same } from "./lifecycle/de
 import { firstListing } from "./lifecycle/firstListings";
 import { createKeyOf, markedLabel } from "./lifecycle/owner";
 import { API_KEY, type ApiKeyInputs, type ApiKeyKind, type ApiKeyOutputs } from "./public/apiKey";
-import { changesOf, secretsOf } from "./public/declare";
 
 export type { ApiKeyInputs, ApiKeyOutputs } from "./public/apiKey";
 
@@ -42,17 +41,11 @@ export const ApiKeyInputsSchema = z
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof ApiKeyInputsSchema>, ApiKeyInputs>;
 
-/** How each input is applied when it changes (declared in `public/apiKey.ts`). */
-export const API_KEY_CHANGES = changesOf(API_KEY);
-
 // ---------------------------------------------------------------- API calls
 
 /** An API key's lifecycle: create through the path for its kind, refresh from its owner's list, revoke. */
-export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>({
-  noun: "API key",
+export const apiKeyDefinition = defineResource<ApiKeyInputs, ApiKeyOutputs>(API_KEY, {
   inputs: ApiKeyInputsSchema,
-  changes: API_KEY_CHANGES,
-  secrets: secretsOf(API_KEY),
   id: (outs) => String(outs.keyId),
   // Any member may create a project-scoped key, but only admins revoke one (docs/api-rules.md §6).
   adminOf: (inputs) => inputs.orgId,

@@ -12,7 +12,6 @@ import {
   type BackupScheduleInputs,
   type BackupScheduleOutputs,
 } from "./public/backupSchedule";
-import { changesOf, secretsOf } from "./public/declare";
 import { carrierOf } from "./restores";
 
 export type { BackupScheduleInputs, BackupScheduleOutputs } from "./public/backupSchedule";
@@ -63,45 +62,43 @@ true satisfies Same<z.infer<typeof BackupScheduleInputsSchema>, BackupScheduleIn
 // ---------------------------------------------------------------- API calls
 
 /** A branch's backup schedule: one PUT sets it, an empty one ends it. */
-export const backupScheduleDefinition = defineResource<BackupScheduleInputs, BackupScheduleOutputs>({
-  noun: "backup schedule",
-  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
-  inputs: BackupScheduleInputsSchema,
-  changes: changesOf(BACKUP_SCHEDULE),
-  secrets: secretsOf(BACKUP_SCHEDULE),
-  id: (outs) => outs.branchId,
+export const backupScheduleDefinition = defineResource<BackupScheduleInputs, BackupScheduleOutputs>(
+  BACKUP_SCHEDULE,
+  {
+    onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
+    inputs: BackupScheduleInputsSchema,
+    id: (outs) => outs.branchId,
 
-  // Setting a schedule twice sets the same one: a create repeated after a killed run converges.
-  async create({ client }, inputs) {
-    return applied(client, inputs, inputs.branchId);
+    // Setting a schedule twice sets the same one: a create repeated after a killed run converges.
+    async create({ client }, inputs) {
+      return applied(client, inputs, inputs.branchId);
+    },
+
+    /** The branch's schedule as it is; a branch without one has nothing to import. */
+    async readExisting({ client }, inputs, branchId) {
+      const schedule = await client.getBackupSchedule(inputs.projectId, branchId);
+      if (schedule.length === 0) {
+        throw new NotFoundError(`branch ${branchId} has no backup schedule to import`);
+      }
+      return outputsOf({ ...inputs, schedule: schedule.map(entryOf) }, branchId, schedule);
+    },
+
+    /** The schedule of the branch that carries the schedule's branch now; an empty one is gone. */
+    async read({ client }, _id, props) {
+      if (props === undefined) return undefined;
+      const branchId = await carrierOf(client, props.projectId, props.branchId);
+      const schedule = await client.getBackupSchedule(props.projectId, branchId);
+      if (schedule.length === 0) return undefined;
+      return { ...props, branchId, schedule: schedule.map(entryOf) };
+    },
+
+    update: ({ client }, _id, outs) => applied(client, { ...outs, schedule: outs.schedule }, outs.branchId),
+
+    async remove({ client }, _id, props) {
+      await client.setBackupSchedule(props.projectId, props.branchId, []);
+    },
   },
-
-  importId: BACKUP_SCHEDULE.importId,
-
-  /** The branch's schedule as it is; a branch without one has nothing to import. */
-  async readExisting({ client }, inputs, branchId) {
-    const schedule = await client.getBackupSchedule(inputs.projectId, branchId);
-    if (schedule.length === 0) {
-      throw new NotFoundError(`branch ${branchId} has no backup schedule to import`);
-    }
-    return outputsOf({ ...inputs, schedule: schedule.map(entryOf) }, branchId, schedule);
-  },
-
-  /** The schedule of the branch that carries the schedule's branch now; an empty one is gone. */
-  async read({ client }, _id, props) {
-    if (props === undefined) return undefined;
-    const branchId = await carrierOf(client, props.projectId, props.branchId);
-    const schedule = await client.getBackupSchedule(props.projectId, branchId);
-    if (schedule.length === 0) return undefined;
-    return { ...props, branchId, schedule: schedule.map(entryOf) };
-  },
-
-  update: ({ client }, _id, outs) => applied(client, { ...outs, schedule: outs.schedule }, outs.branchId),
-
-  async remove({ client }, _id, props) {
-    await client.setBackupSchedule(props.projectId, props.branchId, []);
-  },
-});
+);
 
 /** Sets the branch's schedule to the declared entries, then reads it back as the service holds it. */
 async function applied(

@@ -51,7 +51,6 @@ import {
   type EndpointType,
   INIT_SOURCE,
 } from "./public/branch";
-import { changesOf, secretsOf } from "./public/declare";
 import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
@@ -151,9 +150,6 @@ export const BranchInputsSchema = withComputeRange(
 true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
 true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
 
-/** How each input is applied when it changes (declared in `public/branch.ts`). */
-export const BRANCH_CHANGES = changesOf(BRANCH);
-
 // ---------------------------------------------------------------- API calls
 
 /**
@@ -163,14 +159,9 @@ export const BRANCH_CHANGES = changesOf(BRANCH);
  * its name deletes first. Name, protection, expiry and compute settings change in place; a new
  * `resetTrigger` resets the branch from its parent.
  */
-export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
-  noun: "branch",
+export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRANCH, {
   isBranch: true,
   inputs: BranchInputsSchema,
-  changes: BRANCH_CHANGES,
-  // Left out, the API picks a name, the default branch as parent, no computes and the project's
-  // compute settings; left out later, the branch keeps what it has.
-  computed: ["name", "parentId", "endpoints", ...COMPUTE_SETTINGS],
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
     protected: (news, olds) => (news ?? false) === (olds ?? false),
@@ -182,7 +173,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
         ? all.ttl !== undefined || olds === null || olds === undefined
         : sameInstant(news, olds),
   },
-  secrets: secretsOf(BRANCH),
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId && news.name !== undefined && news.name === olds.name,
   id: (outs) => outs.branchId,
@@ -370,8 +360,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
     }
     return converge(step, branchId, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false);
   },
-
-  importId: BRANCH.importId,
 
   /** The branch as it is, with its computes and connection strings. */
   async readExisting({ client }, inputs, branchId) {

@@ -15,7 +15,6 @@ import { declaredInputs } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { isGeneratedWith } from "./lifecycle/owner";
 import { DATABASE, type DatabaseInputs, type DatabaseOutputs } from "./public/database";
-import { changesOf, secretsOf } from "./public/declare";
 import { carrierOf, wasRestoredHere } from "./restores";
 
 export type { DatabaseInputs, DatabaseOutputs } from "./public/database";
@@ -36,18 +35,12 @@ export const DatabaseInputsSchema = z.object({
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof DatabaseInputsSchema>, DatabaseInputs>;
 
-/** How each input is applied when it changes (declared in `public/database.ts`). */
-export const DATABASE_CHANGES = changesOf(DATABASE);
-
 // ---------------------------------------------------------------- API calls
 
 /** A Postgres database on a branch, owned by a role. */
-export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs>({
-  noun: "database",
+export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs>(DATABASE, {
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: DatabaseInputsSchema,
-  changes: DATABASE_CHANGES,
-  secrets: secretsOf(DATABASE),
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
   // The API addresses a database by name, which changes in place: the state's id is the numeric one.
@@ -101,8 +94,6 @@ export const databaseDefinition = defineResource<DatabaseInputs, DatabaseOutputs
     const wanted = outputsOf(inputs, found, []);
     return renamed(step, wanted, { ...wanted, name: found.name, ownerName: found.owner_name ?? "" });
   },
-
-  importId: DATABASE.importId,
 
   /** The branch's database `name` as it is now. */
   async readExisting({ client }, inputs, name) {

@@ -22,7 +22,6 @@ import {
 } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { markedName } from "./lifecycle/owner";
-import { changesOf, secretsOf } from "./public/declare";
 import {
   type ComputeEndpointType,
   ENDPOINT,
@@ -96,34 +95,15 @@ export const EndpointInputsSchema = withComputeRange(
 true satisfies Same<z.infer<typeof EndpointInputsSchema>, EndpointInputs>;
 true satisfies Same<(typeof ENDPOINT_TYPES)[number], ComputeEndpointType>;
 
-/** How each input is applied when it changes (declared in `public/endpoint.ts`): the API's PATCH resizes, retimes and toggles the pooler. */
-export const ENDPOINT_CHANGES = changesOf(ENDPOINT);
-
 // ---------------------------------------------------------------- API calls
 
 /** A compute endpoint of a branch: one read_write per branch, any number of read_only. */
 export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutputs> = defineResource<
   EndpointInputs,
   EndpointOutputs
->({
-  noun: "compute endpoint",
+>(ENDPOINT, {
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: EndpointInputsSchema,
-  changes: ENDPOINT_CHANGES,
-  secrets: secretsOf(ENDPOINT),
-  // Left out, the API uses read_write and the project's default settings; left out later, the
-  // compute keeps what it has.
-  computed: [
-    "type",
-    "autoscalingLimitMinCu",
-    "autoscalingLimitMaxCu",
-    "suspendTimeoutSeconds",
-    "poolerEnabled",
-    "disabled",
-    "poolerMode",
-    "name",
-    "pgSettings",
-  ],
   // A branch has one read_write compute: a replacement that stays one on the same branch deletes first.
   deleteBeforeReplace: (olds, news) =>
     (news.type ?? olds.type) === "read_write" &&
@@ -193,7 +173,6 @@ export const endpointDefinition: ResourceDefinition<EndpointInputs, EndpointOutp
     return adoptLive(endpointDefinition, step, inputs, endpointId, await existing(step, inputs, endpointId));
   },
 
-  importId: ENDPOINT.importId,
   readExisting: (step, inputs, endpointId) => existing(step, inputs, endpointId),
 
   async read({ client }, endpointId, props) {

@@ -41,7 +41,6 @@ import {
 } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
-import { changesOf, secretsOf } from "./public/declare";
 import {
   type DefaultEndpointSettings,
   PROJECT,
@@ -97,9 +96,6 @@ export const ProjectInputsSchema = z.object({
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof ProjectInputsSchema>, ProjectInputs>;
 
-/** How each input is applied when it changes (declared in `public/project.ts`): the API's PATCH takes name, retention and default settings. */
-export const PROJECT_CHANGES = changesOf(PROJECT);
-
 // ---------------------------------------------------------------- API calls
 
 /** The network access inputs: each left out is no opinion, the project keeps what it has. */
@@ -125,32 +121,12 @@ type SettingsInput =
 export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs> = defineResource<
   ProjectInputs,
   ProjectOutputs
->({
-  noun: "project",
+>(PROJECT, {
   inputs: ProjectInputsSchema,
-  changes: PROJECT_CHANGES,
   finds: (inputs) => [
     inputs.regionId === undefined
       ? undefined
       : { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
-  ],
-  // Left out, the API picks a name, region, version, owner, retention and compute defaults; left out
-  // later, the project keeps what it has.
-  computed: [
-    "name",
-    "regionId",
-    "pgVersion",
-    "orgId",
-    "historyRetentionSeconds",
-    "defaultEndpointSettings",
-    ...NETWORK_INPUTS,
-    "enableLogicalReplication",
-    "maintenanceWindow",
-    "quota",
-    "defaultBranchName",
-    "defaultRoleName",
-    "defaultDatabaseName",
-    "protectDefaultBranch",
   ],
   review(olds, news) {
     if (
@@ -173,7 +149,6 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     maintenanceWindow: (news, olds) => sameWindow(news, olds),
     quota: (news, olds) => sameQuota(news, olds),
   },
-  secrets: secretsOf(PROJECT),
   id: (outs) => outs.projectId,
   // A compute that did not start stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
@@ -262,7 +237,6 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     return adoptLive(projectDefinition, step, inputs, projectId, live);
   },
 
-  importId: PROJECT.importId,
   readExisting: ({ client }, inputs, projectId) => readDefaults(client, projectId, inputs),
 
   async read({ client }, projectId, props) {

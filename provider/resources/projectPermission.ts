@@ -5,7 +5,6 @@ import { hostLine } from "./host/progress";
 import { requiredId } from "./inputs/common";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
-import { changesOf, secretsOf } from "./public/declare";
 import {
   PROJECT_PERMISSION,
   type ProjectPermissionInputs,
@@ -47,65 +46,67 @@ const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * so an existing grant for it is the very object the resource declares: a create that finds one
  * (the API answers 409, or the answer was lost) takes it and says so. Grants start no operation.
  */
-export const projectPermissionDefinition = defineResource<ProjectPermissionInputs, ProjectPermissionOutputs>({
-  noun: "project permission",
-  inputs: ProjectPermissionInputsSchema,
-  changes: changesOf(PROJECT_PERMISSION),
-  secrets: secretsOf(PROJECT_PERMISSION),
-  same: {
-    email: (news, olds) => typeof olds === "string" && sameEmail(news, olds),
-  },
-  id: (outs) => outs.permissionId,
+export const projectPermissionDefinition = defineResource<ProjectPermissionInputs, ProjectPermissionOutputs>(
+  PROJECT_PERMISSION,
+  {
+    inputs: ProjectPermissionInputsSchema,
+    same: {
+      email: (news, olds) => typeof olds === "string" && sameEmail(news, olds),
+    },
+    id: (outs) => outs.permissionId,
 
-  async create({ client }, inputs) {
-    try {
-      return outputsOf(inputs.projectId, await client.grantProjectPermission(inputs.projectId, inputs.email));
-    } catch (err) {
-      if (!isConflict(err)) throw err;
-      const found = await grantFor(client, inputs.projectId, inputs.email);
-      if (found === undefined) throw err;
-      hostLine(
-        `project ${inputs.projectId} was already shared with ${found.granted_to_email} (since ${found.granted_at}): ` +
-          "this resource takes that grant and revokes it when it is destroyed",
-      );
+    async create({ client }, inputs) {
+      try {
+        return outputsOf(
+          inputs.projectId,
+          await client.grantProjectPermission(inputs.projectId, inputs.email),
+        );
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+        const found = await grantFor(client, inputs.projectId, inputs.email);
+        if (found === undefined) throw err;
+        hostLine(
+          `project ${inputs.projectId} was already shared with ${found.granted_to_email} (since ${found.granted_at}): ` +
+            "this resource takes that grant and revokes it when it is destroyed",
+        );
+        return outputsOf(inputs.projectId, found);
+      }
+    },
+
+    /** The grant for the email, whoever made it: a lost answer's grant is the only one it can be. */
+    async findLost({ client }, inputs) {
+      const found = await grantFor(client, inputs.projectId, inputs.email).catch(() => undefined);
+      return found === undefined ? undefined : outputsOf(inputs.projectId, found);
+    },
+
+    /** The project's grant `idOrEmail`: a permission id, or the email it was granted to. */
+    async readExisting({ client }, inputs, idOrEmail) {
+      const grants = await client.listProjectPermissions(inputs.projectId);
+      const found =
+        grants.find((g) => g.id === idOrEmail) ??
+        grants.find((g) => sameEmail(g.granted_to_email, idOrEmail));
+      if (found === undefined) {
+        throw new NotFoundError(
+          `project ${inputs.projectId} has no grant ${JSON.stringify(idOrEmail)} in force: ` +
+            "give a permission id or an email the project is shared with",
+        );
+      }
       return outputsOf(inputs.projectId, found);
-    }
-  },
+    },
 
-  /** The grant for the email, whoever made it: a lost answer's grant is the only one it can be. */
-  async findLost({ client }, inputs) {
-    const found = await grantFor(client, inputs.projectId, inputs.email).catch(() => undefined);
-    return found === undefined ? undefined : outputsOf(inputs.projectId, found);
-  },
+    /** The grant by id among the project's grants in force; revoked elsewhere, it is gone. */
+    async read({ client }, id, props) {
+      if (props === undefined) return undefined;
+      const grants = await client.cached.listProjectPermissions(props.projectId);
+      const found = grants.find((g) => g.id === id);
+      return found === undefined ? undefined : { ...props, ...outputsOf(props.projectId, found) };
+    },
 
-  importId: PROJECT_PERMISSION.importId,
-
-  /** The project's grant `idOrEmail`: a permission id, or the email it was granted to. */
-  async readExisting({ client }, inputs, idOrEmail) {
-    const grants = await client.listProjectPermissions(inputs.projectId);
-    const found =
-      grants.find((g) => g.id === idOrEmail) ?? grants.find((g) => sameEmail(g.granted_to_email, idOrEmail));
-    if (found === undefined) {
-      throw new NotFoundError(
-        `project ${inputs.projectId} has no grant ${JSON.stringify(idOrEmail)} in force: ` +
-          "give a permission id or an email the project is shared with",
-      );
-    }
-    return outputsOf(inputs.projectId, found);
+    async remove({ client }, id, props) {
+      await client.revokeProjectPermission(props.projectId, id);
+    },
   },
-
-  /** The grant by id among the project's grants in force; revoked elsewhere, it is gone. */
-  async read({ client }, id, props) {
-    if (props === undefined) return undefined;
-    const grants = await client.cached.listProjectPermissions(props.projectId);
-    const found = grants.find((g) => g.id === id);
-    return found === undefined ? undefined : { ...props, ...outputsOf(props.projectId, found) };
-  },
-
-  async remove({ client }, id, props) {
-    await client.revokeProjectPermission(props.projectId, id);
-  },
-});
+);
 
 /** The project's grant in force for `email`, if any. */
 async function grantFor(

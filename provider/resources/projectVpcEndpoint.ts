@@ -6,7 +6,6 @@ import { type Assignment, assignmentMethods } from "./lifecycle/assignment";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type ResourceDefinition, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
-import { changesOf, secretsOf } from "./public/declare";
 import {
   PROJECT_VPC_ENDPOINT,
   type ProjectVpcEndpointInputs,
@@ -38,13 +37,8 @@ true satisfies Same<z.infer<typeof ProjectVpcEndpointInputsSchema>, ProjectVpcEn
 export const projectVpcEndpointDefinition = defineResource<
   ProjectVpcEndpointInputs,
   ProjectVpcEndpointOutputs
->({
-  noun: "VPC endpoint restriction",
+>(PROJECT_VPC_ENDPOINT, {
   inputs: ProjectVpcEndpointInputsSchema,
-  changes: changesOf(PROJECT_VPC_ENDPOINT),
-  secrets: secretsOf(PROJECT_VPC_ENDPOINT),
-  // Left out later, the label is no opinion: the restriction keeps the one it has.
-  computed: ["label"],
   id: (outs) => `${outs.projectId}/${outs.vpcEndpointId}`,
 
   ...assignmentMethods({
@@ -54,7 +48,6 @@ export const projectVpcEndpointDefinition = defineResource<
     outputsOf,
     existing,
   }),
-  importId: PROJECT_VPC_ENDPOINT.importId,
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;

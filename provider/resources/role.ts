@@ -16,7 +16,6 @@ import {
 import { declaredInputs } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { isGeneratedWith } from "./lifecycle/owner";
-import { changesOf, secretsOf } from "./public/declare";
 import { ROLE, type RoleInputs, type RoleOutputs } from "./public/role";
 import { carrierOf, wasRestoredHere } from "./restores";
 
@@ -49,18 +48,12 @@ export const RoleInputsSchema = z
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof RoleInputsSchema>, RoleInputs>;
 
-/** How each input is applied when it changes (declared in `public/role.ts`). */
-export const ROLE_CHANGES = changesOf(ROLE);
-
 // ---------------------------------------------------------------- API calls
 
 /** A Postgres role of a branch. Its password is received at create and reset only, and kept as a secret. */
-export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
-  noun: "role",
+export const roleDefinition = defineResource<RoleInputs, RoleOutputs>(ROLE, {
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: RoleInputsSchema,
-  changes: ROLE_CHANGES,
-  secrets: secretsOf(ROLE),
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
   id: (outs) => `${outs.branchId}/${outs.name}`,
@@ -118,7 +111,6 @@ export const roleDefinition = defineResource<RoleInputs, RoleOutputs>({
     return existing(client, inputs, name);
   },
 
-  importId: ROLE.importId,
   readExisting: ({ client }, inputs, name) => existing(client, inputs, name),
 
   /**

@@ -9,7 +9,6 @@ import { createdSince, defineResource, type Same, type Step } from "./lifecycle/
 import { providerMethods } from "./lifecycle/methods";
 import { openOperations } from "./lifecycle/openOperations";
 import { createKeyOf, markedLabel } from "./lifecycle/owner";
-import { changesOf, secretsOf } from "./public/declare";
 import { SNAPSHOT, type SnapshotInputs, type SnapshotOutputs } from "./public/snapshot";
 import { carrierOf } from "./restores";
 
@@ -46,14 +45,11 @@ true satisfies Same<z.infer<typeof SnapshotInputsSchema>, SnapshotInputs>;
 // ---------------------------------------------------------------- API calls
 
 /** A snapshot of a branch, now or at a point of its history. */
-export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs>({
-  noun: "snapshot",
+export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs>(SNAPSHOT, {
   // A snapshot outlives its branch, but a program that snapshots a Branch depends on it, so the
   // engine deletes the snapshot first: a destroy refused at the branch must not have lost it.
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: SnapshotInputsSchema,
-  changes: changesOf(SNAPSHOT),
-  secrets: secretsOf(SNAPSHOT),
   id: (outs) => outs.snapshotId,
 
   /** Takes the snapshot under the name and this resource's mark, and waits for its operations. */
@@ -93,8 +89,6 @@ export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs
     );
     return found === undefined ? undefined : outputsOf(inputs, inputs.branchId, found, []);
   },
-
-  importId: SNAPSHOT.importId,
 
   /** The project's snapshot `snapshotId` as it is now, named as the service names it. */
   async readExisting({ client }, inputs, snapshotId) {

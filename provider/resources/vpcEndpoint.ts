@@ -7,7 +7,6 @@ import { type Assignment, assignmentMethods } from "./lifecycle/assignment";
 import { declaredInputs, isUnknown } from "./lifecycle/check";
 import { defineResource, type ResourceDefinition, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
-import { changesOf, secretsOf } from "./public/declare";
 import { VPC_ENDPOINT, type VpcEndpointInputs, type VpcEndpointOutputs } from "./public/vpcEndpoint";
 
 export type { VpcEndpointInputs, VpcEndpointOutputs } from "./public/vpcEndpoint";
@@ -40,13 +39,8 @@ const WHERE = ["orgId", "regionId", "vpcEndpointId"] as const;
 // ---------------------------------------------------------------- API calls
 
 /** A VPC endpoint assigned to an organization in a region (docs/api-rules.md §10). */
-export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpointOutputs>({
-  noun: "VPC endpoint",
+export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpointOutputs>(VPC_ENDPOINT, {
   inputs: VpcEndpointInputsSchema,
-  changes: changesOf(VPC_ENDPOINT),
-  secrets: secretsOf(VPC_ENDPOINT),
-  // Left out later, the label is no opinion: the assignment keeps the one it has.
-  computed: ["label"],
   id: (outs) => `${outs.orgId}/${outs.regionId}/${outs.vpcEndpointId}`,
   finds: (inputs) => [
     { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
@@ -74,7 +68,6 @@ export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpoi
     outputsOf,
     existing,
   }),
-  importId: VPC_ENDPOINT.importId,
 
   async read({ client }, _id, props) {
     if (props === undefined) return undefined;

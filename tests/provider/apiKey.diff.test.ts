@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { API_KEY_CHANGES } from "../../provider/resources/apiKey";
+import { apiKeyDefinition } from "../../provider/resources/apiKey";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import {
   type ApiKeyInputs,
@@ -8,7 +8,7 @@ import {
 } from "../../provider/resources/public/apiKey";
 import { PROVIDER_TEXT } from "./support";
 
-// One test per row of API_KEY_CHANGES. diff never calls the API (no client is configured here).
+// One test per row of apiKeyDefinition.changes. diff never calls the API (no client is configured here).
 
 const OLDS: ApiKeyOutputs = {
   name: "ci",
@@ -35,27 +35,27 @@ function same(): ApiKeyInputs {
   } as ApiKeyInputs;
 }
 
-const ROW_CASES: Record<keyof typeof API_KEY_CHANGES, Partial<ApiKeyInputs>> = {
+const ROW_CASES: Record<keyof typeof apiKeyDefinition.changes, Partial<ApiKeyInputs>> = {
   name: { name: "ci-2" },
   orgId: { orgId: "org-other-00000000" },
   projectId: { projectId: "hidden-river-50598307" },
   rotationTrigger: { rotationTrigger: "r2" },
 };
 
-describe("ApiKey diff (API_KEY_CHANGES)", () => {
+describe("ApiKey diff (apiKeyDefinition.changes)", () => {
   const diff = (news: ApiKeyInputs) => apiKeyProvider.diff!(String(OLDS.keyId), OLDS, news);
 
   it("has a test case for every row of the table", () => {
-    assert.deepEqual(Object.keys(ROW_CASES).sort(), Object.keys(API_KEY_CHANGES).sort());
+    assert.deepEqual(Object.keys(ROW_CASES).sort(), Object.keys(apiKeyDefinition.changes).sort());
   });
 
   it("reports no change for the same inputs", async () => {
     assert.deepEqual(await diff(same()), { changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
-  for (const [input, change] of Object.entries(API_KEY_CHANGES)) {
+  for (const [input, change] of Object.entries(apiKeyDefinition.changes)) {
     it(`${change}s on a change of ${input}, creating the new key before revoking the old`, async () => {
-      const result = await diff({ ...same(), ...ROW_CASES[input as keyof typeof API_KEY_CHANGES] });
+      const result = await diff({ ...same(), ...ROW_CASES[input as keyof typeof apiKeyDefinition.changes] });
       assert.deepEqual(result, { changes: true, replaces: [input], deleteBeforeReplace: false });
     });
   }

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
-import { BRANCH_CHANGES as DIFF_TABLE } from "../../provider/resources/branch";
+import { branchDefinition } from "../../provider/resources/branch";
+
+const DIFF_TABLE = branchDefinition.changes;
+
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient, resetRegistry } from "../../provider/client";
-import { DATABASE_CHANGES } from "../../provider/resources/database";
+import { databaseDefinition } from "../../provider/resources/database";
 import {
   type DatabaseInputs,
   type DatabaseOutputs,
@@ -77,7 +77,7 @@ describe("Database provider against the emulator", () => {
       operationIds: [],
       pendingOperationIds: [],
     } as DatabaseOutputs;
-    for (const [input, change] of Object.entries(DATABASE_CHANGES)) {
+    for (const [input, change] of Object.entries(databaseDefinition.changes)) {
       const value = input === "timeouts" ? { delete: 5 } : input === "deleteProtection" ? true : "changed";
       const result = await databaseProvider.diff!("7", olds, inputs({ [input]: value }));
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);

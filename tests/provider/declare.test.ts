@@ -21,6 +21,8 @@ import { declarationDocs } from "../../scripts/declaration-docs";
 
 const WIDGET = declareResource({
   type: "Widget",
+  noun: "widget",
+  family: "widgets",
   methods: "widgetMethods",
   inputs: {
     /** The widget's name. */
@@ -42,6 +44,8 @@ const WIDGET = declareResource({
 
 declareResource({
   type: "Careless",
+  noun: "careless thing",
+  family: "careless",
   methods: "carelessMethods",
   inputs: {},
   outputs: {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { ENDPOINT_CHANGES, endpointDefinition } from "../../provider/resources/endpoint";
+import { endpointDefinition } from "../../provider/resources/endpoint";
 import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import {
@@ -106,7 +106,7 @@ describe("Endpoint provider against the emulator", () => {
       pendingOperationIds: [],
     } as EndpointOutputs;
     const at = (values: Partial<EndpointInputs>) => inputs({ branchId, ...values });
-    const cases: Record<keyof typeof ENDPOINT_CHANGES, Partial<EndpointInputs>> = {
+    const cases: Record<keyof typeof endpointDefinition.changes, Partial<EndpointInputs>> = {
       projectId: { projectId: DEMO.orgProjectId },
       branchId: { branchId: "br-other-00000000" },
       type: { type: "read_only" },
@@ -122,11 +122,11 @@ describe("Endpoint provider against the emulator", () => {
       timeouts: { timeouts: { update: 60 } },
       adoptExisting: { adoptExisting: "ep-other-00000000" },
     };
-    for (const [input, change] of Object.entries(ENDPOINT_CHANGES)) {
+    for (const [input, change] of Object.entries(endpointDefinition.changes)) {
       const result = await endpointProvider.diff!(
         DEMO.endpointId,
         olds,
-        at(cases[input as keyof typeof ENDPOINT_CHANGES]),
+        at(cases[input as keyof typeof endpointDefinition.changes]),
       );
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);

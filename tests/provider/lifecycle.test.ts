@@ -18,6 +18,7 @@ import { nameInput } from "../../provider/resources/inputs/common";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { defineResource, type Step } from "../../provider/resources/lifecycle/define";
 import { providerMethods } from "../../provider/resources/lifecycle/methods";
+import { arrayOf, BOOLEAN, declareResource, INTEGER, STRING } from "../../provider/resources/public/declare";
 import { seedOutputs, withSecretOutputs } from "../../provider/resources/public/props";
 import { setEnv } from "./support";
 
@@ -40,28 +41,45 @@ interface WidgetOutputs extends WidgetInputs {
   pendingOperationIds?: string[];
 }
 
+/** The widget, declared: its noun, change table, computed input and secret. */
+const WIDGET = declareResource({
+  type: "Widget",
+  noun: "widget",
+  family: "widgets",
+  methods: "widgetMethods",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true, change: "replace" },
+    /** Its name. */
+    name: { type: STRING, required: true, change: "update" },
+    /** Its size; the API picks one when left out. */
+    size: { type: INTEGER, change: "update", computed: true },
+    /** Its tags. */
+    tags: { type: arrayOf(STRING), change: "replace" },
+    /** Refuse deletes. */
+    deleteProtection: { type: BOOLEAN, change: "update" },
+    /** Adopt this id. */
+    adoptExisting: { type: STRING, change: "ignore" },
+  },
+  outputs: {
+    /** Its id. */
+    widgetId: { type: STRING },
+    /** A secret it has. */
+    secret: { type: STRING, secret: true },
+  },
+});
+
 /** A widget definition whose API calls do what `script` says. */
 function widget(
   script: Partial<Record<"create" | "read" | "remove" | "adopt", (step: Step) => unknown>> = {},
 ) {
   const call = (name: keyof typeof script, step: Step, value: unknown) =>
     script[name] === undefined ? value : script[name](step);
-  return defineResource<WidgetInputs, WidgetOutputs>({
-    noun: "widget",
+  return defineResource<WidgetInputs, WidgetOutputs>(WIDGET, {
     inputs: WidgetInputs,
-    changes: {
-      projectId: "replace",
-      name: "update",
-      size: "update",
-      tags: "replace",
-      deleteProtection: "update",
-      adoptExisting: "ignore",
-    },
-    computed: ["size"],
     same: {
       tags: (news, olds) => [...(news ?? [])].sort().join() === [...((olds as string[]) ?? [])].sort().join(),
     },
-    secrets: ["secret"],
     id: (outs) => outs.widgetId,
     create: async (step, inputs) =>
       call("create", step, {

@@ -5,7 +5,7 @@ import { createClient, resetRegistry } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
-import { PROJECT_CHANGES, projectDefinition } from "../../provider/resources/project";
+import { projectDefinition } from "../../provider/resources/project";
 import {
   Project,
   type ProjectInputs,
@@ -152,7 +152,7 @@ describe("Project provider against the emulator", () => {
 
   it("replaces on a change of region, Postgres version or organization and updates the rest in place, one row each", async () => {
     const olds = state();
-    const cases: Record<keyof typeof PROJECT_CHANGES, Partial<ProjectInputs>> = {
+    const cases: Record<keyof typeof projectDefinition.changes, Partial<ProjectInputs>> = {
       regionId: { regionId: "aws-eu-central-1" },
       pgVersion: { pgVersion: 16 },
       orgId: { orgId: DEMO.orgId },
@@ -174,11 +174,11 @@ describe("Project provider against the emulator", () => {
       timeouts: { timeouts: { delete: 30 } },
       adoptExisting: { adoptExisting: DEMO.orgProjectId },
     };
-    for (const [input, change] of Object.entries(PROJECT_CHANGES)) {
+    for (const [input, change] of Object.entries(projectDefinition.changes)) {
       const result = await projectProvider.diff!(
         P,
         olds,
-        inputs(cases[input as keyof typeof PROJECT_CHANGES]),
+        inputs(cases[input as keyof typeof projectDefinition.changes]),
       );
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);

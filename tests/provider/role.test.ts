@@ -3,7 +3,7 @@ import { DEMO } from "../../emulator";
 import type { PartialFailure } from "../../provider/resources/errors";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
-import { ROLE_CHANGES } from "../../provider/resources/role";
+import { roleDefinition } from "../../provider/resources/role";
 import { demoBranch, PROVIDER_TEXT, useEmulator } from "./support";
 
 // Role against the emulator (roleDatabase.test.ts covers rotation, adoption and refresh): the
@@ -128,7 +128,7 @@ describe("Role provider against the emulator", () => {
       operationIds: [],
       pendingOperationIds: [],
     } as RoleOutputs;
-    const cases: Record<keyof typeof ROLE_CHANGES, Partial<RoleInputs>> = {
+    const cases: Record<keyof typeof roleDefinition.changes, Partial<RoleInputs>> = {
       projectId: { projectId: DEMO.orgProjectId },
       branchId: { branchId: "br-other-00000000" },
       name: { name: "app2" },
@@ -138,11 +138,11 @@ describe("Role provider against the emulator", () => {
       deleteProtection: { deleteProtection: true },
       timeouts: { timeouts: { delete: 30 } },
     };
-    for (const [input, change] of Object.entries(ROLE_CHANGES)) {
+    for (const [input, change] of Object.entries(roleDefinition.changes)) {
       const result = await roleProvider.diff!(
         `${B}/app`,
         olds,
-        inputs(cases[input as keyof typeof ROLE_CHANGES]),
+        inputs(cases[input as keyof typeof roleDefinition.changes]),
       );
       assert.deepEqual(result.replaces, change === "replace" ? [input] : [], input);
       assert.equal(result.changes, change !== "ignore", input);

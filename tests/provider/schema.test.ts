@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONFIG } from "../../provider/resources/public/config";
 import { changesOf, secretsOf } from "../../provider/resources/public/declare";
+import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { declarationDocs } from "../../scripts/declaration-docs";
 import {
   deriveSchema,
@@ -40,19 +41,7 @@ describe("the package schema", () => {
   });
 
   it("has every resource kind and every data source under a clouddb:index token", () => {
-    assert.deepEqual(keysAt("resources"), [
-      "clouddb:index:ApiKey",
-      "clouddb:index:BackupSchedule",
-      "clouddb:index:Branch",
-      "clouddb:index:Database",
-      "clouddb:index:Endpoint",
-      "clouddb:index:Project",
-      "clouddb:index:ProjectPermission",
-      "clouddb:index:ProjectVpcEndpoint",
-      "clouddb:index:Role",
-      "clouddb:index:Snapshot",
-      "clouddb:index:VpcEndpoint",
-    ]);
+    assert.deepEqual(keysAt("resources"), DECLARATIONS.map((d) => token(d.type)).sort());
     assert.deepEqual(keysAt("functions"), [
       "clouddb:index:getConnectionUri",
       "clouddb:index:getOperation",

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { deriveSchema, renderSchema } from "../../scripts/derive-schema";
+import { DECLARATIONS } from "../../provider/resources/public/kinds";
+import { deriveSchema, functionDeclarations, renderSchema } from "../../scripts/derive-schema";
 import { generateSdks, SDK, type SdkLanguage, staleFiles } from "../../scripts/derive-sdk";
 import { pythonSdkSite, venvPython } from "../e2e/support/languages";
 
@@ -37,10 +38,14 @@ describe("the generated SDKs", function () {
 
   it("install the Python SDK with pip: pulumi_clouddb has every resource and function, at the package's version", () => {
     const site = pythonSdkSite();
+    // Each function's snake-case name, and its `_output` form.
+    const functions = functionDeclarations().flatMap((f) => {
+      const name = f.name.replace(/([A-Z])/g, "_$1").toLowerCase();
+      return [name, `${name}_output`];
+    });
     const check = [
       "import sys, pulumi_clouddb as c",
-      "names = ['ApiKey', 'Branch', 'Project', 'Endpoint', 'Role', 'Database', 'VpcEndpoint', 'ProjectVpcEndpoint', 'Provider',",
-      "         'get_projects', 'get_operations', 'get_operation', 'get_connection_uri', 'get_connection_uri_output']",
+      `names = ${JSON.stringify([...DECLARATIONS.map((d) => d.type), "Provider", ...functions])}`,
       "missing = [n for n in names if not hasattr(c, n)]",
       "print(','.join(missing) or 'none', c._utilities.get_version())",
     ].join("\n");

@@ -1,13 +1,21 @@
 /**
- * What a resource file declares: its inputs schema, how each input change is applied, and the API
- * calls. `providerMethods` (in `methods.ts`) turns a definition into Pulumi's check / diff / create /
- * read / update / delete. Beside the types it holds the few small helpers every definition uses
- * (`defineResource`, `labelOf`, `createdSince`, `compact`); it imports nothing but types, so loading
- * it loads neither zod nor the client.
+ * What a resource file defines: its inputs schema and the API calls; the rest (its noun, how each
+ * input change is applied, its secrets, its import id, the inputs the API fills in) comes from its
+ * declaration. `providerMethods` (in `methods.ts`) turns a definition into Pulumi's check / diff /
+ * create / read / update / delete. Beside the types it holds the few small helpers every definition
+ * uses (`defineResource`, `labelOf`, `createdSince`, `compact`); it imports only types and the
+ * declaration helpers of `public/declare.ts`, so loading it loads neither zod nor the client.
  */
 import type { z } from "zod";
 import type { ApiError, CloudDbClient } from "../../client";
-import type { Change } from "../public/declare";
+import {
+  type Change,
+  changesOf,
+  computedOf,
+  type Input,
+  type ResourceDeclaration,
+  secretsOf,
+} from "../public/declare";
 import type { Find } from "./preflight";
 import type { CommonInputs, CommonState } from "./state";
 
@@ -34,7 +42,7 @@ export interface Refusal {
 
 /** One resource, declared. `I` are its inputs (the schema's type), `O` everything its state records. */
 export interface ResourceDefinition<I extends CommonInputs, O extends CommonState> {
-  /** How messages name the object: `branch`, `API key`. */
+  /** How messages name the object: `branch`, `API key` (the declaration's `noun`). */
   noun: string;
   /** Inputs, validated by `check` at preview; extra fields tolerated and dropped. */
   inputs: z.ZodObject<z.ZodRawShape>;
@@ -43,11 +51,11 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * objects the API cannot mark otherwise: a retry after a killed run then asks for the same name.
    */
   generatesName?: boolean;
-  /** How a change of each input is applied (one row per input, one test per row). */
+  /** How a change of each input is applied (one row per input, one test per row): each input's declared `change`. */
   changes: { readonly [K in keyof Required<I>]: Change };
   /**
-   * Optional inputs the API fills in when left out (a generated name, the default parent): leaving
-   * one out later is no opinion, the object keeps what it has.
+   * Optional inputs the API fills in when left out (a generated name, the default parent), those
+   * declared `computed`: leaving one out later is no opinion, the object keeps what it has.
    */
   computed?: readonly (keyof I)[];
   /**
@@ -55,7 +63,7 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * type); `all` holds every new input and the whole state, for an input another one governs.
    */
   same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown, all: { news: I; olds: O }) => boolean };
-  /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`). */
+  /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`): those declared `secret`. */
   secrets?: readonly (keyof O & string)[];
   /**
    * The organization whose administrators alone can delete the object `inputs` describe, if any:
@@ -145,11 +153,33 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   madeBy?: string;
 }
 
-/** Declares a resource; the identity, so the definition is type-checked where it is written. */
+/** What a definition takes from its declaration rather than writing it again. */
+type Declared = "noun" | "changes" | "secrets" | "importId" | "computed";
+
+/** The parts of a definition written in its file: the schema and the API calls. */
+export type DefinitionParts<I extends CommonInputs, O extends CommonState> = Omit<
+  ResourceDefinition<I, O>,
+  Declared
+>;
+
+/**
+ * Defines the kind `declaration` declares: `parts` with the noun, change table, secrets, import id
+ * and computed inputs of the declaration, so none is written twice. The declaration must declare
+ * every input `I` has.
+ */
 export function defineResource<I extends CommonInputs, O extends CommonState>(
-  definition: ResourceDefinition<I, O>,
+  declaration: ResourceDeclaration & { readonly inputs: { readonly [K in keyof Required<I>]: Input } },
+  parts: DefinitionParts<I, O>,
 ): ResourceDefinition<I, O> {
-  return definition;
+  const computed = computedOf(declaration) as (keyof I & string)[];
+  return {
+    ...parts,
+    noun: declaration.noun,
+    changes: changesOf(declaration) as ResourceDefinition<I, O>["changes"],
+    secrets: secretsOf(declaration) as (keyof O & string)[],
+    ...(declaration.importId === undefined ? {} : { importId: declaration.importId }),
+    ...(computed.length === 0 ? {} : { computed }),
+  };
 }
 
 /** `branch br-1 (dev)`: how messages name an object. */

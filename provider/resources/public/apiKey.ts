@@ -18,6 +18,8 @@ export type ApiKeyKind = ValueOf<typeof API_KEY_KIND>;
 /** An API key, declared. Keys cannot be edited: every input picks the object, so any change creates a new key first. */
 export const API_KEY = declareResource({
   type: "ApiKey",
+  noun: "API key",
+  family: "apiKeys",
   methods: moduleRef(require.resolve("../apiKeyMethods")),
   inputs: {
     /** Descriptive name, 1 to 64 characters. Changing it rotates the key (keys cannot be edited). */

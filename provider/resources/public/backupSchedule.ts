@@ -36,6 +36,8 @@ export interface BackupScheduleEntry extends ObjectOf<typeof BACKUP_ENTRY.proper
 /** A branch's backup schedule, declared. */
 export const BACKUP_SCHEDULE = declareResource({
   type: "BackupSchedule",
+  noun: "backup schedule",
+  family: "snapshots",
   methods: moduleRef(require.resolve("../backupSchedule")),
   importId: ["projectId", "branchId"],
   inputs: {

@@ -85,17 +85,19 @@ export type BranchTimeouts = Timeouts;
 /** A branch, declared. */
 export const BRANCH = declareResource({
   type: "Branch",
+  noun: "branch",
+  family: "branches",
   methods: moduleRef(require.resolve("../branchMethods")),
   importId: ["projectId", "branchId"],
   inputs: {
     /** The project the branch belongs to. Changing it replaces the branch. */
     projectId: { type: STRING, required: true, change: "replace" },
     /** Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place. */
-    name: { type: STRING, change: "update" },
+    name: { type: STRING, change: "update", computed: true },
     /** Parent branch id; omit for the project's default branch. Changing it replaces the branch. */
-    parentId: { type: STRING, change: "replace" },
+    parentId: { type: STRING, change: "replace", computed: true },
     /** Compute endpoints of the branch: at most one `read_write`, any number of `read_only`. Changing them adds or removes computes on the same branch (its data stays). */
-    endpoints: { type: arrayOf(BRANCH_ENDPOINT_INPUT), change: "update" },
+    endpoints: { type: arrayOf(BRANCH_ENDPOINT_INPUT), change: "update", computed: true },
     /** `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch. */
     initSource: { type: INIT_SOURCE, change: "replace" },
     /** When true the API refuses to delete the branch; changes in place. */
@@ -113,11 +115,11 @@ export const BRANCH = declareResource({
     /** Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch. */
     parentLsn: { type: STRING, change: "replace" },
     /** Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`. */
-    autoscalingLimitMinCu: { type: NUMBER, change: "update" },
+    autoscalingLimitMinCu: { type: NUMBER, change: "update", computed: true },
     /** Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`. */
-    autoscalingLimitMaxCu: { type: NUMBER, change: "update" },
+    autoscalingLimitMaxCu: { type: NUMBER, change: "update", computed: true },
     /** Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`. */
-    suspendTimeoutSeconds: { type: INTEGER, change: "update" },
+    suspendTimeoutSeconds: { type: INTEGER, change: "update", computed: true },
     /** Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing. */
     resetTrigger: { type: STRING, change: "update" },
     /**

@@ -13,6 +13,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A Postgres database, declared. The API renames and changes owners in place. */
 export const DATABASE = declareResource({
   type: "Database",
+  noun: "database",
+  family: "databases",
   methods: moduleRef(require.resolve("../databaseMethods")),
   importId: ["projectId", "branchId", "name"],
   inputs: {

@@ -149,3 +149,8 @@ export function changesOf<D extends ResourceDeclaration>(declaration: D): Change
     Object.entries(declaration.inputs).map(([name, input]) => [name, input.change]),
   ) as ChangesOf<D>;
 }
+
+/** The inputs the API fills in when left out (declared `computed`), in declaration order. */
+export function computedOf<D extends ResourceDeclaration>(declaration: D): (keyof D["inputs"] & string)[] {
+  return Object.keys(declaration.inputs).filter((name) => declaration.inputs[name]?.computed === true);
+}

@@ -19,6 +19,8 @@ export const POOLER_MODE = enumOf("PoolerMode", ["transaction", "session"], { op
 /** A compute endpoint, declared. */
 export const ENDPOINT = declareResource({
   type: "Endpoint",
+  noun: "compute endpoint",
+  family: "endpoints",
   methods: moduleRef(require.resolve("../endpointMethods")),
   importId: ["projectId", "endpointId"],
   inputs: {
@@ -27,23 +29,23 @@ export const ENDPOINT = declareResource({
     /** The branch the compute serves. Changing it replaces the compute. */
     branchId: { type: STRING, required: true, change: "replace" },
     /** `read_write` (default; one per branch) or `read_only`. Changing it replaces the compute. */
-    type: { type: ENDPOINT_TYPE, change: "replace" },
+    type: { type: ENDPOINT_TYPE, change: "replace", computed: true },
     /** Autoscaling minimum in CU: 0.25, 0.5 or a whole number up to 56; omit for the project's default. Changed in place. */
-    autoscalingLimitMinCu: { type: NUMBER, change: "update" },
+    autoscalingLimitMinCu: { type: NUMBER, change: "update", computed: true },
     /** Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU. Changed in place. */
-    autoscalingLimitMaxCu: { type: NUMBER, change: "update" },
+    autoscalingLimitMaxCu: { type: NUMBER, change: "update", computed: true },
     /** Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800. Changed in place. */
-    suspendTimeoutSeconds: { type: INTEGER, change: "update" },
+    suspendTimeoutSeconds: { type: INTEGER, change: "update", computed: true },
     /** Whether the connection pooler is on. Changed in place. */
-    poolerEnabled: { type: BOOLEAN, change: "update" },
+    poolerEnabled: { type: BOOLEAN, change: "update", computed: true },
     /** When true, the compute refuses every connection (it keeps its settings); changed in place. */
-    disabled: { type: BOOLEAN, change: "update" },
+    disabled: { type: BOOLEAN, change: "update", computed: true },
     /** The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place. */
-    poolerMode: { type: POOLER_MODE, change: "update" },
+    poolerMode: { type: POOLER_MODE, change: "update", computed: true },
     /** The compute's name (1-64 characters), shown in the console. Changed in place. */
-    name: { type: STRING, change: "update" },
+    name: { type: STRING, change: "update", computed: true },
     /** Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts). */
-    pgSettings: { type: mapOf(STRING), change: "update" },
+    pgSettings: { type: mapOf(STRING), change: "update", computed: true },
     /** An existing compute endpoint id (`ep-...`) to take under management instead of creating one. */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the compute fails until it is set back to false. */

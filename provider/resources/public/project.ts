@@ -58,43 +58,45 @@ const PROJECT_QUOTA: { readonly type: typeof PROJECT_QUOTA_TYPE } = { type: PROJ
 /** A project, declared. */
 export const PROJECT = declareResource({
   type: "Project",
+  noun: "project",
+  family: "projects",
   methods: moduleRef(require.resolve("../projectMethods")),
   importId: ["projectId"],
   inputs: {
     /** Project name (1-256 characters); omit for a generated name. Changing it renames in place. */
-    name: { type: STRING, change: "update" },
+    name: { type: STRING, change: "update", computed: true },
     /** Region, e.g. `aws-us-east-2`; omit for the service's default. Changing it replaces the project (all data is lost). */
-    regionId: { type: STRING, change: "replace" },
+    regionId: { type: STRING, change: "replace", computed: true },
     /** Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost). */
-    pgVersion: { type: INTEGER, change: "replace" },
+    pgVersion: { type: INTEGER, change: "replace", computed: true },
     /** The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project. */
-    orgId: { type: STRING, change: "replace" },
+    orgId: { type: STRING, change: "replace", computed: true },
     /** Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place. */
-    historyRetentionSeconds: { type: INTEGER, change: "update" },
+    historyRetentionSeconds: { type: INTEGER, change: "update", computed: true },
     /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
-    defaultEndpointSettings: { ...DEFAULT_ENDPOINT_SETTINGS, change: "update" },
+    defaultEndpointSettings: { ...DEFAULT_ENDPOINT_SETTINGS, change: "update", computed: true },
     /** The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list. */
-    allowedIps: { type: arrayOf(STRING), change: "update" },
+    allowedIps: { type: arrayOf(STRING), change: "update", computed: true },
     /** Whether the allow list applies to protected branches only. Changed in place. */
-    allowedIpsProtectedBranchesOnly: { type: BOOLEAN, change: "update" },
+    allowedIpsProtectedBranchesOnly: { type: BOOLEAN, change: "update", computed: true },
     /** Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place. */
-    blockPublicConnections: { type: BOOLEAN, change: "update" },
+    blockPublicConnections: { type: BOOLEAN, change: "update", computed: true },
     /** Refuse every connection through a VPC endpoint. Changed in place. */
-    blockVpcConnections: { type: BOOLEAN, change: "update" },
+    blockVpcConnections: { type: BOOLEAN, change: "update", computed: true },
     /** Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place. */
-    enableLogicalReplication: { type: BOOLEAN, change: "update" },
+    enableLogicalReplication: { type: BOOLEAN, change: "update", computed: true },
     /** When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window. */
-    maintenanceWindow: { ...MAINTENANCE_WINDOW, change: "update" },
+    maintenanceWindow: { ...MAINTENANCE_WINDOW, change: "update", computed: true },
     /** Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas. */
-    quota: { ...PROJECT_QUOTA, change: "update" },
+    quota: { ...PROJECT_QUOTA, change: "update", computed: true },
     /** The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing. */
-    defaultBranchName: { type: STRING, change: "ignore" },
+    defaultBranchName: { type: STRING, change: "ignore", computed: true },
     /** The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only. */
-    defaultRoleName: { type: STRING, change: "ignore" },
+    defaultRoleName: { type: STRING, change: "ignore", computed: true },
     /** The default database's name at create (the service's default: `neondb`). Used at create only. */
-    defaultDatabaseName: { type: STRING, change: "ignore" },
+    defaultDatabaseName: { type: STRING, change: "ignore", computed: true },
     /** Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is. */
-    protectDefaultBranch: { type: BOOLEAN, change: "update" },
+    protectDefaultBranch: { type: BOOLEAN, change: "update", computed: true },
     /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */

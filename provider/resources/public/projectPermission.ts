@@ -13,6 +13,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A project shared with an email, declared. A grant has nothing to change in place: both inputs replace it. */
 export const PROJECT_PERMISSION = declareResource({
   type: "ProjectPermission",
+  noun: "project permission",
+  family: "permissions",
   methods: moduleRef(require.resolve("../projectPermission")),
   importId: ["projectId", "permissionId"],
   inputs: {

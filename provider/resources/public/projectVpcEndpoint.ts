@@ -13,6 +13,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A project restricted to a VPC endpoint of its organization, declared. */
 export const PROJECT_VPC_ENDPOINT = declareResource({
   type: "ProjectVpcEndpoint",
+  noun: "VPC endpoint restriction",
+  family: "vpc",
   methods: moduleRef(require.resolve("../projectVpcEndpoint")),
   importId: ["projectId", "vpcEndpointId"],
   inputs: {
@@ -21,7 +23,7 @@ export const PROJECT_VPC_ENDPOINT = declareResource({
     /** A VPC endpoint assigned to the project's organization in the project's region. Changing it replaces the restriction. */
     vpcEndpointId: { type: STRING, required: true, change: "replace" },
     /** A descriptive label; changed in place. Left out: empty at create, then kept as it is. */
-    label: { type: STRING, change: "update" },
+    label: { type: STRING, change: "update", computed: true },
     /** The id of an endpoint the project is already restricted to, to take under management (it must equal `vpcEndpointId`). */
     adoptExisting: { type: STRING, change: "ignore" },
   },

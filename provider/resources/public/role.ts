@@ -13,6 +13,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A Postgres role, declared. */
 export const ROLE = declareResource({
   type: "Role",
+  noun: "role",
+  family: "roles",
   methods: moduleRef(require.resolve("../roleMethods")),
   importId: ["projectId", "branchId", "name"],
   inputs: {

@@ -74,6 +74,11 @@ export interface Input {
   readonly required?: true;
   /** How a change of it is applied. */
   readonly change: Change;
+  /**
+   * Left out, the API fills it in (a generated name, the default parent, the project's compute
+   * settings); left out later, it is no opinion and the object keeps what it has.
+   */
+  readonly computed?: true;
 }
 
 /** An output: always in the state unless `optional`, never null unless `nullable`. */
@@ -86,6 +91,14 @@ export interface Output extends Property {
 export interface ResourceDeclaration {
   /** The type name: `clouddb:<type>` in the token `pulumi-nodejs:dynamic/clouddb:<type>`. */
   readonly type: string;
+  /** How messages name an object of the kind: `branch`, `API key`. */
+  readonly noun: string;
+  /**
+   * The API family its calls belong to: the client's route module `provider/client/api/<family>.ts`
+   * and response schemas `provider/client/schemas/<family>.ts`, the emulator's
+   * `families/<family>.ts` and `routes/<family>.ts` (in kebab case there).
+   */
+  readonly family: string;
   /** The methods module the provider loads, as `moduleRef` gives it. */
   readonly methods: string;
   readonly inputs: { readonly [name: string]: Input };

@@ -13,6 +13,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A snapshot of a branch, declared. */
 export const SNAPSHOT = declareResource({
   type: "Snapshot",
+  noun: "snapshot",
+  family: "snapshots",
   methods: moduleRef(require.resolve("../snapshot")),
   importId: ["projectId", "snapshotId"],
   inputs: {

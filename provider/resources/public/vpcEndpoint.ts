@@ -12,6 +12,8 @@ import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
 /** A VPC endpoint assigned to an organization in a region, declared. */
 export const VPC_ENDPOINT = declareResource({
   type: "VpcEndpoint",
+  noun: "VPC endpoint",
+  family: "vpc",
   methods: moduleRef(require.resolve("../vpcEndpoint")),
   importId: ["orgId", "regionId", "vpcEndpointId"],
   inputs: {
@@ -22,7 +24,7 @@ export const VPC_ENDPOINT = declareResource({
     /** The cloud provider's id of the VPC endpoint (`vpce-...`). Changing it replaces the assignment. */
     vpcEndpointId: { type: STRING, required: true, change: "replace" },
     /** A descriptive label; changed in place. Left out: empty at create, then kept as it is. */
-    label: { type: STRING, change: "update" },
+    label: { type: STRING, change: "update", computed: true },
     /** The id of an endpoint already assigned to the organization in the region to take under management (it must equal `vpcEndpointId`). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the assignment fails until it is set back to false (a removed endpoint can never be assigned to the organization again). */

@@ -1,0 +1,34 @@
+/**
+ * The registry of resource kinds: every declared kind, once. Whatever must know every kind derives
+ * its list from this one (the plugin's type tokens, the package schema and SDKs, the docs' pages,
+ * the class, drift and checklist tests); `tests/provider/kinds.test.ts` fails when a kind is
+ * declared in `public/` and missing here, or missing from something that must know it. Like the
+ * rest of `public/`, it loads neither zod nor the client.
+ */
+import { API_KEY } from "./apiKey";
+import { BACKUP_SCHEDULE } from "./backupSchedule";
+import { BRANCH } from "./branch";
+import { DATABASE } from "./database";
+import type { ResourceDeclaration } from "./declare";
+import { ENDPOINT } from "./endpoint";
+import { PROJECT } from "./project";
+import { PROJECT_PERMISSION } from "./projectPermission";
+import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
+import { ROLE } from "./role";
+import { SNAPSHOT } from "./snapshot";
+import { VPC_ENDPOINT } from "./vpcEndpoint";
+
+/** Every declared resource kind. */
+export const DECLARATIONS: readonly ResourceDeclaration[] = [
+  API_KEY,
+  BRANCH,
+  PROJECT,
+  ENDPOINT,
+  ROLE,
+  DATABASE,
+  PROJECT_PERMISSION,
+  SNAPSHOT,
+  BACKUP_SCHEDULE,
+  VPC_ENDPOINT,
+  PROJECT_VPC_ENDPOINT,
+];

@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { METHODS } from "../../provider/plugin/kinds";
+import type { ResourceDeclaration } from "../../provider/resources/public/declare";
+import { DECLARATIONS } from "../../provider/resources/public/kinds";
+import { declaredInPublic } from "../../scripts/derive-schema";
+
+// The checklist of a resource kind (docs/architecture.md, "Adding a resource kind"), held for every
+// kind of the registry: each place that must know a kind is checked here, by the kind's names, so a
+// kind left out of one fails naming the kind and the place. Lists that derive from the registry
+// (the schema's tokens, the plugin's kinds, the class and drift tests) need no line here.
+
+const ROOT = path.join(__dirname, "../..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+const exists = (file: string) => existsSync(path.join(ROOT, file));
+
+/** `ProjectVpcEndpoint` -> `projectVpcEndpoint`. */
+const camel = (type: string) => type[0]?.toLowerCase() + type.slice(1);
+/** `ProjectVpcEndpoint` -> `project_vpc_endpoint`. */
+const snake = (type: string) => type.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+/** `apiKeys` -> `api-keys`. */
+const kebab = (name: string) => name.replace(/([A-Z])/g, "-$1").toLowerCase();
+
+/** What the package's entry point exports, values and types, by name (read by the compiler). */
+function packageExports(): Set<string> {
+  const entry = path.join(ROOT, "provider/index.ts");
+  const program = ts.createProgram([entry], { strict: true, noEmit: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  const module = source && checker.getSymbolAtLocation(source);
+  assert.ok(module, "provider/index.ts is a module");
+  return new Set(checker.getExportsOfModule(module).map((symbol) => symbol.getName()));
+}
+
+/** The routes modules the client binds (`provider/client/index.ts` imports each once). */
+function clientRouteModules(): Set<string> {
+  return new Set(
+    [...read("provider/client/index.ts").matchAll(/from "\.\/api\/(\w+)"/g)].map((m) => m[1] ?? ""),
+  );
+}
+
+/** Every place a kind must be named in, with the kind's name it must carry there. */
+function missing(kind: ResourceDeclaration, exported: Set<string>, routeModules: Set<string>): string[] {
+  const { type, family } = kind;
+  const name = camel(type);
+  const gaps: string[] = [];
+  const need = (ok: boolean, what: string) => {
+    if (!ok) gaps.push(what);
+  };
+  const mentions = (file: string, pattern: RegExp) => pattern.test(read(file));
+  const noun = new RegExp(kind.noun.replace(/ /g, "\\s+"), "i");
+
+  // The package: the class, its provider and the types derived from its declaration.
+  for (const symbol of [type, `${name}Provider`, `${type}Args`, `${type}Inputs`, `${type}Outputs`]) {
+    need(exported.has(symbol), `provider/index.ts exports ${symbol}`);
+  }
+  // The provider process: the plugin's methods table names the module the declaration names.
+  const methods = METHODS[type];
+  need(methods !== undefined, `provider/plugin/kinds.ts METHODS has ${type}`);
+  if (methods !== undefined) {
+    need(
+      methods() === require(kind.methods),
+      `METHODS.${type} requires ${path.relative(ROOT, kind.methods)}`,
+    );
+    const exportsOf = require(kind.methods) as Record<string, unknown>;
+    for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
+      need(typeof exportsOf[method] === "function", `${path.relative(ROOT, kind.methods)} exports ${method}`);
+    }
+  }
+  // The client: the family's routes, bound by the client, and its response schemas.
+  need(exists(`provider/client/api/${family}.ts`), `provider/client/api/${family}.ts`);
+  need(routeModules.has(family), `provider/client/index.ts binds the route module api/${family}`);
+  need(exists(`provider/client/schemas/${family}.ts`), `provider/client/schemas/${family}.ts`);
+  // The emulator: the family's state changes and its routes.
+  need(exists(`emulator/families/${kebab(family)}.ts`), `emulator/families/${kebab(family)}.ts`);
+  need(exists(`emulator/routes/${kebab(family)}.ts`), `emulator/routes/${kebab(family)}.ts`);
+  // What `npm run derive:schema && npm run derive:sdk && npm run derive:docs` writes.
+  need(
+    mentions("schema.json", new RegExp(`"clouddb:index:${type}"`)),
+    `schema.json has clouddb:index:${type}`,
+  );
+  need(exists(`sdk/python/pulumi_clouddb/${snake(type)}.py`), `sdk/python/pulumi_clouddb/${snake(type)}.py`);
+  need(exists(`sdk/go/clouddb/${name}.go`), `sdk/go/clouddb/${name}.go`);
+  need(exists(`sdk/dotnet/${type}.cs`), `sdk/dotnet/${type}.cs`);
+  need(
+    exists(`sdk/java/src/main/java/io/github/pulumiclouddb/clouddb/${type}.java`),
+    `sdk/java/src/main/java/io/github/pulumiclouddb/clouddb/${type}.java`,
+  );
+  need(exists(`docs/resources/${name}.md`), `docs/resources/${name}.md`);
+  need(
+    mentions("docs/resources/README.md", new RegExp(`\\(\\./${name}\\.md\\)`)),
+    `docs/resources/README.md links ${name}.md`,
+  );
+  // The prose a user reads: the README's list of kinds, the changelog, the API's rules it relies on.
+  need(mentions("README.md", noun), `README.md names ${kind.noun}s`);
+  need(mentions("CHANGELOG.md", new RegExp(`\\b${type}\\b`)), `CHANGELOG.md names ${type}`);
+  need(
+    mentions("docs/api-rules.md", new RegExp(`\`${type}\``)),
+    `docs/api-rules.md names \`${type}\` where its rules are`,
+  );
+  // Tests: its behaviour against the emulator, and the fuzzer's program.
+  const providerTests = readdirSync(path.join(ROOT, "tests/provider")).filter((f) => f.endsWith(".test.ts"));
+  const uses = new RegExp(`\\b(${name}Definition|${name}Provider|new ${type}\\()`);
+  need(
+    providerTests.some((f) => f !== "classes.test.ts" && mentions(`tests/provider/${f}`, uses)),
+    `a tests/provider suite runs ${type}'s definition against the emulator`,
+  );
+  need(
+    mentions("tests/fuzz/support/stack.ts", new RegExp(`\\b${type}:`)),
+    `the fuzzer's program (tests/fuzz/support/stack.ts) has ${type}`,
+  );
+  return gaps;
+}
+
+describe("the registry of resource kinds, and each kind's checklist", () => {
+  it("holds every kind `public/` declares, each once", () => {
+    const types = DECLARATIONS.map((d) => d.type);
+    assert.equal(new Set(types).size, types.length, `a kind is in DECLARATIONS twice: ${types}`);
+    assert.deepEqual(
+      declaredInPublic().map((d) => d.type),
+      [...types].sort(),
+      "each declaration of provider/resources/public/ is in DECLARATIONS (provider/resources/public/kinds.ts)",
+    );
+  });
+
+  it("has no type name, noun or methods module twice", () => {
+    for (const field of ["type", "noun", "methods"] as const) {
+      const values = DECLARATIONS.map((d) => d[field]);
+      assert.equal(new Set(values).size, values.length, `${field} repeats: ${values}`);
+    }
+  });
+
+  const exported = packageExports();
+  const routeModules = clientRouteModules();
+  for (const kind of DECLARATIONS) {
+    it(`${kind.type}: named everywhere a kind must be (package, plugin, client, emulator, schema, SDKs, docs, tests)`, () => {
+      assert.deepEqual(missing(kind, exported, routeModules), [], `${kind.type} is missing from these`);
+    });
+  }
+});
