@@ -18,14 +18,10 @@ import {
 import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
-import {
-  renderAnnotation,
-  renderBranch,
-  renderConnectionUri,
-  renderDatabases,
-  renderEndpoint,
-  renderRoles,
-} from "../render";
+import { renderAnnotation, renderBranch } from "../render/branches";
+import { renderDatabases } from "../render/databases";
+import { renderConnectionUri, renderEndpoint } from "../render/endpoints";
+import { renderRoles } from "../render/roles";
 import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "../rules";
 import { type BranchRecord, type ProjectRecord, recoverable } from "../state";
 import { branchOf, projectOf } from "./lookup";

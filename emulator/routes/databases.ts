@@ -3,7 +3,7 @@ import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { createDatabase, deleteDatabase, updateDatabase } from "../families/databases";
 import { checkIdle } from "../families/operations";
-import { renderDatabase, renderDatabases } from "../render";
+import { renderDatabase, renderDatabases } from "../render/databases";
 import { checkDatabaseName } from "../rules";
 import type { BranchRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";

@@ -13,7 +13,7 @@ import {
   updateEndpoint,
 } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
-import { renderEndpoint } from "../render";
+import { renderEndpoint } from "../render/endpoints";
 import { checkProvisioner, computeSettings } from "../rules";
 import type { EndpointRecord, OperationRecord } from "../state";
 import { endpointOf, projectOf } from "./lookup";

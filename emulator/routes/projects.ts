@@ -14,16 +14,11 @@ import {
 } from "../families/projects";
 import { checkAllowedIps } from "../network";
 import type { Requests } from "../openapi/requests.gen";
-import {
-  connectionUri,
-  renderBranch,
-  renderConnectionUri,
-  renderDatabases,
-  renderEndpoint,
-  renderProject,
-  renderProjectListItem,
-  renderRoles,
-} from "../render";
+import { renderBranch } from "../render/branches";
+import { renderDatabases } from "../render/databases";
+import { connectionUri, renderConnectionUri, renderEndpoint } from "../render/endpoints";
+import { renderProject, renderProjectListItem } from "../render/projects";
+import { renderRoles } from "../render/roles";
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
 import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";

@@ -14,7 +14,8 @@ import {
 } from "../families/snapshots";
 import { isoSeconds } from "../ids";
 import type { BackupScheduleItem } from "../openapi/requests.gen";
-import { renderBranch, renderEndpoint } from "../render";
+import { renderBranch } from "../render/branches";
+import { renderEndpoint } from "../render/endpoints";
 import { expiryMs } from "../rules";
 import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../state";
 import { branchNameInUse, branchPoint, conflict } from "./branches";
