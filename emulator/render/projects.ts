@@ -1,10 +1,16 @@
-import type { Project, ProjectListItem } from "@neon/sdk/raw";
-import { DEFAULT_COMPUTE, DEFAULT_HISTORY_RETENTION_SECONDS, DEFAULT_PROVISIONER } from "../defaults";
+import type { Project, ProjectListItem, RegionResponse } from "@neon/sdk/raw";
+import {
+  DEFAULT_COMPUTE,
+  DEFAULT_HISTORY_RETENTION_SECONDS,
+  DEFAULT_PROVISIONER,
+  DEFAULT_REGION,
+} from "../defaults";
 import { isoSeconds } from "../ids";
 import type { ProjectRecord, Store } from "../state";
 import { platformOf, proxyHost } from "./hosts";
 
-// Projects as the API shows them: on their own (`GET /projects/{id}`, creation) and as listing items.
+// Projects as the API shows them: on their own (`GET /projects/{id}`, creation) and as listing
+// items; and the regions projects are made in.
 
 /** The fields a project has both in a listing and on its own. */
 type ProjectFields = Omit<Project & ProjectListItem, keyof ProjectOnly | "active_time" | "org_name">;
@@ -79,4 +85,9 @@ export function renderProjectListItem(p: ProjectRecord, store: Store): ProjectLi
     if (org) out["org_name"] = org.name;
   }
   return out;
+}
+
+/** A region of `GET /regions`; the default region is the one a project gets when it names none. */
+export function renderRegion(r: Omit<RegionResponse, "default">): RegionResponse {
+  return { ...r, default: r.region_id === DEFAULT_REGION };
 }

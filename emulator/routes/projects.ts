@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects, ownsOrBelongs } from "../auth";
 import type { EmulatorContext } from "../context";
-import { DEFAULT_COMPUTE, DEFAULT_REGION, projectCompute, REGIONS } from "../defaults";
+import { DEFAULT_COMPUTE, projectCompute, REGIONS } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
 import { projectsSharedWith } from "../families/permissions";
 import {
@@ -17,7 +17,7 @@ import type { Requests } from "../openapi/requests.gen";
 import { renderBranch } from "../render/branches";
 import { renderDatabases } from "../render/databases";
 import { connectionUri, renderConnectionUri, renderEndpoint } from "../render/endpoints";
-import { renderProject, renderProjectListItem } from "../render/projects";
+import { renderProject, renderProjectListItem, renderRegion } from "../render/projects";
 import { renderRoles } from "../render/roles";
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
 import { type ProjectRecord, recoverable } from "../state";
@@ -96,7 +96,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     ) {
       throw forbidden(`you are not a member of organization ${orgId}`);
     }
-    return { regions: REGIONS.map((r) => ({ ...r, default: r.region_id === DEFAULT_REGION })) };
+    return { regions: REGIONS.map(renderRegion) };
   });
 
   route(app, "GET /projects/{project_id}", async (request) => {
