@@ -4,7 +4,8 @@ import type {
   OrgApiKeysListResponseItem,
 } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { KeyRecord, Store } from "../state";
+import type { KeyRecord } from "../records";
+import type { Store } from "../state";
 
 // API keys as the API shows them: created (the only answer with the secret), listed, revoked.
 

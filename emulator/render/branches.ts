@@ -2,7 +2,8 @@ import type { AnnotationData, Branch } from "@neon/sdk/raw";
 import { DEFAULT_BRANCH_BYTES, FIRST_LSN } from "../defaults";
 import { isoSeconds } from "../ids";
 import { TERMINAL_STATUSES, viewOperation } from "../operations";
-import type { BranchRecord, Store } from "../state";
+import type { BranchRecord } from "../records";
+import type { Store } from "../state";
 
 // Branches as the API shows them, and the annotation each carries.
 

@@ -1,6 +1,6 @@
 import type { Database } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { BranchRecord, DatabaseRecord } from "../state";
+import type { BranchRecord, DatabaseRecord } from "../records";
 
 // A branch's databases as the API shows them.
 

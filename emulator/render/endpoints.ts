@@ -8,7 +8,8 @@ import {
 } from "../defaults";
 import { computeState } from "../families/endpoints";
 import { isoSeconds } from "../ids";
-import type { BranchRecord, EndpointRecord, RoleRecord, Store } from "../state";
+import type { BranchRecord, EndpointRecord, RoleRecord } from "../records";
+import type { Store } from "../state";
 import { endpointHost, proxyHost } from "./hosts";
 
 // Compute endpoints as the API shows them, and the connection URIs that reach them: the service's

@@ -1,5 +1,6 @@
 import { DEFAULT_REGION } from "../defaults";
-import type { EndpointRecord, Store } from "../state";
+import type { EndpointRecord } from "../records";
+import type { Store } from "../state";
 
 // The host names the API shows: a region's proxy host (a project's and an endpoint's
 // `proxy_host`) and each endpoint's own host under it.

@@ -1,6 +1,6 @@
 import type { ProjectPermission } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { PermissionRecord } from "../state";
+import type { PermissionRecord } from "../records";
 
 // Who a project is shared with, as the API shows it.
 

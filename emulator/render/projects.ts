@@ -6,7 +6,8 @@ import {
   DEFAULT_REGION,
 } from "../defaults";
 import { isoSeconds } from "../ids";
-import type { ProjectRecord, Store } from "../state";
+import type { ProjectRecord } from "../records";
+import type { Store } from "../state";
 import { platformOf, proxyHost } from "./hosts";
 
 // Projects as the API shows them: on their own (`GET /projects/{id}`, creation) and as listing

@@ -1,6 +1,6 @@
 import type { Role } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { BranchRecord, RoleRecord } from "../state";
+import type { BranchRecord, RoleRecord } from "../records";
 
 // A branch's roles as the API shows them.
 

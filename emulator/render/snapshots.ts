@@ -1,6 +1,6 @@
 import type { BackupSchedule, Snapshot } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { BranchRecord, SnapshotRecord } from "../state";
+import type { BranchRecord, SnapshotRecord } from "../records";
 
 // Snapshots as the API shows them, and a branch's backup schedule.
 

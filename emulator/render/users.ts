@@ -1,6 +1,7 @@
 import type { CurrentUserInfoResponse, MemberWithUser, Organization } from "@neon/sdk/raw";
 import { isoSeconds, stableUuid } from "../ids";
-import type { OrgRecord, Store, UserRecord } from "../state";
+import type { OrgRecord, UserRecord } from "../records";
+import type { Store } from "../state";
 
 // The caller and their organizations as the API shows them: `GET /users/me`, organizations and
 // their members.

@@ -1,6 +1,7 @@
 import type { VpcEndpoint, VpcEndpointDetails, VpcEndpointWithRegion } from "@neon/sdk/raw";
 import { restrictedProjects, vpcEndpointState } from "../families/vpc";
-import type { OrgRecord, Store, VpcEndpointRecord, VpcRestrictionRecord } from "../state";
+import type { OrgRecord, VpcEndpointRecord, VpcRestrictionRecord } from "../records";
+import type { Store } from "../state";
 
 // VPC endpoints as the API shows them: an organization's (in every region, in one, one in detail)
 // and the ones a project is restricted to.

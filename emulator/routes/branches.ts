@@ -18,12 +18,12 @@ import {
 import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
+import { type BranchRecord, type ProjectRecord, recoverable } from "../records";
 import { renderAnnotation, renderBranch } from "../render/branches";
 import { renderDatabases } from "../render/databases";
 import { renderConnectionUri, renderEndpoint } from "../render/endpoints";
 import { renderRoles } from "../render/roles";
 import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "../rules";
-import { type BranchRecord, type ProjectRecord, recoverable } from "../state";
 import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
 import { route } from "./route";

@@ -14,13 +14,13 @@ import {
 } from "../families/projects";
 import { checkAllowedIps } from "../network";
 import type { Requests } from "../openapi/requests.gen";
+import { type ProjectRecord, recoverable } from "../records";
 import { renderBranch } from "../render/branches";
 import { renderDatabases } from "../render/databases";
 import { connectionUri, renderConnectionUri, renderEndpoint } from "../render/endpoints";
 import { renderProject, renderProjectListItem, renderRegion } from "../render/projects";
 import { renderRoles } from "../render/roles";
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
-import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";
 import { route } from "./route";
 

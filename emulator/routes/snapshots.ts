@@ -13,11 +13,11 @@ import {
   updateSnapshot,
 } from "../families/snapshots";
 import type { BackupScheduleItem } from "../openapi/requests.gen";
+import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../records";
 import { renderBranch } from "../render/branches";
 import { renderEndpoint } from "../render/endpoints";
 import { renderBackupSchedule, renderSnapshot } from "../render/snapshots";
 import { expiryMs } from "../rules";
-import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../state";
 import { branchNameInUse, branchPoint, conflict } from "./branches";
 import { branchOf, projectOf } from "./lookup";
 import { route } from "./route";

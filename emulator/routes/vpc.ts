@@ -11,8 +11,8 @@ import {
   restrictProject,
   unrestrictProject,
 } from "../families/vpc";
+import type { OrgRecord, ProjectRecord } from "../records";
 import { renderVpcEndpoint, renderVpcEndpointDetails, renderVpcEndpointWithRegion } from "../render/vpc";
-import type { OrgRecord, ProjectRecord } from "../state";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
