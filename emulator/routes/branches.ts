@@ -29,8 +29,8 @@ import { principalOf } from "./principal";
 import { route } from "./route";
 
 // Branches: create (201, operations), list (search, sort, cursor pages), count, get, update
-// (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, set as
-// default, and the branch's endpoints.
+// (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, recover
+// (within 7 days of the delete), set as default, and the branch's endpoints.
 
 export function branchNameInUse(
   ctx: EmulatorContext,

@@ -24,8 +24,8 @@ import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } f
 import { principalOf } from "./principal";
 import { route } from "./route";
 
-// Projects: list (cursor = last project id), shared, get, create, update, delete, recover, and
-// the connection URI of a database.
+// Projects: list (cursor = last project id), shared, get, create, update, delete, recover, the
+// connection URI of a database, and the regions a project can be made in.
 
 const byCreation = (a: ProjectRecord, b: ProjectRecord) =>
   a.created_at_ms - b.created_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
