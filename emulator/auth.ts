@@ -1,6 +1,7 @@
 import { forbidden, notFound, unauthorized } from "./errors";
 import { isSharedWith } from "./families/permissions";
-import type { KeyRecord, OrgRecord, OrgRole, ProjectRecord, Store, UserRecord } from "./state";
+import type { KeyRecord, OrgRecord, OrgRole, ProjectRecord, UserRecord } from "./records";
+import type { Store } from "./state";
 
 // Authentication and the scope rules of the three key kinds (docs/api-rules.md §6).
 //

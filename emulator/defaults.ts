@@ -1,4 +1,4 @@
-import type { ComputeSettings, ProjectRecord } from "./state";
+import type { ComputeSettings, ProjectRecord } from "./records";
 
 // What the emulator uses when a request, a seed or an older state file leaves a value out: the
 // service's own defaults where its document names them, else the values a fresh account shows.

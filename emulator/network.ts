@@ -6,7 +6,7 @@
  */
 import { BlockList, isIP } from "node:net";
 import { badRequest } from "./errors";
-import type { BranchRecord, ProjectRecord } from "./state";
+import type { BranchRecord, ProjectRecord } from "./records";
 
 /** The family `BlockList` wants for an address of `isIP` kind 4 or 6. */
 const family = (address: string) => (isIP(address) === 6 ? "ipv6" : "ipv4");

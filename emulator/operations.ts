@@ -1,6 +1,7 @@
 import type { Clock } from "./clock";
 import { isoMicros, newUuid } from "./ids";
-import type { OperationRecord, Outcome, Store } from "./state";
+import type { OperationRecord, Outcome } from "./records";
+import type { Store } from "./state";
 
 // The operation engine. An operation's whole life is decided when it is created (its queue slot,
 // its duration, its scripted outcome); its status at any moment is computed from the clock on

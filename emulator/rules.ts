@@ -1,5 +1,5 @@
 import { badRequest } from "./errors";
-import type { ComputeSettings } from "./state";
+import type { ComputeSettings } from "./records";
 
 // Rules the official document states in prose (descriptions), which its schemas cannot express,
 // plus the branch-expiry bound of the service's documentation. Each refusal is a 400 with a

@@ -16,14 +16,9 @@ import { putOrganization, putUser } from "./families/organizations";
 import { type ProjectFields, putProject } from "./families/projects";
 import { roleRecord } from "./families/roles";
 import { ID_PATTERN, newUuid, TOKEN_PATTERN } from "./ids";
+import type { BranchRecord, ComputeSettings, OperationRecord, OrgRecord } from "./records";
 import { computeSettings, INIT_SOURCES, PROVISIONERS, RESERVED_DATABASES, reservedRoleName } from "./rules";
-import {
-  type BranchRecord,
-  type ComputeSettings,
-  type OperationRecord,
-  type OrgRecord,
-  Store,
-} from "./state";
+import { Store } from "./state";
 
 // The seed file format: a known account to start from (users, organizations with admin/member
 // memberships, projects with their branches and endpoints, API keys of all three kinds with fixed

@@ -2,8 +2,6 @@ import type { Clock } from "./clock";
 import type { FaultResponse } from "./faults";
 import type { LimitSettings } from "./limits";
 import type { OperationMatch, OperationView, ScriptedOutcome } from "./operations";
-import type { RequestFilter, RequestLogEntry } from "./request-log";
-import type { SeedFile } from "./seed";
 import type {
   BranchRecord,
   EndpointRecord,
@@ -13,7 +11,9 @@ import type {
   ProjectRecord,
   SnapshotRecord,
   UserRecord,
-} from "./state";
+} from "./records";
+import type { RequestFilter, RequestLogEntry } from "./request-log";
+import type { SeedFile } from "./seed";
 
 /** How to start an emulator. Every field is optional. */
 export interface EmulatorOptions {

@@ -3,8 +3,8 @@ import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { wakeEndpoint } from "../families/endpoints";
 import { networkRefusal } from "../network";
+import type { BranchRecord } from "../records";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
-import type { BranchRecord } from "../state";
 
 /** What holds databases: a branch, or a snapshot (which has no parent). */
 type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string | undefined };

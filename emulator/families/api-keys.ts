@@ -1,6 +1,7 @@
 import type { EmulatorContext } from "../context";
 import { newToken } from "../ids";
-import type { KeyRecord, Store } from "../state";
+import type { KeyRecord } from "../records";
+import type { Store } from "../state";
 
 // API keys: personal, organization and project-scoped. Only a digest of the secret is kept;
 // the secret itself is returned once, at creation.

@@ -8,7 +8,8 @@ import {
 import { HttpError } from "../errors";
 import { newBranchId } from "../ids";
 import type { OperationSpec } from "../operations";
-import type { BranchRecord, EndpointRecord, Fields, OperationRecord, ProjectRecord, Store } from "../state";
+import type { BranchRecord, EndpointRecord, Fields, OperationRecord, ProjectRecord } from "../records";
+import type { Store } from "../state";
 import { addEndpoint, type EndpointSpec, onCompute } from "./endpoints";
 
 // Branches: created from a parent (its data, or its schema only), updated, restored from a

@@ -1,5 +1,6 @@
 import type { EmulatorContext } from "../context";
-import type { BranchRecord, DatabaseRecord, OperationRecord, ProjectRecord, Store } from "../state";
+import type { BranchRecord, DatabaseRecord, OperationRecord, ProjectRecord } from "../records";
+import type { Store } from "../state";
 import { applyBranchConfig } from "./endpoints";
 
 // Databases of a branch, each owned by one of its roles. Every change reaches the branch's

@@ -4,7 +4,8 @@ import { projectCompute } from "../defaults";
 import { badRequest } from "../errors";
 import { newEndpointId } from "../ids";
 import { type OperationSpec, TERMINAL_STATUSES, viewOperation } from "../operations";
-import type { BranchRecord, EndpointRecord, OperationRecord, ProjectRecord, Store } from "../state";
+import type { BranchRecord, EndpointRecord, OperationRecord, ProjectRecord } from "../records";
+import type { Store } from "../state";
 import { startOperations } from "./operations";
 
 // Compute endpoints, and the configuration changes (roles, databases) a branch's compute applies,

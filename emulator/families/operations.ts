@@ -1,7 +1,7 @@
 import type { EmulatorContext } from "../context";
 import { locked } from "../errors";
 import type { OperationSpec, OperationView } from "../operations";
-import type { OperationRecord, ProjectRecord } from "../state";
+import type { OperationRecord, ProjectRecord } from "../records";
 
 // Operations as the state changes start them. What an operation does over time is the engine's
 // (../operations.ts); here is who starts which, and the bookkeeping that goes with it.

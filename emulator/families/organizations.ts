@@ -1,6 +1,7 @@
 import type { EmulatorContext } from "../context";
 import { HttpError, notFound } from "../errors";
-import type { OrgRecord, OrgRole, Store, UserRecord } from "../state";
+import type { OrgRecord, OrgRole, UserRecord } from "../records";
+import type { Store } from "../state";
 
 // Users and organizations, and who is a member of which (admin or member).
 

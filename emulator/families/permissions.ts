@@ -1,7 +1,8 @@
 import type { EmulatorContext } from "../context";
 import { HttpError, notFound } from "../errors";
 import { newUuid } from "../ids";
-import type { PermissionRecord, ProjectRecord, Store } from "../state";
+import type { PermissionRecord, ProjectRecord } from "../records";
+import type { Store } from "../state";
 
 // Project permissions: a project shared with an email. The account of that email then acts on the
 // project (it cannot delete it) and finds it in `GET /projects/shared`. A revoked grant is kept,

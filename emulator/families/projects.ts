@@ -16,8 +16,8 @@ import type {
   Fields,
   OperationRecord,
   ProjectRecord,
-  Store,
-} from "../state";
+} from "../records";
+import type { Store } from "../state";
 import { putBranch, uniqueBranchId } from "./branches";
 import { databaseRecord } from "./databases";
 import { addEndpoint } from "./endpoints";

@@ -1,6 +1,6 @@
 import type { EmulatorContext } from "../context";
 import { newPassword } from "../ids";
-import type { BranchRecord, OperationRecord, ProjectRecord, RoleRecord } from "../state";
+import type { BranchRecord, OperationRecord, ProjectRecord, RoleRecord } from "../records";
 import { applyBranchConfig } from "./endpoints";
 
 // Postgres roles of a branch. A login role has a password the service keeps (revealed on

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { EmulatorContext } from "../context";
 import { badRequest } from "../errors";
-import type { BranchRecord, DatabaseRecord, ProjectRecord } from "../state";
+import type { BranchRecord, DatabaseRecord, ProjectRecord } from "../records";
 import { historyStart, LSN, timeAtLsn } from "./branches";
 
 // Schemas: a branch database's schema as SQL, now or at a point of the branch's history, and the

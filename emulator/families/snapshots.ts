@@ -9,7 +9,7 @@ import type {
   OperationRecord,
   ProjectRecord,
   SnapshotRecord,
-} from "../state";
+} from "../records";
 import { lsnAt, putBranch, uniqueBranchId } from "./branches";
 import { onCompute } from "./endpoints";
 

@@ -1,7 +1,8 @@
 import type { EmulatorContext } from "../context";
 import { REGIONS } from "../defaults";
 import { badRequest, HttpError, notFound } from "../errors";
-import type { OrgRecord, ProjectRecord, Store, VpcEndpointRecord } from "../state";
+import type { OrgRecord, ProjectRecord, VpcEndpointRecord } from "../records";
+import type { Store } from "../state";
 
 // VPC endpoints: assigned to an organization in a region (with a label), and projects of the
 // organization restricted to one of them (docs/api-rules.md §10).

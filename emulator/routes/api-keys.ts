@@ -3,7 +3,7 @@ import { checkCreateOrgKey, checkReadOrg, checkRevokeOrgKey, orgKeyFields, requi
 import type { EmulatorContext } from "../context";
 import { badRequest, forbidden, notFound } from "../errors";
 import { createKey, revokeKey } from "../families/api-keys";
-import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render";
+import { renderKeyCreated, renderKeyListItem, renderKeyRevoked } from "../render/api-keys";
 import { principalOf } from "./principal";
 import { route } from "./route";
 

@@ -18,23 +18,19 @@ import {
 import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
 import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
-import {
-  renderAnnotation,
-  renderBranch,
-  renderConnectionUri,
-  renderDatabases,
-  renderEndpoint,
-  renderRoles,
-} from "../render";
+import { type BranchRecord, type ProjectRecord, recoverable } from "../records";
+import { renderAnnotation, renderBranch } from "../render/branches";
+import { renderDatabases } from "../render/databases";
+import { renderConnectionUri, renderEndpoint } from "../render/endpoints";
+import { renderRoles } from "../render/roles";
 import { checkInitSource, checkProvisioner, computeSettings, expiryMs } from "../rules";
-import { type BranchRecord, type ProjectRecord, recoverable } from "../state";
 import { branchOf, projectOf } from "./lookup";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
 // Branches: create (201, operations), list (search, sort, cursor pages), count, get, update
-// (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, set as
-// default, and the branch's endpoints.
+// (name, protected, expires_at), delete (200 with operations, 204 when gone), restore, recover
+// (within 7 days of the delete), set as default, and the branch's endpoints.
 
 export function branchNameInUse(
   ctx: EmulatorContext,

@@ -3,9 +3,9 @@ import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { createDatabase, deleteDatabase, updateDatabase } from "../families/databases";
 import { checkIdle } from "../families/operations";
-import { renderDatabase, renderDatabases } from "../render";
+import type { BranchRecord } from "../records";
+import { renderDatabase, renderDatabases } from "../render/databases";
 import { checkDatabaseName } from "../rules";
-import type { BranchRecord } from "../state";
 import { branchOf, databaseOf } from "./lookup";
 import { route } from "./route";
 

@@ -13,9 +13,9 @@ import {
   updateEndpoint,
 } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
-import { renderEndpoint } from "../render";
+import type { EndpointRecord, OperationRecord } from "../records";
+import { renderEndpoint } from "../render/endpoints";
 import { checkProvisioner, computeSettings } from "../rules";
-import type { EndpointRecord, OperationRecord } from "../state";
 import { endpointOf, projectOf } from "./lookup";
 import { route } from "./route";
 

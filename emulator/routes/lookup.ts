@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { accessProject } from "../auth";
 import type { EmulatorContext } from "../context";
 import { notFound } from "../errors";
-import type { BranchRecord, DatabaseRecord, EndpointRecord, ProjectRecord, RoleRecord } from "../state";
+import type { BranchRecord, DatabaseRecord, EndpointRecord, ProjectRecord, RoleRecord } from "../records";
 import { principalOf } from "./principal";
 
 // Finding the objects a path names, with the caller's access checked: 404 for what does not exist.

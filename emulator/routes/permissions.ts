@@ -3,7 +3,7 @@ import { accessProject, type Principal } from "../auth";
 import type { EmulatorContext } from "../context";
 import { forbidden } from "../errors";
 import { grantPermission, liveGrants, revokePermission } from "../families/permissions";
-import { renderPermission } from "../render";
+import { renderPermission } from "../render/permissions";
 import { principalOf } from "./principal";
 import { route } from "./route";
 

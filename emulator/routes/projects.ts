@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { accessProject, listableProjects, ownsOrBelongs } from "../auth";
 import type { EmulatorContext } from "../context";
-import { DEFAULT_COMPUTE, DEFAULT_REGION, projectCompute, REGIONS } from "../defaults";
+import { DEFAULT_COMPUTE, projectCompute, REGIONS } from "../defaults";
 import { badRequest, forbidden, notFound } from "../errors";
 import { projectsSharedWith } from "../families/permissions";
 import {
@@ -14,23 +14,18 @@ import {
 } from "../families/projects";
 import { checkAllowedIps } from "../network";
 import type { Requests } from "../openapi/requests.gen";
-import {
-  connectionUri,
-  renderBranch,
-  renderConnectionUri,
-  renderDatabases,
-  renderEndpoint,
-  renderProject,
-  renderProjectListItem,
-  renderRoles,
-} from "../render";
+import { type ProjectRecord, recoverable } from "../records";
+import { renderBranch } from "../render/branches";
+import { renderDatabases } from "../render/databases";
+import { connectionUri, renderConnectionUri, renderEndpoint } from "../render/endpoints";
+import { renderProject, renderProjectListItem, renderRegion } from "../render/projects";
+import { renderRoles } from "../render/roles";
 import { checkDatabaseName, checkProvisioner, checkRoleName, computeSettings } from "../rules";
-import { type ProjectRecord, recoverable } from "../state";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
-// Projects: list (cursor = last project id), shared, get, create, update, delete, recover, and
-// the connection URI of a database.
+// Projects: list (cursor = last project id), shared, get, create, update, delete, recover, the
+// connection URI of a database, and the regions a project can be made in.
 
 const byCreation = (a: ProjectRecord, b: ProjectRecord) =>
   a.created_at_ms - b.created_at_ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -101,7 +96,7 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
     ) {
       throw forbidden(`you are not a member of organization ${orgId}`);
     }
-    return { regions: REGIONS.map((r) => ({ ...r, default: r.region_id === DEFAULT_REGION })) };
+    return { regions: REGIONS.map(renderRegion) };
   });
 
   route(app, "GET /projects/{project_id}", async (request) => {

@@ -3,7 +3,7 @@ import type { EmulatorContext } from "../context";
 import { HttpError } from "../errors";
 import { checkIdle } from "../families/operations";
 import { createRole, deleteRole, resetRolePassword } from "../families/roles";
-import { renderRole, renderRoles } from "../render";
+import { renderRole, renderRoles } from "../render/roles";
 import { checkRoleName } from "../rules";
 import { branchOf, roleOf } from "./lookup";
 import { route } from "./route";

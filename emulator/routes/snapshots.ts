@@ -12,11 +12,12 @@ import {
   takeSnapshot,
   updateSnapshot,
 } from "../families/snapshots";
-import { isoSeconds } from "../ids";
 import type { BackupScheduleItem } from "../openapi/requests.gen";
-import { renderBranch, renderEndpoint } from "../render";
+import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../records";
+import { renderBranch } from "../render/branches";
+import { renderEndpoint } from "../render/endpoints";
+import { renderBackupSchedule, renderSnapshot } from "../render/snapshots";
 import { expiryMs } from "../rules";
-import type { BackupScheduleEntry, ProjectRecord, SnapshotRecord } from "../state";
 import { branchNameInUse, branchPoint, conflict } from "./branches";
 import { branchOf, projectOf } from "./lookup";
 import { route } from "./route";
@@ -24,22 +25,6 @@ import { route } from "./route";
 // Snapshots: take one of a branch (now, or at a point of its history), list, rename or change
 // the expiry, delete (202), restore into a new branch (finalized at once or later), finalize a
 // restore, and a branch's backup schedule (get, replace).
-
-/** A snapshot as the API shows it. */
-export function renderSnapshot(s: SnapshotRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: s.id,
-    name: s.name,
-    lsn: s.lsn,
-    timestamp: isoSeconds(s.timestamp_ms),
-    source_branch_id: s.source_branch_id,
-    created_at: isoSeconds(s.created_at_ms),
-    manual: s.manual,
-    full_size: s.logical_size,
-  };
-  if (s.expires_at_ms !== undefined) out["expires_at"] = isoSeconds(s.expires_at_ms);
-  return out;
-}
 
 const FREQUENCIES = new Set(["hourly", "daily", "weekly", "monthly", "yearly"]);
 
@@ -165,8 +150,7 @@ export function snapshotRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   });
 
   route(app, "GET /projects/{project_id}/branches/{branch_id}/backup_schedule", async (request) => {
-    const { branch } = branchOf(ctx, request);
-    return { schedule: (branch.backup_schedule ?? []).map((e) => ({ ...e })) };
+    return renderBackupSchedule(branchOf(ctx, request).branch);
   });
 
   route(app, "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule", async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { checkReadOrg, requirePersonal } from "../auth";
 import type { EmulatorContext } from "../context";
 import { notFound } from "../errors";
-import { renderCurrentUser, renderMember, renderOrg } from "../render";
+import { renderCurrentUser, renderMember, renderOrg } from "../render/users";
 import { principalOf } from "./principal";
 import { route } from "./route";
 

@@ -8,12 +8,11 @@ import {
   orgVpcEndpoint,
   orgVpcEndpoints,
   removeVpcEndpoint,
-  restrictedProjects,
   restrictProject,
   unrestrictProject,
-  vpcEndpointState,
 } from "../families/vpc";
-import type { OrgRecord, ProjectRecord } from "../state";
+import type { OrgRecord, ProjectRecord } from "../records";
+import { renderVpcEndpoint, renderVpcEndpointDetails, renderVpcEndpointWithRegion } from "../render/vpc";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
@@ -49,24 +48,13 @@ export function vpcRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "GET /organizations/{org_id}/vpc/vpc_endpoints", async (request) => {
     const org = checkReadOrg(store, principalOf(request), request.params.org_id);
-    return {
-      endpoints: orgVpcEndpoints(org).map((e) => ({
-        vpc_endpoint_id: e.vpc_endpoint_id,
-        label: e.label,
-        region_id: e.region_id,
-      })),
-    };
+    return { endpoints: orgVpcEndpoints(org).map(renderVpcEndpointWithRegion) };
   });
 
   route(app, "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints", async (request) => {
     const org = checkReadOrg(store, principalOf(request), request.params.org_id);
     checkVpcRegion(request.params.region_id);
-    return {
-      endpoints: orgVpcEndpoints(org, request.params.region_id).map((e) => ({
-        vpc_endpoint_id: e.vpc_endpoint_id,
-        label: e.label,
-      })),
-    };
+    return { endpoints: orgVpcEndpoints(org, request.params.region_id).map(renderVpcEndpoint) };
   });
 
   route(
@@ -76,15 +64,7 @@ export function vpcRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       const { org_id: orgId, region_id: regionId, vpc_endpoint_id: id } = request.params;
       const org = checkReadOrg(store, principalOf(request), orgId);
       checkVpcRegion(regionId);
-      const endpoint = orgVpcEndpoint(org, regionId, id);
-      const restricted = restrictedProjects(store, org, endpoint).map((p) => p.id);
-      return {
-        vpc_endpoint_id: endpoint.vpc_endpoint_id,
-        label: endpoint.label,
-        state: vpcEndpointState(endpoint, ctx.clock.now()),
-        num_restricted_projects: restricted.length,
-        example_restricted_projects: restricted.slice(0, 3),
-      };
+      return renderVpcEndpointDetails(orgVpcEndpoint(org, regionId, id), org, store, ctx.clock.now());
     },
   );
 
@@ -111,12 +91,7 @@ export function vpcRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "GET /projects/{project_id}/vpc_endpoints", async (request) => {
     const project = accessProject(store, principalOf(request), request.params.project_id);
-    return {
-      endpoints: (project.vpc_restrictions ?? []).map((r) => ({
-        vpc_endpoint_id: r.vpc_endpoint_id,
-        label: r.label,
-      })),
-    };
+    return { endpoints: (project.vpc_restrictions ?? []).map(renderVpcEndpoint) };
   });
 
   route(app, "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}", async (request, reply) => {

@@ -1,0 +1,257 @@
+// The account model: users, organizations (admin/member, their VPC endpoints), projects (personal or
+// organization-owned; their permissions and VPC restrictions), branches (their roles, databases and
+// backup schedules), endpoints, snapshots, API keys and operations. Plain JSON-able records: the
+// store (state.ts) indexes them, and its persisted document is made of them as they are.
+
+/** A user of the service; owns personal projects and personal API keys. */
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  image: string;
+}
+
+/** What a user is in an organization: an admin or a plain member. */
+export type OrgRole = "admin" | "member";
+
+/** An organization and its members. */
+export interface OrgRecord {
+  id: string;
+  name: string;
+  created_at_ms: number;
+  members: Record<string, OrgRole>;
+  /** The VPC endpoints assigned to the organization, in every region. */
+  vpc_endpoints?: VpcEndpointRecord[];
+  /** Endpoints once assigned and removed: the service never takes them back (docs/api-rules.md §10). */
+  removed_vpc_endpoints?: string[];
+}
+
+/** A VPC endpoint assigned to an organization in a region. */
+export interface VpcEndpointRecord {
+  vpc_endpoint_id: string;
+  region_id: string;
+  label: string;
+  assigned_at_ms: number;
+}
+
+/** A project's restriction to one of its organization's VPC endpoints. */
+export interface VpcRestrictionRecord {
+  vpc_endpoint_id: string;
+  label: string;
+}
+
+/** A project, owned either by a user (`owner_user_id`) or by an organization (`org_id`). */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  region_id: string;
+  pg_version: number;
+  owner_user_id?: string;
+  org_id?: string;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  default_branch_id: string;
+  /** When the project's operation queue drains; null when an operation never ends (stuck). */
+  queue_end_ms: number | null;
+  /** Set when deleted; the project stays recoverable for `RECOVERY_WINDOW_MS`. */
+  deleted_at_ms?: number;
+  history_retention_seconds?: number;
+  /** Compute settings new endpoints of the project start with. */
+  default_endpoint_settings?: ComputeSettings;
+  /** The project's `settings` object as last set (free-form in the document). */
+  settings?: Record<string, unknown>;
+  /** The VPC endpoints the project is restricted to; none means every endpoint of its organization. */
+  vpc_restrictions?: VpcRestrictionRecord[];
+  /** Who the project is shared with, revoked grants included (with when they were revoked). */
+  permissions?: PermissionRecord[];
+}
+
+/** A project shared with an email: the account of that email may act on the project. */
+export interface PermissionRecord {
+  id: string;
+  email: string;
+  granted_at_ms: number;
+  revoked_at_ms?: number;
+}
+
+/** How long a deleted project or branch can be recovered (the document: 7 days). */
+export const RECOVERY_WINDOW_MS = 7 * 86_400_000;
+
+/** True unless the project or branch was deleted longer than `RECOVERY_WINDOW_MS` before `nowMs`. */
+export function recoverable(record: { deleted_at_ms?: number }, nowMs: number): boolean {
+  return nowMs - (record.deleted_at_ms ?? nowMs) <= RECOVERY_WINDOW_MS;
+}
+
+/** Compute size and suspension of an endpoint. */
+export interface ComputeSettings {
+  autoscaling_limit_min_cu: number;
+  autoscaling_limit_max_cu: number;
+  suspend_timeout_seconds: number;
+}
+
+/** A database role on a branch. */
+export interface RoleRecord {
+  name: string;
+  protected: boolean;
+  created_at_ms: number;
+  /** The role's password; revealed on request, like the service with `store_passwords`. Absent for `no_login` roles. */
+  password?: string;
+  no_login?: boolean;
+  updated_at_ms?: number;
+}
+
+/** A database on a branch. */
+export interface DatabaseRecord {
+  id: number;
+  name: string;
+  owner_name: string;
+  created_at_ms: number;
+  updated_at_ms?: number;
+}
+
+/** A branch; deleted branches stay as tombstones so a repeated DELETE can answer 204. */
+export interface BranchRecord {
+  id: string;
+  project_id: string;
+  parent_id?: string;
+  name: string;
+  default: boolean;
+  protected: boolean;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  deleted_at_ms?: number;
+  /** The operation that creates the branch's data; the branch is `init` until it ends. */
+  create_op_id?: string;
+  created_by_user_id?: string;
+  roles: RoleRecord[];
+  databases: DatabaseRecord[];
+  annotation: Record<string, string>;
+  /** `parent-data` (default) or `schema-only` (the parent's schema, no data, no parent link). */
+  init_source?: string;
+  /** When the emulator deletes the branch by itself. */
+  expires_at_ms?: number;
+  ttl_interval_seconds?: number;
+  parent_lsn?: string;
+  parent_timestamp_ms?: number;
+  /** Size of the branch's data in bytes. */
+  logical_size?: number;
+  last_reset_at_ms?: number;
+  /** Why the branch was deleted when no user asked (`ttl`). */
+  deleted_by?: string;
+  /** The endpoints a deleted branch had, restored (idle) when it is recovered. */
+  deleted_endpoints?: EndpointRecord[];
+  /** The snapshot a branch made by a snapshot restore came from. */
+  restored_from?: string;
+  /** `restored` until the restore is finalized, then `finalized`. */
+  restore_status?: "restored" | "finalized";
+  /** The branch a finalize makes this one replace (its name and computes). */
+  restore_target_id?: string;
+  /** The branch this one replaced when its restore was finalized. */
+  restored_as?: string;
+  /** The automatic snapshots the service takes of the branch. */
+  backup_schedule?: BackupScheduleEntry[];
+  /** Up to when the scheduled snapshots have been taken. */
+  backup_checked_ms?: number;
+}
+
+/** One entry of a branch's backup schedule, as the API says it. */
+export interface BackupScheduleEntry {
+  frequency: "hourly" | "daily" | "weekly" | "monthly" | "yearly";
+  hour?: number;
+  day?: number;
+  month?: number;
+  retention_seconds?: number;
+}
+
+/** A snapshot of a branch: the roles, databases (and, with Postgres, data) it had at a point. */
+export interface SnapshotRecord {
+  id: string;
+  project_id: string;
+  name: string;
+  source_branch_id: string;
+  lsn: string;
+  timestamp_ms: number;
+  created_at_ms: number;
+  expires_at_ms?: number;
+  /** False for the ones a backup schedule took. */
+  manual: boolean;
+  logical_size: number;
+  roles: RoleRecord[];
+  databases: DatabaseRecord[];
+}
+
+/** Compute endpoint type. */
+export type EndpointType = "read_write" | "read_only";
+
+/** A compute endpoint on a branch. */
+export interface EndpointRecord {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  type: EndpointType;
+  creation_source: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+  /** Operations that start or suspend this compute, oldest first; its state derives from them. */
+  op_ids: string[];
+  /** Compute settings; absent in older state files (then the project defaults apply). */
+  compute?: ComputeSettings;
+  provisioner?: string;
+  name?: string;
+  disabled?: boolean;
+  passwordless_access?: boolean;
+  pooler_enabled?: boolean;
+  settings?: Record<string, unknown>;
+}
+
+/** API key kind. */
+export type KeyKind = "personal" | "organization" | "project";
+
+/** An API key; only the SHA-256 of the secret is kept. */
+export interface KeyRecord {
+  id: number;
+  kind: KeyKind;
+  name: string;
+  token_hash: string;
+  /** Owner of a personal key; creator of an organization or project-scoped key. */
+  user_id: string;
+  org_id?: string;
+  project_id?: string;
+  created_at_ms: number;
+  revoked: boolean;
+  revoked_at_ms?: number;
+  /** Why a project-scoped key stopped working without being revoked (its project left the organization). */
+  disabled_reason?: string;
+  last_used_at_ms?: number;
+  last_used_from_addr: string;
+}
+
+/** How an operation ends; decided when it is created (scripts), computed lazily from the clock. */
+export type Outcome =
+  | { kind: "finish" }
+  | { kind: "fail"; times: number }
+  | { kind: "cancelled" }
+  | { kind: "error"; message: string }
+  | { kind: "skipped" }
+  | { kind: "stuck" };
+
+/** An operation; its status at any time is a pure function of these fields and the clock. */
+export interface OperationRecord {
+  id: string;
+  project_id: string;
+  branch_id?: string;
+  endpoint_id?: string;
+  action: string;
+  /** Creation time in epoch microseconds; unique within a project, so it works as a cursor. */
+  created_us: number;
+  /** When it leaves the project's queue; null when queued behind an operation that never ends. */
+  start_ms: number | null;
+  duration_ms: number;
+  outcome: Outcome;
+  initiator: "user" | "platform" | "console";
+}
+
+/** What a new record of type `R` is made of: the `Given` fields, and any others to set. */
+export type Fields<R, Given extends keyof R> = Pick<R, Given> & Partial<R>;
