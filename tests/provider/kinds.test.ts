@@ -73,9 +73,10 @@ function missing(kind: ResourceDeclaration, exported: Set<string>, routeModules:
   need(exists(`provider/client/api/${family}.ts`), `provider/client/api/${family}.ts`);
   need(routeModules.has(family), `provider/client/index.ts binds the route module api/${family}`);
   need(exists(`provider/client/schemas/${family}.ts`), `provider/client/schemas/${family}.ts`);
-  // The emulator: the family's state changes and its routes.
+  // The emulator: the family's state changes, its routes and its typed responses.
   need(exists(`emulator/families/${kebab(family)}.ts`), `emulator/families/${kebab(family)}.ts`);
   need(exists(`emulator/routes/${kebab(family)}.ts`), `emulator/routes/${kebab(family)}.ts`);
+  need(exists(`emulator/render/${kebab(family)}.ts`), `emulator/render/${kebab(family)}.ts`);
   // What `npm run derive:schema && npm run derive:sdk && npm run derive:docs` writes.
   need(
     mentions("schema.json", new RegExp(`"clouddb:index:${type}"`)),
