@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type {
   Branch as ApiBranch,
   Endpoint as ApiEndpoint,
@@ -8,7 +7,8 @@ import type {
 } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
+import { BranchCreateResponseSchema } from "../client/schemas";
+import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import {
   deleteScratches,
   deleteStrayScratches,
@@ -20,25 +20,9 @@ import {
 } from "./branchRestore";
 import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
 import { ResourceError, unfinished } from "./errors";
-import { ExpiresAtInput, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
-import {
-  adoptInput,
-  DeleteProtectionInput,
-  GeneratedNameInput,
-  idInput,
-  optionalText,
-  requiredId,
-  TimeoutsInput,
-} from "./inputs/common";
-import {
-  apiComputeSettings,
-  COMPUTE_INPUTS,
-  COMPUTE_SETTINGS,
-  EndpointTypeInput,
-  withComputeRange,
-} from "./inputs/compute";
-import { lsnInput, pastTimestampInput } from "./inputs/history";
-import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
+import { sameInstant, sameTtl, wantedExpiry } from "./expiry";
+import { apiComputeSettings, COMPUTE_SETTINGS } from "./inputs/compute";
+import { compact, createdSince, defineResource, labelOf, type Step } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, CREATED_NAME } from "./lifecycle/owner";
@@ -48,113 +32,14 @@ import {
   type BranchInputs,
   type BranchOutputs,
   type BranchRestore,
-  type EndpointType,
-  INIT_SOURCE,
 } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
 import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
 
-// ---------------------------------------------------------------- inputs
-
-const INIT_SOURCES = INIT_SOURCE.enum;
-const EndpointInput = z.object({ type: EndpointTypeInput });
-
-/** Where a restore takes the branch's data from: exactly one of a snapshot, a time, an LSN. */
-const RestoreInput = z
-  .object({
-    snapshotId: idInput(
-      "restore.snapshotId",
-      "snapshot",
-      "the snapshot to restore from (snap-...)",
-    ).optional(),
-    timestamp: pastTimestampInput("restore.timestamp", "give a point in the branch's past to restore"),
-    lsn: lsnInput("restore.lsn"),
-    preserveUnderName: optionalText("restore.preserveUnderName"),
-  })
-  .refine(
-    (r) => [r.snapshotId, r.timestamp, r.lsn].filter((v) => v !== undefined).length === 1,
-    "restore takes exactly one of snapshotId, timestamp or lsn: what the branch's data is restored from",
-  )
-  .optional();
-
-/**
- * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
- * an Endpoint's rules.
- */
-export const BranchInputsSchema = withComputeRange(
-  z.object({
-    projectId: requiredId("projectId", "the id of the project to branch in"),
-    name: GeneratedNameInput,
-    parentId: idInput(
-      "parentId",
-      "branch",
-      "a branch id (br-...); omit it to branch from the default branch",
-    ).optional(),
-    endpoints: z
-      .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
-      .superRefine((endpoints, ctx) => {
-        const readWrite = endpoints.filter((ep) => ep.type === "read_write").length;
-        if (readWrite > 1) {
-          ctx.addIssue({
-            code: "custom",
-            message: `a branch can have only one read_write endpoint, ${readWrite} were given: keep one and make the others read_only`,
-          });
-        }
-      })
-      .optional(),
-    initSource: z.enum(INIT_SOURCES, { error: `initSource is one of ${INIT_SOURCES.join(", ")}` }).optional(),
-    protected: z.boolean({ error: "protected must be true or false" }).optional(),
-    expiresAt: ExpiresAtInput,
-    ttl: TtlInput,
-    parentTimestamp: pastTimestampInput("parentTimestamp", "give a point in the parent's past"),
-    parentLsn: lsnInput("parentLsn"),
-    ...COMPUTE_INPUTS,
-    resetTrigger: optionalText("resetTrigger"),
-    restore: RestoreInput,
-    adoptExisting: adoptInput("branch"),
-    deleteProtection: DeleteProtectionInput,
-    timeouts: TimeoutsInput,
-  }),
-).superRefine((inputs, ctx) => {
-  const both = (a: keyof typeof inputs, b: keyof typeof inputs, why: string) => {
-    if (inputs[a] !== undefined && inputs[b] !== undefined) {
-      ctx.addIssue({ code: "custom", path: [b], message: `give either ${a} or ${b}, not both: ${why}` });
-    }
-  };
-  both("expiresAt", "ttl", "both set when the branch expires");
-  both("parentTimestamp", "parentLsn", "both pick the point in the parent's history to branch from");
-  const setting = COMPUTE_SETTINGS.find((key) => inputs[key] !== undefined);
-  const noEndpoints =
-    Array.isArray(inputs.endpoints) && inputs.endpoints.length === 0
-      ? true
-      : inputs.endpoints === undefined && inputs.adoptExisting === undefined;
-  if (setting !== undefined && noEndpoints) {
-    ctx.addIssue({
-      code: "custom",
-      path: [setting],
-      message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
-    });
-  }
-  if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["resetTrigger"],
-      message:
-        "resetTrigger resets a branch from its parent's data, and a schema-only branch has no parent to reset from: remove resetTrigger (or replace the branch to start again)",
-    });
-  }
-});
-
-// The schema validates exactly the public inputs and types.
-true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
-true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
-
 /** How each input is applied when it changes (declared in `public/branch.ts`). */
 export const BRANCH_CHANGES = changesOf(BRANCH);
-
-// ---------------------------------------------------------------- API calls
 
 /**
  * A branch's lifecycle. Create waits for every operation it starts (`create_branch`, one
