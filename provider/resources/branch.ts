@@ -10,6 +10,16 @@ import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema } from "../client/schemas";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import {
+  baseOutputs,
+  declaredOnly,
+  existing,
+  liveFields,
+  opIds,
+  outputsOf,
+  readLive,
+  refreshed,
+} from "./branchOutputs";
+import {
   deleteScratches,
   deleteStrayScratches,
   leftScratches,
@@ -18,7 +28,7 @@ import {
   sameRestore,
   withLeftScratches,
 } from "./branchRestore";
-import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
+import { withConnection } from "./connection";
 import { ResourceError, unfinished } from "./errors";
 import { sameInstant, sameTtl, wantedExpiry } from "./expiry";
 import { apiComputeSettings, COMPUTE_SETTINGS } from "./inputs/compute";
@@ -26,13 +36,7 @@ import { compact, createdSince, defineResource, labelOf, type Step } from "./lif
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, CREATED_NAME } from "./lifecycle/owner";
-import {
-  BRANCH,
-  type BranchEndpoint,
-  type BranchInputs,
-  type BranchOutputs,
-  type BranchRestore,
-} from "./public/branch";
+import { BRANCH, type BranchInputs, type BranchOutputs, type BranchRestore } from "./public/branch";
 import { changesOf, secretsOf } from "./public/declare";
 import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
 
@@ -571,149 +575,6 @@ function carriedFor(
     if (branch !== undefined && names.includes(branch.name)) return branch;
   }
   return undefined;
-}
-
-type LiveBranch = ReturnType<typeof liveFields>;
-
-/** An existing branch as it is now, standing for the old state (a declared ttl counts from now). */
-async function existing(
-  client: CloudDbClient,
-  inputs: BranchInputs,
-  branchId: string,
-): Promise<BranchOutputs> {
-  const live = await readLive(client, inputs.projectId, branchId, inputs.parentId ?? null);
-  const { ttl: _counted, ...base } = baseOutputs(inputs);
-  return { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
-}
-
-/**
- * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
- * branch known to have none). Throws the client's not-found error when gone.
- */
-async function readLive(
-  client: CloudDbClient,
-  projectId: string,
-  branchId: string,
-  declaredParent: string | null,
-  hasComputes = true,
-): Promise<LiveBranch> {
-  const { branch } = await client.getBranch(projectId, branchId);
-  const endpoints = hasComputes ? await client.listBranchEndpoints(projectId, branchId) : [];
-  return liveFields(branch, endpoints, declaredParent);
-}
-
-/**
- * Reads the branch again after its operations finished, so `currentState` is current. Its computes
- * are listed again unless `hasComputes` is false: a create that asked for none made none.
- */
-async function refreshed(
-  client: CloudDbClient,
-  outs: BranchOutputs,
-  hasComputes = true,
-): Promise<BranchOutputs> {
-  const live = await readLive(client, outs.projectId, outs.branchId, outs.parentId, hasComputes);
-  return { ...outs, ...live };
-}
-
-/**
- * The outputs with the branch's connection strings. They are read last, once the computes started;
- * a failure records the branch (a partial failure) so the next `up` reads them again.
- */
-async function withConnection(
-  client: CloudDbClient,
-  inputs: BranchInputs,
-  outs: BranchOutputs,
-  created?: CreatedAccess,
-): Promise<BranchOutputs> {
-  try {
-    return { ...outs, ...(await connectionOf(client, outs, created)) };
-  } catch (err) {
-    throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
-  }
-}
-
-/**
- * What the state records of the branch and its computes. A schema-only branch is a root for the
- * API (it reports no parent), and so is the branch a snapshot restore swapped in for the stack's
- * (`restored_as`): the declared parent is kept, so it is not taken for a change.
- */
-function liveFields(
-  b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
-  endpoints: readonly ApiEndpoint[],
-  declaredParent: string | null,
-) {
-  const computes = endpoints.map(endpointFields);
-  const primary = computes.find((ep) => ep.type === "read_write") ?? computes[0];
-  const initSource = b.init_source ?? "parent-data";
-  return {
-    branchId: b.id,
-    name: b.name,
-    parentId:
-      b.restored_as !== undefined
-        ? declaredParent
-        : (b.parent_id ?? (initSource === "schema-only" ? declaredParent : null)),
-    default: b.default ?? false,
-    currentState: b.current_state ?? null,
-    createdAt: b.created_at ?? null,
-    initSource,
-    protected: b.protected ?? false,
-    expiresAt: b.expires_at ?? null,
-    endpoints: computes,
-    endpointId: primary?.id ?? null,
-    host: primary?.host ?? null,
-    autoscalingLimitMinCu: primary?.autoscalingLimitMinCu ?? null,
-    autoscalingLimitMaxCu: primary?.autoscalingLimitMaxCu ?? null,
-    suspendTimeoutSeconds: primary?.suspendTimeoutSeconds ?? null,
-  } satisfies Partial<BranchOutputs>;
-}
-
-function endpointFields(ep: ApiEndpoint): BranchEndpoint {
-  return {
-    id: ep.id,
-    type: ep.type,
-    host: ep.host,
-    currentState: ep.current_state ?? null,
-    autoscalingLimitMinCu: ep.autoscaling_limit_min_cu ?? null,
-    autoscalingLimitMaxCu: ep.autoscaling_limit_max_cu ?? null,
-    suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? null,
-  };
-}
-
-/** The inputs the API does not report back: the state keeps them as declared. */
-function declaredOnly(from: BranchInputs | BranchOutputs) {
-  return compact({
-    ttl: from.ttl,
-    parentTimestamp: from.parentTimestamp,
-    parentLsn: from.parentLsn,
-    resetTrigger: from.resetTrigger,
-    restore: from.restore,
-    adoptExisting: from.adoptExisting,
-    deleteProtection: from.deleteProtection,
-    timeouts: from.timeouts,
-  });
-}
-
-/** The state fields the inputs alone decide. */
-function baseOutputs(inputs: BranchInputs) {
-  return { projectId: inputs.projectId, ...declaredOnly(inputs), pendingOperationIds: [] as string[] };
-}
-
-function outputsOf(
-  inputs: BranchInputs,
-  branch: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
-  endpoints: ApiEndpoint[],
-  operationIds: string[],
-): BranchOutputs {
-  return {
-    ...baseOutputs(inputs),
-    ...liveFields(branch, endpoints, inputs.parentId ?? null),
-    ...NO_CONNECTION,
-    operationIds,
-  };
-}
-
-function opIds(ops: readonly { id: string }[]): string[] {
-  return ops.map((op) => op.id);
 }
 
 function sameTypes(wanted: readonly { type: string }[], have: readonly { type: string }[]): boolean {
