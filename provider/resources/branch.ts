@@ -1,13 +1,9 @@
-import type {
-  Branch as ApiBranch,
-  Endpoint as ApiEndpoint,
-  ApiError,
-  CloudDbClient,
-  Operation,
-} from "../client";
+import type { Branch as ApiBranch, ApiError, CloudDbClient, Operation } from "../client";
 import { isConflict, isOperationFailed } from "../client/errors";
 import { redactSecrets } from "../client/redact";
 import { BranchCreateResponseSchema } from "../client/schemas";
+import { sameTypes } from "./branchComputes";
+import { converge } from "./branchConverge";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import {
   baseOutputs,
@@ -16,7 +12,6 @@ import {
   liveFields,
   opIds,
   outputsOf,
-  readLive,
   refreshed,
 } from "./branchOutputs";
 import {
@@ -416,49 +411,6 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>({
 });
 
 /**
- * Brings the branch from `olds` to `news` in place: name, protection and expiry in one PATCH, the
- * compute settings on each endpoint, then the reset from the parent when asked; reads the branch
- * again, and its connection strings when they may have changed or were never read.
- */
-async function converge(
-  { client, deadline }: Step,
-  id: string,
-  outs: BranchOutputs,
-  olds: BranchOutputs,
-  news: BranchInputs,
-  reset: boolean,
-  restore?: BranchRestore,
-): Promise<BranchOutputs> {
-  const { projectId } = olds;
-  const expiresAt = wantedExpiry(news, olds, Date.now());
-  const patch = compact({
-    name: news.name !== undefined && news.name !== olds.name ? news.name : undefined,
-    protected:
-      (news.protected ?? false) !== (olds.protected ?? false) ? (news.protected ?? false) : undefined,
-    expires_at: sameInstant(expiresAt, olds.expiresAt) ? undefined : expiresAt,
-  });
-  if (Object.keys(patch).length > 0) await client.updateBranch(projectId, id, patch, { deadline });
-  const kept =
-    news.endpoints === undefined || sameTypes(news.endpoints, olds.endpoints)
-      ? olds.endpoints
-      : await reconcileComputes(client, projectId, id, news.endpoints, news, deadline);
-  if (COMPUTE_SETTINGS.some((key) => news[key] !== undefined && news[key] !== olds[key])) {
-    for (const ep of kept) {
-      await client.updateEndpoint(projectId, ep.id, { endpoint: apiComputeSettings(news) }, { deadline });
-    }
-  }
-  if (reset) await resetFromParent(client, id, outs, deadline);
-  if (restore !== undefined) {
-    await restoreInPlace(client, id, outs, restore, deadline);
-    restoredInPlace(id);
-  }
-  const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
-  const stale =
-    reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;
-  return stale ? withConnection(client, news, next) : next;
-}
-
-/**
  * Restores a branch `create` just made from the snapshot `restore` names, as an update's restore
  * does (`restoreInPlace`), then reads it again with its connection strings. When the restore
  * fails, the branch is recorded without it (a partial failure), so the next `up` restores it.
@@ -486,51 +438,6 @@ async function restoredAtCreate(
   restoredInPlace(id);
   const current = await refreshed(client, outs).catch(() => outs);
   return withConnection(client, inputs, current);
-}
-
-/**
- * Brings the branch's computes, as listed now, to the `wanted` types on the same branch: deletes those
- * no longer declared (first, as a branch has one read_write compute at most), then creates the missing
- * ones with the declared settings, e.g. a compute deleted out of band. Returns the computes it kept.
- */
-async function reconcileComputes(
-  client: CloudDbClient,
-  projectId: string,
-  branchId: string,
-  wanted: readonly { type: string }[],
-  news: BranchInputs,
-  deadline: number,
-): Promise<{ id: string }[]> {
-  const spare = [...(await client.listBranchEndpoints(projectId, branchId))];
-  const kept: ApiEndpoint[] = [];
-  const missing: string[] = [];
-  for (const { type } of wanted) {
-    const at = spare.findIndex((ep) => ep.type === type);
-    if (at === -1) missing.push(type);
-    else kept.push(...spare.splice(at, 1));
-  }
-  for (const ep of spare) await client.deleteEndpoint(projectId, ep.id, { deadline });
-  for (const type of missing) {
-    const endpoint = { branch_id: branchId, type, ...apiComputeSettings(news) };
-    await client.createEndpoint(projectId, { endpoint }, { deadline });
-  }
-  return kept;
-}
-
-/** Restores the branch's data from its parent's head and waits for the operations (computes restart). */
-async function resetFromParent(
-  client: CloudDbClient,
-  id: string,
-  outs: BranchOutputs,
-  deadline: number,
-): Promise<void> {
-  if (outs.parentId === null || outs.initSource === "schema-only") {
-    throw new ResourceError(
-      "NotResettable",
-      `resetTrigger: ${labelOf("branch", id, outs)} has no parent to reset from (it is a root or schema-only branch): remove resetTrigger`,
-    );
-  }
-  await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
 }
 
 /**
@@ -575,12 +482,6 @@ function carriedFor(
     if (branch !== undefined && names.includes(branch.name)) return branch;
   }
   return undefined;
-}
-
-function sameTypes(wanted: readonly { type: string }[], have: readonly { type: string }[]): boolean {
-  const a = wanted.map((e) => e.type).sort();
-  const b = have.map((e) => e.type).sort();
-  return a.length === b.length && a.every((t, i) => t === b[i]);
 }
 
 /**
