@@ -209,7 +209,7 @@ describe("the package in a program process", () => {
 
   it("importing it loads no zod and no resource definition: only the provider process validates inputs", () => {
     const definitions = loaded.filter((file) =>
-      /node_modules\/zod\/|provider\/resources\/(apiKey|branch|branchComputes|branchConverge|branchCreate|branchInputs|branchOutputs|database|endpoint|project|projectPermission|role|expiry|connection)\.ts$|provider\/client\/schemas\.ts$/.test(
+      /node_modules\/zod\/|provider\/resources\/(apiKey|branch|branchComputes|branchConverge|branchCreate|branchInputs|branchOutputs|database|endpoint|project|projectInputs|projectOutputs|projectRequests|projectPermission|role|expiry|connection)\.ts$|provider\/client\/schemas\.ts$/.test(
         file,
       ),
     );
