@@ -1,156 +1,52 @@
-import { z } from "zod";
-import type {
-  Branch as ApiBranch,
-  Endpoint as ApiEndpoint,
-  ApiError,
-  CloudDbClient,
-  Operation,
-} from "../client";
-import { isConflict, isOperationFailed } from "../client/errors";
-import { redactSecrets } from "../client/redact";
-import { BranchCreateResponseSchema, type ENDPOINT_TYPES } from "../client/schemas";
+/**
+ * A Branch's definition: the one object the lifecycle runs for a branch, each step with its API calls.
+ * It is one object read as a unit, so the file runs past 400 lines; what its steps call lives beside
+ * it: `branchInputs.ts`, `branchOutputs.ts`, `branchCreate.ts`, `branchConverge.ts`,
+ * `branchComputes.ts`, `branchRestore.ts` and `connection.ts`.
+ */
+import type { Operation } from "../client";
+import { isConflict } from "../client/errors";
+import { BranchCreateResponseSchema } from "../client/schemas";
+import { sameTypes } from "./branchComputes";
+import { converge } from "./branchConverge";
+import {
+  carriedFor,
+  madeByCreate,
+  nameHeldByOtherBranch,
+  notAdoptable,
+  restoredAtCreate,
+  undoUnmade,
+} from "./branchCreate";
+import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
+import {
+  baseOutputs,
+  declaredOnly,
+  existing,
+  liveFields,
+  opIds,
+  outputsOf,
+  refreshed,
+} from "./branchOutputs";
 import {
   deleteScratches,
   deleteStrayScratches,
   leftScratches,
   leftScratchIds,
-  restoreInPlace,
   sameRestore,
   withLeftScratches,
 } from "./branchRestore";
-import { type CreatedAccess, connectionOf, NO_CONNECTION } from "./connection";
-import { ResourceError, unfinished } from "./errors";
-import { ExpiresAtInput, sameInstant, sameTtl, TtlInput, wantedExpiry } from "./expiry";
-import {
-  adoptInput,
-  DeleteProtectionInput,
-  GeneratedNameInput,
-  idInput,
-  optionalText,
-  requiredId,
-  TimeoutsInput,
-} from "./inputs/common";
-import {
-  apiComputeSettings,
-  COMPUTE_INPUTS,
-  COMPUTE_SETTINGS,
-  EndpointTypeInput,
-  withComputeRange,
-} from "./inputs/compute";
-import { lsnInput, pastTimestampInput } from "./inputs/history";
-import { compact, createdSince, defineResource, labelOf, type Same, type Step } from "./lifecycle/define";
+import { withConnection } from "./connection";
+import { unfinished } from "./errors";
+import { sameInstant, sameTtl, wantedExpiry } from "./expiry";
+import { apiComputeSettings } from "./inputs/compute";
+import { compact, createdSince, defineResource, labelOf } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, CREATED_NAME } from "./lifecycle/owner";
-import {
-  BRANCH,
-  type BranchEndpoint,
-  type BranchInputs,
-  type BranchOutputs,
-  type BranchRestore,
-  type EndpointType,
-  INIT_SOURCE,
-} from "./public/branch";
-import { carrierIn, refuseReplaced, replacedByDeleted, restoredInPlace } from "./restores";
+import { BRANCH, type BranchInputs, type BranchOutputs } from "./public/branch";
+import { carrierIn, refuseReplaced, replacedByDeleted } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
-
-// ---------------------------------------------------------------- inputs
-
-const INIT_SOURCES = INIT_SOURCE.enum;
-const EndpointInput = z.object({ type: EndpointTypeInput });
-
-/** Where a restore takes the branch's data from: exactly one of a snapshot, a time, an LSN. */
-const RestoreInput = z
-  .object({
-    snapshotId: idInput(
-      "restore.snapshotId",
-      "snapshot",
-      "the snapshot to restore from (snap-...)",
-    ).optional(),
-    timestamp: pastTimestampInput("restore.timestamp", "give a point in the branch's past to restore"),
-    lsn: lsnInput("restore.lsn"),
-    preserveUnderName: optionalText("restore.preserveUnderName"),
-  })
-  .refine(
-    (r) => [r.snapshotId, r.timestamp, r.lsn].filter((v) => v !== undefined).length === 1,
-    "restore takes exactly one of snapshotId, timestamp or lsn: what the branch's data is restored from",
-  )
-  .optional();
-
-/**
- * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
- * an Endpoint's rules.
- */
-export const BranchInputsSchema = withComputeRange(
-  z.object({
-    projectId: requiredId("projectId", "the id of the project to branch in"),
-    name: GeneratedNameInput,
-    parentId: idInput(
-      "parentId",
-      "branch",
-      "a branch id (br-...); omit it to branch from the default branch",
-    ).optional(),
-    endpoints: z
-      .array(EndpointInput, { error: 'endpoints must be a list such as [{ type: "read_write" }]' })
-      .superRefine((endpoints, ctx) => {
-        const readWrite = endpoints.filter((ep) => ep.type === "read_write").length;
-        if (readWrite > 1) {
-          ctx.addIssue({
-            code: "custom",
-            message: `a branch can have only one read_write endpoint, ${readWrite} were given: keep one and make the others read_only`,
-          });
-        }
-      })
-      .optional(),
-    initSource: z.enum(INIT_SOURCES, { error: `initSource is one of ${INIT_SOURCES.join(", ")}` }).optional(),
-    protected: z.boolean({ error: "protected must be true or false" }).optional(),
-    expiresAt: ExpiresAtInput,
-    ttl: TtlInput,
-    parentTimestamp: pastTimestampInput("parentTimestamp", "give a point in the parent's past"),
-    parentLsn: lsnInput("parentLsn"),
-    ...COMPUTE_INPUTS,
-    resetTrigger: optionalText("resetTrigger"),
-    restore: RestoreInput,
-    adoptExisting: adoptInput("branch"),
-    deleteProtection: DeleteProtectionInput,
-    timeouts: TimeoutsInput,
-  }),
-).superRefine((inputs, ctx) => {
-  const both = (a: keyof typeof inputs, b: keyof typeof inputs, why: string) => {
-    if (inputs[a] !== undefined && inputs[b] !== undefined) {
-      ctx.addIssue({ code: "custom", path: [b], message: `give either ${a} or ${b}, not both: ${why}` });
-    }
-  };
-  both("expiresAt", "ttl", "both set when the branch expires");
-  both("parentTimestamp", "parentLsn", "both pick the point in the parent's history to branch from");
-  const setting = COMPUTE_SETTINGS.find((key) => inputs[key] !== undefined);
-  const noEndpoints =
-    Array.isArray(inputs.endpoints) && inputs.endpoints.length === 0
-      ? true
-      : inputs.endpoints === undefined && inputs.adoptExisting === undefined;
-  if (setting !== undefined && noEndpoints) {
-    ctx.addIssue({
-      code: "custom",
-      path: [setting],
-      message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
-    });
-  }
-  if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["resetTrigger"],
-      message:
-        "resetTrigger resets a branch from its parent's data, and a schema-only branch has no parent to reset from: remove resetTrigger (or replace the branch to start again)",
-    });
-  }
-});
-
-// The schema validates exactly the public inputs and types.
-true satisfies Same<z.infer<typeof BranchInputsSchema>, BranchInputs>;
-true satisfies Same<(typeof ENDPOINT_TYPES)[number], EndpointType>;
-
-// ---------------------------------------------------------------- API calls
 
 /**
  * A branch's lifecycle. Create waits for every operation it starts (`create_branch`, one
@@ -440,7 +336,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     return `the update restores the branch's data from ${from}: its computes restart, its roles and databases become those of the restore point, and the data before it is ${kept}`;
   },
 
-  /** Applies the in-place rows: one PATCH of the branch, one per endpoint, a reset; the rest is recorded. */
+  /**
+   * Applies the in-place rows: one PATCH of the branch, computes added, retyped, resized or removed,
+   * a reset or a restore, after deleting the scratch branches a killed restore left (unless this
+   * update restores from a snapshot, which reuses them); the rest is recorded.
+   */
   async update(step, id, outs, olds, news) {
     const { live, branches } = await refuseReplaced(
       step.client,
@@ -513,365 +413,3 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     };
   },
 });
-
-/**
- * Brings the branch from `olds` to `news` in place: name, protection and expiry in one PATCH, the
- * compute settings on each endpoint, then the reset from the parent when asked; reads the branch
- * again, and its connection strings when they may have changed or were never read.
- */
-async function converge(
-  { client, deadline }: Step,
-  id: string,
-  outs: BranchOutputs,
-  olds: BranchOutputs,
-  news: BranchInputs,
-  reset: boolean,
-  restore?: BranchRestore,
-): Promise<BranchOutputs> {
-  const { projectId } = olds;
-  const expiresAt = wantedExpiry(news, olds, Date.now());
-  const patch = compact({
-    name: news.name !== undefined && news.name !== olds.name ? news.name : undefined,
-    protected:
-      (news.protected ?? false) !== (olds.protected ?? false) ? (news.protected ?? false) : undefined,
-    expires_at: sameInstant(expiresAt, olds.expiresAt) ? undefined : expiresAt,
-  });
-  if (Object.keys(patch).length > 0) await client.updateBranch(projectId, id, patch, { deadline });
-  const kept =
-    news.endpoints === undefined || sameTypes(news.endpoints, olds.endpoints)
-      ? olds.endpoints
-      : await reconcileComputes(client, projectId, id, news.endpoints, news, deadline);
-  if (COMPUTE_SETTINGS.some((key) => news[key] !== undefined && news[key] !== olds[key])) {
-    for (const ep of kept) {
-      await client.updateEndpoint(projectId, ep.id, { endpoint: apiComputeSettings(news) }, { deadline });
-    }
-  }
-  if (reset) await resetFromParent(client, id, outs, deadline);
-  if (restore !== undefined) {
-    await restoreInPlace(client, id, outs, restore, deadline);
-    restoredInPlace(id);
-  }
-  const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
-  const stale =
-    reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;
-  return stale ? withConnection(client, news, next) : next;
-}
-
-/**
- * Restores a branch `create` just made from the snapshot `restore` names, as an update's restore
- * does (`restoreInPlace`), then reads it again with its connection strings. When the restore
- * fails, the branch is recorded without it (a partial failure), so the next `up` restores it.
- */
-async function restoredAtCreate(
-  { client, deadline }: Pick<Step, "client" | "deadline">,
-  id: string,
-  outs: BranchOutputs,
-  inputs: BranchInputs,
-  restore: BranchRestore,
-): Promise<BranchOutputs> {
-  try {
-    await restoreInPlace(client, id, outs, restore, deadline);
-  } catch (err) {
-    const unrestored = { ...outs, restore: undefined };
-    throw unfinished(
-      "branch",
-      id,
-      inputs,
-      unrestored,
-      err,
-      " (its restore from the snapshot did not finish)",
-    );
-  }
-  restoredInPlace(id);
-  const current = await refreshed(client, outs).catch(() => outs);
-  return withConnection(client, inputs, current);
-}
-
-/**
- * Brings the branch's computes, as listed now, to the `wanted` types on the same branch: deletes those
- * no longer declared (first, as a branch has one read_write compute at most), then creates the missing
- * ones with the declared settings, e.g. a compute deleted out of band. Returns the computes it kept.
- */
-async function reconcileComputes(
-  client: CloudDbClient,
-  projectId: string,
-  branchId: string,
-  wanted: readonly { type: string }[],
-  news: BranchInputs,
-  deadline: number,
-): Promise<{ id: string }[]> {
-  const spare = [...(await client.listBranchEndpoints(projectId, branchId))];
-  const kept: ApiEndpoint[] = [];
-  const missing: string[] = [];
-  for (const { type } of wanted) {
-    const at = spare.findIndex((ep) => ep.type === type);
-    if (at === -1) missing.push(type);
-    else kept.push(...spare.splice(at, 1));
-  }
-  for (const ep of spare) await client.deleteEndpoint(projectId, ep.id, { deadline });
-  for (const type of missing) {
-    const endpoint = { branch_id: branchId, type, ...apiComputeSettings(news) };
-    await client.createEndpoint(projectId, { endpoint }, { deadline });
-  }
-  return kept;
-}
-
-/** Restores the branch's data from its parent's head and waits for the operations (computes restart). */
-async function resetFromParent(
-  client: CloudDbClient,
-  id: string,
-  outs: BranchOutputs,
-  deadline: number,
-): Promise<void> {
-  if (outs.parentId === null || outs.initSource === "schema-only") {
-    throw new ResourceError(
-      "NotResettable",
-      `resetTrigger: ${labelOf("branch", id, outs)} has no parent to reset from (it is a root or schema-only branch): remove resetTrigger`,
-    );
-  }
-  await client.restoreBranch(outs.projectId, id, { source_branch_id: outs.parentId }, { deadline });
-}
-
-/**
- * Whether `branch`, which carries this resource's mark, is still what an interrupted create left:
- * it has the name that create gave it (its `CREATED_NAME` annotation; for a branch made before that
- * annotation or unnamed, the declared name, or its id, the API's name for an unnamed branch), and
- * no restore replaced it. A restore finalized outside the stack renames the branch it
- * replaces and keeps its annotation (docs/api-rules.md §9): taking it would bring back the data the
- * restore replaced. Its successor's `restored_as` names it while that one lives, and the rename
- * tells it apart once the successor is gone (a `destroy`, an expiry).
- */
-function madeByCreate(
-  branch: Pick<ApiBranch, "id" | "name">,
-  annotation: Readonly<Record<string, unknown>> | undefined,
-  inputs: BranchInputs,
-  branches: readonly Pick<ApiBranch, "restored_as" | "restore_status">[],
-): boolean {
-  const createdName = annotation?.[CREATED_NAME];
-  const declared = inputs.name ?? branch.id;
-  // The name its create gave it, or the declared one: a branch the program renamed in place since
-  // (then taken again by `pulumi up --replace`) has that; a restore's rename gives it neither.
-  if (branch.name !== declared && branch.name !== createdName) return false;
-  return !branches.some((b) => b.restored_as === branch.id && b.restore_status !== "restored");
-}
-
-/**
- * The live branch that a finalized restore outside the stack swapped in for one of `marked` (the
- * branches an interrupted create of this resource made), followed through repeated restores, while
- * it has the declared name or the one that create gave.
- */
-function carriedFor(
-  marked: readonly ApiBranch[],
-  annotations: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
-  inputs: BranchInputs,
-  branches: readonly ApiBranch[],
-): ApiBranch | undefined {
-  for (const replaced of marked) {
-    const carrier = carrierIn(branches, replaced.id);
-    const branch = carrier === replaced.id ? undefined : branches.find((b) => b.id === carrier);
-    // Renamed outside since (to neither the declared name nor the one the create gave): the user's.
-    const names = [inputs.name ?? replaced.id, annotations.get(replaced.id)?.[CREATED_NAME]];
-    if (branch !== undefined && names.includes(branch.name)) return branch;
-  }
-  return undefined;
-}
-
-type LiveBranch = ReturnType<typeof liveFields>;
-
-/** An existing branch as it is now, standing for the old state (a declared ttl counts from now). */
-async function existing(
-  client: CloudDbClient,
-  inputs: BranchInputs,
-  branchId: string,
-): Promise<BranchOutputs> {
-  const live = await readLive(client, inputs.projectId, branchId, inputs.parentId ?? null);
-  const { ttl: _counted, ...base } = baseOutputs(inputs);
-  return { ...base, ...live, ...NO_CONNECTION, operationIds: [] };
-}
-
-/**
- * The branch and its computes as they are now (two GETs; one when `hasComputes` is false, for a
- * branch known to have none). Throws the client's not-found error when gone.
- */
-async function readLive(
-  client: CloudDbClient,
-  projectId: string,
-  branchId: string,
-  declaredParent: string | null,
-  hasComputes = true,
-): Promise<LiveBranch> {
-  const { branch } = await client.getBranch(projectId, branchId);
-  const endpoints = hasComputes ? await client.listBranchEndpoints(projectId, branchId) : [];
-  return liveFields(branch, endpoints, declaredParent);
-}
-
-/**
- * Reads the branch again after its operations finished, so `currentState` is current. Its computes
- * are listed again unless `hasComputes` is false: a create that asked for none made none.
- */
-async function refreshed(
-  client: CloudDbClient,
-  outs: BranchOutputs,
-  hasComputes = true,
-): Promise<BranchOutputs> {
-  const live = await readLive(client, outs.projectId, outs.branchId, outs.parentId, hasComputes);
-  return { ...outs, ...live };
-}
-
-/**
- * The outputs with the branch's connection strings. They are read last, once the computes started;
- * a failure records the branch (a partial failure) so the next `up` reads them again.
- */
-async function withConnection(
-  client: CloudDbClient,
-  inputs: BranchInputs,
-  outs: BranchOutputs,
-  created?: CreatedAccess,
-): Promise<BranchOutputs> {
-  try {
-    return { ...outs, ...(await connectionOf(client, outs, created)) };
-  } catch (err) {
-    throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
-  }
-}
-
-/**
- * What the state records of the branch and its computes. A schema-only branch is a root for the
- * API (it reports no parent), and so is the branch a snapshot restore swapped in for the stack's
- * (`restored_as`): the declared parent is kept, so it is not taken for a change.
- */
-function liveFields(
-  b: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
-  endpoints: readonly ApiEndpoint[],
-  declaredParent: string | null,
-) {
-  const computes = endpoints.map(endpointFields);
-  const primary = computes.find((ep) => ep.type === "read_write") ?? computes[0];
-  const initSource = b.init_source ?? "parent-data";
-  return {
-    branchId: b.id,
-    name: b.name,
-    parentId:
-      b.restored_as !== undefined
-        ? declaredParent
-        : (b.parent_id ?? (initSource === "schema-only" ? declaredParent : null)),
-    default: b.default ?? false,
-    currentState: b.current_state ?? null,
-    createdAt: b.created_at ?? null,
-    initSource,
-    protected: b.protected ?? false,
-    expiresAt: b.expires_at ?? null,
-    endpoints: computes,
-    endpointId: primary?.id ?? null,
-    host: primary?.host ?? null,
-    autoscalingLimitMinCu: primary?.autoscalingLimitMinCu ?? null,
-    autoscalingLimitMaxCu: primary?.autoscalingLimitMaxCu ?? null,
-    suspendTimeoutSeconds: primary?.suspendTimeoutSeconds ?? null,
-  } satisfies Partial<BranchOutputs>;
-}
-
-function endpointFields(ep: ApiEndpoint): BranchEndpoint {
-  return {
-    id: ep.id,
-    type: ep.type,
-    host: ep.host,
-    currentState: ep.current_state ?? null,
-    autoscalingLimitMinCu: ep.autoscaling_limit_min_cu ?? null,
-    autoscalingLimitMaxCu: ep.autoscaling_limit_max_cu ?? null,
-    suspendTimeoutSeconds: ep.suspend_timeout_seconds ?? null,
-  };
-}
-
-/** The inputs the API does not report back: the state keeps them as declared. */
-function declaredOnly(from: BranchInputs | BranchOutputs) {
-  return compact({
-    ttl: from.ttl,
-    parentTimestamp: from.parentTimestamp,
-    parentLsn: from.parentLsn,
-    resetTrigger: from.resetTrigger,
-    restore: from.restore,
-    adoptExisting: from.adoptExisting,
-    deleteProtection: from.deleteProtection,
-    timeouts: from.timeouts,
-  });
-}
-
-/** The state fields the inputs alone decide. */
-function baseOutputs(inputs: BranchInputs) {
-  return { projectId: inputs.projectId, ...declaredOnly(inputs), pendingOperationIds: [] as string[] };
-}
-
-function outputsOf(
-  inputs: BranchInputs,
-  branch: Pick<ApiBranch, "id" | "name"> & Partial<ApiBranch>,
-  endpoints: ApiEndpoint[],
-  operationIds: string[],
-): BranchOutputs {
-  return {
-    ...baseOutputs(inputs),
-    ...liveFields(branch, endpoints, inputs.parentId ?? null),
-    ...NO_CONNECTION,
-    operationIds,
-  };
-}
-
-function opIds(ops: readonly { id: string }[]): string[] {
-  return ops.map((op) => op.id);
-}
-
-function sameTypes(wanted: readonly { type: string }[], have: readonly { type: string }[]): boolean {
-  const a = wanted.map((e) => e.type).sort();
-  const b = have.map((e) => e.type).sort();
-  return a.length === b.length && a.every((t, i) => t === b[i]);
-}
-
-/**
- * When the create's `create_branch` operation ended cancelled or in error, the branch it began was
- * never made: it is deleted at once and nothing is recorded, so the next `up` simply creates the
- * branch (its create key marks nothing any more). Returns the error to throw: that one, or `err`
- * itself when the failure was another one or the delete failed too (then the lifecycle records
- * the branch, and the next `update` deletes it, see `madeBy`).
- */
-async function undoUnmade(
-  client: CloudDbClient,
-  inputs: BranchInputs,
-  err: unknown,
-  deadline: number,
-): Promise<unknown> {
-  if (!isOperationFailed(err) || err.operation.action !== "create_branch") return err;
-  const made = BranchCreateResponseSchema.safeParse(err.response);
-  if (!made.success) return err;
-  const { branch } = made.data;
-  const deleted = await client.deleteBranch(inputs.projectId, branch.id, { deadline }).then(
-    () => true,
-    () => false,
-  );
-  if (!deleted) return err;
-  const { operation: op } = err;
-  return new ResourceError(
-    "Unmade",
-    `the branch's create_branch operation ${op.id} ended ${op.status}${op.error ? ` (${redactSecrets(op.error)})` : ""}, ` +
-      `so ${labelOf("branch", branch.id, branch)} in project ${inputs.projectId} was never made: it was deleted and ` +
-      "nothing is recorded in the state. Run `pulumi up` again to create the branch anew.",
-    err,
-  );
-}
-
-/** A 409 on create: the name belongs to a branch this resource did not make (`findOwn` found none of its own). */
-function nameHeldByOtherBranch(inputs: BranchInputs, err: ApiError): ResourceError {
-  return new ResourceError(
-    "NameTaken",
-    `a branch named "${inputs.name ?? ""}" already exists in project ${inputs.projectId} and was not created by this ` +
-      "resource (it carries no mark of it), so it is not taken over: choose another name, or manage that branch with " +
-      `adoptExisting: "<its id>" (API: ${err.message}${err.requestId ? `; request id ${err.requestId}` : ""})`,
-    err,
-  );
-}
-
-function notAdoptable(branchId: string, has: string, wanted: string, input: string): ResourceError {
-  return new ResourceError(
-    "NotAdoptable",
-    `adoptExisting: branch ${branchId} has ${has}, not ${wanted}; fix ${input} (or remove it) so adopting ` +
-      "does not replace the branch",
-  );
-}

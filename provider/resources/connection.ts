@@ -1,9 +1,11 @@
 /**
  * A branch's connection strings, read through the connection_uri route for its default role and
- * database. They hold a password: resources keep them only as Pulumi secret outputs.
+ * database. They hold a password: resources keep them only as Pulumi secret outputs. A Branch reads
+ * them last, and records itself as a partial failure when they cannot be read.
  */
 import type { CloudDbClient, ConnectionUri, Database, Role } from "../client";
-import type { Connection } from "./public/branch";
+import { unfinished } from "./errors";
+import type { BranchInputs, BranchOutputs, Connection } from "./public/branch";
 
 export type { Connection } from "./public/branch";
 
@@ -53,4 +55,21 @@ export async function connectionOf(
     client.getConnectionUri(projectId, { ...query, pooled: true }),
   ]);
   return { roleName, databaseName: database.name, connectionUri: direct, pooledConnectionUri: pooled };
+}
+
+/**
+ * The outputs with the branch's connection strings. They are read last, once the computes started;
+ * a failure records the branch (a partial failure) so the next `up` reads them again.
+ */
+export async function withConnection(
+  client: CloudDbClient,
+  inputs: BranchInputs,
+  outs: BranchOutputs,
+  created?: CreatedAccess,
+): Promise<BranchOutputs> {
+  try {
+    return { ...outs, ...(await connectionOf(client, outs, created)) };
+  } catch (err) {
+    throw unfinished("branch", outs.branchId, inputs, outs, err, " (its connection strings were not read)");
+  }
 }

@@ -1,117 +1,30 @@
-import { z } from "zod";
-import type { CloudDbClient, Operation, ProjectCreateResponse, ProjectDetail } from "../client";
-import type { ProjectSettings } from "../client/schemas";
+/**
+ * A Project's definition: the one object the lifecycle runs for a project, each step with its API
+ * calls. What its steps call lives beside it: `projectInputs.ts`, `projectOutputs.ts` and
+ * `projectRequests.ts`.
+ */
+import type { Operation } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { ResourceError, unfinished } from "./errors";
-import {
-  adoptInput,
-  DeleteProtectionInput,
-  GeneratedNameInput,
-  optionalFlag,
-  optionalId,
-  optionalText,
-  TimeoutsInput,
-} from "./inputs/common";
-import {
-  apiComputeSettings,
-  COMPUTE_INPUTS,
-  COMPUTE_SETTINGS,
-  computeSettingsOf,
-  withComputeRange,
-} from "./inputs/compute";
-import { AllowedIpInput } from "./inputs/network";
-import {
-  apiMaintenanceWindow,
-  apiQuota,
-  MaintenanceWindowInput,
-  maintenanceWindowOf,
-  ProjectQuotaInput,
-  quotaOf,
-  sameQuota,
-  sameWindow,
-} from "./inputs/projectSettings";
-import { regionInput } from "./inputs/regions";
+import { apiComputeSettings } from "./inputs/compute";
+import { sameQuota, sameWindow } from "./inputs/projectSettings";
 import { adoptLive } from "./lifecycle/adoption";
-import {
-  compact,
-  createdSince,
-  defineResource,
-  type ResourceDefinition,
-  type Same,
-} from "./lifecycle/define";
+import { compact, createdSince, defineResource, type ResourceDefinition } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
+import { ProjectInputsSchema } from "./projectInputs";
 import {
-  type DefaultEndpointSettings,
-  PROJECT,
-  type ProjectInputs,
-  type ProjectOutputs,
-} from "./public/project";
+  createdOutputs,
+  projectFields,
+  readDefaults,
+  sameSettings,
+  taken,
+  withConnectionUri,
+} from "./projectOutputs";
+import { defaultBranchOf, settingsChanges, withDefaultBranchProtection } from "./projectRequests";
+import { PROJECT, type ProjectInputs, type ProjectOutputs } from "./public/project";
 
 export type { ProjectInputs, ProjectOutputs } from "./public/project";
-
-// ---------------------------------------------------------------- inputs
-
-const PG_VERSIONS = "pgVersion must be a Postgres major version the service runs: 14, 15, 16, 17 or 18";
-const RETENTION_MAX = 2_592_000;
-const RETENTION = `historyRetentionSeconds must be a whole number of seconds from 0 to ${RETENTION_MAX} (30 days)`;
-
-/** Compute settings the project gives every compute created without its own. */
-export const DefaultEndpointSettingsInput = withComputeRange(z.object(COMPUTE_INPUTS));
-
-/** Inputs as the provider sees them. */
-export const ProjectInputsSchema = z.object({
-  name: GeneratedNameInput,
-  regionId: regionInput("regionId", "omit it for the service's default").optional(),
-  pgVersion: z
-    .number({ error: PG_VERSIONS })
-    .int(PG_VERSIONS)
-    .min(14, PG_VERSIONS)
-    .max(18, PG_VERSIONS)
-    .optional(),
-  orgId: optionalId("orgId must be an organization id (org-...); omit it for a project of the key's owner"),
-  historyRetentionSeconds: z
-    .number({ error: RETENTION })
-    .int(RETENTION)
-    .min(0, RETENTION)
-    .max(RETENTION_MAX, RETENTION)
-    .optional(),
-  defaultEndpointSettings: DefaultEndpointSettingsInput.optional(),
-  allowedIps: z.array(AllowedIpInput, { error: "allowedIps must be a list of strings" }).optional(),
-  allowedIpsProtectedBranchesOnly: optionalFlag("allowedIpsProtectedBranchesOnly"),
-  blockPublicConnections: optionalFlag("blockPublicConnections"),
-  blockVpcConnections: optionalFlag("blockVpcConnections"),
-  enableLogicalReplication: optionalFlag("enableLogicalReplication"),
-  maintenanceWindow: MaintenanceWindowInput.optional(),
-  quota: ProjectQuotaInput.optional(),
-  defaultBranchName: optionalText("defaultBranchName"),
-  defaultRoleName: optionalText("defaultRoleName"),
-  defaultDatabaseName: optionalText("defaultDatabaseName"),
-  protectDefaultBranch: optionalFlag("protectDefaultBranch"),
-  adoptExisting: adoptInput("project"),
-  deleteProtection: DeleteProtectionInput,
-  timeouts: TimeoutsInput,
-});
-
-// The schema validates exactly the public inputs.
-true satisfies Same<z.infer<typeof ProjectInputsSchema>, ProjectInputs>;
-
-// ---------------------------------------------------------------- API calls
-
-/** The network access inputs: each left out is no opinion, the project keeps what it has. */
-const NETWORK_INPUTS = [
-  "allowedIps",
-  "allowedIpsProtectedBranchesOnly",
-  "blockPublicConnections",
-  "blockVpcConnections",
-] as const;
-
-/** The inputs sent in the project's `settings`: each left out is no opinion. */
-type SettingsInput =
-  | (typeof NETWORK_INPUTS)[number]
-  | "enableLogicalReplication"
-  | "maintenanceWindow"
-  | "quota";
 
 /**
  * A project: its default branch, compute, role and database come with it. Create waits for the
@@ -252,7 +165,10 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     return { ...read, protectDefaultBranch: live, defaultBranchProtected: live };
   },
 
-  /** One PATCH of the changed in-place rows; a connection string never received is read again. */
+  /**
+   * One PATCH of the changed in-place rows, then one of the default branch when its protection
+   * changes; a connection string never received is read again.
+   */
   async update({ client, deadline }, projectId, outs, olds, news) {
     const settings = news.defaultEndpointSettings;
     const changed = compact({
@@ -281,212 +197,3 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     await client.deleteProject(projectId, { deadline });
   },
 });
-
-/**
- * A project this resource made but never recorded, once `ops` (its operations) are awaited; a
- * failed wait records it as a partial failure, `how` saying how it was found.
- */
-async function taken(
-  client: CloudDbClient,
-  deadline: number,
-  projectId: string,
-  inputs: ProjectInputs,
-  ops: Operation[],
-  how: string,
-): Promise<ProjectOutputs> {
-  const outs = { ...(await readDefaults(client, projectId, inputs)), operationIds: ops.map((op) => op.id) };
-  try {
-    await client.waitForOperations(projectId, ops, { deadline });
-  } catch (err) {
-    // The connection string never enters a partial failure's properties.
-    const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
-    throw unfinished("project", projectId, inputs, recorded, err, how);
-  }
-  return outs;
-}
-
-/** The project's fields the state records; the default compute settings keep only the keys `keep` has, when it has any. */
-function projectFields(project: ProjectDetail, keep: DefaultEndpointSettings | undefined) {
-  const live = computeSettingsOf(project.default_endpoint_settings);
-  return compact({
-    projectId: project.id,
-    name: project.name,
-    regionId: project.region_id,
-    pgVersion: project.pg_version,
-    orgId: project.org_id ?? null,
-    historyRetentionSeconds: project.history_retention_seconds ?? undefined,
-    defaultEndpointSettings: keep === undefined ? live : pickKeys(live, keep),
-    allowedIps: project.settings?.allowed_ips?.ips ?? [],
-    allowedIpsProtectedBranchesOnly: project.settings?.allowed_ips?.protected_branches_only ?? false,
-    blockPublicConnections: project.settings?.block_public_connections ?? false,
-    blockVpcConnections: project.settings?.block_vpc_connections ?? false,
-    enableLogicalReplication: project.settings?.enable_logical_replication ?? false,
-    maintenanceWindow: maintenanceWindowOf(project.settings?.maintenance_window),
-    quota: quotaOf(project.settings?.quota),
-    createdAt: project.created_at,
-  } satisfies Partial<ProjectOutputs>);
-}
-
-/**
- * The `settings` a create or a PATCH sends for the settings inputs of `news` (network access,
- * logical replication, maintenance window, quota) that differ from `olds` (at create, `olds` is
- * empty), undefined when none does. The allow list travels whole, its switch with it, as the API
- * replaces `allowed_ips` as one object; logical replication is sent only to turn it on, as it
- * cannot be turned off.
- */
-function settingsChanges(
-  news: Pick<ProjectInputs, SettingsInput>,
-  olds: Partial<Pick<ProjectOutputs, SettingsInput>>,
-): ProjectSettings | undefined {
-  const changed = (key: (typeof NETWORK_INPUTS)[number]) =>
-    news[key] !== undefined && JSON.stringify(news[key]) !== JSON.stringify(olds[key]);
-  const listChanged = changed("allowedIps") || changed("allowedIpsProtectedBranchesOnly");
-  const settings = compact({
-    allowed_ips: listChanged
-      ? {
-          ips: news.allowedIps ?? olds.allowedIps ?? [],
-          protected_branches_only:
-            news.allowedIpsProtectedBranchesOnly ?? olds.allowedIpsProtectedBranchesOnly ?? false,
-        }
-      : undefined,
-    block_public_connections: changed("blockPublicConnections") ? news.blockPublicConnections : undefined,
-    block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
-    enable_logical_replication:
-      news.enableLogicalReplication === true && olds.enableLogicalReplication !== true ? true : undefined,
-    maintenance_window:
-      news.maintenanceWindow !== undefined && !sameWindow(news.maintenanceWindow, olds.maintenanceWindow)
-        ? apiMaintenanceWindow(news.maintenanceWindow)
-        : undefined,
-    quota:
-      news.quota !== undefined && (olds.quota === undefined || !sameQuota(news.quota, olds.quota))
-        ? apiQuota(news.quota)
-        : undefined,
-  });
-  return Object.keys(settings).length > 0 ? settings : undefined;
-}
-
-/**
- * `outs` with the default branch protected or not as `wanted` says, with one PATCH of the branch
- * when it is not so already; left out (undefined), the branch stays as it is.
- */
-async function withDefaultBranchProtection(
-  client: CloudDbClient,
-  deadline: number,
-  outs: ProjectOutputs,
-  wanted: boolean | undefined,
-): Promise<ProjectOutputs> {
-  if (wanted === undefined || wanted === (outs.defaultBranchProtected ?? false)) return outs;
-  const { branch } = await client.updateBranch(
-    outs.projectId,
-    outs.defaultBranchId,
-    { protected: wanted },
-    { deadline },
-  );
-  return { ...outs, defaultBranchProtected: branch.protected ?? wanted };
-}
-
-/**
- * The default branch a create asks for: the names the program gives (the API picks the others), and
- * the create key's annotation (`lifecycle/owner.ts`); undefined when there is neither.
- */
-function defaultBranchOf(inputs: ProjectInputs, createKey: string | undefined) {
-  const branch = compact({
-    name: inputs.defaultBranchName,
-    role_name: inputs.defaultRoleName,
-    database_name: inputs.defaultDatabaseName,
-    annotations: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
-  });
-  return Object.keys(branch).length > 0 ? branch : undefined;
-}
-
-function createdOutputs(
-  inputs: ProjectInputs,
-  made: ProjectCreateResponse,
-  connectionUri: string,
-): ProjectOutputs {
-  const database = made.databases[0];
-  const endpoint = made.endpoints.find((e) => e.type === "read_write") ?? made.endpoints[0];
-  return {
-    ...compact({
-      adoptExisting: inputs.adoptExisting,
-      deleteProtection: inputs.deleteProtection,
-      timeouts: inputs.timeouts,
-    }),
-    ...projectFields(made.project, inputs.defaultEndpointSettings),
-    defaultBranchId: made.branch.id,
-    defaultBranchName: made.branch.name,
-    defaultBranchProtected: made.branch.protected ?? false,
-    defaultEndpointId: endpoint?.id ?? null,
-    defaultRoleName: database?.owner_name ?? made.roles[0]?.name ?? null,
-    defaultDatabaseName: database?.name ?? null,
-    host: endpoint?.host ?? null,
-    connectionUri,
-    operationIds: made.operations.map((op) => op.id),
-    pendingOperationIds: [],
-  };
-}
-
-/** A project found by id (adoption, or refresh without state): the project, then its default branch's compute, role and database. */
-async function readDefaults(
-  client: CloudDbClient,
-  projectId: string,
-  inputs: Pick<ProjectInputs, "adoptExisting" | "deleteProtection" | "timeouts">,
-): Promise<ProjectOutputs> {
-  const project = await client.getProject(projectId);
-  const branches = await client.listBranches(projectId);
-  const branch = branches.find((b) => b.default === true) ?? branches.find((b) => b.parent_id == null);
-  const endpoints = branch === undefined ? [] : await client.listBranchEndpoints(projectId, branch.id);
-  const endpoint = endpoints.find((e) => e.type === "read_write");
-  const database = branch === undefined ? undefined : (await client.listDatabases(projectId, branch.id))[0];
-  return withConnectionUri(client, {
-    ...compact({
-      adoptExisting: inputs.adoptExisting,
-      deleteProtection: inputs.deleteProtection,
-      timeouts: inputs.timeouts,
-    }),
-    ...projectFields(project, undefined),
-    defaultBranchId: branch?.id ?? "",
-    ...compact({ defaultBranchName: branch?.name, defaultBranchProtected: branch?.protected ?? undefined }),
-    defaultEndpointId: endpoint?.id ?? null,
-    defaultRoleName: database?.owner_name ?? null,
-    defaultDatabaseName: database?.name ?? null,
-    host: endpoint?.host ?? null,
-    connectionUri: "",
-    operationIds: [],
-    pendingOperationIds: [],
-  });
-}
-
-/** `outs` with its connection string, read from the API when it was not received (and can be). */
-async function withConnectionUri(client: CloudDbClient, outs: ProjectOutputs): Promise<ProjectOutputs> {
-  const { defaultRoleName: roleName, defaultDatabaseName: databaseName } = outs;
-  if (
-    outs.connectionUri !== "" ||
-    roleName === null ||
-    databaseName === null ||
-    outs.defaultEndpointId === null
-  )
-    return outs;
-  const connectionUri = await client.getConnectionUri(outs.projectId, {
-    roleName,
-    databaseName,
-    branchId: outs.defaultBranchId,
-    endpointId: outs.defaultEndpointId,
-  });
-  return { ...outs, connectionUri };
-}
-
-function pickKeys(live: DefaultEndpointSettings, keep: DefaultEndpointSettings): DefaultEndpointSettings {
-  const out: DefaultEndpointSettings = {};
-  for (const key of COMPUTE_SETTINGS) {
-    const value = live[key];
-    if (keep[key] !== undefined && value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
-/** Whether every setting `wanted` gives has that value in `had`. */
-function sameSettings(wanted: DefaultEndpointSettings | undefined, had: unknown): boolean {
-  const have = (had ?? {}) as Record<string, unknown>;
-  return COMPUTE_SETTINGS.every((key) => wanted?.[key] === undefined || wanted[key] === have[key]);
-}

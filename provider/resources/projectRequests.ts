@@ -1,0 +1,98 @@
+/**
+ * What a Project's create and update send besides the project's own fields: the `settings` that
+ * changed (network access, logical replication, maintenance window, quota), the default branch a
+ * create asks for, and the PATCH of the default branch that protects it.
+ */
+import type { CloudDbClient } from "../client";
+import type { ProjectSettings } from "../client/schemas";
+import { apiMaintenanceWindow, apiQuota, sameQuota, sameWindow } from "./inputs/projectSettings";
+import { compact } from "./lifecycle/define";
+import { CREATED_BY } from "./lifecycle/owner";
+import type { ProjectInputs, ProjectOutputs } from "./public/project";
+
+/** The network access inputs: each left out is no opinion, the project keeps what it has. */
+export const NETWORK_INPUTS = [
+  "allowedIps",
+  "allowedIpsProtectedBranchesOnly",
+  "blockPublicConnections",
+  "blockVpcConnections",
+] as const;
+
+/** The inputs sent in the project's `settings`: each left out is no opinion. */
+type SettingsInput =
+  | (typeof NETWORK_INPUTS)[number]
+  | "enableLogicalReplication"
+  | "maintenanceWindow"
+  | "quota";
+
+/**
+ * The `settings` a create or a PATCH sends for the settings inputs of `news` (network access,
+ * logical replication, maintenance window, quota) that differ from `olds` (at create, `olds` is
+ * empty), undefined when none does. The allow list travels whole, its switch with it, as the API
+ * replaces `allowed_ips` as one object; logical replication is sent only to turn it on, as it
+ * cannot be turned off.
+ */
+export function settingsChanges(
+  news: Pick<ProjectInputs, SettingsInput>,
+  olds: Partial<Pick<ProjectOutputs, SettingsInput>>,
+): ProjectSettings | undefined {
+  const changed = (key: (typeof NETWORK_INPUTS)[number]) =>
+    news[key] !== undefined && JSON.stringify(news[key]) !== JSON.stringify(olds[key]);
+  const listChanged = changed("allowedIps") || changed("allowedIpsProtectedBranchesOnly");
+  const settings = compact({
+    allowed_ips: listChanged
+      ? {
+          ips: news.allowedIps ?? olds.allowedIps ?? [],
+          protected_branches_only:
+            news.allowedIpsProtectedBranchesOnly ?? olds.allowedIpsProtectedBranchesOnly ?? false,
+        }
+      : undefined,
+    block_public_connections: changed("blockPublicConnections") ? news.blockPublicConnections : undefined,
+    block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
+    enable_logical_replication:
+      news.enableLogicalReplication === true && olds.enableLogicalReplication !== true ? true : undefined,
+    maintenance_window:
+      news.maintenanceWindow !== undefined && !sameWindow(news.maintenanceWindow, olds.maintenanceWindow)
+        ? apiMaintenanceWindow(news.maintenanceWindow)
+        : undefined,
+    quota:
+      news.quota !== undefined && (olds.quota === undefined || !sameQuota(news.quota, olds.quota))
+        ? apiQuota(news.quota)
+        : undefined,
+  });
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/**
+ * `outs` with the default branch protected or not as `wanted` says, with one PATCH of the branch
+ * when it is not so already; left out (undefined), the branch stays as it is.
+ */
+export async function withDefaultBranchProtection(
+  client: CloudDbClient,
+  deadline: number,
+  outs: ProjectOutputs,
+  wanted: boolean | undefined,
+): Promise<ProjectOutputs> {
+  if (wanted === undefined || wanted === (outs.defaultBranchProtected ?? false)) return outs;
+  const { branch } = await client.updateBranch(
+    outs.projectId,
+    outs.defaultBranchId,
+    { protected: wanted },
+    { deadline },
+  );
+  return { ...outs, defaultBranchProtected: branch.protected ?? wanted };
+}
+
+/**
+ * The default branch a create asks for: the names the program gives (the API picks the others), and
+ * the create key's annotation (`lifecycle/owner.ts`); undefined when there is neither.
+ */
+export function defaultBranchOf(inputs: ProjectInputs, createKey: string | undefined) {
+  const branch = compact({
+    name: inputs.defaultBranchName,
+    role_name: inputs.defaultRoleName,
+    database_name: inputs.defaultDatabaseName,
+    annotations: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+  });
+  return Object.keys(branch).length > 0 ? branch : undefined;
+}
