@@ -17,10 +17,11 @@ const KINDS = DECLARATIONS.map((d) => path.basename(d.methods).replace(/(Methods
 
 /**
  * Files of zod, of the HTTP client, or of the package's client and resource definitions (the
- * client's error markers excepted: a program recognises the errors it catches with them).
+ * client's error markers excepted: a program recognises the errors it catches with them): a
+ * definition, its `…Methods` module, and the files beside it named after it (`branchInputs`).
  */
 const PROVIDER_SIDE = new RegExp(
-  `node_modules/(zod|got)/|pulumi-clouddb/lib/provider/(client/(?!errors\\.)|resources/(${KINDS.join("|")})(Methods)?\\.)`,
+  `node_modules/(zod|got)/|pulumi-clouddb/lib/provider/(client/(?!errors\\.)|resources/(${KINDS.join("|")})\\w*\\.)`,
 );
 
 describe("the package's public surface, installed from npm pack", function () {
