@@ -12,6 +12,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --port PORT                 port (default 0: a free port)
   --seed demo|empty|FILE      initial account (default demo); ignored when --state-file exists
   --state-file FILE           keep state in FILE across restarts
+  --seed-ids N                the same requests get the same ids (project, branch, endpoint,
+                              snapshot, operation) from seed N; keys and passwords stay random
   --op-duration-ms N          operation duration (default 1000)
   --time-scale X              run operations X times faster than wall time (default 1)
   --refusal-status N          status for refused branch deletions (default 422)
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
       port: { type: "string" },
       seed: { type: "string" },
       "state-file": { type: "string" },
+      "seed-ids": { type: "string" },
       "op-duration-ms": { type: "string" },
       "time-scale": { type: "string" },
       "refusal-status": { type: "string" },
@@ -61,7 +64,9 @@ async function main(): Promise<void> {
   const timeScale = number(values["time-scale"], "--time-scale");
   const refusalStatus = number(values["refusal-status"], "--refusal-status");
   const platformEvery = number(values["platform-ops-every-ms"], "--platform-ops-every-ms");
+  const seedIds = number(values["seed-ids"], "--seed-ids");
   if (port !== undefined) options.port = port;
+  if (seedIds !== undefined) options.seedIds = seedIds;
   if (opDurationMs !== undefined) options.opDurationMs = opDurationMs;
   if (timeScale !== undefined) options.timeScale = timeScale;
   if (refusalStatus !== undefined) options.refusalStatus = refusalStatus;

@@ -85,7 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   // A state file that exists replaces the seed (which is then not even read).
   const seed = saved ? undefined : resolveSeed(options.seed ?? "demo");
-  const store = seed === undefined ? Store.fromJSON(saved as StateData) : storeFromSeed(seed, clock.now());
+  // An id seed applies to a new state; a saved state goes on with its own sequence.
+  const store =
+    seed === undefined
+      ? Store.fromJSON(saved as StateData)
+      : storeFromSeed(seed, clock.now(), options.seedIds);
   const platform: PlatformSchedule | undefined =
     options.platformOperations && options.platformOperations.everyMs > 0
       ? {
@@ -111,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     refusalStatus,
     logRequests: options.logRequests ?? false,
     data: undefined,
+    seedIds: options.seedIds,
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));

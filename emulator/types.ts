@@ -23,6 +23,12 @@ export interface EmulatorOptions {
   port?: number;
   /** "demo" (default), "empty", a seed object, or the path of a JSON seed file. Ignored when `stateFile` exists. */
   seed?: "demo" | "empty" | SeedFile | string;
+  /**
+   * Hand out project, branch, endpoint, snapshot and operation ids from this seed's sequence: the
+   * same requests get the same ids (a seed file's `seed_ids` does the same). Keys and passwords stay
+   * random. Ignored when `stateFile` exists: a saved state goes on with its own sequence.
+   */
+  seedIds?: number;
   /** Load state from this file when it exists, and keep it there (atomic writes, flushed on stop). */
   stateFile?: string;
   /** Operation duration in ms: one number, or per action (`{create_branch: 50, default: 10}`); default 1000. */
