@@ -144,6 +144,11 @@ export interface TypesArtifact {
   defaultsApplied: boolean;
   /** The reader sends the request as JSON, which leaves an `undefined` property out: an optional one may be `undefined`. */
   undefinedWhenOptional: boolean;
+  /**
+   * The reader may send a value the document does not list: a string enum offers the listed values
+   * and takes any string (the service adds values before the document lists them, and judges them).
+   */
+  openEnums: boolean;
 }
 
 /** The emulator's handlers' types: what a request is once fastify has checked it. */
@@ -154,6 +159,7 @@ export const EMULATOR_TYPES: TypesArtifact = {
   doc: "/** Each documented route's request parts, as fastify's route generics. */",
   defaultsApplied: true,
   undefinedWhenOptional: false,
+  openEnums: false,
 };
 
 /** The client's types: what a request may be as it is sent. */
@@ -168,6 +174,7 @@ export const CLIENT_TYPES: TypesArtifact = {
   ].join("\n"),
   defaultsApplied: false,
   undefinedWhenOptional: true,
+  openEnums: true,
 };
 
 /** The artifact's exact text. */
@@ -200,7 +207,11 @@ function typeOf(schema: unknown, pad: string, reader: TypesArtifact, applied = f
 }
 
 function ownType(schema: Obj, pad: string, reader: TypesArtifact, applied: boolean): string | undefined {
-  if (Array.isArray(schema["enum"])) return schema["enum"].map((v) => JSON.stringify(v)).join(" | ");
+  if (Array.isArray(schema["enum"])) {
+    const listed = schema["enum"].map((v) => JSON.stringify(v));
+    const open = reader.openEnums && schema["enum"].every((v) => typeof v === "string");
+    return [...listed, ...(open ? ["(string & {})"] : [])].join(" | ");
+  }
   const declared = schema["type"];
   if (Array.isArray(declared))
     return declared.map((t) => ownType({ ...schema, type: t }, pad, reader, applied)).join(" | ");

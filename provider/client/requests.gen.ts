@@ -128,9 +128,9 @@ export interface Requests {
       org_id: string;
     };
     Querystring: {
-      sort_by?: "email" | "role" | "joined_at" | undefined;
+      sort_by?: "email" | "role" | "joined_at" | (string & {}) | undefined;
       cursor?: string | undefined;
-      sort_order?: "asc" | "desc" | undefined;
+      sort_order?: "asc" | "desc" | (string & {}) | undefined;
       limit?: number | undefined;
     };
   };
@@ -273,7 +273,7 @@ export interface Requests {
       branch_id?: string | undefined;
       database_name?: string | undefined;
       category?: AdvisorCategory | undefined;
-      min_severity?: "INFO" | "WARN" | "ERROR" | undefined;
+      min_severity?: "INFO" | "WARN" | "ERROR" | (string & {}) | undefined;
     };
   };
   "GET /projects/{project_id}/auth/domains": {
@@ -379,9 +379,9 @@ export interface Requests {
     };
     Querystring: {
       search?: string | undefined;
-      sort_by?: "name" | "created_at" | "updated_at" | undefined;
+      sort_by?: "name" | "created_at" | "updated_at" | (string & {}) | undefined;
       cursor?: string | undefined;
-      sort_order?: "asc" | "desc" | undefined;
+      sort_order?: "asc" | "desc" | (string & {}) | undefined;
       limit?: number | undefined;
       include_deleted?: boolean | undefined;
     };
@@ -1275,7 +1275,7 @@ export type AddProjectJWKSRequest = {
   role_names?: Array<string> | undefined;
   skip_role_creation?: boolean | undefined;
 };
-export type AdvisorCategory = "SECURITY" | "PERFORMANCE";
+export type AdvisorCategory = "SECURITY" | "PERFORMANCE" | (string & {});
 export type AllowedIps = {
   ips?: Array<string> | undefined;
   protected_branches_only?: boolean | undefined;
@@ -1338,10 +1338,10 @@ export type BranchUpdateRequest = {
 };
 export type BucketCreateRequest = {
   name: string;
-  access_level?: "private" | "public_read" | undefined;
+  access_level?: "private" | "public_read" | (string & {}) | undefined;
 };
 export type ComputeUnit = number;
-export type ConsumptionHistoryGranularity = "hourly" | "daily" | "monthly";
+export type ConsumptionHistoryGranularity = "hourly" | "daily" | "monthly" | (string & {});
 export type ConsumptionHistoryQueryMetrics = Array<string>;
 export type CreateBranchNeonAuthNewUserRequest = {
   email: string;
@@ -1350,11 +1350,11 @@ export type CreateBranchNeonAuthNewUserRequest = {
 export type CreateCredentialRequest = {
   name?: string | undefined;
   scopes: Array<CredentialScope>;
-  principal_type: "user";
+  principal_type: "user" | (string & {});
 };
-export type CredentialScope = "storage:read" | "storage:write" | "ai_gateway:invoke" | "functions:invoke";
+export type CredentialScope = "storage:read" | "storage:write" | "ai_gateway:invoke" | "functions:invoke" | (string & {});
 export type DataAPICreateRequest = {
-  auth_provider?: "neon_auth" | "external" | undefined;
+  auth_provider?: "neon_auth" | "external" | (string & {}) | undefined;
   jwks_url?: string | undefined;
   provider_name?: string | undefined;
   jwt_audience?: string | undefined;
@@ -1417,13 +1417,13 @@ export type EndpointCreateRequest = {
     name?: string | undefined;
   };
 };
-export type EndpointPoolerMode = "transaction";
+export type EndpointPoolerMode = "transaction" | (string & {});
 export type EndpointSettingsData = {
   pg_settings?: PgSettingsData | undefined;
   pgbouncer_settings?: PgbouncerSettingsData | undefined;
   preload_libraries?: PreloadLibraries | undefined;
 };
-export type EndpointType = "read_only" | "read_write";
+export type EndpointType = "read_only" | "read_write" | (string & {});
 export type EndpointUpdateRequest = {
   endpoint: {
     branch_id?: string | undefined;
@@ -1458,7 +1458,7 @@ export type MaskingRule = {
 export type MaskingRulesUpdateRequest = {
   masking_rules: Array<MaskingRule>;
 };
-export type MemberRole = "admin" | "member" | "editor" | "viewer" | "collaborator";
+export type MemberRole = "admin" | "member" | "editor" | "viewer" | "collaborator" | (string & {});
 export type NeonAuthAddDomainToRedirectURIWhitelistRequest = {
   domain: string;
   auth_provider: NeonAuthSupportedAuthProvider;
@@ -1506,25 +1506,25 @@ export type NeonAuthEmailAndPasswordConfigUpdate = {
   disable_sign_up?: boolean | undefined;
 };
 export type NeonAuthEmailServerConfig = (StandardEmailServer | SharedEmailServer) & Record<string, unknown>;
-export type NeonAuthEmailVerificationMethod = "link" | "otp";
+export type NeonAuthEmailVerificationMethod = "link" | "otp" | (string & {});
 export type NeonAuthMagicLinkConfigUpdate = {
   enabled?: boolean | undefined;
   expires_in?: number | undefined;
   disable_sign_up?: boolean | undefined;
 };
-export type NeonAuthOauthProviderId = "google" | "github" | "microsoft" | "vercel";
+export type NeonAuthOauthProviderId = "google" | "github" | "microsoft" | "vercel" | (string & {});
 export type NeonAuthOrganizationConfigUpdate = {
   enabled?: boolean | undefined;
   organization_limit?: number | undefined;
   membership_limit?: number | undefined;
-  creator_role?: "admin" | "owner" | undefined;
+  creator_role?: "admin" | "owner" | (string & {}) | undefined;
   send_invitation_email?: boolean | undefined;
 };
 export type NeonAuthPhoneNumberConfigUpdate = {
   enabled?: boolean | undefined;
   otp_expires_in?: number | undefined;
 };
-export type NeonAuthSupportedAuthProvider = "mock" | "stack" | "better_auth";
+export type NeonAuthSupportedAuthProvider = "mock" | "stack" | "better_auth" | (string & {});
 export type NeonAuthTransferAuthProviderProjectRequest = {
   project_id: string;
   auth_provider: NeonAuthSupportedAuthProvider;
@@ -1537,7 +1537,7 @@ export type NeonAuthUpdateOAuthProviderRequest = {
 export type NeonAuthWebhookConfig = {
   enabled: boolean;
   webhook_url?: string | undefined;
-  enabled_events?: Array<"user.before_create" | "user.created" | "send.otp" | "send.magic_link" | "organization.invitation.created" | "organization.invitation.accepted" | "phone_number.verified"> | undefined;
+  enabled_events?: Array<"user.before_create" | "user.created" | "send.otp" | "send.magic_link" | "organization.invitation.created" | "organization.invitation.accepted" | "phone_number.verified" | (string & {})> | undefined;
   timeout_seconds?: number | undefined;
 };
 export type NeonFunctionUpdateRequest = {
@@ -1564,11 +1564,11 @@ export type PreloadLibraries = {
   enabled_libraries?: Array<string> | undefined;
 };
 export type PresignRequest = {
-  operation: "upload" | "download";
+  operation: "upload" | "download" | (string & {});
   content_type?: string | undefined;
   expires_in_seconds?: number | undefined;
 };
-export type ProjectAuditLogLevel = "base" | "extended" | "full";
+export type ProjectAuditLogLevel = "base" | "extended" | "full" | (string & {});
 export type ProjectCreateRequest = {
   project: {
     settings?: ProjectSettingsData | undefined;

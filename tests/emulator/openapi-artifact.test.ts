@@ -34,17 +34,15 @@ describe("the request schemas and types derived from the official document", () 
     });
   }
 
-  it("types a request as its reader gets it: the emulator's query has its defaults, the client's may leave them out", () => {
+  it("types a request as its reader gets it: the emulator's with the defaults filled in and the listed values only, the client's as it may send it", () => {
     const derived = deriveRequests();
     const route = /"GET \/projects\/\{project_id\}\/branches": \{[\s\S]*?\n {2}\};/;
-    assert.match(
-      renderTypes(derived, EMULATOR_TYPES).match(route)?.[0] ?? "",
-      /\n {6}include_deleted: boolean;/,
-    );
-    assert.match(
-      renderTypes(derived, CLIENT_TYPES).match(route)?.[0] ?? "",
-      /\n {6}include_deleted\?: boolean \| undefined;/,
-    );
+    const emulator = renderTypes(derived, EMULATOR_TYPES).match(route)?.[0] ?? "";
+    const client = renderTypes(derived, CLIENT_TYPES).match(route)?.[0] ?? "";
+    assert.match(emulator, /\n {6}include_deleted: boolean;/);
+    assert.match(emulator, /\n {6}sort_order: "asc" \| "desc";/);
+    assert.match(client, /\n {6}include_deleted\?: boolean \| undefined;/);
+    assert.match(client, /\n {6}sort_order\?: "asc" \| "desc" \| \(string & \{\}\) \| undefined;/);
   });
 
   it("would notice a changed document: a bound moved in the YAML changes the artifact", () => {

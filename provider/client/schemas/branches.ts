@@ -1,4 +1,4 @@
-/** Branches: the record, the answers of the branch routes, and the bodies of their changes. */
+/** Branches: the record and the answers of the branch routes. */
 import { z } from "zod";
 import { maybe } from "./common";
 import { ConnectionUriSchema } from "./connections";
@@ -81,40 +81,6 @@ export const BranchDeleteResponseSchema = z.looseObject({
 });
 /** Body of a branch deletion. */
 export type BranchDeleteResponse = z.infer<typeof BranchDeleteResponseSchema>;
-
-/**
- * Body of `POST /projects/{project_id}/branches`, in the API's own snake_case shape; extra API
- * fields (`protected`, `init_source`, endpoint settings, …) pass through unchanged.
- */
-export interface BranchCreateRequest {
-  branch?:
-    | {
-        name?: string | undefined;
-        parent_id?: string | undefined;
-        [field: string]: unknown;
-      }
-    | undefined;
-  endpoints?:
-    | Array<{ type: "read_write" | "read_only" | (string & {}); [field: string]: unknown }>
-    | undefined;
-  [field: string]: unknown;
-}
-
-/** The fields `PATCH /projects/{project_id}/branches/{branch_id}` changes; `expires_at: null` removes the expiry. */
-export interface BranchUpdateRequest {
-  name?: string | undefined;
-  protected?: boolean | undefined;
-  expires_at?: string | null | undefined;
-}
-
-/** Body of `POST /projects/{project_id}/branches/{branch_id}/restore`: where the branch's data comes from. */
-export interface BranchRestoreRequest {
-  source_branch_id: string;
-  source_lsn?: string | undefined;
-  source_timestamp?: string | undefined;
-  /** Keeps the branch's previous state as a new branch of this name (required when it has children). */
-  preserve_under_name?: string | undefined;
-}
 
 /** `GET /projects/{project_id}/branches/{branch_id}/schema` (as SQL: `json` is not asked for). */
 export const BranchSchemaResponseSchema = z.looseObject({ sql: z.string().default("") });

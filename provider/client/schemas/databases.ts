@@ -32,13 +32,3 @@ export const DatabaseOperationsSchema = z.looseObject({
 });
 /** Body of a database change. */
 export type DatabaseOperations = z.infer<typeof DatabaseOperationsSchema>;
-
-/** Body of `POST .../databases`. */
-export interface DatabaseCreateRequest {
-  database: { name: string; owner_name: string };
-}
-
-/** Body of `PATCH .../databases/{database_name}`. */
-export interface DatabaseUpdateRequest {
-  database: { name?: string | undefined; owner_name?: string | undefined };
-}

@@ -1,4 +1,4 @@
-/** Compute endpoints: the record, its documented types and states, the answers and the bodies of changes. */
+/** Compute endpoints: the record, its documented types and states, and the answers of the endpoint routes. */
 import { z } from "zod";
 import { maybe } from "./common";
 import { OperationSchema } from "./operations";
@@ -53,27 +53,3 @@ export const EndpointOperationsSchema = z.looseObject({
 });
 /** Body of an endpoint change. */
 export type EndpointOperations = z.infer<typeof EndpointOperationsSchema>;
-
-/** Compute settings an endpoint takes at creation and in updates. */
-export interface EndpointSettingsRequest {
-  autoscaling_limit_min_cu?: number | undefined;
-  autoscaling_limit_max_cu?: number | undefined;
-  suspend_timeout_seconds?: number | undefined;
-  pooler_enabled?: boolean | undefined;
-  provisioner?: string | undefined;
-  disabled?: boolean | undefined;
-  name?: string | undefined;
-  pooler_mode?: string | undefined;
-  settings?: { pg_settings?: Record<string, string> | undefined; [field: string]: unknown } | undefined;
-  [field: string]: unknown;
-}
-
-/** Body of `POST /projects/{project_id}/endpoints`. */
-export interface EndpointCreateRequest {
-  endpoint: EndpointSettingsRequest & { branch_id: string; type: "read_write" | "read_only" | (string & {}) };
-}
-
-/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`. */
-export interface EndpointUpdateRequest {
-  endpoint: EndpointSettingsRequest & { branch_id?: string | undefined };
-}

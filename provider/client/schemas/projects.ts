@@ -1,4 +1,4 @@
-/** Projects: as listed, as one project, and the bodies of their changes. */
+/** Projects: as listed, as one project, and the answers of the project routes. */
 import { z } from "zod";
 import { BranchSchema } from "./branches";
 import { maybe, PaginationSchema } from "./common";
@@ -103,40 +103,6 @@ export const ProjectCreateResponseSchema = z.looseObject({
 });
 /** Body of a project creation. */
 export type ProjectCreateResponse = z.infer<typeof ProjectCreateResponseSchema>;
-
-/** Body of `POST /projects`, in the API's shape; other API fields pass through unchanged. */
-export interface ProjectCreateRequest {
-  project: {
-    name?: string | undefined;
-    region_id?: string | undefined;
-    pg_version?: number | undefined;
-    org_id?: string | undefined;
-    history_retention_seconds?: number | undefined;
-    default_endpoint_settings?: Record<string, unknown> | undefined;
-    settings?: Record<string, unknown> | undefined;
-    branch?:
-      | {
-          name?: string | undefined;
-          role_name?: string | undefined;
-          database_name?: string | undefined;
-          /** Annotation key/value pairs set on the default branch. */
-          annotations?: Record<string, string> | undefined;
-        }
-      | undefined;
-    [field: string]: unknown;
-  };
-}
-
-/** Body of `PATCH /projects/{project_id}`. */
-export interface ProjectUpdateRequest {
-  project: {
-    name?: string | undefined;
-    history_retention_seconds?: number | undefined;
-    default_endpoint_settings?: Record<string, unknown> | undefined;
-    settings?: Record<string, unknown> | undefined;
-    [field: string]: unknown;
-  };
-}
 
 /** A region as `GET /regions` lists it. */
 export const RegionSchema = z.looseObject({

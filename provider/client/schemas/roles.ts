@@ -38,8 +38,3 @@ export type RoleOperations = z.infer<typeof RoleOperationsSchema>;
 export const RolePasswordResponseSchema = z.looseObject({ password: z.string() });
 /** Body of a password reveal. */
 export type RolePasswordResponse = z.infer<typeof RolePasswordResponseSchema>;
-
-/** Body of `POST .../roles`: a name of at most 63 bytes. */
-export interface RoleCreateRequest {
-  role: { name: string; no_login?: boolean | undefined };
-}

@@ -69,32 +69,3 @@ export const BackupScheduleResponseSchema = z.looseObject({
 
 /** `PUT .../backup_schedule`: an empty object. */
 export const EmptyResponseSchema = z.looseObject({});
-
-/** Query of `POST .../snapshot`: where and when, and how the snapshot is called. */
-export interface SnapshotCreateRequest {
-  name?: string | undefined;
-  timestamp?: string | undefined;
-  lsn?: string | undefined;
-  expires_at?: string | undefined;
-}
-
-/** Body of `PATCH .../snapshots/{snapshot_id}`; `expires_at: null` keeps the snapshot indefinitely. */
-export interface SnapshotUpdateRequest {
-  snapshot: { name?: string | undefined; expires_at?: string | null | undefined };
-}
-
-/** Body of `POST .../snapshots/{snapshot_id}/restore`. */
-export interface SnapshotRestoreRequest {
-  name?: string | undefined;
-  target_branch_id?: string | undefined;
-  finalize_restore?: boolean | undefined;
-}
-
-/** A backup schedule entry as sent. */
-export interface BackupScheduleEntry {
-  frequency: string;
-  hour?: number | undefined;
-  day?: number | undefined;
-  month?: number | undefined;
-  retention_seconds?: number | undefined;
-}
