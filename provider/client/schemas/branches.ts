@@ -1,6 +1,6 @@
 /** Branches: the record and the answers of the branch routes. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { ConnectionUriSchema } from "./connections";
 import { DatabaseSchema } from "./databases";
 import { EndpointSchema } from "./endpoints";
@@ -32,6 +32,7 @@ export const BranchSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
 });
+DOCUMENTED.add(BranchSchema, { as: "Branch" });
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;
 
@@ -44,6 +45,7 @@ export const BranchCreateResponseSchema = z.looseObject({
   databases: z.array(DatabaseSchema).default([]),
   connection_uris: maybe(z.array(ConnectionUriSchema)),
 });
+DOCUMENTED.add(BranchCreateResponseSchema, { as: "POST /projects/{project_id}/branches 201" });
 /** Body of a branch creation. */
 export type BranchCreateResponse = z.infer<typeof BranchCreateResponseSchema>;
 
@@ -52,6 +54,7 @@ export const BranchGetResponseSchema = z.looseObject({
   branch: BranchSchema,
   annotation: z.unknown().optional(),
 });
+DOCUMENTED.add(BranchGetResponseSchema, { as: "GET /projects/{project_id}/branches/{branch_id} 200" });
 /** Body of a branch read. */
 export type BranchGetResponse = z.infer<typeof BranchGetResponseSchema>;
 
@@ -63,6 +66,7 @@ export const BranchListResponseSchema = z.looseObject({
     .record(z.string(), z.looseObject({ value: z.record(z.string(), z.string()).optional() }))
     .optional(),
 });
+DOCUMENTED.add(BranchListResponseSchema, { as: "GET /projects/{project_id}/branches 200" });
 /** Body of a project's branch list. */
 export type BranchListResponse = z.infer<typeof BranchListResponseSchema>;
 
@@ -71,6 +75,7 @@ export const BranchUpdateResponseSchema = z.looseObject({
   branch: BranchSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(BranchUpdateResponseSchema, { as: "BranchOperations" });
 /** Body of a branch update. */
 export type BranchUpdateResponse = z.infer<typeof BranchUpdateResponseSchema>;
 
@@ -79,11 +84,14 @@ export const BranchDeleteResponseSchema = z.looseObject({
   branch: BranchSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(BranchDeleteResponseSchema, { as: "BranchOperations" });
 /** Body of a branch deletion. */
 export type BranchDeleteResponse = z.infer<typeof BranchDeleteResponseSchema>;
 
 /** `GET /projects/{project_id}/branches/{branch_id}/schema` (as SQL: `json` is not asked for). */
 export const BranchSchemaResponseSchema = z.looseObject({ sql: z.string().default("") });
+DOCUMENTED.add(BranchSchemaResponseSchema, { as: "BranchSchemaResponse" });
 
 /** `GET /projects/{project_id}/branches/{branch_id}/compare_schema`: a unified diff, empty when the schemas are the same. */
 export const BranchSchemaCompareResponseSchema = z.looseObject({ diff: z.string().default("") });
+DOCUMENTED.add(BranchSchemaCompareResponseSchema, { as: "BranchSchemaCompareResponse" });
