@@ -92,7 +92,7 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
     `docs/resources/README.md links ${name}.md`,
   );
   // The prose a user reads: the README's list of kinds, the changelog, the API's rules it relies on.
-  need(mentions("README.md", noun), `README.md names ${kind.noun}s`);
+  need(mentions("README.md", noun), `README.md names the kind (${kind.noun})`);
   need(mentions("CHANGELOG.md", new RegExp(`\\b${type}\\b`)), `CHANGELOG.md names ${type}`);
   need(
     mentions("docs/api-rules.md", new RegExp(`\`${type}\``)),
