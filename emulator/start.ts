@@ -120,7 +120,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
-  if (options.postgres ?? seed?.postgres ?? false) ctx.data = await DataPlane.start(ctx);
+  if (options.postgres ?? seed?.postgres ?? false) {
+    ctx.data = await DataPlane.start(ctx, {
+      stateFile,
+      allowPlainConnections: options.allowPlainConnections,
+    });
+  }
   const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
@@ -139,7 +144,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `${origin}${API_PREFIX}`,
     origin,
     control,
-    ...(data === undefined ? {} : { postgres: { pid: data.pid } }),
+    ...(data === undefined
+      ? {}
+      : { postgres: { pid: data.pid }, caPath: data.caPath, caCertificate: data.caCertificate }),
     stop() {
       stopping ??= (async () => {
         try {

@@ -56,6 +56,11 @@ export interface EmulatorOptions {
    * the connection URIs the API returns then connect. Default: the seed's `postgres`, else off.
    */
   postgres?: boolean;
+  /**
+   * With `postgres`: let clients log in to the endpoints without TLS (old clients). By default a
+   * login that does not ask for TLS is refused with the service's message, as the service does.
+   */
+  allowPlainConnections?: boolean;
 }
 
 /** A started emulator. */
@@ -68,6 +73,13 @@ export interface RunningEmulator {
   stop(): Promise<void>;
   /** The Postgres server behind the endpoints, when started with `postgres`. */
   postgres?: { pid: number };
+  /**
+   * With `postgres`: the file holding the CA certificate that signs the endpoints' certificate, for
+   * `sslrootcert=` / `PGSSLROOTCERT` (`sslmode=verify-full`); beside the state file with `stateFile`.
+   */
+  caPath?: string;
+  /** With `postgres`: that CA certificate, PEM. */
+  caCertificate?: string;
   /** Test and console controls. */
   control: EmulatorControl;
 }
@@ -143,4 +155,6 @@ export interface EmulatorControl {
   dumpState(): EmulatorStateView;
   /** Writes the state file now (no-op without one). */
   flush(): void;
+  /** The CA certificate (PEM) the endpoints' TLS certificate is signed by; throws (404) without `postgres`. */
+  caCertificate(): string;
 }

@@ -1,8 +1,10 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { type SecureContext, TLSSocket } from "node:tls";
 import {
   authCode,
   CANCEL_REQUEST,
   cleartextPasswordRequest,
+  errorResponse,
   fatalError,
   GSSENC_REQUEST,
   MessageReader,
@@ -11,13 +13,22 @@ import {
   passwordOf,
   SSL_REQUEST,
   startupMessage,
+  TLS_HANDSHAKE,
   typed,
 } from "./wire";
 
 // One compute endpoint's front door: a direct and a pooled listener on loopback ports of their
-// own. A client speaks to it as to Postgres; the proxy asks for the password in clear (loopback
-// only, no TLS), checks it against the emulator's state for the endpoint's branch, then opens the
-// branch's copy of the database on the one Postgres server and copies bytes both ways.
+// own. A client speaks to it as to the service: it asks for TLS (or starts it at once), the proxy
+// answers with the endpoints' certificate, asks for the password (inside TLS), checks it against
+// the emulator's state for the endpoint's branch, then opens the branch's copy of the database on
+// the one Postgres server (in clear, over loopback) and copies bytes both ways. A login without
+// TLS is refused with the service's words unless the emulator allows plain connections
+// (docs/api-rules.md §14).
+
+/** The service's answer to a login that did not ask for TLS. */
+export const INSECURE_CONNECTION = "connection is insecure (try using `sslmode=require`)";
+/** The protocol name a client that starts TLS at once must offer (ALPN), as Postgres requires. */
+const ALPN = "postgresql";
 
 /** A refused login: the SQLSTATE and message the client sees. */
 export interface Refusal {
@@ -41,6 +52,8 @@ export interface ProxyTarget {
   inUse(database: string): () => void;
   /** Postgres's port and the password every API role has inside it. */
   upstream(): { port: number; password: string };
+  /** The endpoints' certificate and key, and whether a login without TLS is let in. */
+  tls(): { context: SecureContext; allowPlain: boolean };
 }
 
 /** The two listeners of one endpoint and their open sessions. */
@@ -93,20 +106,83 @@ export class EndpointProxy {
   }
 }
 
-/** One client connection: startup, password, then a byte pipe to the branch's database. */
-async function serve(socket: Socket, endpointId: string, target: ProxyTarget, sessions: Set<Socket>) {
-  const client = new MessageReader(socket);
+/**
+ * Wraps an accepted socket in TLS, server side, with `head` (bytes already read from it) handed
+ * back first; resolves once the handshake is done. The TLS socket and the accepted one end together.
+ */
+function startTls(
+  raw: Socket,
+  head: Buffer,
+  context: SecureContext,
+  sessions: Set<Socket>,
+): Promise<TLSSocket> {
+  // Paused, the accepted socket keeps `head` buffered for the TLS socket to read first.
+  raw.pause();
+  if (head.length > 0) raw.unshift(head);
+  const secure = new TLSSocket(raw, { isServer: true, secureContext: context, ALPNProtocols: [ALPN] });
+  sessions.add(secure);
+  secure.on("error", () => secure.destroy());
+  secure.once("close", () => {
+    sessions.delete(secure);
+    raw.destroy();
+  });
+  raw.once("close", () => secure.destroy());
+  return new Promise((resolve, reject) => {
+    secure.once("secure", () => resolve(secure));
+    secure.once("close", () => reject(new Error("connection closed during the TLS handshake")));
+  });
+}
+
+/** One client connection: TLS, startup, password, then a byte pipe to the branch's database. */
+async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessions: Set<Socket>) {
+  const address = raw.remoteAddress ?? "";
+  const tls = target.tls();
+  let socket: Socket = raw;
+  let client = new MessageReader(raw);
+  let secure = false;
+  if ((await client.peek()) === TLS_HANDSHAKE) {
+    const direct = await startTls(raw, client.detach(), tls.context, sessions);
+    if (direct.alpnProtocol !== ALPN) {
+      direct.end(
+        fatalError(
+          "08P01",
+          "received direct SSL connection request without ALPN protocol negotiation extension",
+        ),
+      );
+      return;
+    }
+    socket = direct;
+    client = new MessageReader(direct);
+    secure = true;
+  }
   let packet = await client.untyped();
   let startup = parseStartup(packet);
-  // No TLS on loopback: answer "N" to SSL and GSS encryption requests, then read the real startup.
   while (startup.code === SSL_REQUEST || startup.code === GSSENC_REQUEST) {
-    socket.write("N");
+    if (secure) {
+      socket.end(fatalError("08P01", "encryption requested again inside an encrypted connection"));
+      return;
+    }
+    if (startup.code === GSSENC_REQUEST) {
+      // No GSSAPI encryption, as the service: the client asks for TLS next, or starts in clear.
+      socket.write("N");
+    } else {
+      // Bytes sent before the answer would pass for bytes sent over TLS: refused, as Postgres does.
+      if (client.detach().length > 0) {
+        raw.end(fatalError("08P01", "received unencrypted data after SSL request"));
+        return;
+      }
+      raw.write("S");
+      socket = await startTls(raw, Buffer.alloc(0), tls.context, sessions);
+      client = new MessageReader(socket);
+      secure = true;
+    }
     packet = await client.untyped();
     startup = parseStartup(packet);
   }
   const { port, password: upstreamPassword } = target.upstream();
   if (startup.code === CANCEL_REQUEST) {
-    // The key in a cancel request is Postgres's own (from BackendKeyData): pass it on as it is.
+    // Clients send cancel requests on a connection of their own, in clear or over TLS. The key in
+    // one is Postgres's own (from BackendKeyData): pass it on as it is.
     const length = Buffer.alloc(4);
     length.writeInt32BE(packet.length + 4, 0);
     const cancel = connect(port, "127.0.0.1", () => cancel.end(Buffer.concat([length, packet])));
@@ -120,6 +196,11 @@ async function serve(socket: Socket, endpointId: string, target: ProxyTarget, se
     );
     return;
   }
+  if (!secure && !tls.allowPlain) {
+    // The service's own answer: an ERROR with the internal-error SQLSTATE, then the connection ends.
+    socket.end(errorResponse("ERROR", "XX000", INSECURE_CONNECTION));
+    return;
+  }
   const user = startup.params.get("user") ?? "";
   const database = startup.params.get("database") || user;
   socket.write(cleartextPasswordRequest());
@@ -129,13 +210,7 @@ async function serve(socket: Socket, endpointId: string, target: ProxyTarget, se
     return;
   }
   await target.sync();
-  const admitted = target.admit(
-    endpointId,
-    user,
-    database,
-    passwordOf(answer.body),
-    socket.remoteAddress ?? "",
-  );
+  const admitted = target.admit(endpointId, user, database, passwordOf(answer.body), address);
   if ("sqlstate" in admitted) {
     socket.end(fatalError(admitted.sqlstate, admitted.message));
     return;
