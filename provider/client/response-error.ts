@@ -47,6 +47,11 @@ export function headerValue(headers: Readonly<Record<string, string | string[] |
 
 const MUTATING = new Set(["POST", "PATCH", "DELETE", "PUT"]);
 
+/** What every error says of the request it ends: which, how often tried, for how long. */
+function request({ method, path, pathTemplate, attempts, elapsedMs }: FailureContext) {
+  return { method, path, pathTemplate, attempts, elapsedMs };
+}
+
 function tail(ctx: FailureContext, requestId: string): string {
   const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"}`;
   return ` (request id ${requestId}; ${attempts} in ${ctx.elapsedMs} ms)`;
@@ -181,11 +186,7 @@ export function errorFromResponse(
     status,
     code,
     requestId,
-    method: ctx.method,
-    path: ctx.path,
-    pathTemplate: ctx.pathTemplate,
-    attempts: ctx.attempts,
-    elapsedMs: ctx.elapsedMs,
+    ...request(ctx),
     mayHaveChanged,
   });
 }
@@ -212,11 +213,7 @@ export function errorFromNetwork(
     networkCode,
     {
       requestId: ctx.sentRequestId,
-      method: ctx.method,
-      path: ctx.path,
-      pathTemplate: ctx.pathTemplate,
-      attempts: ctx.attempts,
-      elapsedMs: ctx.elapsedMs,
+      ...request(ctx),
       mayHaveChanged,
     },
   );
