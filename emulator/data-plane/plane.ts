@@ -68,6 +68,8 @@ export interface DataPlaneOptions {
   stateFile?: string | undefined;
   /** Let clients log in without TLS; by default they are refused with the service's message. */
   allowPlainConnections?: boolean | undefined;
+  /** The folder of the Postgres programs to run (see `loadPackages`). */
+  postgresBin?: string | undefined;
 }
 
 /** The names the endpoints' certificate is for: loopback, by name and address, and every endpoint host. */
@@ -111,11 +113,11 @@ export class DataPlane implements ProxyTarget {
   }
 
   /**
-   * Starts Postgres and creates what the state already holds; throws what to install when the
-   * package is missing, or why a CA kept beside the state file cannot be read.
+   * Starts Postgres and creates what the state already holds; throws what to install or give when
+   * there are no Postgres programs, or why a CA kept beside the state file cannot be read.
    */
   static async start(ctx: EmulatorContext, options: DataPlaneOptions = {}): Promise<DataPlane> {
-    const packages = await loadPackages();
+    const packages = await loadPackages(options.postgresBin);
     const certificates = await endpointCertificates({
       stateFile: options.stateFile,
       hosts: certificateHosts(ctx),

