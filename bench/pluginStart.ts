@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { archiveName, buildPluginArchives, packageVersion } from "../scripts/release/plugin";
+import { archiveName, buildPluginArchives } from "../scripts/release/plugin";
+import { packageVersion } from "../scripts/release/sea";
 import { unpackPlugin } from "../tests/release/support";
 import { spawnToPortMs } from "./plugin";
 import { scenarioProject } from "./support/engine";

@@ -14,7 +14,8 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { GO_MODULE } from "../derive-schema";
-import { buildPluginArchives, packageVersion, writeSums } from "./plugin";
+import { buildPluginArchives } from "./plugin";
+import { packageVersion, writeSums } from "./sea";
 
 // `npm run release`: every artifact of one version into dist/release/, uploading nothing.
 //

@@ -10,8 +10,9 @@ import * as path from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
-import { archiveName, binaryName, TARGETS } from "../../scripts/release/plugin";
+import { archiveName, binaryName } from "../../scripts/release/plugin";
 import { goProxyDir } from "../../scripts/release/release";
+import { TARGETS } from "../../scripts/release/sea";
 import {
   configure,
   type EngineStandIn,
