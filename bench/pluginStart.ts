@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { archiveName, buildPluginArchives } from "../scripts/release/plugin";
 import { packageVersion } from "../scripts/release/sea";
-import { unpackPlugin } from "../tests/release/support";
+import { unpackBinary } from "../tests/release/support";
 import { spawnToPortMs } from "./plugin";
 import { scenarioProject } from "./support/engine";
 import { fmt, median, secs, type Table } from "./support/stats";
@@ -22,7 +22,7 @@ export async function benchPluginStart(opts: { runs: number; log: (line: string)
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-binary-"));
   try {
     await buildPluginArchives(out);
-    const binary = unpackPlugin(
+    const binary = unpackBinary(
       path.join(out, archiveName(packageVersion(), { os: "linux", arch: "amd64" })),
     );
     const PATH = `${path.join(cwd, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;

@@ -14,6 +14,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { GO_MODULE } from "../derive-schema";
+import { buildEmulatorArchives } from "./emulator";
 import { buildPluginArchives } from "./plugin";
 import { packageVersion, writeSums } from "./sea";
 
@@ -21,6 +22,7 @@ import { packageVersion, writeSums } from "./sea";
 //
 //   pulumi-clouddb-<v>.tgz, pulumi-clouddb-emulator-<v>.tgz    npm tarballs (`npm pack`)
 //   pulumi-resource-clouddb-v<v>-<os>-<arch>.tar.gz            the plugin binary per platform (plugin.ts)
+//   clouddb-emulator-v<v>-<os>-<arch>.tar.gz                   the emulator binary per platform (emulator.ts)
 //   pulumi_clouddb-<v>-py3-none-any.whl, pulumi_clouddb-<v>.tar.gz   the Python SDK (`python -m build`)
 //   go/<module>/@v/{list,v<v>.info,v<v>.mod,v<v>.zip}         the Go SDK as a module proxy serves it
 //   maven/<group path>/<artifact>/<v>/<artifact>-<v>.{jar,pom}  the Java SDK in a Maven repository layout
@@ -135,6 +137,10 @@ export async function release(dir = RELEASE_DIR): Promise<ReleaseManifest> {
   at = Date.now();
   await buildPluginArchives(dir);
   log(`plugin archives in ${Date.now() - at} ms`);
+
+  at = Date.now();
+  await buildEmulatorArchives(dir);
+  log(`emulator archives in ${Date.now() - at} ms`);
 
   // Built from a copy: a build writes build/ and *.egg-info beside the sources.
   at = Date.now();

@@ -9,7 +9,7 @@ import { join } from "node:path";
 // into the Node.js binary of each platform as the npm registry ships it (packages
 // node-<os>-<cpu>). Archived as the Pulumi engine downloads plugins, which suits any other binary
 // too: <name>-v<version>-<os>-<arch>.tar.gz with the binary at the archive root. The provider
-// plugin (plugin.ts) is built so.
+// plugin (plugin.ts) and the emulator (emulator.ts) are built so.
 //
 // Node.js binaries are cached under ~/.cache/pulumi-clouddb/node-sea/<version>/, and the built
 // archives under ~/.cache/pulumi-clouddb/<kind>-archives/<key>/ keyed by the bundle, its assets,

@@ -1,7 +1,8 @@
-// The release folder alone, as a user or a registry would take it: every platform's plugin binary
-// is what its name says, the linux-amd64 one serves the package with no Node.js on PATH, the CLI
-// installs an archive by its checksum and refuses a wrong one, pip finds the wheel, go gets the
-// SDK through a file:// module proxy, npm installs the tarballs, and all of them carry one version.
+// The release folder alone, as a user or a registry would take it: every platform's plugin and
+// emulator binary is what its name says, the linux-amd64 plugin serves the package with no Node.js
+// on PATH (the emulator binary: emulator.test.ts), the CLI installs an archive by its checksum and
+// refuses a wrong one, pip finds the wheel, go gets the SDK through a file:// module proxy, npm
+// installs the tarballs, and all of them carry one version.
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,6 +11,7 @@ import * as path from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
+import { emulatorArchiveName, emulatorBinaryName } from "../../scripts/release/emulator";
 import { archiveName, binaryName } from "../../scripts/release/plugin";
 import { goProxyDir } from "../../scripts/release/release";
 import { TARGETS } from "../../scripts/release/sea";
@@ -24,7 +26,7 @@ import {
   startPlugin,
   struct,
 } from "../plugin/support";
-import { pathWith, releaseFolder, type ServedFolder, serveFolder, sha256, unpackPlugin } from "./support";
+import { pathWith, releaseFolder, type ServedFolder, serveFolder, sha256, unpackBinary } from "./support";
 
 const ROOT = path.join(__dirname, "../..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -90,7 +92,7 @@ describe("the release folder", function () {
     ({ dir } = await releaseFolder());
   });
 
-  it("holds an archive per platform, each the plugin binary alone at its root, of that platform, with Node.js's single-executable blob injected", () => {
+  it("holds an archive per platform of the plugin and of the emulator, each its binary alone at its root, of that platform, with Node.js's single-executable blob injected", () => {
     const expected: Record<string, string> = {
       "linux-amd64": "ELF64 x86-64",
       "linux-arm64": "ELF64 aarch64",
@@ -98,15 +100,20 @@ describe("the release folder", function () {
       "darwin-amd64": "Mach-O64 x86-64",
     };
     for (const target of TARGETS) {
-      const binary = unpackPlugin(path.join(dir, archiveName(VERSION, target)));
-      try {
-        assert.equal(path.basename(binary), binaryName(target));
-        assert.equal(header(binary), expected[`${target.os}-${target.arch}`], `${target.os}-${target.arch}`);
-        // postject flips the fuse Node.js checks to find its blob.
-        const fuse = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1";
-        assert.ok(fs.readFileSync(binary).includes(fuse), `${binaryName(target)} has no injected blob`);
-      } finally {
-        fs.rmSync(path.dirname(binary), { recursive: true, force: true });
+      for (const [archive, name] of [
+        [archiveName(VERSION, target), binaryName(target)],
+        [emulatorArchiveName(VERSION, target), emulatorBinaryName(target)],
+      ] as const) {
+        const binary = unpackBinary(path.join(dir, archive));
+        try {
+          assert.equal(path.basename(binary), name);
+          assert.equal(header(binary), expected[`${target.os}-${target.arch}`], archive);
+          // postject flips the fuse Node.js checks to find its blob.
+          const fuse = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1";
+          assert.ok(fs.readFileSync(binary).includes(fuse), `${archive} has no injected blob`);
+        } finally {
+          fs.rmSync(path.dirname(binary), { recursive: true, force: true });
+        }
       }
     }
   });
@@ -133,7 +140,7 @@ describe("the release folder", function () {
     let bare: string;
 
     before(async () => {
-      binary = unpackPlugin(path.join(dir, archiveName(VERSION, { os: "linux", arch: "amd64" })));
+      binary = unpackBinary(path.join(dir, archiveName(VERSION, { os: "linux", arch: "amd64" })));
       bare = pathWith([]);
       assert.notEqual(spawnSync("/bin/bash", ["-c", "command -v node"], { env: { PATH: bare } }).status, 0);
       emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });

@@ -25,15 +25,15 @@ export function releaseFolder(): Promise<{ dir: string; manifest: ReleaseManifes
 export const sha256 = (file: string): string =>
   createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
-/** The binary of a plugin archive, unpacked into a fresh folder; throws unless it is the archive's one file. */
-export function unpackPlugin(archive: string): string {
+/** The binary of a release archive (the plugin's or the emulator's), unpacked into a fresh folder; throws unless it is the archive's one file. */
+export function unpackBinary(archive: string): string {
   const names = execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).trim().split("\n");
   if (names.length !== 1 || names[0]?.includes("/")) {
     throw new Error(
       `${path.basename(archive)} holds ${names.join(", ")}: the binary alone, at its root, expected`,
     );
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-plugin-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-binary-"));
   execFileSync("tar", ["-xzf", archive, "-C", dir]);
   return path.join(dir, names[0]!);
 }
