@@ -3,23 +3,12 @@
 // reset brings the parent's data back, a password reset locks the old password out, and destroy
 // leaves no database behind.
 import * as assert from "node:assert/strict";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { dataPlaneRun } from "../emulator/helpers";
+import { query } from "./support/postgres";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack } from "./support/stack";
-
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
 
 const count = async (uri: string) =>
   (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;

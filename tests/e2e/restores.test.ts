@@ -13,6 +13,7 @@ import { dataPlaneRun } from "../emulator/helpers";
 import { runNeonctl } from "../emulator/neonctl-harness";
 import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
 import { runCli } from "./support/kill";
+import { query } from "./support/postgres";
 import { collect, type E2eStack } from "./support/stack";
 
 const P = DEMO.projectId;
@@ -22,17 +23,6 @@ const BRANCH_NAME = "e2e-restore-roles";
 function plain(value: unknown): string {
   const shown = value as { plaintext?: string } | undefined;
   return typeof shown?.plaintext === "string" ? String(JSON.parse(shown.plaintext)) : String(value);
-}
-
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
 }
 
 /** Whether `uri` logs in and answers a query. */
