@@ -1,4 +1,5 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server } from "node:net";
+import type { Duplex } from "node:stream";
 import {
   authCode,
   CANCEL_REQUEST,
@@ -17,7 +18,8 @@ import {
 // One compute endpoint's front door: a direct and a pooled listener on loopback ports of their
 // own. A client speaks to it as to Postgres; the proxy asks for the password in clear (loopback
 // only, no TLS), checks it against the emulator's state for the endpoint's branch, then opens the
-// branch's copy of the database on the one Postgres server and copies bytes both ways.
+// branch's copy of the database on the one Postgres server and copies bytes both ways. A session
+// runs over any byte stream: a TCP socket of the listeners, or a WebSocket's (`websocket.ts`).
 
 /** A refused login: the SQLSTATE and message the client sees. */
 export interface Refusal {
@@ -46,22 +48,35 @@ export interface ProxyTarget {
 /** The two listeners of one endpoint and their open sessions. */
 export class EndpointProxy {
   readonly #servers: Server[] = [];
-  readonly #sessions = new Set<Socket>();
+  readonly #sessions = new Set<Duplex>();
   /** Ports of the direct and pooled listeners. */
   readonly ports = { direct: 0, pooled: 0 };
+  readonly #endpointId: string;
+  readonly #target: ProxyTarget;
 
-  private constructor() {}
+  private constructor(endpointId: string, target: ProxyTarget) {
+    this.#endpointId = endpointId;
+    this.#target = target;
+  }
 
   /** Opens both listeners on 127.0.0.1, on free ports. */
   static async open(endpointId: string, target: ProxyTarget): Promise<EndpointProxy> {
-    const proxy = new EndpointProxy();
-    const [direct, pooled] = await Promise.all([
-      proxy.#listen(endpointId, target),
-      proxy.#listen(endpointId, target),
-    ]);
+    const proxy = new EndpointProxy(endpointId, target);
+    const [direct, pooled] = await Promise.all([proxy.#listen(), proxy.#listen()]);
     proxy.ports.direct = direct;
     proxy.ports.pooled = pooled;
     return proxy;
+  }
+
+  /**
+   * Runs one client session over `stream`, a connection from `address`, as the listeners do for a
+   * TCP connection; it counts among the endpoint's sessions.
+   */
+  accept(stream: Duplex, address: string): void {
+    this.#sessions.add(stream);
+    stream.once("close", () => this.#sessions.delete(stream));
+    stream.on("error", () => stream.destroy());
+    serve(stream, address, this.#endpointId, this.#target, this.#sessions).catch(() => stream.destroy());
   }
 
   /** Ends every open session (a suspended compute drops its connections). */
@@ -75,14 +90,9 @@ export class EndpointProxy {
     await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
-  #listen(endpointId: string, target: ProxyTarget): Promise<number> {
+  #listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const server = createServer((socket) => {
-        this.#sessions.add(socket);
-        socket.once("close", () => this.#sessions.delete(socket));
-        socket.on("error", () => socket.destroy());
-        serve(socket, endpointId, target, this.#sessions).catch(() => socket.destroy());
-      });
+      const server = createServer((socket) => this.accept(socket, socket.remoteAddress ?? ""));
       this.#servers.push(server);
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => {
@@ -93,8 +103,14 @@ export class EndpointProxy {
   }
 }
 
-/** One client connection: startup, password, then a byte pipe to the branch's database. */
-async function serve(socket: Socket, endpointId: string, target: ProxyTarget, sessions: Set<Socket>) {
+/** One client connection from `address`: startup, password, then a byte pipe to the branch's database. */
+async function serve(
+  socket: Duplex,
+  address: string,
+  endpointId: string,
+  target: ProxyTarget,
+  sessions: Set<Duplex>,
+) {
   const client = new MessageReader(socket);
   let packet = await client.untyped();
   let startup = parseStartup(packet);
@@ -129,13 +145,7 @@ async function serve(socket: Socket, endpointId: string, target: ProxyTarget, se
     return;
   }
   await target.sync();
-  const admitted = target.admit(
-    endpointId,
-    user,
-    database,
-    passwordOf(answer.body),
-    socket.remoteAddress ?? "",
-  );
+  const admitted = target.admit(endpointId, user, database, passwordOf(answer.body), address);
   if ("sqlstate" in admitted) {
     socket.end(fatalError(admitted.sqlstate, admitted.message));
     return;

@@ -1,4 +1,4 @@
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 
 // The few Postgres wire-protocol messages of the startup phase (the protocol's "Message Formats"):
 // the endpoint proxies read the client's StartupMessage and password and send a password
@@ -13,9 +13,9 @@ export const SSL_REQUEST = 80_877_103;
 export const GSSENC_REQUEST = 80_877_104;
 export const CANCEL_REQUEST = 80_877_102;
 
-/** Reads whole messages from a socket until `detach()`, which returns the bytes not yet read. */
+/** Reads whole messages from a byte stream until `detach()`, which returns the bytes not yet read. */
 export class MessageReader {
-  readonly #socket: Socket;
+  readonly #socket: Duplex;
   #buffer: Buffer = Buffer.alloc(0);
   #wake: (() => void) | undefined;
   #closed = false;
@@ -28,7 +28,7 @@ export class MessageReader {
     this.#wake?.();
   };
 
-  constructor(socket: Socket) {
+  constructor(socket: Duplex) {
     this.#socket = socket;
     socket.on("data", this.#onData);
     socket.on("close", this.#onClose);
