@@ -92,7 +92,9 @@ export class EndpointProxy {
 
   #listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const server = createServer((socket) => this.accept(socket, socket.remoteAddress ?? ""));
+      const server = createServer({ noDelay: true }, (socket) =>
+        this.accept(socket, socket.remoteAddress ?? ""),
+      );
       this.#servers.push(server);
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => {
@@ -154,7 +156,9 @@ async function serve(
   const params = new Map([...startup.params].filter(([key]) => !key.startsWith("_pq_.")));
   params.set("user", user);
   params.set("database", admitted.database);
-  const upstream = connect(port, "127.0.0.1");
+  // Bytes go on at once: a client that writes a query's messages one by one (the serverless driver
+  // over WebSocket) would otherwise wait for Postgres's delayed acknowledgement (Nagle's algorithm).
+  const upstream = connect({ port, host: "127.0.0.1", noDelay: true });
   sessions.add(upstream);
   upstream.once("close", () => {
     sessions.delete(upstream);
