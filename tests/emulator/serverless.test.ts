@@ -169,6 +169,15 @@ describe(`the serverless driver against the emulator (real Postgres${dataPlaneRu
     assert.equal((await rejection(sql.query("select 1; select 2"))).code, "42601");
   });
 
+  it("does not carry a transaction a request left open into the next request on the same connection", async () => {
+    const sql = neon(uri);
+    for (let i = 0; i < 3; i++) {
+      await sql`begin`;
+      // A savepoint exists only inside a transaction block: here there is none.
+      assert.equal((await rejection(sql`savepoint inside`)).code, "25P01");
+    }
+  });
+
   it("runs a Pool's transaction over WebSocket, seen by SQL over HTTP and by TCP", async () => {
     const pool = new Pool({ connectionString: uri });
     try {
@@ -271,6 +280,8 @@ describe(`the serverless driver against the emulator (real Postgres${dataPlaneRu
     named.host = endpoint.host as string;
     assert.match(named.hostname, /^ep-[^.]+\./);
     assert.deepEqual(await neon(named.href)`select current_user as who`, [{ who: "neondb_owner" }]);
+    const nowhere = await rejection(neon(uri.replace(/\/neondb$/, "/nowhere"))`select 1`);
+    assert.deepEqual([nowhere.code, nowhere.message], ["3D000", 'database "nowhere" does not exist']);
     const elsewhere = new URL(uri);
     elsewhere.port = "1";
     const lost = await rejection(neon(elsewhere.href)`select 1`);
