@@ -71,7 +71,10 @@ export interface PostgresServer {
   connectAdmin(database: string): Promise<pg.Client>;
   /** Connects to `database` as an API role, with the password only the emulator knows; late errors as above. */
   connectRole(role: string, database: string): Promise<pg.Client>;
-  /** The password every role the API creates has inside Postgres; only the endpoints' proxies use it. */
+  /**
+   * The password every role the API creates has inside Postgres; only the endpoints' proxies and SQL
+   * over HTTP use it.
+   */
   rolePassword: string;
   pid: number;
   /** Stops the server (fast shutdown) and removes its data folder. */
