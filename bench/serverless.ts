@@ -2,13 +2,14 @@
 // lookup by primary key with one parameter, one after another) run on one endpoint three ways: SQL
 // over HTTP (the driver's `neon()`, one request each), the Postgres protocol over WebSocket (the
 // driver's `Client`, one session), and TCP (`pg`, one session through the endpoint's proxy). The
-// floor is TCP: the same statement on the same Postgres with nothing but the proxy's byte copy
+// floor is TCP: the same statement on the same Postgres with nothing but the proxy's TLS and byte copy
 // between; SQL over HTTP pays per query what the service's HTTP path pays too (a request, the login
 // check, a pooled connection, the JSON answer).
 
 import { Client as NeonClient, neon, neonConfig } from "@neondatabase/serverless";
 import { Client } from "pg";
 import { DEMO, startEmulator } from "../emulator";
+import { verifyFull } from "../tests/emulator/helpers";
 import { fmt, median, secs, type Table } from "./support/stats";
 
 /** The statement every way runs, and the rows it looks up. */
@@ -22,14 +23,15 @@ interface Way {
   close(): Promise<void>;
 }
 
-async function ways(uri: string): Promise<Way[]> {
+async function ways(uri: string, caPath: string | undefined): Promise<Way[]> {
   const sql = neon(uri);
   const overWs = new NeonClient(uri);
   await overWs.connect();
   const uncoalesced = new NeonClient(uri);
   uncoalesced.neonConfig.coalesceWrites = false;
   await uncoalesced.connect();
-  const tcp = new Client({ connectionString: uri });
+  // Over TCP the session is inside TLS, verified against the emulator's CA, as the URI asks.
+  const tcp = new Client({ connectionString: verifyFull(uri, caPath) });
   await tcp.connect();
   /** The lookup `n` times through `query`, one after another. */
   const series = (query: (text: string, values: number[]) => Promise<unknown>) => async (n: number) => {
@@ -85,7 +87,7 @@ export async function benchServerless(options: {
     const setup = neon(uri);
     await setup`CREATE TABLE items (id int PRIMARY KEY, body text NOT NULL)`;
     await setup`INSERT INTO items SELECT g, md5(g::text) FROM generate_series(1, ${ROWS}) g`;
-    const all = await ways(uri);
+    const all = await ways(uri, emu.caPath);
     const times = new Map<string, number[]>(all.map((w) => [w.label, []]));
     try {
       for (const way of all) await way.run(50); // warm: the pool, the proxy, the plans
@@ -112,7 +114,7 @@ export async function benchServerless(options: {
       notes: [
         `Each query is \`${LOOKUP}\` with the next of ${ROWS} ids, sent after the previous one answered; the driver and \`pg\` are those of the repository's lock file, with \`neonConfig\` set from \`emu.serverless\` and nothing else.`,
         "Over HTTP every query is one `POST /sql` (a new request on a kept-alive connection): the connection string is parsed, the data plane catches up with the state, the login is checked against the role's password and the project's network rules, a pooled Postgres connection runs the statement with the extended protocol, and the rows come back as JSON. The service's HTTP path has the same steps (with TLS and a network between).",
-        "The WebSocket and TCP sessions log in once, before the timing; each query then costs the Postgres protocol's round trip through the proxy.",
+        "The WebSocket and TCP sessions log in once, before the timing; each query then costs the Postgres protocol's round trip through the proxy. The TCP session runs inside TLS (the URI's `sslmode=require`, verified against the emulator's CA); the emulator's HTTP and WebSocket listener is plain, so those ways carry no encryption.",
         "The driver's default `coalesceWrites` holds a query's messages for a timer tick (`setTimeout(0)`, at least 1 ms in Node.js) to send them as one WebSocket message; the row without it shows the emulator's own cost of the WebSocket path.",
       ],
     };

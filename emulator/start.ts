@@ -85,7 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   // A state file that exists replaces the seed (which is then not even read).
   const seed = saved ? undefined : resolveSeed(options.seed ?? "demo");
-  const store = seed === undefined ? Store.fromJSON(saved as StateData) : storeFromSeed(seed, clock.now());
+  // An id seed applies to a new state; a saved state goes on with its own sequence.
+  const store =
+    seed === undefined
+      ? Store.fromJSON(saved as StateData)
+      : storeFromSeed(seed, clock.now(), options.seedIds);
   const platform: PlatformSchedule | undefined =
     options.platformOperations && options.platformOperations.everyMs > 0
       ? {
@@ -111,11 +115,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     refusalStatus,
     logRequests: options.logRequests ?? false,
     data: undefined,
+    seedIds: options.seedIds,
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
-  if (options.postgres ?? seed?.postgres ?? false) ctx.data = await DataPlane.start(ctx);
+  if (options.postgres ?? seed?.postgres ?? false) {
+    ctx.data = await DataPlane.start(ctx, {
+      stateFile,
+      allowPlainConnections: options.allowPlainConnections,
+    });
+  }
   const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
@@ -134,7 +144,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `${origin}${API_PREFIX}`,
     origin,
     control,
-    ...(data === undefined ? {} : { postgres: { pid: data.pid } }),
+    ...(data === undefined
+      ? {}
+      : { postgres: { pid: data.pid }, caPath: data.caPath, caCertificate: data.caCertificate }),
     ...(data?.serverless === undefined ? {} : { serverless: data.serverless }),
     stop() {
       stopping ??= (async () => {

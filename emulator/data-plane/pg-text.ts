@@ -1,5 +1,5 @@
 // Postgres's text format and JSON, both ways, as SQL over HTTP converts them (docs/api-rules.md
-// §14): parameters arrive as JSON values and Postgres takes text; results leave as text (what the
+// §15): parameters arrive as JSON values and Postgres takes text; results leave as text (what the
 // serverless driver asks for) or, without `Neon-Raw-Text-Output: true`, as JSON values by column
 // type. Written by hand because the rules are the service's own, a dozen lines each.
 

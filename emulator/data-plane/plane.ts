@@ -1,15 +1,18 @@
 import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import type { SecureContext } from "node:tls";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { wakeEndpoint } from "../families/endpoints";
 import { networkRefusal } from "../network";
 import type { BranchRecord } from "../records";
+import { endpointHostWildcards } from "../render/hosts";
 import { reservedRoleName, SERVICE_ROLES } from "../rules";
 
 /** What holds databases: a branch, or a snapshot (which has no parent). */
 type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string | undefined };
 
+import { type EndpointCertificates, endpointCertificates } from "./certificates";
 import { HttpConnectionPool } from "./http-pool";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
@@ -23,7 +26,8 @@ import { ServerlessListener, type ServerlessSettings } from "./serverless";
 //   databases one Postgres database per (branch, database): "<branch id>/<database id>", copied
 //             from the source the last change named (a parent, a restore source) or created empty;
 //             and per (snapshot, database), "<snapshot id>/<database id>", copied when it is taken
-//   endpoints one EndpointProxy each (direct and pooled loopback ports), and one listener for all
+//   endpoints one EndpointProxy each (direct and pooled loopback ports), serving TLS with a
+//             certificate the emulator's own CA signs (certificates.ts), and one listener for all
 //             of them for the serverless driver (SQL over HTTP, Postgres over WebSocket)
 // Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
 // source's sessions; the proxies wait for the copy (they sync before opening a session).
@@ -62,11 +66,27 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** How the endpoints serve TLS. */
+export interface DataPlaneOptions {
+  /** Keep the endpoints' CA beside this state file (reused on restart); else a fresh one per run. */
+  stateFile?: string | undefined;
+  /** Let clients log in without TLS; by default they are refused with the service's message. */
+  allowPlainConnections?: boolean | undefined;
+}
+
+/** The names the endpoints' certificate is for: loopback, by name and address, and every endpoint host. */
+function certificateHosts(ctx: EmulatorContext): string[] {
+  const regions = [...ctx.store.projects.values()].map((p) => p.region_id);
+  return ["localhost", "127.0.0.1", ...endpointHostWildcards(regions)];
+}
+
 /** The Postgres behind the emulator's endpoints. */
 export class DataPlane implements ProxyTarget {
   readonly #ctx: EmulatorContext;
   readonly #server: PostgresServer;
   readonly #admin: pg.Client;
+  readonly #certificates: EndpointCertificates;
+  readonly #allowPlain: boolean;
   /** Physical databases that exist, with their owner. */
   readonly #databases = new Map<string, string>();
   readonly #roles = new Set<string>();
@@ -83,23 +103,39 @@ export class DataPlane implements ProxyTarget {
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  private constructor(ctx: EmulatorContext, server: PostgresServer, admin: pg.Client) {
+  private constructor(
+    ctx: EmulatorContext,
+    server: PostgresServer,
+    admin: pg.Client,
+    certificates: EndpointCertificates,
+    allowPlain: boolean,
+  ) {
     this.#ctx = ctx;
     this.#server = server;
     this.#admin = admin;
+    this.#certificates = certificates;
+    this.#allowPlain = allowPlain;
     this.pool = new HttpConnectionPool((role, database) => server.connectRole(role, database));
   }
 
-  /** Starts Postgres and creates what the state already holds; throws what to install when the package is missing. */
-  static async start(ctx: EmulatorContext): Promise<DataPlane> {
+  /**
+   * Starts Postgres and creates what the state already holds; throws what to install when the
+   * package is missing, or why a CA kept beside the state file cannot be read.
+   */
+  static async start(ctx: EmulatorContext, options: DataPlaneOptions = {}): Promise<DataPlane> {
     const packages = await loadPackages();
-    const server = await startPostgres(packages);
+    const certificates = await endpointCertificates({
+      stateFile: options.stateFile,
+      hosts: certificateHosts(ctx),
+    });
+    let server: PostgresServer | undefined;
     try {
+      server = await startPostgres(packages);
       const admin = await server.connectAdmin("postgres");
       await admin.query(
         `CREATE ROLE ${GROUP} NOLOGIN CREATEDB CREATEROLE IN ROLE pg_read_all_data, pg_write_all_data, pg_signal_backend`,
       );
-      const plane = new DataPlane(ctx, server, admin);
+      const plane = new DataPlane(ctx, server, admin, certificates, options.allowPlainConnections ?? false);
       try {
         await plane.sync();
         plane.#serverless = await ServerlessListener.open(plane);
@@ -109,9 +145,24 @@ export class DataPlane implements ProxyTarget {
       }
       return plane;
     } catch (error) {
-      await server.stop();
+      await server?.stop();
+      certificates.dispose();
       throw error;
     }
+  }
+
+  /** The CA certificate (PEM) that signs the endpoints' certificate. */
+  get caCertificate(): string {
+    return this.#certificates.caCertificate;
+  }
+
+  /** The file holding the CA certificate (`sslrootcert`, `PGSSLROOTCERT`). */
+  get caPath(): string {
+    return this.#certificates.caPath;
+  }
+
+  tls(): { context: SecureContext; allowPlain: boolean } {
+    return { context: this.#certificates.secureContext, allowPlain: this.#allowPlain };
   }
 
   /** The Postgres server's process id (to check that it is gone after `stop()`). */
@@ -258,7 +309,7 @@ export class DataPlane implements ProxyTarget {
     return activity;
   }
 
-  /** Closes the proxies, then stops Postgres (its data folder goes with it). */
+  /** Closes the proxies, then stops Postgres (its data folder goes with it) and removes a CA not kept. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
@@ -269,6 +320,7 @@ export class DataPlane implements ProxyTarget {
     this.#proxies.clear();
     await this.#admin.end().catch(() => undefined);
     await this.#server.stop();
+    this.#certificates.dispose();
   }
 
   async #reconcile(): Promise<void> {

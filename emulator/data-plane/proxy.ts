@@ -1,9 +1,11 @@
 import { connect, createServer, type Server } from "node:net";
 import type { Duplex } from "node:stream";
+import { type SecureContext, TLSSocket } from "node:tls";
 import {
   authCode,
   CANCEL_REQUEST,
   cleartextPasswordRequest,
+  errorResponse,
   fatalError,
   GSSENC_REQUEST,
   MessageReader,
@@ -12,14 +14,34 @@ import {
   passwordOf,
   SSL_REQUEST,
   startupMessage,
+  TLS_HANDSHAKE,
   typed,
 } from "./wire";
 
 // One compute endpoint's front door: a direct and a pooled listener on loopback ports of their
-// own. A client speaks to it as to Postgres; the proxy asks for the password in clear (loopback
-// only, no TLS), checks it against the emulator's state for the endpoint's branch, then opens the
-// branch's copy of the database on the one Postgres server and copies bytes both ways. A session
-// runs over any byte stream: a TCP socket of the listeners, or a WebSocket's (`websocket.ts`).
+// own. A client speaks to it as to the service: it asks for TLS (or starts it at once), the proxy
+// answers with the endpoints' certificate, asks for the password (inside TLS), checks it against
+// the emulator's state for the endpoint's branch, then opens the branch's copy of the database on
+// the one Postgres server (in clear, over loopback) and copies bytes both ways. A login without
+// TLS is refused with the service's words unless the emulator allows plain connections
+// (docs/api-rules.md §14). A session runs over any byte stream: a TCP socket of the listeners, or
+// a WebSocket's (`websocket.ts`), which carries the session without TLS inside it, as the
+// service's WebSocket endpoint does (docs/api-rules.md §15).
+
+/** The service's answer to a login that did not ask for TLS. */
+export const INSECURE_CONNECTION = "connection is insecure (try using `sslmode=require`)";
+/** The protocol name a client that starts TLS at once must offer (ALPN), as Postgres requires. */
+const ALPN = "postgresql";
+
+/** How a session's byte stream reaches the proxy. */
+export interface SessionTransport {
+  /**
+   * The stream's own transport is the secure one (a WebSocket: the service's are `wss://`), so the
+   * session offers no TLS inside it (an SSL request is answered "N") and a plain login is let in
+   * whatever the emulator's rule for TCP logins. Default false: a TCP connection.
+   */
+  transportSecure?: boolean;
+}
 
 /** A refused login: the SQLSTATE and message the client sees. */
 export interface Refusal {
@@ -43,6 +65,8 @@ export interface ProxyTarget {
   inUse(database: string): () => void;
   /** Postgres's port and the password every API role has inside it. */
   upstream(): { port: number; password: string };
+  /** The endpoints' certificate and key, and whether a login without TLS is let in. */
+  tls(): { context: SecureContext; allowPlain: boolean };
 }
 
 /** The two listeners of one endpoint and their open sessions. */
@@ -70,13 +94,16 @@ export class EndpointProxy {
 
   /**
    * Runs one client session over `stream`, a connection from `address`, as the listeners do for a
-   * TCP connection; it counts among the endpoint's sessions.
+   * TCP connection (or as a WebSocket's, with `transportSecure`); it counts among the endpoint's
+   * sessions.
    */
-  accept(stream: Duplex, address: string): void {
+  accept(stream: Duplex, address: string, transport: SessionTransport = {}): void {
     this.#sessions.add(stream);
     stream.once("close", () => this.#sessions.delete(stream));
     stream.on("error", () => stream.destroy());
-    serve(stream, address, this.#endpointId, this.#target, this.#sessions).catch(() => stream.destroy());
+    serve(stream, address, transport, this.#endpointId, this.#target, this.#sessions).catch(() =>
+      stream.destroy(),
+    );
   }
 
   /** Ends every open session (a suspended compute drops its connections). */
@@ -105,26 +132,100 @@ export class EndpointProxy {
   }
 }
 
-/** One client connection from `address`: startup, password, then a byte pipe to the branch's database. */
+/**
+ * Wraps an accepted stream in TLS, server side, with `head` (bytes already read from it) handed
+ * back first; resolves once the handshake is done. The TLS socket and the accepted stream end together.
+ */
+function startTls(
+  raw: Duplex,
+  head: Buffer,
+  context: SecureContext,
+  sessions: Set<Duplex>,
+): Promise<TLSSocket> {
+  // Paused, the accepted stream keeps `head` buffered for the TLS socket to read first.
+  raw.pause();
+  if (head.length > 0) raw.unshift(head);
+  const secure = new TLSSocket(raw, { isServer: true, secureContext: context, ALPNProtocols: [ALPN] });
+  sessions.add(secure);
+  secure.on("error", () => secure.destroy());
+  secure.once("close", () => {
+    sessions.delete(secure);
+    raw.destroy();
+  });
+  raw.once("close", () => secure.destroy());
+  return new Promise((resolve, reject) => {
+    secure.once("secure", () => resolve(secure));
+    secure.once("close", () => reject(new Error("connection closed during the TLS handshake")));
+  });
+}
+
+/**
+ * One client connection from `address`: TLS (unless its transport is secure), startup, password,
+ * then a byte pipe to the branch's database.
+ */
 async function serve(
-  socket: Duplex,
+  raw: Duplex,
   address: string,
+  transport: SessionTransport,
   endpointId: string,
   target: ProxyTarget,
   sessions: Set<Duplex>,
 ) {
-  const client = new MessageReader(socket);
+  const transportSecure = transport.transportSecure ?? false;
+  const tls = target.tls();
+  let socket: Duplex = raw;
+  let client = new MessageReader(raw);
+  // Whether this proxy negotiated TLS on the stream.
+  let encrypted = false;
+  if ((await client.peek()) === TLS_HANDSHAKE) {
+    if (transportSecure) {
+      // The service takes it for a protocol violation: it has no TLS to offer there.
+      raw.end(fatalError("08P01", "TLS is not offered inside a WebSocket"));
+      return;
+    }
+    const direct = await startTls(raw, client.detach(), tls.context, sessions);
+    if (direct.alpnProtocol !== ALPN) {
+      direct.end(
+        fatalError(
+          "08P01",
+          "received direct SSL connection request without ALPN protocol negotiation extension",
+        ),
+      );
+      return;
+    }
+    socket = direct;
+    client = new MessageReader(direct);
+    encrypted = true;
+  }
   let packet = await client.untyped();
   let startup = parseStartup(packet);
-  // No TLS on loopback: answer "N" to SSL and GSS encryption requests, then read the real startup.
   while (startup.code === SSL_REQUEST || startup.code === GSSENC_REQUEST) {
-    socket.write("N");
+    if (encrypted) {
+      socket.end(fatalError("08P01", "encryption requested again inside an encrypted connection"));
+      return;
+    }
+    if (startup.code === GSSENC_REQUEST || transportSecure) {
+      // No GSSAPI encryption, as the service; and no TLS inside a WebSocket, as the service's
+      // WebSocket endpoint: the client asks for TLS next, or starts in clear.
+      socket.write("N");
+    } else {
+      // Bytes sent before the answer would pass for bytes sent over TLS: refused, as Postgres does.
+      if (client.detach().length > 0) {
+        raw.end(fatalError("08P01", "received unencrypted data after SSL request"));
+        return;
+      }
+      raw.write("S");
+      socket = await startTls(raw, Buffer.alloc(0), tls.context, sessions);
+      client = new MessageReader(socket);
+      encrypted = true;
+    }
     packet = await client.untyped();
     startup = parseStartup(packet);
   }
   const { port, password: upstreamPassword } = target.upstream();
   if (startup.code === CANCEL_REQUEST) {
-    // The key in a cancel request is Postgres's own (from BackendKeyData): pass it on as it is.
+    // Clients send cancel requests on a connection of their own, in clear or over TLS. The key in
+    // one is Postgres's own (from BackendKeyData): pass it on as it is.
     const length = Buffer.alloc(4);
     length.writeInt32BE(packet.length + 4, 0);
     const cancel = connect(port, "127.0.0.1", () => cancel.end(Buffer.concat([length, packet])));
@@ -136,6 +237,11 @@ async function serve(
     socket.end(
       fatalError("08P01", `unsupported frontend protocol ${startup.code >> 16}.${startup.code & 0xffff}`),
     );
+    return;
+  }
+  if (!encrypted && !transportSecure && !tls.allowPlain) {
+    // The service's own answer: an ERROR with the internal-error SQLSTATE, then the connection ends.
+    socket.end(errorResponse("ERROR", "XX000", INSECURE_CONNECTION));
     return;
   }
   const user = startup.params.get("user") ?? "";

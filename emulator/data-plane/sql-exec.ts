@@ -2,7 +2,7 @@ import type pg from "pg";
 import { type Json, paramText, textToJson } from "./pg-text";
 
 // Running SQL over HTTP's statements on a Postgres connection, and their results as the service
-// writes them (docs/api-rules.md §14): per statement `{rowAsArray, fields, rows, command, rowCount}`,
+// writes them (docs/api-rules.md §15): per statement `{rowAsArray, fields, rows, command, rowCount}`,
 // a batch in one transaction with the requested options, rolled back when a statement fails.
 
 /** One statement of a request body. */

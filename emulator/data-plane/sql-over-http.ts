@@ -11,7 +11,7 @@ import {
   type TransactionOptions,
 } from "./sql-exec";
 
-// SQL over HTTP, what the serverless driver's `neon()` sends (docs/api-rules.md §14): `POST /sql`
+// SQL over HTTP, what the serverless driver's `neon()` sends (docs/api-rules.md §15): `POST /sql`
 // with the connection string in `Neon-Connection-String` and a body of one statement
 // (`{query, params}`) or a batch (`{queries: [...]}`). The login is checked as the endpoints'
 // proxies check it (the role's password on the endpoint's branch, the project's network rules),

@@ -5,7 +5,7 @@ import type { EndpointProxy } from "./proxy";
 import { fatalError } from "./wire";
 
 // The Postgres protocol over WebSocket, what the serverless driver's `Pool` and `Client` speak
-// (docs/api-rules.md §14): each binary message carries bytes of one Postgres session, which runs
+// (docs/api-rules.md §15): each binary message carries bytes of one Postgres session, which runs
 // as a TCP connection to the endpoint's proxy does (startup, the role's password checked against
 // the emulator's state and the project's network rules, then bytes both ways), and counts among the
 // endpoint's sessions, so a suspend ends it. The endpoint is the one the `address` parameter
@@ -71,6 +71,8 @@ export class WebSocketEndpoint {
       );
       return;
     }
-    proxy.accept(stream, request.socket.remoteAddress ?? "");
+    // The service asks for no TLS inside a WebSocket (the driver sends none by default): the
+    // session is let in without it, whatever the rule for TCP logins.
+    proxy.accept(stream, request.socket.remoteAddress ?? "", { transportSecure: true });
   }
 }

@@ -4,31 +4,22 @@
 // leaves no database behind.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { dataPlaneRun } from "../emulator/helpers";
+import { dataPlaneRun, runSql } from "../emulator/helpers";
 import { collect, createStack, type E2eStack } from "./support/stack";
-
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-const count = async (uri: string) =>
-  (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
 
 describe(`e2e: branches the engine makes, served by the emulator's real Postgres${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   let parentUri: string;
+
+  /** Runs `sql` on a fresh connection to `uri`, verified against the emulator's CA, and returns the rows. */
+  const query = <T>(uri: string, sql: string) => runSql<T>(uri, emulator.caPath, sql);
+
+  const count = async (uri: string) =>
+    (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });

@@ -7,9 +7,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { runSql } from "../emulator/helpers";
 import { runCli } from "./support/kill";
 import { apiKeySecretsIn, collect, createStack, type E2eStack, ROOT } from "./support/stack";
 import { checkoutExample, EXAMPLE, type JobRun, readWorkflow, userOperationsOn } from "./support/workflow";
@@ -308,18 +308,8 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
   let emulator: RunningEmulator;
   let e2e: E2eStack | undefined;
 
-  /** Runs `statements` in order on a fresh connection to `uri`; returns the last one's rows. */
-  async function query<T>(uri: string, ...statements: string[]): Promise<T[]> {
-    const db = new Client({ connectionString: uri });
-    await db.connect();
-    try {
-      let rows: T[] = [];
-      for (const statement of statements) rows = (await db.query(statement)).rows as T[];
-      return rows;
-    } finally {
-      await db.end();
-    }
-  }
+  /** Runs `statements` in order on a fresh connection to `uri` (verifying the endpoint); returns the last one's rows. */
+  const query = <T>(uri: string, ...statements: string[]) => runSql<T>(uri, emulator.caPath, ...statements);
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });

@@ -99,7 +99,7 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       );
 
       // The app's migration, as the workflow's next step would run it.
-      assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);
+      assert.deepEqual(await runAppMigration(url, emulator.caPath), [{ who: roles[0]?.name, n: 1 }]);
 
       const raw = e2e.rawState();
       assert.ok(!raw.includes(url), "DATABASE_URL is in the state in plain text");

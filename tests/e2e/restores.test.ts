@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { dataPlaneRun } from "../emulator/helpers";
+import { dataPlaneRun, runSql, verifyFull } from "../emulator/helpers";
 import { runNeonctl } from "../emulator/neonctl-harness";
 import { runCli } from "./support/kill";
 import { collect, createStack, type E2eStack } from "./support/stack";
@@ -30,34 +30,26 @@ function plain(value: unknown): string {
   return typeof shown?.plaintext === "string" ? String(JSON.parse(shown.plaintext)) : String(value);
 }
 
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-/** Whether `uri` logs in and answers a query. */
-async function logsIn(uri: string): Promise<boolean> {
-  const db = new Client({ connectionString: uri });
-  try {
-    await db.connect();
-    await db.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await db.end().catch(() => undefined);
-  }
-}
-
 describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
+
+  /** Runs `sql` on a fresh connection to `uri`, verified against the emulator's CA, and returns the rows. */
+  const query = <T>(uri: string, sql: string) => runSql<T>(uri, emulator.caPath, sql);
+
+  /** Whether `uri` logs in (verifying the endpoint) and answers a query. */
+  async function logsIn(uri: string): Promise<boolean> {
+    const db = new Client({ connectionString: verifyFull(uri, emulator.caPath) });
+    try {
+      await db.connect();
+      await db.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  }
   let e2e: E2eStack;
   let cliConfig: string;
   const branchArgs: Record<string, unknown> = {

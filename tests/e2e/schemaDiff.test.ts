@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { api } from "../emulator/helpers";
+import { api, verifyFull } from "../emulator/helpers";
 import { projectIdle } from "../provider/support";
 import { copyProgram, pluginProgramEnv } from "./support/languages";
 import { collect, createStack, type E2eStack } from "./support/stack";
@@ -27,7 +27,9 @@ describe("e2e: getSchemaDiff invoked from a YAML program, through the provider p
     assert.equal(made.status, 201, made.text);
     featureId = made.body.branch.id;
     await projectIdle(emulator, DEMO.projectId);
-    const client = new Client({ connectionString: made.body.connection_uris[0].connection_uri });
+    const client = new Client({
+      connectionString: verifyFull(made.body.connection_uris[0].connection_uri, emulator.caPath),
+    });
     await client.connect();
     await client.query(
       "CREATE TABLE reviews (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text)",

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "pg";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
 
@@ -115,5 +116,38 @@ export function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return process.platform !== "linux";
+  }
+}
+
+/**
+ * `uri` as an app that verifies the endpoint connects with it: `sslmode=verify-full` against the
+ * emulator's CA (`sslrootcert`, read by the `pg` client and libpq alike). Throws without a CA
+ * (an emulator started without Postgres).
+ */
+export function verifyFull(uri: string, caPath: string | undefined): string {
+  if (caPath === undefined) throw new Error("the emulator serves no TLS: start it with postgres");
+  const url = new URL(uri);
+  url.searchParams.set("sslmode", "verify-full");
+  url.searchParams.set("sslrootcert", caPath);
+  return url.href;
+}
+
+/**
+ * Runs `statements` in order on a fresh connection to `uri`, the endpoint verified against the CA
+ * in `caPath` (`verifyFull`); answers the last one's rows and always ends the connection.
+ */
+export async function runSql<T = Json>(
+  uri: string,
+  caPath: string | undefined,
+  ...statements: string[]
+): Promise<T[]> {
+  const db = new Client({ connectionString: verifyFull(uri, caPath) });
+  await db.connect();
+  try {
+    let rows: T[] = [];
+    for (const statement of statements) rows = (await db.query(statement)).rows as T[];
+    return rows;
+  } finally {
+    await db.end();
   }
 }

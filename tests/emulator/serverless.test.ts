@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
 import { Client as NeonClient, neon, neonConfig, Pool } from "@neondatabase/serverless";
 import { Client } from "pg";
+import WebSocket from "ws";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { paramText, parseArray, textToJson } from "../../emulator/data-plane/pg-text";
-import { api, dataPlaneRun, type Json, newProject, untilIdle } from "./helpers";
+import { INSECURE_CONNECTION } from "../../emulator/data-plane/proxy";
+import { errorMessageOf, SSL_REQUEST, startupMessage } from "../../emulator/data-plane/wire";
+import { api, dataPlaneRun, type Json, newProject, untilIdle, verifyFull } from "./helpers";
 
 // The serverless driver from the npm registry, unchanged, against the emulator's endpoints: SQL over
 // HTTP (`neon()`, batched transactions) and the Postgres protocol over WebSocket (`Pool`, `Client`),
 // with the real Postgres behind them. The only settings are the ones the driver documents for a
-// local server (`fetchEndpoint`, `wsProxy`, `useSecureWebSocket`), taken from `emu.serverless`.
+// local server (`fetchEndpoint`, `wsProxy`, `useSecureWebSocket`), taken from `emu.serverless`; the
+// connection strings are the API's, `sslmode=require` included, as an app has them.
 
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<Error & Json> {
@@ -34,6 +38,30 @@ async function overWebSocket(uri: string, sql: string): Promise<Json[]> {
 /** A URI with another role and password. */
 const as = (uri: string, role: string, password: string) =>
   uri.replace(/\/\/[^@]+@/, `//${role}:${encodeURIComponent(password)}@`);
+
+/** A URI naming another database. */
+function onDatabase(uri: string, database: string): string {
+  const url = new URL(uri);
+  url.pathname = `/${database}`;
+  return url.href;
+}
+
+/** Sends each of `messages` on a WebSocket to `url`, one after the server's answer to the one before; the answers. */
+function exchange(url: string, messages: Buffer[]): Promise<Buffer[]> {
+  const socket = new WebSocket(url);
+  const answers: Buffer[] = [];
+  return new Promise<Buffer[]>((resolve, reject) => {
+    socket.once("open", () => socket.send(messages[0] as Buffer));
+    socket.on("message", (data) => {
+      answers.push(Buffer.from(data as Buffer));
+      const next = messages[answers.length];
+      if (next === undefined) resolve(answers);
+      else socket.send(next);
+    });
+    socket.once("error", reject);
+    socket.once("close", () => reject(new Error(`closed after ${answers.length} answers`)));
+  }).finally(() => socket.terminate());
+}
 
 describe(`the serverless driver against the emulator (real Postgres${dataPlaneRun()})`, function () {
   this.timeout(60_000);
@@ -199,7 +227,7 @@ describe(`the serverless driver against the emulator (real Postgres${dataPlaneRu
       await pool.end();
     }
     assert.deepEqual(await neon(uri)`select body from notes`, [{ body: "over websocket" }]);
-    const tcp = new Client({ connectionString: uri });
+    const tcp = new Client({ connectionString: verifyFull(uri, emu.caPath) });
     await tcp.connect();
     try {
       assert.deepEqual((await tcp.query("SELECT body FROM notes")).rows, [{ body: "over websocket" }]);
@@ -207,6 +235,42 @@ describe(`the serverless driver against the emulator (real Postgres${dataPlaneRu
       await tcp.end();
     }
     await neon(uri)`delete from notes`;
+  });
+
+  it("takes the API's connection string (sslmode=require) over WebSocket without TLS inside it, while TCP refuses a login in clear", async () => {
+    assert.equal(new URL(uri).searchParams.get("sslmode"), "require");
+    const plain = new URL(uri);
+    plain.searchParams.set("sslmode", "disable");
+    const tcp = new Client({ connectionString: plain.href });
+    tcp.on("error", () => undefined);
+    assert.equal((await rejection(tcp.connect())).message, INSECURE_CONNECTION);
+    // The driver sends no SSL request inside a WebSocket (forceDisablePgSSL), and the login goes through.
+    assert.deepEqual(await overWebSocket(uri, "SELECT current_user AS who"), [{ who: "neondb_owner" }]);
+    // A client that asks anyway is told "no", as the service tells it there, and goes on in clear:
+    // the next answer is the password request, not the refusal a TCP login in clear gets.
+    const { hostname, port, username } = new URL(uri);
+    const request = Buffer.alloc(8);
+    request.writeInt32BE(8, 0);
+    request.writeInt32BE(SSL_REQUEST, 4);
+    const startup = startupMessage(
+      new Map([
+        ["user", username],
+        ["database", "neondb"],
+      ]),
+    );
+    const [answer, next] = await exchange(`ws://${emu.serverless?.wsProxy}?address=${hostname}:${port}`, [
+      request,
+      startup,
+    ]);
+    assert.equal(answer?.toString("latin1"), "N");
+    assert.equal(next?.subarray(0, 1).toString("latin1"), "R", "an authentication request");
+    assert.equal(next?.readInt32BE(5), 3, "the password in clear");
+    // TLS started at once inside a WebSocket (a ClientHello's first bytes) is refused.
+    const [hello] = await exchange(`ws://${emu.serverless?.wsProxy}?address=${hostname}:${port}`, [
+      Buffer.from([0x16, 0x03, 0x01, 0x00, 0x00]),
+    ]);
+    assert.equal(hello?.subarray(0, 1).toString("latin1"), "E");
+    assert.equal(errorMessageOf(hello?.subarray(5) as Buffer), "TLS is not offered inside a WebSocket");
   });
 
   it("runs a Client over WebSocket, pipelined or not, whose session a suspend ends", async () => {
@@ -280,7 +344,7 @@ describe(`the serverless driver against the emulator (real Postgres${dataPlaneRu
     named.host = endpoint.host as string;
     assert.match(named.hostname, /^ep-[^.]+\./);
     assert.deepEqual(await neon(named.href)`select current_user as who`, [{ who: "neondb_owner" }]);
-    const nowhere = await rejection(neon(uri.replace(/\/neondb$/, "/nowhere"))`select 1`);
+    const nowhere = await rejection(neon(onDatabase(uri, "nowhere"))`select 1`);
     assert.deepEqual([nowhere.code, nowhere.message], ["3D000", 'database "nowhere" does not exist']);
     const elsewhere = new URL(uri);
     elsewhere.port = "1";
