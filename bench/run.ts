@@ -16,6 +16,7 @@ import { benchPlugin } from "./plugin";
 import { benchPluginStart } from "./pluginStart";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
+import { benchServerless } from "./serverless";
 import { benchStacks } from "./stacks";
 import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
@@ -23,7 +24,7 @@ import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -183,6 +184,10 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(14)) {
+      log("bench 14: the serverless driver (SQL over HTTP, WebSocket) against TCP on one endpoint");
+      print(14, await benchServerless({ n: args.quick ? 200 : 1_000, runs, log }));
     }
   } finally {
     disposeProject();

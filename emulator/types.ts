@@ -1,4 +1,5 @@
 import type { Clock } from "./clock";
+import type { ServerlessSettings } from "./data-plane/serverless";
 import type { FaultResponse } from "./faults";
 import type { LimitSettings } from "./limits";
 import type { OperationMatch, OperationView, ScriptedOutcome } from "./operations";
@@ -87,6 +88,11 @@ export interface RunningEmulator {
   caPath?: string;
   /** With `postgres`: that CA certificate, PEM. */
   caCertificate?: string;
+  /**
+   * With `postgres`: the serverless driver's settings that reach the endpoints, SQL over HTTP and
+   * Postgres over WebSocket (`Object.assign(neonConfig, emu.serverless)`).
+   */
+  serverless?: ServerlessSettings;
   /** Test and console controls. */
   control: EmulatorControl;
 }

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
 import type { SecureContext } from "node:tls";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
@@ -12,9 +13,11 @@ import { reservedRoleName, SERVICE_ROLES } from "../rules";
 type DataHolder = Pick<BranchRecord, "id" | "databases"> & { parent_id?: string | undefined };
 
 import { type EndpointCertificates, endpointCertificates } from "./certificates";
+import { HttpConnectionPool } from "./http-pool";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import { EndpointProxy, type ProxyTarget, type Refusal } from "./proxy";
 import { dumpSchema } from "./schema";
+import { ServerlessListener, type ServerlessSettings } from "./serverless";
 
 // The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
 // the truth; `sync()` brings Postgres to it after every API request (and before every login):
@@ -24,7 +27,8 @@ import { dumpSchema } from "./schema";
 //             from the source the last change named (a parent, a restore source) or created empty;
 //             and per (snapshot, database), "<snapshot id>/<database id>", copied when it is taken
 //   endpoints one EndpointProxy each (direct and pooled loopback ports), serving TLS with a
-//             certificate the emulator's own CA signs (certificates.ts)
+//             certificate the emulator's own CA signs (certificates.ts), and one listener for all
+//             of them for the serverless driver (SQL over HTTP, Postgres over WebSocket)
 // Postgres cannot copy a database while anyone is connected to it, so a copy first ends the
 // source's sessions; the proxies wait for the copy (they sync before opening a session).
 // History: Postgres keeps none, so the plane keeps, per database, the last moment its schema may
@@ -93,6 +97,9 @@ export class DataPlane implements ProxyTarget {
   readonly #copies = new Map<string, CopySource>();
   readonly #activity = new Map<string, Activity>();
   readonly #proxies = new Map<string, EndpointProxy>();
+  /** The connections SQL over HTTP runs its statements on. */
+  readonly pool: HttpConnectionPool;
+  #serverless: ServerlessListener | undefined;
   /** How many of each endpoint's operations the last sync saw. */
   readonly #opsSeen = new Map<string, number>();
   #queue: Promise<void> = Promise.resolve();
@@ -110,6 +117,7 @@ export class DataPlane implements ProxyTarget {
     this.#admin = admin;
     this.#certificates = certificates;
     this.#allowPlain = allowPlain;
+    this.pool = new HttpConnectionPool((role, database) => server.connectRole(role, database));
   }
 
   /**
@@ -130,7 +138,13 @@ export class DataPlane implements ProxyTarget {
         `CREATE ROLE ${GROUP} NOLOGIN CREATEDB CREATEROLE IN ROLE pg_read_all_data, pg_write_all_data, pg_signal_backend`,
       );
       const plane = new DataPlane(ctx, server, admin, certificates, options.allowPlainConnections ?? false);
-      await plane.sync();
+      try {
+        await plane.sync();
+        plane.#serverless = await ServerlessListener.open(plane);
+      } catch (error) {
+        await plane.stop();
+        throw error;
+      }
       return plane;
     } catch (error) {
       await server?.stop();
@@ -179,6 +193,32 @@ export class DataPlane implements ProxyTarget {
     const proxy = this.#proxies.get(endpointId);
     if (!proxy) return undefined;
     return { host: "127.0.0.1", port: pooled ? proxy.ports.pooled : proxy.ports.direct };
+  }
+
+  /** What the serverless driver's `neonConfig` needs to reach this data plane's endpoints. */
+  get serverless(): ServerlessSettings | undefined {
+    return this.#serverless?.settings;
+  }
+
+  /**
+   * The endpoint a connection string's host and port name: on loopback, the endpoint whose direct or
+   * pooled port it is; a host name names the endpoint its first label is (less `-pooler`), as the
+   * service reads it. Undefined when neither says.
+   */
+  endpointAt(host: string, port: number | undefined): string | undefined {
+    if (isIP(host) !== 0 || host === "localhost") {
+      for (const [id, proxy] of this.#proxies) {
+        if (port !== undefined && (proxy.ports.direct === port || proxy.ports.pooled === port)) return id;
+      }
+      return undefined;
+    }
+    const label = host.split(".")[0] ?? "";
+    return label.endsWith("-pooler") ? label.slice(0, -"-pooler".length) : label;
+  }
+
+  /** The front door of an endpoint, once a sync has seen it. */
+  proxyOf(endpointId: string): EndpointProxy | undefined {
+    return this.#proxies.get(endpointId);
   }
 
   /** Brings Postgres and the proxies to the emulator's state; calls run one after another. */
@@ -276,6 +316,8 @@ export class DataPlane implements ProxyTarget {
     if (this.#stopped) return;
     this.#stopped = true;
     await this.#queue;
+    await this.#serverless?.close();
+    this.pool.close();
     await Promise.all([...this.#proxies.values()].map((p) => p.close()));
     this.#proxies.clear();
     await this.#admin.end().catch(() => undefined);
@@ -320,6 +362,7 @@ export class DataPlane implements ProxyTarget {
     this.#copies.clear();
     for (const physical of [...this.#databases.keys()]) {
       if (wanted.has(physical)) continue;
+      this.pool.drop({ database: physical });
       await this.#admin.query(`DROP DATABASE IF EXISTS ${quote(physical)} WITH (FORCE)`);
       this.#databases.delete(physical);
       this.#activity.delete(physical);
@@ -327,6 +370,7 @@ export class DataPlane implements ProxyTarget {
     for (const name of [...this.#roles]) {
       if (roles.has(name)) continue;
       // A role that still owns objects somewhere stays in Postgres; the proxies no longer admit it.
+      this.pool.drop({ role: name });
       await this.#admin.query(`DROP ROLE IF EXISTS ${quote(name)}`).then(
         () => this.#roles.delete(name),
         () => undefined,
@@ -379,6 +423,7 @@ export class DataPlane implements ProxyTarget {
 
   /** Copies a database; its sessions end first, and again if one slipped in meanwhile. */
   async #copy(statement: string, template: string): Promise<void> {
+    this.pool.drop({ database: template });
     for (let attempt = 1; ; attempt++) {
       await this.#admin.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
@@ -431,6 +476,7 @@ export class DataPlane implements ProxyTarget {
       if (store.endpoints.has(id)) continue;
       this.#proxies.delete(id);
       this.#opsSeen.delete(id);
+      this.pool.drop({ endpointId: id });
       await proxy.close();
     }
     for (const endpoint of store.endpoints.values()) {
@@ -442,7 +488,10 @@ export class DataPlane implements ProxyTarget {
       // A suspend asked since the last look ends the compute's sessions, as the service's does.
       const seen = this.#opsSeen.get(endpoint.id);
       const fresh = seen === undefined ? [] : endpoint.op_ids.slice(seen);
-      if (fresh.some((id) => store.operations.get(id)?.action === "suspend_compute")) proxy.dropSessions();
+      if (fresh.some((id) => store.operations.get(id)?.action === "suspend_compute")) {
+        proxy.dropSessions();
+        this.pool.drop({ endpointId: endpoint.id });
+      }
       this.#opsSeen.set(endpoint.id, endpoint.op_ids.length);
     }
   }

@@ -124,7 +124,12 @@ export interface PostgresServer {
   admin: { user: string; password: string };
   /** Connects to `database` as the superuser; the connection's late errors are ignored (the caller ends it). */
   connectAdmin(database: string): Promise<pg.Client>;
-  /** The password every role the API creates has inside Postgres; only the endpoints' proxies use it. */
+  /** Connects to `database` as an API role, with the password only the emulator knows; late errors as above. */
+  connectRole(role: string, database: string): Promise<pg.Client>;
+  /**
+   * The password every role the API creates has inside Postgres; only the endpoints' proxies and SQL
+   * over HTTP use it.
+   */
   rolePassword: string;
   pid: number;
   /** Stops the server (fast shutdown) and removes its data folder. */
@@ -232,22 +237,19 @@ export async function startPostgres(packages: PostgresPackages): Promise<Postgre
     });
     const pid = child.pid as number;
     let stopping: Promise<void> | undefined;
+    const rolePassword = randomBytes(18).toString("base64url");
+    const connect = async (user: string, password: string, database: string) => {
+      const client = new packages.pg.Client({ host: "127.0.0.1", port, user, password, database });
+      client.on("error", () => undefined);
+      await client.connect();
+      return client;
+    };
     return {
       port,
       admin,
-      async connectAdmin(database) {
-        const client = new packages.pg.Client({
-          host: "127.0.0.1",
-          port,
-          user: admin.user,
-          password: admin.password,
-          database,
-        });
-        client.on("error", () => undefined);
-        await client.connect();
-        return client;
-      },
-      rolePassword: randomBytes(18).toString("base64url"),
+      connectAdmin: (database) => connect(admin.user, admin.password, database),
+      connectRole: (role, database) => connect(role, rolePassword, database),
+      rolePassword,
       pid,
       stop() {
         stopping ??= new Promise<void>((resolve) => {

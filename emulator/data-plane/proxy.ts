@@ -1,4 +1,5 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server } from "node:net";
+import type { Duplex } from "node:stream";
 import { type SecureContext, TLSSocket } from "node:tls";
 import {
   authCode,
@@ -23,12 +24,24 @@ import {
 // the emulator's state for the endpoint's branch, then opens the branch's copy of the database on
 // the one Postgres server (in clear, over loopback) and copies bytes both ways. A login without
 // TLS is refused with the service's words unless the emulator allows plain connections
-// (docs/api-rules.md §14).
+// (docs/api-rules.md §14). A session runs over any byte stream: a TCP socket of the listeners, or
+// a WebSocket's (`websocket.ts`), which carries the session without TLS inside it, as the
+// service's WebSocket endpoint does (docs/api-rules.md §15).
 
 /** The service's answer to a login that did not ask for TLS. */
 export const INSECURE_CONNECTION = "connection is insecure (try using `sslmode=require`)";
 /** The protocol name a client that starts TLS at once must offer (ALPN), as Postgres requires. */
 const ALPN = "postgresql";
+
+/** How a session's byte stream reaches the proxy. */
+export interface SessionTransport {
+  /**
+   * The stream's own transport is the secure one (a WebSocket: the service's are `wss://`), so the
+   * session offers no TLS inside it (an SSL request is answered "N") and a plain login is let in
+   * whatever the emulator's rule for TCP logins. Default false: a TCP connection.
+   */
+  transportSecure?: boolean;
+}
 
 /** A refused login: the SQLSTATE and message the client sees. */
 export interface Refusal {
@@ -59,22 +72,38 @@ export interface ProxyTarget {
 /** The two listeners of one endpoint and their open sessions. */
 export class EndpointProxy {
   readonly #servers: Server[] = [];
-  readonly #sessions = new Set<Socket>();
+  readonly #sessions = new Set<Duplex>();
   /** Ports of the direct and pooled listeners. */
   readonly ports = { direct: 0, pooled: 0 };
+  readonly #endpointId: string;
+  readonly #target: ProxyTarget;
 
-  private constructor() {}
+  private constructor(endpointId: string, target: ProxyTarget) {
+    this.#endpointId = endpointId;
+    this.#target = target;
+  }
 
   /** Opens both listeners on 127.0.0.1, on free ports. */
   static async open(endpointId: string, target: ProxyTarget): Promise<EndpointProxy> {
-    const proxy = new EndpointProxy();
-    const [direct, pooled] = await Promise.all([
-      proxy.#listen(endpointId, target),
-      proxy.#listen(endpointId, target),
-    ]);
+    const proxy = new EndpointProxy(endpointId, target);
+    const [direct, pooled] = await Promise.all([proxy.#listen(), proxy.#listen()]);
     proxy.ports.direct = direct;
     proxy.ports.pooled = pooled;
     return proxy;
+  }
+
+  /**
+   * Runs one client session over `stream`, a connection from `address`, as the listeners do for a
+   * TCP connection (or as a WebSocket's, with `transportSecure`); it counts among the endpoint's
+   * sessions.
+   */
+  accept(stream: Duplex, address: string, transport: SessionTransport = {}): void {
+    this.#sessions.add(stream);
+    stream.once("close", () => this.#sessions.delete(stream));
+    stream.on("error", () => stream.destroy());
+    serve(stream, address, transport, this.#endpointId, this.#target, this.#sessions).catch(() =>
+      stream.destroy(),
+    );
   }
 
   /** Ends every open session (a suspended compute drops its connections). */
@@ -88,14 +117,11 @@ export class EndpointProxy {
     await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 
-  #listen(endpointId: string, target: ProxyTarget): Promise<number> {
+  #listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      const server = createServer((socket) => {
-        this.#sessions.add(socket);
-        socket.once("close", () => this.#sessions.delete(socket));
-        socket.on("error", () => socket.destroy());
-        serve(socket, endpointId, target, this.#sessions).catch(() => socket.destroy());
-      });
+      const server = createServer({ noDelay: true }, (socket) =>
+        this.accept(socket, socket.remoteAddress ?? ""),
+      );
       this.#servers.push(server);
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => {
@@ -107,16 +133,16 @@ export class EndpointProxy {
 }
 
 /**
- * Wraps an accepted socket in TLS, server side, with `head` (bytes already read from it) handed
- * back first; resolves once the handshake is done. The TLS socket and the accepted one end together.
+ * Wraps an accepted stream in TLS, server side, with `head` (bytes already read from it) handed
+ * back first; resolves once the handshake is done. The TLS socket and the accepted stream end together.
  */
 function startTls(
-  raw: Socket,
+  raw: Duplex,
   head: Buffer,
   context: SecureContext,
-  sessions: Set<Socket>,
+  sessions: Set<Duplex>,
 ): Promise<TLSSocket> {
-  // Paused, the accepted socket keeps `head` buffered for the TLS socket to read first.
+  // Paused, the accepted stream keeps `head` buffered for the TLS socket to read first.
   raw.pause();
   if (head.length > 0) raw.unshift(head);
   const secure = new TLSSocket(raw, { isServer: true, secureContext: context, ALPNProtocols: [ALPN] });
@@ -133,14 +159,30 @@ function startTls(
   });
 }
 
-/** One client connection: TLS, startup, password, then a byte pipe to the branch's database. */
-async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessions: Set<Socket>) {
-  const address = raw.remoteAddress ?? "";
+/**
+ * One client connection from `address`: TLS (unless its transport is secure), startup, password,
+ * then a byte pipe to the branch's database.
+ */
+async function serve(
+  raw: Duplex,
+  address: string,
+  transport: SessionTransport,
+  endpointId: string,
+  target: ProxyTarget,
+  sessions: Set<Duplex>,
+) {
+  const transportSecure = transport.transportSecure ?? false;
   const tls = target.tls();
-  let socket: Socket = raw;
+  let socket: Duplex = raw;
   let client = new MessageReader(raw);
-  let secure = false;
+  // Whether this proxy negotiated TLS on the stream.
+  let encrypted = false;
   if ((await client.peek()) === TLS_HANDSHAKE) {
+    if (transportSecure) {
+      // The service takes it for a protocol violation: it has no TLS to offer there.
+      raw.end(fatalError("08P01", "TLS is not offered inside a WebSocket"));
+      return;
+    }
     const direct = await startTls(raw, client.detach(), tls.context, sessions);
     if (direct.alpnProtocol !== ALPN) {
       direct.end(
@@ -153,17 +195,18 @@ async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessi
     }
     socket = direct;
     client = new MessageReader(direct);
-    secure = true;
+    encrypted = true;
   }
   let packet = await client.untyped();
   let startup = parseStartup(packet);
   while (startup.code === SSL_REQUEST || startup.code === GSSENC_REQUEST) {
-    if (secure) {
+    if (encrypted) {
       socket.end(fatalError("08P01", "encryption requested again inside an encrypted connection"));
       return;
     }
-    if (startup.code === GSSENC_REQUEST) {
-      // No GSSAPI encryption, as the service: the client asks for TLS next, or starts in clear.
+    if (startup.code === GSSENC_REQUEST || transportSecure) {
+      // No GSSAPI encryption, as the service; and no TLS inside a WebSocket, as the service's
+      // WebSocket endpoint: the client asks for TLS next, or starts in clear.
       socket.write("N");
     } else {
       // Bytes sent before the answer would pass for bytes sent over TLS: refused, as Postgres does.
@@ -174,7 +217,7 @@ async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessi
       raw.write("S");
       socket = await startTls(raw, Buffer.alloc(0), tls.context, sessions);
       client = new MessageReader(socket);
-      secure = true;
+      encrypted = true;
     }
     packet = await client.untyped();
     startup = parseStartup(packet);
@@ -196,7 +239,7 @@ async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessi
     );
     return;
   }
-  if (!secure && !tls.allowPlain) {
+  if (!encrypted && !transportSecure && !tls.allowPlain) {
     // The service's own answer: an ERROR with the internal-error SQLSTATE, then the connection ends.
     socket.end(errorResponse("ERROR", "XX000", INSECURE_CONNECTION));
     return;
@@ -219,7 +262,9 @@ async function serve(raw: Socket, endpointId: string, target: ProxyTarget, sessi
   const params = new Map([...startup.params].filter(([key]) => !key.startsWith("_pq_.")));
   params.set("user", user);
   params.set("database", admitted.database);
-  const upstream = connect(port, "127.0.0.1");
+  // Bytes go on at once: a client that writes a query's messages one by one (the serverless driver
+  // over WebSocket) would otherwise wait for Postgres's delayed acknowledgement (Nagle's algorithm).
+  const upstream = connect({ port, host: "127.0.0.1", noDelay: true });
   sessions.add(upstream);
   upstream.once("close", () => {
     sessions.delete(upstream);

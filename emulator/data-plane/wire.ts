@@ -1,4 +1,4 @@
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 
 // The few Postgres wire-protocol messages of the startup phase (the protocol's "Message Formats"):
 // the endpoint proxies read the client's StartupMessage and password and send a password
@@ -14,9 +14,9 @@ export const CANCEL_REQUEST = 80_877_102;
 /** The first byte of a TLS handshake record: a client that starts TLS at once (`sslnegotiation=direct`). */
 export const TLS_HANDSHAKE = 0x16;
 
-/** Reads whole messages from a socket until `detach()`, which returns the bytes not yet read. */
+/** Reads whole messages from a byte stream until `detach()`, which returns the bytes not yet read. */
 export class MessageReader {
-  readonly #socket: Socket;
+  readonly #socket: Duplex;
   #buffer: Buffer = Buffer.alloc(0);
   #wake: (() => void) | undefined;
   #closed = false;
@@ -29,7 +29,7 @@ export class MessageReader {
     this.#wake?.();
   };
 
-  constructor(socket: Socket) {
+  constructor(socket: Duplex) {
     this.#socket = socket;
     socket.on("data", this.#onData);
     socket.on("close", this.#onClose);

@@ -3,11 +3,11 @@
 // reset brings the parent's data back, a password reset locks the old password out, and destroy
 // leaves no database behind.
 import * as assert from "node:assert/strict";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { dataPlaneRun, runSql } from "../emulator/helpers";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 describe(`e2e: branches the engine makes, served by the emulator's real Postgres${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
@@ -31,17 +31,15 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
     );
     await query(parentUri, "CREATE TABLE items (id int PRIMARY KEY, note text)");
     await query(parentUri, "INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-    e2e = await createStack({
-      workDir: path.join(__dirname, "fixtures/data-plane"),
+    e2e = await programStack({
+      workDir: fixture("data-plane"),
+      emulator,
       stackName: `e2e-data-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
       config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 

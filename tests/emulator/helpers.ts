@@ -63,6 +63,30 @@ export function api(emulator: RunningEmulator, key?: string) {
   };
 }
 
+/** Waits until `project` has no unfinished operation, polling every 10 ms. */
+export async function untilIdle(http: ReturnType<typeof api>, project: string): Promise<void> {
+  const done = ["finished", "cancelled", "skipped", "error"];
+  for (;;) {
+    const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
+    if (ops.every((op) => done.includes(op.status))) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Creates a project named `name`; its id, its default branch's id and its first connection URI. */
+export async function newProject(
+  http: ReturnType<typeof api>,
+  name: string,
+): Promise<{ project: string; branch: string; uri: string }> {
+  const created = await http.post("/projects", { project: { name } });
+  if (created.status !== 201) throw new Error(`POST /projects answered ${created.status}: ${created.text}`);
+  return {
+    project: created.body.project.id,
+    branch: created.body.branch.id,
+    uri: created.body.connection_uris[0].connection_uri,
+  };
+}
+
 /** Starts an emulator with a manual clock and quick operations unless told otherwise. */
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ clock: "manual", opDurationMs: 100, ...options });
