@@ -2,12 +2,14 @@
 // data plane on the machine's own Postgres (--postgres-bin), and the demo's flow goes through it:
 // production's rows in the default branch, a branch made over the API, the app connecting with its
 // connection string (sslmode=require, verified with the CA the emulator prints and serves),
-// writing and reading rows; SIGTERM stops it with its Postgres.
+// writing and reading rows, the serverless driver reaching the same branch; SIGTERM stops it with
+// its Postgres.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Client as NeonClient, neon, neonConfig } from "@neondatabase/serverless";
 import { DEMO } from "../../emulator";
 import { emulatorArchiveName } from "../../scripts/release/emulator";
 import { call, dataPlaneRun, runSql } from "../emulator/helpers";
@@ -76,7 +78,7 @@ describe("the release's clouddb-emulator binary (linux-amd64), with no Node.js o
       if (machine === undefined) this.skip();
     });
 
-    it("serves the demo's flow: a branch made over the API connects with its connection string, verified with the CA it prints and serves; SIGTERM stops it and its Postgres", async () => {
+    it("serves the demo's flow: a branch made over the API connects with its connection string, verified with the CA it prints and serves, and through the serverless driver; SIGTERM stops it and its Postgres", async () => {
       const out = output(emulator(["--postgres-bin", machine as string, "--op-duration-ms", "10"]));
       const [, url] = await out.line(/^clouddb-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
       const [, pid] = await out.line(/postgres \(pid (\d+)\)/);
@@ -130,6 +132,31 @@ describe("the release's clouddb-emulator binary (linux-amd64), with no Node.js o
         [{ n: 3 }],
         "the branch's rows are its own",
       );
+
+      // An edge app's serverless driver, set as the emulator prints, over HTTP and over WebSocket.
+      const [, fetchEndpoint, wsProxy] = await out.line(
+        /neonConfig\.fetchEndpoint = "([^"]+)"; neonConfig\.wsProxy = "([^"]+)"; neonConfig\.useSecureWebSocket = false/,
+      );
+      const saved = {
+        fetchEndpoint: neonConfig.fetchEndpoint,
+        wsProxy: neonConfig.wsProxy,
+        useSecureWebSocket: neonConfig.useSecureWebSocket,
+      };
+      Object.assign(neonConfig, { fetchEndpoint, wsProxy, useSecureWebSocket: false });
+      try {
+        assert.deepEqual(await neon(uri)`SELECT count(*)::int AS n FROM notes`, [{ n: 4 }]);
+        const ws = new NeonClient(uri);
+        await ws.connect();
+        try {
+          assert.deepEqual((await ws.query("SELECT body FROM notes WHERE id = 4")).rows, [
+            { body: "test fixture" },
+          ]);
+        } finally {
+          await ws.end();
+        }
+      } finally {
+        Object.assign(neonConfig, saved);
+      }
 
       (child as ChildProcess).kill("SIGTERM");
       assert.equal(await exited(child as ChildProcess), 0, out.text());
