@@ -101,7 +101,8 @@ async function main(): Promise<void> {
   process.stdout.write(`clouddb-emulator listening on ${emulator.url}\n`);
   if (emulator.postgres) {
     process.stdout.write(
-      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n`,
+      `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n` +
+        `  postgres data: ${emulator.postgres.folder}${options.stateFile === undefined ? " (removed at stop)" : ""}\n`,
     );
   }
   if (options.seed === "demo") {

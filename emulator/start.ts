@@ -115,7 +115,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
-  if (options.postgres ?? seed?.postgres ?? false) ctx.data = await DataPlane.start(ctx);
+  if (options.postgres ?? seed?.postgres ?? false) {
+    // With a state file the rows come back with the state: Postgres's folder is kept beside it
+    // (and cleared when the state file is new, so no other state's rows are taken in).
+    ctx.data = await DataPlane.start(
+      ctx,
+      stateFile === undefined ? {} : { keptAt: `${stateFile}.pgdata`, fresh: saved === undefined },
+    );
+  }
   const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
@@ -134,7 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `${origin}${API_PREFIX}`,
     origin,
     control,
-    ...(data === undefined ? {} : { postgres: { pid: data.pid } }),
+    ...(data === undefined ? {} : { postgres: { pid: data.pid, folder: data.folder } }),
     stop() {
       stopping ??= (async () => {
         try {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { Client } from "pg";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
 
 // Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
@@ -92,4 +93,67 @@ export function alive(pid: number): boolean {
   } catch {
     return process.platform !== "linux";
   }
+}
+
+/** Runs one query on a fresh connection made from a URI (the data plane's), then closes it. */
+export async function pgQuery(uri: string, sql: string): Promise<Json[]> {
+  const client = new Client({ connectionString: uri });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits until the project has no unfinished operation (a few milliseconds each with a short `opDurationMs`). */
+export async function waitIdle(http: ReturnType<typeof api>, project: string): Promise<void> {
+  for (;;) {
+    const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
+    if (ops.every((op) => ["finished", "cancelled", "skipped", "error"].includes(op.status))) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Makes a branch (`branch` is the request's `branch` object) with a read-write compute once the project is idle; throws unless 201. */
+export async function branchWithCompute(
+  http: ReturnType<typeof api>,
+  project: string,
+  branch: Json,
+): Promise<{ id: string; uri: string; parentLsn: string }> {
+  await waitIdle(http, project);
+  const created = await http.post(`/projects/${project}/branches`, {
+    branch,
+    endpoints: [{ type: "read_write" }],
+  });
+  if (created.status !== 201) throw new Error(`branch not created: ${created.status} ${created.text}`);
+  return {
+    id: created.body.branch.id,
+    uri: created.body.connection_uris[0].connection_uri,
+    parentLsn: created.body.branch.parent_lsn,
+  };
+}
+
+/** An emulator with the data plane (quick operations, no limits) and a new project of the demo user: its ids and the main branch's URI. */
+export async function dataPlaneProject(name: string): Promise<{
+  emu: RunningEmulator;
+  http: ReturnType<typeof api>;
+  project: string;
+  main: string;
+  mainUri: string;
+}> {
+  const emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
+  const http = api(emu, DEMO.personalKey);
+  const created = await http.post("/projects", { project: { name } });
+  if (created.status !== 201) {
+    await emu.stop();
+    throw new Error(`project not created: ${created.status} ${created.text}`);
+  }
+  return {
+    emu,
+    http,
+    project: created.body.project.id,
+    main: created.body.branch.id,
+    mainUri: created.body.connection_uris[0].connection_uri,
+  };
 }

