@@ -139,10 +139,14 @@ export async function claimFolder(folder: DataFolder): Promise<void> {
   }
 }
 
-/** Releases the folder: removes it when it is temporary, else only the lock. */
+/** Releases the folder: removes it when it is temporary, else the lock when it is this process's. */
 export function releaseFolder(folder: DataFolder): void {
-  if (folder.kept) rmSync(join(folder.root, "emulator.pid"), { force: true });
-  else rmSync(folder.root, { recursive: true, force: true });
+  if (!folder.kept) {
+    rmSync(folder.root, { recursive: true, force: true });
+    return;
+  }
+  const lock = join(folder.root, "emulator.pid");
+  if (existsSync(lock) && Number(readFileSync(lock, "utf8")) === process.pid) rmSync(lock, { force: true });
 }
 
 /** What a copy of a cluster leaves out: what Postgres rebuilds or must not find in a copy. */
