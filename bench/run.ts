@@ -14,6 +14,7 @@ import { benchListing } from "./listing";
 import { benchPersonalKeys } from "./personal-keys";
 import { benchPlugin } from "./plugin";
 import { benchPluginStart } from "./pluginStart";
+import { benchPointInTime } from "./point-in-time";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
 import { benchStacks } from "./stacks";
@@ -23,7 +24,7 @@ import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -147,6 +148,10 @@ async function main(): Promise<void> {
     if (args.only.has(10)) {
       log("bench 10: branch creation with data (data plane)");
       print(10, await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
+    }
+    if (args.only.has(14)) {
+      log("bench 14: a branch from a point of history (data plane)");
+      print(14, await benchPointInTime({ mb: args.quick ? 10 : 50, branches: args.quick ? 1 : 3, log }));
     }
     if (args.only.has(11)) {
       log("bench 11: the provider plugin against the dynamic provider");

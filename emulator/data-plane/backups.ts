@@ -15,7 +15,7 @@ import type { PostgresServer } from "./postgres";
 // is stopped and removed. One backup or recovery runs at a time.
 
 /** Bytes of WAL after which a new base backup is taken. */
-export const BACKUP_EVERY = 64n * 1024n * 1024n;
+export const BACKUP_EVERY = 16n * 1024n * 1024n;
 
 /** A base backup in the folder: its files, and the WAL positions it spans. */
 interface BaseBackup {
