@@ -11,7 +11,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --host HOST                 interface to bind (default 127.0.0.1)
   --port PORT                 port (default 0: a free port)
   --seed demo|empty|FILE      initial account (default demo); ignored when --state-file exists
-  --state-file FILE           keep state in FILE across restarts
+  --state-file FILE           keep state in FILE across restarts (with --postgres the rows
+                              too, in FILE.pgdata)
   --op-duration-ms N          operation duration (default 1000)
   --time-scale X              run operations X times faster than wall time (default 1)
   --refusal-status N          status for refused branch deletions (default 422)
