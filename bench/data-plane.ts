@@ -6,6 +6,7 @@
 
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../emulator";
+import { verifyFull } from "../tests/emulator/helpers";
 import { fmt, median, secs, type Table } from "./support/stats";
 
 interface Measured {
@@ -54,7 +55,8 @@ async function measure(mb: number, branches: number, log: (line: string) => void
     const created = await http(emu, "POST", "/projects", { project: { name: `bench-${mb}mb` } });
     const project = created.project.id as string;
     const main = created.branch.id as string;
-    const uri = created.connection_uris[0].connection_uri as string;
+    // Every connection verifies the endpoint's certificate, as an app's does (a TLS handshake each).
+    const uri = verifyFull(created.connection_uris[0].connection_uri as string, emu.caPath);
     // About 300 bytes a row on disk (a 256-character text and the tuple overhead).
     const rows = Math.round((mb * 1024 * 1024) / 300);
     await sql(uri, "CREATE TABLE items (id bigserial PRIMARY KEY, payload text NOT NULL)");
@@ -72,7 +74,7 @@ async function measure(mb: number, branches: number, log: (line: string) => void
       database: { name: "scratch", owner_name: "neondb_owner" },
     });
     const [physical] = await sql(uri, "SELECT current_database() AS name");
-    const scratch = uri.replace(/\/neondb$/, "/scratch");
+    const scratch = uri.replace("/neondb?", "/scratch?");
     const out: Measured = { sizeBytes, postMs: [], firstQueryMs: [], floorMs: [] };
     for (let i = 0; i < branches; i++) {
       await idle(emu, project);
@@ -82,7 +84,10 @@ async function measure(mb: number, branches: number, log: (line: string) => void
         endpoints: [{ type: "read_write" }],
       });
       const t1 = performance.now();
-      await sql(child.connection_uris[0].connection_uri, "SELECT count(*) FROM items WHERE id = 1");
+      await sql(
+        verifyFull(child.connection_uris[0].connection_uri, emu.caPath),
+        "SELECT count(*) FROM items WHERE id = 1",
+      );
       const t2 = performance.now();
       out.postMs.push(t1 - t0);
       out.firstQueryMs.push(t2 - t0);

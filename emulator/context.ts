@@ -20,6 +20,8 @@ export interface EmulatorContext {
   logRequests: boolean;
   /** The Postgres behind the endpoints; undefined unless the emulator runs with `postgres`. */
   data: DataPlane | undefined;
+  /** The id seed a fresh state starts from (the `seedIds` option), when ids are not random. */
+  seedIds: number | undefined;
   /** Tells persistence the state changed. */
   changed(): void;
 }

@@ -98,7 +98,7 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     resetLimits: () => ctx.limiter?.reset(),
 
     seed(seed) {
-      store.replaceWith(storeFromSeed(resolveSeed(seed), ctx.clock.now()));
+      store.replaceWith(storeFromSeed(resolveSeed(seed), ctx.clock.now(), ctx.seedIds));
       engine.clearScripts();
       ctx.faults.clear();
       ctx.limiter?.reset();
@@ -125,5 +125,12 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
     },
 
     flush,
+
+    caCertificate() {
+      if (ctx.data === undefined) {
+        throw notFound("no endpoint serves TLS: start the emulator with postgres (--postgres) for its CA");
+      }
+      return ctx.data.caCertificate;
+    },
   };
 }

@@ -187,50 +187,103 @@ const NOUNS = [
 ];
 const ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-function pick(list: readonly string[]): string {
-  return list[randomInt(list.length)] ?? "x";
+/** Where the ids an emulator hands out come from: `seed` and the draws so far, or none (random). */
+export interface IdSeed {
+  seed: number;
+  drawn: number;
 }
 
-function alnum(length: number): string {
-  let out = "";
-  for (let i = 0; i < length; i++) out += ALNUM[randomInt(ALNUM.length)];
-  return out;
+/**
+ * The randomness behind an emulator's ids. Random by default; seeded (`--seed-ids`), the same
+ * requests get the same project, branch, endpoint, snapshot and operation ids, so a team's snapshot
+ * tests can compare outputs. The n-th draw of a seed is a hash of the seed and n, so the source is
+ * its seed and its count of draws, which the state file keeps: a restarted emulator goes on with
+ * the sequence instead of handing out its ids again. Secrets (API keys, passwords) never come from
+ * it: a seed anyone can read must not give credentials.
+ */
+export class IdSource {
+  private constructor(private readonly seeded: IdSeed | undefined) {}
+
+  static random(): IdSource {
+    return new IdSource(undefined);
+  }
+
+  static seeded(seed: number, drawn = 0): IdSource {
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new RangeError(`an id seed is a whole number >= 0, not ${seed}`);
+    return new IdSource({ seed, drawn });
+  }
+
+  /** The seed and draws so far (what the state file keeps); undefined when random. */
+  get state(): IdSeed | undefined {
+    return this.seeded === undefined ? undefined : { ...this.seeded };
+  }
+
+  /** 16 bytes: random, or the next draw of the seed. */
+  #bytes(): Buffer {
+    if (this.seeded === undefined) return randomBytes(16);
+    const draw = this.seeded.drawn++;
+    return createHash("sha256").update(`${this.seeded.seed}:${draw}`).digest().subarray(0, 16);
+  }
+
+  /** An integer in [0, n) for n up to 2^32 (the bias of a 48-bit draw is negligible here). */
+  int(n: number): number {
+    if (this.seeded === undefined) return randomInt(n);
+    return this.#bytes().readUIntBE(0, 6) % n;
+  }
+
+  /** A version-4 UUID. */
+  uuid(): string {
+    if (this.seeded === undefined) return randomUUID();
+    const b = this.#bytes();
+    b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+    b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+    const h = b.toString("hex");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+  }
 }
 
-function digits(length: number): string {
+/** The source of ids no seed governs, and of every secret. */
+const RANDOM = IdSource.random();
+
+function pick(source: IdSource, list: readonly string[]): string {
+  return list[source.int(list.length)] ?? "x";
+}
+
+function chars(source: IdSource, alphabet: string, length: number): string {
   let out = "";
-  for (let i = 0; i < length; i++) out += String(randomInt(10));
+  for (let i = 0; i < length; i++) out += alphabet[source.int(alphabet.length)];
   return out;
 }
 
 /** A project id like `hidden-river-50598307`. */
-export function newProjectId(): string {
-  return `${pick(ADJECTIVES)}-${pick(NOUNS)}-${digits(8)}`;
+export function newProjectId(source: IdSource): string {
+  return `${pick(source, ADJECTIVES)}-${pick(source, NOUNS)}-${chars(source, "0123456789", 8)}`;
+}
+
+/** `<prefix>-damp-glitter-adqd4hk5`: a branch, snapshot or compute endpoint id. */
+function objectId(source: IdSource, prefix: string): string {
+  return `${prefix}-${pick(source, ADJECTIVES)}-${pick(source, NOUNS)}-a${chars(source, ALNUM, 7)}`;
 }
 
 /** A branch id like `br-damp-glitter-adqd4hk5`. */
-export function newBranchId(): string {
-  return `br-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;
+export function newBranchId(source: IdSource): string {
+  return objectId(source, "br");
 }
 
 /** A snapshot id like `snap-quiet-meadow-a7k2m9qx`. */
-export function newSnapshotId(): string {
-  return `snap-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;
+export function newSnapshotId(source: IdSource): string {
+  return objectId(source, "snap");
 }
 
 /** A compute endpoint id like `ep-soft-violet-a5tf2l8k`. */
-export function newEndpointId(): string {
-  return `ep-${pick(ADJECTIVES)}-${pick(NOUNS)}-a${alnum(7)}`;
+export function newEndpointId(source: IdSource): string {
+  return objectId(source, "ep");
 }
 
-/** An organization id like `org-morning-bread-81040908`. */
-export function newOrgId(): string {
-  return `org-${pick(ADJECTIVES)}-${pick(NOUNS)}-${digits(8)}`;
-}
-
-/** A UUID (users, operations, request ids). */
-export function newUuid(): string {
-  return randomUUID();
+/** A UUID (users, operations, request ids): random, or the source's next. */
+export function newUuid(source: IdSource = RANDOM): string {
+  return source.uuid();
 }
 
 /** A UUID that is always the same for the same text (ids of records the emulator does not store). */
@@ -239,9 +292,9 @@ export function stableUuid(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** An API key secret: `napi_` followed by 64 lowercase alphanumerics. */
+/** An API key secret: `napi_` followed by 64 lowercase alphanumerics; always random. */
 export function newToken(): string {
-  return `napi_${alnum(64)}`;
+  return `napi_${chars(RANDOM, ALNUM, 64)}`;
 }
 
 /** A random password for generated database roles. */

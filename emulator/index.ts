@@ -2,6 +2,7 @@
 
 export { type Clock, ManualClock, ScaledClock } from "./clock";
 export { havePostgres } from "./data-plane/postgres";
+export type { ServerlessSettings } from "./data-plane/serverless";
 export { DEMO, demoSeed } from "./demo";
 export type { FaultResponse } from "./faults";
 export { type LimitSettings, REAL_LIMITS } from "./limits";

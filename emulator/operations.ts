@@ -218,7 +218,7 @@ export class OperationEngine {
     for (const spec of specs) {
       const start = project.queue_end_ms === null ? null : Math.max(at, project.queue_end_ms);
       const op: OperationRecord = {
-        id: newUuid(),
+        id: newUuid(this.#store.ids),
         project_id: projectId,
         action: spec.action,
         created_us: this.#store.nextMicros(at),
@@ -295,7 +295,7 @@ export class OperationEngine {
       const action = BULK_ACTIONS[i % BULK_ACTIONS.length] as string;
       const createdMs = Math.floor(us / 1000);
       const op: OperationRecord = {
-        id: newUuid(),
+        id: newUuid(this.#store.ids),
         project_id: projectId,
         branch_id: branchId,
         action,

@@ -15,7 +15,7 @@ import { type EndpointSpec, putEndpoint } from "./families/endpoints";
 import { putOrganization, putUser } from "./families/organizations";
 import { type ProjectFields, putProject } from "./families/projects";
 import { roleRecord } from "./families/roles";
-import { ID_PATTERN, newUuid, TOKEN_PATTERN } from "./ids";
+import { ID_PATTERN, IdSource, newUuid, TOKEN_PATTERN } from "./ids";
 import type { BranchRecord, ComputeSettings, OperationRecord, OrgRecord } from "./records";
 import { computeSettings, INIT_SOURCES, PROVISIONERS, RESERVED_DATABASES, reservedRoleName } from "./rules";
 import { Store } from "./state";
@@ -139,6 +139,8 @@ const seedSchema = z.object({
     .default([]),
   /** Back the endpoints with a real Postgres (as the `postgres` option). */
   postgres: z.boolean().optional(),
+  /** Hand out ids from this seed's sequence (as the `seedIds` option): the same requests get the same ids. */
+  seed_ids: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** A seed file, as written (optional fields may be left out). */
@@ -182,10 +184,15 @@ function seedCompute(
   }
 }
 
-/** Builds a fresh store from a seed; `nowMs` dates objects without a `created_at` (one day earlier). */
-export function storeFromSeed(input: SeedFile, nowMs: number): Store {
+/**
+ * Builds a fresh store from a seed; `nowMs` dates objects without a `created_at` (one day earlier).
+ * Its ids come from the seed's `seed_ids`, else from `seedIds`, else at random.
+ */
+export function storeFromSeed(input: SeedFile, nowMs: number, seedIds?: number): Store {
   const seed = parseSeed(input, "seed object");
   const store = new Store();
+  const idSeed = seed.seed_ids ?? seedIds;
+  if (idSeed !== undefined) store.ids = IdSource.seeded(idSeed);
   const fallback = nowMs - 86_400_000;
   const at = (value: string | undefined) => (value === undefined ? fallback : Date.parse(value));
   const fail = (message: string): never => {
@@ -302,7 +309,7 @@ export function storeFromSeed(input: SeedFile, nowMs: number): Store {
     p.operations.forEach((o, i) => {
       const createdMs = o.created_at === undefined ? created + i * 1000 : Date.parse(o.created_at);
       const op: OperationRecord = {
-        id: newUuid(),
+        id: newUuid(store.ids),
         project_id: p.id,
         branch_id: o.branch_id ?? p.default_branch.id,
         action: o.action,

@@ -85,7 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   // A state file that exists replaces the seed (which is then not even read).
   const seed = saved ? undefined : resolveSeed(options.seed ?? "demo");
-  const store = seed === undefined ? Store.fromJSON(saved as StateData) : storeFromSeed(seed, clock.now());
+  // An id seed applies to a new state; a saved state goes on with its own sequence.
+  const store =
+    seed === undefined
+      ? Store.fromJSON(saved as StateData)
+      : storeFromSeed(seed, clock.now(), options.seedIds);
   const platform: PlatformSchedule | undefined =
     options.platformOperations && options.platformOperations.everyMs > 0
       ? {
@@ -111,17 +115,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     refusalStatus,
     logRequests: options.logRequests ?? false,
     data: undefined,
+    seedIds: options.seedIds,
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
   if (options.postgres ?? seed?.postgres ?? false) {
-    // With a state file the rows come back with the state: Postgres's folder is kept beside it
-    // (and cleared when the state file is new, so no other state's rows are taken in).
-    ctx.data = await DataPlane.start(
-      ctx,
-      stateFile === undefined ? {} : { keptAt: `${stateFile}.pgdata`, fresh: saved === undefined },
-    );
+    // With a state file the rows and the endpoints' CA come back with the state: both are kept
+    // beside it (Postgres's folder is cleared when the state file is new, so no other state's
+    // rows are taken in).
+    ctx.data = await DataPlane.start(ctx, {
+      stateFile,
+      fresh: saved === undefined,
+      allowPlainConnections: options.allowPlainConnections,
+    });
   }
   const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
@@ -141,7 +148,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `${origin}${API_PREFIX}`,
     origin,
     control,
-    ...(data === undefined ? {} : { postgres: { pid: data.pid, folder: data.folder } }),
+    ...(data === undefined
+      ? {}
+      : {
+          postgres: { pid: data.pid, folder: data.folder },
+          caPath: data.caPath,
+          caCertificate: data.caCertificate,
+        }),
+    ...(data?.serverless === undefined ? {} : { serverless: data.serverless }),
     stop() {
       stopping ??= (async () => {
         try {

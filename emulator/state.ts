@@ -1,4 +1,4 @@
-import { hashToken } from "./ids";
+import { hashToken, type IdSeed, IdSource } from "./ids";
 import type {
   BranchRecord,
   EndpointRecord,
@@ -34,6 +34,8 @@ export interface StateData {
   operations: OperationRecord[];
   /** Absent in documents written before snapshots existed. */
   snapshots?: SnapshotRecord[];
+  /** The id seed and its draws so far; absent when ids are random. */
+  ids?: IdSeed;
 }
 
 /** In-memory state with the indexes the routes need. */
@@ -55,6 +57,8 @@ export class Store {
   platformTickMs: number | undefined;
   /** Platform schedule ticks so far; picks the action of the next tick. */
   platformTicks = 0;
+  /** Where new ids come from: random, or a seed's sequence (`--seed-ids`). */
+  ids: IdSource = IdSource.random();
 
   /** Rebuilds a store from its persisted document; throws on an unknown version. */
   static fromJSON(data: StateData): Store {
@@ -65,6 +69,7 @@ export class Store {
     store.nextDatabaseId = data.next_database_id;
     store.platformTickMs = data.platform_tick_ms;
     store.platformTicks = data.platform_ticks ?? 0;
+    if (data.ids !== undefined) store.ids = IdSource.seeded(data.ids.seed, data.ids.drawn);
     for (const u of data.users) store.users.set(u.id, u);
     for (const o of data.organizations) store.orgs.set(o.id, o);
     for (const p of data.projects) store.projects.set(p.id, p);
@@ -96,6 +101,8 @@ export class Store {
     };
     if (this.platformTickMs !== undefined) data.platform_tick_ms = this.platformTickMs;
     if (this.platformTicks > 0) data.platform_ticks = this.platformTicks;
+    const ids = this.ids.state;
+    if (ids !== undefined) data.ids = ids;
     return data;
   }
 
@@ -122,6 +129,7 @@ export class Store {
     this.nextDatabaseId = other.nextDatabaseId;
     this.platformTickMs = other.platformTickMs;
     this.platformTicks = other.platformTicks;
+    this.ids = other.ids;
   }
 
   /** Registers a key record (already hashed). */

@@ -1,4 +1,5 @@
 import type { Clock } from "./clock";
+import type { ServerlessSettings } from "./data-plane/serverless";
 import type { FaultResponse } from "./faults";
 import type { LimitSettings } from "./limits";
 import type { OperationMatch, OperationView, ScriptedOutcome } from "./operations";
@@ -23,6 +24,12 @@ export interface EmulatorOptions {
   port?: number;
   /** "demo" (default), "empty", a seed object, or the path of a JSON seed file. Ignored when `stateFile` exists. */
   seed?: "demo" | "empty" | SeedFile | string;
+  /**
+   * Hand out project, branch, endpoint, snapshot and operation ids from this seed's sequence: the
+   * same requests get the same ids (a seed file's `seed_ids` does the same). Keys and passwords stay
+   * random. Ignored when `stateFile` exists: a saved state goes on with its own sequence.
+   */
+  seedIds?: number;
   /** Load state from this file when it exists, and keep it there (atomic writes, flushed on stop). */
   stateFile?: string;
   /** Operation duration in ms: one number, or per action (`{create_branch: 50, default: 10}`); default 1000. */
@@ -50,6 +57,11 @@ export interface EmulatorOptions {
    * the connection URIs the API returns then connect. Default: the seed's `postgres`, else off.
    */
   postgres?: boolean;
+  /**
+   * With `postgres`: let clients log in to the endpoints without TLS (old clients). By default a
+   * login that does not ask for TLS is refused with the service's message, as the service does.
+   */
+  allowPlainConnections?: boolean;
 }
 
 /** A started emulator. */
@@ -62,6 +74,18 @@ export interface RunningEmulator {
   stop(): Promise<void>;
   /** The Postgres server behind the endpoints, when started with `postgres`: its process, and the folder of its data (a state file's is kept). */
   postgres?: { pid: number; folder: string };
+  /**
+   * With `postgres`: the file holding the CA certificate that signs the endpoints' certificate, for
+   * `sslrootcert=` / `PGSSLROOTCERT` (`sslmode=verify-full`); beside the state file with `stateFile`.
+   */
+  caPath?: string;
+  /** With `postgres`: that CA certificate, PEM. */
+  caCertificate?: string;
+  /**
+   * With `postgres`: the serverless driver's settings that reach the endpoints, SQL over HTTP and
+   * Postgres over WebSocket (`Object.assign(neonConfig, emu.serverless)`).
+   */
+  serverless?: ServerlessSettings;
   /** Test and console controls. */
   control: EmulatorControl;
 }
@@ -137,4 +161,6 @@ export interface EmulatorControl {
   dumpState(): EmulatorStateView;
   /** Writes the state file now (no-op without one). */
   flush(): void;
+  /** The CA certificate (PEM) the endpoints' TLS certificate is signed by; throws (404) without `postgres`. */
+  caCertificate(): string;
 }

@@ -38,10 +38,17 @@ const EXAMPLES = {
   },
 };
 
-/** Runs `statements` in order on a fresh connection to `uri`; returns the last one's rows. */
-async function query(uri, ...statements) {
+/**
+ * Runs `statements` in order on a fresh connection to `uri`, over TLS verified with the emulator's
+ * CA (`sslmode=verify-full`, `sslrootcert`) as an app configured for it connects; returns the last
+ * one's rows.
+ */
+async function query(uri, caPath, ...statements) {
   const { Client } = require("pg");
-  const db = new Client({ connectionString: uri });
+  const url = new URL(uri);
+  url.searchParams.set("sslmode", "verify-full");
+  url.searchParams.set("sslrootcert", caPath);
+  const db = new Client({ connectionString: url.href });
   await db.connect();
   try {
     let rows = [];
@@ -62,6 +69,7 @@ async function seedProduction({ emulator, DEMO }) {
   const { uri } = await response.json();
   await query(
     uri,
+    emulator.caPath,
     "CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)",
     "INSERT INTO notes (body) VALUES ('first'), ('second'), ('third')",
   );
@@ -69,15 +77,18 @@ async function seedProduction({ emulator, DEMO }) {
 }
 
 /** The app's part of a preview pipeline: its tests write to the preview's copy of production's schema. */
-async function useDatabase({ output }) {
+async function useDatabase({ output, emulator }) {
   step("The app against DATABASE_URL (a real Postgres behind the emulator)");
+  note(`over TLS, the endpoint's certificate verified with the emulator's CA: ${emulator.caPath}`);
   const [before] = await query(
     await output("DATABASE_URL"),
+    emulator.caPath,
     "SELECT current_user AS role, count(*)::int AS n FROM notes",
   );
   note(`as role ${before.role}: table notes is there, with ${before.n} of production's 3 rows`);
   const [after] = await query(
     await output("DATABASE_URL"),
+    emulator.caPath,
     "INSERT INTO notes (body) VALUES ('test fixture'), ('another')",
     "SELECT count(*)::int AS n FROM notes",
   );
@@ -186,7 +197,7 @@ async function main() {
     if (postgres && example.afterUp) {
       const output = (name) =>
         pulumi(["stack", "output", name, "--show-secrets"], { quiet: true, capture: true });
-      await example.afterUp({ output });
+      await example.afterUp({ output, emulator });
     }
 
     step("What the run asked of the API");

@@ -7,9 +7,11 @@ import { documentPath, OpenApiDocument, refName } from "./openapi-document";
 // parameters, query and body (with the component schemas they reference). Descriptions, examples
 // and vendor keywords are dropped; formats a validator cannot check are dropped. Beside it,
 // `requests.gen.ts` holds the TypeScript types of the same schemas, as fastify's route generics,
-// so a route's handler is typed by exactly what its schemas check.
+// so a route's handler is typed by exactly what its schemas check. The client gets the same types
+// as a sender reads them (`provider/client/requests.gen.ts`: the provider package cannot import
+// the emulator's), so every request it sends is checked against the document when it compiles.
 //
-//   npx ts-node scripts/derive-openapi.ts          # rewrites both artifacts
+//   npx ts-node scripts/derive-openapi.ts          # rewrites the three artifacts
 //
 // A test re-derives them and fails when a committed file no longer matches the document.
 
@@ -127,8 +129,53 @@ export function deriveRequests(text: string = readFileSync(documentPath(), "utf8
 
 /** The artifact's path in the repository. */
 export const ARTIFACT = join(__dirname, "..", "emulator", "openapi", "requests.gen.json");
-/** The path of the artifact's TypeScript types. */
-export const TYPES_ARTIFACT = join(__dirname, "..", "emulator", "openapi", "requests.gen.ts");
+
+/** A file of the artifact's TypeScript types, and how its reader sees a request. */
+export interface TypesArtifact {
+  /** Where the file is written. */
+  path: string;
+  /** The file's first line and the doc of its `Requests`. */
+  header: string;
+  doc: string;
+  /**
+   * The reader gets path parameters and query with their defaults filled in (the emulator's
+   * validator does that), so a property with a default is always present.
+   */
+  defaultsApplied: boolean;
+  /** The reader sends the request as JSON, which leaves an `undefined` property out: an optional one may be `undefined`. */
+  undefinedWhenOptional: boolean;
+  /**
+   * The reader may send a value the document does not list: a string enum offers the listed values
+   * and takes any string (the service adds values before the document lists them, and judges them).
+   */
+  openEnums: boolean;
+}
+
+/** The emulator's handlers' types: what a request is once fastify has checked it. */
+export const EMULATOR_TYPES: TypesArtifact = {
+  path: join(__dirname, "..", "emulator", "openapi", "requests.gen.ts"),
+  header:
+    "// Derived from the official document by scripts/derive-openapi.ts, with requests.gen.json: do not edit.",
+  doc: "/** Each documented route's request parts, as fastify's route generics. */",
+  defaultsApplied: true,
+  undefinedWhenOptional: false,
+  openEnums: false,
+};
+
+/** The client's types: what a request may be as it is sent. */
+export const CLIENT_TYPES: TypesArtifact = {
+  path: join(__dirname, "..", "provider", "client", "requests.gen.ts"),
+  header: "// Derived from the official document by scripts/derive-openapi.ts: do not edit.",
+  doc: [
+    "/**",
+    " * Each documented route's request parts as the client sends them: a query parameter with a",
+    " * default may be left out, and an optional property may be `undefined` (it is not sent).",
+    " */",
+  ].join("\n"),
+  defaultsApplied: false,
+  undefinedWhenOptional: true,
+  openEnums: true,
+};
 
 /** The artifact's exact text. */
 export function renderArtifact(derived: DerivedRequests): string {
@@ -141,32 +188,37 @@ const group = (type: string): string => (/[|&]/.test(type) && !type.startsWith("
 
 /**
  * The TypeScript type of a derived schema: the keywords the artifact uses (references, allOf,
- * oneOf/anyOf, enum, type, properties, required, items, additionalProperties, nullable).
- * `applied`: the validator fills in defaults here (path parameters and query), so a property with
- * a default is always present.
+ * oneOf/anyOf, enum, type, properties, required, items, additionalProperties, nullable), as
+ * `reader` sees it. `applied`: the schema is of path parameters or query, whose defaults the
+ * reader may get filled in.
  */
-function typeOf(schema: unknown, pad: string, applied = false): string {
+function typeOf(schema: unknown, pad: string, reader: TypesArtifact, applied = false): string {
   if (!isObj(schema)) return "unknown";
   const parts: string[] = [];
   if (typeof schema["$ref"] === "string") parts.push(refName(schema["$ref"]));
-  for (const part of (schema["allOf"] as unknown[] | undefined) ?? []) parts.push(group(typeOf(part, pad)));
+  for (const part of (schema["allOf"] as unknown[] | undefined) ?? [])
+    parts.push(group(typeOf(part, pad, reader)));
   const alternatives = (schema["oneOf"] ?? schema["anyOf"]) as unknown[] | undefined;
-  if (alternatives) parts.push(`(${alternatives.map((a) => typeOf(a, pad)).join(" | ")})`);
-  const own = ownType(schema, pad, applied);
+  if (alternatives) parts.push(`(${alternatives.map((a) => typeOf(a, pad, reader)).join(" | ")})`);
+  const own = ownType(schema, pad, reader, applied);
   if (own !== undefined) parts.push(parts.length > 0 ? group(own) : own);
   const type = parts.length === 0 ? "unknown" : parts.join(" & ");
   return schema["nullable"] === true ? `${group(type)} | null` : type;
 }
 
-function ownType(schema: Obj, pad: string, applied: boolean): string | undefined {
-  if (Array.isArray(schema["enum"])) return schema["enum"].map((v) => JSON.stringify(v)).join(" | ");
+function ownType(schema: Obj, pad: string, reader: TypesArtifact, applied: boolean): string | undefined {
+  if (Array.isArray(schema["enum"])) {
+    const listed = schema["enum"].map((v) => JSON.stringify(v));
+    const open = reader.openEnums && schema["enum"].every((v) => typeof v === "string");
+    return [...listed, ...(open ? ["(string & {})"] : [])].join(" | ");
+  }
   const declared = schema["type"];
   if (Array.isArray(declared))
-    return declared.map((t) => ownType({ ...schema, type: t }, pad, applied)).join(" | ");
-  if (declared === "object" || isObj(schema["properties"])) return objectType(schema, pad, applied);
+    return declared.map((t) => ownType({ ...schema, type: t }, pad, reader, applied)).join(" | ");
+  if (declared === "object" || isObj(schema["properties"])) return objectType(schema, pad, reader, applied);
   switch (declared) {
     case "array":
-      return `Array<${typeOf(schema["items"], pad)}>`;
+      return `Array<${typeOf(schema["items"], pad, reader)}>`;
     case "string":
       return "string";
     case "integer":
@@ -181,50 +233,54 @@ function ownType(schema: Obj, pad: string, applied: boolean): string | undefined
   }
 }
 
-function objectType(schema: Obj, pad: string, applied: boolean): string {
+function objectType(schema: Obj, pad: string, reader: TypesArtifact, applied: boolean): string {
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
   const extra = schema["additionalProperties"];
   const names = Object.keys(properties);
   if (names.length === 0) {
-    if (isObj(extra)) return `Record<string, ${typeOf(extra, pad)}>`;
+    if (isObj(extra)) return `Record<string, ${typeOf(extra, pad, reader)}>`;
     return extra === false ? "Record<string, never>" : "Record<string, unknown>";
   }
   const required = new Set((schema["required"] as string[] | undefined) ?? []);
   const inner = `${pad}  `;
   const lines = names.map((name) => {
     const property = properties[name];
-    const present = required.has(name) || (applied && isObj(property) && property["default"] !== undefined);
+    const present =
+      required.has(name) ||
+      (applied && reader.defaultsApplied && isObj(property) && property["default"] !== undefined);
     const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
-    return `${inner}${key}${present ? "" : "?"}: ${typeOf(property, inner)};`;
+    const type = typeOf(property, inner, reader);
+    if (present) return `${inner}${key}: ${type};`;
+    return `${inner}${key}?: ${type}${reader.undefinedWhenOptional ? " | undefined" : ""};`;
   });
   if (extra !== undefined && extra !== false) lines.push(`${inner}[key: string]: unknown;`);
   return `{\n${lines.join("\n")}\n${pad}}`;
 }
 
 /**
- * The artifact's types: `Requests` maps each "METHOD /template" to fastify's route generics
- * (Params, Querystring, and Body where the route takes one; an optional body may be absent or
- * `null`), then one type per component schema.
+ * The artifact's types as `reader` sees them: `Requests` maps each "METHOD /template" to fastify's
+ * route generics (Params, Querystring, and Body where the route takes one; an optional body may be
+ * absent or `null`), then one type per component schema.
  */
-export function renderTypes(derived: DerivedRequests): string {
+export function renderTypes(derived: DerivedRequests, reader: TypesArtifact): string {
   const routes = Object.entries(derived.operations).map(([route, op]) => {
     const parts = [
-      `    Params: ${typeOf(op.params, "    ", true)};`,
-      `    Querystring: ${typeOf(op.query, "    ", true)};`,
+      `    Params: ${typeOf(op.params, "    ", reader, true)};`,
+      `    Querystring: ${typeOf(op.query, "    ", reader, true)};`,
     ];
     if (op.body !== undefined || op.bodyRequired) {
-      const body = typeOf(op.body, "    ");
+      const body = typeOf(op.body, "    ", reader);
       parts.push(`    Body: ${op.bodyRequired ? body : `${group(body)} | null | undefined`};`);
     }
     return `  ${JSON.stringify(route)}: {\n${parts.join("\n")}\n  };`;
   });
   const components = Object.entries(derived.components.schemas).map(
-    ([name, schema]) => `export type ${name} = ${typeOf(schema, "")};`,
+    ([name, schema]) => `export type ${name} = ${typeOf(schema, "", reader)};`,
   );
   return [
-    "// Derived from the official document by scripts/derive-openapi.ts, with requests.gen.json: do not edit.",
+    reader.header,
     "",
-    "/** Each documented route's request parts, as fastify's route generics. */",
+    reader.doc,
     "export interface Requests {",
     ...routes,
     "}",
@@ -238,7 +294,8 @@ if (require.main === module) {
   const derived = deriveRequests();
   for (const [path, text] of [
     [ARTIFACT, renderArtifact(derived)],
-    [TYPES_ARTIFACT, renderTypes(derived)],
+    [EMULATOR_TYPES.path, renderTypes(derived, EMULATOR_TYPES)],
+    [CLIENT_TYPES.path, renderTypes(derived, CLIENT_TYPES)],
   ] as const) {
     writeFileSync(path, text);
     process.stdout.write(`wrote ${path} (${text.length} bytes)\n`);

@@ -71,6 +71,31 @@ export class OpenApiDocument {
     return isObj(op) ? op : undefined;
   }
 
+  /** The schema of a route's JSON answer with `status`; throws when the document has none. */
+  answer(method: string, template: string, status: string): Obj {
+    const response = this.resolve(
+      (this.operation(method, template)?.["responses"] as Obj | undefined)?.[status],
+    );
+    const schema = ((response["content"] as Obj | undefined)?.["application/json"] as Obj | undefined)?.[
+      "schema"
+    ];
+    if (!isObj(schema)) {
+      throw new Error(`the official document has no JSON answer ${status} to ${method} ${template}`);
+    }
+    return schema;
+  }
+
+  /**
+   * A schema named the way the client's schemas name what describes them: a component schema
+   * (`Branch`), or a route's answer (`GET /projects/{project_id}/snapshots 200`).
+   */
+  described(name: string): Obj {
+    const route = /^([A-Z]+) (\S+) (\d{3})$/.exec(name);
+    return route
+      ? this.answer(route[1] as string, route[2] as string, route[3] as string)
+      : this.component(name);
+  }
+
   /** The properties and required fields of an object schema, references followed and allOf merged. */
   fields(schema: unknown): Fields {
     const properties: Record<string, Obj> = {};

@@ -68,6 +68,11 @@ export interface PhysicalDatabase {
   note: DatabaseNote | undefined;
 }
 
+/** The Postgres name of a branch's database: stable across renames, unique per branch. */
+export function physicalName(holder: DataHolder, databaseId: number): string {
+  return `${holder.id}/${databaseId}`;
+}
+
 /** The branch or snapshot a physical name (`<holder id>/<database id>`) belongs to. */
 export function holderOf(physical: string): string {
   return physical.slice(0, physical.lastIndexOf("/"));

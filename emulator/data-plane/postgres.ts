@@ -77,7 +77,12 @@ export interface PostgresServer {
   admin: { user: string; password: string };
   /** Connects to `database` as the superuser (of the server on `port`: a scratch cluster is a copy, its superuser is the same); late errors are ignored. */
   connectAdmin(database: string, port?: number): Promise<pg.Client>;
-  /** The password every role the API creates has inside Postgres; only the endpoints' proxies use it. */
+  /** Connects to `database` as an API role, with the password only the emulator knows; late errors as above. */
+  connectRole(role: string, database: string): Promise<pg.Client>;
+  /**
+   * The password every role the API creates has inside Postgres; only the endpoints' proxies and SQL
+   * over HTTP use it.
+   */
   rolePassword: string;
   pid: number;
   /** The folder the cluster, its WAL archive and its base backups live in. */
@@ -227,21 +232,17 @@ export async function startPostgres(
     rmSync(folder.scratch, { recursive: true, force: true });
     const main = await serve(binDir, folder.cluster, mainSettings(folder), user);
     let stopping: Promise<void> | undefined;
+    const connect = async (login: string, password: string, database: string, port = main.port) => {
+      const client = new packages.pg.Client({ host: "127.0.0.1", port, user: login, password, database });
+      client.on("error", () => undefined);
+      await client.connect();
+      return client;
+    };
     return {
       port: main.port,
       admin,
-      async connectAdmin(database, port = main.port) {
-        const client = new packages.pg.Client({
-          host: "127.0.0.1",
-          port,
-          user: admin.user,
-          password: admin.password,
-          database,
-        });
-        client.on("error", () => undefined);
-        await client.connect();
-        return client;
-      },
+      connectAdmin: (database, port) => connect(admin.user, admin.password, database, port),
+      connectRole: (role, database) => connect(role, secrets.role, database),
       rolePassword: secrets.role,
       pid: main.pid,
       folder,

@@ -56,10 +56,14 @@ export class ServerRoles {
     }
   }
 
-  /** Drops the roles no longer wanted; one that still owns objects somewhere stays (the proxies no longer admit it). */
-  async dropOthers(wanted: Set<string>): Promise<void> {
+  /**
+   * Drops the roles no longer wanted, `release` first ending the emulator's own sessions of each;
+   * one that still owns objects somewhere stays (the proxies no longer admit it).
+   */
+  async dropOthers(wanted: Set<string>, release: (name: string) => void): Promise<void> {
     for (const name of [...this.#roles]) {
       if (wanted.has(name)) continue;
+      release(name);
       await this.#admin.query(`DROP ROLE IF EXISTS ${quote(name)}`).then(
         () => this.#roles.delete(name),
         () => undefined,

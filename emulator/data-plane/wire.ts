@@ -1,10 +1,9 @@
-import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 
 // The few Postgres wire-protocol messages of the startup phase (the protocol's "Message Formats"):
 // the endpoint proxies read the client's StartupMessage and password and send a password
 // request or an error; after that they only copy bytes. Written by hand because the phase is six
-// message kinds, and a gateway library would bring its own TLS and authentication the proxies
-// do not use.
+// message kinds, and a gateway library would bring its own authentication the proxies do not use.
 
 /** Protocol 3.0, the only one Postgres 17 speaks. */
 export const PROTOCOL_3 = 196_608;
@@ -12,10 +11,12 @@ export const PROTOCOL_3 = 196_608;
 export const SSL_REQUEST = 80_877_103;
 export const GSSENC_REQUEST = 80_877_104;
 export const CANCEL_REQUEST = 80_877_102;
+/** The first byte of a TLS handshake record: a client that starts TLS at once (`sslnegotiation=direct`). */
+export const TLS_HANDSHAKE = 0x16;
 
-/** Reads whole messages from a socket until `detach()`, which returns the bytes not yet read. */
+/** Reads whole messages from a byte stream until `detach()`, which returns the bytes not yet read. */
 export class MessageReader {
-  readonly #socket: Socket;
+  readonly #socket: Duplex;
   #buffer: Buffer = Buffer.alloc(0);
   #wake: (() => void) | undefined;
   #closed = false;
@@ -28,10 +29,16 @@ export class MessageReader {
     this.#wake?.();
   };
 
-  constructor(socket: Socket) {
+  constructor(socket: Duplex) {
     this.#socket = socket;
     socket.on("data", this.#onData);
     socket.on("close", this.#onClose);
+  }
+
+  /** The next byte, left unread. */
+  async peek(): Promise<number> {
+    await this.#fill(1);
+    return this.#buffer[0] as number;
   }
 
   /** A message without a type byte (startup, SSL and cancel requests): its body after the length. */
@@ -58,7 +65,7 @@ export class MessageReader {
     return rest;
   }
 
-  async #take(n: number): Promise<Buffer> {
+  async #fill(n: number): Promise<void> {
     while (this.#buffer.length < n) {
       if (this.#closed) throw new Error("connection closed during startup");
       await new Promise<void>((resolve) => {
@@ -66,6 +73,10 @@ export class MessageReader {
       });
       this.#wake = undefined;
     }
+  }
+
+  async #take(n: number): Promise<Buffer> {
+    await this.#fill(n);
     const out = this.#buffer.subarray(0, n);
     this.#buffer = this.#buffer.subarray(n);
     return out;
@@ -128,18 +139,23 @@ export function passwordOf(body: Buffer): string {
   return body.subarray(0, end < 0 ? body.length : end).toString("utf8");
 }
 
-/** A FATAL ErrorResponse with a SQLSTATE code, as Postgres sends before closing. */
-export function fatalError(sqlstate: string, message: string): Buffer {
+/** An ErrorResponse of a severity (`FATAL`, `ERROR`) with a SQLSTATE code. */
+export function errorResponse(severity: "FATAL" | "ERROR", sqlstate: string, message: string): Buffer {
   return typed(
     "E",
     Buffer.concat([
-      cstring("SFATAL"),
-      cstring("VFATAL"),
+      cstring(`S${severity}`),
+      cstring(`V${severity}`),
       cstring(`C${sqlstate}`),
       cstring(`M${message}`),
       Buffer.from([0]),
     ]),
   );
+}
+
+/** A FATAL ErrorResponse with a SQLSTATE code, as Postgres sends before closing. */
+export function fatalError(sqlstate: string, message: string): Buffer {
+  return errorResponse("FATAL", sqlstate, message);
 }
 
 /** The message of an ErrorResponse body. */

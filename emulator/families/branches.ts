@@ -39,8 +39,8 @@ export function putBranch(store: Store, fields: BranchFields, at: number): Branc
 
 /** A branch id no branch has. */
 export function uniqueBranchId(ctx: EmulatorContext): string {
-  let id = newBranchId();
-  while (ctx.store.branches.has(id)) id = newBranchId();
+  let id = newBranchId(ctx.store.ids);
+  while (ctx.store.branches.has(id)) id = newBranchId(ctx.store.ids);
   return id;
 }
 

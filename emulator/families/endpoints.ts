@@ -66,8 +66,8 @@ export function addEndpoint(
   spec: EndpointSpec,
   source: string,
 ): EndpointRecord {
-  let id = newEndpointId();
-  while (ctx.store.endpoints.has(id)) id = newEndpointId();
+  let id = newEndpointId(ctx.store.ids);
+  while (ctx.store.endpoints.has(id)) id = newEndpointId(ctx.store.ids);
   return putEndpoint(ctx.store, id, project, branch, spec, source, ctx.clock.now());
 }
 

@@ -34,7 +34,7 @@ export function grantPermission(
   if (isSharedWith(project, email)) {
     throw new HttpError(409, `project ${project.id} is already shared with ${email}`);
   }
-  const grant: PermissionRecord = { id: newUuid(), email, granted_at_ms: ctx.clock.now() };
+  const grant: PermissionRecord = { id: newUuid(ctx.store.ids), email, granted_at_ms: ctx.clock.now() };
   project.permissions = [...(project.permissions ?? []), grant];
   ctx.changed();
   return grant;

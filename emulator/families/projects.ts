@@ -70,8 +70,8 @@ export interface CreatedProject {
 export function createProject(ctx: EmulatorContext, input: NewProject): CreatedProject {
   const { store } = ctx;
   const now = ctx.clock.now();
-  let id = newProjectId();
-  while (store.projects.has(id)) id = newProjectId();
+  let id = newProjectId(store.ids);
+  while (store.projects.has(id)) id = newProjectId(store.ids);
   const branchId = uniqueBranchId(ctx);
   const fields: ProjectFields = {
     id,

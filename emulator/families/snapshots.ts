@@ -37,8 +37,8 @@ export function takeSnapshot(
   const { store } = ctx;
   const now = options.at ?? ctx.clock.now();
   const timestampMs = options.timestampMs ?? now;
-  let id = newSnapshotId();
-  while (store.snapshots.has(id)) id = newSnapshotId();
+  let id = newSnapshotId(store.ids);
+  while (store.snapshots.has(id)) id = newSnapshotId(store.ids);
   const snapshot: SnapshotRecord = {
     id,
     project_id: project.id,

@@ -13,7 +13,7 @@ import type { Store } from "../state";
 import { endpointHost, proxyHost } from "./hosts";
 
 // Compute endpoints as the API shows them, and the connection URIs that reach them: the service's
-// host names, or a loopback port when the data plane serves the endpoint.
+// host names, or a loopback port when the data plane serves the endpoint; TLS required either way.
 
 /** A compute endpoint; its state follows its start/suspend operations. */
 export function renderEndpoint(e: EndpointRecord, store: Store, nowMs: number): Endpoint {
@@ -54,8 +54,9 @@ export interface EndpointAddresses {
 }
 
 /**
- * A Postgres connection URI for a role and database on an endpoint (`pooled`: the pooler host).
- * With a data plane it points at the endpoint's loopback port, without TLS, so it connects.
+ * A Postgres connection URI for a role and database on an endpoint (`pooled`: the pooler host),
+ * with `sslmode=require` as the service's. With a data plane it points at the endpoint's loopback
+ * port, which serves TLS, so it connects.
  */
 export function connectionUri(
   e: EndpointRecord,
@@ -69,7 +70,7 @@ export function connectionUri(
   const password = encodeURIComponent(role.password ?? "");
   const at = served?.address(e.id, pooled);
   if (at !== undefined) {
-    return `postgresql://${user}:${password}@${at.host}:${at.port}/${encodeURIComponent(database)}`;
+    return `postgresql://${user}:${password}@${at.host}:${at.port}/${encodeURIComponent(database)}?sslmode=require`;
   }
   return `postgresql://${user}:${password}@${endpointHost(e, store, pooled)}/${encodeURIComponent(database)}?sslmode=require`;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_REGION } from "../defaults";
+import { DEFAULT_REGION, REGIONS } from "../defaults";
 import type { EndpointRecord } from "../records";
 import type { Store } from "../state";
 
@@ -24,4 +24,14 @@ export function proxyHost(regionId: string): string {
 export function endpointHost(e: EndpointRecord, store: Store, pooled = false): string {
   const regionId = store.projects.get(e.project_id)?.region_id ?? DEFAULT_REGION;
   return `${e.id}${pooled ? "-pooler" : ""}.${proxyHost(regionId)}`;
+}
+
+/**
+ * The names a certificate for every endpoint host must cover: one wildcard per region (an endpoint
+ * host is one label under its region's proxy host), for the regions the emulator lists and those
+ * of `regionIds`.
+ */
+export function endpointHostWildcards(regionIds: Iterable<string>): string[] {
+  const regions = new Set([...REGIONS.map((r) => r.region_id), ...regionIds]);
+  return [...regions].map((regionId) => `*.${proxyHost(regionId)}`);
 }

@@ -183,6 +183,12 @@ export function controlRoutes(app: FastifyInstance, control: EmulatorControl): v
     return reply.code(204).send();
   });
 
+  // The CA of the endpoints' certificates, for a client in another process or container to
+  // verify them (`sslmode=verify-full`); public, like any CA certificate.
+  app.get("/tls/ca.pem", async (_request, reply) =>
+    reply.type("application/x-pem-file").send(control.caCertificate()),
+  );
+
   app.post("/seed", async (request, reply) => {
     control.seed(body(schemas.seed, request).seed as SeedFile);
     return reply.code(204).send();

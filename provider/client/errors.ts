@@ -18,7 +18,8 @@ export const ERROR_MARKER: unique symbol = Symbol.for("pulumi-clouddb.error") as
  * Every kind of `ApiError`, written once, with the answer that means it: its HTTP status, `"4xx"`
  * for any other refused request, `"5xx"` for a failure of the service, `null` when no status does
  * (no answer, an unreadable one, or the operations or listing a call started). Each class below is
- * made from its kind (`apiErrorClass`), and each guard from its class (`guardOf`).
+ * made from its kind (`apiErrorClass`), each guard from its class (`guardOf`), and the kind of an
+ * answer is read from it (`answerErrorKind`).
  */
 const API_ERROR_STATUSES = {
   Unauthorized: 401,
@@ -38,6 +39,27 @@ const API_ERROR_STATUSES = {
 
 /** Every `kind` an `ApiError` can have. */
 export type ApiErrorKind = keyof typeof API_ERROR_STATUSES;
+
+/** The kinds of `ApiError` an answer's status means. */
+export type AnswerErrorKind = {
+  [K in ApiErrorKind]: (typeof API_ERROR_STATUSES)[K] extends null ? never : K;
+}[ApiErrorKind];
+
+/** The table read backwards: each status (and `"4xx"`, `"5xx"`) with its kind. */
+const KIND_OF_STATUS = new Map<number | string, AnswerErrorKind>();
+for (const [kind, status] of Object.entries(API_ERROR_STATUSES)) {
+  // Every kind with a status is an AnswerErrorKind.
+  if (status !== null) KIND_OF_STATUS.set(status, kind as AnswerErrorKind);
+}
+
+/**
+ * The kind of `ApiError` a non-2xx answer is: the one its status means, else a failure of the service
+ * (`"5xx"`) for 500 and above, else a refused request (`"4xx"`, an unexpected 1xx or 3xx too).
+ */
+export function answerErrorKind(status: number): AnswerErrorKind {
+  // The table gives both "4xx" and "5xx" a kind.
+  return KIND_OF_STATUS.get(status) ?? KIND_OF_STATUS.get(status >= 500 ? "5xx" : "4xx")!;
+}
 
 /** The kinds of a `UsageError`: nothing was sent. */
 const USAGE_ERROR_KINDS = ["InvalidArgument", "Config"] as const;

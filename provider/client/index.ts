@@ -8,47 +8,29 @@
  * methods rather than capturing a client at module level, so no credential is serialized.
  */
 
-import * as account from "./api/account";
-import * as apiKeys from "./api/apiKeys";
-import * as branches from "./api/branches";
-import * as databases from "./api/databases";
-import * as endpoints from "./api/endpoints";
-import * as operations from "./api/operations";
-import * as permissions from "./api/permissions";
-import * as projects from "./api/projects";
-import * as roles from "./api/roles";
-import * as snapshots from "./api/snapshots";
-import * as vpc from "./api/vpc";
 import { type ClientOptions, contextFactory } from "./context";
 import { bindRoutes, type Methods } from "./route";
+import { ROUTE_MODULES } from "./routes";
+
+type RouteModules = typeof ROUTE_MODULES;
+
+/** `A | B` as `A & B`. */
+type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (
+  intersection: infer I,
+) => void
+  ? I
+  : never;
 
 /** Every route of the client: each export of a route module is one client method of the same name. */
-const ROUTES = {
-  ...account,
-  ...apiKeys,
-  ...branches,
-  ...endpoints,
-  ...databases,
-  ...operations,
-  ...permissions,
-  ...projects,
-  ...roles,
-  ...snapshots,
-  ...vpc,
-};
+// Object.assign copies every export of every module, which is what the type says.
+const ROUTES = Object.assign({}, ...Object.values(ROUTE_MODULES)) as UnionToIntersection<
+  RouteModules[keyof RouteModules]
+>;
 
 /** The client's methods, one per route, each with its route module's parameters and doc. */
-type RouteMethods = Methods<typeof account> &
-  Methods<typeof apiKeys> &
-  Methods<typeof branches> &
-  Methods<typeof endpoints> &
-  Methods<typeof databases> &
-  Methods<typeof operations> &
-  Methods<typeof permissions> &
-  Methods<typeof projects> &
-  Methods<typeof roles> &
-  Methods<typeof snapshots> &
-  Methods<typeof vpc>;
+type RouteMethods = UnionToIntersection<
+  { [K in keyof RouteModules]: Methods<RouteModules[K]> }[keyof RouteModules]
+>;
 
 /** The listings a refresh reads objects from, through the listing cache. */
 const CACHED = [

@@ -7,6 +7,7 @@ import type { ClientContext } from "./context";
 import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "./paginate";
 import { apiRoute } from "./path";
 import { send } from "./request";
+import type { Requests } from "./requests.gen";
 import { type Operation, OperationResponseSchema, OperationsPageSchema } from "./schemas";
 
 /** Options of `listOperations`. */
@@ -35,7 +36,10 @@ export function operationPages(
       send(ctx.request, {
         method: "GET",
         route: apiRoute("/projects/{project_id}/operations", { project_id: projectId }),
-        query: { limit: pageSize, cursor },
+        query: {
+          limit: pageSize,
+          cursor,
+        } satisfies Requests["GET /projects/{project_id}/operations"]["Querystring"],
         schema: OperationsPageSchema,
       }),
     items: (page) => page.operations,

@@ -43,7 +43,7 @@ export interface RequestContext {
 export interface RequestSpec<S extends z.ZodType> {
   method: HttpMethod;
   route: ApiRoute;
-  query?: Readonly<Record<string, string | number | undefined>> | undefined;
+  query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
   body?: unknown;
   schema: S;
   /** Stop retrying when the next attempt would start after this epoch-ms time. */

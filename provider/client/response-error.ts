@@ -4,8 +4,9 @@
  * the status.
  */
 import { STATUS_CODES } from "node:http";
-import type { ApiError, ApiErrorDetails } from "./errors";
+import type { AnswerErrorKind, ApiError, ApiErrorDetails } from "./errors";
 import {
+  answerErrorKind,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -46,6 +47,11 @@ export function headerValue(headers: Readonly<Record<string, string | string[] |
 
 const MUTATING = new Set(["POST", "PATCH", "DELETE", "PUT"]);
 
+/** What every error says of the request it ends: which, how often tried, for how long. */
+function request({ method, path, pathTemplate, attempts, elapsedMs }: FailureContext) {
+  return { method, path, pathTemplate, attempts, elapsedMs };
+}
+
 function tail(ctx: FailureContext, requestId: string): string {
   const attempts = `${ctx.attempts} attempt${ctx.attempts === 1 ? "" : "s"}`;
   return ` (request id ${requestId}; ${attempts} in ${ctx.elapsedMs} ms)`;
@@ -63,6 +69,83 @@ function shorten(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
+
+/** A non-2xx answer, as the rules below read it. */
+interface Answer {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  ctx: FailureContext;
+  /** The request asked for a change that may have been applied: it was not re-sent. */
+  mayHaveChanged: boolean;
+}
+
+/** How an answer of one kind is reported. */
+interface AnswerRule<K extends AnswerErrorKind> {
+  /** The error's class, of that kind. */
+  error: { readonly kind: K; new (message: string, details?: ApiErrorDetails): ApiError };
+  /** The failure may come after the service applied the change (a mutating request not re-sent may have taken effect). */
+  mayHaveApplied?: true;
+  /** What to do next, each sentence with its leading space; it follows what failed. */
+  next(answer: Answer): string;
+}
+
+/** For each kind of answer (`answerErrorKind` of its status), its error and what the message says to do. */
+const ANSWER_RULES: { [K in AnswerErrorKind]: AnswerRule<K> } = {
+  Unauthorized: {
+    error: UnauthorizedError,
+    next: () =>
+      " The API key is missing, invalid or revoked: set a valid key with `pulumi config set --secret clouddb:apiKey <key>` or CLOUDDB_API_KEY.",
+  },
+  Forbidden: {
+    error: ForbiddenError,
+    next: () =>
+      " This API key may not do this (a project-scoped key outside its project, an organization action without admin rights, or an endpoint that needs a personal key): use a key with that scope.",
+  },
+  NotFound: {
+    error: NotFoundError,
+    next: () =>
+      " The object does not exist or this key cannot see it: check the id, or run `pulumi refresh` if it was deleted outside Pulumi.",
+  },
+  Conflict: {
+    error: ConflictError,
+    next: () =>
+      " It conflicts with existing state (for example a branch with this name already exists): choose another name or adopt the existing object.",
+  },
+  Locked: {
+    error: LockedError,
+    next: () =>
+      " Conflicting operations were still running on the project after the retries: wait for them to finish and run again.",
+  },
+  RateLimited: {
+    error: RateLimitedError,
+    next: ({ headers, ctx }) => {
+      const askedMs = parseRetryAfter(headerValue(headers, "retry-after"), Date.now());
+      const asked =
+        askedMs === undefined
+          ? ""
+          : ` The service last asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
+      const waited = ctx.deadlinePassed
+        ? ` It waited ${formatWait(ctx.elapsedMs)} for its turn; the next retry would start after its deadline.`
+        : "";
+      return (
+        `${waited}${asked} The API's rate limit is shared by every client of the account (other stacks, CI jobs, scripts): ` +
+        "raise `clouddb:operationTimeoutSeconds` or the resource's `timeouts` to let it wait longer, " +
+        "or make the processes share one budget with `clouddb:limiterUrl` (a Redis or Valkey server)."
+      );
+    },
+  },
+  BadRequest: {
+    error: BadRequestError,
+    next: () => " The service refused the request: correct the inputs it names and run again.",
+  },
+  ServerError: {
+    error: ServerError,
+    mayHaveApplied: true,
+    next: ({ mayHaveChanged }) =>
+      mayHaveChanged
+        ? " It was not re-sent because the change may have been applied: run `pulumi refresh`, then `pulumi up` again."
+        : " The service failed; try again later.",
+  },
+};
 
 /** Build the typed error for a non-2xx response. */
 export function errorFromResponse(
@@ -96,76 +179,16 @@ export function errorFromResponse(
   }
   const codeText = code ? ` [${shorten(redactSecrets(code, ctx.secrets), 80)}]` : "";
   const head = `${ctx.method} ${ctx.path} failed: ${status} ${reason}${codeText}${detail}.`;
-  const details: ApiErrorDetails = {
+  const rule: AnswerRule<AnswerErrorKind> = ANSWER_RULES[answerErrorKind(status)];
+  const mayHaveChanged = rule.mayHaveApplied === true && MUTATING.has(ctx.method) && !ctx.retryable;
+  const next = rule.next({ headers, ctx, mayHaveChanged });
+  return new rule.error(`${head}${next}${tail(ctx, requestId)}`, {
     status,
     code,
     requestId,
-    method: ctx.method,
-    path: ctx.path,
-    pathTemplate: ctx.pathTemplate,
-    attempts: ctx.attempts,
-    elapsedMs: ctx.elapsedMs,
-  };
-  const end = tail(ctx, requestId);
-  const mutating = MUTATING.has(ctx.method);
-
-  switch (status) {
-    case 401:
-      return new UnauthorizedError(
-        `${head} The API key is missing, invalid or revoked: set a valid key with \`pulumi config set --secret clouddb:apiKey <key>\` or CLOUDDB_API_KEY.${end}`,
-        details,
-      );
-    case 403:
-      return new ForbiddenError(
-        `${head} This API key may not do this (a project-scoped key outside its project, an organization action without admin rights, or an endpoint that needs a personal key): use a key with that scope.${end}`,
-        details,
-      );
-    case 404:
-      return new NotFoundError(
-        `${head} The object does not exist or this key cannot see it: check the id, or run \`pulumi refresh\` if it was deleted outside Pulumi.${end}`,
-        details,
-      );
-    case 409:
-      return new ConflictError(
-        `${head} It conflicts with existing state (for example a branch with this name already exists): choose another name or adopt the existing object.${end}`,
-        details,
-      );
-    case 423:
-      return new LockedError(
-        `${head} Conflicting operations were still running on the project after the retries: wait for them to finish and run again.${end}`,
-        details,
-      );
-    case 429: {
-      const askedMs = parseRetryAfter(headerValue(headers, "retry-after"), Date.now());
-      const asked =
-        askedMs === undefined
-          ? ""
-          : ` The service last asked for a pause of ${formatWait(askedMs)} (Retry-After).`;
-      const waited = ctx.deadlinePassed
-        ? ` It waited ${formatWait(ctx.elapsedMs)} for its turn; the next retry would start after its deadline.`
-        : "";
-      return new RateLimitedError(
-        `${head}${waited}${asked} The API's rate limit is shared by every client of the account (other stacks, CI jobs, scripts): ` +
-          "raise `clouddb:operationTimeoutSeconds` or the resource's `timeouts` to let it wait longer, " +
-          `or make the processes share one budget with \`clouddb:limiterUrl\` (a Redis or Valkey server).${end}`,
-        details,
-      );
-    }
-  }
-  if (status >= 500) {
-    const next =
-      mutating && !ctx.retryable
-        ? "It was not re-sent because the change may have been applied: run `pulumi refresh`, then `pulumi up` again."
-        : "The service failed; try again later.";
-    return new ServerError(`${head} ${next}${end}`, {
-      ...details,
-      mayHaveChanged: mutating && !ctx.retryable,
-    });
-  }
-  return new BadRequestError(
-    `${head} The service refused the request: correct the inputs it names and run again.${end}`,
-    details,
-  );
+    ...request(ctx),
+    mayHaveChanged,
+  });
 }
 
 /** Build the typed error for an attempt that got no response. */
@@ -190,11 +213,7 @@ export function errorFromNetwork(
     networkCode,
     {
       requestId: ctx.sentRequestId,
-      method: ctx.method,
-      path: ctx.path,
-      pathTemplate: ctx.pathTemplate,
-      attempts: ctx.attempts,
-      elapsedMs: ctx.elapsedMs,
+      ...request(ctx),
       mayHaveChanged,
     },
   );

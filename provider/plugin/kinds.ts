@@ -40,27 +40,22 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   VpcEndpoint: () => require("../resources/vpcEndpoint"),
 };
 
-function methodsOf(declaration: ResourceDeclaration): () => Methods {
+/**
+ * The kind of `token`; throws naming the tokens served when there is none, or, for a declared kind
+ * the table lacks, what to add (`tests/provider/kinds.test.ts` says so first).
+ */
+export function kindOf(token: string): Kind {
+  const declaration = DECLARATIONS.find((d) => tokenOf(d) === token);
+  if (declaration === undefined) {
+    throw new Error(
+      `unknown resource type ${token}: this provider serves ${DECLARATIONS.map(tokenOf).join(", ")}; check the type token`,
+    );
+  }
   const methods = METHODS[declaration.type];
   if (methods === undefined) {
     throw new Error(
       `the kind ${declaration.type} has no methods module in the plugin's table: add it to METHODS`,
     );
   }
-  return methods;
-}
-
-const KINDS = new Map<string, Kind>(
-  DECLARATIONS.map((declaration) => [tokenOf(declaration), { declaration, methods: methodsOf(declaration) }]),
-);
-
-/** The kind of `token`; throws naming the tokens served when there is none. */
-export function kindOf(token: string): Kind {
-  const kind = KINDS.get(token);
-  if (kind === undefined) {
-    throw new Error(
-      `unknown resource type ${token}: this provider serves ${[...KINDS.keys()].join(", ")}; check the type token`,
-    );
-  }
-  return kind;
+  return { declaration, methods };
 }

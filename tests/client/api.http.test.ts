@@ -209,6 +209,16 @@ describe("client API functions against the emulator", () => {
     assert.equal(await client().deleteBranch(P, id), null);
   });
 
+  it("listBranchesWithDeleted asks for include_deleted=true and lists a deleted branch with the live ones", async () => {
+    const id = await scratchBranch("deleted-but-listed");
+    await client().deleteBranch(P, id);
+    control().clearRequests();
+    const ids = (await client().listBranchesWithDeleted(P)).map((b) => b.id);
+    assert.ok(ids.includes(id) && ids.includes(DEMO.branchId), `listed: ${ids.join(", ")}`);
+    const [listing] = control().requests({ route: "GET /projects/{project_id}/branches" });
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(listing?.query)), { include_deleted: "true" });
+  });
+
   it("listOperations, getOperation and waitForOperations read the operations resource", async () => {
     await scratchBranch("with-operations");
     const ops = await collect(client().listOperations(P, { pageSize: 10, maxItems: 10 }));

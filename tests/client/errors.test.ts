@@ -3,6 +3,7 @@ import { inspect } from "node:util";
 import sinon from "sinon";
 import {
   ApiError,
+  answerErrorKind,
   CloudDbError,
   ConfigError,
   ERROR_MARKER,
@@ -34,6 +35,31 @@ describe("client errors", () => {
     assert.equal(isApiError(foreign), true);
     assert.equal(isNotFound(foreign), true);
     assert.equal(isConflict(foreign), false);
+  });
+
+  it("take an answer's kind from the kinds' statuses: its own, else a failure of the service from 500 up, else a refused request", () => {
+    const kinds = Object.fromEntries(
+      [100, 302, 400, 401, 403, 404, 409, 418, 422, 423, 429, 500, 502, 524].map((s) => [
+        s,
+        answerErrorKind(s),
+      ]),
+    );
+    assert.deepEqual(kinds, {
+      100: "BadRequest",
+      302: "BadRequest",
+      400: "BadRequest",
+      401: "Unauthorized",
+      403: "Forbidden",
+      404: "NotFound",
+      409: "Conflict",
+      418: "BadRequest",
+      422: "BadRequest",
+      423: "Locked",
+      429: "RateLimited",
+      500: "ServerError",
+      502: "ServerError",
+      524: "ServerError",
+    });
   });
 
   it("do not mistake ordinary errors for API errors", () => {

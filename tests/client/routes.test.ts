@@ -4,12 +4,14 @@ import { join } from "node:path";
 import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient, isConfigError, isInvalidArgument, resetRegistry } from "../../provider/client";
+import { ROUTE_MODULES } from "../../provider/client/routes";
 
-/** Every route module: each file of provider/client/api/ is one object family. */
+/** Every route module, by the name of its file: each file of provider/client/api/ is one object family. */
 const API = join(__dirname, "../../provider/client/api");
-const FAMILIES: Array<Record<string, unknown>> = readdirSync(API)
+const BY_FILE: Array<[string, Record<string, unknown>]> = readdirSync(API)
   .filter((name) => name.endsWith(".ts"))
-  .map((name) => require(join(API, name)));
+  .map((name) => [name.slice(0, -".ts".length), require(join(API, name))]);
+const FAMILIES = BY_FILE.map(([, family]) => family);
 
 describe("client routes", () => {
   let emulator: RunningEmulator | undefined;
@@ -32,6 +34,13 @@ describe("client routes", () => {
     const branch = { branch: { id: "br-1" } };
     sinon.stub(client, "getBranch").resolves(branch as never);
     assert.equal(await client.getBranch("p-1", "br-1"), branch);
+  });
+
+  it("come from the one list of route modules, which names every module of api/ as its file", () => {
+    assert.deepEqual(
+      Object.entries(ROUTE_MODULES).sort(([a], [b]) => a.localeCompare(b)),
+      [...BY_FILE].sort(([a], [b]) => a.localeCompare(b)),
+    );
   });
 
   it("reject, not throw, when an argument cannot be put in the path", async () => {

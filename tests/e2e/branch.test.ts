@@ -2,18 +2,9 @@
 // the emulator: its connection string is a secret everywhere in the state (after up and refresh),
 // the same program is a no-change, a rename and a reset happen in place.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { installPackedProject } from "./support/package";
-import {
-  changesOf,
-  collect,
-  createStack,
-  type E2eStack,
-  isEncryptedSecret,
-  mutatingRequests,
-} from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack, isEncryptedSecret, mutatingRequests } from "./support/stack";
 
 interface StateResource {
   type: string;
@@ -22,7 +13,6 @@ interface StateResource {
 
 describe("e2e: a preview environment's Branch under the real Pulumi engine", function () {
   this.timeout(10 * 60 * 1000);
-  let project: string;
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   let branchId: string;
@@ -55,16 +45,13 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
   const plaintextUris = () => e2e.rawState().match(/postgres(ql)?:\/\/[^"\\]*/g) ?? [];
 
   before(async () => {
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"));
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await createStack({ workDir: project, apiUrl: emulator.url, apiKey: DEMO.personalKey });
+    e2e = await programStack({ packed: fixture("scenario"), emulator });
     await setScenario();
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
-    if (project) fs.rmSync(project, { recursive: true, force: true });
   });
 
   it("creates the branch with a secret connection string that is nowhere in the state in plain text", async () => {
@@ -172,7 +159,6 @@ describe("e2e: a preview environment's Branch under the real Pulumi engine", fun
 
 describe("e2e: destroy after the stack's key was rotated and the old one revoked", function () {
   this.timeout(10 * 60 * 1000);
-  let project: string;
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   const mutations = () => mutatingRequests(emulator).map((r) => `${r.route} ${r.status}`);
@@ -181,12 +167,11 @@ describe("e2e: destroy after the stack's key was rotated and the old one revoked
   let second: { id: number; key: string };
 
   before(async () => {
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"));
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
     first = keyOf("first");
-    e2e = await createStack({
-      workDir: project,
-      apiUrl: emulator.url,
+    e2e = await programStack({
+      packed: fixture("scenario"),
+      emulator,
       apiKey: first.key,
       stackName: "rotate",
     });
@@ -201,10 +186,8 @@ describe("e2e: destroy after the stack's key was rotated and the old one revoked
     emulator.control.revokeApiKey(first.id);
   });
   after(async () => {
-    await e2e?.stack.destroy({ runProgram: true }).catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: { runProgram: true } });
     await emulator?.stop();
-    if (project) fs.rmSync(project, { recursive: true, force: true });
   });
 
   it("the engine gives a plain destroy the recorded key: it fails, saying how to pass the current one", async () => {

@@ -2,18 +2,16 @@
 // unattended: the API holds exactly the objects the state records, no orphan and no duplicate.
 // The only step besides the rerun is Pulumi's own `pulumi cancel` for the lock the killed run left.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { crashFixtureStack, type Declared } from "./support/crashFixture";
 import { type CliRun, runCli } from "./support/kill";
-import { createStack, type E2eStack } from "./support/stack";
+import type { E2eStack } from "./support/stack";
 
-const WORK_DIR = path.join(__dirname, "fixtures/crash");
 const PROJECT = DEMO.orgProjectId;
 const KEY_NAME = "crash-key";
 
 // Auto-named and named branches (one with a compute), a child of the named one, and a key.
-const RESOURCES = [
+const RESOURCES: Declared[] = [
   { kind: "Branch", res: "auto", args: { projectId: PROJECT, endpoints: [{ type: "read_write" }] } },
   { kind: "Branch", res: "named", args: { projectId: PROJECT, name: "crash-named" } },
   { kind: "Branch", res: "child", args: { projectId: PROJECT, parentId: "@named.branchId" } },
@@ -80,19 +78,14 @@ describe("e2e: a killed up or destroy converges on the next unattended run", fun
 
   beforeEach(async () => {
     emulator.control.clearRequests();
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `crash-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await crashFixtureStack(emulator, "crash", {
+      resources: RESOURCES,
       env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
     });
-    await e2e.stack.setConfig("resources", { value: JSON.stringify(RESOURCES) });
   });
   afterEach(async () => {
     await nextRun("destroy");
     await e2e.dispose();
-    fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
   });
 
   for (const posts of [1, 3]) {

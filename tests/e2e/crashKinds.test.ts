@@ -2,19 +2,17 @@
 // kind in turn and its `destroy` during a delete, each followed by the next unattended run: the
 // API then holds exactly the objects the state records, each made once.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { crashFixtureStack, type Declared } from "./support/crashFixture";
 import { type CliRun, runCli } from "./support/kill";
-import { createStack, type E2eStack } from "./support/stack";
+import type { E2eStack } from "./support/stack";
 
-const WORK_DIR = path.join(__dirname, "fixtures/crash");
 const PROJECT = DEMO.orgProjectId;
 const KEY_NAME = "crash-kinds-key";
 
 // Projects auto-named and named, and a key, start at once; then a chain on a new branch, so each
 // create starts only after the one before it ended: compute, role (unnamed), database (unnamed).
-const RESOURCES = [
+const RESOURCES: Declared[] = [
   { kind: "Project", res: "auto", args: {} },
   { kind: "Project", res: "named", args: { name: "crash-kinds-named" } },
   { kind: "ApiKey", res: "key", args: { name: KEY_NAME } },
@@ -110,19 +108,14 @@ describe("e2e: every kind converges after a killed up or destroy", function () {
   before(async () => {
     // Operations take 2 s, so a kill lands while the provider waits on them.
     emulator = await startEmulator({ seed: "demo", opDurationMs: 2000 });
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `crash-kinds-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await crashFixtureStack(emulator, "crash-kinds", {
+      resources: RESOURCES,
       env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
     });
-    await e2e.stack.setConfig("resources", { value: JSON.stringify(RESOURCES) });
   });
   after(async () => {
     await nextRun("destroy").catch(() => undefined);
     await e2e?.dispose();
-    if (e2e !== undefined) fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
     await emulator?.stop();
   });
 

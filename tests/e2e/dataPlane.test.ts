@@ -3,32 +3,23 @@
 // reset brings the parent's data back, a password reset locks the old password out, and destroy
 // leaves no database behind.
 import * as assert from "node:assert/strict";
-import * as path from "node:path";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { dataPlaneRun } from "../emulator/helpers";
-import { collect, createStack, type E2eStack } from "./support/stack";
-
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-const count = async (uri: string) =>
-  (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
+import { dataPlaneRun, runSql } from "../emulator/helpers";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 describe(`e2e: branches the engine makes, served by the emulator's real Postgres${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   let parentUri: string;
+
+  /** Runs `sql` on a fresh connection to `uri`, verified against the emulator's CA, and returns the rows. */
+  const query = <T>(uri: string, sql: string) => runSql<T>(uri, emulator.caPath, sql);
+
+  const count = async (uri: string) =>
+    (await query<{ n: number }>(uri, "SELECT count(*)::int AS n FROM items"))[0]?.n;
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
@@ -40,17 +31,15 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
     );
     await query(parentUri, "CREATE TABLE items (id int PRIMARY KEY, note text)");
     await query(parentUri, "INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-    e2e = await createStack({
-      workDir: path.join(__dirname, "fixtures/data-plane"),
+    e2e = await programStack({
+      workDir: fixture("data-plane"),
+      emulator,
       stackName: `e2e-data-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
       config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 

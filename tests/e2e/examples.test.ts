@@ -7,11 +7,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { runSql } from "../emulator/helpers";
 import { runCli } from "./support/kill";
-import { apiKeySecretsIn, collect, createStack, type E2eStack, ROOT } from "./support/stack";
+import { programStack } from "./support/programStack";
+import { apiKeySecretsIn, collect, type E2eStack, ROOT } from "./support/stack";
 import { checkoutExample, EXAMPLE, type JobRun, readWorkflow, userOperationsOn } from "./support/workflow";
 
 const execFileAsync = promisify(execFile);
@@ -19,11 +20,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A stack of the preview-environment example, in place, for pull request `pullRequest` of the demo organization's project. */
 function exampleStack(emulator: RunningEmulator, pullRequest: string, config: Record<string, string> = {}) {
-  return createStack({
+  return programStack({
     workDir: EXAMPLE,
+    emulator,
     stackName: `e2e-pr-${pullRequest}-${process.pid}`,
-    apiUrl: emulator.url,
-    apiKey: DEMO.personalKey,
     config: { projectId: DEMO.orgProjectId, pullRequest, ...config },
   });
 }
@@ -38,20 +38,15 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   });
   after(async () => emulator?.stop());
   afterEach(async () => {
-    if (e2e === undefined) return;
-    await e2e.stack.destroy().catch(() => undefined);
-    await e2e.dispose();
-    // The Automation API writes the stack's config file next to Pulumi.yaml.
-    fs.rmSync(path.join(e2e.stack.workspace.workDir, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     e2e = undefined;
   });
 
   it("quickstart (the root project): creates three keys and two branches, reads projects and operations, destroys", async () => {
-    e2e = await createStack({
+    e2e = await programStack({
       workDir: ROOT,
+      emulator,
       stackName: `e2e-quickstart-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
       config: { orgId: DEMO.orgId, projectId: DEMO.orgProjectId },
     });
     const up = await e2e.stack.up(collect(e2e.output));
@@ -76,11 +71,10 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   });
 
   it("preview-branches: adding a pull request creates its branch and key, removing it deletes both", async () => {
-    e2e = await createStack({
+    e2e = await programStack({
       workDir: path.join(ROOT, "examples/preview-branches"),
+      emulator,
       stackName: `e2e-previews-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
       config: { orgId: DEMO.orgId, projectId: DEMO.orgProjectId },
     });
     await e2e.stack.setConfig("pullRequests", { value: "[101, 102]" });
@@ -308,26 +302,14 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
   let emulator: RunningEmulator;
   let e2e: E2eStack | undefined;
 
-  /** Runs `statements` in order on a fresh connection to `uri`; returns the last one's rows. */
-  async function query<T>(uri: string, ...statements: string[]): Promise<T[]> {
-    const db = new Client({ connectionString: uri });
-    await db.connect();
-    try {
-      let rows: T[] = [];
-      for (const statement of statements) rows = (await db.query(statement)).rows as T[];
-      return rows;
-    } finally {
-      await db.end();
-    }
-  }
+  /** Runs `statements` in order on a fresh connection to `uri` (verifying the endpoint); returns the last one's rows. */
+  const query = <T>(uri: string, ...statements: string[]) => runSql<T>(uri, emulator.caPath, ...statements);
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    if (e2e !== undefined) fs.rmSync(path.join(EXAMPLE, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 

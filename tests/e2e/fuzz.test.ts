@@ -22,7 +22,7 @@ describe("e2e: the lifecycle fuzzer through the real engine", function () {
 
   for (const seed of SEEDS) {
     it(`keeps every invariant over sequence ${seed}`, async () => {
-      const driver = await EngineStack.create(fuzzer.emulator, `fuzz-${seed}-${process.pid}`);
+      const driver = await EngineStack.create(fuzzer.emulator, `fuzz-${seed}`);
       try {
         const outcome = await fuzzer.run(seed, { driver });
         const replay = `FUZZ_ENGINE_SEEDS=${seed} npx mocha --no-config -r ts-node/register/transpile-only --extension ts tests/e2e/fuzz.test.ts`;

@@ -4,15 +4,12 @@
 // then previews and refreshes with no change, its connection string stored encrypted, and destroy
 // deletes it. Neither the key nor a password shows in the state or the CLI's output.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
+import { fixture, programStack } from "./support/programStack";
 import {
   collect,
-  createStack,
   type E2eStack,
   isEncryptedSecret,
   leaks,
@@ -30,7 +27,6 @@ describe("e2e: pulumi import into a java program, through the provider plugin", 
   this.timeout(20 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
   let branchId = "";
 
   before(async () => {
@@ -38,19 +34,17 @@ describe("e2e: pulumi import into a java program, through the provider plugin", 
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     branchId = (await client.createBranch(PROJECT, { branch: { name: "feature" } })).branch.id;
     await projectIdle(emulator, PROJECT);
-    workDir = copyProgram(path.join(__dirname, "fixtures/import-java"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      copyOf: fixture("import-java"),
+      emulator,
+      language: "java",
       config: { projectId: PROJECT },
-      env: { ...pluginProgramEnv("java"), CLOUDDB_POLL_INTERVAL_MS: "20,100" },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
     });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("imports the branch by its id with Java code for it, previews and refreshes with no change, destroy deletes it", async () => {

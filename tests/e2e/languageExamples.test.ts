@@ -5,21 +5,13 @@
 // process group and the plugin, SIGKILL) during the branch's create and again during the role's
 // converges on the next run of the workflow's command, with no orphan; destroy leaves nothing.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun } from "../emulator/helpers";
 import { killPlugins, runCli } from "./support/kill";
-import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./support/languages";
-import {
-  collect,
-  createStack,
-  type E2eStack,
-  isEncryptedSecret,
-  leaks,
-  leaksUnder,
-  ROOT,
-} from "./support/stack";
+import type { ProgramLanguage } from "./support/languages";
+import { programStack } from "./support/programStack";
+import { collect, type E2eStack, isEncryptedSecret, leaks, leaksUnder, ROOT } from "./support/stack";
 import { previewOnBranch, runAppMigration, userOperationsOn } from "./support/workflow";
 
 const PROJECT = DEMO.projectId;
@@ -33,21 +25,18 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
     this.timeout((language === "java" ? 20 : 10) * 60 * 1000);
     let emulator: RunningEmulator;
     const stacks: E2eStack[] = [];
-    const workDirs: string[] = [];
     /** Every line the CLI printed, across the suite's commands. */
     const printed: string[] = [];
 
     /** A stack of the example for pull request `pullRequest`, against the emulator. */
     async function previewStack(pullRequest: string): Promise<E2eStack> {
-      const workDir = copyProgram(path.join(ROOT, `examples/preview-environment-${language}`));
-      workDirs.push(workDir);
-      const e2e = await createStack({
-        workDir,
+      const e2e = await programStack({
+        copyOf: path.join(ROOT, `examples/preview-environment-${language}`),
+        emulator,
+        language,
         stackName: `pr-${pullRequest}`,
-        apiUrl: emulator.url,
-        apiKey: DEMO.personalKey,
         config: { projectId: PROJECT, pullRequest },
-        env: { ...pluginProgramEnv(language), CLOUDDB_POLL_INTERVAL_MS: "50,200" },
+        env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
       });
       stacks.push(e2e);
       return e2e;
@@ -67,7 +56,6 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
         leaked.push(...leaksUnder(e2e.backendDir));
         await e2e.dispose();
       }
-      for (const dir of workDirs) fs.rmSync(dir, { recursive: true, force: true });
       await emulator?.stop();
       assert.deepEqual(leaked, [], "a key or a connection string with its password in a state file");
       assert.deepEqual(
@@ -99,7 +87,7 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       );
 
       // The app's migration, as the workflow's next step would run it.
-      assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);
+      assert.deepEqual(await runAppMigration(url, emulator.caPath), [{ who: roles[0]?.name, n: 1 }]);
 
       const raw = e2e.rawState();
       assert.ok(!raw.includes(url), "DATABASE_URL is in the state in plain text");

@@ -4,10 +4,9 @@
 // stack's config (a secret stored encrypted), `pulumi destroy` leaves the stack empty.
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { copyProgram, languagePath, type ProgramLanguage } from "./support/languages";
-import { changesOf, collect, createStack, type E2eStack, isEncryptedSecret } from "./support/stack";
+import { languagePath, type ProgramLanguage } from "./support/languages";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack, isEncryptedSecret } from "./support/stack";
 
 interface StateResource {
   type: string;
@@ -22,17 +21,16 @@ for (const language of ["python", "yaml"] as const satisfies ProgramLanguage[]) 
   describe(`e2e: a ${language} program under the real Pulumi engine`, function () {
     this.timeout(10 * 60 * 1000);
     const token = randomBytes(8).toString("hex");
-    let workDir: string;
     let e2e: E2eStack;
 
     before(async () => {
-      workDir = copyProgram(path.join(__dirname, `fixtures/${language}-program`));
-      e2e = await createStack({ workDir, config: { token }, env: { PATH: languagePath(language) } });
+      e2e = await programStack({
+        copyOf: fixture(`${language}-program`),
+        config: { token },
+        env: { PATH: languagePath(language) },
+      });
     });
-    after(async () => {
-      await e2e?.dispose();
-      if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-    });
+    after(async () => e2e?.dispose());
 
     it("runs the program on `up` and returns the outputs it computed from config", async () => {
       const result = await e2e.stack.up(collect(e2e.output));

@@ -3,12 +3,10 @@
 // out-of-band delete, an in-place update, a replace, destroy; no connection string in plain text in
 // the state file at any step.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { projectIdle } from "../provider/support";
-import { installPackedProject } from "./support/package";
-import { changesOf, collect, createStack, type E2eStack, mutatingRequests } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
 
 interface Objects {
   projectName: string;
@@ -23,7 +21,6 @@ interface Objects {
 
 describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine", function () {
   this.timeout(15 * 60 * 1000);
-  let workDir: string;
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   const spec: Objects = {
@@ -63,20 +60,13 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
   const project = (id: string) => emulator.control.dumpState().projects.find((p) => p.id === id);
 
   before(async () => {
-    workDir = installPackedProject(path.join(__dirname, "fixtures/objects"));
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      stackName: "objects",
-    });
+    e2e = await programStack({ packed: fixture("objects"), emulator, stackName: "objects" });
     await setSpec();
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("creates the project, its read replica, a role and a database, with connection strings and password as secrets", async () => {

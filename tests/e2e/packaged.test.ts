@@ -3,17 +3,10 @@
 // out-of-band changes, destroy; then parallel branches and a cancelled operation.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject, oldestPulumi } from "./support/package";
-import {
-  apiKeySecretsIn,
-  changesOf,
-  collect,
-  createStack,
-  type E2eStack,
-  mutatingRequests,
-} from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { apiKeySecretsIn, changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
 
 interface KeySpec {
   res: string;
@@ -48,7 +41,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
 
   before(async () => {
     // A user's program brings its own @pulumi/pulumi: the oldest one the package claims to work with.
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"), {}, oldestPulumi());
+    project = installPackedProject(fixture("scenario"), {}, oldestPulumi());
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
   });
   after(async () => {
@@ -81,7 +74,7 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
     };
 
     before(async () => {
-      e2e = await createStack({ workDir: project, apiUrl: emulator.url, apiKey: DEMO.personalKey });
+      e2e = await programStack({ workDir: project, emulator });
       await setScenario(scenario);
     });
     after(async () => e2e?.dispose());
@@ -230,12 +223,9 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
 
   describe("under load and failure", () => {
     beforeEach(async () => {
-      e2e = await createStack({ workDir: project, apiUrl: emulator.url, apiKey: DEMO.personalKey });
+      e2e = await programStack({ workDir: project, emulator });
     });
-    afterEach(async () => {
-      await e2e.stack.destroy().catch(() => undefined);
-      await e2e.dispose();
-    });
+    afterEach(async () => e2e.dispose({ destroy: true }));
 
     it("creates 10 branches of one project in one up with zero 423 responses", async () => {
       const branches = Array.from({ length: 10 }, (_, i) => ({

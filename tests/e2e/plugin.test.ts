@@ -3,9 +3,9 @@
 // on the default provider and one on an explicit provider with another account's key, goes through
 // up, refresh, a no-change preview and destroy against the emulator.
 import * as assert from "node:assert/strict";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { changesOf, collect, createStack, type E2eStack, prepareEngine, ROOT } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack } from "./support/stack";
 
 describe("e2e: the provider plugin under the real Pulumi engine", function () {
   this.timeout(10 * 60 * 1000);
@@ -17,23 +17,19 @@ describe("e2e: the provider plugin under the real Pulumi engine", function () {
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
-    prepareEngine();
-    e2e = await createStack({
-      workDir: path.join(__dirname, "fixtures/plugin"),
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      env: {
-        PATH: `${path.join(ROOT, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
-        CLOUDDB_POLL_INTERVAL_MS: "20,100",
+    e2e = await programStack({
+      workDir: fixture("plugin"),
+      emulator,
+      language: "nodejs",
+      config: {
+        plugin: JSON.stringify({
+          projectId: DEMO.projectId,
+          secondProjectId: DEMO.memberProjectId,
+          branchName: "plugin-e2e",
+        }),
       },
-    });
-    await e2e.stack.setConfig("secondApiKey", { value: DEMO.memberPersonalKey, secret: true });
-    await e2e.stack.setConfig("plugin", {
-      value: JSON.stringify({
-        projectId: DEMO.projectId,
-        secondProjectId: DEMO.memberProjectId,
-        branchName: "plugin-e2e",
-      }),
+      secrets: { secondApiKey: DEMO.memberPersonalKey },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
     });
   });
   after(async () => {

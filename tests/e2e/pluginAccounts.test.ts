@@ -3,36 +3,32 @@
 // account can see), a function invoked on the second provider lists that account's projects, and
 // nothing reaches the default provider.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 describe("e2e: two explicit providers on two accounts in one stack, through the provider plugin", function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
 
   const live = (id: unknown) =>
     emulator.control.dumpState().branches.find((b) => b.id === id && b.deleted_at_ms === undefined);
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
-    workDir = copyProgram(path.join(__dirname, "fixtures/two-accounts-yaml"));
-    e2e = await createStack({
-      workDir,
+    // No emulator for the stack: the default provider has no key and no URL.
+    e2e = await programStack({
+      copyOf: fixture("two-accounts-yaml"),
+      language: "yaml",
       config: { apiUrl: emulator.url, firstProjectId: DEMO.projectId, secondProjectId: DEMO.memberProjectId },
-      env: { ...pluginProgramEnv("yaml"), CLOUDDB_POLL_INTERVAL_MS: "20,100" },
+      secrets: { firstApiKey: DEMO.personalKey, secondApiKey: DEMO.memberPersonalKey },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
     });
-    await e2e.stack.setConfig("firstApiKey", { value: DEMO.personalKey, secret: true });
-    await e2e.stack.setConfig("secondApiKey", { value: DEMO.memberPersonalKey, secret: true });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("creates in both accounts, previews with no change and destroys, the keys never in the state or the output", async () => {

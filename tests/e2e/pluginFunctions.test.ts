@@ -3,11 +3,9 @@
 // key. Each lists its own account's projects, and the connection strings reach the program as
 // secrets: encrypted in the state, never printed.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack, isEncryptedSecret } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack, isEncryptedSecret } from "./support/stack";
 
 /** A connection string with its password in plain text. */
 const PLAIN_URI = /postgres(?:ql)?:\/\/[^:\s"]+:[^@\s"]+@/;
@@ -16,24 +14,20 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
-    workDir = copyProgram(path.join(__dirname, "fixtures/plugin-functions-yaml"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      copyOf: fixture("plugin-functions-yaml"),
+      emulator,
+      language: "yaml",
       config: { apiUrl: emulator.url, projectId: DEMO.projectId, memberProjectId: DEMO.memberProjectId },
-      env: pluginProgramEnv("yaml"),
+      secrets: { memberApiKey: DEMO.memberPersonalKey },
     });
-    await e2e.stack.setConfig("memberApiKey", { value: DEMO.memberPersonalKey, secret: true });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("answers each provider with its account's projects and its connection strings as secrets", async () => {

@@ -3,20 +3,18 @@
 // brought into a stack by the ids each kind takes; the program that declares them as they are then
 // previews and refreshes with no change, the credentials stored encrypted, and destroys them.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
-import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack, isEncryptedSecret, stateResources } from "./support/stack";
+import type { ProgramLanguage } from "./support/languages";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack, isEncryptedSecret, stateResources } from "./support/stack";
 
 for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: pulumi import into a ${language} program, through the provider plugin`, function () {
     this.timeout(10 * 60 * 1000);
     let emulator: RunningEmulator;
     let e2e: E2eStack;
-    let workDir: string;
     /** The objects made by hand, and the id `pulumi import` takes for each. */
     const made = { projectId: "", branchId: "", endpointId: "", password: "", snapshotId: "" };
 
@@ -47,21 +45,16 @@ for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) 
       await client.setBackupSchedule(made.projectId, made.branchId, [{ frequency: "daily", hour: 2 }]);
       await projectIdle(emulator, made.projectId);
 
-      workDir = copyProgram(path.join(__dirname, `fixtures/import-${language}`));
-      e2e = await createStack({
-        workDir,
-        apiUrl: emulator.url,
-        apiKey: DEMO.personalKey,
-        env: {
-          ...pluginProgramEnv(language),
-          CLOUDDB_POLL_INTERVAL_MS: "20,100",
-        },
+      e2e = await programStack({
+        copyOf: fixture(`import-${language}`),
+        emulator,
+        language,
+        env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
       });
     });
     after(async () => {
       await e2e?.dispose();
       await emulator?.stop();
-      if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
     });
 
     it("imports each kind by its id, then previews and refreshes with no change, secrets encrypted", async () => {

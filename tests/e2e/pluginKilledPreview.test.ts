@@ -5,12 +5,11 @@
 // orphan, then a preview with no change; destroy leaves nothing; no key and no connection string
 // with its password in any file of the backend or anything the CLI printed.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { killPlugins, runCli } from "./support/kill";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack, leaks, leaksUnder, ROOT } from "./support/stack";
+import { programStack } from "./support/programStack";
+import { collect, type E2eStack, leaks, leaksUnder, ROOT } from "./support/stack";
 import { previewOnBranch } from "./support/workflow";
 
 const PULL_REQUEST = "77";
@@ -19,7 +18,6 @@ describe("e2e: the YAML preview environment, its provider plugin killed during c
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
   /** Everything the CLI printed, across the suite's commands. */
   const printed: string[] = [];
 
@@ -29,20 +27,17 @@ describe("e2e: the YAML preview environment, its provider plugin killed during c
   before(async () => {
     // Operations take 1.5 s: the plugin waits on each create's, so the kill lands inside it.
     emulator = await startEmulator({ seed: "demo", opDurationMs: 1500 });
-    workDir = copyProgram(path.join(ROOT, "examples/preview-environment-yaml"));
-    e2e = await createStack({
-      workDir,
+    e2e = await programStack({
+      copyOf: path.join(ROOT, "examples/preview-environment-yaml"),
+      emulator,
+      language: "yaml",
       stackName: `pr-${PULL_REQUEST}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
       config: { projectId: DEMO.projectId, pullRequest: PULL_REQUEST },
-      env: { ...pluginProgramEnv("yaml"), CLOUDDB_POLL_INTERVAL_MS: "50,200" },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    fs.rmSync(workDir, { recursive: true, force: true });
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 
@@ -60,7 +55,7 @@ describe("e2e: the YAML preview environment, its provider plugin killed during c
         ended = true;
       });
       while (!ended && killed === 0) {
-        if (when()) killed = killPlugins(workDir);
+        if (when()) killed = killPlugins(e2e.stack.workspace.workDir);
         await new Promise((r) => setTimeout(r, 25));
       }
       const run = await up;

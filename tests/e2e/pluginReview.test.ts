@@ -2,32 +2,22 @@
 // plugin under the real engine: the plugin sends the line to the engine's Log (the engine hides a
 // resource plugin's stdout), and the preview shows it; turning it back off fails the preview.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 describe("e2e: a preview through the provider plugin says what an up cannot undo", function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
-    workDir = copyProgram(path.join(__dirname, "fixtures/replication-yaml"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      env: pluginProgramEnv("yaml"),
-    });
+    e2e = await programStack({ copyOf: fixture("replication-yaml"), emulator, language: "yaml" });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("shows that turning logical replication on cannot be undone, then refuses turning it off", async () => {

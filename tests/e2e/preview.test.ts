@@ -2,16 +2,14 @@
 // steps `pulumi preview` plans are exactly the steps the `up` performs; a refresh of untouched
 // resources changes nothing.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { createStack, type E2eStack } from "./support/stack";
+import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
+import type { E2eStack } from "./support/stack";
 
-const WORK_DIR = path.join(__dirname, "fixtures/crash");
 const PROJECT = DEMO.orgProjectId;
 
-const program = (devName: string, devEndpoints: { type: string }[]) => [
+const program = (devName: string, devEndpoints: { type: string }[]): Declared[] => [
   { kind: "Branch", res: "dev", args: { projectId: PROJECT, name: devName, endpoints: devEndpoints } },
   { kind: "Branch", res: "feature", args: { projectId: PROJECT, parentId: "@dev.branchId" } },
   { kind: "Branch", res: "auto", args: { projectId: PROJECT } },
@@ -41,20 +39,14 @@ describe("e2e: preview plans exactly what up does", function () {
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `preview-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await crashFixtureStack(emulator, "preview", {
+      resources: program("dev", []),
       env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
     });
-    await e2e.stack.setConfig("resources", { value: JSON.stringify(program("dev", [])) });
     await e2e.stack.up();
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 
@@ -65,7 +57,7 @@ describe("e2e: preview plans exactly what up does", function () {
   });
 
   it("renaming a parent previews as one update, and the up does that update and nothing else", async () => {
-    await e2e.stack.setConfig("resources", { value: JSON.stringify(program("dev-renamed", [])) });
+    await declareResources(e2e, program("dev-renamed", []));
     const { planned, done } = await previewThenUp();
     assert.deepEqual(planned, ["update dev"]);
     assert.deepEqual(done, planned);
@@ -79,9 +71,7 @@ describe("e2e: preview plans exactly what up does", function () {
         }
       ).checkpoint.latest.resources.find((r) => r.urn.endsWith("::dev"))?.id;
     const before = idOfDev();
-    await e2e.stack.setConfig("resources", {
-      value: JSON.stringify(program("dev-renamed", [{ type: "read_write" }])),
-    });
+    await declareResources(e2e, program("dev-renamed", [{ type: "read_write" }]));
     const { planned, done } = await previewThenUp();
     assert.deepEqual(planned, ["update dev"]);
     assert.deepEqual(done, planned);

@@ -2,11 +2,9 @@
 // catches in the stack's configuration before anything is changed, what `pulumi up` prints while it
 // waits on operations, and the warning for a key kept in plain text.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { installPackedProject } from "./support/package";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 /** Long enough that a wait polls several times and crosses whole seconds. */
 const OP_MS = 2500;
@@ -14,7 +12,6 @@ const WRONG_KEY = `napi_${"w".repeat(64)}`;
 
 describe("e2e: configuration checked at preview, progress while waiting", function () {
   this.timeout(10 * 60 * 1000);
-  let project: string;
   let emulator: RunningEmulator;
   let e2e: E2eStack;
 
@@ -37,20 +34,16 @@ describe("e2e: configuration checked at preview, progress while waiting", functi
   }
 
   before(async () => {
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"));
     emulator = await startEmulator({ seed: "demo", opDurationMs: OP_MS });
-    e2e = await createStack({
-      workDir: project,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      packed: fixture("scenario"),
+      emulator,
       env: { CLOUDDB_POLL_INTERVAL_MS: "100,1000" },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
-    if (project) fs.rmSync(project, { recursive: true, force: true });
   });
 
   describe("each config mistake fails the preview of a planned create, saying what to do", () => {

@@ -4,12 +4,10 @@
 // changed in place, `pulumi import` of the grant by `<projectId>/<email>` after it left the state,
 // and destroy revoking it.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { type RunningEmulator, startEmulator } from "../../emulator";
 import { runCli } from "./support/kill";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 const EMAIL = "casey@example.com";
 const GRANT = "POST /projects/{project_id}/permissions";
@@ -18,7 +16,6 @@ describe("e2e: ProjectPermission through the provider plugin", function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
 
   /** The shared project's grants as the emulator keeps them. */
   const grants = () =>
@@ -38,19 +35,16 @@ describe("e2e: ProjectPermission through the provider plugin", function () {
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
-    workDir = copyProgram(path.join(__dirname, "fixtures/permission-yaml"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      copyOf: fixture("permission-yaml"),
+      emulator,
+      language: "yaml",
       config: { email: EMAIL, windowStart: "02:00" },
-      env: { ...pluginProgramEnv("yaml"), CLOUDDB_POLL_INTERVAL_MS: "20,100" },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 

@@ -3,37 +3,30 @@
 // saying what to do; after `pulumi up --refresh` the destroy deletes all three. Before that, a
 // preview of the unchanged program (the role and database unnamed) makes no API call.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
-import { installPackedProject } from "./support/package";
-import { changesOf, collect, createStack, type E2eStack, mutatingRequests } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
 
 describe("e2e: destroying a branch protected outside Pulumi", function () {
   this.timeout(10 * 60 * 1000);
-  let workDir: string;
   let emulator: RunningEmulator;
   let e2e: E2eStack;
   let branchId: string;
   let names = { role: "", database: "" };
 
   before(async () => {
-    workDir = installPackedProject(path.join(__dirname, "fixtures/protected-branch"));
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      packed: fixture("protected-branch"),
+      emulator,
       config: { projectId: DEMO.projectId, parentId: DEMO.branchId },
     });
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("makes the branch, its role and its database", async () => {

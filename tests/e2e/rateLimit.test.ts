@@ -4,10 +4,10 @@
 // not a failure: both runs succeed and every key is made once.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { installPackedProject } from "./support/package";
-import { changesOf, collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack } from "./support/stack";
 
 const KEY_ROUTE = "POST /organizations/{org_id}/api_keys";
 const KEYS = 5;
@@ -32,14 +32,13 @@ describe("e2e: two stacks at once wait out the shared rate limit", function () {
   });
 
   before(async () => {
-    project = installPackedProject(path.join(__dirname, "fixtures/scenario"));
+    project = installPackedProject(fixture("scenario"));
     emulator = await startEmulator({ seed: "demo" });
     for (const s of [0, 1]) {
       stacks.push(
-        await createStack({
+        await programStack({
           workDir: project,
-          apiUrl: emulator.url,
-          apiKey: DEMO.personalKey,
+          emulator,
           stackName: `limited-${s}`,
           config: { scenario: JSON.stringify(scenario(s)) },
         }),

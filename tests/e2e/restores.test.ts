@@ -9,20 +9,14 @@ import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { dataPlaneRun } from "../emulator/helpers";
+import { dataPlaneRun, runSql, verifyFull } from "../emulator/helpers";
 import { runNeonctl } from "../emulator/neonctl-harness";
+import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
 import { runCli } from "./support/kill";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { collect, type E2eStack } from "./support/stack";
 
-const WORK_DIR = path.join(__dirname, "fixtures/crash");
 const P = DEMO.projectId;
 const BRANCH_NAME = "e2e-restore-roles";
-
-interface Declared {
-  kind: string;
-  res: string;
-  args: Record<string, unknown>;
-}
 
 /** A value of an exported state: a secret shown is `{ plaintext: "<its JSON>" }`. */
 function plain(value: unknown): string {
@@ -30,34 +24,26 @@ function plain(value: unknown): string {
   return typeof shown?.plaintext === "string" ? String(JSON.parse(shown.plaintext)) : String(value);
 }
 
-/** Runs `sql` on a fresh connection to `uri` and returns the rows. */
-async function query<T>(uri: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: uri });
-  await db.connect();
-  try {
-    return (await db.query(sql)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-/** Whether `uri` logs in and answers a query. */
-async function logsIn(uri: string): Promise<boolean> {
-  const db = new Client({ connectionString: uri });
-  try {
-    await db.connect();
-    await db.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await db.end().catch(() => undefined);
-  }
-}
-
 describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
+
+  /** Runs `sql` on a fresh connection to `uri`, verified against the emulator's CA, and returns the rows. */
+  const query = <T>(uri: string, sql: string) => runSql<T>(uri, emulator.caPath, sql);
+
+  /** Whether `uri` logs in (verifying the endpoint) and answers a query. */
+  async function logsIn(uri: string): Promise<boolean> {
+    const db = new Client({ connectionString: verifyFull(uri, emulator.caPath) });
+    try {
+      await db.connect();
+      await db.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  }
   let e2e: E2eStack;
   let cliConfig: string;
   const branchArgs: Record<string, unknown> = {
@@ -87,7 +73,7 @@ describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, functio
         ]
       : []),
   ];
-  const declare = () => e2e.stack.setConfig("resources", { value: JSON.stringify(resources()) });
+  const declare = () => declareResources(e2e, resources());
   const output = () => e2e.output.join("\n");
   const liveBranches = () =>
     emulator.control.dumpState().branches.filter((b) => b.project_id === P && b.deleted_at_ms === undefined);
@@ -122,21 +108,13 @@ describe(`e2e: a restore leaves the roles' state true${dataPlaneRun()}`, functio
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
     cliConfig = mkdtempSync(path.join(tmpdir(), "e2e-neonctl-"));
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `restores-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
-    });
+    e2e = await crashFixtureStack(emulator, "restores", { env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" } });
     await declare();
     const up = await e2e.stack.up(collect(e2e.output));
     assert.equal(up.summary.result, "succeeded", output());
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    if (e2e !== undefined) fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     fs.rmSync(cliConfig, { recursive: true, force: true });
     await emulator?.stop();
   });

@@ -2,20 +2,17 @@
 // against the emulator with its Postgres data plane, after a table was made on a feature branch
 // through a real connection; the stack's output is the diff a pull request comment would show.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { api } from "../emulator/helpers";
+import { api, verifyFull } from "../emulator/helpers";
 import { projectIdle } from "../provider/support";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import { collect, createStack, type E2eStack } from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack } from "./support/stack";
 
 describe("e2e: getSchemaDiff invoked from a YAML program, through the provider plugin", function () {
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
   let featureId: string;
 
   before(async () => {
@@ -27,25 +24,24 @@ describe("e2e: getSchemaDiff invoked from a YAML program, through the provider p
     assert.equal(made.status, 201, made.text);
     featureId = made.body.branch.id;
     await projectIdle(emulator, DEMO.projectId);
-    const client = new Client({ connectionString: made.body.connection_uris[0].connection_uri });
+    const client = new Client({
+      connectionString: verifyFull(made.body.connection_uris[0].connection_uri, emulator.caPath),
+    });
     await client.connect();
     await client.query(
       "CREATE TABLE reviews (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text)",
     );
     await client.end();
-    workDir = copyProgram(path.join(__dirname, "fixtures/schema-diff-yaml"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      copyOf: fixture("schema-diff-yaml"),
+      emulator,
+      language: "yaml",
       config: { projectId: DEMO.projectId, featureBranchId: featureId },
-      env: pluginProgramEnv("yaml"),
     });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("puts the table made on the feature branch in the stack's diff output, and finds nothing between a branch and itself", async () => {

@@ -11,18 +11,12 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { runNeonctl } from "../emulator/neonctl-harness";
+import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
 import { type CliRun, runCli } from "./support/kill";
-import { collect, createStack, type E2eStack, mutatingRequests } from "./support/stack";
+import { collect, type E2eStack, mutatingRequests } from "./support/stack";
 
-const WORK_DIR = path.join(__dirname, "fixtures/crash");
 const P = DEMO.projectId;
 const BRANCH_NAME = "e2e-restorable";
-
-interface Declared {
-  kind: string;
-  res: string;
-  args: Record<string, unknown>;
-}
 
 describe("e2e: Snapshot, BackupSchedule and restores under the real Pulumi engine", function () {
   this.timeout(10 * 60 * 1000);
@@ -55,7 +49,7 @@ describe("e2e: Snapshot, BackupSchedule and restores under the real Pulumi engin
     { kind: "Snapshot", res: "snap", args: snapshotArgs },
     { kind: "BackupSchedule", res: "schedule", args: scheduleArgs },
   ];
-  const declare = () => e2e.stack.setConfig("resources", { value: JSON.stringify(resources()) });
+  const declare = () => declareResources(e2e, resources());
 
   const state = () => emulator.control.dumpState();
   const liveBranches = () =>
@@ -95,20 +89,12 @@ describe("e2e: Snapshot, BackupSchedule and restores under the real Pulumi engin
     // Operations take 1.5 s, so a kill lands while the provider waits on the snapshot's.
     emulator = await startEmulator({ seed: "demo", opDurationMs: 1500 });
     cliConfig = mkdtempSync(path.join(tmpdir(), "e2e-neonctl-"));
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `snapshots-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
-    });
+    e2e = await crashFixtureStack(emulator, "snapshots", { env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" } });
     await declare();
   });
   after(async () => {
     await runCli(e2e, ["cancel", "--yes"]).catch(() => undefined);
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    if (e2e !== undefined) fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     fs.rmSync(cliConfig, { recursive: true, force: true });
     await emulator?.stop();
   });

@@ -4,19 +4,11 @@
 // endpoint's acceptance), labels changed in place, an endpoint assigned elsewhere adopted, destroy.
 // Then `pulumi import` of both kinds through the provider plugin into a YAML program.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { crashFixtureStack, type Declared } from "./support/crashFixture";
 import { type CliRun, runCli } from "./support/kill";
-import { copyProgram, pluginProgramEnv } from "./support/languages";
-import {
-  changesOf,
-  collect,
-  createStack,
-  type E2eStack,
-  mutatingRequests,
-  stateResources,
-} from "./support/stack";
+import { fixture, programStack } from "./support/programStack";
+import { changesOf, collect, type E2eStack, mutatingRequests, stateResources } from "./support/stack";
 
 const ORG = DEMO.orgId;
 const REGION = "aws-us-east-2";
@@ -27,7 +19,7 @@ const ROUTES = {
 } as const;
 
 /** The resource list of the crash fixture's program: an endpoint, and the project restricted to it. */
-function declared(labels: { endpoint: string; project: string }, extra: object[] = []) {
+function declared(labels: { endpoint: string; project: string }, extra: Declared[] = []) {
   return JSON.stringify([
     {
       kind: "VpcEndpoint",
@@ -55,7 +47,6 @@ async function assignByHand(emulator: RunningEmulator, path: string, label: stri
 
 describe("e2e: VpcEndpoint and ProjectVpcEndpoint under the real Pulumi engine", function () {
   this.timeout(10 * 60 * 1000);
-  const WORK_DIR = path.join(__dirname, "fixtures/crash");
   let emulator: RunningEmulator;
   let e2e: E2eStack;
 
@@ -77,18 +68,11 @@ describe("e2e: VpcEndpoint and ProjectVpcEndpoint under the real Pulumi engine",
   before(async () => {
     // The clock moves only when a test advances it: the endpoint stays `new` until then.
     emulator = await startEmulator({ seed: "demo", clock: "manual" });
-    e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName: `vpc-${process.pid}`,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-    });
+    e2e = await crashFixtureStack(emulator, "vpc");
     await setResources(declared({ endpoint: "e2e", project: "only" }));
   });
   after(async () => {
-    await e2e?.stack.destroy().catch(() => undefined);
-    await e2e?.dispose();
-    if (e2e !== undefined) fs.rmSync(path.join(WORK_DIR, `Pulumi.${e2e.stack.name}.yaml`), { force: true });
+    await e2e?.dispose({ destroy: true });
     await emulator?.stop();
   });
 
@@ -204,7 +188,6 @@ describe("e2e: pulumi import of VpcEndpoint and ProjectVpcEndpoint, through the 
   this.timeout(10 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
-  let workDir: string;
 
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
@@ -214,19 +197,16 @@ describe("e2e: pulumi import of VpcEndpoint and ProjectVpcEndpoint, through the 
       "by-hand",
     );
     await assignByHand(emulator, `/projects/${PROJECT}/vpc_endpoints/vpce-0aaaaaaaaaaaaaaaa`, "restricted");
-    workDir = copyProgram(path.join(__dirname, "fixtures/vpc-import-yaml"));
-    e2e = await createStack({
-      workDir,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
+    e2e = await programStack({
+      copyOf: fixture("vpc-import-yaml"),
+      emulator,
+      language: "yaml",
       config: { orgId: ORG, projectId: PROJECT },
-      env: pluginProgramEnv("yaml"),
     });
   });
   after(async () => {
     await e2e?.dispose();
     await emulator?.stop();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it("imports both by their ids; the program declaring them previews and refreshes with no change, and destroy removes them", async () => {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { exited, output } from "../support/child-output";
-import { alive, call, dataPlaneRun } from "./helpers";
+import { alive, call, dataPlaneRun, verifyFull } from "./helpers";
 
 // The `clouddb-emulator` bin as a separate process: it prints its URL, answers real HTTP
 // requests, and on SIGTERM stops cleanly with its state flushed.
@@ -117,23 +117,32 @@ describe("clouddb-emulator CLI", function () {
     );
   });
 
-  it(`with --postgres${dataPlaneRun()}, serves connection URIs that connect, and SIGINT stops its Postgres too`, async () => {
+  it(`with --postgres${dataPlaneRun()}, serves connection URIs that connect over TLS verified by the CA it prints, and SIGINT stops its Postgres and removes that CA`, async () => {
     child = spawnCli(["--postgres", "--op-duration-ms", "10"]);
     const out = output(child);
     const [, url] = await out.line(/^clouddb-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
     const [, pid] = await out.line(/postgres \(pid (\d+)\)/);
+    const [, caPath] = await out.line(/endpoints' CA certificate: (\S+) /);
+    await out.line(/connections without TLS are refused/);
     const created = await call(url as string, "POST", "/projects", {
       key: DEMO.personalKey,
       body: { project: {} },
     });
     assert.equal(created.status, 201);
-    const client = new Client({ connectionString: created.body.connection_uris[0].connection_uri });
+    const client = new Client({
+      connectionString: verifyFull(created.body.connection_uris[0].connection_uri, caPath),
+    });
     await client.connect();
     assert.deepEqual((await client.query("SELECT 1 AS one")).rows, [{ one: 1 }]);
     await client.end();
     child.kill("SIGINT");
     assert.equal(await exited(child), 0);
     assert.throws(() => process.kill(Number(pid), 0), /ESRCH/, "no postgres process is left");
+    assert.equal(
+      existsSync(caPath as string),
+      false,
+      "a CA not kept beside a state file goes with the emulator",
+    );
   });
 
   it(`with --postgres${dataPlaneRun()}, run by npm exec as npx runs it, stops with its Postgres on SIGTERM to npm`, async function () {
@@ -175,6 +184,7 @@ describe("clouddb-emulator CLI", function () {
     const help = output(child);
     assert.equal(await exited(child), 0);
     assert.match(help.text(), /Usage: clouddb-emulator/);
+    assert.match(help.text(), /--allow-plain-connections/);
     child = spawnCli(["--seed", join(dir, "missing.json")]);
     const bad = output(child);
     assert.equal(await exited(child), 1);

@@ -63,6 +63,30 @@ export function api(emulator: RunningEmulator, key?: string) {
   };
 }
 
+/** Waits until `project` has no unfinished operation, polling every 10 ms. */
+export async function untilIdle(http: ReturnType<typeof api>, project: string): Promise<void> {
+  const done = ["finished", "cancelled", "skipped", "error"];
+  for (;;) {
+    const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
+    if (ops.every((op) => done.includes(op.status))) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Creates a project named `name`; its id, its default branch's id and its first connection URI. */
+export async function newProject(
+  http: ReturnType<typeof api>,
+  name: string,
+): Promise<{ project: string; branch: string; uri: string }> {
+  const created = await http.post("/projects", { project: { name } });
+  if (created.status !== 201) throw new Error(`POST /projects answered ${created.status}: ${created.text}`);
+  return {
+    project: created.body.project.id,
+    branch: created.body.branch.id,
+    uri: created.body.connection_uris[0].connection_uri,
+  };
+}
+
 /** Starts an emulator with a manual clock and quick operations unless told otherwise. */
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ clock: "manual", opDurationMs: 100, ...options });
@@ -95,23 +119,36 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Runs one query on a fresh connection made from a URI (the data plane's), then closes it. */
-export async function pgQuery(uri: string, sql: string): Promise<Json[]> {
-  const client = new Client({ connectionString: uri });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
+/**
+ * `uri` as an app that verifies the endpoint connects with it: `sslmode=verify-full` against the
+ * emulator's CA (`sslrootcert`, read by the `pg` client and libpq alike). Throws without a CA
+ * (an emulator started without Postgres).
+ */
+export function verifyFull(uri: string, caPath: string | undefined): string {
+  if (caPath === undefined) throw new Error("the emulator serves no TLS: start it with postgres");
+  const url = new URL(uri);
+  url.searchParams.set("sslmode", "verify-full");
+  url.searchParams.set("sslrootcert", caPath);
+  return url.href;
 }
 
-/** Waits until the project has no unfinished operation (a few milliseconds each with a short `opDurationMs`). */
-export async function waitIdle(http: ReturnType<typeof api>, project: string): Promise<void> {
-  for (;;) {
-    const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
-    if (ops.every((op) => ["finished", "cancelled", "skipped", "error"].includes(op.status))) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Runs `statements` in order on a fresh connection to `uri`, the endpoint verified against the CA
+ * in `caPath` (`verifyFull`); answers the last one's rows and always ends the connection.
+ */
+export async function runSql<T = Json>(
+  uri: string,
+  caPath: string | undefined,
+  ...statements: string[]
+): Promise<T[]> {
+  const db = new Client({ connectionString: verifyFull(uri, caPath) });
+  await db.connect();
+  try {
+    let rows: T[] = [];
+    for (const statement of statements) rows = (await db.query(statement)).rows as T[];
+    return rows;
+  } finally {
+    await db.end();
   }
 }
 
@@ -121,7 +158,7 @@ export async function branchWithCompute(
   project: string,
   branch: Json,
 ): Promise<{ id: string; uri: string; parentLsn: string }> {
-  await waitIdle(http, project);
+  await untilIdle(http, project);
   const created = await http.post(`/projects/${project}/branches`, {
     branch,
     endpoints: [{ type: "read_write" }],
@@ -144,16 +181,11 @@ export async function dataPlaneProject(name: string): Promise<{
 }> {
   const emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
   const http = api(emu, DEMO.personalKey);
-  const created = await http.post("/projects", { project: { name } });
-  if (created.status !== 201) {
+  try {
+    const { project, branch, uri } = await newProject(http, name);
+    return { emu, http, project, main: branch, mainUri: uri };
+  } catch (error) {
     await emu.stop();
-    throw new Error(`project not created: ${created.status} ${created.text}`);
+    throw error;
   }
-  return {
-    emu,
-    http,
-    project: created.body.project.id,
-    main: created.body.branch.id,
-    mainUri: created.body.connection_uris[0].connection_uri,
-  };
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { neon, neonConfig } from "@neondatabase/serverless";
 import type { RunningEmulator } from "../../emulator";
 import {
   type api,
@@ -7,8 +8,8 @@ import {
   dataPlaneProject,
   dataPlaneRun,
   type Json,
-  pgQuery,
-  waitIdle,
+  runSql,
+  untilIdle,
 } from "./helpers";
 
 // History that is real: with the data plane, a point of a branch's history (a time of the
@@ -16,7 +17,6 @@ import {
 // team tests offline: rows written, a point noted, a bad migration run; then a branch from
 // before it, a restore to before it, a snapshot of before it, and the diff the migration made.
 
-const query = pgQuery;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`emulator history (points of time and LSNs backed by Postgres's WAL${dataPlaneRun()})`, function () {
@@ -31,7 +31,14 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
   /** The LSN before the migration, as the API gave it: the parent LSN of a branch made then. */
   let beforeLsn: string;
 
-  const idle = () => waitIdle(http, project);
+  const idle = () => untilIdle(http, project);
+  /** One query on a URI the API returned, the endpoint verified against this emulator's CA. */
+  const query = (uri: string, sql: string) => runSql(uri, emu.caPath, sql);
+  const driverSettings = {
+    fetchEndpoint: neonConfig.fetchEndpoint,
+    wsProxy: neonConfig.wsProxy,
+    useSecureWebSocket: neonConfig.useSecureWebSocket,
+  };
 
   /** The emulator's clock as a client reads it over HTTP. */
   async function clockNow(): Promise<string> {
@@ -72,6 +79,7 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
   });
 
   after(async () => {
+    Object.assign(neonConfig, driverSettings);
     await emu?.stop();
   });
 
@@ -143,6 +151,10 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
   });
 
   it("restores the branch to the point before the migration, keeping the migrated data under the preserved name, and a point between the two still holds the migration", async () => {
+    // SQL over HTTP keeps a connection to the branch's database pooled across the restore.
+    Object.assign(neonConfig, emu.serverless);
+    const items = async () => (await neon(mainUri)`SELECT item FROM orders ORDER BY id`).map((r) => r.item);
+    assert.deepEqual(await items(), AFTER.items);
     const migrated = await clockNow();
     await pause(20);
     await idle();
@@ -153,6 +165,7 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
     });
     assert.equal(restored.status, 200, restored.text);
     assert.deepEqual(await shape(mainUri), BEFORE);
+    assert.deepEqual(await items(), BEFORE.items, "SQL over HTTP reads the restored data");
     const branches = (await http.get(`/projects/${project}/branches`)).body.branches as Json[];
     const kept = branches.find((b) => b.name === "main-migrated");
     const keptSchema = await http.get(`/projects/${project}/branches/${kept.id}/schema?db_name=neondb`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "pg";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { api, dataPlaneRun, type Json } from "./helpers";
+import { api, dataPlaneRun, type Json, verifyFull } from "./helpers";
 import { useNeonctlOn } from "./neonctl-harness";
 
 // `neonctl branches schema-diff` (unchanged) against the emulator with its Postgres data plane:
@@ -40,7 +40,7 @@ describe(`the official CLI's schema-diff against the emulator's real Postgres${d
     assert.equal(child.status, 201, child.text);
     dev = { id: child.body.branch.id, uri: child.body.connection_uris[0].connection_uri };
     await idle();
-    const client = new Client({ connectionString: dev.uri });
+    const client = new Client({ connectionString: verifyFull(dev.uri, emu.caPath) });
     await client.connect();
     await client.query("CREATE TABLE tickets (id serial PRIMARY KEY, title text NOT NULL)");
     await client.end();

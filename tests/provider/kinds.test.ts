@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
+import { ROUTE_MODULES } from "../../provider/client/routes";
 import { METHODS } from "../../provider/plugin/kinds";
 import type { ResourceDeclaration } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
@@ -34,15 +35,8 @@ function packageExports(): Set<string> {
   return new Set(checker.getExportsOfModule(module).map((symbol) => symbol.getName()));
 }
 
-/** The routes modules the client binds (`provider/client/index.ts` imports each once). */
-function clientRouteModules(): Set<string> {
-  return new Set(
-    [...read("provider/client/index.ts").matchAll(/from "\.\/api\/(\w+)"/g)].map((m) => m[1] ?? ""),
-  );
-}
-
 /** Every place a kind must be named in, with the kind's name it must carry there. */
-function missing(kind: ResourceDeclaration, exported: Set<string>, routeModules: Set<string>): string[] {
+function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
   const { type, family } = kind;
   const name = camel(type);
   const gaps: string[] = [];
@@ -71,7 +65,10 @@ function missing(kind: ResourceDeclaration, exported: Set<string>, routeModules:
   }
   // The client: the family's routes, bound by the client, and its response schemas.
   need(exists(`provider/client/api/${family}.ts`), `provider/client/api/${family}.ts`);
-  need(routeModules.has(family), `provider/client/index.ts binds the route module api/${family}`);
+  need(
+    family in ROUTE_MODULES,
+    `provider/client/routes.ts has the route module api/${family} in ROUTE_MODULES`,
+  );
   need(exists(`provider/client/schemas/${family}.ts`), `provider/client/schemas/${family}.ts`);
   // The emulator: the family's state changes, its routes and its typed responses.
   need(exists(`emulator/families/${kebab(family)}.ts`), `emulator/families/${kebab(family)}.ts`);
@@ -95,7 +92,7 @@ function missing(kind: ResourceDeclaration, exported: Set<string>, routeModules:
     `docs/resources/README.md links ${name}.md`,
   );
   // The prose a user reads: the README's list of kinds, the changelog, the API's rules it relies on.
-  need(mentions("README.md", noun), `README.md names ${kind.noun}s`);
+  need(mentions("README.md", noun), `README.md names the kind (${kind.noun})`);
   need(mentions("CHANGELOG.md", new RegExp(`\\b${type}\\b`)), `CHANGELOG.md names ${type}`);
   need(
     mentions("docs/api-rules.md", new RegExp(`\`${type}\``)),
@@ -134,10 +131,9 @@ describe("the registry of resource kinds, and each kind's checklist", () => {
   });
 
   const exported = packageExports();
-  const routeModules = clientRouteModules();
   for (const kind of DECLARATIONS) {
     it(`${kind.type}: named everywhere a kind must be (package, plugin, client, emulator, schema, SDKs, docs, tests)`, () => {
-      assert.deepEqual(missing(kind, exported, routeModules), [], `${kind.type} is missing from these`);
+      assert.deepEqual(missing(kind, exported), [], `${kind.type} is missing from these`);
     });
   }
 });

@@ -3,7 +3,7 @@ import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { getSchemaDiff, getSchemaDiffOutput } from "../../provider";
 import { createClient } from "../../provider/client";
-import { api, dataPlaneRun, type Json } from "../emulator/helpers";
+import { api, dataPlaneRun, type Json, verifyFull } from "../emulator/helpers";
 import { projectIdle, useEmulator } from "./support";
 
 // getSchemaDiff against the emulator: with its Postgres data plane, schemas are read from the
@@ -37,7 +37,8 @@ describe(`getSchemaDiff with real Postgres behind the branches${dataPlaneRun()}`
       endpoints: [{ type: "read_write" }],
     });
     assert.equal(created.status, 201, created.text);
-    const uri = (created.body.connection_uris as Json[])[0].connection_uri as string;
+    const given = (created.body.connection_uris as Json[])[0].connection_uri as string;
+    const uri = verifyFull(given, harness.emulator.caPath);
     await projectIdle(harness.emulator, project);
     return { id: created.body.branch.id, uri };
   }

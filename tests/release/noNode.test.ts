@@ -157,7 +157,7 @@ for (const language of ["python", "yaml"] as const) {
       ).DATABASE_URL;
       const { roles } = previewOnBranch(emulator, PROJECT, "51");
       assert.equal(roles.length, 1);
-      assert.deepEqual(await runAppMigration(url), [{ who: roles[0]?.name, n: 1 }]);
+      assert.deepEqual(await runAppMigration(url, emulator.caPath), [{ who: roles[0]?.name, n: 1 }]);
     });
 
     it("refreshes and previews with no change", async () => {

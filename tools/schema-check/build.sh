@@ -8,7 +8,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${SCHEMA_CHECK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-clouddb/schema-check}"
-version="$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" | sha256sum | cut -c1-16)"
+# Its sources and those of tools/pkgschema, which it builds with.
+version="$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" "$here"/../pkgschema/{go.mod,*.go} | sha256sum | cut -c1-16)"
 bin="$cache/$version/schema-check"
 
 if [[ ! -x "$bin" ]]; then

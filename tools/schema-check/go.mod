@@ -3,9 +3,13 @@ module github.com/pulumi-clouddb/tools/schema-check
 go 1.26
 
 require (
-	github.com/blang/semver v3.5.1+incompatible
-	github.com/hashicorp/hcl/v2 v2.24.0
+	github.com/pulumi-clouddb/tools/pkgschema v0.0.0
 	github.com/pulumi/pulumi/pkg/v3 v3.259.0
+)
+
+require (
+	github.com/blang/semver v3.5.1+incompatible // indirect
+	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 )
 
 require (
@@ -125,3 +129,5 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.5.1 // indirect
 )
+
+replace github.com/pulumi-clouddb/tools/pkgschema => ../pkgschema

@@ -11,44 +11,15 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
-	"github.com/blang/semver"
-	"github.com/hashicorp/hcl/v2"
+	"github.com/pulumi-clouddb/tools/pkgschema"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
-
-// noReferences is the loader for a schema that refers to no other package: binding asks it only
-// when a type names another package, which is then an error worth reporting.
-type noReferences struct{}
-
-func (noReferences) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
-	return nil, fmt.Errorf("the schema refers to package %q: it must be self-contained", pkg)
-}
-
-func (l noReferences) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return l.LoadPackage(d.Name, nil)
-}
-
-func (l noReferences) LoadPackageReference(pkg string, v *semver.Version) (schema.PackageReference, error) {
-	_, err := l.LoadPackage(pkg, v)
-	return nil, err
-}
-
-func (l noReferences) LoadPackageReferenceV2(
-	ctx context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	_, err := l.LoadPackageV2(ctx, d)
-	return nil, err
-}
 
 func main() {
 	if len(os.Args) != 2 && len(os.Args) != 4 {
@@ -62,27 +33,19 @@ func main() {
 }
 
 func check(path string, out []string) error {
-	text, err := os.ReadFile(path)
+	spec, err := pkgschema.ReadSpec(path)
 	if err != nil {
-		return fmt.Errorf("cannot read the schema: %w", err)
+		return err
 	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal(text, &spec); err != nil {
-		return fmt.Errorf("%s is not a package schema: %w", path, err)
-	}
-	pkg, diags, err := schema.BindSpec(spec, noReferences{}, schema.ValidationOptions{})
-	report(diags)
+	pkg, err := pkgschema.Bind(spec, path)
 	if err != nil {
-		return fmt.Errorf("%s could not be bound: %w", path, err)
-	}
-	if diags.HasErrors() {
-		return errors.New(path + " is not a valid package schema (errors above)")
+		return err
 	}
 	languages := map[string]schema.Language{"python": python.Importer, "go": gogen.Importer}
 	if err := pkg.ImportLanguages(languages); err != nil {
 		return fmt.Errorf("%s has an invalid language section: %w", path, err)
 	}
-	pythonFiles, err := python.GeneratePackage("schema-check", pkg, nil, noReferences{})
+	pythonFiles, err := python.GeneratePackage("schema-check", pkg, nil, pkgschema.NoReferences{})
 	if err != nil {
 		return fmt.Errorf("the Python SDK cannot be generated from %s: %w", path, err)
 	}
@@ -102,49 +65,8 @@ func check(path string, out []string) error {
 			pythonFiles["README.md"] = text
 		}
 	}
-	if err := write(out[0], pythonFiles); err != nil {
+	if err := pkgschema.Write(out[0], pythonFiles); err != nil {
 		return err
 	}
-	return write(out[1], goFiles)
-}
-
-// write empties dir and writes files into it, as the generator made them.
-func write(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("cannot empty %s: %w", dir, err)
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		file := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return fmt.Errorf("cannot make the folder of %s: %w", file, err)
-		}
-		if err := os.WriteFile(file, files[name], 0o644); err != nil {
-			return fmt.Errorf("cannot write %s: %w", file, err)
-		}
-	}
-	fmt.Printf("wrote %d files into %s\n", len(names), dir)
-	return nil
-}
-
-func report(diags hcl.Diagnostics) {
-	for _, d := range diags {
-		severity := "warning"
-		if d.Severity == hcl.DiagError {
-			severity = "error"
-		}
-		where := ""
-		if d.Subject != nil {
-			where = d.Subject.Filename + ": "
-		}
-		detail := ""
-		if d.Detail != "" {
-			detail = " (" + d.Detail + ")"
-		}
-		fmt.Fprintf(os.Stderr, "%s: %s%s%s\n", severity, where, d.Summary, detail)
-	}
+	return pkgschema.Write(out[1], goFiles)
 }

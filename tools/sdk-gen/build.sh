@@ -8,7 +8,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${SDK_GEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-clouddb/sdk-gen}"
-version="$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" | sha256sum | cut -c1-16)"
+# Its sources and those of tools/pkgschema, which it builds with.
+version="$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" "$here"/../pkgschema/{go.mod,*.go} | sha256sum | cut -c1-16)"
 bin="$cache/$version/sdk-gen"
 
 if [[ ! -x "$bin" ]]; then

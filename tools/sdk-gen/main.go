@@ -13,53 +13,28 @@
 //
 // A module of its own, apart from tools/schema-check: the .NET generator v3.101.2 imports a package
 // of github.com/pulumi/pulumi/sdk/v3 that the version schema-check builds on (v3.259.0) no longer
-// has; here the Pulumi modules stay at the version the two generators require (v3.223.0).
+// has; here the Pulumi modules stay at the version the two generators require (v3.223.0). What the
+// two tools share (reading, binding, writing) is tools/pkgschema, a module each requires through a
+// `replace` to its folder, so each builds it with its own Pulumi version.
 package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/blang/semver"
-	"github.com/hashicorp/hcl/v2"
+	"github.com/pulumi-clouddb/tools/pkgschema"
 	dotnet "github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3/codegen"
 	javagen "github.com/pulumi/pulumi-java/pkg/codegen/java"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 )
-
-// noReferences is the loader for a schema that refers to no other package.
-type noReferences struct{}
-
-func (noReferences) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
-	return nil, fmt.Errorf("the schema refers to package %q: it must be self-contained", pkg)
-}
-
-func (l noReferences) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
-	return l.LoadPackage(d.Name, nil)
-}
-
-func (l noReferences) LoadPackageReference(pkg string, v *semver.Version) (schema.PackageReference, error) {
-	_, err := l.LoadPackage(pkg, v)
-	return nil, err
-}
-
-func (l noReferences) LoadPackageReferenceV2(
-	ctx context.Context, d *schema.PackageDescriptor,
-) (schema.PackageReference, error) {
-	_, err := l.LoadPackageV2(ctx, d)
-	return nil, err
-}
 
 // localLogo answers the logo's URL with the logo file's bytes and refuses every other request.
 type localLogo struct {
@@ -90,13 +65,9 @@ func main() {
 }
 
 func generate(path, logoFile, javaDir, dotnetDir string) error {
-	text, err := os.ReadFile(path)
+	spec, err := pkgschema.ReadSpec(path)
 	if err != nil {
-		return fmt.Errorf("cannot read the schema: %w", err)
-	}
-	var spec schema.PackageSpec
-	if err := json.Unmarshal(text, &spec); err != nil {
-		return fmt.Errorf("%s is not a package schema: %w", path, err)
+		return err
 	}
 	logo, err := os.ReadFile(logoFile)
 	if err != nil {
@@ -110,7 +81,7 @@ func generate(path, logoFile, javaDir, dotnetDir string) error {
 	if err != nil {
 		return err
 	}
-	pkg, err := bind(spec, path)
+	pkg, err := pkgschema.Bind(spec, path)
 	if err != nil {
 		return err
 	}
@@ -118,33 +89,21 @@ func generate(path, logoFile, javaDir, dotnetDir string) error {
 	if err != nil {
 		return fmt.Errorf("the .NET SDK cannot be generated from %s: %w", path, err)
 	}
-	if err := write(javaDir, javaFiles); err != nil {
+	if err := pkgschema.Write(javaDir, javaFiles); err != nil {
 		return err
 	}
-	return write(dotnetDir, dotnetFiles)
-}
-
-func bind(spec schema.PackageSpec, path string) (*schema.Package, error) {
-	pkg, diags, err := schema.BindSpec(spec, noReferences{}, schema.ValidationOptions{})
-	report(diags)
-	if err != nil {
-		return nil, fmt.Errorf("%s could not be bound: %w", path, err)
-	}
-	if diags.HasErrors() {
-		return nil, errors.New(path + " is not a valid package schema (errors above)")
-	}
-	return pkg, nil
+	return pkgschema.Write(dotnetDir, dotnetFiles)
 }
 
 // java generates the Java sources as pulumi-language-java does (types deduplicated first), without
 // build files, and adds the pom.xml.
 func java(spec schema.PackageSpec, path string) (map[string][]byte, error) {
 	deduped, diags, err := javagen.DeduplicateTypes(&spec)
-	report(diags)
+	pkgschema.Report(diags)
 	if err != nil || diags.HasErrors() {
 		return nil, fmt.Errorf("the Java types of %s cannot be deduplicated: %v", path, err)
 	}
-	pkg, err := bind(*deduped, path)
+	pkg, err := pkgschema.Bind(*deduped, path)
 	if err != nil {
 		return nil, err
 	}
@@ -262,37 +221,4 @@ func pomXML(pkg *schema.Package, info javagen.PackageInfo) ([]byte, error) {
 		return nil, err
 	}
 	return append([]byte(xml.Header), append(text, '\n')...), nil
-}
-
-// write empties dir and writes files into it, as the generators made them.
-func write(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("cannot empty %s: %w", dir, err)
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		file := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return fmt.Errorf("cannot make the folder of %s: %w", file, err)
-		}
-		if err := os.WriteFile(file, files[name], 0o644); err != nil {
-			return fmt.Errorf("cannot write %s: %w", file, err)
-		}
-	}
-	fmt.Printf("wrote %d files into %s\n", len(names), dir)
-	return nil
-}
-
-func report(diags hcl.Diagnostics) {
-	for _, d := range diags {
-		severity := "warning"
-		if d.Severity == hcl.DiagError {
-			severity = "error"
-		}
-		fmt.Fprintf(os.Stderr, "%s: %s\n", severity, d.Error())
-	}
 }

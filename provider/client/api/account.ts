@@ -2,6 +2,7 @@
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type CurrentUser,
   CurrentUserSchema,
@@ -47,7 +48,7 @@ export async function listOrgMembers(ctx: ClientContext, orgId: string): Promise
     const body = await send(ctx.request, {
       method: "GET",
       route: apiRoute("/organizations/{org_id}/members", { org_id: orgId }),
-      query: { limit: 500, cursor },
+      query: { limit: 500, cursor } satisfies Requests["GET /organizations/{org_id}/members"]["Querystring"],
       schema: OrgMembersResponseSchema,
     });
     members.push(...body.members);

@@ -2,6 +2,7 @@
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type ApiKeyCreated,
   ApiKeyCreatedSchema,
@@ -20,7 +21,7 @@ export function createApiKey(ctx: ClientContext, body: { keyName: string }): Pro
   return send(ctx.request, {
     method: "POST",
     route: apiRoute("/api_keys"),
-    body: { key_name: body.keyName },
+    body: { key_name: body.keyName } satisfies Requests["POST /api_keys"]["Body"],
     schema: ApiKeyCreatedSchema,
   });
 }
@@ -48,10 +49,12 @@ export function createOrgApiKey(
   return send(ctx.request, {
     method: "POST",
     route: apiRoute("/organizations/{org_id}/api_keys", { org_id: orgId }),
-    body:
-      body.projectId === undefined
-        ? { key_name: body.keyName }
-        : { key_name: body.keyName, project_id: body.projectId },
+    body: (body.projectId === undefined
+      ? { key_name: body.keyName }
+      : {
+          key_name: body.keyName,
+          project_id: body.projectId,
+        }) satisfies Requests["POST /organizations/{org_id}/api_keys"]["Body"],
     schema: OrgApiKeyCreatedSchema,
   });
 }

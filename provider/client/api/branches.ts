@@ -6,9 +6,9 @@ import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type Branch,
-  type BranchCreateRequest,
   type BranchCreateResponse,
   BranchCreateResponseSchema,
   type BranchDeleteResponse,
@@ -17,10 +17,8 @@ import {
   type BranchGetResponse,
   BranchGetResponseSchema,
   BranchListResponseSchema,
-  type BranchRestoreRequest,
   BranchSchemaCompareResponseSchema,
   BranchSchemaResponseSchema,
-  type BranchUpdateRequest,
   type BranchUpdateResponse,
   BranchUpdateResponseSchema,
   type Endpoint,
@@ -37,7 +35,7 @@ const branchRoute = (projectId: string, branchId: string) =>
 export function createBranch(
   ctx: ClientContext,
   projectId: string,
-  body: BranchCreateRequest,
+  body: Requests["POST /projects/{project_id}/branches"]["Body"],
   options: MutationOptions = {},
 ): Promise<BranchCreateResponse> {
   const route = apiRoute("/projects/{project_id}/branches", { project_id: projectId });
@@ -75,7 +73,7 @@ export async function listBranchesWithDeleted(ctx: ClientContext, projectId: str
   const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
-    query: { include_deleted: "true" },
+    query: { include_deleted: true } satisfies Requests["GET /projects/{project_id}/branches"]["Querystring"],
     schema: BranchListResponseSchema,
   });
   return body.branches;
@@ -122,7 +120,7 @@ export function updateBranch(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: BranchUpdateRequest,
+  body: Requests["PATCH /projects/{project_id}/branches/{branch_id}"]["Body"]["branch"],
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -142,7 +140,7 @@ export function restoreBranch(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: BranchRestoreRequest,
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/restore"]["Body"],
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -189,7 +187,11 @@ export async function getBranchSchema(
       project_id: projectId,
       branch_id: branchId,
     }),
-    query: { db_name: query.dbName, lsn: query.lsn, timestamp: query.timestamp },
+    query: {
+      db_name: query.dbName,
+      lsn: query.lsn,
+      timestamp: query.timestamp,
+    } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/schema"]["Querystring"],
     schema: BranchSchemaResponseSchema,
   });
   return body.sql;
@@ -219,7 +221,7 @@ export async function compareBranchSchema(
       timestamp: query.timestamp,
       base_lsn: query.base?.lsn,
       base_timestamp: query.base?.timestamp,
-    },
+    } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/compare_schema"]["Querystring"],
     schema: BranchSchemaCompareResponseSchema,
   });
   return body.diff;

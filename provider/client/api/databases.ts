@@ -3,14 +3,13 @@ import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type Database,
-  type DatabaseCreateRequest,
   type DatabaseOperations,
   DatabaseOperationsSchema,
   DatabaseResponseSchema,
   DatabasesResponseSchema,
-  type DatabaseUpdateRequest,
 } from "../schemas";
 
 const databasesRoute = (projectId: string, branchId: string) =>
@@ -31,7 +30,7 @@ export function createDatabase(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: DatabaseCreateRequest,
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/databases"]["Body"],
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
   return sendMutation(ctx, projectId, options, {
@@ -77,7 +76,7 @@ export function updateDatabase(
   projectId: string,
   branchId: string,
   databaseName: string,
-  body: DatabaseUpdateRequest,
+  body: Requests["PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}"]["Body"],
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
   return sendMutation(ctx, projectId, options, {

@@ -6,14 +6,13 @@ import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   BranchEndpointsResponseSchema,
   type Endpoint,
-  type EndpointCreateRequest,
   type EndpointOperations,
   EndpointOperationsSchema,
   EndpointResponseSchema,
-  type EndpointUpdateRequest,
 } from "../schemas";
 
 const endpointRoute = (projectId: string, endpointId: string) =>
@@ -26,7 +25,7 @@ const endpointRoute = (projectId: string, endpointId: string) =>
 export function createEndpoint(
   ctx: ClientContext,
   projectId: string,
-  body: EndpointCreateRequest,
+  body: Requests["POST /projects/{project_id}/endpoints"]["Body"],
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
   const route = apiRoute("/projects/{project_id}/endpoints", { project_id: projectId });
@@ -67,7 +66,7 @@ export function updateEndpoint(
   ctx: ClientContext,
   projectId: string,
   endpointId: string,
-  body: EndpointUpdateRequest,
+  body: Requests["PATCH /projects/{project_id}/endpoints/{endpoint_id}"]["Body"],
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
   return sendMutation(ctx, projectId, options, {

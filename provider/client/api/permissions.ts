@@ -2,6 +2,7 @@
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import { type ProjectPermission, ProjectPermissionSchema, ProjectPermissionsSchema } from "../schemas";
 
 const permissionsRoute = (projectId: string) =>
@@ -29,7 +30,7 @@ export function grantProjectPermission(
   return send(ctx.request, {
     method: "POST",
     route: permissionsRoute(projectId),
-    body: { email },
+    body: { email } satisfies Requests["POST /projects/{project_id}/permissions"]["Body"],
     schema: ProjectPermissionSchema,
   });
 }

@@ -4,18 +4,17 @@ import { type MutationOptions, sendMutation, sendMutationOrEmpty, waitForStarted
 import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "../paginate";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import { iterableRoute } from "../route";
 import {
   ConnectionUriResponseSchema,
   type Project,
-  type ProjectCreateRequest,
   type ProjectCreateResponse,
   ProjectCreateResponseSchema,
   type ProjectDetail,
   type ProjectResponse,
   ProjectResponseSchema,
   ProjectsPageSchema,
-  type ProjectUpdateRequest,
   type ProjectUpdateResponse,
   ProjectUpdateResponseSchema,
   type Region,
@@ -61,7 +60,12 @@ export const listProjects = iterableRoute(
           send(ctx.request, {
             method: "GET",
             route: apiRoute("/projects"),
-            query: { limit: pageSize, cursor, search: query.search, org_id: query.orgId },
+            query: {
+              limit: pageSize,
+              cursor,
+              search: query.search,
+              org_id: query.orgId,
+            } satisfies Requests["GET /projects"]["Querystring"],
             schema: ProjectsPageSchema,
           }),
         items: (page) => page.projects,
@@ -85,7 +89,7 @@ export const listProjects = iterableRoute(
  */
 export async function createProject(
   ctx: ClientContext,
-  body: ProjectCreateRequest,
+  body: Requests["POST /projects"]["Body"],
   options: MutationOptions = {},
 ): Promise<ProjectCreateResponse> {
   const deadline = options.deadline ?? ctx.deadline;
@@ -115,7 +119,7 @@ export async function getProject(ctx: ClientContext, projectId: string): Promise
 export function updateProject(
   ctx: ClientContext,
   projectId: string,
-  body: ProjectUpdateRequest,
+  body: Requests["PATCH /projects/{project_id}"]["Body"],
   options: MutationOptions = {},
 ): Promise<ProjectUpdateResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -163,8 +167,8 @@ export async function getConnectionUri(
       role_name: query.roleName,
       branch_id: query.branchId,
       endpoint_id: query.endpointId,
-      pooled: query.pooled === undefined ? undefined : String(query.pooled),
-    },
+      pooled: query.pooled,
+    } satisfies Requests["GET /projects/{project_id}/connection_uri"]["Querystring"],
     schema: ConnectionUriResponseSchema,
   });
   return body.uri;
@@ -178,7 +182,7 @@ export async function listRegions(
   const body = await send(ctx.request, {
     method: "GET",
     route: apiRoute("/regions"),
-    query: { org_id: query.orgId },
+    query: { org_id: query.orgId } satisfies Requests["GET /regions"]["Querystring"],
     schema: RegionsResponseSchema,
   });
   return body.regions;

@@ -6,9 +6,9 @@ import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type Role,
-  type RoleCreateRequest,
   type RoleOperations,
   RoleOperationsSchema,
   RolePasswordResponseSchema,
@@ -34,7 +34,7 @@ export function createRole(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: RoleCreateRequest,
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/roles"]["Body"],
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
   return sendMutation(ctx, projectId, options, {

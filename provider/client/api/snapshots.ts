@@ -6,23 +6,20 @@ import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation } from "../mutation";
 import { apiRoute } from "../path";
 import { send } from "../request";
+import type { Requests } from "../requests.gen";
 import {
-  type BackupScheduleEntry,
   type BackupScheduleItem,
   BackupScheduleResponseSchema,
   EmptyResponseSchema,
   type OperationsOnlyResponse,
   OperationsOnlyResponseSchema,
   type Snapshot,
-  type SnapshotCreateRequest,
   type SnapshotCreateResponse,
   SnapshotCreateResponseSchema,
   SnapshotResponseSchema,
-  type SnapshotRestoreRequest,
   type SnapshotRestoreResponse,
   SnapshotRestoreResponseSchema,
   SnapshotsResponseSchema,
-  type SnapshotUpdateRequest,
 } from "../schemas";
 
 const snapshotRoute = (projectId: string, snapshotId: string) =>
@@ -42,7 +39,7 @@ export function createSnapshot(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  query: SnapshotCreateRequest,
+  query: Requests["POST /projects/{project_id}/branches/{branch_id}/snapshot"]["Querystring"],
   options: MutationOptions = {},
 ): Promise<SnapshotCreateResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -51,7 +48,7 @@ export function createSnapshot(
       project_id: projectId,
       branch_id: branchId,
     }),
-    query: { ...query },
+    query,
     schema: SnapshotCreateResponseSchema,
   });
 }
@@ -66,12 +63,21 @@ export async function listSnapshots(ctx: ClientContext, projectId: string): Prom
   return body.snapshots;
 }
 
+/**
+ * Body of `PATCH .../snapshots/{snapshot_id}`: the document's (`name`), and `expires_at`, which the
+ * service takes although the document leaves it out (the official CLI sends it); `null` keeps the
+ * snapshot indefinitely.
+ */
+export type SnapshotUpdateBody = Requests["PATCH /projects/{project_id}/snapshots/{snapshot_id}"]["Body"] & {
+  snapshot: { expires_at?: string | null | undefined };
+};
+
 /** `PATCH .../snapshots/{snapshot_id}`: rename, or change the expiry (`null` keeps it indefinitely). */
 export async function updateSnapshot(
   ctx: ClientContext,
   projectId: string,
   snapshotId: string,
-  body: SnapshotUpdateRequest,
+  body: SnapshotUpdateBody,
 ): Promise<Snapshot> {
   const answer = await send(ctx.request, {
     method: "PATCH",
@@ -104,7 +110,7 @@ export function restoreSnapshot(
   ctx: ClientContext,
   projectId: string,
   snapshotId: string,
-  body: SnapshotRestoreRequest,
+  body: Requests["POST /projects/{project_id}/snapshots/{snapshot_id}/restore"]["Body"],
   options: MutationOptions = {},
 ): Promise<SnapshotRestoreResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -123,7 +129,7 @@ export function finalizeRestore(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: { name?: string | undefined } = {},
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/finalize_restore"]["Body"] = {},
   options: MutationOptions = {},
 ): Promise<OperationsOnlyResponse> {
   return sendMutation(ctx, projectId, options, {
@@ -156,12 +162,14 @@ export async function setBackupSchedule(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  schedule: BackupScheduleEntry[],
+  schedule: Requests["PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"]["Body"]["schedule"],
 ): Promise<void> {
   await send(ctx.request, {
     method: "PUT",
     route: scheduleRoute(projectId, branchId),
-    body: { schedule },
+    body: {
+      schedule,
+    } satisfies Requests["PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"]["Body"],
     schema: EmptyResponseSchema,
   });
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ClientContext } from "../context";
 import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
+import type { Requests } from "../requests.gen";
 import {
   type VpcEndpoint,
   type VpcEndpointDetails,
@@ -52,7 +53,9 @@ export async function assignOrgVpcEndpoint(
   await sendOrEmpty(ctx.request, {
     method: "POST",
     route: orgEndpoint(orgId, regionId, vpcEndpointId),
-    body: { label },
+    body: {
+      label,
+    } satisfies Requests["POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}"]["Body"],
     schema: NO_BODY,
   });
 }
@@ -91,7 +94,7 @@ export async function restrictProjectVpcEndpoint(
   await sendOrEmpty(ctx.request, {
     method: "POST",
     route: projectEndpoint(projectId, vpcEndpointId),
-    body: { label },
+    body: { label } satisfies Requests["POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}"]["Body"],
     schema: NO_BODY,
   });
 }

@@ -1,6 +1,6 @@
 /** The caller's account: the current user, organizations and their members. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 
 /** `GET /users/me`: the user the key belongs to. */
 export const CurrentUserSchema = z.looseObject({
@@ -14,6 +14,7 @@ export const CurrentUserSchema = z.looseObject({
   branches_limit: maybe(z.number()),
   max_autoscaling_limit: maybe(z.number()),
 });
+DOCUMENTED.add(CurrentUserSchema, { as: "CurrentUserInfoResponse" });
 /** The current user. */
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 
@@ -27,11 +28,13 @@ export const OrganizationSchema = z.looseObject({
   created_at: maybe(z.string()),
   updated_at: maybe(z.string()),
 });
+DOCUMENTED.add(OrganizationSchema, { as: "Organization" });
 /** An organization. */
 export type Organization = z.infer<typeof OrganizationSchema>;
 
 /** `GET /users/me/organizations`. */
 export const OrganizationsResponseSchema = z.looseObject({ organizations: z.array(OrganizationSchema) });
+DOCUMENTED.add(OrganizationsResponseSchema, { as: "OrganizationsResponse" });
 /** Body of the current user's organization list. */
 export type OrganizationsResponse = z.infer<typeof OrganizationsResponseSchema>;
 
@@ -39,6 +42,7 @@ export type OrganizationsResponse = z.infer<typeof OrganizationsResponseSchema>;
 export const OrgMemberSchema = z.looseObject({
   member: z.looseObject({ id: z.string(), user_id: z.string(), org_id: maybe(z.string()), role: z.string() }),
 });
+DOCUMENTED.add(OrgMemberSchema, { as: "MemberWithUser" });
 /** A member of an organization. */
 export type OrgMember = z.infer<typeof OrgMemberSchema>;
 
@@ -47,3 +51,4 @@ export const OrgMembersResponseSchema = z.looseObject({
   members: z.array(OrgMemberSchema),
   pagination: maybe(z.looseObject({ next: maybe(z.string()) })),
 });
+DOCUMENTED.add(OrgMembersResponseSchema, { as: "GET /organizations/{org_id}/members 200" });

@@ -1,6 +1,6 @@
-/** Branches: the record, the answers of the branch routes, and the bodies of their changes. */
+/** Branches: the record and the answers of the branch routes. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { ConnectionUriSchema } from "./connections";
 import { DatabaseSchema } from "./databases";
 import { EndpointSchema } from "./endpoints";
@@ -32,6 +32,7 @@ export const BranchSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
 });
+DOCUMENTED.add(BranchSchema, { as: "Branch" });
 /** A branch. */
 export type Branch = z.infer<typeof BranchSchema>;
 
@@ -44,6 +45,7 @@ export const BranchCreateResponseSchema = z.looseObject({
   databases: z.array(DatabaseSchema).default([]),
   connection_uris: maybe(z.array(ConnectionUriSchema)),
 });
+DOCUMENTED.add(BranchCreateResponseSchema, { as: "POST /projects/{project_id}/branches 201" });
 /** Body of a branch creation. */
 export type BranchCreateResponse = z.infer<typeof BranchCreateResponseSchema>;
 
@@ -52,6 +54,7 @@ export const BranchGetResponseSchema = z.looseObject({
   branch: BranchSchema,
   annotation: z.unknown().optional(),
 });
+DOCUMENTED.add(BranchGetResponseSchema, { as: "GET /projects/{project_id}/branches/{branch_id} 200" });
 /** Body of a branch read. */
 export type BranchGetResponse = z.infer<typeof BranchGetResponseSchema>;
 
@@ -63,6 +66,7 @@ export const BranchListResponseSchema = z.looseObject({
     .record(z.string(), z.looseObject({ value: z.record(z.string(), z.string()).optional() }))
     .optional(),
 });
+DOCUMENTED.add(BranchListResponseSchema, { as: "GET /projects/{project_id}/branches 200" });
 /** Body of a project's branch list. */
 export type BranchListResponse = z.infer<typeof BranchListResponseSchema>;
 
@@ -71,6 +75,7 @@ export const BranchUpdateResponseSchema = z.looseObject({
   branch: BranchSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(BranchUpdateResponseSchema, { as: "BranchOperations" });
 /** Body of a branch update. */
 export type BranchUpdateResponse = z.infer<typeof BranchUpdateResponseSchema>;
 
@@ -79,45 +84,14 @@ export const BranchDeleteResponseSchema = z.looseObject({
   branch: BranchSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(BranchDeleteResponseSchema, { as: "BranchOperations" });
 /** Body of a branch deletion. */
 export type BranchDeleteResponse = z.infer<typeof BranchDeleteResponseSchema>;
 
-/**
- * Body of `POST /projects/{project_id}/branches`, in the API's own snake_case shape; extra API
- * fields (`protected`, `init_source`, endpoint settings, …) pass through unchanged.
- */
-export interface BranchCreateRequest {
-  branch?:
-    | {
-        name?: string | undefined;
-        parent_id?: string | undefined;
-        [field: string]: unknown;
-      }
-    | undefined;
-  endpoints?:
-    | Array<{ type: "read_write" | "read_only" | (string & {}); [field: string]: unknown }>
-    | undefined;
-  [field: string]: unknown;
-}
-
-/** The fields `PATCH /projects/{project_id}/branches/{branch_id}` changes; `expires_at: null` removes the expiry. */
-export interface BranchUpdateRequest {
-  name?: string | undefined;
-  protected?: boolean | undefined;
-  expires_at?: string | null | undefined;
-}
-
-/** Body of `POST /projects/{project_id}/branches/{branch_id}/restore`: where the branch's data comes from. */
-export interface BranchRestoreRequest {
-  source_branch_id: string;
-  source_lsn?: string | undefined;
-  source_timestamp?: string | undefined;
-  /** Keeps the branch's previous state as a new branch of this name (required when it has children). */
-  preserve_under_name?: string | undefined;
-}
-
 /** `GET /projects/{project_id}/branches/{branch_id}/schema` (as SQL: `json` is not asked for). */
 export const BranchSchemaResponseSchema = z.looseObject({ sql: z.string().default("") });
+DOCUMENTED.add(BranchSchemaResponseSchema, { as: "BranchSchemaResponse" });
 
 /** `GET /projects/{project_id}/branches/{branch_id}/compare_schema`: a unified diff, empty when the schemas are the same. */
 export const BranchSchemaCompareResponseSchema = z.looseObject({ diff: z.string().default("") });
+DOCUMENTED.add(BranchSchemaCompareResponseSchema, { as: "BranchSchemaCompareResponse" });

@@ -1,6 +1,6 @@
 /** Databases of a branch, each owned by a role. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { OperationSchema } from "./operations";
 
 /** A database of a branch, owned by a role. */
@@ -12,16 +12,19 @@ export const DatabaseSchema = z.looseObject({
   created_at: maybe(z.string()),
   updated_at: maybe(z.string()),
 });
+DOCUMENTED.add(DatabaseSchema, { as: "Database" });
 /** A database. */
 export type Database = z.infer<typeof DatabaseSchema>;
 
 /** `GET /projects/{project_id}/branches/{branch_id}/databases`. */
 export const DatabasesResponseSchema = z.looseObject({ databases: z.array(DatabaseSchema) });
+DOCUMENTED.add(DatabasesResponseSchema, { as: "DatabasesResponse" });
 /** Body of a branch's database list. */
 export type DatabasesResponse = z.infer<typeof DatabasesResponseSchema>;
 
 /** `GET .../databases/{database_name}`. */
 export const DatabaseResponseSchema = z.looseObject({ database: DatabaseSchema });
+DOCUMENTED.add(DatabaseResponseSchema, { as: "DatabaseResponse" });
 /** Body of a database read. */
 export type DatabaseResponse = z.infer<typeof DatabaseResponseSchema>;
 
@@ -30,15 +33,6 @@ export const DatabaseOperationsSchema = z.looseObject({
   database: DatabaseSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(DatabaseOperationsSchema, { as: "DatabaseOperations" });
 /** Body of a database change. */
 export type DatabaseOperations = z.infer<typeof DatabaseOperationsSchema>;
-
-/** Body of `POST .../databases`. */
-export interface DatabaseCreateRequest {
-  database: { name: string; owner_name: string };
-}
-
-/** Body of `PATCH .../databases/{database_name}`. */
-export interface DatabaseUpdateRequest {
-  database: { name?: string | undefined; owner_name?: string | undefined };
-}

@@ -1,6 +1,6 @@
-/** Compute endpoints: the record, its documented types and states, the answers and the bodies of changes. */
+/** Compute endpoints: the record, its documented types and states, and the answers of the endpoint routes. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { OperationSchema } from "./operations";
 
 /** Compute endpoint types the API documents; `type` still accepts any string. */
@@ -33,16 +33,19 @@ export const EndpointSchema = z.looseObject({
   created_at: maybe(z.string()),
   updated_at: maybe(z.string()),
 });
+DOCUMENTED.add(EndpointSchema, { as: "Endpoint" });
 /** A compute endpoint. */
 export type Endpoint = z.infer<typeof EndpointSchema>;
 
 /** `GET /projects/{project_id}/branches/{branch_id}/endpoints` */
 export const BranchEndpointsResponseSchema = z.looseObject({ endpoints: z.array(EndpointSchema) });
+DOCUMENTED.add(BranchEndpointsResponseSchema, { as: "EndpointsResponse" });
 /** Body of a branch's endpoint list. */
 export type BranchEndpointsResponse = z.infer<typeof BranchEndpointsResponseSchema>;
 
 /** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
 export const EndpointResponseSchema = z.looseObject({ endpoint: EndpointSchema });
+DOCUMENTED.add(EndpointResponseSchema, { as: "EndpointResponse" });
 /** Body of an endpoint read. */
 export type EndpointResponse = z.infer<typeof EndpointResponseSchema>;
 
@@ -51,29 +54,6 @@ export const EndpointOperationsSchema = z.looseObject({
   endpoint: EndpointSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(EndpointOperationsSchema, { as: "EndpointOperations" });
 /** Body of an endpoint change. */
 export type EndpointOperations = z.infer<typeof EndpointOperationsSchema>;
-
-/** Compute settings an endpoint takes at creation and in updates. */
-export interface EndpointSettingsRequest {
-  autoscaling_limit_min_cu?: number | undefined;
-  autoscaling_limit_max_cu?: number | undefined;
-  suspend_timeout_seconds?: number | undefined;
-  pooler_enabled?: boolean | undefined;
-  provisioner?: string | undefined;
-  disabled?: boolean | undefined;
-  name?: string | undefined;
-  pooler_mode?: string | undefined;
-  settings?: { pg_settings?: Record<string, string> | undefined; [field: string]: unknown } | undefined;
-  [field: string]: unknown;
-}
-
-/** Body of `POST /projects/{project_id}/endpoints`. */
-export interface EndpointCreateRequest {
-  endpoint: EndpointSettingsRequest & { branch_id: string; type: "read_write" | "read_only" | (string & {}) };
-}
-
-/** Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}`. */
-export interface EndpointUpdateRequest {
-  endpoint: EndpointSettingsRequest & { branch_id?: string | undefined };
-}

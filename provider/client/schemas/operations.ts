@@ -1,6 +1,6 @@
 /** Operations: the records every change starts, and their listings. */
 import { z } from "zod";
-import { maybe, PaginationSchema } from "./common";
+import { DOCUMENTED, maybe, PaginationSchema } from "./common";
 
 /** Operation statuses the API documents. `status` still accepts any string. */
 export const KNOWN_OPERATION_STATUSES = [
@@ -31,6 +31,7 @@ export const OperationSchema = z.looseObject({
   error: maybe(z.string()),
   retry_at: maybe(z.string()),
 });
+DOCUMENTED.add(OperationSchema, { as: "Operation" });
 /** An operation as returned by the API. */
 export type Operation = z.infer<typeof OperationSchema>;
 
@@ -39,10 +40,12 @@ export const OperationsPageSchema = z.looseObject({
   operations: z.array(OperationSchema),
   pagination: maybe(PaginationSchema),
 });
+DOCUMENTED.add(OperationsPageSchema, { as: "GET /projects/{project_id}/operations 200" });
 /** One page of operations. */
 export type OperationsPage = z.infer<typeof OperationsPageSchema>;
 
 /** `GET /projects/{project_id}/operations/{operation_id}` */
 export const OperationResponseSchema = z.looseObject({ operation: OperationSchema });
+DOCUMENTED.add(OperationResponseSchema, { as: "OperationResponse" });
 /** Body of a single-operation read. */
 export type OperationResponse = z.infer<typeof OperationResponseSchema>;

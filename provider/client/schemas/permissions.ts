@@ -1,6 +1,6 @@
 /** Who a project is shared with: its grants, one per email. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 
 /** A project shared with an email; `revoked_at` is set on a revoked grant. */
 export const ProjectPermissionSchema = z.looseObject({
@@ -9,6 +9,7 @@ export const ProjectPermissionSchema = z.looseObject({
   granted_at: z.string(),
   revoked_at: maybe(z.string()),
 });
+DOCUMENTED.add(ProjectPermissionSchema, { as: "ProjectPermission" });
 /** A grant of a project to an email. */
 export type ProjectPermission = z.infer<typeof ProjectPermissionSchema>;
 
@@ -16,5 +17,6 @@ export type ProjectPermission = z.infer<typeof ProjectPermissionSchema>;
 export const ProjectPermissionsSchema = z.looseObject({
   project_permissions: z.array(ProjectPermissionSchema),
 });
+DOCUMENTED.add(ProjectPermissionsSchema, { as: "ProjectPermissions" });
 /** Body of a project's grant list. */
 export type ProjectPermissions = z.infer<typeof ProjectPermissionsSchema>;

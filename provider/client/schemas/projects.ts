@@ -1,7 +1,7 @@
-/** Projects: as listed, as one project, and the bodies of their changes. */
+/** Projects: as listed, as one project, and the answers of the project routes. */
 import { z } from "zod";
 import { BranchSchema } from "./branches";
-import { maybe, PaginationSchema } from "./common";
+import { DOCUMENTED, maybe, PaginationSchema } from "./common";
 import { ConnectionUriSchema } from "./connections";
 import { DatabaseSchema } from "./databases";
 import { EndpointSchema } from "./endpoints";
@@ -24,6 +24,7 @@ export const ProjectSchema = z.looseObject({
   branch_logical_size_limit: z.number(),
   org_id: maybe(z.string()),
 });
+DOCUMENTED.add(ProjectSchema, { as: "ProjectListItem" });
 /** A listed project. */
 export type Project = z.infer<typeof ProjectSchema>;
 
@@ -35,6 +36,7 @@ export const ProjectsPageSchema = z.looseObject({
   applications: maybe(z.record(z.string(), z.unknown())),
   integrations: maybe(z.record(z.string(), z.unknown())),
 });
+DOCUMENTED.add(ProjectsPageSchema, { as: "GET /projects 200" });
 /** One page of projects. */
 export type ProjectsPage = z.infer<typeof ProjectsPageSchema>;
 
@@ -51,6 +53,7 @@ export const ProjectSettingsSchema = z.looseObject({
   ),
   quota: maybe(z.record(z.string(), z.unknown())),
 });
+DOCUMENTED.add(ProjectSettingsSchema, { as: "ProjectSettingsData" });
 
 export type ProjectSettings = z.infer<typeof ProjectSettingsSchema>;
 
@@ -72,11 +75,13 @@ export const ProjectDetailSchema = z.looseObject({
   default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),
   settings: maybe(ProjectSettingsSchema),
 });
+DOCUMENTED.add(ProjectDetailSchema, { as: "Project" });
 /** One project. */
 export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
 
 /** `GET /projects/{project_id}` and `DELETE /projects/{project_id}` (200). */
 export const ProjectResponseSchema = z.looseObject({ project: ProjectDetailSchema });
+DOCUMENTED.add(ProjectResponseSchema, { as: "ProjectResponse" });
 /** Body of a project read or delete. */
 export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
 
@@ -85,6 +90,7 @@ export const ProjectUpdateResponseSchema = z.looseObject({
   project: ProjectDetailSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(ProjectUpdateResponseSchema, { as: "PATCH /projects/{project_id} 200" });
 /** Body of a project update. */
 export type ProjectUpdateResponse = z.infer<typeof ProjectUpdateResponseSchema>;
 
@@ -101,42 +107,9 @@ export const ProjectCreateResponseSchema = z.looseObject({
   operations: z.array(OperationSchema).default([]),
   connection_uris: maybe(z.array(ConnectionUriSchema)),
 });
+DOCUMENTED.add(ProjectCreateResponseSchema, { as: "POST /projects 201" });
 /** Body of a project creation. */
 export type ProjectCreateResponse = z.infer<typeof ProjectCreateResponseSchema>;
-
-/** Body of `POST /projects`, in the API's shape; other API fields pass through unchanged. */
-export interface ProjectCreateRequest {
-  project: {
-    name?: string | undefined;
-    region_id?: string | undefined;
-    pg_version?: number | undefined;
-    org_id?: string | undefined;
-    history_retention_seconds?: number | undefined;
-    default_endpoint_settings?: Record<string, unknown> | undefined;
-    settings?: Record<string, unknown> | undefined;
-    branch?:
-      | {
-          name?: string | undefined;
-          role_name?: string | undefined;
-          database_name?: string | undefined;
-          /** Annotation key/value pairs set on the default branch. */
-          annotations?: Record<string, string> | undefined;
-        }
-      | undefined;
-    [field: string]: unknown;
-  };
-}
-
-/** Body of `PATCH /projects/{project_id}`. */
-export interface ProjectUpdateRequest {
-  project: {
-    name?: string | undefined;
-    history_retention_seconds?: number | undefined;
-    default_endpoint_settings?: Record<string, unknown> | undefined;
-    settings?: Record<string, unknown> | undefined;
-    [field: string]: unknown;
-  };
-}
 
 /** A region as `GET /regions` lists it. */
 export const RegionSchema = z.looseObject({
@@ -146,8 +119,10 @@ export const RegionSchema = z.looseObject({
   geo_lat: maybe(z.string()),
   geo_long: maybe(z.string()),
 });
+DOCUMENTED.add(RegionSchema, { as: "RegionResponse" });
 
 export type Region = z.infer<typeof RegionSchema>;
 
 /** `GET /regions`. */
 export const RegionsResponseSchema = z.looseObject({ regions: z.array(RegionSchema) });
+DOCUMENTED.add(RegionsResponseSchema, { as: "ActiveRegionsResponse" });

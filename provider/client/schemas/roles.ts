@@ -1,6 +1,6 @@
 /** Roles of a branch. A role's password is a secret: never put it in a message. */
 import { z } from "zod";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { OperationSchema } from "./operations";
 
 /** A role. `password` is there only in create and reset answers: a secret, never put in a message. */
@@ -13,16 +13,19 @@ export const RoleSchema = z.looseObject({
   created_at: maybe(z.string()),
   updated_at: maybe(z.string()),
 });
+DOCUMENTED.add(RoleSchema, { as: "Role" });
 /** A role. */
 export type Role = z.infer<typeof RoleSchema>;
 
 /** `GET /projects/{project_id}/branches/{branch_id}/roles`. */
 export const RolesResponseSchema = z.looseObject({ roles: z.array(RoleSchema) });
+DOCUMENTED.add(RolesResponseSchema, { as: "RolesResponse" });
 /** Body of a branch's role list. */
 export type RolesResponse = z.infer<typeof RolesResponseSchema>;
 
 /** `GET .../roles/{role_name}`. */
 export const RoleResponseSchema = z.looseObject({ role: RoleSchema });
+DOCUMENTED.add(RoleResponseSchema, { as: "RoleResponse" });
 /** Body of a role read. */
 export type RoleResponse = z.infer<typeof RoleResponseSchema>;
 
@@ -31,15 +34,12 @@ export const RoleOperationsSchema = z.looseObject({
   role: RoleSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(RoleOperationsSchema, { as: "RoleOperations" });
 /** Body of a role change. */
 export type RoleOperations = z.infer<typeof RoleOperationsSchema>;
 
 /** `GET .../roles/{role_name}/reveal_password`. */
 export const RolePasswordResponseSchema = z.looseObject({ password: z.string() });
+DOCUMENTED.add(RolePasswordResponseSchema, { as: "RolePasswordResponse" });
 /** Body of a password reveal. */
 export type RolePasswordResponse = z.infer<typeof RolePasswordResponseSchema>;
-
-/** Body of `POST .../roles`: a name of at most 63 bytes. */
-export interface RoleCreateRequest {
-  role: { name: string; no_login?: boolean | undefined };
-}

@@ -1,7 +1,7 @@
 /** Snapshots of branches, restores from them, and branches' backup schedules. */
 import { z } from "zod";
 import { BranchSchema } from "./branches";
-import { maybe } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 import { EndpointSchema } from "./endpoints";
 import { OperationSchema } from "./operations";
 
@@ -18,6 +18,7 @@ export const SnapshotSchema = z.looseObject({
   /** False for the snapshots a backup schedule takes. */
   manual: maybe(z.boolean()),
 });
+DOCUMENTED.add(SnapshotSchema, { as: "Snapshot" });
 /** A snapshot. */
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
@@ -26,19 +27,25 @@ export const SnapshotCreateResponseSchema = z.looseObject({
   snapshot: SnapshotSchema,
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(SnapshotCreateResponseSchema, {
+  as: "POST /projects/{project_id}/branches/{branch_id}/snapshot 200",
+});
 /** Body of a snapshot creation. */
 export type SnapshotCreateResponse = z.infer<typeof SnapshotCreateResponseSchema>;
 
 /** `PATCH /projects/{project_id}/snapshots/{snapshot_id}`. */
 export const SnapshotResponseSchema = z.looseObject({ snapshot: SnapshotSchema });
+DOCUMENTED.add(SnapshotResponseSchema, { as: "PATCH /projects/{project_id}/snapshots/{snapshot_id} 200" });
 
 /** `GET /projects/{project_id}/snapshots`. */
 export const SnapshotsResponseSchema = z.looseObject({ snapshots: z.array(SnapshotSchema) });
+DOCUMENTED.add(SnapshotsResponseSchema, { as: "GET /projects/{project_id}/snapshots 200" });
 
 /** `DELETE /projects/{project_id}/snapshots/{snapshot_id}` (202) and a finalize: the operations started. */
 export const OperationsOnlyResponseSchema = z.looseObject({
   operations: z.array(OperationSchema).default([]),
 });
+DOCUMENTED.add(OperationsOnlyResponseSchema, { as: "OperationsResponse" });
 /** Body of a change that answers with its operations only. */
 export type OperationsOnlyResponse = z.infer<typeof OperationsOnlyResponseSchema>;
 
@@ -47,6 +54,9 @@ export const SnapshotRestoreResponseSchema = z.looseObject({
   branch: BranchSchema,
   endpoints: z.array(EndpointSchema).default([]),
   operations: z.array(OperationSchema).default([]),
+});
+DOCUMENTED.add(SnapshotRestoreResponseSchema, {
+  as: "POST /projects/{project_id}/snapshots/{snapshot_id}/restore 200",
 });
 /** Body of a snapshot restore. */
 export type SnapshotRestoreResponse = z.infer<typeof SnapshotRestoreResponseSchema>;
@@ -59,6 +69,7 @@ export const BackupScheduleItemSchema = z.looseObject({
   month: maybe(z.number()),
   retention_seconds: maybe(z.number()),
 });
+DOCUMENTED.add(BackupScheduleItemSchema, { as: "BackupScheduleItem" });
 /** A backup schedule entry. */
 export type BackupScheduleItem = z.infer<typeof BackupScheduleItemSchema>;
 
@@ -66,35 +77,8 @@ export type BackupScheduleItem = z.infer<typeof BackupScheduleItemSchema>;
 export const BackupScheduleResponseSchema = z.looseObject({
   schedule: z.array(BackupScheduleItemSchema).default([]),
 });
+DOCUMENTED.add(BackupScheduleResponseSchema, { as: "BackupSchedule" });
 
 /** `PUT .../backup_schedule`: an empty object. */
 export const EmptyResponseSchema = z.looseObject({});
-
-/** Query of `POST .../snapshot`: where and when, and how the snapshot is called. */
-export interface SnapshotCreateRequest {
-  name?: string | undefined;
-  timestamp?: string | undefined;
-  lsn?: string | undefined;
-  expires_at?: string | undefined;
-}
-
-/** Body of `PATCH .../snapshots/{snapshot_id}`; `expires_at: null` keeps the snapshot indefinitely. */
-export interface SnapshotUpdateRequest {
-  snapshot: { name?: string | undefined; expires_at?: string | null | undefined };
-}
-
-/** Body of `POST .../snapshots/{snapshot_id}/restore`. */
-export interface SnapshotRestoreRequest {
-  name?: string | undefined;
-  target_branch_id?: string | undefined;
-  finalize_restore?: boolean | undefined;
-}
-
-/** A backup schedule entry as sent. */
-export interface BackupScheduleEntry {
-  frequency: string;
-  hour?: number | undefined;
-  day?: number | undefined;
-  month?: number | undefined;
-  retention_seconds?: number | undefined;
-}
+DOCUMENTED.add(EmptyResponseSchema, { as: "EmptyResponse" });

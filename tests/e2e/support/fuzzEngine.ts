@@ -2,9 +2,7 @@
 // program declared by the crash fixture, each step a `pulumi` command (killed with SIGKILL once the
 // API received its k-th write), the state read back with `pulumi stack export --show-secrets`.
 import { execFileSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { DEMO, type RunningEmulator } from "../../../emulator";
+import type { RunningEmulator } from "../../../emulator";
 import {
   type Driver,
   type Entry,
@@ -14,10 +12,9 @@ import {
   type StepOptions,
   type StepResult,
 } from "../../fuzz/support/stack";
+import { CRASH_FIXTURE, crashFixtureStack, declareResources } from "./crashFixture";
 import { runCli } from "./kill";
-import { createStack, type E2eStack } from "./stack";
-
-const WORK_DIR = path.join(__dirname, "../fixtures/crash");
+import type { E2eStack } from "./stack";
 
 /** The program under `knobs` in the crash fixture's form: an output of another resource is `@name.output`. */
 export function fixtureProgram(
@@ -37,20 +34,14 @@ export class EngineStack implements Driver {
     private readonly emulator: RunningEmulator,
   ) {}
 
-  static async create(emulator: RunningEmulator, stackName: string): Promise<EngineStack> {
-    const e2e = await createStack({
-      workDir: WORK_DIR,
-      stackName,
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      env: { CLOUDDB_POLL_INTERVAL_MS: "5,20" },
-    });
+  /** A stack named `<name>-<this process's id>` (see `crashFixtureStack`). */
+  static async create(emulator: RunningEmulator, name: string): Promise<EngineStack> {
+    const e2e = await crashFixtureStack(emulator, name, { env: { CLOUDDB_POLL_INTERVAL_MS: "5,20" } });
     return new EngineStack(e2e, emulator);
   }
 
   async dispose(): Promise<void> {
     await this.e2e.dispose();
-    fs.rmSync(path.join(WORK_DIR, `Pulumi.${this.e2e.stack.name}.yaml`), { force: true });
   }
 
   private writes(): number {
@@ -58,7 +49,7 @@ export class EngineStack implements Driver {
   }
 
   private async declare(knobs: Knobs): Promise<void> {
-    await this.e2e.stack.setConfig("resources", { value: JSON.stringify(fixtureProgram(knobs)) });
+    await declareResources(this.e2e, fixtureProgram(knobs));
   }
 
   /** Runs `pulumi <args>`, killed once the API received `killAfterWrite` writes; reads the state back. */
@@ -86,7 +77,7 @@ export class EngineStack implements Driver {
     const text = execFileSync(
       "pulumi",
       ["stack", "export", "--show-secrets", "--stack", this.e2e.stack.name, "--non-interactive"],
-      { cwd: WORK_DIR, env: { ...process.env, ...this.e2e.stack.workspace.envVars }, encoding: "utf8" },
+      { cwd: CRASH_FIXTURE, env: { ...process.env, ...this.e2e.stack.workspace.envVars }, encoding: "utf8" },
     );
     const resources =
       (JSON.parse(text) as { deployment?: { resources?: Array<Record<string, unknown>> } }).deployment

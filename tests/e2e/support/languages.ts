@@ -4,8 +4,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { prepareEngine, ROOT } from "./stack";
 
-/** The languages besides Node.js whose programs the e2e suites run under the real engine. */
-export type ProgramLanguage = "python" | "yaml" | "java";
+/**
+ * The languages whose programs the e2e suites run under the real engine. Node.js's host comes with
+ * the CLI (`prepareEngine`); `languagePath` finds or builds the others'.
+ */
+export type ProgramLanguage = "nodejs" | "python" | "yaml" | "java";
 
 const TOOLS = path.join(ROOT, "tools/pulumi-cli");
 const folders = new Map<string, string>();

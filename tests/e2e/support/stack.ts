@@ -2,7 +2,13 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type DestroyResult, LocalWorkspace, type Stack, type UpResult } from "@pulumi/pulumi/automation";
+import {
+  type DestroyOptions,
+  type DestroyResult,
+  LocalWorkspace,
+  type Stack,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../../emulator";
 import { ensurePulumiCli, quietEnv } from "../../../scripts/pulumi-cli";
 
@@ -27,12 +33,18 @@ export interface E2eStack {
   backendDir: string;
   /** Output lines of the last command, for assertions on messages. */
   output: string[];
-  dispose(): Promise<void>;
+  /**
+   * Removes the stack, its backend and its config file in the program's folder; with `destroy`, first
+   * destroys what it holds (`true`, or the options of that destroy), a failure of which is ignored so
+   * the rest is still removed.
+   */
+  dispose(opts?: { destroy?: true | DestroyOptions }): Promise<void>;
 }
 
 /**
  * A fresh stack of the project in `workDir` on a private `file://` backend, configured to talk to
  * the emulator at `apiUrl` with `apiKey` (a secret in stack config, as users set it) when given.
+ * The suites make theirs with `programStack` (programStack.ts), which builds on this.
  */
 export async function createStack(opts: {
   workDir: string;
@@ -76,10 +88,14 @@ export async function createStack(opts: {
       if (file === undefined) throw new Error(`no state file for stack ${stack.name} under ${backendDir}`);
       return fs.readFileSync(file, "utf8");
     },
-    async dispose() {
+    async dispose({ destroy } = {}) {
+      if (destroy !== undefined)
+        await stack.destroy(destroy === true ? undefined : destroy).catch(() => undefined);
       await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
       fs.rmSync(backendDir, { recursive: true, force: true });
       fs.rmSync(pulumiHome, { recursive: true, force: true });
+      // Setting config writes it next to Pulumi.yaml, in a folder that may be this repository's.
+      fs.rmSync(path.join(opts.workDir, `Pulumi.${stack.name}.yaml`), { force: true });
     },
   };
 }

@@ -1,9 +1,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Client } from "pg";
 import { parse as parseYaml } from "yaml";
 import type { RunningEmulator } from "../../../emulator";
+import { runSql } from "../../emulator/helpers";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
 import { prepareEngine, ROOT } from "./stack";
 
@@ -190,18 +190,19 @@ export function userOperationsOn(emulator: RunningEmulator, branchId: string): s
 }
 
 /**
- * The app's migration, as the workflow's next step runs it with DATABASE_URL: makes a table, writes
- * a row, and answers who it connected as and how many rows the table holds.
+ * The app's migration, as the workflow's next step runs it with DATABASE_URL, verifying the
+ * endpoint's certificate against the CA in `caPath`: makes a table, writes a row, and answers who
+ * it connected as and how many rows the table holds.
  */
-export async function runAppMigration(url: string): Promise<{ who: string; n: number }[]> {
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    await db.query("CREATE TABLE preview_items (id int PRIMARY KEY, note text)");
-    await db.query("INSERT INTO preview_items VALUES (1, 'made by the migration')");
-    const { rows } = await db.query("SELECT current_user AS who, count(*)::int AS n FROM preview_items");
-    return rows;
-  } finally {
-    await db.end();
-  }
+export function runAppMigration(
+  url: string,
+  caPath: string | undefined,
+): Promise<{ who: string; n: number }[]> {
+  return runSql(
+    url,
+    caPath,
+    "CREATE TABLE preview_items (id int PRIMARY KEY, note text)",
+    "INSERT INTO preview_items VALUES (1, 'made by the migration')",
+    "SELECT current_user AS who, count(*)::int AS n FROM preview_items",
+  );
 }

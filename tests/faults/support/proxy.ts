@@ -2,8 +2,7 @@
 // (nothing happens behind them); this proxy lets the API act first and then loses or spoils the answer:
 // a 502 page, a reset connection, or a body rewritten on its way back. It also collects every secret
 // the API handed out (key tokens, database passwords), so the suite can prove none of them leaks.
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startForwarding } from "../../support/forward";
 
 /** What happens to the API's answer to a matching request. */
 export type ProxyFault =
@@ -74,51 +73,25 @@ export async function startProxy(apiUrl: string): Promise<FaultProxy> {
     return rule.fault;
   };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const forward = http.request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on("data", (c: Buffer) => body.push(c));
-          answer.on("end", () => {
-            const text = Buffer.concat(body).toString("utf8");
-            collectSecrets(text, secrets);
-            const path = (req.url ?? "").split("?")[0]!.slice(prefix.length);
-            const fault = take(req.method ?? "", path);
-            if (fault)
-              faulted.push({ method: req.method ?? "", path, body: Buffer.concat(chunks).toString("utf8") });
-            const headers = { ...answer.headers };
-            delete headers["content-length"];
-            delete headers["transfer-encoding"];
-            delete headers.connection;
-            if (fault?.kind === "reset-after") {
-              req.socket.destroy();
-              return;
-            }
-            if (fault?.kind === "bad-gateway-after") {
-              res.writeHead(502, { "content-type": "text/html" }).end(BAD_GATEWAY);
-              return;
-            }
-            const out = fault?.kind === "rewrite" ? fault.rewrite(text) : text;
-            res.writeHead(answer.statusCode ?? 502, headers).end(out);
-          });
-        },
-      );
-      forward.on("error", () => req.socket.destroy());
-      forward.end(Buffer.concat(chunks));
-    });
+  const { server, port } = await startForwarding(upstream, {
+    answer(req, res, answer) {
+      const text = answer.body.toString("utf8");
+      collectSecrets(text, secrets);
+      const path = (req.url ?? "").split("?")[0]!.slice(prefix.length);
+      const fault = take(req.method ?? "", path);
+      if (fault) faulted.push({ method: req.method ?? "", path, body: answer.sent.toString("utf8") });
+      if (fault?.kind === "reset-after") {
+        req.socket.destroy();
+        return;
+      }
+      if (fault?.kind === "bad-gateway-after") {
+        res.writeHead(502, { "content-type": "text/html" }).end(BAD_GATEWAY);
+        return;
+      }
+      const out = fault?.kind === "rewrite" ? fault.rewrite(text) : text;
+      res.writeHead(answer.status, answer.headers).end(out);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
     after(method, path, fault, count = 1) {

@@ -2,8 +2,7 @@
 // own proxy. Killed after the k-th request that may change something, the proxy lets the API act on
 // that request, drops its answer and refuses every later request (the listener is closed), so
 // nothing the killed run still had in flight reaches the API afterwards, as with a killed process.
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startForwarding } from "../../support/forward";
 
 /** One run's proxy. */
 export interface KillSwitch {
@@ -28,45 +27,20 @@ export async function startKillSwitch(apiUrl: string, killAfterWrite?: number): 
   const killed = new Promise<void>((resolve) => {
     die = resolve;
   });
-  const server = http.createServer((req, res) => {
-    if (dead) {
-      req.socket.destroy();
-      return;
-    }
-    const isWrite = req.method !== "GET" && req.method !== "HEAD";
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      if (dead) {
-        req.socket.destroy();
+  const { server, port } = await startForwarding(upstream, {
+    send(req) {
+      if (dead) req.socket.destroy();
+      return !dead;
+    },
+    answer(req, res, answer) {
+      const isWrite = req.method !== "GET" && req.method !== "HEAD";
+      if (isWrite) writes += 1;
+      if (dead || (isWrite && killAfterWrite !== undefined && writes >= killAfterWrite)) {
+        kill();
         return;
       }
-      const forward = http.request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on("data", (c: Buffer) => body.push(c));
-          answer.on("end", () => {
-            if (isWrite) writes += 1;
-            if (dead || (isWrite && killAfterWrite !== undefined && writes >= killAfterWrite)) {
-              kill();
-              return;
-            }
-            const headers = { ...answer.headers };
-            delete headers.connection;
-            res.writeHead(answer.statusCode ?? 502, headers).end(Buffer.concat(body));
-          });
-        },
-      );
-      forward.on("error", () => req.socket.destroy());
-      forward.end(Buffer.concat(chunks));
-    });
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    },
   });
   const kill = () => {
     if (dead) return;
@@ -75,8 +49,6 @@ export async function startKillSwitch(apiUrl: string, killAfterWrite?: number): 
     server.closeAllConnections();
     die();
   };
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, "")}`,
     killed,

@@ -1,0 +1,34 @@
+/**
+ * The client's route modules, one per object family of `api/`, by name: the one list of them.
+ * `createClient` binds every route of each into a method, and `CloudDbClient`'s methods are derived
+ * from their types, so a new family is its module plus one line here.
+ */
+import * as account from "./api/account";
+import * as apiKeys from "./api/apiKeys";
+import * as branches from "./api/branches";
+import * as databases from "./api/databases";
+import * as endpoints from "./api/endpoints";
+import * as operations from "./api/operations";
+import * as permissions from "./api/permissions";
+import * as projects from "./api/projects";
+import * as roles from "./api/roles";
+import * as snapshots from "./api/snapshots";
+import * as vpc from "./api/vpc";
+
+/** Every route module, named as its file in `api/`. */
+export const ROUTE_MODULES = {
+  account,
+  apiKeys,
+  branches,
+  endpoints,
+  databases,
+  operations,
+  permissions,
+  projects,
+  roles,
+  snapshots,
+  vpc,
+} as const;
+
+/** The name of a route module (its file in `api/`). */
+export type RouteModuleName = keyof typeof ROUTE_MODULES;

@@ -1,0 +1,42 @@
+// The crash fixture (fixtures/crash): a program that declares the resources its stack's `resources`
+// config lists, so a suite writes its program as data and changes it between runs.
+import type { RunningEmulator } from "../../../emulator";
+import { fixture, programStack } from "./programStack";
+import type { E2eStack } from "./stack";
+
+/** The fixture's folder. Its program requires this repository's package by name, so it runs in place. */
+export const CRASH_FIXTURE = fixture("crash");
+
+/**
+ * A resource the fixture's program declares: `new clouddb[kind](res, args)`, where an arg (or a value
+ * inside one) written `"@other.output"` is that output of the resource `other`, listed before it.
+ */
+export interface Declared {
+  kind: string;
+  res: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * A stack of the fixture whose provider talks to `emulator`, declaring `resources` when given. The
+ * stack is named `<name>-<this process's id>`: its config file lands in the fixture's folder, which
+ * runs of the suites at the same time share. `env` as `programStack` takes it.
+ */
+export function crashFixtureStack(
+  emulator: RunningEmulator,
+  name: string,
+  opts: { resources?: Declared[]; env?: Record<string, string> } = {},
+): Promise<E2eStack> {
+  return programStack({
+    workDir: CRASH_FIXTURE,
+    emulator,
+    stackName: `${name}-${process.pid}`,
+    ...(opts.resources !== undefined ? { config: { resources: JSON.stringify(opts.resources) } } : {}),
+    ...(opts.env !== undefined ? { env: opts.env } : {}),
+  });
+}
+
+/** Sets the stack's `resources` config: its next run declares exactly `resources`. */
+export async function declareResources(e2e: E2eStack, resources: Declared[]): Promise<void> {
+  await e2e.stack.setConfig("resources", { value: JSON.stringify(resources) });
+}
