@@ -16,7 +16,8 @@ interface Measured {
   floorMs: number[];
 }
 
-async function http(emu: RunningEmulator, method: string, path: string, body?: unknown) {
+/** One API request with the demo key; throws unless it succeeded. */
+export async function http(emu: RunningEmulator, method: string, path: string, body?: unknown) {
   const response = await fetch(`${emu.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${DEMO.personalKey}`, "content-type": "application/json" },
@@ -28,7 +29,8 @@ async function http(emu: RunningEmulator, method: string, path: string, body?: u
   return text === "" ? undefined : (JSON.parse(text) as any);
 }
 
-async function sql(uri: string, statement: string): Promise<Record<string, unknown>[]> {
+/** Runs one statement on a fresh connection to `uri`. */
+export async function sql(uri: string, statement: string): Promise<Record<string, unknown>[]> {
   const client = new Client({ connectionString: uri });
   await client.connect();
   try {
@@ -38,7 +40,8 @@ async function sql(uri: string, statement: string): Promise<Record<string, unkno
   }
 }
 
-async function idle(emu: RunningEmulator, project: string): Promise<void> {
+/** Waits until the project has no unfinished operation. */
+export async function idle(emu: RunningEmulator, project: string): Promise<void> {
   for (;;) {
     const { operations } = await http(emu, "GET", `/projects/${project}/operations`);
     if (operations.every((op: { status: string }) => op.status === "finished")) return;

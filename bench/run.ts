@@ -14,6 +14,7 @@ import { benchListing } from "./listing";
 import { benchPersonalKeys } from "./personal-keys";
 import { benchPlugin } from "./plugin";
 import { benchPluginStart } from "./pluginStart";
+import { benchPointInTime } from "./point-in-time";
 import { benchPreview } from "./preview";
 import { benchRefresh } from "./refresh";
 import { benchServerless } from "./serverless";
@@ -24,7 +25,7 @@ import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -188,6 +189,10 @@ async function main(): Promise<void> {
     if (args.only.has(14)) {
       log("bench 14: the serverless driver (SQL over HTTP, WebSocket) against TCP on one endpoint");
       print(14, await benchServerless({ n: args.quick ? 200 : 1_000, runs, log }));
+    }
+    if (args.only.has(15)) {
+      log("bench 15: a branch from a point of history (data plane)");
+      print(15, await benchPointInTime({ mb: args.quick ? 10 : 50, branches: args.quick ? 1 : 3, log }));
     }
   } finally {
     disposeProject();

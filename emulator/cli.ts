@@ -11,7 +11,8 @@ const USAGE = `Usage: clouddb-emulator [options]
   --host HOST                 interface to bind (default 127.0.0.1)
   --port PORT                 port (default 0: a free port)
   --seed demo|empty|FILE      initial account (default demo); ignored when --state-file exists
-  --state-file FILE           keep state in FILE across restarts
+  --state-file FILE           keep state in FILE across restarts (with --postgres the rows
+                              too, in FILE.pgdata)
   --seed-ids N                the same requests get the same ids (project, branch, endpoint,
                               snapshot, operation) from seed N; keys and passwords stay random
   --op-duration-ms N          operation duration (default 1000)
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
   if (emulator.postgres) {
     process.stdout.write(
       `  postgres (pid ${emulator.postgres.pid}) behind every endpoint; connection URIs connect\n` +
+        `  postgres data: ${emulator.postgres.folder}${options.stateFile === undefined ? " (removed at stop)" : ""}\n` +
         `  endpoints' CA certificate: ${emulator.caPath} (sslrootcert= or PGSSLROOTCERT= for sslmode=verify-full)\n` +
         (options.allowPlainConnections
           ? "  plain connections (without TLS) allowed\n"

@@ -46,6 +46,9 @@ export function createControl(ctx: EmulatorContext, flush: () => void): Emulator
 
     advance(ms) {
       if (!ctx.clock.advance) throw new HttpError(400, "the injected clock cannot advance");
+      // The WAL is read at the time being left (sent before the clock moves): writes made so far
+      // belong to it, not to the time the clock jumps to (docs/api-rules.md §9).
+      void ctx.data?.noteTime();
       ctx.clock.advance(ms);
     },
     now: () => ctx.clock.now(),

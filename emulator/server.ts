@@ -123,6 +123,9 @@ export function buildServer(
   });
 
   app.addHook("onRequest", async (request, reply) => {
+    // With a data plane, the WAL is read as the request starts: what was written before it
+    // belongs to a time no later than the handler's (docs/api-rules.md §9).
+    void ctx.data?.noteTime();
     reply.header("x-request-id", request.id);
     const api =
       request.url === API_PREFIX ||

@@ -121,8 +121,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
   if (options.postgres ?? seed?.postgres ?? false) {
+    // With a state file the rows and the endpoints' CA come back with the state: both are kept
+    // beside it (Postgres's folder is cleared when the state file is new, so no other state's
+    // rows are taken in).
     ctx.data = await DataPlane.start(ctx, {
       stateFile,
+      fresh: saved === undefined,
       allowPlainConnections: options.allowPlainConnections,
       postgresBin: options.postgresBin,
     });
@@ -147,7 +151,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     control,
     ...(data === undefined
       ? {}
-      : { postgres: { pid: data.pid }, caPath: data.caPath, caCertificate: data.caCertificate }),
+      : {
+          postgres: { pid: data.pid, folder: data.folder },
+          caPath: data.caPath,
+          caCertificate: data.caCertificate,
+        }),
     ...(data?.serverless === undefined ? {} : { serverless: data.serverless }),
     stop() {
       stopping ??= (async () => {

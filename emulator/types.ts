@@ -79,8 +79,8 @@ export interface RunningEmulator {
   origin: string;
   /** Stops listening, stops Postgres (with `postgres`) and flushes the state file; safe to call twice. */
   stop(): Promise<void>;
-  /** The Postgres server behind the endpoints, when started with `postgres`. */
-  postgres?: { pid: number };
+  /** The Postgres server behind the endpoints, when started with `postgres`: its process, and the folder of its data (a state file's is kept). */
+  postgres?: { pid: number; folder: string };
   /**
    * With `postgres`: the file holding the CA certificate that signs the endpoints' certificate, for
    * `sslrootcert=` / `PGSSLROOTCERT` (`sslmode=verify-full`); beside the state file with `stateFile`.

@@ -1,5 +1,4 @@
 import { type ChildProcess, execFileSync, type StdioOptions, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { accessSync, chownSync, constants, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -8,6 +7,15 @@ import { pathToFileURL } from "node:url";
 import type pg from "pg";
 import { freePort } from "../free-port";
 import { SERVICE_ROLES } from "../rules";
+import {
+  claimFolder,
+  type DataFolder,
+  dataFolder,
+  hasCluster,
+  prepareFolder,
+  releaseFolder,
+  secretsOf,
+} from "./folder";
 import { type PostgresUser, prepareUnprivileged, unprivilegedUser } from "./unprivileged";
 
 // One real Postgres server, from the programs of a Postgres installation the caller names (the
@@ -122,8 +130,8 @@ export interface PostgresServer {
   port: number;
   /** The superuser's name and password (the emulator's own connections). */
   admin: { user: string; password: string };
-  /** Connects to `database` as the superuser; the connection's late errors are ignored (the caller ends it). */
-  connectAdmin(database: string): Promise<pg.Client>;
+  /** Connects to `database` as the superuser (of the server on `port`: a scratch cluster is a copy, its superuser is the same); late errors are ignored. */
+  connectAdmin(database: string, port?: number): Promise<pg.Client>;
   /** Connects to `database` as an API role, with the password only the emulator knows; late errors as above. */
   connectRole(role: string, database: string): Promise<pg.Client>;
   /**
@@ -132,7 +140,21 @@ export interface PostgresServer {
    */
   rolePassword: string;
   pid: number;
-  /** Stops the server (fast shutdown) and removes its data folder. */
+  /** The folder the cluster, its WAL archive and its base backups live in. */
+  folder: DataFolder;
+  /** Whether the cluster was made by this start (else it is a state file's, from an earlier run). */
+  fresh: boolean;
+  /** Starts another server on a cluster folder (a scratch copy), with `settings`; throws with its output if it stops while starting. */
+  startOn(dataDir: string, settings: Record<string, string>): Promise<RunningServer>;
+  /** Stops the server (fast shutdown); a temporary folder is removed, a state file's is kept. */
+  stop(): Promise<void>;
+}
+
+/** One running Postgres process. */
+export interface RunningServer {
+  port: number;
+  pid: number;
+  /** Fast shutdown; resolves once the process is gone. */
   stop(): Promise<void>;
 }
 
@@ -175,97 +197,151 @@ function run(command: string, args: string[], user: PostgresUser | undefined): P
   });
 }
 
-/** Creates a fresh cluster in a temporary folder and starts it; throws with Postgres's own output on failure. */
-export async function startPostgres(packages: PostgresPackages): Promise<PostgresServer> {
+/** What the main server runs with: WAL archived for history (history.ts), loopback only. */
+function mainSettings(folder: DataFolder): Record<string, string> {
+  return {
+    // Nothing but the proxies and the emulator connects, over TCP with a password.
+    listen_addresses: "127.0.0.1",
+    unix_socket_directories: "",
+    // A throwaway's speed: a kill of the emulator or of Postgres loses no committed write (the
+    // WAL is written at each commit when the folder is kept), a crash of the machine may.
+    fsync: "off",
+    synchronous_commit: folder.kept ? "on" : "off",
+    full_page_writes: "off",
+    max_connections: "200",
+    wal_level: "replica",
+    archive_mode: "on",
+    archive_library: "basic_archive",
+    "basic_archive.archive_directory": folder.wal,
+  };
+}
+
+/** Spawns `postgres` on a cluster folder and waits until it accepts connections. */
+async function serve(
+  binDir: string,
+  dataDir: string,
+  settings: Record<string, string>,
+  user: PostgresUser | undefined,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const server = join(binDir, "postgres");
+  const args = ["-D", dataDir, "-p", String(port)];
+  for (const [name, value] of Object.entries(settings)) args.push("-c", `${name}=${value}`);
+  const child = spawnAs(server, args, user, ["ignore", "ignore", "pipe"]);
+  await waitReady(child).catch((error: NodeJS.ErrnoException) => {
+    throw spawnError(error, server, user);
+  });
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    pid: child.pid as number,
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else {
+          child.once("exit", () => resolve());
+          // SIGINT is Postgres's fast shutdown: sessions end, the server stops at once.
+          child.kill("SIGINT");
+        }
+      });
+      return stopping;
+    },
+  };
+}
+
+/** Where the data plane's folder is, and who Postgres runs as. */
+function folderFor(packages: PostgresPackages, keptAt: string | undefined) {
   const user = unprivilegedUser();
   // As root, the binaries and the cluster live where the unprivileged user can reach them.
-  const layout = user === undefined ? undefined : prepareUnprivileged(user, dirname(packages.binDir));
+  const layout = user === undefined ? undefined : prepareUnprivileged(user, dirname(packages.binDir), keptAt);
   const binDir = layout === undefined ? packages.binDir : join(layout.nativeDir, "bin");
-  const dataDir = layout?.clusterDir ?? mkdtempSync(join(tmpdir(), "clouddb-pg-"));
-  const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
+  const root = layout?.clusterDir ?? keptAt ?? mkdtempSync(join(tmpdir(), "clouddb-pg-"));
+  return { user, binDir, folder: dataFolder(root, keptAt !== undefined, user) };
+}
+
+/**
+ * Starts Postgres on the data plane's folder: a temporary one, or `keptAt` (a state file's), where
+ * the cluster of an earlier run is started again (`fresh` says it was not there: it is made, and
+ * whatever else the folder held is cleared). Throws with Postgres's own output on failure.
+ */
+export async function startPostgres(
+  packages: PostgresPackages,
+  options: { keptAt?: string; fresh?: boolean } = {},
+): Promise<PostgresServer> {
+  const { user, binDir, folder } = folderFor(packages, options.keptAt);
+  if (options.fresh && folder.kept) rmSync(folder.root, { recursive: true, force: true });
+  prepareFolder(folder);
+  const cleanup = () => releaseFolder(folder);
   try {
-    const admin = { user: SERVICE_ROLES.admin, password: randomBytes(18).toString("base64url") };
-    const pwfile = join(dataDir, "admin.pw");
-    writeFileSync(pwfile, `${admin.password}\n`, { mode: 0o600 });
-    if (user) chownSync(pwfile, user.uid, user.gid);
-    const cluster = join(dataDir, "cluster");
-    try {
-      await run(
-        join(binDir, "initdb"),
-        [
-          `--pgdata=${cluster}`,
-          `--username=${admin.user}`,
-          `--pwfile=${pwfile}`,
-          // Every connection comes over TCP with a password: the proxies send it in clear over loopback.
-          "--auth=password",
-          "--encoding=UTF8",
-          "--locale=C",
-          "--no-sync",
-        ],
-        user,
-      );
-    } finally {
-      rmSync(pwfile, { force: true });
+    if (folder.kept) await claimFolder(folder);
+    const fresh = !hasCluster(folder);
+    if (fresh) {
+      for (const path of [folder.cluster, folder.wal, folder.backups, folder.points]) {
+        rmSync(path, { recursive: true, force: true });
+      }
+      prepareFolder(folder);
     }
-    const port = await freePort();
-    const server = join(binDir, "postgres");
-    const child = spawnAs(
-      server,
-      [
-        "-D",
-        cluster,
-        "-p",
-        String(port),
-        "-c",
-        "listen_addresses=127.0.0.1",
-        "-c",
-        "unix_socket_directories=",
-        "-c",
-        "fsync=off",
-        "-c",
-        "synchronous_commit=off",
-        "-c",
-        "full_page_writes=off",
-        "-c",
-        "max_connections=200",
-      ],
-      user,
-      ["ignore", "ignore", "pipe"],
-    );
-    await waitReady(child).catch((error: NodeJS.ErrnoException) => {
-      throw spawnError(error, server, user);
-    });
-    const pid = child.pid as number;
+    const secrets = secretsOf(folder);
+    const admin = { user: SERVICE_ROLES.admin, password: secrets.admin };
+    if (fresh) await initCluster(binDir, folder, admin, user);
+    rmSync(folder.scratch, { recursive: true, force: true });
+    const main = await serve(binDir, folder.cluster, mainSettings(folder), user);
     let stopping: Promise<void> | undefined;
-    const rolePassword = randomBytes(18).toString("base64url");
-    const connect = async (user: string, password: string, database: string) => {
-      const client = new packages.pg.Client({ host: "127.0.0.1", port, user, password, database });
+    const connect = async (login: string, password: string, database: string, port = main.port) => {
+      const client = new packages.pg.Client({ host: "127.0.0.1", port, user: login, password, database });
       client.on("error", () => undefined);
       await client.connect();
       return client;
     };
     return {
-      port,
+      port: main.port,
       admin,
-      connectAdmin: (database) => connect(admin.user, admin.password, database),
-      connectRole: (role, database) => connect(role, rolePassword, database),
-      rolePassword,
-      pid,
+      connectAdmin: (database, port) => connect(admin.user, admin.password, database, port),
+      connectRole: (role, database) => connect(role, secrets.role, database),
+      rolePassword: secrets.role,
+      pid: main.pid,
+      folder,
+      fresh,
+      startOn: (dataDir, settings) => serve(binDir, dataDir, settings, user),
       stop() {
-        stopping ??= new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) resolve();
-          else {
-            child.once("exit", () => resolve());
-            // SIGINT is Postgres's fast shutdown: sessions end, the server stops at once.
-            child.kill("SIGINT");
-          }
-        }).then(cleanup);
+        stopping ??= main.stop().then(cleanup);
         return stopping;
       },
     };
   } catch (error) {
     cleanup();
     throw error;
+  }
+}
+
+/** Makes a new cluster in the folder, with 1 MB WAL segments (the history archives them whole). */
+async function initCluster(
+  binDir: string,
+  folder: DataFolder,
+  admin: { user: string; password: string },
+  user: PostgresUser | undefined,
+): Promise<void> {
+  const pwfile = join(folder.root, "admin.pw");
+  writeFileSync(pwfile, `${admin.password}\n`, { mode: 0o600 });
+  if (user) chownSync(pwfile, user.uid, user.gid);
+  try {
+    await run(
+      join(binDir, "initdb"),
+      [
+        `--pgdata=${folder.cluster}`,
+        `--username=${admin.user}`,
+        `--pwfile=${pwfile}`,
+        // Every connection comes over TCP with a password: the proxies send it in clear over loopback.
+        "--auth=password",
+        "--encoding=UTF8",
+        "--locale=C",
+        "--no-sync",
+        "--wal-segsize=1",
+      ],
+      user,
+    );
+  } finally {
+    rmSync(pwfile, { force: true });
   }
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   chownSync,
@@ -26,7 +27,10 @@ import { dirname, join, resolve } from "node:path";
 // writable only by it, holding
 //   postgres-<version>/   the package's native folder, hard-linked (copied across file systems)
 //                         once per version when the user cannot reach the original, then reused
-//   clusters-<user>/      owned by the user, mode 0700: one temporary cluster folder per server
+//   clusters-<user>/      owned by the user, mode 0700: one temporary cluster folder per server,
+//                         and `state-<hash>/` for a state file whose own folder the user cannot
+//                         reach (the hash is of the state file's absolute path, so a restart
+//                         finds it again)
 
 /** The account Postgres runs as. */
 export interface PostgresUser {
@@ -82,20 +86,37 @@ export interface UnprivilegedLayout {
   user: PostgresUser;
   /** The native folder (`bin/`, `lib/`, `share/`) the user can reach. */
   nativeDir: string;
-  /** A new empty folder owned by the user for one cluster; the caller removes it. */
+  /** The folder for one cluster, owned by the user: a new empty one the caller removes, or the kept one asked for. */
   clusterDir: string;
 }
 
 /**
  * Prepares what Postgres needs to run as `user`: the binaries where it can reach them and a
- * cluster folder it owns. Throws an error that says which folder is in the way and what to do.
+ * cluster folder it owns: a new temporary one, or `keptAt` (a state file's) when the user can
+ * reach the folder it is in, else one in the work folder named after it. Throws an error that
+ * says which folder is in the way and what to do.
  */
-export function prepareUnprivileged(user: PostgresUser, nativeDir: string): UnprivilegedLayout {
+export function prepareUnprivileged(
+  user: PostgresUser,
+  nativeDir: string,
+  keptAt?: string,
+): UnprivilegedLayout {
   const root = workRoot(user);
   const shared = reachable(user, nativeDir) ? nativeDir : sharedInstall(root, nativeDir);
+  if (keptAt !== undefined && reachable(user, dirname(keptAt))) {
+    mkdirSync(keptAt, { recursive: true, mode: 0o700 });
+    chownSync(keptAt, user.uid, user.gid);
+    return { user, nativeDir: shared, clusterDir: keptAt };
+  }
   const clusters = join(root, `clusters-${user.name}`);
   ownedFolder(clusters, user.uid, 0o700, "the unprivileged user's cluster folder");
-  const clusterDir = mkdtempSync(join(clusters, "pg-"));
+  let clusterDir: string;
+  if (keptAt === undefined) clusterDir = mkdtempSync(join(clusters, "pg-"));
+  else {
+    const hash = createHash("sha256").update(resolve(keptAt)).digest("hex").slice(0, 16);
+    clusterDir = join(clusters, `state-${hash}`);
+    mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  }
   chownSync(clusterDir, user.uid, user.gid);
   return { user, nativeDir: shared, clusterDir };
 }

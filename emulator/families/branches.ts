@@ -101,15 +101,24 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
     },
     now,
   );
+  const at = input.parentTimestampMs ?? now;
+  // A point of the parent's history, when one is asked for; else its data as the copy is made.
+  const point =
+    input.parentLsn ?? (input.parentTimestampMs === undefined ? undefined : pointLsn(ctx, input.parent, at));
   // A schema-only branch is a new root: it copies the parent's schema but is not its child.
   if (!schemaOnly) {
     branch.parent_id = input.parent.id;
-    branch.parent_lsn = input.parentLsn ?? lsnAt(input.parent, input.parentTimestampMs ?? now);
-    branch.parent_timestamp_ms = input.parentTimestampMs ?? now;
+    branch.parent_lsn = point ?? pointLsn(ctx, input.parent, at);
+    branch.parent_timestamp_ms = at;
   }
   if (input.expiresAtMs !== undefined) setExpiry(branch, input.expiresAtMs, now);
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
-  ctx.data?.copyData(branch, ctx.data.databasesOf(input.parent), schemaOnly);
+  ctx.data?.copyData(branch, ctx.data.databasesOf(input.parent), {
+    schemaOnly,
+    ...(point === undefined
+      ? { onCopied: (lsn: string) => (schemaOnly ? undefined : tell(ctx, () => (branch.parent_lsn = lsn))) }
+      : { atLsn: point }),
+  });
   const endpoints = input.endpoints.map((spec) => addEndpoint(ctx, project, branch, spec, input.source));
   const specs: OperationSpec[] = [{ action: "create_branch", branch_id: id }];
   for (const e of endpoints) specs.push(...onCompute(e, "start_compute"));
@@ -181,9 +190,18 @@ export function restoreBranch(
   }
   branch.roles = source.roles.map((r) => ({ ...r }));
   branch.databases = source.databases.map((d) => ({ ...d, id: store.nextDbId() }));
-  if (restored !== undefined) ctx.data?.copyData(branch, restored);
+  const other = source.id !== branch.id;
+  if (restored !== undefined) {
+    ctx.data?.copyData(
+      branch,
+      restored,
+      options.lsn === undefined
+        ? { onCopied: (lsn: string) => (other ? tell(ctx, () => (branch.parent_lsn = lsn)) : undefined) }
+        : { atLsn: options.lsn },
+    );
+  }
   branch.logical_size = source.logical_size ?? DEFAULT_BRANCH_BYTES;
-  if (source.id !== branch.id) branch.parent_lsn = options.lsn ?? lsnAt(source, now);
+  if (other) branch.parent_lsn = options.lsn ?? pointLsn(ctx, source, now);
   branch.last_reset_at_ms = now;
   branch.updated_at_ms = now;
   const endpoints = store.branchEndpoints(branch.id);
@@ -214,6 +232,25 @@ export function historyStart(project: ProjectRecord, branch: BranchRecord, nowMs
 function lsnBytes(lsn: string): number {
   const slash = lsn.indexOf("/");
   return Number.parseInt(lsn.slice(0, slash), 16) * 2 ** 32 + Number.parseInt(lsn.slice(slash + 1), 16);
+}
+
+/**
+ * The LSN of a branch's data at a time: with the data plane the real WAL position of that time
+ * (docs/api-rules.md §9), else `lsnAt`'s plausible one.
+ */
+export function pointLsn(ctx: EmulatorContext, branch: BranchRecord, atMs: number): string {
+  return ctx.data === undefined ? lsnAt(branch, atMs) : ctx.data.lsnAt(atMs);
+}
+
+/** The time of an LSN of a branch: with the data plane when the WAL reached it (Infinity: not yet), else `timeAtLsn`'s. */
+export function pointTime(ctx: EmulatorContext, branch: BranchRecord, lsn: string): number {
+  return ctx.data === undefined ? timeAtLsn(branch, lsn) : ctx.data.timeAt(lsn);
+}
+
+/** Makes a change the data plane reports once a copy is made, and has the state saved. */
+function tell(ctx: EmulatorContext, change: () => void): void {
+  change();
+  ctx.changed();
 }
 
 /** A plausible LSN for a branch at a time: grows with the branch's age, so later means larger. */

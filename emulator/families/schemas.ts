@@ -2,7 +2,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { EmulatorContext } from "../context";
 import { badRequest } from "../errors";
 import type { BranchRecord, DatabaseRecord, ProjectRecord } from "../records";
-import { historyStart, LSN, timeAtLsn } from "./branches";
+import { historyStart, LSN, pointLsn, pointTime } from "./branches";
 
 // Schemas: a branch database's schema as SQL, now or at a point of the branch's history, and the
 // unified diff of two of them (docs/api-rules.md §12). With the data plane the schema is read from
@@ -36,7 +36,7 @@ function pointMs(ctx: EmulatorContext, side: SchemaSide): number | undefined {
   if (lsn !== undefined && !LSN.test(lsn)) {
     throw badRequest(`${prefix}lsn must be an LSN like 0/1F0A3B8, got ${JSON.stringify(lsn)}`);
   }
-  const ms = lsn !== undefined ? timeAtLsn(branch, lsn) : Date.parse(timestamp as string);
+  const ms = lsn !== undefined ? pointTime(ctx, branch, lsn) : Date.parse(timestamp as string);
   const named = lsn !== undefined ? `${prefix}lsn ${lsn}` : `${prefix}timestamp ${timestamp}`;
   const now = ctx.clock.now();
   const oldest = historyStart(project, branch, now);
@@ -49,20 +49,14 @@ function pointMs(ctx: EmulatorContext, side: SchemaSide): number | undefined {
   return ms;
 }
 
-/** The schema of one side as SQL; throws 400 for a point whose schema the emulator cannot tell. */
+/** The schema of one side as SQL: of the branch's head, or as it was at the point (docs/api-rules.md §12). */
 export async function schemaOf(ctx: EmulatorContext, side: SchemaSide): Promise<string> {
+  // A reading of the WAL now, so an LSN the client has just read is not taken for the future.
+  await ctx.data?.noteTime();
   const atMs = pointMs(ctx, side);
   if (ctx.data === undefined) return "";
-  const found = await ctx.data.schemaAt(side.branch, side.database.id, atMs);
-  if ("sql" in found) return found.sql;
-  const why =
-    found.knownFromMs === undefined
-      ? "a session is connected to it now"
-      : `it may have changed at ${new Date(found.knownFromMs).toISOString()}, the last time a session ended or the database was copied`;
-  throw badRequest(
-    `the schema of database ${side.database.name} on branch ${side.branch.id} at that point is not available: ` +
-      `${why}, and this emulator keeps no older schemas; ask for a later point or for the branch's head`,
-  );
+  const lsn = side.point.lsn ?? (atMs === undefined ? undefined : pointLsn(ctx, side.branch, atMs));
+  return ctx.data.schemaAt(side.branch, side.database.id, lsn?.toUpperCase());
 }
 
 /** How a side is named in a diff's header: its branch, and its point when one was asked for. */

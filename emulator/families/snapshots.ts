@@ -10,7 +10,7 @@ import type {
   ProjectRecord,
   SnapshotRecord,
 } from "../records";
-import { lsnAt, putBranch, uniqueBranchId } from "./branches";
+import { pointLsn, putBranch, uniqueBranchId } from "./branches";
 import { onCompute } from "./endpoints";
 
 // Snapshots: a branch's roles, databases and (with Postgres) data at a point, kept apart from the
@@ -44,7 +44,7 @@ export function takeSnapshot(
     project_id: project.id,
     name: options.name ?? `${branch.name} ${isoSeconds(timestampMs)}`,
     source_branch_id: branch.id,
-    lsn: options.lsn ?? lsnAt(branch, timestampMs),
+    lsn: options.lsn ?? pointLsn(ctx, branch, timestampMs),
     timestamp_ms: timestampMs,
     created_at_ms: now,
     manual: options.manual,
@@ -54,8 +54,20 @@ export function takeSnapshot(
   };
   if (options.expiresAtMs !== undefined) snapshot.expires_at_ms = options.expiresAtMs;
   store.snapshots.set(id, snapshot);
-  // The emulator keeps no history of rows: a snapshot at a past point holds the data as it is now.
-  ctx.data?.copyData(snapshot, ctx.data.databasesOf(branch));
+  // At a point of the branch's history, its data then; else its data as the copy is made.
+  const past = options.lsn !== undefined || options.timestampMs !== undefined;
+  ctx.data?.copyData(
+    snapshot,
+    ctx.data.databasesOf(branch),
+    past
+      ? { atLsn: snapshot.lsn }
+      : {
+          onCopied: (lsn) => {
+            snapshot.lsn = lsn;
+            ctx.changed();
+          },
+        },
+  );
   const operations = options.manual
     ? ctx.engine.create(project.id, [{ action: "create_timeline", branch_id: branch.id }], "user", now)
     : [];

@@ -8,8 +8,9 @@ import {
   deleteBranch,
   historyStart,
   LSN,
-  lsnAt,
   type NewBranch,
+  pointLsn,
+  pointTime,
   recoverBranch,
   restoreBranch,
   setDefaultBranch,
@@ -80,22 +81,31 @@ export function branchPoint(
   if (lsn !== undefined && timestamp !== undefined) {
     throw badRequest(`give only one of ${prefix}_lsn and ${prefix}_timestamp`);
   }
+  const now = ctx.clock.now();
+  const oldest = historyStart(project, parent, now);
   if (lsn !== undefined) {
     if (!LSN.test(lsn))
       throw badRequest(`${prefix}_lsn must be an LSN like 0/1F0A3B8, got ${JSON.stringify(lsn)}`);
-    return { lsn: lsn.toUpperCase() };
+    if (ctx.data === undefined) return { lsn: lsn.toUpperCase() };
+    // With the data plane an LSN is a real WAL position, and must be one of the branch's history.
+    const ms = pointTime(ctx, parent, lsn);
+    if (ms > now) throw badRequest(`${prefix}_lsn ${lsn} is in the future`);
+    if (ms < oldest) {
+      throw badRequest(
+        `${prefix}_lsn ${lsn} is outside the branch's history (from ${new Date(oldest).toISOString()})`,
+      );
+    }
+    return { lsn: lsn.toUpperCase(), timestampMs: ms };
   }
   if (timestamp === undefined) return {};
   const ms = Date.parse(timestamp);
-  const now = ctx.clock.now();
-  const oldest = historyStart(project, parent, now);
   if (ms > now) throw badRequest(`${prefix}_timestamp ${timestamp} is in the future`);
   if (ms < oldest) {
     throw badRequest(
       `${prefix}_timestamp ${timestamp} is outside the branch's history (from ${new Date(oldest).toISOString()})`,
     );
   }
-  return { timestampMs: ms, lsn: lsnAt(parent, ms) };
+  return { timestampMs: ms, lsn: pointLsn(ctx, parent, ms) };
 }
 
 /** Registers the branch routes. */
@@ -113,6 +123,8 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw new HttpError(422, `parent branch ${String(spec.parent_id)} not found in project ${project.id}`);
     }
     checkInitSource(spec.init_source, "branch.");
+    // A reading of the WAL now, so an LSN the client has just read is not taken for the future.
+    await ctx.data?.noteTime();
     const point = branchPoint(ctx, project, parent, spec.parent_lsn, spec.parent_timestamp, "branch.parent");
     const expiresAtMs =
       spec.expires_at === undefined ? undefined : expiryMs(spec.expires_at, now(), "branch.");
@@ -254,6 +266,7 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!source) {
       throw new HttpError(422, `source branch ${body.source_branch_id} not found in project ${project.id}`);
     }
+    await ctx.data?.noteTime();
     const point = branchPoint(ctx, project, source, body.source_lsn, body.source_timestamp, "source");
     const self = source.id === branch.id;
     if (self && point.lsn === undefined) {
@@ -274,6 +287,8 @@ export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       ...(point.lsn === undefined ? {} : { lsn: point.lsn }),
       ...(preserve === undefined ? {} : { preserveUnderName: preserve }),
     });
+    // The answer names the position the data was copied at.
+    await ctx.data?.sync();
     return {
       branch: renderBranch(branch, store, now()),
       operations: operations.map((op) => ctx.engine.view(op)),

