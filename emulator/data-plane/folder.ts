@@ -90,13 +90,21 @@ export function secretsOf(folder: DataFolder): Secrets {
   return secrets;
 }
 
-/** Whether a process with that id runs. */
+/**
+ * Whether a process with that id runs. A zombie does not: a process killed with its parent stays
+ * one until the machine's init reaps it, which in a container may take a while or never happen.
+ */
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+  } catch {
+    return process.platform !== "linux";
   }
 }
 
@@ -129,7 +137,13 @@ export async function claimFolder(folder: DataFolder): Promise<void> {
   const pidFile = join(folder.cluster, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-  if (!Number.isInteger(pid) || !running(pid) || !commandOf(pid).includes(folder.cluster)) return;
+  if (!Number.isInteger(pid) || !running(pid) || !commandOf(pid).includes(folder.cluster)) {
+    // Stale: its Postgres was killed. Postgres checks the id itself, but takes a zombie (or an
+    // unrelated process that now has the id) for a server still running and refuses to start;
+    // its check of the shared memory block still refuses if any of its processes lives on.
+    rmSync(pidFile, { force: true });
+    return;
+  }
   // SIGINT is Postgres's fast shutdown: committed work is on disk, the server stops at once.
   process.kill(pid, "SIGINT");
   for (let waited = 0; running(pid); waited += 50) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client as NeonClient, neon, neonConfig } from "@neondatabase/serverless";
@@ -76,7 +76,7 @@ describe(`emulator restart with --state-file and --postgres${dataPlaneRun()}`, f
     stateFile = join(dir, "state.json");
   });
   afterEach(async () => {
-    if (running && running.child.exitCode === null) {
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
       running.child.kill("SIGTERM");
       await exited(running.child);
     }
@@ -169,6 +169,22 @@ describe(`emulator restart with --state-file and --postgres${dataPlaneRun()}`, f
     await exited(running?.child as ChildProcess);
     assert.ok(await eventually(() => !alive(postgres), 10_000), "postgres is gone");
     assert.deepEqual(await startAndWrite("b"), [{ item: "a" }, { item: "b" }]);
+  });
+
+  it("starts on a cluster whose postmaster.pid names a live process that is not its Postgres (an id reused)", async () => {
+    await startAndWrite("a");
+    running?.child.kill("SIGTERM");
+    assert.equal(await exited(running?.child as ChildProcess), 0);
+    // What a killed server leaves when its id now belongs to another process, or to a zombie that
+    // the container's init has not reaped: Postgres alone would refuse, saying it still runs.
+    // It runs as Postgres's user: Postgres takes a process it may not signal for another user's.
+    const cluster = join(`${stateFile}.pgdata`, "cluster");
+    const owner = statSync(cluster);
+    const other = spawn("sleep", ["60"], { stdio: "ignore", uid: owner.uid, gid: owner.gid });
+    leftovers.push(other.pid as number);
+    writeFileSync(join(cluster, "postmaster.pid"), `${other.pid}\n${cluster}\n`);
+    assert.deepEqual(await startAndWrite("b"), [{ item: "a" }, { item: "b" }]);
+    assert.ok(alive(other.pid as number), "the process that had the id is left alone");
   });
 
   it("refuses a second emulator on the same state file while the first runs", async () => {

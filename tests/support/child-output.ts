@@ -36,6 +36,6 @@ export function output(child: ChildProcess): {
 /** Resolves with `child`'s exit code once it has exited. */
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once("exit", (code) => resolve(code));
   });
