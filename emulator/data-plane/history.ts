@@ -2,15 +2,24 @@ import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } f
 
 // The emulator's clock and the WAL. The API names points of history by the emulator's clock (which
 // tests move by hand or speed up) or by an LSN; Postgres recovers to a WAL position. So the data
-// plane reads the WAL's insert position often, noting the clock each time: at the end of every
-// sync (every API and control request), when a session through an endpoint ends, just before the
-// clock is advanced, and every `SAMPLE_MS` of wall time. A reading (t, l) says that everything in
-// the WAL before l was written by clock time t. The rule (docs/api-rules.md §9):
-//   the data at time T  is the WAL up to the last reading taken at or before T
+// plane reads the WAL's insert position, noting the clock each time: when a transaction that may
+// have written ends (before its client is told, commits.ts), at the end of every sync (every API
+// and control request), when a session through an endpoint ends, just before the clock is
+// advanced, and every `SAMPLE_MS` of wall time. The rule (docs/api-rules.md §9):
+//   the data at time T  is the WAL up to the last reading noted at or before T
 //   the time of an LSN  is the first reading at or past it (later than every reading: the future)
-// So a write is seen at a time once a reading follows it: between readings, the resolution is
-// the time between them. Readings are kept in `points.jsonl`, one per change of position, so a
-// restarted emulator with a state file keeps its history.
+// Why it holds what it must, and nothing more:
+// - A reading is noted with the clock's time after the read is answered, so its WAL holds only
+//   writes made by then: a write begun once the clock is past T is not in a reading noted at or
+//   before T. A commit's reading is noted at the clock's next millisecond (its read ended before
+//   any client could read that time), so its commit is not at T even when it began in T's own
+//   millisecond after T was read; readings run one at a time, each noted no earlier than the last.
+// - A commit's reading is read after the commit, and its client learns of the commit only once
+//   the reading is noted and the clock has reached its time: any T the client reads after that
+//   is at or past the reading, so the data at T holds the commit, however late readings run.
+// Writes no client has been told of yet (a transaction still open, a query whose answer is on
+// its way) are seen at the next reading. Readings are kept in `points.jsonl`, one per change of
+// position, so a restarted emulator with a state file keeps its history.
 
 /** How often, in wall milliseconds, the WAL position is read besides requests and session ends. */
 export const SAMPLE_MS = 100;
@@ -50,7 +59,11 @@ export class WalClock {
     const value = lsnValue(lsn);
     const last = this.#lsns.length - 1;
     if (last >= 0 && value <= (this.#lsns[last] as bigint)) return;
-    if (this.#push(t, value)) appendFileSync(this.#file, `${JSON.stringify({ t, lsn: lsnText(value) })}\n`);
+    // A commit's reading is noted at the millisecond after its read: one read after it, in the same
+    // millisecond, is noted no earlier.
+    const time = Math.max(t, this.#times[last] ?? t);
+    if (this.#push(time, value))
+      appendFileSync(this.#file, `${JSON.stringify({ t: time, lsn: lsnText(value) })}\n`);
   }
 
   #push(t: number, value: bigint): boolean {

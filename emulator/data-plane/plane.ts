@@ -247,6 +247,10 @@ export class DataPlane implements ProxyTarget {
     return { database: physicalName(admitted.branch, admitted.databaseId) };
   }
 
+  noteCommit(): Promise<void> {
+    return this.#timeline.noteTime(true);
+  }
+
   /** A session's end is a moment its writes are done: the clock gets a reading. */
   inUse(_database: string): () => void {
     let released = false;

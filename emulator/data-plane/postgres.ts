@@ -204,9 +204,10 @@ function mainSettings(folder: DataFolder): Record<string, string> {
     listen_addresses: "127.0.0.1",
     unix_socket_directories: "",
     // A throwaway's speed: a kill of the emulator or of Postgres loses no committed write (the
-    // WAL is written at each commit when the folder is kept), a crash of the machine may.
+    // WAL is written at each commit), a crash of the machine may. Written at each commit, the WAL
+    // position a client reads just after one (pg_current_wal_lsn()) holds it, as the service's.
     fsync: "off",
-    synchronous_commit: folder.kept ? "on" : "off",
+    synchronous_commit: "on",
     full_page_writes: "off",
     max_connections: "200",
     wal_level: "replica",

@@ -1,6 +1,7 @@
 import { connect, createServer, type Server } from "node:net";
 import type { Duplex } from "node:stream";
 import { type SecureContext, TLSSocket } from "node:tls";
+import { CommitGate } from "./commits";
 import {
   authCode,
   CANCEL_REQUEST,
@@ -22,7 +23,9 @@ import {
 // own. A client speaks to it as to the service: it asks for TLS (or starts it at once), the proxy
 // answers with the endpoints' certificate, asks for the password (inside TLS), checks it against
 // the emulator's state for the endpoint's branch, then opens the branch's copy of the database on
-// the one Postgres server (in clear, over loopback) and copies bytes both ways. A login without
+// the one Postgres server (in clear, over loopback) and copies bytes both ways, holding back the
+// end of each transaction that may have written until the clock has a reading of the WAL that
+// holds it (commits.ts, docs/api-rules.md §9). A login without
 // TLS is refused with the service's words unless the emulator allows plain connections
 // (docs/api-rules.md §14). A session runs over any byte stream: a TCP socket of the listeners, or
 // a WebSocket's (`websocket.ts`), which carries the session without TLS inside it, as the
@@ -61,6 +64,11 @@ export interface ProxyTarget {
     password: string,
     address: string,
   ): { database: string } | Refusal;
+  /**
+   * Reads the WAL's position after a commit, before the client is told of it: resolves once the
+   * emulator's clock has a reading that holds the commit. Never rejects.
+   */
+  noteCommit(): Promise<void>;
   /** Marks a physical database in use by a session; the function returned ends that use. */
   inUse(database: string): () => void;
   /** Postgres's port and the password every API role has inside it. */
@@ -283,9 +291,11 @@ async function serve(
     upstream.destroy();
     return;
   }
-  socket.write(server.detach());
+  // The client learns of each commit only once the clock has a reading that holds it.
+  const gate = new CommitGate(() => target.noteCommit());
+  gate.write(server.detach());
   const early = client.detach();
   if (early.length > 0) upstream.write(early);
   socket.pipe(upstream);
-  upstream.pipe(socket);
+  upstream.pipe(gate).pipe(socket);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { mayWrite } from "./commits";
 import type { HttpConnectionPool } from "./http-pool";
 import type { ProxyTarget } from "./proxy";
 import {
@@ -8,6 +9,7 @@ import {
   runBatch,
   runStatement,
   type Statement,
+  type StatementResult,
   type TransactionOptions,
 } from "./sql-exec";
 
@@ -22,7 +24,7 @@ import {
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** What SQL over HTTP asks the data plane. */
-export interface SqlTarget extends Pick<ProxyTarget, "sync" | "admit" | "inUse"> {
+export interface SqlTarget extends Pick<ProxyTarget, "sync" | "admit" | "inUse" | "noteCommit"> {
   /** The endpoint a connection string's host and port name, or undefined when none does. */
   endpointAt(host: string, port: number | undefined): string | undefined;
   /** The connections statements run on. */
@@ -262,6 +264,7 @@ async function run(
   try {
     if ("queries" in payload) {
       const results = await runBatch(lease.client, payload.queries, output, transaction);
+      if (!transaction.readOnly) await committed(target, results);
       // The service echoes the transaction's options on a batch's answer.
       const headers: Record<string, string> = {};
       if (transaction.readOnly) headers["neon-batch-read-only"] = "true";
@@ -271,9 +274,19 @@ async function run(
       }
       return { body: { results }, headers };
     }
-    return { body: await runStatement(lease.client, payload, output), headers: {} };
+    const result = await runStatement(lease.client, payload, output);
+    await committed(target, [result]);
+    return { body: result, headers: {} };
   } finally {
     lease.release();
     done();
   }
+}
+
+/**
+ * The answer to statements that may have written waits for a reading of the WAL, so the client
+ * learns of the commit only once the clock's reading holds it (docs/api-rules.md §9).
+ */
+async function committed(target: SqlTarget, results: StatementResult[]): Promise<void> {
+  if (results.some((r) => mayWrite(r.command, r.fields.length > 0))) await target.noteCommit();
 }

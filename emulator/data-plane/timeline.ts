@@ -11,6 +11,9 @@ import { type Frozen, freeze, settle, transplant } from "./transplant";
 // recoveries (backups.ts), and what is done with a recovered point: its databases moved into the
 // main cluster (transplant.ts) or its schema read.
 
+/** How long, in wall milliseconds, a commit's reading waits for the clock to tick. */
+const TICK_WAIT_MS = 5;
+
 /** A database to make from a source at a point (the source's name now and API name), or empty. */
 export interface PointCopy {
   target: { physical: string; owner: string };
@@ -26,6 +29,8 @@ export class Timeline {
   readonly #recovery: PointRecovery;
   readonly #readings: WalClock;
   #reading: Promise<void> = Promise.resolve();
+  /** A read queued and not yet sent: whoever asks now is answered by it (a commit, by a commit's). */
+  #waiting: { commit: boolean; done: Promise<void> } | undefined;
   #upkeep: Promise<void> | undefined;
   #sampler: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -71,26 +76,55 @@ export class Timeline {
   }
 
   /**
-   * Reads the WAL position and notes it with the clock's time now (taken before the read is
-   * sent, so a reading never says data is older than it is by more than the read takes). Never rejects.
+   * Reads the WAL position, then notes it with the clock's time once the answer is in; resolves
+   * once a read sent after this call is noted. Callers while a read waits for its turn share it.
+   * Never rejects. A reading for a commit (`commit`) is noted at the clock's next millisecond and
+   * resolves once the clock has reached it (docs/api-rules.md §9 says why).
    */
-  noteTime(): Promise<void> {
+  noteTime(commit = false): Promise<void> {
     if (this.#stopped) return Promise.resolve();
-    const at = this.#clock.now();
+    const waiting = this.#waiting;
+    if (waiting !== undefined && (waiting.commit || !commit)) return waiting.done;
     // One read at a time on the connection; each waits well under a millisecond for the one before.
-    this.#reading = this.#reading.then(() =>
-      this.#observer.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn() AS lsn").then(
-        ({ rows }) => {
-          const lsn = rows[0]?.lsn as string;
-          this.#readings.add(at, lsn);
-          this.#upkeep ??= this.#keep(lsn).finally(() => {
-            this.#upkeep = undefined;
-          });
-        },
-        () => undefined,
-      ),
-    );
-    return this.#reading;
+    const next = { commit, done: Promise.resolve() };
+    next.done = this.#reading.then(() => {
+      if (this.#waiting === next) this.#waiting = undefined;
+      return this.#read(commit);
+    });
+    this.#waiting = next;
+    this.#reading = next.done;
+    return next.done;
+  }
+
+  async #read(commit: boolean): Promise<void> {
+    if (this.#stopped) return;
+    let lsn: string;
+    try {
+      const { rows } = await this.#observer.query<{ lsn: string }>(
+        "SELECT pg_current_wal_insert_lsn() AS lsn",
+      );
+      lsn = rows[0]?.lsn as string;
+    } catch {
+      return;
+    }
+    const read = this.#clock.now();
+    this.#readings.add(commit ? await this.#tick(read) : read, lsn);
+    this.#upkeep ??= this.#keep(lsn).finally(() => {
+      this.#upkeep = undefined;
+    });
+  }
+
+  /**
+   * The clock's first millisecond after `read`, once it has come (no client can have read a time
+   * that late before the WAL was read); `read` itself when the clock does not move on its own.
+   */
+  async #tick(read: number): Promise<number> {
+    const until = Date.now() + TICK_WAIT_MS;
+    while (this.#clock.now() <= read) {
+      if (Date.now() > until) return read;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return read + 1;
   }
 
   /** A base backup when one is due; then what no point of the history window needs goes. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { neon, neonConfig } from "@neondatabase/serverless";
+import { Client } from "pg";
 import type { RunningEmulator } from "../../emulator";
 import {
   type api,
@@ -10,6 +11,7 @@ import {
   type Json,
   runSql,
   untilIdle,
+  verifyFull,
 } from "./helpers";
 
 // History that is real: with the data plane, a point of a branch's history (a time of the
@@ -148,6 +150,33 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
     );
     assert.equal(uri.status, 200, uri.text);
     assert.deepEqual(await shape(uri.body.uri), BEFORE);
+  });
+
+  it("holds at a time every write a client was told of before it, the clock read at once after the commit", async () => {
+    // The session stays open: the only readings of the WAL besides the periodic one would come
+    // after the time the client notes, so without a reading between the commit and the client's
+    // answer most points would lack their row; three tries make a miss all but certain then.
+    const db = new Client({ connectionString: verifyFull(mainUri, emu.caPath) });
+    await db.connect();
+    const points: string[] = [];
+    try {
+      await db.query("CREATE TABLE tally (n int)");
+      for (let n = 1; n <= 3; n++) {
+        await db.query(`INSERT INTO tally VALUES (${n})`);
+        points.push(new Date(emu.control.now()).toISOString());
+      }
+    } finally {
+      await db.end();
+    }
+    for (const [i, point] of points.entries()) {
+      const there = await branch({ parent_timestamp: point });
+      const rows = await query(there.uri, "SELECT n FROM tally ORDER BY n");
+      assert.deepEqual(
+        rows.map((r) => r.n),
+        [1, 2, 3].slice(0, i + 1),
+        `the rows at ${point}`,
+      );
+    }
   });
 
   it("restores the branch to the point before the migration, keeping the migrated data under the preserved name, and a point between the two still holds the migration", async () => {
