@@ -203,4 +203,20 @@ describe(`emulator history (points of time and LSNs backed by Postgres's WAL${da
     const between = await branch({ parent_timestamp: migrated });
     assert.deepEqual(await shape(between.uri), AFTER);
   });
+
+  it("holds at a point after the restore the rows written since, the restored rows frozen in the same copy", async () => {
+    // The restored database came from a scratch cluster whose transaction ids ran ahead of the
+    // main cluster's; rows written afterwards must still be readable at a later point.
+    for (const item of ["scone", "bun", "pie"]) {
+      await query(mainUri, `INSERT INTO orders (item) VALUES ('${item}')`);
+    }
+    await query(mainUri, "UPDATE orders SET price = 4 WHERE item = 'tea'");
+    const written = await clockNow();
+    await pause(20);
+    await query(mainUri, "DELETE FROM orders WHERE item = 'cake'");
+    const later = await branch({ parent_timestamp: written });
+    assert.deepEqual(await shape(later.uri), { ...BEFORE, items: ["tea", "cake", "scone", "bun", "pie"] });
+    const [tea] = await query(later.uri, "SELECT price FROM orders WHERE item = 'tea'");
+    assert.deepEqual(tea, { price: 4 });
+  });
 });
