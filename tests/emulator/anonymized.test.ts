@@ -50,6 +50,7 @@ describe(`anonymized branches with the data plane (real masking${dataPlaneRun()}
   let emu: RunningEmulator;
   let http: ReturnType<typeof api>;
   let project: string;
+  let main: string;
   let mainUri: string;
   let anon: string;
   let anonUri: string;
@@ -58,7 +59,7 @@ describe(`anonymized branches with the data plane (real masking${dataPlaneRun()}
   let parentRows: Json[];
 
   before(async () => {
-    ({ emu, http, project, mainUri } = await dataPlaneProject("anonymized"));
+    ({ emu, http, project, main, mainUri } = await dataPlaneProject("anonymized"));
     await query(
       mainUri,
       "CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL, first_name text, " +
@@ -155,6 +156,38 @@ describe(`anonymized branches with the data plane (real masking${dataPlaneRun()}
       assert.equal(row.first_name, null);
     }
     assert.deepEqual(await users(mainUri), parentRows);
+  });
+
+  it("masks the same data the same way: restored from its parent and anonymized again, the values repeat", async () => {
+    await http.patch(`/projects/${project}/branches/${anon}/masking_rules`, {
+      masking_rules: [
+        rule("email", { masking_function: "anon.fake_email()" }),
+        rule("last_name", { masking_function: "anon.fake_last_name()" }),
+        rule("token", { masking_function: "anon.random_string(8)" }),
+      ],
+    });
+    const fromParent = async () => {
+      await untilIdle(http, project);
+      const restored = await http.post(`/projects/${project}/branches/${anon}/restore`, {
+        source_branch_id: main,
+      });
+      assert.equal(restored.status, 200, restored.text);
+      assert.equal(
+        (await settled(http, project, anon)).state,
+        "initialized",
+        "the restore replaced the masked data",
+      );
+      assert.deepEqual(
+        (await users(anonUri)).map((r) => r.email),
+        parentRows.map((r) => r.email),
+      );
+      assert.equal((await http.post(`/projects/${project}/branches/${anon}/anonymize`)).status, 200);
+      assert.equal((await settled(http, project, anon)).state, "anonymized");
+      return users(anonUri);
+    };
+    const first = await fromParent();
+    assert.ok(first.every((r) => EMAIL.test(r.email)));
+    assert.deepEqual(await fromParent(), first);
   });
 
   it("stops at a rule it cannot run, names it, and changes no row; a fixed rule runs again", async () => {
