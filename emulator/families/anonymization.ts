@@ -99,7 +99,6 @@ export function anonymizationState(
   if (run === undefined || setup.state !== "initialized") return setup;
   // A run asked for with the create starts once the branch is made.
   const startedMs = Math.max(run.requested_at_ms, setup.updatedMs);
-  if (nowMs < startedMs) return setup;
   const endMs = startedMs + run.duration_ms;
   const outcome = run.outcome;
   if (outcome === undefined || nowMs < endMs) {
