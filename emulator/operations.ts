@@ -192,6 +192,11 @@ export class OperationEngine {
     this.#scripts.push({ match, outcome, remaining: count });
   }
 
+  /** How long work of this action takes (`opDurationMs`, per action or its default). */
+  durationOf(action: string): number {
+    return this.#durationOf(action);
+  }
+
   /** Forgets every script. */
   clearScripts(): void {
     this.#scripts = [];

@@ -3,6 +3,8 @@
 // backup schedules), endpoints, snapshots, API keys and operations. Plain JSON-able records: the
 // store (state.ts) indexes them, and its persisted document is made of them as they are.
 
+import type { MaskingRule } from "./openapi/requests.gen";
+
 /** A user of the service; owns personal projects and personal API keys. */
 export interface UserRecord {
   id: string;
@@ -154,6 +156,29 @@ export interface BranchRecord {
   backup_schedule?: BackupScheduleEntry[];
   /** Up to when the scheduled snapshots have been taken. */
   backup_checked_ms?: number;
+  /** Set on a branch made anonymized (`POST .../branch_anonymized`): its masking rules and runs. */
+  anonymization?: AnonymizationRecord;
+}
+
+/** One masking rule of an anonymized branch, as the API says it. */
+export type MaskingRuleRecord = MaskingRule;
+
+/** An anonymized branch's rules and its latest anonymization; its state derives from them and the clock. */
+export interface AnonymizationRecord {
+  masking_rules: MaskingRuleRecord[];
+  last_run?: AnonymizationRunRecord;
+}
+
+/** One anonymization of a branch: asked for at a time, shown running for its duration, then its outcome. */
+export interface AnonymizationRunRecord {
+  requested_at_ms: number;
+  duration_ms: number;
+  /** The user whose key asked for it. */
+  triggered_by?: string;
+  /** The rules it applied, as `database.schema.table` per rule (the progress message names them). */
+  tables: string[];
+  /** Undefined while the masking is being applied; then what it did. */
+  outcome?: { masked_columns: number; message: string; error?: string };
 }
 
 /** One entry of a branch's backup schedule, as the API says it. */

@@ -7,6 +7,7 @@ import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
 import { requestValidatorCompiler } from "./openapi/contract";
 import { splitPath, toTemplate } from "./route-pattern";
+import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
 import { controlRoutes } from "./routes/control";
@@ -260,6 +261,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   apiKeyRoutes(api, ctx);
   projectRoutes(api, ctx);
   branchRoutes(api, ctx);
+  anonymizedBranchRoutes(api, ctx);
   endpointRoutes(api, ctx);
   roleRoutes(api, ctx);
   databaseRoutes(api, ctx);

@@ -2,7 +2,7 @@ import type { SecureContext } from "node:tls";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { DEFAULT_HISTORY_RETENTION_SECONDS } from "../defaults";
-import type { BranchRecord } from "../records";
+import type { BranchRecord, MaskingRuleRecord } from "../records";
 import { endpointHostWildcards } from "../render/hosts";
 import { admission } from "./admission";
 import { type EndpointCertificates, endpointCertificates } from "./certificates";
@@ -10,6 +10,7 @@ import { ClusterDatabases } from "./cluster";
 import { type CopyOptions, type DataHolder, physicalName, Statements } from "./databases";
 import { EndpointProxies } from "./endpoints";
 import { HttpConnectionPool } from "./http-pool";
+import { type MaskingResult, maskDatabases } from "./masking";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
 import type { EndpointProxy, ProxyTarget, Refusal } from "./proxy";
 import { ServerRoles } from "./roles";
@@ -192,6 +193,26 @@ export class DataPlane implements ProxyTarget {
    */
   copyData(target: DataHolder, sources: Map<string, string>, options: CopyOptions = {}): void {
     this.#databases.copyData(target, sources, options);
+  }
+
+  /**
+   * Masks the branch's databases by `rules` (masking.ts), once the copies asked for so far are
+   * made; with the syncs, one after another. A rule that cannot run is the result's error.
+   */
+  mask(branch: BranchRecord, rules: MaskingRuleRecord[], seed: string): Promise<MaskingResult> {
+    const next = this.#queue.then(async (): Promise<MaskingResult> => {
+      if (this.#stopped) return { maskedColumns: 0, error: "the emulator is stopping" };
+      await this.#reconcile();
+      const connect = (physical: string) => this.#server.connectAdmin(physical);
+      const result = await maskDatabases(connect, this.databasesOf(branch), rules, seed);
+      await this.noteTime();
+      return result;
+    });
+    this.#queue = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
   }
 
   /** The WAL position of the data at emulator clock time `ms` (docs/api-rules.md §9). */

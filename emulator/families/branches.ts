@@ -201,6 +201,8 @@ export function restoreBranch(
     );
   }
   branch.logical_size = source.logical_size ?? DEFAULT_BRANCH_BYTES;
+  // The data an anonymization masked is gone: an anonymized branch is ready to be masked again.
+  delete branch.anonymization?.last_run;
   if (other) branch.parent_lsn = options.lsn ?? pointLsn(ctx, source, now);
   branch.last_reset_at_ms = now;
   branch.updated_at_ms = now;

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context";
 import { projectCompute } from "../defaults";
 import { badRequest, HttpError } from "../errors";
 import {
+  type CreatedBranch,
   checkBranchDeletable,
   createBranch,
   deleteBranch,
@@ -18,7 +19,7 @@ import {
 } from "../families/branches";
 import { checkPgSettings, type EndpointSpec } from "../families/endpoints";
 import { checkIdle } from "../families/operations";
-import type { BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
+import type { BranchCreateRequest, BranchCreateRequestEndpointOptions } from "../openapi/requests.gen";
 import { type BranchRecord, type ProjectRecord, recoverable } from "../records";
 import { renderAnnotation, renderBranch } from "../render/branches";
 import { renderDatabases } from "../render/databases";
@@ -108,56 +109,78 @@ export function branchPoint(
   return { timestampMs: ms, lsn: pointLsn(ctx, parent, ms) };
 }
 
+/**
+ * Creates a branch as a create request (`POST .../branches`, or the `branch_create` of an
+ * anonymized one) asks: every check first (422 for a missing parent, 400, 409, 423), then the
+ * branch, its endpoints and operations; the data plane has its data once this resolves.
+ */
+export async function createFromRequest(
+  ctx: EmulatorContext,
+  request: FastifyRequest<{ Params: { project_id: string } }>,
+  body: BranchCreateRequest,
+  annotation: Record<string, string> | undefined,
+): Promise<CreatedBranch> {
+  const { store } = ctx;
+  const principal = principalOf(request);
+  const project = projectOf(ctx, request);
+  const spec = body.branch ?? {};
+  const parent = store.liveBranch(project.id, spec.parent_id ?? project.default_branch_id);
+  if (!parent) {
+    throw new HttpError(422, `parent branch ${String(spec.parent_id)} not found in project ${project.id}`);
+  }
+  checkInitSource(spec.init_source, "branch.");
+  // A reading of the WAL now, so an LSN the client has just read is not taken for the future.
+  await ctx.data?.noteTime();
+  const point = branchPoint(ctx, project, parent, spec.parent_lsn, spec.parent_timestamp, "branch.parent");
+  const expiresAtMs =
+    spec.expires_at === undefined ? undefined : expiryMs(spec.expires_at, ctx.clock.now(), "branch.");
+  const endpoints = endpointSpecs(project, body.endpoints ?? []);
+  if (endpoints.filter((e) => e.type === "read_write").length > 1) {
+    throw badRequest("a branch can have only one read_write endpoint");
+  }
+  if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name)) throw conflict(spec.name);
+  checkIdle(ctx, project);
+  const input: NewBranch = { parent, endpoints, source: "api", creatorUserId: principal.key.user_id };
+  if (spec.name !== undefined) input.name = spec.name;
+  if (annotation !== undefined) input.annotation = annotation;
+  if (spec.protected !== undefined) input.protected = spec.protected;
+  if (spec.init_source !== undefined) input.initSource = spec.init_source;
+  if (expiresAtMs !== undefined) input.expiresAtMs = expiresAtMs;
+  if (point.lsn !== undefined) input.parentLsn = point.lsn;
+  if (point.timestampMs !== undefined) input.parentTimestampMs = point.timestampMs;
+  const created = createBranch(ctx, project, input);
+  await ctx.data?.sync();
+  return created;
+}
+
+/** The answer to a branch create: the branch, its endpoints, operations, roles, databases and URIs. */
+export function createdResponse(ctx: EmulatorContext, created: CreatedBranch): Record<string, unknown> {
+  const { store } = ctx;
+  const at = ctx.clock.now();
+  const response: Record<string, unknown> = {
+    branch: renderBranch(created.branch, store, at),
+    endpoints: created.endpoints.map((e) => renderEndpoint(e, store, at)),
+    operations: created.operations.map((op) => ctx.engine.view(op)),
+    roles: renderRoles(created.branch),
+    databases: renderDatabases(created.branch),
+  };
+  if (created.endpoints.length > 0) {
+    response["connection_uris"] = created.endpoints.map((e) =>
+      renderConnectionUri(e, created.branch, store, ctx.data),
+    );
+  }
+  return response;
+}
+
 /** Registers the branch routes. */
 export function branchRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   const now = () => ctx.clock.now();
 
   route(app, "POST /projects/{project_id}/branches", async (request, reply) => {
-    const principal = principalOf(request);
-    const project = projectOf(ctx, request);
     const body = request.body ?? {};
-    const spec = body.branch ?? {};
-    const parent = store.liveBranch(project.id, spec.parent_id ?? project.default_branch_id);
-    if (!parent) {
-      throw new HttpError(422, `parent branch ${String(spec.parent_id)} not found in project ${project.id}`);
-    }
-    checkInitSource(spec.init_source, "branch.");
-    // A reading of the WAL now, so an LSN the client has just read is not taken for the future.
-    await ctx.data?.noteTime();
-    const point = branchPoint(ctx, project, parent, spec.parent_lsn, spec.parent_timestamp, "branch.parent");
-    const expiresAtMs =
-      spec.expires_at === undefined ? undefined : expiryMs(spec.expires_at, now(), "branch.");
-    const endpoints = endpointSpecs(project, body.endpoints ?? []);
-    if (endpoints.filter((e) => e.type === "read_write").length > 1) {
-      throw badRequest("a branch can have only one read_write endpoint");
-    }
-    if (spec.name !== undefined && branchNameInUse(ctx, project, spec.name)) throw conflict(spec.name);
-    checkIdle(ctx, project);
-    const input: NewBranch = { parent, endpoints, source: "api", creatorUserId: principal.key.user_id };
-    if (spec.name !== undefined) input.name = spec.name;
-    if (body.annotation_value !== undefined) input.annotation = body.annotation_value;
-    if (spec.protected !== undefined) input.protected = spec.protected;
-    if (spec.init_source !== undefined) input.initSource = spec.init_source;
-    if (expiresAtMs !== undefined) input.expiresAtMs = expiresAtMs;
-    if (point.lsn !== undefined) input.parentLsn = point.lsn;
-    if (point.timestampMs !== undefined) input.parentTimestampMs = point.timestampMs;
-    const created = createBranch(ctx, project, input);
-    await ctx.data?.sync();
-    const at = now();
-    const response: Record<string, unknown> = {
-      branch: renderBranch(created.branch, store, at),
-      endpoints: created.endpoints.map((e) => renderEndpoint(e, store, at)),
-      operations: created.operations.map((op) => ctx.engine.view(op)),
-      roles: renderRoles(created.branch),
-      databases: renderDatabases(created.branch),
-    };
-    if (created.endpoints.length > 0) {
-      response["connection_uris"] = created.endpoints.map((e) =>
-        renderConnectionUri(e, created.branch, store, ctx.data),
-      );
-    }
-    return reply.code(201).send(response);
+    const created = await createFromRequest(ctx, request, body, body.annotation_value);
+    return reply.code(201).send(createdResponse(ctx, created));
   });
 
   route(app, "GET /projects/{project_id}/branches", async (request) => {

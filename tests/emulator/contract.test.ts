@@ -513,6 +513,54 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("DELETE", S, 404, personal);
   });
 
+  it("anonymized branches: create, masking rules, status, anonymize, and their errors", async () => {
+    emu.control.advance(10_000);
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "anonymized" } },
+    });
+    const A = `/projects/${made.body.project.id}`;
+    const root = `${A}/branches/${made.body.branch.id}`;
+    emu.control.advance(10_000);
+    const email = {
+      database_name: "neondb",
+      schema_name: "public",
+      table_name: "users",
+      column_name: "email",
+      masking_function: "anon.fake_email()",
+    };
+    const created = await check("POST", `${A}/branch_anonymized`, 201, {
+      ...personal,
+      body: { branch_create: { branch: { name: "masked" } }, masking_rules: [email] },
+    });
+    noUndeclared("Branch", created.body.branch);
+    await check("POST", `${A}/branch_anonymized`, 400, {
+      ...personal,
+      body: { masking_rules: [{ database_name: "neondb" }] },
+    });
+    await check("POST", `${A}/branch_anonymized`, 409, {
+      ...personal,
+      body: { branch_create: { branch: { name: "masked" } } },
+    });
+    const B = `${A}/branches/${created.body.branch.id}`;
+    const rules = await check("GET", `${B}/masking_rules`, 200, personal);
+    noUndeclared("MaskingRulesResponse", rules.body);
+    noUndeclared("MaskingRule", rules.body.masking_rules[0]);
+    await check("GET", `${root}/masking_rules`, 404, personal);
+    await check("PATCH", `${B}/masking_rules`, 200, { ...personal, body: { masking_rules: [email] } });
+    await check("PATCH", `${root}/masking_rules`, 400, { ...personal, body: { masking_rules: [] } });
+    await check("GET", `${B}/anonymized_status`, 200, personal);
+    await check("GET", `${root}/anonymized_status`, 404, personal);
+    await check("POST", `${B}/anonymize`, 409, personal);
+    await check("POST", `${root}/anonymize`, 400, personal);
+    emu.control.advance(1_000);
+    await check("POST", `${B}/anonymize`, 200, personal);
+    emu.control.advance(1_000);
+    const status = await check("GET", `${B}/anonymized_status`, 200, personal);
+    noUndeclared("AnonymizedBranchStatusResponse", status.body);
+    assert.equal(status.body.state, "anonymized");
+  });
+
   it("schemas: a branch's schema and the diff from another branch's, and their errors", async () => {
     emu.control.advance(10_000);
     const made = await check("POST", "/projects", 201, {
@@ -761,6 +809,18 @@ describe("contract: responses match the official OpenAPI document", () => {
       "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule 400",
       "DELETE /projects/{project_id}/snapshots/{snapshot_id} 202",
       "DELETE /projects/{project_id}/snapshots/{snapshot_id} 404",
+      "POST /projects/{project_id}/branch_anonymized 201",
+      "POST /projects/{project_id}/branch_anonymized 400",
+      "POST /projects/{project_id}/branch_anonymized 409",
+      "GET /projects/{project_id}/branches/{branch_id}/masking_rules 200",
+      "GET /projects/{project_id}/branches/{branch_id}/masking_rules 404",
+      "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules 400",
+      "GET /projects/{project_id}/branches/{branch_id}/anonymized_status 200",
+      "GET /projects/{project_id}/branches/{branch_id}/anonymized_status 404",
+      "POST /projects/{project_id}/branches/{branch_id}/anonymize 200",
+      "POST /projects/{project_id}/branches/{branch_id}/anonymize 400",
+      "POST /projects/{project_id}/branches/{branch_id}/anonymize 409",
       "GET /organizations/{org_id}/vpc/vpc_endpoints 200",
       "GET /organizations/{org_id}/vpc/vpc_endpoints 403",
       "GET /organizations/{org_id}/vpc/vpc_endpoints 404",

@@ -18,8 +18,8 @@ const AREAS = [
   /^\/users\/me(\/organizations)?$/,
   /^\/projects(\/shared)?$/,
   /^\/projects\/\{project_id\}(\/(recover|connection_uri|operations.*|endpoints.*))?$/,
-  /^\/projects\/\{project_id\}\/branches(\/count)?$/,
-  /^\/projects\/\{project_id\}\/branches\/\{branch_id\}(\/(restore|set_as_default|recover|endpoints|roles.*|databases.*))?$/,
+  /^\/projects\/\{project_id\}\/(branches(\/count)?|branch_anonymized)$/,
+  /^\/projects\/\{project_id\}\/branches\/\{branch_id\}(\/(restore|set_as_default|recover|endpoints|roles.*|databases.*|masking_rules|anonymized_status|anonymize))?$/,
 ];
 
 /** Documented routes in those areas the emulator leaves out, and why. */
