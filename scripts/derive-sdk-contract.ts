@@ -69,7 +69,7 @@ export function sdkSources(dir: string = sdkClientDir()): SdkSources {
 const parse = (name: string, text: string): ts.SourceFile =>
   ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
 
-/** The JSDoc tags of a node, as `ts` reads them. */
+/** A node's `@deprecated` note (its doc's first paragraph), or undefined when it is not deprecated. */
 function deprecatedNote(node: ts.Node): string | undefined {
   const tags = ts.getJSDocTags(node);
   if (!tags.some((t) => t.tagName.text === "deprecated")) return undefined;

@@ -139,6 +139,96 @@ describe("the contract of the routes only @neon/sdk describes", () => {
     });
   });
 
+  it("reads each construct the SDK's types use into JSON Schema", () => {
+    const sources: SdkSources = {
+      types: [
+        "export type Thing = {",
+        "    id: string;",
+        "    count?: number;",
+        "    /**",
+        "     * Deprecated. Use `id`.",
+        "     *",
+        "     * Kept for old clients.",
+        "     *",
+        "     * @deprecated",
+        "     */",
+        "    old?: boolean;",
+        "    tags: Array<string>;",
+        "    list: Other[];",
+        "    state: 'on' | 'off';",
+        "    maybe: string | null;",
+        "    open: 'a' | (string & {});",
+        "    labels: {",
+        "        [key: string]: string;",
+        "    };",
+        "    anything: unknown;",
+        "    both: Other & {",
+        "        extra: boolean;",
+        "    };",
+        "};",
+        "export type Other = {",
+        "    name: string;",
+        "};",
+        "export type GetThingData = {",
+        "    body?: never;",
+        "    path: {",
+        "        thing_id: string;",
+        "    };",
+        "    query?: {",
+        "        verbose?: boolean;",
+        "    };",
+        "    url: '/things/{thing_id}';",
+        "};",
+        "export type GetThingErrors = {",
+        "    '4XX': Other;",
+        "};",
+        "export type GetThingResponses = {",
+        "    200: Thing;",
+        "    204: void;",
+        "};",
+        "export type GetThingResponse = GetThingResponses[keyof GetThingResponses];",
+      ].join("\n"),
+      functions:
+        "export declare const getThing: <ThrowOnError extends boolean = false>(options: Options<GetThingData, ThrowOnError>) => RequestResult<GetThingResponses, GetThingErrors, ThrowOnError>;",
+      calls:
+        'const getThing = (options) => (options.client ?? client).get({ url: "/things/{thing_id}", ...options });',
+    };
+    const derived = derive(sources);
+    assert.deepEqual(derived.operations, {
+      "GET /things/{thing_id}": {
+        params: { type: "object", properties: { thing_id: { type: "string" } }, required: ["thing_id"] },
+        query: { type: "object", properties: { verbose: { type: "boolean" } } },
+        bodyRequired: false,
+        responses: {
+          "200": { $ref: "sdk#/components/schemas/Thing" },
+          "204": null,
+          "4XX": { $ref: "sdk#/components/schemas/Other" },
+        },
+      },
+    });
+    const other = { $ref: "sdk#/components/schemas/Other" };
+    assert.deepEqual(derived.components.schemas["Thing"], {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        count: { type: "number" },
+        old: { type: "boolean" },
+        tags: { type: "array", items: { type: "string" } },
+        list: { type: "array", items: other },
+        state: { type: "string", enum: ["on", "off"] },
+        maybe: { anyOf: [{ type: "string" }, { type: "null" }] },
+        open: { type: "string" },
+        labels: { type: "object", properties: {}, additionalProperties: { type: "string" } },
+        anything: {},
+        both: {
+          allOf: [other, { type: "object", properties: { extra: { type: "boolean" } }, required: ["extra"] }],
+        },
+      },
+      required: ["id", "tags", "list", "state", "maybe", "open", "labels", "anything", "both"],
+    });
+    assert.deepEqual(derived.deprecated, [{ at: "Thing.old", note: "Use `id`.", documented: false }]);
+  });
+
   describe("would notice a changed SDK", () => {
     const installed = sdkSources();
 
