@@ -1,5 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  DEPRECATIONS_PATH,
+  deriveSdkContract,
+  renderDeprecations,
+  SDK_ARTIFACT,
+  SDK_CLIENT_TYPES,
+  SDK_EMULATOR_TYPES,
+} from "./derive-sdk-contract";
 import { documentPath, OpenApiDocument, refName } from "./openapi-document";
 
 // Derives `emulator/openapi/requests.gen.json` from the official OpenAPI document shipped in
@@ -13,7 +21,12 @@ import { documentPath, OpenApiDocument, refName } from "./openapi-document";
 //
 //   npx ts-node scripts/derive-openapi.ts          # rewrites the three artifacts
 //
-// A test re-derives them and fails when a committed file no longer matches the document.
+// It then derives, with scripts/derive-sdk-contract.ts, the same artifacts for the routes the
+// document lacks from the types @neon/sdk ships (a newer description of the API):
+// `sdk-routes.gen.json` and `.ts` beside these, `provider/client/sdk-routes.gen.ts`, and the
+// fields it marks deprecated (`provider/client/deprecated.gen.ts`).
+//
+// Tests re-derive them and fail when a committed file no longer matches the document or the SDK.
 
 type Obj = Record<string, unknown>;
 
@@ -34,7 +47,7 @@ export interface DerivedOperation {
 
 /** The artifact: ajv-ready schemas keyed by "METHOD /template". */
 export interface DerivedRequests {
-  $id: "openapi";
+  $id: string;
   source: string;
   operations: Record<string, DerivedOperation>;
   components: { schemas: Record<string, Obj> };
@@ -292,10 +305,15 @@ export function renderTypes(derived: DerivedRequests, reader: TypesArtifact): st
 
 if (require.main === module) {
   const derived = deriveRequests();
+  const sdk = deriveSdkContract(new Set(Object.keys(derived.operations)), new OpenApiDocument());
   for (const [path, text] of [
     [ARTIFACT, renderArtifact(derived)],
     [EMULATOR_TYPES.path, renderTypes(derived, EMULATOR_TYPES)],
     [CLIENT_TYPES.path, renderTypes(derived, CLIENT_TYPES)],
+    [SDK_ARTIFACT, renderArtifact(sdk)],
+    [SDK_EMULATOR_TYPES.path, renderTypes(sdk, SDK_EMULATOR_TYPES)],
+    [SDK_CLIENT_TYPES.path, renderTypes(sdk, SDK_CLIENT_TYPES)],
+    [DEPRECATIONS_PATH, renderDeprecations(sdk)],
   ] as const) {
     writeFileSync(path, text);
     process.stdout.write(`wrote ${path} (${text.length} bytes)\n`);

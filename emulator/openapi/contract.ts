@@ -3,6 +3,8 @@ import addFormats from "ajv-formats";
 import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 import type { Requests } from "./requests.gen";
 import derived from "./requests.gen.json";
+import type { Requests as SdkRequests } from "./sdk-routes.gen";
+import sdkDerived from "./sdk-routes.gen.json";
 
 // A route's request contract: the official OpenAPI document's request schemas (derived into
 // requests.gen.json by scripts/derive-openapi.ts, kept in step by a test) go into fastify's own
@@ -10,6 +12,10 @@ import derived from "./requests.gen.json";
 // part. Bodies are checked as sent (no type coercion: the service refuses `"17"` for an integer);
 // path parameters and query strings arrive as text, so they are coerced to the documented types
 // and get documented defaults. requests.gen.ts types the same schemas for the handlers.
+//
+// The document lags the service: a route it lacks but @neon/sdk's types describe (a newer
+// description of the same API) takes its schemas from sdk-routes.gen.json, derived from those
+// types by the same script, and is checked the same way.
 
 type Obj = Record<string, unknown>;
 
@@ -20,14 +26,20 @@ interface DerivedOperation {
   bodyRequired: boolean;
 }
 
-const artifact = derived as unknown as {
+interface Artifact {
   $id: string;
   operations: Record<string, DerivedOperation>;
   components: Obj;
-};
+}
 
-/** A route the official document describes, as "METHOD /template". */
-export type DocumentedRoute = keyof Requests;
+const artifact = derived as unknown as Artifact;
+const sdkArtifact = sdkDerived as unknown as Artifact;
+
+/** Each route's request parts, from the document or, for a route it lacks, from @neon/sdk's types. */
+export type ContractRequests = Requests & SdkRequests;
+
+/** A route the official document describes, or one it lacks that @neon/sdk's types describe, as "METHOD /template". */
+export type DocumentedRoute = keyof ContractRequests;
 
 function compiler(options: { coerce: boolean }): Ajv {
   const ajv = new Ajv({
@@ -38,7 +50,7 @@ function compiler(options: { coerce: boolean }): Ajv {
     validateSchema: false,
   });
   addFormats(ajv);
-  ajv.addSchema({ $id: artifact.$id, components: artifact.components });
+  for (const { $id, components } of [artifact, sdkArtifact]) ajv.addSchema({ $id, components });
   return ajv;
 }
 
@@ -90,18 +102,27 @@ export function documentedRoutes(): string[] {
   return Object.keys(artifact.operations);
 }
 
+/** The routes the document lacks that @neon/sdk's types describe, as "METHOD /template". */
+export function sdkRoutes(): string[] {
+  return Object.keys(sdkArtifact.operations);
+}
+
 // fastify hands a body validator `null` when the request has no body. An optional body accepts
 // that; a required one without a schema refuses it.
 const ABSENT = { type: "null" };
 const PRESENT = { not: ABSENT };
 
 /**
- * The route `schema` slot of a documented route ("POST /projects/{project_id}/branches"); throws
- * at start-up when the document does not describe the route.
+ * The route `schema` slot of a documented route ("POST /projects/{project_id}/branches"), or of
+ * one only @neon/sdk describes; throws at start-up when neither describes the route.
  */
 export function requestSchema(route: DocumentedRoute): FastifySchema {
-  const op = artifact.operations[route];
-  if (!op) throw new Error(`the emulator serves ${route}, which the official document does not describe`);
+  const op = artifact.operations[route] ?? sdkArtifact.operations[route];
+  if (!op) {
+    throw new Error(
+      `the emulator serves ${route}, which the official document does not describe (nor @neon/sdk's types)`,
+    );
+  }
   const schema: FastifySchema = { params: op.params, querystring: op.query };
   if (op.bodyRequired) schema.body = op.body ?? PRESENT;
   else if (op.body !== undefined) schema.body = { if: ABSENT, else: op.body };

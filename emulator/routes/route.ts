@@ -6,12 +6,12 @@ import type {
   RawServerDefault,
   RouteHandlerMethod,
 } from "fastify";
-import { type DocumentedRoute, requestSchema } from "../openapi/contract";
-import type { Requests } from "../openapi/requests.gen";
+import { type DocumentedRoute, type ContractRequests as Requests, requestSchema } from "../openapi/contract";
 
 // A route is declared by its documented name alone ("POST /projects/{project_id}/branches"): the
 // name gives the method and URL, the document's request schemas for fastify's `schema` slot, and
-// the route generics that type the handler's params, query and body by those same schemas.
+// the route generics that type the handler's params, query and body by those same schemas. A
+// route the document lacks is declared the same way when @neon/sdk's types describe it.
 
 /** A documented route's handler, its request parts typed by the schemas they are checked against. */
 export type Handler<R extends DocumentedRoute> = RouteHandlerMethod<

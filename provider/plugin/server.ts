@@ -17,10 +17,12 @@ import type { ProviderSettings } from "../resources/host/settings";
 import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
+import { deprecatedInputWarnings } from "../resources/public/deprecatedInputs";
 import type { Kind } from "./kinds";
 import { Any, Empty, grpcJs, packageSchema, packageVersion, Struct } from "./packaged";
 import { PACKAGE } from "./token";
 import { unwrap, wrap } from "./values";
+import { warnOn } from "./warnings";
 
 /*
  * The kinds, the functions and the client behind the settings are loaded on the first call that
@@ -224,6 +226,10 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         kind.methods().check(olds.plain, { ...news.plain, [OWNER]: request.getUrn() } as CommonInputs),
       );
       const { [OWNER]: _owner, ...inputs } = (result.inputs ?? news.plain) as Props;
+      // What a dynamic resource warns in the program's process (see public/deprecatedInputs.ts).
+      for (const warning of deprecatedInputWarnings(kind.declaration.type, news.plain)) {
+        warnOn(request.getUrn(), warning);
+      }
       const response = new proto.CheckResponse();
       response.setInputs(toStruct(wrap(inputs, news.secrets)));
       response.setFailuresList(

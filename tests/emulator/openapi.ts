@@ -2,6 +2,7 @@ import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import Fastify from "fastify";
 import type { EmulatorContext } from "../../emulator/context";
+import sdkContract from "../../emulator/openapi/sdk-routes.gen.json";
 import { toTemplate } from "../../emulator/route-pattern";
 import { API_PREFIX, apiRoutes } from "../../emulator/server";
 import { officialDocument } from "../../scripts/openapi-document";
@@ -9,7 +10,9 @@ import type { Json } from "./helpers";
 
 // Response validation against the official OpenAPI document. The whole document is added to ajv
 // under the id "openapi"; a response schema taken from `paths` gets its `#/components/...`
-// references pointed at that document.
+// references pointed at that document. A route the document lacks is validated against the
+// answers @neon/sdk's types give it (emulator/openapi/sdk-routes.gen.json, under the id "sdk"),
+// by status, then by class (`4XX`), then `default`.
 
 type Obj = Record<string, Json>;
 
@@ -27,6 +30,16 @@ function rebase(value: unknown): unknown {
   return out;
 }
 
+interface SdkRoute {
+  responses: Record<string, object | null>;
+}
+
+const SDK = sdkContract as unknown as {
+  $id: string;
+  operations: Record<string, SdkRoute>;
+  components: object;
+};
+
 /** Validates response bodies by route template, method and status. */
 export class OpenApiValidator {
   readonly #doc = officialDocument();
@@ -37,11 +50,31 @@ export class OpenApiValidator {
     this.#ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.#ajv);
     this.#ajv.addSchema(this.#doc.raw, "openapi");
+    this.#ajv.addSchema({ $id: SDK.$id, components: SDK.components });
   }
 
-  /** Whether the document describes this operation. */
+  /** Whether the document, or for a route it lacks @neon/sdk's types, describe this operation. */
   has(template: string, method: string): boolean {
-    return this.#doc.operation(method, template) !== undefined;
+    return this.#doc.operation(method, template) !== undefined || this.#sdk(template, method) !== undefined;
+  }
+
+  /** Whether only @neon/sdk's types describe this operation. */
+  sdkOnly(template: string, method: string): boolean {
+    return this.#doc.operation(method, template) === undefined && this.#sdk(template, method) !== undefined;
+  }
+
+  #sdk(template: string, method: string): SdkRoute | undefined {
+    return SDK.operations[`${method} ${template}`];
+  }
+
+  /** The schema @neon/sdk's types give an answer (`null`: no body); throws when they give none for the status. */
+  #sdkAnswer(route: SdkRoute, template: string, method: string, status: number): object | null {
+    const { responses } = route;
+    for (const key of [String(status), `${String(status)[0]}XX`, "default"]) {
+      const answer = responses[key];
+      if (answer !== undefined) return answer;
+    }
+    throw new Error(`@neon/sdk's types give no ${status} answer to ${method} ${template}`);
   }
 
   /** The document's response object for a status (falling back to `default`), references resolved. */
@@ -60,8 +93,15 @@ export class OpenApiValidator {
     const key = `${method} ${template} ${status}`;
     let validator = this.#cache.get(key);
     if (!validator) {
-      const schema = this.response(template, method, status)["content"]?.["application/json"]?.["schema"];
-      validator = schema === undefined ? "empty" : this.#ajv.compile(rebase(schema) as object);
+      const sdk =
+        this.#doc.operation(method, template) === undefined ? this.#sdk(template, method) : undefined;
+      const schema = sdk
+        ? this.#sdkAnswer(sdk, template, method, status)
+        : this.response(template, method, status)["content"]?.["application/json"]?.["schema"];
+      validator =
+        schema === undefined || schema === null
+          ? "empty"
+          : this.#ajv.compile(sdk ? (schema as object) : (rebase(schema) as object));
       this.#cache.set(key, validator);
     }
     if (validator === "empty") return text === "" ? [] : [`expected no body, got ${text.slice(0, 80)}`];

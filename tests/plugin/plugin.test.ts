@@ -181,6 +181,34 @@ describe("the provider plugin over gRPC", function () {
     await remove(member, made.id, made.outs);
   });
 
+  it("warns on the resource, at check, when an Endpoint sets an input the API marks deprecated", async () => {
+    const endpoint = "clouddb:index:Endpoint";
+    const urn = forResource(new proto.CheckRequest(), endpoint, "pooled").getUrn();
+    const inputs = { projectId: DEMO.projectId, branchId: DEMO.branchId };
+    for (const [name, news] of [
+      ["pooled", { ...inputs, poolerEnabled: true }],
+      ["plain", inputs],
+    ] as const) {
+      const request = forResource(new proto.CheckRequest(), endpoint, name)
+        .setOlds(struct({}))
+        .setNews(struct(news));
+      const response = await demo.call<proto.CheckRequest, proto.CheckResponse>("check", request);
+      assert.deepEqual(
+        response.getFailuresList().map((f) => f.getReason()),
+        [],
+      );
+    }
+    await until(() => engine.warnings.length > 0, "a warning");
+    assert.deepEqual(
+      engine.warnings.map((w) => w.urn),
+      [urn],
+    );
+    assert.match(
+      engine.warnings[0]?.message ?? "",
+      /^Endpoint input poolerEnabled is deprecated .*append `-pooler`/,
+    );
+  });
+
   it("answers a create whose wait outlived the engine's timeout with the made branch's id and secret properties, for the state", async () => {
     emulator.control.scriptOperations({ action: "create_branch", count: 1 }, { kind: "stuck" });
     const checked = await check(demo, "slow", { projectId: DEMO.projectId, name: "plugin-slow" });

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as engine from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
+import { type LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import * as services from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -55,6 +55,8 @@ export interface Plugin {
 export interface EngineStandIn {
   address: string;
   logs: string[];
+  /** The warnings among them, with the resource each is about. */
+  warnings: { urn: string; message: string }[];
   close(): Promise<void>;
 }
 
@@ -64,12 +66,16 @@ export interface EngineStandIn {
  */
 export async function engineStandIn(): Promise<EngineStandIn> {
   const logs: string[] = [];
+  const warnings: { urn: string; message: string }[] = [];
   const server = new grpc.Server();
   const unimplemented = (_call: unknown, callback: (err: Partial<grpc.StatusObject>) => void) =>
     callback({ code: grpc.status.UNIMPLEMENTED });
   server.addService(engine.EngineService, {
     log: (call: { request: LogRequest }, callback: (err: null, value: Empty) => void) => {
       logs.push(call.request.getMessage());
+      if (call.request.getSeverity() === LogSeverity.WARNING) {
+        warnings.push({ urn: call.request.getUrn(), message: call.request.getMessage() });
+      }
       callback(null, new Empty());
     },
     getRootResource: unimplemented,
@@ -85,6 +91,7 @@ export async function engineStandIn(): Promise<EngineStandIn> {
   return {
     address: `127.0.0.1:${port}`,
     logs,
+    warnings,
     close: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
   };
 }

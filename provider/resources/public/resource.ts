@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { outputNames, secretsOf } from "./declare";
+import { deprecatedInputWarnings } from "./deprecatedInputs";
 import { warnPlaintextApiKey } from "./plaintextKey";
 import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
 import type { ResourceDeclaration } from "./shapes";
@@ -58,5 +59,8 @@ export abstract class DynamicResource extends pulumi.CustomResource {
     } finally {
       Error.stackTraceLimit = limit;
     }
+    // At preview as at up: an input sent as a field the API marks deprecated says what to use instead.
+    for (const warning of deprecatedInputWarnings(declaration.type, args))
+      void pulumi.log.warn(warning, this);
   }
 }
