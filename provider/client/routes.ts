@@ -4,6 +4,7 @@
  * from their types, so a new family is its module plus one line here.
  */
 import * as account from "./api/account";
+import * as anonymization from "./api/anonymization";
 import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
 import * as databases from "./api/databases";
@@ -18,6 +19,7 @@ import * as vpc from "./api/vpc";
 /** Every route module, named as its file in `api/`. */
 export const ROUTE_MODULES = {
   account,
+  anonymization,
   apiKeys,
   branches,
   endpoints,

@@ -7,6 +7,14 @@
 import type { Operation } from "../client";
 import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
+import {
+  anonymizedAtCreate,
+  apiRules,
+  existingBranch,
+  readAnonymization,
+  sameRules,
+  waitForAnonymization,
+} from "./branchAnonymize";
 import { sameTypes } from "./branchComputes";
 import { converge } from "./branchConverge";
 import {
@@ -18,15 +26,7 @@ import {
   undoUnmade,
 } from "./branchCreate";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
-import {
-  baseOutputs,
-  declaredOnly,
-  existing,
-  liveFields,
-  opIds,
-  outputsOf,
-  refreshed,
-} from "./branchOutputs";
+import { baseOutputs, declaredOnly, liveFields, opIds, outputsOf, refreshed } from "./branchOutputs";
 import {
   deleteScratches,
   deleteStrayScratches,
@@ -61,7 +61,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
     protected: (news, olds) => (news ?? false) === (olds ?? false),
-    initSource: (news, olds) => (news ?? "parent-data") === (olds ?? "parent-data"),
+    // The API reports an anonymized branch's source as its parent's data: its anonymization says.
+    initSource: (news, olds, { olds: all }) =>
+      (news ?? "parent-data") ===
+      (all.anonymizationState !== undefined ? "anonymized" : (olds ?? "parent-data")),
+    maskingRules: sameRules,
     ttl: sameTtl,
     // With a ttl the recorded expiry is the ttl's: the ttl row decides.
     expiresAt: (news, olds, { news: all }) =>
@@ -107,37 +111,44 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
 
   async create({ client, deadline, createKey }, inputs) {
     const expiresAt = wantedExpiry(inputs, undefined, Date.now());
+    const anonymized = inputs.initSource === "anonymized";
     const branch = compact({
       name: inputs.name,
       parent_id: inputs.parentId,
-      init_source: inputs.initSource,
+      init_source: anonymized ? undefined : inputs.initSource,
       protected: inputs.protected,
       expires_at: expiresAt ?? undefined,
       parent_timestamp: inputs.parentTimestamp,
       parent_lsn: inputs.parentLsn,
     });
     const settings = apiComputeSettings(inputs);
-    const made = await client
-      .createBranch(
-        inputs.projectId,
-        compact({
-          branch: Object.keys(branch).length > 0 ? branch : undefined,
-          endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
-          annotation_value:
-            createKey === undefined
-              ? undefined
-              : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name }),
-        }),
-        { deadline },
-      )
-      .catch(async (err) =>
-        Promise.reject(
-          isConflict(err)
-            ? nameHeldByOtherBranch(inputs, err)
-            : await undoUnmade(client, inputs, err, deadline),
-        ),
-      );
+    const request = {
+      branch: Object.keys(branch).length > 0 ? branch : undefined,
+      endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
+    };
+    const annotation_value =
+      createKey === undefined ? undefined : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name });
+    const made = await (anonymized
+      ? client.createAnonymizedBranch(
+          inputs.projectId,
+          compact({
+            branch_create: compact(request),
+            masking_rules: apiRules(inputs.maskingRules),
+            start_anonymization: true,
+            annotation_value,
+          }),
+          { deadline },
+        )
+      : client.createBranch(inputs.projectId, compact({ ...request, annotation_value }), { deadline })
+    ).catch(async (err) =>
+      Promise.reject(
+        isConflict(err)
+          ? nameHeldByOtherBranch(inputs, err)
+          : await undoUnmade(client, inputs, err, deadline),
+      ),
+    );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
+    if (anonymized) return anonymizedAtCreate({ client, deadline }, inputs, outs, made);
     if (inputs.restore?.snapshotId !== undefined) {
       return restoredAtCreate({ client, deadline }, made.branch.id, outs, inputs, inputs.restore);
     }
@@ -184,7 +195,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     } catch (err) {
       throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
     }
-    const olds = await existing(client, inputs, branch.id);
+    const olds = await existingBranch(client, inputs, branch.id);
     // A create with a restore restores after making the branch: a branch never restored since it was
     // made (no `last_reset_at`) did not get there, and one a scratch branch is left of may not have.
     // A carried branch holds what the user's later restore put there: it is not restored again.
@@ -237,7 +248,12 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
         " (found by name after its response was lost)",
       );
     }
-    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
+    // A lost anonymized create started its anonymization: the data is masked before a program connects.
+    const masked =
+      inputs.initSource === "anonymized"
+        ? { ...outs, ...(await waitForAnonymization(client, outs, deadline)) }
+        : outs;
+    return withConnection(client, inputs, await refreshed(client, masked).catch(() => masked));
   },
 
   /**
@@ -245,7 +261,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
    * settings to the declared ones in place (never its data: a reset needs a new `resetTrigger`).
    */
   async adopt(step, inputs, branchId) {
-    const olds = await existing(step.client, inputs, branchId);
+    const olds = await existingBranch(step.client, inputs, branchId);
+    if (inputs.initSource === "anonymized" && olds.anonymizationState === undefined) {
+      throw notAdoptable(branchId, "a branch that is not anonymized", "initSource anonymized", "initSource");
+    }
     if (inputs.parentId !== undefined && inputs.parentId !== olds.parentId) {
       throw notAdoptable(branchId, `parent ${olds.parentId ?? "none"}`, inputs.parentId, "parentId");
     }
@@ -259,7 +278,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
 
   /** The branch as it is, with its computes and connection strings. */
   async readExisting({ client }, inputs, branchId) {
-    return withConnection(client, inputs, await existing(client, inputs, branchId));
+    return withConnection(client, inputs, await existingBranch(client, inputs, branchId));
   },
 
   async read({ client }, id, props) {
@@ -282,11 +301,19 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     }
     const own = endpoints.filter((ep) => ep.branch_id === carrier);
     const live = liveFields(branch, own, props.parentId ?? null);
+    // An anonymized branch: its rules and its anonymization, changed outside or still under way.
+    const anonymization =
+      props.anonymizationState === undefined ? {} : await readAnonymization(client, props.projectId, carrier);
     const parentId = carrier === id ? live.parentId : props.parentId;
     // Scratch branches a killed restore of it left: recorded, so the next `up` deletes them (`stale`).
     const left = leftScratches(branches, carrier).map((b) => b.id);
     return withLeftScratches(
-      { ...props, ...live, parentId: parentId === null ? null : carrierIn(branches, parentId) },
+      {
+        ...props,
+        ...live,
+        ...anonymization,
+        parentId: parentId === null ? null : carrierIn(branches, parentId),
+      },
       left,
     );
   },
@@ -297,7 +324,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
       name: outs.name,
       parentId: outs.parentId ?? undefined,
       endpoints: outs.endpoints.map((ep) => ({ type: ep.type })),
-      initSource: INIT_SOURCES.find((known) => known === outs.initSource),
+      initSource:
+        outs.anonymizationState !== undefined
+          ? "anonymized"
+          : INIT_SOURCES.find((known) => known === outs.initSource),
+      maskingRules: outs.maskingRules,
       protected: outs.protected,
       expiresAt: outs.ttl === undefined ? (outs.expiresAt ?? undefined) : undefined,
       autoscalingLimitMinCu: outs.autoscalingLimitMinCu ?? undefined,
@@ -307,13 +338,22 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     }),
 
   /** A refresh found scratch branches a killed restore of it left: an update deletes them. */
-  stale: (olds) => leftScratchIds(olds).length > 0,
+  // Or an anonymized branch whose data is not known to be masked: an update masks it again.
+  stale: (olds) =>
+    leftScratchIds(olds).length > 0 ||
+    (olds.anonymizationState !== undefined && olds.anonymizationState !== "anonymized"),
 
   /**
    * A restore replaces the branch's data: the preview says from what, and what happens to the data
    * before it; an update that deletes left scratch branches says so.
    */
   review(olds, news) {
+    if (
+      news.initSource === "anonymized" &&
+      (olds.anonymizationState !== "anonymized" || !sameRules(news.maskingRules, olds.maskingRules))
+    ) {
+      return "the update sets the branch's masking rules and masks its data again (the parent's data is not touched)";
+    }
     const left = leftScratchIds(olds);
     if (
       left.length > 0 &&

@@ -3,6 +3,7 @@
  * run's branch do: what one PATCH of the branch sets, its computes, a reset from its parent, a restore.
  */
 import type { CloudDbClient } from "../client";
+import { anonymizeAgain, remasks } from "./branchAnonymize";
 import { convergeComputes } from "./branchComputes";
 import { readLive } from "./branchOutputs";
 import { restoreInPlace } from "./branchRestore";
@@ -15,8 +16,9 @@ import { restoredInPlace } from "./restores";
 
 /**
  * Brings the branch from `olds` to `news` in place: name, protection and expiry in one PATCH, its
- * computes (`convergeComputes`), then the reset from the parent or the restore when asked; reads the
- * branch again, and its connection strings when they may have changed or were never read.
+ * computes (`convergeComputes`), then the reset from the parent or the restore when asked, then an
+ * anonymized branch's masking; reads the branch again, and its connection strings when they may
+ * have changed or were never read.
  */
 export async function converge(
   { client, deadline }: Step,
@@ -42,7 +44,12 @@ export async function converge(
     await restoreInPlace(client, id, outs, restore, deadline);
     restoredInPlace(id);
   }
-  const next = { ...outs, ...(await readLive(client, projectId, id, outs.parentId)) };
+  // An anonymized branch's data is masked again after a reset or a restore brought its parent's (or
+  // a point's) data back, and when its rules or its trigger changed.
+  const remasked = remasks(olds, news, reset, restore !== undefined)
+    ? await anonymizeAgain(client, outs, olds, news, deadline)
+    : {};
+  const next = { ...outs, ...remasked, ...(await readLive(client, projectId, id, outs.parentId)) };
   const stale =
     reset || restore !== undefined || next.connectionUri === "" || next.endpointId !== olds.endpointId;
   return stale ? withConnection(client, news, next) : next;

@@ -41,6 +41,23 @@ const RestoreInput = z
   )
   .optional();
 
+/** A masked column: where it is, and one of a masking function or a literal value. */
+const MaskingRuleInput = z
+  .object({
+    databaseName: z
+      .string({ error: "maskingRules[].databaseName names the database holding the table" })
+      .min(1),
+    schemaName: optionalText("maskingRules[].schemaName"),
+    tableName: z.string({ error: "maskingRules[].tableName names the table" }).min(1),
+    columnName: z.string({ error: "maskingRules[].columnName names the column masked" }).min(1),
+    maskingFunction: optionalText("maskingRules[].maskingFunction"),
+    maskingValue: optionalText("maskingRules[].maskingValue"),
+  })
+  .refine(
+    (rule) => (rule.maskingFunction === undefined) !== (rule.maskingValue === undefined),
+    "a masking rule takes exactly one of maskingFunction (such as anon.fake_email()) or maskingValue (a literal)",
+  );
+
 /**
  * Inputs as the provider sees them. The compute settings are those of the branch's endpoints, with
  * an Endpoint's rules.
@@ -73,6 +90,10 @@ export const BranchInputsSchema = withComputeRange(
     parentTimestamp: pastTimestampInput("parentTimestamp", "give a point in the parent's past"),
     parentLsn: lsnInput("parentLsn"),
     ...COMPUTE_INPUTS,
+    maskingRules: z
+      .array(MaskingRuleInput, { error: "maskingRules must be a list of masking rules" })
+      .optional(),
+    anonymizeTrigger: optionalText("anonymizeTrigger"),
     resetTrigger: optionalText("resetTrigger"),
     restore: RestoreInput,
     adoptExisting: adoptInput("branch"),
@@ -98,6 +119,15 @@ export const BranchInputsSchema = withComputeRange(
       path: [setting],
       message: `${setting} sets the branch's compute, and the branch has none: add endpoints: [{ type: "read_write" }] or remove ${setting}`,
     });
+  }
+  for (const key of ["maskingRules", "anonymizeTrigger"] as const) {
+    if (inputs[key] !== undefined && inputs.initSource !== "anonymized") {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `${key} is for an anonymized branch: set initSource: "anonymized" (which replaces the branch) or remove ${key}`,
+      });
+    }
   }
   if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
     ctx.addIssue({

@@ -103,6 +103,7 @@ export function declaredOnly(from: BranchInputs | BranchOutputs) {
     parentTimestamp: from.parentTimestamp,
     parentLsn: from.parentLsn,
     resetTrigger: from.resetTrigger,
+    anonymizeTrigger: from.anonymizeTrigger,
     restore: from.restore,
     adoptExisting: from.adoptExisting,
     deleteProtection: from.deleteProtection,

@@ -55,6 +55,18 @@ namespace PulumiCloudDb.CloudDb
     public partial class Branch : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// The service's message about that state.
+        /// </summary>
+        [Output("anonymizationMessage")]
+        public Output<string?> AnonymizationMessage { get; private set; } = null!;
+
+        /// <summary>
+        /// An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+        /// </summary>
+        [Output("anonymizationState")]
+        public Output<string?> AnonymizationState { get; private set; } = null!;
+
+        /// <summary>
         /// That endpoint's autoscaling maximum, CU; null without one.
         /// </summary>
         [Output("autoscalingLimitMaxCu")]
@@ -133,10 +145,16 @@ namespace PulumiCloudDb.CloudDb
         public Output<string?> Host { get; private set; } = null!;
 
         /// <summary>
-        /// `parent-data` or `schema-only`, as the API reports it.
+        /// `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
         /// </summary>
         [Output("initSource")]
         public Output<string> InitSource { get; private set; } = null!;
+
+        /// <summary>
+        /// An anonymized branch's masking rules, as the service reports them.
+        /// </summary>
+        [Output("maskingRules")]
+        public Output<ImmutableArray<Outputs.MaskingRule>> MaskingRules { get; private set; } = null!;
 
         /// <summary>
         /// The branch name.
@@ -250,6 +268,12 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? AdoptExisting { get; set; }
 
         /// <summary>
+        /// With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
+        /// </summary>
+        [Input("anonymizeTrigger")]
+        public Input<string>? AnonymizeTrigger { get; set; }
+
+        /// <summary>
         /// Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`.
         /// </summary>
         [Input("autoscalingLimitMaxCu")]
@@ -286,10 +310,22 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? ExpiresAt { get; set; }
 
         /// <summary>
-        /// `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+        /// `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
         /// </summary>
         [Input("initSource")]
         public Input<PulumiCloudDb.CloudDb.InitSource>? InitSource { get; set; }
+
+        [Input("maskingRules")]
+        private InputList<Inputs.MaskingRuleArgs>? _maskingRules;
+
+        /// <summary>
+        /// With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
+        /// </summary>
+        public InputList<Inputs.MaskingRuleArgs> MaskingRules
+        {
+            get => _maskingRules ?? (_maskingRules = new InputList<Inputs.MaskingRuleArgs>());
+            set => _maskingRules = value;
+        }
 
         /// <summary>
         /// Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place.

@@ -105,7 +105,7 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
-    /// How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone.
+    /// How a branch is filled: `parent-data`, its parent's data (the default); `schema-only`, its parent's schema alone; `anonymized`, its parent's data with the columns of `maskingRules` masked.
     /// </summary>
     [EnumType]
     public readonly struct InitSource : IEquatable<InitSource>
@@ -119,6 +119,7 @@ namespace PulumiCloudDb.CloudDb
 
         public static InitSource Parent_data { get; } = new InitSource("parent-data");
         public static InitSource Schema_only { get; } = new InitSource("schema-only");
+        public static InitSource Anonymized { get; } = new InitSource("anonymized");
 
         public static bool operator ==(InitSource left, InitSource right) => left.Equals(right);
         public static bool operator !=(InitSource left, InitSource right) => !left.Equals(right);

@@ -103,6 +103,23 @@ const ROW_CASES: Record<
   autoscalingLimitMaxCu: { news: { ...same(), autoscalingLimitMaxCu: 2 }, replaces: [], changes: true },
   suspendTimeoutSeconds: { news: { ...same(), suspendTimeoutSeconds: 600 }, replaces: [], changes: true },
   resetTrigger: { news: { ...same(), resetTrigger: "2025-11-21" }, replaces: [], changes: true },
+  // Rules and the trigger are an anonymized branch's; the diff is of the inputs alone.
+  maskingRules: {
+    news: {
+      ...same(),
+      maskingRules: [
+        {
+          databaseName: "neondb",
+          tableName: "users",
+          columnName: "email",
+          maskingFunction: "anon.fake_email()",
+        },
+      ],
+    },
+    replaces: [],
+    changes: true,
+  },
+  anonymizeTrigger: { news: { ...same(), anonymizeTrigger: "again" }, replaces: [], changes: true },
   restore: { news: { ...same(), restore: { snapshotId: "snap-one-a0000000" } }, replaces: [], changes: true },
   deleteProtection: { news: { ...same(), deleteProtection: true }, replaces: [], changes: true },
   timeouts: { news: { ...same(), timeouts: { create: 120 } }, replaces: [], changes: true },

@@ -3,7 +3,7 @@ import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import type { BranchInputs, BranchOutputs } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";
-import { PROVIDER_TEXT, useEmulator } from "./support";
+import { branchSteps, PROVIDER_TEXT, useEmulator } from "./support";
 
 // What a preview environment asks of a branch, against the emulator: schema-only from production,
 // an expiry, connection strings, and changes that keep the branch (and its data) in place.
@@ -19,17 +19,7 @@ describe("Branch for preview environments, against the emulator", () => {
   const harness = useEmulator();
   afterEach(() => sinon.restore());
 
-  async function create(values: Partial<BranchInputs>) {
-    const made = await branchProvider.create(inputs(values));
-    return { id: made.id, outs: made.outs as BranchOutputs };
-  }
-
-  async function update(id: string, olds: BranchOutputs, values: Partial<BranchInputs>) {
-    const news = inputs(values);
-    const diff = await branchProvider.diff!(id, olds, news);
-    assert.deepEqual(diff.replaces, [], "an in-place change");
-    return (await branchProvider.update!(id, olds, news)).outs as BranchOutputs;
-  }
+  const { create, update } = branchSteps(inputs);
 
   function branchState(id: string) {
     const branch = harness.emulator.control.dumpState().branches.find((b) => b.id === id);

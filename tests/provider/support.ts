@@ -3,6 +3,11 @@ import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from 
 import { createClient, resetRegistry } from "../../provider/client";
 import { configureFromStack } from "../../provider/resources/host/settings";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
+import {
+  type BranchInputs,
+  type BranchOutputs,
+  branchProvider,
+} from "../../provider/resources/public/branch";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -156,4 +161,24 @@ export async function demoBranch(emulator: RunningEmulator, name: string): Promi
   });
   await projectIdle(emulator, DEMO.projectId);
   return made.branch.id;
+}
+
+/**
+ * A Branch made and changed through its provider as the engine does it: `create`, and `update`
+ * after a diff that must plan the change in place. `inputs` turns a test's values into inputs.
+ */
+export function branchSteps(inputs: (values: Partial<BranchInputs>) => BranchInputs) {
+  return {
+    async create(values: Partial<BranchInputs>) {
+      const made = await branchProvider.create(inputs(values));
+      return { id: made.id, outs: made.outs as BranchOutputs };
+    },
+    async update(id: string, olds: BranchOutputs, values: Partial<BranchInputs>) {
+      const news = inputs(values);
+      const diff = await branchProvider.diff?.(id, olds, news);
+      if (diff?.replaces?.length)
+        throw new Error(`expected an in-place change, the diff replaces ${diff.replaces}`);
+      return (await branchProvider.update?.(id, olds, news))?.outs as BranchOutputs;
+    },
+  };
 }

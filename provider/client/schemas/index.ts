@@ -10,6 +10,7 @@
  */
 
 export * from "./account";
+export * from "./anonymization";
 export * from "./apiKeys";
 export * from "./branches";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";

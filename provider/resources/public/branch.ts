@@ -24,11 +24,36 @@ import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf, ValueOf } from 
 /** The compute endpoint types a program may give a branch. */
 export type EndpointType = (typeof ENDPOINT_TYPE.enum)[number];
 
-/** How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone. */
-export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only"]);
+/**
+ * How a branch is filled: `parent-data`, its parent's data (the default); `schema-only`, its
+ * parent's schema alone; `anonymized`, its parent's data with the columns of `maskingRules` masked.
+ */
+export const INIT_SOURCE = enumOf("InitSource", ["parent-data", "schema-only", "anonymized"]);
 
-/** How a branch is filled: with its parent's data (the default) or only its parent's schema. */
+/** How a branch is filled: with its parent's data (the default), only its parent's schema, or its parent's data masked. */
 export type InitSource = ValueOf<typeof INIT_SOURCE>;
+
+/** A column an anonymized branch masks: by a masking function, or set to a literal value. */
+export const MASKING_RULE = objectType("MaskingRule", {
+  /** The database holding the table. */
+  databaseName: { type: STRING },
+  /** The table's schema; default `public`. */
+  schemaName: { type: STRING, optional: true },
+  /** The table. */
+  tableName: { type: STRING },
+  /** The column masked. */
+  columnName: { type: STRING },
+  /**
+   * A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`,
+   * `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+   */
+  maskingFunction: { type: STRING, optional: true },
+  /** A literal value every row's column is set to. Not with `maskingFunction`. */
+  maskingValue: { type: STRING, optional: true },
+});
+
+/** A masking rule, in the inputs' names. */
+export interface MaskingRule extends ObjectOf<typeof MASKING_RULE.properties> {}
 
 /**
  * What a branch's data is restored from, in place: a snapshot, or a point of the branch's own
@@ -98,8 +123,19 @@ export const BRANCH = declareResource({
     parentId: { type: STRING, change: "replace", computed: true },
     /** Compute endpoints of the branch: at most one `read_write`, any number of `read_only`. Changing them adds or removes computes on the same branch (its data stays). */
     endpoints: { type: arrayOf(BRANCH_ENDPOINT_INPUT), change: "update", computed: true },
-    /** `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch. */
+    /**
+     * `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`:
+     * the parent's data with `maskingRules` applied before the create finishes (the branch's own
+     * copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
+     */
     initSource: { type: INIT_SOURCE, change: "replace" },
+    /**
+     * With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the
+     * branch's data again, in place.
+     */
+    maskingRules: { type: arrayOf(MASKING_RULE), change: "update" },
+    /** With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place. */
+    anonymizeTrigger: { type: STRING, change: "update" },
     /** When true the API refuses to delete the branch; changes in place. */
     protected: { type: BOOLEAN, change: "update" },
     /** When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`. */
@@ -152,7 +188,7 @@ export const BRANCH = declareResource({
     currentState: { type: STRING, nullable: true },
     /** Creation time, ISO 8601 UTC. */
     createdAt: { type: STRING, nullable: true },
-    /** `parent-data` or `schema-only`, as the API reports it. */
+    /** `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`). */
     initSource: { type: STRING },
     /** Whether the API refuses to delete the branch. */
     protected: { type: BOOLEAN },
@@ -184,6 +220,12 @@ export const BRANCH = declareResource({
     pendingOperationIds: { type: arrayOf(STRING) },
     /** Whether delete is refused. */
     deleteProtection: { type: BOOLEAN, optional: true },
+    /** An anonymized branch's masking rules, as the service reports them. */
+    maskingRules: { type: arrayOf(MASKING_RULE), optional: true },
+    /** An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches. */
+    anonymizationState: { type: STRING, optional: true },
+    /** The service's message about that state. */
+    anonymizationMessage: { type: STRING, optional: true },
   },
 });
 

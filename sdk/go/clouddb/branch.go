@@ -59,6 +59,10 @@ import (
 type Branch struct {
 	pulumi.CustomResourceState
 
+	// The service's message about that state.
+	AnonymizationMessage pulumi.StringPtrOutput `pulumi:"anonymizationMessage"`
+	// An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+	AnonymizationState pulumi.StringPtrOutput `pulumi:"anonymizationState"`
 	// That endpoint's autoscaling maximum, CU; null without one.
 	AutoscalingLimitMaxCu pulumi.Float64PtrOutput `pulumi:"autoscalingLimitMaxCu"`
 	// That endpoint's autoscaling minimum, CU; null without one.
@@ -85,8 +89,10 @@ type Branch struct {
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
 	// That endpoint's host; null without one.
 	Host pulumi.StringPtrOutput `pulumi:"host"`
-	// `parent-data` or `schema-only`, as the API reports it.
+	// `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
 	InitSource pulumi.StringOutput `pulumi:"initSource"`
+	// An anonymized branch's masking rules, as the service reports them.
+	MaskingRules MaskingRuleArrayOutput `pulumi:"maskingRules"`
 	// The branch name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Ids of the operations the create started.
@@ -157,6 +163,8 @@ func (BranchState) ElementType() reflect.Type {
 type branchArgs struct {
 	// An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
 	AdoptExisting *string `pulumi:"adoptExisting"`
+	// With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
+	AnonymizeTrigger *string `pulumi:"anonymizeTrigger"`
 	// Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`.
 	AutoscalingLimitMaxCu *float64 `pulumi:"autoscalingLimitMaxCu"`
 	// Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`.
@@ -167,8 +175,10 @@ type branchArgs struct {
 	Endpoints []BranchEndpointSpec `pulumi:"endpoints"`
 	// When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`.
 	ExpiresAt *string `pulumi:"expiresAt"`
-	// `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+	// `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
 	InitSource *InitSource `pulumi:"initSource"`
+	// With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
+	MaskingRules []MaskingRule `pulumi:"maskingRules"`
 	// Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place.
 	Name *string `pulumi:"name"`
 	// Parent branch id; omit for the project's default branch. Changing it replaces the branch.
@@ -197,6 +207,8 @@ type branchArgs struct {
 type BranchArgs struct {
 	// An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
 	AdoptExisting pulumi.StringPtrInput
+	// With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
+	AnonymizeTrigger pulumi.StringPtrInput
 	// Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`.
 	AutoscalingLimitMaxCu pulumi.Float64PtrInput
 	// Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`.
@@ -207,8 +219,10 @@ type BranchArgs struct {
 	Endpoints BranchEndpointSpecArrayInput
 	// When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`.
 	ExpiresAt pulumi.StringPtrInput
-	// `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+	// `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
 	InitSource InitSourcePtrInput
+	// With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
+	MaskingRules MaskingRuleArrayInput
 	// Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place.
 	Name pulumi.StringPtrInput
 	// Parent branch id; omit for the project's default branch. Changing it replaces the branch.
@@ -320,6 +334,16 @@ func (o BranchOutput) ToBranchOutputWithContext(ctx context.Context) BranchOutpu
 	return o
 }
 
+// The service's message about that state.
+func (o BranchOutput) AnonymizationMessage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.AnonymizationMessage }).(pulumi.StringPtrOutput)
+}
+
+// An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+func (o BranchOutput) AnonymizationState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.AnonymizationState }).(pulumi.StringPtrOutput)
+}
+
 // That endpoint's autoscaling maximum, CU; null without one.
 func (o BranchOutput) AutoscalingLimitMaxCu() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.Float64PtrOutput { return v.AutoscalingLimitMaxCu }).(pulumi.Float64PtrOutput)
@@ -385,9 +409,14 @@ func (o BranchOutput) Host() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.Host }).(pulumi.StringPtrOutput)
 }
 
-// `parent-data` or `schema-only`, as the API reports it.
+// `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
 func (o BranchOutput) InitSource() pulumi.StringOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringOutput { return v.InitSource }).(pulumi.StringOutput)
+}
+
+// An anonymized branch's masking rules, as the service reports them.
+func (o BranchOutput) MaskingRules() MaskingRuleArrayOutput {
+	return o.ApplyT(func(v *Branch) MaskingRuleArrayOutput { return v.MaskingRules }).(MaskingRuleArrayOutput)
 }
 
 // The branch name.

@@ -440,12 +440,13 @@ func (in *endpointTypePtr) ToEndpointTypePtrOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, in).(EndpointTypePtrOutput)
 }
 
-// How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone.
+// How a branch is filled: `parent-data`, its parent's data (the default); `schema-only`, its parent's schema alone; `anonymized`, its parent's data with the columns of `maskingRules` masked.
 type InitSource string
 
 const (
 	InitSource_PARENT_DATA = InitSource("parent-data")
 	InitSource_SCHEMA_ONLY = InitSource("schema-only")
+	InitSourceANONYMIZED   = InitSource("anonymized")
 )
 
 func (InitSource) ElementType() reflect.Type {
@@ -572,6 +573,7 @@ func (o InitSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) p
 //
 //	InitSource_PARENT_DATA
 //	InitSource_SCHEMA_ONLY
+//	InitSourceANONYMIZED
 type InitSourceInput interface {
 	pulumi.Input
 

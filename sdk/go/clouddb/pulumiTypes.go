@@ -890,6 +890,151 @@ func (o MaintenanceWindowPtrOutput) Weekdays() pulumi.IntArrayOutput {
 	}).(pulumi.IntArrayOutput)
 }
 
+// A column an anonymized branch masks: by a masking function, or set to a literal value.
+type MaskingRule struct {
+	// The column masked.
+	ColumnName string `pulumi:"columnName"`
+	// The database holding the table.
+	DatabaseName string `pulumi:"databaseName"`
+	// A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+	MaskingFunction *string `pulumi:"maskingFunction"`
+	// A literal value every row's column is set to. Not with `maskingFunction`.
+	MaskingValue *string `pulumi:"maskingValue"`
+	// The table's schema; default `public`.
+	SchemaName *string `pulumi:"schemaName"`
+	// The table.
+	TableName string `pulumi:"tableName"`
+}
+
+// MaskingRuleInput is an input type that accepts MaskingRuleArgs and MaskingRuleOutput values.
+// You can construct a concrete instance of `MaskingRuleInput` via:
+//
+//	MaskingRuleArgs{...}
+type MaskingRuleInput interface {
+	pulumi.Input
+
+	ToMaskingRuleOutput() MaskingRuleOutput
+	ToMaskingRuleOutputWithContext(context.Context) MaskingRuleOutput
+}
+
+// A column an anonymized branch masks: by a masking function, or set to a literal value.
+type MaskingRuleArgs struct {
+	// The column masked.
+	ColumnName pulumi.StringInput `pulumi:"columnName"`
+	// The database holding the table.
+	DatabaseName pulumi.StringInput `pulumi:"databaseName"`
+	// A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+	MaskingFunction pulumi.StringPtrInput `pulumi:"maskingFunction"`
+	// A literal value every row's column is set to. Not with `maskingFunction`.
+	MaskingValue pulumi.StringPtrInput `pulumi:"maskingValue"`
+	// The table's schema; default `public`.
+	SchemaName pulumi.StringPtrInput `pulumi:"schemaName"`
+	// The table.
+	TableName pulumi.StringInput `pulumi:"tableName"`
+}
+
+func (MaskingRuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MaskingRule)(nil)).Elem()
+}
+
+func (i MaskingRuleArgs) ToMaskingRuleOutput() MaskingRuleOutput {
+	return i.ToMaskingRuleOutputWithContext(context.Background())
+}
+
+func (i MaskingRuleArgs) ToMaskingRuleOutputWithContext(ctx context.Context) MaskingRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MaskingRuleOutput)
+}
+
+// MaskingRuleArrayInput is an input type that accepts MaskingRuleArray and MaskingRuleArrayOutput values.
+// You can construct a concrete instance of `MaskingRuleArrayInput` via:
+//
+//	MaskingRuleArray{ MaskingRuleArgs{...} }
+type MaskingRuleArrayInput interface {
+	pulumi.Input
+
+	ToMaskingRuleArrayOutput() MaskingRuleArrayOutput
+	ToMaskingRuleArrayOutputWithContext(context.Context) MaskingRuleArrayOutput
+}
+
+type MaskingRuleArray []MaskingRuleInput
+
+func (MaskingRuleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MaskingRule)(nil)).Elem()
+}
+
+func (i MaskingRuleArray) ToMaskingRuleArrayOutput() MaskingRuleArrayOutput {
+	return i.ToMaskingRuleArrayOutputWithContext(context.Background())
+}
+
+func (i MaskingRuleArray) ToMaskingRuleArrayOutputWithContext(ctx context.Context) MaskingRuleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MaskingRuleArrayOutput)
+}
+
+// A column an anonymized branch masks: by a masking function, or set to a literal value.
+type MaskingRuleOutput struct{ *pulumi.OutputState }
+
+func (MaskingRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MaskingRule)(nil)).Elem()
+}
+
+func (o MaskingRuleOutput) ToMaskingRuleOutput() MaskingRuleOutput {
+	return o
+}
+
+func (o MaskingRuleOutput) ToMaskingRuleOutputWithContext(ctx context.Context) MaskingRuleOutput {
+	return o
+}
+
+// The column masked.
+func (o MaskingRuleOutput) ColumnName() pulumi.StringOutput {
+	return o.ApplyT(func(v MaskingRule) string { return v.ColumnName }).(pulumi.StringOutput)
+}
+
+// The database holding the table.
+func (o MaskingRuleOutput) DatabaseName() pulumi.StringOutput {
+	return o.ApplyT(func(v MaskingRule) string { return v.DatabaseName }).(pulumi.StringOutput)
+}
+
+// A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+func (o MaskingRuleOutput) MaskingFunction() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MaskingRule) *string { return v.MaskingFunction }).(pulumi.StringPtrOutput)
+}
+
+// A literal value every row's column is set to. Not with `maskingFunction`.
+func (o MaskingRuleOutput) MaskingValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MaskingRule) *string { return v.MaskingValue }).(pulumi.StringPtrOutput)
+}
+
+// The table's schema; default `public`.
+func (o MaskingRuleOutput) SchemaName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v MaskingRule) *string { return v.SchemaName }).(pulumi.StringPtrOutput)
+}
+
+// The table.
+func (o MaskingRuleOutput) TableName() pulumi.StringOutput {
+	return o.ApplyT(func(v MaskingRule) string { return v.TableName }).(pulumi.StringOutput)
+}
+
+type MaskingRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (MaskingRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MaskingRule)(nil)).Elem()
+}
+
+func (o MaskingRuleArrayOutput) ToMaskingRuleArrayOutput() MaskingRuleArrayOutput {
+	return o
+}
+
+func (o MaskingRuleArrayOutput) ToMaskingRuleArrayOutputWithContext(ctx context.Context) MaskingRuleArrayOutput {
+	return o
+}
+
+func (o MaskingRuleArrayOutput) Index(i pulumi.IntInput) MaskingRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) MaskingRule {
+		return vs[0].([]MaskingRule)[vs[1].(int)]
+	}).(MaskingRuleOutput)
+}
+
 // An operation with camelCase fields.
 type OperationSummary struct {
 	// Action, e.g. `create_branch`; the list of actions grows, so any string.
@@ -1615,6 +1760,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsPtrInput)(nil)).Elem(), ComputeSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowInput)(nil)).Elem(), MaintenanceWindowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowPtrInput)(nil)).Elem(), MaintenanceWindowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MaskingRuleInput)(nil)).Elem(), MaskingRuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MaskingRuleArrayInput)(nil)).Elem(), MaskingRuleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaPtrInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
@@ -1631,6 +1778,8 @@ func init() {
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
+	pulumi.RegisterOutputType(MaskingRuleOutput{})
+	pulumi.RegisterOutputType(MaskingRuleArrayOutput{})
 	pulumi.RegisterOutputType(OperationSummaryOutput{})
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaOutput{})

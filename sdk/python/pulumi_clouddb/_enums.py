@@ -49,10 +49,11 @@ class EndpointType(_builtins.str, Enum):
 @pulumi.type_token("clouddb:index:InitSource")
 class InitSource(_builtins.str, Enum):
     """
-    How a branch is filled: `parent-data`, its parent's data (the default), or `schema-only`, its parent's schema alone.
+    How a branch is filled: `parent-data`, its parent's data (the default); `schema-only`, its parent's schema alone; `anonymized`, its parent's data with the columns of `maskingRules` masked.
     """
     PARENT_DATA = "parent-data"
     SCHEMA_ONLY = "schema-only"
+    ANONYMIZED = "anonymized"
 
 
 @pulumi.type_token("clouddb:index:PoolerMode")

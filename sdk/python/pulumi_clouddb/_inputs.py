@@ -26,6 +26,8 @@ __all__ = [
     'ComputeSettingsArgsDict',
     'MaintenanceWindowArgs',
     'MaintenanceWindowArgsDict',
+    'MaskingRuleArgs',
+    'MaskingRuleArgsDict',
     'ProjectQuotaArgs',
     'ProjectQuotaArgsDict',
     'TimeoutsArgs',
@@ -415,6 +417,137 @@ class MaintenanceWindowArgs:
     @weekdays.setter
     def weekdays(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.int]]]):
         pulumi.set(self, "weekdays", value)
+
+
+class MaskingRuleArgsDict(TypedDict):
+    """
+    A column an anonymized branch masks: by a masking function, or set to a literal value.
+    """
+    column_name: pulumi.Input[_builtins.str]
+    """
+    The column masked.
+    """
+    database_name: pulumi.Input[_builtins.str]
+    """
+    The database holding the table.
+    """
+    table_name: pulumi.Input[_builtins.str]
+    """
+    The table.
+    """
+    masking_function: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+    """
+    masking_value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A literal value every row's column is set to. Not with `maskingFunction`.
+    """
+    schema_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The table's schema; default `public`.
+    """
+
+@pulumi.input_type
+class MaskingRuleArgs:
+    def __init__(__self__, *,
+                 column_name: pulumi.Input[_builtins.str],
+                 database_name: pulumi.Input[_builtins.str],
+                 table_name: pulumi.Input[_builtins.str],
+                 masking_function: pulumi.Input[Optional[_builtins.str]] = None,
+                 masking_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 schema_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A column an anonymized branch masks: by a masking function, or set to a literal value.
+
+        :param pulumi.Input[_builtins.str] column_name: The column masked.
+        :param pulumi.Input[_builtins.str] database_name: The database holding the table.
+        :param pulumi.Input[_builtins.str] table_name: The table.
+        :param pulumi.Input[_builtins.str] masking_function: A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+        :param pulumi.Input[_builtins.str] masking_value: A literal value every row's column is set to. Not with `maskingFunction`.
+        :param pulumi.Input[_builtins.str] schema_name: The table's schema; default `public`.
+        """
+        pulumi.set(__self__, "column_name", column_name)
+        pulumi.set(__self__, "database_name", database_name)
+        pulumi.set(__self__, "table_name", table_name)
+        if masking_function is not None:
+            pulumi.set(__self__, "masking_function", masking_function)
+        if masking_value is not None:
+            pulumi.set(__self__, "masking_value", masking_value)
+        if schema_name is not None:
+            pulumi.set(__self__, "schema_name", schema_name)
+
+    @_builtins.property
+    @pulumi.getter(name="columnName")
+    def column_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The column masked.
+        """
+        return pulumi.get(self, "column_name")
+
+    @column_name.setter
+    def column_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "column_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The database holding the table.
+        """
+        return pulumi.get(self, "database_name")
+
+    @database_name.setter
+    def database_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "database_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The table.
+        """
+        return pulumi.get(self, "table_name")
+
+    @table_name.setter
+    def table_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "table_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingFunction")
+    def masking_function(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+        """
+        return pulumi.get(self, "masking_function")
+
+    @masking_function.setter
+    def masking_function(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "masking_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingValue")
+    def masking_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A literal value every row's column is set to. Not with `maskingFunction`.
+        """
+        return pulumi.get(self, "masking_value")
+
+    @masking_value.setter
+    def masking_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "masking_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="schemaName")
+    def schema_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The table's schema; default `public`.
+        """
+        return pulumi.get(self, "schema_name")
+
+    @schema_name.setter
+    def schema_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "schema_name", value)
 
 
 class ProjectQuotaArgsDict(TypedDict):

@@ -24,12 +24,14 @@ class BranchArgs:
     def __init__(__self__, *,
                  project_id: pulumi.Input[_builtins.str],
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  autoscaling_limit_max_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  endpoints: pulumi.Input[Optional[Sequence[pulumi.Input['BranchEndpointSpecArgs']]]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional['InitSource']] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input['MaskingRuleArgs']]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -45,12 +47,14 @@ class BranchArgs:
 
         :param pulumi.Input[_builtins.str] project_id: The project the branch belongs to. Changing it replaces the branch.
         :param pulumi.Input[_builtins.str] adopt_existing: An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] anonymize_trigger: With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
         :param pulumi.Input[_builtins.float] autoscaling_limit_max_cu: Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`.
         :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[Sequence[pulumi.Input['BranchEndpointSpecArgs']]] endpoints: Compute endpoints of the branch: at most one `read_write`, any number of `read_only`. Changing them adds or removes computes on the same branch (its data stays).
         :param pulumi.Input[_builtins.str] expires_at: When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`.
-        :param pulumi.Input['InitSource'] init_source: `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+        :param pulumi.Input['InitSource'] init_source: `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
+        :param pulumi.Input[Sequence[pulumi.Input['MaskingRuleArgs']]] masking_rules: With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
         :param pulumi.Input[_builtins.str] name: Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place.
         :param pulumi.Input[_builtins.str] parent_id: Parent branch id; omit for the project's default branch. Changing it replaces the branch.
         :param pulumi.Input[_builtins.str] parent_lsn: Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch.
@@ -65,6 +69,8 @@ class BranchArgs:
         pulumi.set(__self__, "project_id", project_id)
         if adopt_existing is not None:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
+        if anonymize_trigger is not None:
+            pulumi.set(__self__, "anonymize_trigger", anonymize_trigger)
         if autoscaling_limit_max_cu is not None:
             pulumi.set(__self__, "autoscaling_limit_max_cu", autoscaling_limit_max_cu)
         if autoscaling_limit_min_cu is not None:
@@ -77,6 +83,8 @@ class BranchArgs:
             pulumi.set(__self__, "expires_at", expires_at)
         if init_source is not None:
             pulumi.set(__self__, "init_source", init_source)
+        if masking_rules is not None:
+            pulumi.set(__self__, "masking_rules", masking_rules)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if parent_id is not None:
@@ -121,6 +129,18 @@ class BranchArgs:
     @adopt_existing.setter
     def adopt_existing(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_existing", value)
+
+    @_builtins.property
+    @pulumi.getter(name="anonymizeTrigger")
+    def anonymize_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
+        """
+        return pulumi.get(self, "anonymize_trigger")
+
+    @anonymize_trigger.setter
+    def anonymize_trigger(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "anonymize_trigger", value)
 
     @_builtins.property
     @pulumi.getter(name="autoscalingLimitMaxCu")
@@ -186,13 +206,25 @@ class BranchArgs:
     @pulumi.getter(name="initSource")
     def init_source(self) -> pulumi.Input[Optional['InitSource']]:
         """
-        `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+        `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
         """
         return pulumi.get(self, "init_source")
 
     @init_source.setter
     def init_source(self, value: pulumi.Input[Optional['InitSource']]):
         pulumi.set(self, "init_source", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskingRules")
+    def masking_rules(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['MaskingRuleArgs']]]]:
+        """
+        With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
+        """
+        return pulumi.get(self, "masking_rules")
+
+    @masking_rules.setter
+    def masking_rules(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['MaskingRuleArgs']]]]):
+        pulumi.set(self, "masking_rules", value)
 
     @_builtins.property
     @pulumi.getter
@@ -322,12 +354,14 @@ class Branch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  autoscaling_limit_max_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  endpoints: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BranchEndpointSpecArgs', 'BranchEndpointSpecArgsDict']]]]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional['InitSource']] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MaskingRuleArgs', 'MaskingRuleArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -374,12 +408,14 @@ class Branch(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_existing: An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] anonymize_trigger: With `initSource: "anonymized"`: any string; changing it masks the branch's data again with its rules, in place.
         :param pulumi.Input[_builtins.float] autoscaling_limit_max_cu: Autoscaling maximum of the branch's computes in CU, at least the minimum; a range is at most 8 CU wide and ends at 16 CU. Changes in place. Needs `endpoints`.
         :param pulumi.Input[_builtins.float] autoscaling_limit_min_cu: Autoscaling minimum of the branch's computes in CU: 0.25, 0.5 or a whole number up to 56; changes in place. Needs `endpoints`.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[Sequence[pulumi.Input[Union['BranchEndpointSpecArgs', 'BranchEndpointSpecArgsDict']]]] endpoints: Compute endpoints of the branch: at most one `read_write`, any number of `read_only`. Changing them adds or removes computes on the same branch (its data stays).
         :param pulumi.Input[_builtins.str] expires_at: When the service deletes the branch, RFC 3339 (e.g. `2025-06-09T18:02:16Z`), at most 30 days ahead; changes in place. Not with `ttl`.
-        :param pulumi.Input['InitSource'] init_source: `schema-only`: the parent's schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+        :param pulumi.Input['InitSource'] init_source: `schema-only`: the parent's schema (roles, databases, tables) without its data; `anonymized`: the parent's data with `maskingRules` applied before the create finishes (the branch's own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MaskingRuleArgs', 'MaskingRuleArgsDict']]]] masking_rules: With `initSource: "anonymized"`: the columns masked. Changing them sets the rules and masks the branch's data again, in place.
         :param pulumi.Input[_builtins.str] name: Branch name, unique in the project (1-256 characters). Omit for a generated name; changing it renames in place.
         :param pulumi.Input[_builtins.str] parent_id: Parent branch id; omit for the project's default branch. Changing it replaces the branch.
         :param pulumi.Input[_builtins.str] parent_lsn: Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch.
@@ -445,12 +481,14 @@ class Branch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
+                 anonymize_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  autoscaling_limit_max_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  autoscaling_limit_min_cu: pulumi.Input[Optional[_builtins.float]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  endpoints: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BranchEndpointSpecArgs', 'BranchEndpointSpecArgsDict']]]]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  init_source: pulumi.Input[Optional['InitSource']] = None,
+                 masking_rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MaskingRuleArgs', 'MaskingRuleArgsDict']]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
@@ -472,12 +510,14 @@ class Branch(pulumi.CustomResource):
             __props__ = BranchArgs.__new__(BranchArgs)
 
             __props__.__dict__["adopt_existing"] = adopt_existing
+            __props__.__dict__["anonymize_trigger"] = anonymize_trigger
             __props__.__dict__["autoscaling_limit_max_cu"] = autoscaling_limit_max_cu
             __props__.__dict__["autoscaling_limit_min_cu"] = autoscaling_limit_min_cu
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["endpoints"] = endpoints
             __props__.__dict__["expires_at"] = expires_at
             __props__.__dict__["init_source"] = init_source
+            __props__.__dict__["masking_rules"] = masking_rules
             __props__.__dict__["name"] = name
             __props__.__dict__["parent_id"] = parent_id
             __props__.__dict__["parent_lsn"] = parent_lsn
@@ -491,6 +531,8 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["suspend_timeout_seconds"] = suspend_timeout_seconds
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["ttl"] = ttl
+            __props__.__dict__["anonymization_message"] = None
+            __props__.__dict__["anonymization_state"] = None
             __props__.__dict__["branch_id"] = None
             __props__.__dict__["connection_uri"] = None
             __props__.__dict__["created_at"] = None
@@ -527,6 +569,8 @@ class Branch(pulumi.CustomResource):
 
         __props__ = BranchArgs.__new__(BranchArgs)
 
+        __props__.__dict__["anonymization_message"] = None
+        __props__.__dict__["anonymization_state"] = None
         __props__.__dict__["autoscaling_limit_max_cu"] = None
         __props__.__dict__["autoscaling_limit_min_cu"] = None
         __props__.__dict__["branch_id"] = None
@@ -541,6 +585,7 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["expires_at"] = None
         __props__.__dict__["host"] = None
         __props__.__dict__["init_source"] = None
+        __props__.__dict__["masking_rules"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["operation_ids"] = None
         __props__.__dict__["parent_id"] = None
@@ -551,6 +596,22 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["role_name"] = None
         __props__.__dict__["suspend_timeout_seconds"] = None
         return Branch(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="anonymizationMessage")
+    def anonymization_message(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The service's message about that state.
+        """
+        return pulumi.get(self, "anonymization_message")
+
+    @_builtins.property
+    @pulumi.getter(name="anonymizationState")
+    def anonymization_state(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+        """
+        return pulumi.get(self, "anonymization_state")
 
     @_builtins.property
     @pulumi.getter(name="autoscalingLimitMaxCu")
@@ -660,9 +721,17 @@ class Branch(pulumi.CustomResource):
     @pulumi.getter(name="initSource")
     def init_source(self) -> pulumi.Output[_builtins.str]:
         """
-        `parent-data` or `schema-only`, as the API reports it.
+        `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
         """
         return pulumi.get(self, "init_source")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingRules")
+    def masking_rules(self) -> pulumi.Output[Optional[Sequence['outputs.MaskingRule']]]:
+        """
+        An anonymized branch's masking rules, as the service reports them.
+        """
+        return pulumi.get(self, "masking_rules")
 
     @_builtins.property
     @pulumi.getter

@@ -20,6 +20,7 @@ __all__ = [
     'BranchEndpoint',
     'ComputeSettings',
     'MaintenanceWindow',
+    'MaskingRule',
     'OperationSummary',
     'ProjectQuota',
     'ProjectSummary',
@@ -362,6 +363,114 @@ class MaintenanceWindow(dict):
         The days of the window: 1 (Monday) to 7 (Sunday), each at most once.
         """
         return pulumi.get(self, "weekdays")
+
+
+@pulumi.output_type
+class MaskingRule(dict):
+    """
+    A column an anonymized branch masks: by a masking function, or set to a literal value.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "columnName":
+            suggest = "column_name"
+        elif key == "databaseName":
+            suggest = "database_name"
+        elif key == "tableName":
+            suggest = "table_name"
+        elif key == "maskingFunction":
+            suggest = "masking_function"
+        elif key == "maskingValue":
+            suggest = "masking_value"
+        elif key == "schemaName":
+            suggest = "schema_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in MaskingRule. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        MaskingRule.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        MaskingRule.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 column_name: _builtins.str,
+                 database_name: _builtins.str,
+                 table_name: _builtins.str,
+                 masking_function: Optional[_builtins.str] = None,
+                 masking_value: Optional[_builtins.str] = None,
+                 schema_name: Optional[_builtins.str] = None):
+        """
+        A column an anonymized branch masks: by a masking function, or set to a literal value.
+
+        :param _builtins.str column_name: The column masked.
+        :param _builtins.str database_name: The database holding the table.
+        :param _builtins.str table_name: The table.
+        :param _builtins.str masking_function: A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+        :param _builtins.str masking_value: A literal value every row's column is set to. Not with `maskingFunction`.
+        :param _builtins.str schema_name: The table's schema; default `public`.
+        """
+        pulumi.set(__self__, "column_name", column_name)
+        pulumi.set(__self__, "database_name", database_name)
+        pulumi.set(__self__, "table_name", table_name)
+        if masking_function is not None:
+            pulumi.set(__self__, "masking_function", masking_function)
+        if masking_value is not None:
+            pulumi.set(__self__, "masking_value", masking_value)
+        if schema_name is not None:
+            pulumi.set(__self__, "schema_name", schema_name)
+
+    @_builtins.property
+    @pulumi.getter(name="columnName")
+    def column_name(self) -> _builtins.str:
+        """
+        The column masked.
+        """
+        return pulumi.get(self, "column_name")
+
+    @_builtins.property
+    @pulumi.getter(name="databaseName")
+    def database_name(self) -> _builtins.str:
+        """
+        The database holding the table.
+        """
+        return pulumi.get(self, "database_name")
+
+    @_builtins.property
+    @pulumi.getter(name="tableName")
+    def table_name(self) -> _builtins.str:
+        """
+        The table.
+        """
+        return pulumi.get(self, "table_name")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingFunction")
+    def masking_function(self) -> Optional[_builtins.str]:
+        """
+        A PostgreSQL Anonymizer masking function: `anon.fake_email()`, `anon.fake_first_name()`, `anon.partial(col, 1, '***', 1)`, `anon.random_string(10)`, `NULL`... Not with `maskingValue`.
+        """
+        return pulumi.get(self, "masking_function")
+
+    @_builtins.property
+    @pulumi.getter(name="maskingValue")
+    def masking_value(self) -> Optional[_builtins.str]:
+        """
+        A literal value every row's column is set to. Not with `maskingFunction`.
+        """
+        return pulumi.get(self, "masking_value")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaName")
+    def schema_name(self) -> Optional[_builtins.str]:
+        """
+        The table's schema; default `public`.
+        """
+        return pulumi.get(self, "schema_name")
 
 
 @pulumi.output_type

@@ -10,6 +10,7 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumiclouddb.clouddb.BranchArgs;
 import io.github.pulumiclouddb.clouddb.Utilities;
 import io.github.pulumiclouddb.clouddb.outputs.BranchEndpoint;
+import io.github.pulumiclouddb.clouddb.outputs.MaskingRule;
 import java.lang.Boolean;
 import java.lang.Double;
 import java.lang.Integer;
@@ -63,6 +64,34 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="clouddb:index:Branch")
 public class Branch extends com.pulumi.resources.CustomResource {
+    /**
+     * The service&#39;s message about that state.
+     * 
+     */
+    @Export(name="anonymizationMessage", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> anonymizationMessage;
+
+    /**
+     * @return The service&#39;s message about that state.
+     * 
+     */
+    public Output<Optional<String>> anonymizationMessage() {
+        return Codegen.optional(this.anonymizationMessage);
+    }
+    /**
+     * An anonymized branch&#39;s anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+     * 
+     */
+    @Export(name="anonymizationState", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> anonymizationState;
+
+    /**
+     * @return An anonymized branch&#39;s anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches.
+     * 
+     */
+    public Output<Optional<String>> anonymizationState() {
+        return Codegen.optional(this.anonymizationState);
+    }
     /**
      * That endpoint&#39;s autoscaling maximum, CU; null without one.
      * 
@@ -246,18 +275,32 @@ public class Branch extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.host);
     }
     /**
-     * `parent-data` or `schema-only`, as the API reports it.
+     * `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
      * 
      */
     @Export(name="initSource", refs={String.class}, tree="[0]")
     private Output<String> initSource;
 
     /**
-     * @return `parent-data` or `schema-only`, as the API reports it.
+     * @return `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
      * 
      */
     public Output<String> initSource() {
         return this.initSource;
+    }
+    /**
+     * An anonymized branch&#39;s masking rules, as the service reports them.
+     * 
+     */
+    @Export(name="maskingRules", refs={List.class,MaskingRule.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<MaskingRule>> maskingRules;
+
+    /**
+     * @return An anonymized branch&#39;s masking rules, as the service reports them.
+     * 
+     */
+    public Output<Optional<List<MaskingRule>>> maskingRules() {
+        return Codegen.optional(this.maskingRules);
     }
     /**
      * The branch name.

@@ -10,6 +10,7 @@ import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumiclouddb.clouddb.enums.InitSource;
 import io.github.pulumiclouddb.clouddb.inputs.BranchEndpointSpecArgs;
 import io.github.pulumiclouddb.clouddb.inputs.BranchRestoreArgs;
+import io.github.pulumiclouddb.clouddb.inputs.MaskingRuleArgs;
 import io.github.pulumiclouddb.clouddb.inputs.TimeoutsArgs;
 import java.lang.Boolean;
 import java.lang.Double;
@@ -38,6 +39,21 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> adoptExisting() {
         return Optional.ofNullable(this.adoptExisting);
+    }
+
+    /**
+     * With `initSource: &#34;anonymized&#34;`: any string; changing it masks the branch&#39;s data again with its rules, in place.
+     * 
+     */
+    @Import(name="anonymizeTrigger")
+    private @Nullable Output<String> anonymizeTrigger;
+
+    /**
+     * @return With `initSource: &#34;anonymized&#34;`: any string; changing it masks the branch&#39;s data again with its rules, in place.
+     * 
+     */
+    public Optional<Output<String>> anonymizeTrigger() {
+        return Optional.ofNullable(this.anonymizeTrigger);
     }
 
     /**
@@ -116,18 +132,33 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+     * `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; `anonymized`: the parent&#39;s data with `maskingRules` applied before the create finishes (the branch&#39;s own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
      * 
      */
     @Import(name="initSource")
     private @Nullable Output<InitSource> initSource;
 
     /**
-     * @return `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+     * @return `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; `anonymized`: the parent&#39;s data with `maskingRules` applied before the create finishes (the branch&#39;s own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
      * 
      */
     public Optional<Output<InitSource>> initSource() {
         return Optional.ofNullable(this.initSource);
+    }
+
+    /**
+     * With `initSource: &#34;anonymized&#34;`: the columns masked. Changing them sets the rules and masks the branch&#39;s data again, in place.
+     * 
+     */
+    @Import(name="maskingRules")
+    private @Nullable Output<List<MaskingRuleArgs>> maskingRules;
+
+    /**
+     * @return With `initSource: &#34;anonymized&#34;`: the columns masked. Changing them sets the rules and masks the branch&#39;s data again, in place.
+     * 
+     */
+    public Optional<Output<List<MaskingRuleArgs>>> maskingRules() {
+        return Optional.ofNullable(this.maskingRules);
     }
 
     /**
@@ -299,12 +330,14 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
 
     private BranchArgs(BranchArgs $) {
         this.adoptExisting = $.adoptExisting;
+        this.anonymizeTrigger = $.anonymizeTrigger;
         this.autoscalingLimitMaxCu = $.autoscalingLimitMaxCu;
         this.autoscalingLimitMinCu = $.autoscalingLimitMinCu;
         this.deleteProtection = $.deleteProtection;
         this.endpoints = $.endpoints;
         this.expiresAt = $.expiresAt;
         this.initSource = $.initSource;
+        this.maskingRules = $.maskingRules;
         this.name = $.name;
         this.parentId = $.parentId;
         this.parentLsn = $.parentLsn;
@@ -355,6 +388,27 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder adoptExisting(String adoptExisting) {
             return adoptExisting(Output.of(adoptExisting));
+        }
+
+        /**
+         * @param anonymizeTrigger With `initSource: &#34;anonymized&#34;`: any string; changing it masks the branch&#39;s data again with its rules, in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder anonymizeTrigger(@Nullable Output<String> anonymizeTrigger) {
+            $.anonymizeTrigger = anonymizeTrigger;
+            return this;
+        }
+
+        /**
+         * @param anonymizeTrigger With `initSource: &#34;anonymized&#34;`: any string; changing it masks the branch&#39;s data again with its rules, in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder anonymizeTrigger(String anonymizeTrigger) {
+            return anonymizeTrigger(Output.of(anonymizeTrigger));
         }
 
         /**
@@ -473,7 +527,7 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param initSource `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+         * @param initSource `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; `anonymized`: the parent&#39;s data with `maskingRules` applied before the create finishes (the branch&#39;s own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
          * 
          * @return builder
          * 
@@ -484,13 +538,44 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param initSource `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; default `parent-data`. Changing it replaces the branch.
+         * @param initSource `schema-only`: the parent&#39;s schema (roles, databases, tables) without its data; `anonymized`: the parent&#39;s data with `maskingRules` applied before the create finishes (the branch&#39;s own copy: the parent keeps its data); default `parent-data`. Changing it replaces the branch.
          * 
          * @return builder
          * 
          */
         public Builder initSource(InitSource initSource) {
             return initSource(Output.of(initSource));
+        }
+
+        /**
+         * @param maskingRules With `initSource: &#34;anonymized&#34;`: the columns masked. Changing them sets the rules and masks the branch&#39;s data again, in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maskingRules(@Nullable Output<List<MaskingRuleArgs>> maskingRules) {
+            $.maskingRules = maskingRules;
+            return this;
+        }
+
+        /**
+         * @param maskingRules With `initSource: &#34;anonymized&#34;`: the columns masked. Changing them sets the rules and masks the branch&#39;s data again, in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maskingRules(List<MaskingRuleArgs> maskingRules) {
+            return maskingRules(Output.of(maskingRules));
+        }
+
+        /**
+         * @param maskingRules With `initSource: &#34;anonymized&#34;`: the columns masked. Changing them sets the rules and masks the branch&#39;s data again, in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maskingRules(MaskingRuleArgs... maskingRules) {
+            return maskingRules(List.of(maskingRules));
         }
 
         /**

@@ -9,13 +9,14 @@ import java.util.Objects;
 import java.util.StringJoiner;
 
     /**
-     * How a branch is filled: `parent-data`, its parent&#39;s data (the default), or `schema-only`, its parent&#39;s schema alone.
+     * How a branch is filled: `parent-data`, its parent&#39;s data (the default); `schema-only`, its parent&#39;s schema alone; `anonymized`, its parent&#39;s data with the columns of `maskingRules` masked.
      * 
      */
     @EnumType
     public enum InitSource {
         Parentdata("parent-data"),
-        Schemaonly("schema-only");
+        Schemaonly("schema-only"),
+        Anonymized("anonymized");
 
         private final String value;
 

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import sinon from "sinon";
+import { DEMO } from "../../emulator";
+import type { PartialFailure } from "../../provider/resources/errors";
+import type { BranchInputs, BranchOutputs, MaskingRule } from "../../provider/resources/public/branch";
+import { branchProvider } from "../../provider/resources/public/branch";
+import { branchSteps, PROVIDER_TEXT, useEmulator } from "./support";
+
+// A preview environment with production's data and none of its personal data: an anonymized
+// Branch, against the emulator. Its rules are the service's; its data is masked before the create
+// (or an update that changes the rules) ends, so no program gets a connection to it unmasked.
+
+const PROJECT = DEMO.projectId;
+const EMAIL: MaskingRule = {
+  databaseName: "neondb",
+  tableName: "users",
+  columnName: "email",
+  maskingFunction: "anon.fake_email()",
+};
+const NAME: MaskingRule = {
+  databaseName: "neondb",
+  schemaName: "public",
+  tableName: "users",
+  columnName: "name",
+  maskingValue: "someone",
+};
+
+function inputs(values: Partial<BranchInputs> = {}): BranchInputs {
+  return {
+    projectId: PROJECT,
+    initSource: "anonymized",
+    ...values,
+    __provider: PROVIDER_TEXT,
+  } as BranchInputs;
+}
+
+describe("an anonymized Branch, against the emulator", () => {
+  const harness = useEmulator();
+  afterEach(() => sinon.restore());
+
+  const writes = () => harness.writes().filter((line) => !line.includes("/operations"));
+  const stored = (id: string) => harness.emulator.control.dumpState().branches.find((b) => b.id === id);
+
+  const { create, update } = branchSteps(inputs);
+
+  it("is made through the anonymized-branch route with its rules, and hands out connection strings once its data is masked", async () => {
+    harness.emulator.control.clearRequests();
+    const { id, outs } = await create({
+      name: "pr-masked",
+      endpoints: [{ type: "read_write" }],
+      maskingRules: [EMAIL],
+    });
+    assert.deepEqual(writes(), [`POST /projects/${PROJECT}/branch_anonymized`]);
+    assert.equal(outs.anonymizationState, "anonymized");
+    assert.deepEqual(outs.maskingRules, [{ ...EMAIL, schemaName: "public" }]);
+    assert.match(outs.connectionUri, /^postgresql:\/\//);
+    assert.deepEqual(
+      stored(id)?.anonymization?.masking_rules.map((r) => [r.table_name, r.column_name, r.masking_function]),
+      [["users", "email", "anon.fake_email()"]],
+    );
+    // The API reports the branch's source as its parent's data: the declared source stays, no replacement.
+    const read = (await branchProvider.read!(id, outs)).props as BranchOutputs;
+    const again = inputs({ name: "pr-masked", endpoints: [{ type: "read_write" }], maskingRules: [EMAIL] });
+    assert.deepEqual(await branchProvider.diff!(id, read, again), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("sets changed rules and masks the data again in place; a new anonymizeTrigger masks again with the same rules", async () => {
+    const { id, outs } = await create({ name: "pr-rules", maskingRules: [EMAIL] });
+    harness.emulator.control.clearRequests();
+    const changed = await update(id, outs, { name: "pr-rules", maskingRules: [EMAIL, NAME] });
+    const rules = `/projects/${PROJECT}/branches/${id}`;
+    assert.deepEqual(writes(), [`PATCH ${rules}/masking_rules`, `POST ${rules}/anonymize`]);
+    assert.equal(changed.anonymizationState, "anonymized");
+    assert.deepEqual(changed.maskingRules, [{ ...EMAIL, schemaName: "public" }, NAME]);
+
+    harness.emulator.control.clearRequests();
+    await update(id, changed, { name: "pr-rules", maskingRules: [EMAIL, NAME] });
+    assert.deepEqual(writes(), [], "the same rules mask nothing again");
+    const triggered = await update(id, changed, {
+      name: "pr-rules",
+      maskingRules: [EMAIL, NAME],
+      anonymizeTrigger: "2",
+    });
+    assert.deepEqual(writes(), [`POST ${rules}/anonymize`]);
+    assert.equal(triggered.anonymizeTrigger, "2");
+  });
+
+  it("records a branch whose anonymization fails without connection strings, naming the rule; the next up with the rule fixed masks it", async () => {
+    const bad = { ...EMAIL, maskingFunction: "anon.fake_emial()" };
+    const err = (await branchProvider.create(inputs({ name: "pr-typo", maskingRules: [bad] })).then(
+      () => assert.fail("expected the create to fail"),
+      (e: unknown) => e,
+    )) as PartialFailure;
+    assert.match(err.id, /^br-/);
+    assert.equal(err.reasons.length, 1);
+    assert.match(err.reasons[0] ?? "", /anonymization of branch .* ended in error: .*anon\.fake_emial\(\)/);
+    assert.match(err.reasons[0] ?? "", /recorded in the state without connection strings/);
+    const recorded = err.properties as unknown as BranchOutputs;
+    assert.equal(recorded.anonymizationState, "error");
+    assert.equal(recorded.connectionUri, "");
+
+    const id = err.id;
+    const fixed = inputs({ name: "pr-typo", maskingRules: [EMAIL] });
+    const diff = await branchProvider.diff!(id, recorded, fixed);
+    assert.equal(diff.changes, true);
+    assert.deepEqual(diff.replaces, []);
+    const outs = (await branchProvider.update!(id, recorded, fixed)).outs as BranchOutputs;
+    assert.equal(outs.anonymizationState, "anonymized");
+  });
+
+  it("imports an anonymized branch with its rules, as anonymized", async () => {
+    const { id, outs } = await create({ name: "pr-import", maskingRules: [NAME] });
+    // `pulumi import` reads with no state, by the import id.
+    const read = await branchProvider.read!(`${PROJECT}/${id}`, undefined as unknown as BranchOutputs);
+    assert.equal(read.id, id);
+    const props = read.props as BranchOutputs;
+    assert.equal(props.anonymizationState, outs.anonymizationState);
+    assert.deepEqual(read.inputs?.["initSource"], "anonymized");
+    assert.deepEqual(read.inputs?.["maskingRules"], [NAME]);
+  });
+
+  it("refuses at check rules on a branch that is not anonymized, and a rule with both a function and a value", async () => {
+    const check = (values: Partial<BranchInputs>) =>
+      branchProvider.check!({} as BranchInputs, inputs(values));
+    const plain = await check({ initSource: "parent-data", maskingRules: [EMAIL] });
+    assert.match(
+      plain.failures?.[0]?.reason ?? "",
+      /maskingRules is for an anonymized branch: set initSource: "anonymized"/,
+    );
+    const both = await check({ maskingRules: [{ ...EMAIL, maskingValue: "x" }] });
+    assert.match(both.failures?.[0]?.reason ?? "", /exactly one of maskingFunction .* or maskingValue/);
+  });
+});
