@@ -28,6 +28,8 @@ export type {
   BranchRestore,
   BranchTimeouts,
   EndpointType,
+  InitSource,
+  MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";

@@ -2,7 +2,8 @@
 
 One stack per pull request (see README.md next to this file):
   - a branch of the project's default branch with its databases and their schema, none of their
-    rows, and an expiry, so a forgotten preview deletes itself,
+    rows (or, with `data: anonymized`, their rows with the columns of `maskingRules` masked; with
+    `data: full`, their rows as they are), and an expiry, so a forgotten preview deletes itself,
   - a role of the app's own on it, its name generated (a run cancelled during any create is
     finished by the next `pulumi up`, with no step), made before the branch's compute: a role made
     on a branch that has one starts an operation on it (see docs/api-rules.md), one made before
@@ -19,12 +20,35 @@ pull_request = config.require("pullRequest")
 expires_in_days = config.get_int("expiresInDays") or 7
 # The default branch's database the app uses: the branch holds a copy of its schema.
 database_name = config.get("databaseName") or "neondb"
+# What the preview's data is: schema-only (no rows), anonymized or full (the default branch's rows).
+data = config.get("data") or "schema-only"
+init_sources = {"schema-only": "schema-only", "anonymized": "anonymized", "full": "parent-data"}
+if data not in init_sources:
+    raise ValueError(f"data is schema-only, anonymized or full, not {data}")
+# With data: anonymized, the columns masked, e.g. (Pulumi.<stack>.yaml)
+#   maskingRules: [{databaseName: neondb, tableName: users, columnName: email, maskingFunction: "anon.fake_email()"}]
+masking_rules = config.get_object("maskingRules") or []
 
 branch = clouddb.Branch(
     "preview",
     project_id=project_id,
     name=f"preview/pr-{pull_request}",
-    init_source="schema-only",
+    init_source=init_sources[data],
+    masking_rules=(
+        [
+            clouddb.MaskingRuleArgs(
+                database_name=rule["databaseName"],
+                schema_name=rule.get("schemaName"),
+                table_name=rule["tableName"],
+                column_name=rule["columnName"],
+                masking_function=rule.get("maskingFunction"),
+                masking_value=rule.get("maskingValue"),
+            )
+            for rule in masking_rules
+        ]
+        if data == "anonymized"
+        else None
+    ),
     ttl=f"{expires_in_days}d",
     # No endpoints here: the compute is the Endpoint below, made once the role exists.
 )

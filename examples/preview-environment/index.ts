@@ -1,7 +1,8 @@
 // A preview environment: the database one pull request's app runs against. One stack per pull
 // request (the workflow next to this file names it `pr-<number>`):
 //   - a branch of the project's default branch with its databases and their schema, none of their
-//     rows,
+//     rows; or, with `data: anonymized`, their rows with the columns of `maskingRules` masked
+//     (production's data without its personal data); or, with `data: full`, their rows as they are,
 //   - an expiry, so a forgotten preview deletes itself,
 //   - a role of the app's own on it, made before the branch's compute: a role made on a branch
 //     that has one starts an operation on it (see docs/api-rules.md), one made before starts none,
@@ -19,11 +20,24 @@ const pullRequest = config.require("pullRequest");
 const expiresInDays = config.getNumber("expiresInDays") ?? 7;
 // The default branch's database the app uses: the branch holds a copy of its schema.
 const databaseName = config.get("databaseName") ?? "neondb";
+// What the preview's data is: `schema-only` (no rows), `anonymized` or `full` (the default branch's rows).
+const data = config.get("data") ?? "schema-only";
+const initSources: Record<string, clouddb.InitSource> = {
+  "schema-only": "schema-only",
+  anonymized: "anonymized",
+  full: "parent-data",
+};
+const initSource = initSources[data];
+if (initSource === undefined) throw new Error(`data is schema-only, anonymized or full, not ${data}`);
+// With `data: anonymized`, the columns masked, e.g. (Pulumi.<stack>.yaml)
+//   maskingRules: [{ databaseName: neondb, tableName: users, columnName: email, maskingFunction: "anon.fake_email()" }]
+const maskingRules = config.getObject<clouddb.MaskingRule[]>("maskingRules");
 
 const branch = new clouddb.Branch("preview", {
   projectId,
   name: `preview/pr-${pullRequest}`,
-  initSource: "schema-only",
+  initSource,
+  ...(initSource === "anonymized" ? { maskingRules: maskingRules ?? [] } : {}),
   ttl: `${expiresInDays}d`,
   // No endpoints here: the compute is the Endpoint below, made once the role exists.
 });

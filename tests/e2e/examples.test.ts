@@ -342,4 +342,40 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
     const [kept] = await query<{ n: number }>(production, "SELECT count(*)::int AS n FROM items");
     assert.equal(kept?.n, 3, "production keeps its own rows");
   });
+
+  it("with data: anonymized, DATABASE_URL reads production's rows with the emails its masking rule names masked", async () => {
+    const production = await createClient({
+      apiKey: DEMO.personalKey,
+      apiUrl: emulator.url,
+    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    await query(
+      production,
+      "CREATE TABLE people (id serial PRIMARY KEY, email text, team text)",
+      "INSERT INTO people (email, team) VALUES ('ada@corp.example', 'core'), ('grace@corp.example', 'db')",
+    );
+    const rule = {
+      databaseName: "neondb",
+      tableName: "people",
+      columnName: "email",
+      maskingFunction: "anon.fake_email()",
+    };
+    e2e = await exampleStack(emulator, "12", { data: "anonymized", maskingRules: JSON.stringify([rule]) });
+    await e2e.stack.up(collect(e2e.output));
+    const url = String((await e2e.stack.outputs()).DATABASE_URL?.value);
+    const rows = await query<{ email: string; team: string }>(
+      url,
+      "SELECT email, team FROM people ORDER BY id",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.team),
+      ["core", "db"],
+      "production's rows, the columns no rule names as they are",
+    );
+    for (const { email } of rows) {
+      assert.match(email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      assert.ok(!["ada@corp.example", "grace@corp.example"].includes(email), `${email} is masked`);
+    }
+    const [kept] = await query<{ email: string }>(production, "SELECT email FROM people ORDER BY id LIMIT 1");
+    assert.equal(kept?.email, "ada@corp.example", "production keeps its data");
+  });
 });
