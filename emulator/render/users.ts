@@ -1,10 +1,11 @@
-import type { CurrentUserInfoResponse, MemberWithUser, Organization } from "@neon/sdk/raw";
-import { isoSeconds, stableUuid } from "../ids";
-import type { OrgRecord, UserRecord } from "../records";
+import type { CurrentUserInfoResponse, Invitation, MemberWithUser, Organization } from "@neon/sdk/raw";
+import { joinedAt, memberId } from "../families/organizations";
+import { isoSeconds } from "../ids";
+import type { InvitationRecord, OrgRecord, UserRecord } from "../records";
 import type { Store } from "../state";
 
-// The caller and their organizations as the API shows them: `GET /users/me`, organizations and
-// their members.
+// The caller and their organizations as the API shows them: `GET /users/me`, organizations, their
+// members and their invitations.
 
 /** `GET /users/me`. */
 export function renderCurrentUser(u: UserRecord): CurrentUserInfoResponse {
@@ -43,12 +44,24 @@ export function renderMember(o: OrgRecord, userId: string, store: Store): Member
   const user = store.users.get(userId);
   return {
     member: {
-      id: stableUuid(`${o.id}:${userId}`),
+      id: memberId(o, userId),
       user_id: userId,
       org_id: o.id,
       role: o.members[userId] ?? "member",
-      joined_at: isoSeconds(o.created_at_ms),
+      joined_at: isoSeconds(joinedAt(o, userId)),
     },
     user: { email: user?.email ?? "" },
+  };
+}
+
+/** An invitation to the organization. */
+export function renderInvitation(o: OrgRecord, i: InvitationRecord): Invitation {
+  return {
+    id: i.id,
+    email: i.email,
+    org_id: o.id,
+    invited_by: i.invited_by,
+    role: i.role,
+    invited_at: isoSeconds(i.invited_at_ms),
   };
 }
