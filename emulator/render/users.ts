@@ -1,11 +1,9 @@
-import type { CurrentUserInfoResponse, Invitation, MemberWithUser, Organization } from "@neon/sdk/raw";
-import { joinedAt, memberId } from "../families/organizations";
+import type { CurrentUserInfoResponse, Organization } from "@neon/sdk/raw";
 import { isoSeconds } from "../ids";
-import type { InvitationRecord, OrgRecord, UserRecord } from "../records";
-import type { Store } from "../state";
+import type { OrgRecord, UserRecord } from "../records";
 
-// The caller and their organizations as the API shows them: `GET /users/me`, organizations, their
-// members and their invitations.
+// The caller and their organizations as the API shows them: `GET /users/me` and organizations
+// (their members and invitations are in organizations.ts).
 
 /** `GET /users/me`. */
 export function renderCurrentUser(u: UserRecord): CurrentUserInfoResponse {
@@ -36,32 +34,5 @@ export function renderOrg(o: OrgRecord): Organization {
     created_at: isoSeconds(o.created_at_ms),
     updated_at: isoSeconds(o.created_at_ms),
     managed_by: "console",
-  };
-}
-
-/** A member of an organization with the user's details. */
-export function renderMember(o: OrgRecord, userId: string, store: Store): MemberWithUser {
-  const user = store.users.get(userId);
-  return {
-    member: {
-      id: memberId(o, userId),
-      user_id: userId,
-      org_id: o.id,
-      role: o.members[userId] ?? "member",
-      joined_at: isoSeconds(joinedAt(o, userId)),
-    },
-    user: { email: user?.email ?? "" },
-  };
-}
-
-/** An invitation to the organization. */
-export function renderInvitation(o: OrgRecord, i: InvitationRecord): Invitation {
-  return {
-    id: i.id,
-    email: i.email,
-    org_id: o.id,
-    invited_by: i.invited_by,
-    role: i.role,
-    invited_at: isoSeconds(i.invited_at_ms),
   };
 }

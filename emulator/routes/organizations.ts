@@ -15,7 +15,7 @@ import {
 } from "../families/organizations";
 import type { Requests } from "../openapi/requests.gen";
 import type { OrgRecord } from "../records";
-import { renderInvitation, renderMember } from "../render/users";
+import { renderInvitation, renderMember, renderSpendingLimit } from "../render/organizations";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
@@ -114,13 +114,13 @@ export function organizationRoutes(app: FastifyInstance, ctx: EmulatorContext): 
 
   route(app, "GET /organizations/{org_id}/billing/spending_limit", async (request) => {
     const org = checkReadOrg(store, principalOf(request), request.params.org_id);
-    return { spending_limit_cents: org.spending_limit_cents ?? null };
+    return renderSpendingLimit(org);
   });
 
   route(app, "PUT /organizations/{org_id}/billing/spending_limit", async (request) => {
     const org = checkOrgAdmin(store, principalOf(request), request.params.org_id, "set the spending limit");
     setSpendingLimit(ctx, org, request.body.spending_limit_cents);
-    return { spending_limit_cents: request.body.spending_limit_cents };
+    return renderSpendingLimit(org);
   });
 
   route(app, "DELETE /organizations/{org_id}/billing/spending_limit", async (request) => {
