@@ -40,6 +40,15 @@ export type {
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
 export type {
+  OrganizationSpendingLimitArgs,
+  OrganizationSpendingLimitInputs,
+  OrganizationSpendingLimitOutputs,
+} from "./resources/public/organizationSpendingLimit";
+export {
+  OrganizationSpendingLimit,
+  organizationSpendingLimitProvider,
+} from "./resources/public/organizationSpendingLimit";
+export type {
   DefaultEndpointSettings,
   ProjectArgs,
   ProjectInputs,

@@ -11,6 +11,7 @@ import {
   branchProvider,
   databaseProvider,
   endpointProvider,
+  organizationSpendingLimitProvider,
   projectPermissionProvider,
   projectProvider,
   projectVpcEndpointProvider,
@@ -37,7 +38,8 @@ export type Kind =
   | "ApiKey"
   | "ProjectPermission"
   | "VpcEndpoint"
-  | "ProjectVpcEndpoint";
+  | "ProjectVpcEndpoint"
+  | "OrganizationSpendingLimit";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -51,6 +53,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   ProjectPermission: projectPermissionProvider as unknown as Provider,
   VpcEndpoint: vpcEndpointProvider as unknown as Provider,
   ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
+  OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -93,7 +96,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
- * the project's organization, and the project restricted to it.
+ * the project's organization, and the project restricted to it; the organization's spending limit.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -193,6 +196,12 @@ export const PROGRAM: readonly Spec[] = [
       vpcEndpointId: o("vpce").vpcEndpointId,
       label: "fuzz",
     }),
+  },
+  {
+    name: "limit",
+    kind: "OrganizationSpendingLimit",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, spendingLimitCents: 50_000 }),
   },
 ];
 

@@ -69,6 +69,7 @@ export const OUTSIDE = [
   "revoke-key",
   "delete-snapshot",
   "revoke-permission",
+  "clear-spending-limit",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -156,6 +157,8 @@ interface Ids {
   vpcEndpoints: Set<string>;
   /** Projects' VPC restrictions, as `<project>/<endpoint>` (the resource's id). */
   restrictions: Set<string>;
+  /** Organizations with a spending limit set, by id (the resource's id). */
+  spendingLimits: Set<string>;
 }
 
 /** One emulator for a batch of sequences. */
@@ -455,6 +458,9 @@ class Sequence {
             : (p.vpc_restrictions ?? []).map((r) => `${p.id}/${r.vpc_endpoint_id}`),
         ),
       ),
+      spendingLimits: new Set(
+        s.organizations.filter((o) => o.spending_limit_cents !== undefined).map((o) => o.id),
+      ),
     };
   }
 
@@ -550,6 +556,12 @@ class Sequence {
       if (key === undefined) return "no key";
       await this.api("DELETE", `/api_keys/${key.id}`);
       return `revoked key ${key.id}`;
+    }
+    if (action === "clear-spending-limit") {
+      const org = s.organizations.find((o) => o.id === FUZZ_ORG);
+      if (org?.spending_limit_cents === undefined) return "no spending limit";
+      await this.api("DELETE", `/organizations/${FUZZ_ORG}/billing/spending_limit`);
+      return `cleared the spending limit of ${FUZZ_ORG}`;
     }
     if (projectId === undefined) return "no project";
     if (action === "revoke-permission") {
@@ -707,7 +719,8 @@ class Sequence {
         before.projects.has(made.id) ||
         before.grants.has(made.id) ||
         before.vpcEndpoints.has(made.id) ||
-        before.restrictions.has(made.id);
+        before.restrictions.has(made.id) ||
+        before.spendingLimits.has(made.id);
       if (!existed) continue;
       if (!this.madeByStack.has(made.id) && !this.carriesOwn(s, made.id)) {
         this.fail(
@@ -862,6 +875,13 @@ class Sequence {
         };
         return live[entry.kind].has(entry.id) ? undefined : `no ${entry.kind} ${entry.id} is live`;
       }
+      case "OrganizationSpendingLimit": {
+        const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;
+        if (cents === undefined) return "the organization has no spending limit";
+        return cents === outs.spendingLimitCents
+          ? undefined
+          : `the limit is ${cents} cents, the state says ${String(outs.spendingLimitCents)}`;
+      }
     }
   }
 
@@ -904,6 +924,7 @@ class Sequence {
     for (const id of ids.grants) if (mine(id)) orphans.push(`project permission ${id}`);
     for (const id of ids.vpcEndpoints) if (mine(id)) orphans.push(`VPC endpoint ${id}`);
     for (const id of ids.restrictions) if (mine(id)) orphans.push(`VPC restriction ${id}`);
+    for (const id of ids.spendingLimits) if (mine(id)) orphans.push(`spending limit of organization ${id}`);
     if (keepState) {
       const named = new Set(
         [...this.stack.state.values()].map((e) => `${String(e.outs.branchId)}/${String(e.outs.name)}`),
