@@ -40,6 +40,12 @@ export type {
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
 export type {
+  OrganizationMemberArgs,
+  OrganizationMemberInputs,
+  OrganizationMemberOutputs,
+} from "./resources/public/organizationMember";
+export { OrganizationMember, organizationMemberProvider } from "./resources/public/organizationMember";
+export type {
   OrganizationSpendingLimitArgs,
   OrganizationSpendingLimitInputs,
   OrganizationSpendingLimitOutputs,

@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
+import { isResourceError } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import {
+  type OrganizationMemberInputs,
+  type OrganizationMemberOutputs,
+  organizationMemberProvider,
+} from "../../provider/resources/public/organizationMember";
 import {
   type OrganizationSpendingLimitInputs,
   type OrganizationSpendingLimitOutputs,
@@ -11,8 +17,9 @@ import {
 import { PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
 
 // An organization's governance against the emulator (docs/api-rules.md §16): its spending limit set,
-// changed in place and cleared; refresh and import; and the preview refusing a key that may read
-// the organization but not govern it.
+// changed in place and cleared; a member's membership taken, its role changed in place and the
+// member removed; refresh and import; and the preview refusing a key that may read the organization
+// but not govern it.
 
 const ORG = DEMO.orgId;
 
@@ -184,6 +191,178 @@ describe("organization governance providers against the emulator", () => {
         (await organizationSpendingLimitProvider.check!({} as OrganizationSpendingLimitInputs, limit()))
           .failures,
         undefined,
+      );
+    });
+  });
+
+  describe("OrganizationMember", () => {
+    const member = (values: Partial<OrganizationMemberInputs> = {}): OrganizationMemberInputs =>
+      ({
+        orgId: ORG,
+        email: "casey@example.com",
+        role: "member",
+        ...values,
+        __provider: PROVIDER_TEXT,
+      }) as OrganizationMemberInputs;
+    const roleOf = (userId: string) => org()?.members[userId];
+    /** Brings casey back after a test removed them, as an admin would: by invitation. */
+    const reinvite = () =>
+      outside("POST", `/organizations/${ORG}/invitations`, {
+        invitations: [{ email: "casey@example.com", role: "member" }],
+      });
+
+    it("takes a member's membership by email, changes the role in place with one PATCH, and removes the member on delete", async () => {
+      const said = await lines(() => organizationMemberProvider.create(member()));
+      assert.match(
+        said[0] ?? "",
+        new RegExp(
+          `^casey@example.com has been a member of organization ${ORG} since \\S+: this resource takes the membership and removes the member when it is destroyed$`,
+        ),
+      );
+      const made = await organizationMemberProvider.create(member());
+      assert.equal(made.outs?.userId, DEMO.memberUserId);
+      assert.equal(made.outs?.role, "member");
+      assert.deepEqual(harness.writes(), [], "a member with the declared role is taken as it is");
+
+      const olds = made.outs as OrganizationMemberOutputs;
+      const diff = await organizationMemberProvider.diff!(made.id, olds, member({ role: "admin" }));
+      assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+      const same = await organizationMemberProvider.diff!(
+        made.id,
+        olds,
+        member({ email: "CASEY@example.com" }),
+      );
+      assert.equal(same.changes, false, "emails compare without regard to case");
+      const updated = await organizationMemberProvider.update!(made.id, olds, member({ role: "admin" }));
+      assert.equal(updated.outs?.role, "admin");
+      assert.equal(roleOf(DEMO.memberUserId), "admin");
+      assert.deepEqual(harness.writes(), [`PATCH /organizations/${ORG}/members/${made.id}`]);
+
+      await outside("PATCH", `/organizations/${ORG}/members/${made.id}`, { role: "member" });
+      const refreshed = await organizationMemberProvider.read!(
+        made.id,
+        updated.outs as OrganizationMemberOutputs,
+      );
+      assert.equal(refreshed.props?.role, "member", "refresh reads a role changed elsewhere");
+
+      await organizationMemberProvider.delete!(made.id, refreshed.props as OrganizationMemberOutputs);
+      assert.equal(roleOf(DEMO.memberUserId), undefined);
+      const gone = await organizationMemberProvider.read!(
+        made.id,
+        refreshed.props as OrganizationMemberOutputs,
+      );
+      assert.equal(gone.id, "", "refresh drops a removed member");
+      await reinvite();
+    });
+
+    it("sets the declared role when it takes a membership with another, and takes one by user id", async () => {
+      const made = await organizationMemberProvider.create(
+        member({ email: undefined, userId: DEMO.memberUserId, role: "admin" }),
+      );
+      assert.deepEqual([made.outs?.email, made.outs?.role], ["casey@example.com", "admin"]);
+      assert.equal(roleOf(DEMO.memberUserId), "admin");
+      await outside("PATCH", `/organizations/${ORG}/members/${made.id}`, { role: "member" });
+    });
+
+    it("fails for a user who is not a member, saying users join by invitation", async () => {
+      await assert.rejects(
+        organizationMemberProvider.create(member({ email: "nobody@example.com" })),
+        (err: unknown) => {
+          assert.ok(isResourceError(err), String(err));
+          assert.equal(err.kind, "Missing");
+          assert.match(
+            err.message,
+            /nobody@example.com is not a member of organization .*join by invitation.*OrganizationInvitation/,
+          );
+          return true;
+        },
+      );
+    });
+
+    it("refuses to remove the organization's last admin, saying to make another member admin first", async () => {
+      const admin = await organizationMemberProvider.create(
+        member({ email: "demo@example.com", role: "admin" }),
+      );
+      await assert.rejects(
+        organizationMemberProvider.delete!(admin.id, admin.outs as OrganizationMemberOutputs),
+        (err: unknown) => {
+          assert.ok(isResourceError(err), String(err));
+          assert.equal(err.kind, "DeleteRefused");
+          assert.match(
+            err.message,
+            /demo@example.com is the last admin of organization .*make another member admin first/,
+          );
+          return true;
+        },
+      );
+      assert.equal(roleOf(DEMO.userId), "admin");
+      await assert.rejects(
+        organizationMemberProvider.update!(
+          admin.id,
+          admin.outs as OrganizationMemberOutputs,
+          member({ email: "demo@example.com", role: "member" }),
+        ),
+        /409.*last admin/s,
+      );
+    });
+
+    it("imports a member by member id, email or user id", async () => {
+      const byEmail = await organizationMemberProvider.read!(
+        `${ORG}/casey@example.com`,
+        undefined as unknown as OrganizationMemberOutputs,
+      );
+      assert.equal(byEmail.props?.userId, DEMO.memberUserId);
+      for (const id of [byEmail.id, DEMO.memberUserId]) {
+        const imported = await organizationMemberProvider.read!(
+          `${ORG}/${id}`,
+          undefined as unknown as OrganizationMemberOutputs,
+        );
+        assert.deepEqual(
+          [imported.id, imported.props?.email, imported.props?.role],
+          [byEmail.id, "casey@example.com", "member"],
+        );
+      }
+    });
+
+    it("refuses at preview neither email nor userId, and a plain member's key; says at its create that a removal is for good", async () => {
+      const missing = only(
+        await organizationMemberProvider.check!({} as OrganizationMemberInputs, member({ email: undefined })),
+      );
+      assert.deepEqual(
+        [missing.property, missing.reason],
+        ["", "email or userId is required: the user whose membership this is"],
+      );
+      env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
+      const refused = only(await organizationMemberProvider.check!({} as OrganizationMemberInputs, member()));
+      assert.match(
+        refused.reason,
+        /only its admins \(or the organization's own API key\) change members' roles and remove members/,
+      );
+      env.restore();
+      const said = await lines(() =>
+        organizationMemberProvider.check!({} as OrganizationMemberInputs, member()),
+      );
+      assert.deepEqual(said, [
+        `organization member: once this stack removes casey@example.com from organization ${ORG} (\`pulumi destroy\`, dropping the OrganizationMember from the program, or replacing it), they lose the organization's projects and come back only through a new invitation`,
+      ]);
+    });
+
+    it("explains at preview that a replacement removes the old member", async () => {
+      const made = await organizationMemberProvider.create(member());
+      const said = await lines(() =>
+        organizationMemberProvider.diff!(
+          made.id,
+          made.outs as OrganizationMemberOutputs,
+          member({ email: "demo@example.com" }),
+        ),
+      );
+      assert.ok(
+        said.some((l) =>
+          l.includes(
+            `changing email removes casey@example.com from organization ${ORG}, who comes back only through a new invitation`,
+          ),
+        ),
+        said.join("\n"),
       );
     });
   });

@@ -11,6 +11,7 @@ import { BRANCH } from "./branch";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
 import { PROJECT } from "./project";
 import { PROJECT_PERMISSION } from "./projectPermission";
@@ -33,4 +34,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   VPC_ENDPOINT,
   PROJECT_VPC_ENDPOINT,
   ORGANIZATION_SPENDING_LIMIT,
+  ORGANIZATION_MEMBER,
 ];

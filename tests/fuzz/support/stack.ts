@@ -11,6 +11,7 @@ import {
   branchProvider,
   databaseProvider,
   endpointProvider,
+  organizationMemberProvider,
   organizationSpendingLimitProvider,
   projectPermissionProvider,
   projectProvider,
@@ -39,7 +40,8 @@ export type Kind =
   | "ProjectPermission"
   | "VpcEndpoint"
   | "ProjectVpcEndpoint"
-  | "OrganizationSpendingLimit";
+  | "OrganizationSpendingLimit"
+  | "OrganizationMember";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -54,6 +56,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   VpcEndpoint: vpcEndpointProvider as unknown as Provider,
   ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
   OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
+  OrganizationMember: organizationMemberProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -79,6 +82,8 @@ export const vpcEndpointOf = (knobs: Knobs) => `vpce-0f0a${String(knobs.vpc).pad
 /** The organization and region of the fuzzer's project (the VPC endpoint's too). */
 export const FUZZ_ORG = DEMO.orgId;
 export const FUZZ_REGION = "aws-us-east-2";
+/** The organization's member the program takes (the demo's plain member). */
+export const FUZZ_MEMBER = "casey@example.com";
 
 /** A resource of the program: its outputs so far (by resource name) and the knobs give its inputs. */
 export interface Spec {
@@ -96,7 +101,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
- * the project's organization, and the project restricted to it; the organization's spending limit.
+ * the project's organization, and the project restricted to it; the organization's spending limit,
+ * and its plain member.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -202,6 +208,12 @@ export const PROGRAM: readonly Spec[] = [
     kind: "OrganizationSpendingLimit",
     deps: [],
     inputs: () => ({ orgId: FUZZ_ORG, spendingLimitCents: 50_000 }),
+  },
+  {
+    name: "member",
+    kind: "OrganizationMember",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_MEMBER, role: "member" }),
   },
 ];
 

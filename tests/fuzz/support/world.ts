@@ -13,6 +13,7 @@ import {
   type Driver,
   type Entry,
   FIRST_KNOBS,
+  FUZZ_MEMBER,
   FUZZ_ORG,
   type Knobs,
   Stack,
@@ -70,6 +71,7 @@ export const OUTSIDE = [
   "delete-snapshot",
   "revoke-permission",
   "clear-spending-limit",
+  "change-member-role",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -332,7 +334,10 @@ class Sequence {
     if (match === null) throw new Error(`unknown step ${JSON.stringify(text)}`);
     const kill = match[1] === undefined ? {} : { killAfterWrite: Number(match[1]) };
     const command = match[2];
-    if (command?.startsWith("up") === true) this.nextVpcEndpointIfRemoved();
+    if (command?.startsWith("up") === true) {
+      this.nextVpcEndpointIfRemoved();
+      await this.reinviteMemberIfRemoved();
+    }
     const before = this.ids();
     let result: StepResult;
     if (command === "destroy") {
@@ -416,6 +421,25 @@ class Sequence {
   private nextVpcEndpointIfRemoved(): void {
     const org = this.dump().organizations.find((o) => o.id === FUZZ_ORG);
     while ((org?.removed_vpc_endpoints ?? []).includes(vpcEndpointOf(this.knobs))) this.knobs.vpc += 1;
+  }
+
+  /**
+   * A removed member comes back only through an invitation (a destroy removes the program's): the
+   * user invites them again, as they would after reading the preview's warning.
+   */
+  private async reinviteMemberIfRemoved(): Promise<void> {
+    if (this.memberOf(this.dump()) !== undefined) return;
+    await this.api("POST", `/organizations/${FUZZ_ORG}/invitations`, {
+      invitations: [{ email: FUZZ_MEMBER, role: "member" }],
+    });
+  }
+
+  /** The program's member's user id and role in the organization, if they are a member. */
+  private memberOf(s: State): { userId: string; role: string } | undefined {
+    const user = s.users.find((u) => u.email === FUZZ_MEMBER);
+    const role =
+      user === undefined ? undefined : s.organizations.find((o) => o.id === FUZZ_ORG)?.members[user.id];
+    return user === undefined || role === undefined ? undefined : { userId: user.id, role };
   }
 
   private set(change: string): string {
@@ -562,6 +586,17 @@ class Sequence {
       if (org?.spending_limit_cents === undefined) return "no spending limit";
       await this.api("DELETE", `/organizations/${FUZZ_ORG}/billing/spending_limit`);
       return `cleared the spending limit of ${FUZZ_ORG}`;
+    }
+    if (action === "change-member-role") {
+      const member = this.memberOf(s);
+      if (member === undefined) return "no member";
+      const role = member.role === "admin" ? "member" : "admin";
+      const members = (await this.api("GET", `/organizations/${FUZZ_ORG}/members`)) as {
+        members: Array<{ member: { id: string; user_id: string } }>;
+      };
+      const id = members.members.find((m) => m.member.user_id === member.userId)?.member.id;
+      await this.api("PATCH", `/organizations/${FUZZ_ORG}/members/${id}`, { role });
+      return `made ${FUZZ_MEMBER} ${role}`;
     }
     if (projectId === undefined) return "no project";
     if (action === "revoke-permission") {
@@ -874,6 +909,14 @@ class Sequence {
           ProjectVpcEndpoint: ids.restrictions,
         };
         return live[entry.kind].has(entry.id) ? undefined : `no ${entry.kind} ${entry.id} is live`;
+      }
+      case "OrganizationMember": {
+        const member = this.memberOf(s);
+        if (member === undefined || member.userId !== outs.userId)
+          return `${String(outs.email)} is not a member`;
+        return member.role === outs.role
+          ? undefined
+          : `the role is ${member.role}, the state says ${String(outs.role)}`;
       }
       case "OrganizationSpendingLimit": {
         const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;
