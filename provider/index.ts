@@ -40,6 +40,15 @@ export type {
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
 export type {
+  OrganizationInvitationArgs,
+  OrganizationInvitationInputs,
+  OrganizationInvitationOutputs,
+} from "./resources/public/organizationInvitation";
+export {
+  OrganizationInvitation,
+  organizationInvitationProvider,
+} from "./resources/public/organizationInvitation";
+export type {
   OrganizationMemberArgs,
   OrganizationMemberInputs,
   OrganizationMemberOutputs,

@@ -32,6 +32,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   Branch: () => require("../resources/branchMethods"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
+  OrganizationInvitation: () => require("../resources/organizationInvitation"),
   OrganizationMember: () => require("../resources/organizationMember"),
   OrganizationSpendingLimit: () => require("../resources/organizationSpendingLimit"),
   Project: () => require("../resources/projectMethods"),

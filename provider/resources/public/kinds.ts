@@ -11,6 +11,7 @@ import { BRANCH } from "./branch";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
 import { PROJECT } from "./project";
@@ -35,4 +36,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   PROJECT_VPC_ENDPOINT,
   ORGANIZATION_SPENDING_LIMIT,
   ORGANIZATION_MEMBER,
+  ORGANIZATION_INVITATION,
 ];

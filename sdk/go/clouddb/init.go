@@ -31,6 +31,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:OrganizationInvitation":
+		r = &OrganizationInvitation{}
 	case "clouddb:index:OrganizationMember":
 		r = &OrganizationMember{}
 	case "clouddb:index:OrganizationSpendingLimit":

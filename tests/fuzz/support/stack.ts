@@ -11,6 +11,7 @@ import {
   branchProvider,
   databaseProvider,
   endpointProvider,
+  organizationInvitationProvider,
   organizationMemberProvider,
   organizationSpendingLimitProvider,
   projectPermissionProvider,
@@ -41,7 +42,8 @@ export type Kind =
   | "VpcEndpoint"
   | "ProjectVpcEndpoint"
   | "OrganizationSpendingLimit"
-  | "OrganizationMember";
+  | "OrganizationMember"
+  | "OrganizationInvitation";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -57,6 +59,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
   OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
   OrganizationMember: organizationMemberProvider as unknown as Provider,
+  OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -84,6 +87,8 @@ export const FUZZ_ORG = DEMO.orgId;
 export const FUZZ_REGION = "aws-us-east-2";
 /** The organization's member the program takes (the demo's plain member). */
 export const FUZZ_MEMBER = "casey@example.com";
+/** The email the program invites: no account has it, so the invitation stays pending. */
+export const FUZZ_INVITEE = "fuzz-invitee@example.com";
 
 /** A resource of the program: its outputs so far (by resource name) and the knobs give its inputs. */
 export interface Spec {
@@ -102,7 +107,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
- * and its plain member.
+ * its plain member, and an invitation to it.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -214,6 +219,12 @@ export const PROGRAM: readonly Spec[] = [
     kind: "OrganizationMember",
     deps: [],
     inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_MEMBER, role: "member" }),
+  },
+  {
+    name: "invite",
+    kind: "OrganizationInvitation",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_INVITEE, role: "member" }),
   },
 ];
 

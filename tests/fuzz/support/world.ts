@@ -13,6 +13,7 @@ import {
   type Driver,
   type Entry,
   FIRST_KNOBS,
+  FUZZ_INVITEE,
   FUZZ_MEMBER,
   FUZZ_ORG,
   type Knobs,
@@ -72,6 +73,7 @@ export const OUTSIDE = [
   "revoke-permission",
   "clear-spending-limit",
   "change-member-role",
+  "reinvite",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -587,6 +589,12 @@ class Sequence {
       await this.api("DELETE", `/organizations/${FUZZ_ORG}/billing/spending_limit`);
       return `cleared the spending limit of ${FUZZ_ORG}`;
     }
+    if (action === "reinvite") {
+      await this.api("POST", `/organizations/${FUZZ_ORG}/invitations`, {
+        invitations: [{ email: FUZZ_INVITEE, role: "admin" }],
+      });
+      return `invited ${FUZZ_INVITEE} again, as admin`;
+    }
     if (action === "change-member-role") {
       const member = this.memberOf(s);
       if (member === undefined) return "no member";
@@ -909,6 +917,10 @@ class Sequence {
           ProjectVpcEndpoint: ids.restrictions,
         };
         return live[entry.kind].has(entry.id) ? undefined : `no ${entry.kind} ${entry.id} is live`;
+      }
+      case "OrganizationInvitation": {
+        const invitations = s.organizations.find((o) => o.id === FUZZ_ORG)?.invitations ?? [];
+        return invitations.some((i) => i.id === entry.id) ? undefined : "no such invitation is listed";
       }
       case "OrganizationMember": {
         const member = this.memberOf(s);
