@@ -134,13 +134,9 @@ export const organizationMemberDefinition = defineResource<
   },
 
   /** A new role is set in place; `deleteProtection` alone changes nothing in the API. */
-  async update({ client }, id, outs, olds) {
-    if (outs.role === olds.role) return outs;
-    const member = await client.setOrgMemberRole(
-      outs.orgId,
-      id,
-      outs.role as OrganizationMemberInputs["role"],
-    );
+  async update({ client }, id, outs, olds, news) {
+    if (news.role === olds.role) return outs;
+    const member = await client.setOrgMemberRole(outs.orgId, id, news.role);
     return { ...outs, role: member.role };
   },
 
