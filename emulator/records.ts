@@ -1,7 +1,8 @@
-// The account model: users, organizations (admin/member, their VPC endpoints), projects (personal or
-// organization-owned; their permissions and VPC restrictions), branches (their roles, databases and
-// backup schedules), endpoints, snapshots, API keys and operations. Plain JSON-able records: the
-// store (state.ts) indexes them, and its persisted document is made of them as they are.
+// The account model: users, organizations (admin/member, their invitations, spending limit and VPC
+// endpoints), projects (personal or organization-owned; their permissions and VPC restrictions),
+// branches (their roles, databases and backup schedules), endpoints, snapshots, API keys and
+// operations. Plain JSON-able records: the store (state.ts) indexes them, and its persisted document
+// is made of them as they are.
 
 import type { MaskingRule } from "./openapi/requests.gen";
 
@@ -22,10 +23,26 @@ export interface OrgRecord {
   name: string;
   created_at_ms: number;
   members: Record<string, OrgRole>;
+  /** When each member joined, by user id; a member absent here joined when the organization was made. */
+  joined_at_ms?: Record<string, number>;
+  /** The invitations sent, oldest first; a later one for the same email takes the place of an earlier one. */
+  invitations?: InvitationRecord[];
+  /** The monthly spending limit in cents; absent when none is set. */
+  spending_limit_cents?: number;
   /** The VPC endpoints assigned to the organization, in every region. */
   vpc_endpoints?: VpcEndpointRecord[];
   /** Endpoints once assigned and removed: the service never takes them back (docs/api-rules.md §10). */
   removed_vpc_endpoints?: string[];
+}
+
+/** An invitation to join an organization with a role, sent to an email by a user. */
+export interface InvitationRecord {
+  id: string;
+  email: string;
+  role: OrgRole;
+  /** The user who sent it: the caller, or the creator of the organization key that sent it. */
+  invited_by: string;
+  invited_at_ms: number;
 }
 
 /** A VPC endpoint assigned to an organization in a region. */

@@ -14,6 +14,7 @@ import { controlRoutes } from "./routes/control";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
+import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
@@ -270,6 +271,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   operationRoutes(api, ctx);
   permissionRoutes(api, ctx);
   userRoutes(api, ctx);
+  organizationRoutes(api, ctx);
   vpcRoutes(api, ctx);
 }
 

@@ -42,6 +42,30 @@ export type {
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
 export type {
+  OrganizationInvitationArgs,
+  OrganizationInvitationInputs,
+  OrganizationInvitationOutputs,
+} from "./resources/public/organizationInvitation";
+export {
+  OrganizationInvitation,
+  organizationInvitationProvider,
+} from "./resources/public/organizationInvitation";
+export type {
+  OrganizationMemberArgs,
+  OrganizationMemberInputs,
+  OrganizationMemberOutputs,
+} from "./resources/public/organizationMember";
+export { OrganizationMember, organizationMemberProvider } from "./resources/public/organizationMember";
+export type {
+  OrganizationSpendingLimitArgs,
+  OrganizationSpendingLimitInputs,
+  OrganizationSpendingLimitOutputs,
+} from "./resources/public/organizationSpendingLimit";
+export {
+  OrganizationSpendingLimit,
+  organizationSpendingLimitProvider,
+} from "./resources/public/organizationSpendingLimit";
+export type {
   DefaultEndpointSettings,
   ProjectArgs,
   ProjectInputs,

@@ -1,10 +1,9 @@
-import type { CurrentUserInfoResponse, MemberWithUser, Organization } from "@neon/sdk/raw";
-import { isoSeconds, stableUuid } from "../ids";
+import type { CurrentUserInfoResponse, Organization } from "@neon/sdk/raw";
+import { isoSeconds } from "../ids";
 import type { OrgRecord, UserRecord } from "../records";
-import type { Store } from "../state";
 
-// The caller and their organizations as the API shows them: `GET /users/me`, organizations and
-// their members.
+// The caller and their organizations as the API shows them: `GET /users/me` and organizations
+// (their members and invitations are in organizations.ts).
 
 /** `GET /users/me`. */
 export function renderCurrentUser(u: UserRecord): CurrentUserInfoResponse {
@@ -35,20 +34,5 @@ export function renderOrg(o: OrgRecord): Organization {
     created_at: isoSeconds(o.created_at_ms),
     updated_at: isoSeconds(o.created_at_ms),
     managed_by: "console",
-  };
-}
-
-/** A member of an organization with the user's details. */
-export function renderMember(o: OrgRecord, userId: string, store: Store): MemberWithUser {
-  const user = store.users.get(userId);
-  return {
-    member: {
-      id: stableUuid(`${o.id}:${userId}`),
-      user_id: userId,
-      org_id: o.id,
-      role: o.members[userId] ?? "member",
-      joined_at: isoSeconds(o.created_at_ms),
-    },
-    user: { email: user?.email ?? "" },
   };
 }

@@ -10,6 +10,7 @@ import * as branches from "./api/branches";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
+import * as organizations from "./api/organizations";
 import * as permissions from "./api/permissions";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
@@ -25,6 +26,7 @@ export const ROUTE_MODULES = {
   endpoints,
   databases,
   operations,
+  organizations,
   permissions,
   projects,
   roles,

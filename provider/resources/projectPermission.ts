@@ -3,6 +3,7 @@ import type { ProjectPermission as ApiPermission, CloudDbClient } from "../clien
 import { isConflict, NotFoundError } from "../client/errors";
 import { hostLine } from "./host/progress";
 import { requiredId } from "./inputs/common";
+import { emailInput, sameEmail } from "./inputs/email";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
 import {
@@ -15,31 +16,16 @@ export type { ProjectPermissionInputs, ProjectPermissionOutputs } from "./public
 
 // ---------------------------------------------------------------- inputs
 
-/** The API's bound on an email's length. */
-const EMAIL_MAX = 256;
-
-/** An email address: one `@`, something before it, a dotted domain after it, no spaces (docs/api-rules.md §11). */
-export function isEmail(value: string): boolean {
-  return value.length <= EMAIL_MAX && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value);
-}
-
 /** Inputs as the provider sees them. */
 export const ProjectPermissionInputsSchema = z.object({
   projectId: requiredId("projectId", "the project to share"),
-  email: z
-    .string({ error: "email is required: the email of the account to share the project with" })
-    .refine(isEmail, {
-      error: (issue) =>
-        `email must be an email address such as ada@example.com (at most ${EMAIL_MAX} characters), not ${JSON.stringify(issue.input)}`,
-    }),
+  email: emailInput("email is required: the email of the account to share the project with"),
 });
 
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof ProjectPermissionInputsSchema>, ProjectPermissionInputs>;
 
 // ---------------------------------------------------------------- API calls
-
-const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * A project shared with an email. The API keeps one grant per email, holding nothing but the email,

@@ -137,6 +137,37 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// A member's role in an organization: `admin` or `member`.
+    /// </summary>
+    [EnumType]
+    public readonly struct MemberRole : IEquatable<MemberRole>
+    {
+        private readonly string _value;
+
+        private MemberRole(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static MemberRole Admin { get; } = new MemberRole("admin");
+        public static MemberRole Member { get; } = new MemberRole("member");
+
+        public static bool operator ==(MemberRole left, MemberRole right) => left.Equals(right);
+        public static bool operator !=(MemberRole left, MemberRole right) => !left.Equals(right);
+
+        public static explicit operator string(MemberRole value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is MemberRole other && Equals(other);
+        public bool Equals(MemberRole other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
     /// </summary>
     [EnumType]

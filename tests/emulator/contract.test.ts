@@ -666,6 +666,115 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("POST", `${R}/vpce-0a1b2c3d4e5f6a7b8`, 409, { ...personal, body: { label: "back" } });
   });
 
+  it("organization members, invitations and spending limit, and their errors", async () => {
+    const O = `/organizations/${DEMO.orgId}`;
+    const NO_ORG = "/organizations/org-no-such-org-00000000";
+    const page = await check("GET", `${O}/members?limit=1&sort_by=email&sort_order=asc`, 200, orgKey);
+    assert.deepEqual(
+      page.body.members.map((m: Json) => m.user.email),
+      ["casey@example.com"],
+    );
+    const rest = await check(
+      "GET",
+      `${O}/members?limit=1&sort_by=email&sort_order=asc&cursor=${page.body.pagination.next}`,
+      200,
+      member,
+    );
+    assert.deepEqual(
+      [rest.body.members.map((m: Json) => m.user.email), rest.body.pagination.next],
+      [["demo@example.com"], undefined],
+    );
+    await check("GET", `${O}/members?cursor=bm90LWEtbWVtYmVy`, 400, personal);
+    await check("GET", `${NO_ORG}/members`, 404, personal);
+    const ids = Object.fromEntries(
+      page.body.members.concat(rest.body.members).map((m: Json) => [m.user.email, m.member.id]),
+    ) as Record<string, string>;
+    const casey = `${O}/members/${ids["casey@example.com"]}`;
+    const demo = `${O}/members/${ids["demo@example.com"]}`;
+    await check("GET", `${O}/members/00000000-0000-4000-8000-000000000000`, 404, member);
+
+    await check("PATCH", demo, 409, { ...personal, body: { role: "member" } });
+    await check("DELETE", demo, 409, orgKey);
+    await check("PATCH", casey, 400, { ...personal, body: { role: "viewer" } });
+    await check("PATCH", casey, 403, { ...member, body: { role: "admin" } });
+    await check("PATCH", casey, 403, { ...projectKey, body: { role: "admin" } });
+    await check("PATCH", `${O}/members/00000000-0000-4000-8000-000000000000`, 404, {
+      ...personal,
+      body: { role: "admin" },
+    });
+    const promoted = await check("PATCH", casey, 200, { ...orgKey, body: { role: "admin" } });
+    assert.equal(promoted.body.role, "admin");
+    await check("PATCH", demo, 200, { ...member, body: { role: "member" } });
+    await check("PATCH", demo, 200, { ...member, body: { role: "admin" } });
+    await check("DELETE", casey, 403, projectKey);
+    await check("PATCH", casey, 200, { ...personal, body: { role: "member" } });
+    await check("DELETE", casey, 403, member);
+    await check("DELETE", casey, 200, personal);
+    await check("DELETE", casey, 404, personal);
+
+    const invited = await check("POST", `${O}/invitations`, 200, {
+      ...personal,
+      body: {
+        invitations: [
+          { email: "casey@example.com", role: "member" },
+          { email: "new@example.com", role: "admin" },
+        ],
+      },
+    });
+    noUndeclared("Invitation", invited.body.invitations[0]);
+    assert.equal(
+      (await check("GET", casey, 200, member)).body.role,
+      "member",
+      "a user with an account joins at once",
+    );
+    await check("POST", `${O}/invitations`, 409, {
+      ...orgKey,
+      body: { invitations: [{ email: "CASEY@example.com", role: "admin" }] },
+    });
+    await check("POST", `${O}/invitations`, 400, {
+      ...orgKey,
+      body: { invitations: [{ email: "other@example.com", role: "collaborator" }] },
+    });
+    await check("POST", `${O}/invitations`, 403, {
+      ...member,
+      body: { invitations: [{ email: "other@example.com", role: "member" }] },
+    });
+    const invitations = await check("GET", `${O}/invitations`, 200, member);
+    assert.deepEqual(
+      invitations.body.invitations.map((i: Json) => [i.email, i.role, i.invited_by]),
+      [
+        ["casey@example.com", "member", DEMO.userId],
+        ["new@example.com", "admin", DEMO.userId],
+      ],
+    );
+    await check("GET", `${O}/invitations`, 403, projectKey);
+
+    const none = await check("GET", `${O}/billing/spending_limit`, 200, member);
+    assert.equal(none.body.spending_limit_cents, null);
+    await check("PUT", `${O}/billing/spending_limit`, 400, {
+      ...personal,
+      body: { spending_limit_cents: 0 },
+    });
+    await check("PUT", `${O}/billing/spending_limit`, 403, {
+      ...member,
+      body: { spending_limit_cents: 500 },
+    });
+    await check("PUT", `${O}/billing/spending_limit`, 200, {
+      ...orgKey,
+      body: { spending_limit_cents: 50_000 },
+    });
+    const set = await check("GET", `${O}/billing/spending_limit`, 200, orgKey);
+    assert.equal(set.body.spending_limit_cents, 50_000);
+    await check("GET", `${O}/billing/spending_limit`, 403, projectKey);
+    await check("DELETE", `${O}/billing/spending_limit`, 403, member);
+    await check("DELETE", `${O}/billing/spending_limit`, 200, personal);
+    await check("DELETE", `${O}/billing/spending_limit`, 200, personal);
+    assert.equal(
+      (await check("GET", `${O}/billing/spending_limit`, 200, member)).body.spending_limit_cents,
+      null,
+    );
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -847,6 +956,34 @@ describe("contract: responses match the official OpenAPI document", () => {
       "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 200",
       "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 403",
       "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id} 404",
+      "GET /organizations/{org_id}/members 200",
+      "GET /organizations/{org_id}/members 400",
+      "GET /organizations/{org_id}/members 403",
+      "GET /organizations/{org_id}/members 404",
+      "GET /organizations/{org_id}/members/{member_id} 200",
+      "GET /organizations/{org_id}/members/{member_id} 404",
+      "PATCH /organizations/{org_id}/members/{member_id} 200",
+      "PATCH /organizations/{org_id}/members/{member_id} 400",
+      "PATCH /organizations/{org_id}/members/{member_id} 403",
+      "PATCH /organizations/{org_id}/members/{member_id} 404",
+      "PATCH /organizations/{org_id}/members/{member_id} 409",
+      "DELETE /organizations/{org_id}/members/{member_id} 200",
+      "DELETE /organizations/{org_id}/members/{member_id} 403",
+      "DELETE /organizations/{org_id}/members/{member_id} 404",
+      "DELETE /organizations/{org_id}/members/{member_id} 409",
+      "GET /organizations/{org_id}/invitations 200",
+      "GET /organizations/{org_id}/invitations 403",
+      "POST /organizations/{org_id}/invitations 200",
+      "POST /organizations/{org_id}/invitations 400",
+      "POST /organizations/{org_id}/invitations 403",
+      "POST /organizations/{org_id}/invitations 409",
+      "GET /organizations/{org_id}/billing/spending_limit 200",
+      "GET /organizations/{org_id}/billing/spending_limit 403",
+      "PUT /organizations/{org_id}/billing/spending_limit 200",
+      "PUT /organizations/{org_id}/billing/spending_limit 400",
+      "PUT /organizations/{org_id}/billing/spending_limit 403",
+      "DELETE /organizations/{org_id}/billing/spending_limit 200",
+      "DELETE /organizations/{org_id}/billing/spending_limit 403",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -59,6 +59,7 @@ export function api(emulator: RunningEmulator, key?: string) {
     get: (path: string) => call(emulator.url, "GET", path, opts()),
     post: (path: string, body?: unknown) => call(emulator.url, "POST", path, opts(body)),
     patch: (path: string, body?: unknown) => call(emulator.url, "PATCH", path, opts(body)),
+    put: (path: string, body?: unknown) => call(emulator.url, "PUT", path, opts(body)),
     delete: (path: string) => call(emulator.url, "DELETE", path, opts()),
   };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createApiClient, EndpointType } from "@neondatabase/api-client";
+import { createApiClient, EndpointType, MemberRole } from "@neondatabase/api-client";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { start } from "./helpers";
 
@@ -54,5 +54,51 @@ describe("the official API client against the emulator", () => {
       createApiClient({ apiKey: key.data.key, baseURL: emu.url }).listProjects({}),
       (error: { response?: { status: number } }) => error.response?.status === 401,
     );
+  });
+
+  it("runs an organization: its members' roles, a removal, invitations and the spending limit", async () => {
+    const admin = createApiClient({ apiKey: DEMO.orgKey, baseURL: emu.url });
+    const members = await admin.getOrganizationMembers({
+      orgId: DEMO.orgId,
+      sort_by: "role",
+      sort_order: "asc",
+    });
+    assert.deepEqual(
+      members.data.members.map((m) => [m.user.email, m.member.role]),
+      [
+        ["demo@example.com", "admin"],
+        ["casey@example.com", "member"],
+      ],
+    );
+    const casey = members.data.members[1]?.member.id as string;
+    const promoted = await admin.updateOrganizationMember(DEMO.orgId, casey, { role: MemberRole.Admin });
+    assert.equal(promoted.data.role, "admin");
+    assert.equal((await admin.getOrganizationMember(DEMO.orgId, casey)).data.role, "admin");
+    assert.equal((await admin.removeOrganizationMember(DEMO.orgId, casey)).status, 200);
+    await assert.rejects(
+      admin.getOrganizationMember(DEMO.orgId, casey),
+      (error: { response?: { status: number } }) => error.response?.status === 404,
+    );
+
+    const invited = await admin.createOrganizationInvitations(DEMO.orgId, {
+      invitations: [{ email: "casey@example.com", role: MemberRole.Member }],
+    });
+    assert.equal(invited.data.invitations[0]?.email, "casey@example.com");
+    assert.deepEqual(
+      (await admin.getOrganizationInvitations(DEMO.orgId)).data.invitations.map((i) => i.role),
+      ["member"],
+    );
+    await assert.rejects(
+      createApiClient({ apiKey: DEMO.memberPersonalKey, baseURL: emu.url }).setOrganizationSpendingLimit(
+        DEMO.orgId,
+        { spending_limit_cents: 100 },
+      ),
+      (error: { response?: { status: number } }) => error.response?.status === 403,
+      "casey is back as a member, who cannot set the limit",
+    );
+    await admin.setOrganizationSpendingLimit(DEMO.orgId, { spending_limit_cents: 25_000 });
+    assert.equal((await admin.getOrganizationSpendingLimit(DEMO.orgId)).data.spending_limit_cents, 25_000);
+    assert.equal((await admin.deleteOrganizationSpendingLimit(DEMO.orgId)).status, 200);
+    assert.equal((await admin.getOrganizationSpendingLimit(DEMO.orgId)).data.spending_limit_cents, null);
   });
 });

@@ -50,6 +50,25 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     };
   }
 
+  /** What the engine does after an import: checks the inputs the import wrote, then diffs them with the outputs; none may change. */
+  async function checksClean(type: string, found: Awaited<ReturnType<typeof imported>>): Promise<void> {
+    const token = `clouddb:index:${type}`;
+    const check = forResource(new proto.CheckRequest(), token, "imported")
+      .setOlds(struct(found.inputs))
+      .setNews(struct(found.inputs));
+    const checked = await plugin.call<proto.CheckRequest, proto.CheckResponse>("check", check);
+    assert.deepEqual(
+      checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
+      [],
+    );
+    const diff = forResource(new proto.DiffRequest(), token, "imported")
+      .setId(found.id)
+      .setOlds(struct(found.outs))
+      .setNews(checked.getInputs() ?? struct({}));
+    const diffed = await plugin.call<proto.DiffRequest, proto.DiffResponse>("diff", diff);
+    assert.equal(diffed.getChanges(), proto.DiffResponse.DiffChanges.DIFF_NONE, type);
+  }
+
   it("imports a project by <projectId>, its connection string a secret", async () => {
     const project = await imported("Project", DEMO.projectId);
     assert.equal(project.id, DEMO.projectId);
@@ -96,27 +115,34 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     const entry = { frequency: "yearly", hour: 2, day: 1, month: 1, retention_seconds: 31_536_000 };
     await client.setBackupSchedule(DEMO.projectId, DEMO.branchId, [entry]);
-    const type = "clouddb:index:BackupSchedule";
     const found = await imported("BackupSchedule", `${DEMO.projectId}/${DEMO.branchId}`);
     assert.equal(found.id, DEMO.branchId);
     const declared = [{ frequency: "yearly", hour: 2, day: 1, month: 1, retentionSeconds: 31_536_000 }];
     assert.deepEqual(found.inputs.schedule, declared);
-    // What the engine does next: check the program's inputs (those the import wrote), then diff them.
-    const check = forResource(new proto.CheckRequest(), type, "imported")
-      .setOlds(struct(found.inputs))
-      .setNews(struct(found.inputs));
-    const checked = await plugin.call<proto.CheckRequest, proto.CheckResponse>("check", check);
-    assert.deepEqual(
-      checked.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`),
-      [],
-    );
-    const diff = forResource(new proto.DiffRequest(), type, "imported")
-      .setId(found.id)
-      .setOlds(struct(found.outs))
-      .setNews(checked.getInputs() ?? struct({}));
-    const diffed = await plugin.call<proto.DiffRequest, proto.DiffResponse>("diff", diff);
-    assert.equal(diffed.getChanges(), proto.DiffResponse.DiffChanges.DIFF_NONE);
+    await checksClean("BackupSchedule", found);
     await client.setBackupSchedule(DEMO.projectId, DEMO.branchId, []);
+  });
+
+  it("imports an organization's member by <orgId>/<email>, its spending limit by <orgId> and an invitation by <orgId>/<email>; their inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.setOrgSpendingLimit(DEMO.orgId, 40_000);
+    await client.inviteOrgMembers(DEMO.orgId, [{ email: "imported@example.com", role: "admin" }]);
+    const cases = [
+      { type: "OrganizationMember", id: `${DEMO.orgId}/casey@example.com`, inputs: { role: "member" } },
+      { type: "OrganizationSpendingLimit", id: DEMO.orgId, inputs: { spendingLimitCents: 40_000 } },
+      {
+        type: "OrganizationInvitation",
+        id: `${DEMO.orgId}/imported@example.com`,
+        inputs: { email: "imported@example.com", role: "admin" },
+      },
+    ];
+    for (const { type, id, inputs } of cases) {
+      const found = await imported(type, id);
+      assert.notEqual(found.id, "", `${type} ${id} is found`);
+      assert.deepEqual({ ...found.inputs, ...inputs }, found.inputs, `${type}'s inputs`);
+      await checksClean(type, found);
+    }
+    await client.clearOrgSpendingLimit(DEMO.orgId);
   });
 
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {

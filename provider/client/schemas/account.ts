@@ -38,9 +38,19 @@ DOCUMENTED.add(OrganizationsResponseSchema, { as: "OrganizationsResponse" });
 /** Body of the current user's organization list. */
 export type OrganizationsResponse = z.infer<typeof OrganizationsResponseSchema>;
 
-/** An item of `GET /organizations/{org_id}/members`: the membership (its `role` is a string: the list grows). */
+/**
+ * An item of `GET /organizations/{org_id}/members`: the membership (its `role` is a string: the list
+ * grows) and the user's email.
+ */
 export const OrgMemberSchema = z.looseObject({
-  member: z.looseObject({ id: z.string(), user_id: z.string(), org_id: maybe(z.string()), role: z.string() }),
+  member: z.looseObject({
+    id: z.string(),
+    user_id: z.string(),
+    org_id: maybe(z.string()),
+    role: z.string(),
+    joined_at: maybe(z.string()),
+  }),
+  user: maybe(z.looseObject({ email: z.string() })),
 });
 DOCUMENTED.add(OrgMemberSchema, { as: "MemberWithUser" });
 /** A member of an organization. */

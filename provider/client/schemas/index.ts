@@ -18,6 +18,7 @@ export * from "./connections";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";
+export * from "./organizations";
 export * from "./permissions";
 export * from "./projects";
 export * from "./roles";

@@ -18,7 +18,8 @@
  *
  * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
- * project's snapshots). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * project's snapshots), and for a change only an organization's administrators make (a member's role,
+ * an invitation, the spending limit) that the key is theirs or the organization's own. Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -53,7 +54,9 @@ interface Needs {
 /** An object the inputs name, to find at preview; `property` is the input that names it. */
 export type Find =
   | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
-  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string };
+  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
+  /** A change only the organization's administrators make: `what` names it (`set its spending limit`). */
+  | { kind: "governance"; property: string; orgId: string; what: string };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -236,6 +239,13 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         },
         { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
       );
+    case "governance":
+      return once(
+        `${credential} governs ${find.orgId}`,
+        apiUrl,
+        (client) => governanceFinding(client, find),
+        { property, what: `the members of organization ${find.orgId}`, fix: GOVERNANCE_FIX },
+      );
   }
 }
 
@@ -250,20 +260,15 @@ async function firstProject(client: CloudDbClient): Promise<undefined> {
  * keys, so a key `GET /users/me` refuses (403: an organization's or a project's own key) gets one too.
  */
 async function adminFinding(client: CloudDbClient, orgId: string): Promise<Finding> {
-  const me = await client.getCurrentUser().catch((err: unknown) => {
-    if (isForbidden(err)) return undefined;
-    throw err;
-  });
-  if (me === undefined) {
+  const caller = await callerRole(client, orgId);
+  if (caller === undefined) {
     return {
       property: "orgId",
       reason: `organization and project-scoped keys are created with a user's personal API key, and this is not one. ${ADMIN_FIX}`,
     };
   }
-  const role = (await client.listOrgMembers(orgId)).find((m) => m.member.user_id === me.id)?.member.role;
-  if (role === "admin") return undefined;
-  const who =
-    role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
+  if (caller.role === "admin") return undefined;
+  const who = describeRole(caller.role);
   return {
     property: "orgId",
     reason:
@@ -274,10 +279,55 @@ async function adminFinding(client: CloudDbClient, orgId: string): Promise<Findi
   };
 }
 
+/**
+ * The role in `orgId` of the user whose personal key this is (`role` undefined: not a member); undefined
+ * for a key `GET /users/me` refuses (an organization's or a project's own key).
+ */
+async function callerRole(
+  client: CloudDbClient,
+  orgId: string,
+): Promise<{ role: string | undefined } | undefined> {
+  const me = await client.getCurrentUser().catch((err: unknown) => {
+    if (isForbidden(err)) return undefined;
+    throw err;
+  });
+  if (me === undefined) return undefined;
+  return { role: (await client.listOrgMembers(orgId)).find((m) => m.member.user_id === me.id)?.member.role };
+}
+
+/** How a finding names the key's user by their role. */
+function describeRole(role: string | undefined): string {
+  return role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
+}
+
+/**
+ * A finding unless the key may govern the organization: the organization's own key, or an
+ * administrator's personal key. A key `GET /users/me` refuses is not a personal key, and one that
+ * reads the organization (checked first, by `orgId`) and is not personal is the organization's own
+ * key, since a project-scoped key cannot act on the organization.
+ */
+async function governanceFinding(
+  client: CloudDbClient,
+  find: Extract<Find, { kind: "governance" }>,
+): Promise<Finding> {
+  const caller = await callerRole(client, find.orgId);
+  if (caller === undefined || caller.role === "admin") return undefined;
+  const who = describeRole(caller.role);
+  return {
+    property: find.property,
+    reason:
+      `this API key belongs to ${who} of organization ${find.orgId}, and only its admins (or the organization's own ` +
+      `API key) ${find.what}: the up would fail with 403. ${GOVERNANCE_FIX}`,
+  };
+}
+
 const PROJECT_FIX =
   "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)";
 const ADMIN_FIX =
   "Use the personal API key of an admin of the organization for this stack " +
+  "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
+const GOVERNANCE_FIX =
+  "Use the personal API key of an admin of the organization, or the organization's API key, for this stack " +
   "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
 const KEY_FIX =
   "set a valid key with `pulumi config set --secret clouddb:apiKey <key>` (or the CLOUDDB_API_KEY environment variable)";

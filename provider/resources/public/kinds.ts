@@ -11,6 +11,9 @@ import { BRANCH } from "./branch";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { ORGANIZATION_INVITATION } from "./organizationInvitation";
+import { ORGANIZATION_MEMBER } from "./organizationMember";
+import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
 import { PROJECT } from "./project";
 import { PROJECT_PERMISSION } from "./projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
@@ -31,4 +34,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   BACKUP_SCHEDULE,
   VPC_ENDPOINT,
   PROJECT_VPC_ENDPOINT,
+  ORGANIZATION_SPENDING_LIMIT,
+  ORGANIZATION_MEMBER,
+  ORGANIZATION_INVITATION,
 ];

@@ -31,6 +31,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:OrganizationInvitation":
+		r = &OrganizationInvitation{}
+	case "clouddb:index:OrganizationMember":
+		r = &OrganizationMember{}
+	case "clouddb:index:OrganizationSpendingLimit":
+		r = &OrganizationSpendingLimit{}
 	case "clouddb:index:Project":
 		r = &Project{}
 	case "clouddb:index:ProjectPermission":

@@ -608,6 +608,172 @@ func (in *initSourcePtr) ToInitSourcePtrOutputWithContext(ctx context.Context) I
 	return pulumi.ToOutputWithContext(ctx, in).(InitSourcePtrOutput)
 }
 
+// A member's role in an organization: `admin` or `member`.
+type MemberRole string
+
+const (
+	MemberRoleADMIN  = MemberRole("admin")
+	MemberRoleMEMBER = MemberRole("member")
+)
+
+func (MemberRole) ElementType() reflect.Type {
+	return reflect.TypeOf((*MemberRole)(nil)).Elem()
+}
+
+func (e MemberRole) ToMemberRoleOutput() MemberRoleOutput {
+	return pulumi.ToOutput(e).(MemberRoleOutput)
+}
+
+func (e MemberRole) ToMemberRoleOutputWithContext(ctx context.Context) MemberRoleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MemberRoleOutput)
+}
+
+func (e MemberRole) ToMemberRolePtrOutput() MemberRolePtrOutput {
+	return e.ToMemberRolePtrOutputWithContext(context.Background())
+}
+
+func (e MemberRole) ToMemberRolePtrOutputWithContext(ctx context.Context) MemberRolePtrOutput {
+	return MemberRole(e).ToMemberRoleOutputWithContext(ctx).ToMemberRolePtrOutputWithContext(ctx)
+}
+
+func (e MemberRole) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MemberRole) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MemberRole) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MemberRole) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MemberRoleOutput struct{ *pulumi.OutputState }
+
+func (MemberRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MemberRole)(nil)).Elem()
+}
+
+func (o MemberRoleOutput) ToMemberRoleOutput() MemberRoleOutput {
+	return o
+}
+
+func (o MemberRoleOutput) ToMemberRoleOutputWithContext(ctx context.Context) MemberRoleOutput {
+	return o
+}
+
+func (o MemberRoleOutput) ToMemberRolePtrOutput() MemberRolePtrOutput {
+	return o.ToMemberRolePtrOutputWithContext(context.Background())
+}
+
+func (o MemberRoleOutput) ToMemberRolePtrOutputWithContext(ctx context.Context) MemberRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MemberRole) *MemberRole {
+		return &v
+	}).(MemberRolePtrOutput)
+}
+
+func (o MemberRoleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MemberRoleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MemberRole) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MemberRoleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MemberRoleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MemberRole) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MemberRolePtrOutput struct{ *pulumi.OutputState }
+
+func (MemberRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MemberRole)(nil)).Elem()
+}
+
+func (o MemberRolePtrOutput) ToMemberRolePtrOutput() MemberRolePtrOutput {
+	return o
+}
+
+func (o MemberRolePtrOutput) ToMemberRolePtrOutputWithContext(ctx context.Context) MemberRolePtrOutput {
+	return o
+}
+
+func (o MemberRolePtrOutput) Elem() MemberRoleOutput {
+	return o.ApplyT(func(v *MemberRole) MemberRole {
+		if v != nil {
+			return *v
+		}
+		var ret MemberRole
+		return ret
+	}).(MemberRoleOutput)
+}
+
+func (o MemberRolePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MemberRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MemberRole) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MemberRoleInput is an input type that accepts values of the MemberRole enum
+// A concrete instance of `MemberRoleInput` can be one of the following:
+//
+//	MemberRoleADMIN
+//	MemberRoleMEMBER
+type MemberRoleInput interface {
+	pulumi.Input
+
+	ToMemberRoleOutput() MemberRoleOutput
+	ToMemberRoleOutputWithContext(context.Context) MemberRoleOutput
+}
+
+var memberRolePtrType = reflect.TypeOf((**MemberRole)(nil)).Elem()
+
+type MemberRolePtrInput interface {
+	pulumi.Input
+
+	ToMemberRolePtrOutput() MemberRolePtrOutput
+	ToMemberRolePtrOutputWithContext(context.Context) MemberRolePtrOutput
+}
+
+type memberRolePtr string
+
+func MemberRolePtr(v string) MemberRolePtrInput {
+	return (*memberRolePtr)(&v)
+}
+
+func (*memberRolePtr) ElementType() reflect.Type {
+	return memberRolePtrType
+}
+
+func (in *memberRolePtr) ToMemberRolePtrOutput() MemberRolePtrOutput {
+	return pulumi.ToOutput(in).(MemberRolePtrOutput)
+}
+
+func (in *memberRolePtr) ToMemberRolePtrOutputWithContext(ctx context.Context) MemberRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MemberRolePtrOutput)
+}
+
 // The connection pooler's modes a program may ask for; the service runs `transaction` only (`session` is refused at preview).
 type PoolerMode string
 
@@ -781,6 +947,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourcePtrInput)(nil)).Elem(), InitSource("parent-data"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MemberRoleInput)(nil)).Elem(), MemberRole("admin"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MemberRolePtrInput)(nil)).Elem(), MemberRole("admin"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterOutputType(ApiKeyKindOutput{})
@@ -791,6 +959,8 @@ func init() {
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})
 	pulumi.RegisterOutputType(InitSourcePtrOutput{})
+	pulumi.RegisterOutputType(MemberRoleOutput{})
+	pulumi.RegisterOutputType(MemberRolePtrOutput{})
 	pulumi.RegisterOutputType(PoolerModeOutput{})
 	pulumi.RegisterOutputType(PoolerModePtrOutput{})
 }

@@ -18,6 +18,9 @@ from .get_operations import *
 from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *
+from .organization_invitation import *
+from .organization_member import *
+from .organization_spending_limit import *
 from .project import *
 from .project_permission import *
 from .project_vpc_endpoint import *
@@ -48,6 +51,9 @@ _utilities.register(
    "clouddb:index:Branch": "Branch",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
+   "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
+   "clouddb:index:OrganizationMember": "OrganizationMember",
+   "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",
    "clouddb:index:Project": "Project",
    "clouddb:index:ProjectPermission": "ProjectPermission",
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",

@@ -11,6 +11,7 @@ __all__ = [
     'BackupFrequency',
     'EndpointType',
     'InitSource',
+    'MemberRole',
     'PoolerMode',
 ]
 
@@ -54,6 +55,15 @@ class InitSource(_builtins.str, Enum):
     PARENT_DATA = "parent-data"
     SCHEMA_ONLY = "schema-only"
     ANONYMIZED = "anonymized"
+
+
+@pulumi.type_token("clouddb:index:MemberRole")
+class MemberRole(_builtins.str, Enum):
+    """
+    A member's role in an organization: `admin` or `member`.
+    """
+    ADMIN = "admin"
+    MEMBER = "member"
 
 
 @pulumi.type_token("clouddb:index:PoolerMode")

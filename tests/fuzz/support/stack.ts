@@ -11,6 +11,9 @@ import {
   branchProvider,
   databaseProvider,
   endpointProvider,
+  organizationInvitationProvider,
+  organizationMemberProvider,
+  organizationSpendingLimitProvider,
   projectPermissionProvider,
   projectProvider,
   projectVpcEndpointProvider,
@@ -37,7 +40,10 @@ export type Kind =
   | "ApiKey"
   | "ProjectPermission"
   | "VpcEndpoint"
-  | "ProjectVpcEndpoint";
+  | "ProjectVpcEndpoint"
+  | "OrganizationSpendingLimit"
+  | "OrganizationMember"
+  | "OrganizationInvitation";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -51,6 +57,9 @@ const PROVIDERS: Record<Kind, Provider> = {
   ProjectPermission: projectPermissionProvider as unknown as Provider,
   VpcEndpoint: vpcEndpointProvider as unknown as Provider,
   ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
+  OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
+  OrganizationMember: organizationMemberProvider as unknown as Provider,
+  OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -76,6 +85,10 @@ export const vpcEndpointOf = (knobs: Knobs) => `vpce-0f0a${String(knobs.vpc).pad
 /** The organization and region of the fuzzer's project (the VPC endpoint's too). */
 export const FUZZ_ORG = DEMO.orgId;
 export const FUZZ_REGION = "aws-us-east-2";
+/** The organization's member the program takes (the demo's plain member). */
+export const FUZZ_MEMBER = "casey@example.com";
+/** The email the program invites: no account has it, so the invitation stays pending. */
+export const FUZZ_INVITEE = "fuzz-invitee@example.com";
 
 /** A resource of the program: its outputs so far (by resource name) and the knobs give its inputs. */
 export interface Spec {
@@ -93,7 +106,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
- * the project's organization, and the project restricted to it.
+ * the project's organization, and the project restricted to it; the organization's spending limit,
+ * its plain member, and an invitation to it.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -193,6 +207,24 @@ export const PROGRAM: readonly Spec[] = [
       vpcEndpointId: o("vpce").vpcEndpointId,
       label: "fuzz",
     }),
+  },
+  {
+    name: "limit",
+    kind: "OrganizationSpendingLimit",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, spendingLimitCents: 50_000 }),
+  },
+  {
+    name: "member",
+    kind: "OrganizationMember",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_MEMBER, role: "member" }),
+  },
+  {
+    name: "invite",
+    kind: "OrganizationInvitation",
+    deps: [],
+    inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_INVITEE, role: "member" }),
   },
 ];
 

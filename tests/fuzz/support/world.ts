@@ -13,6 +13,8 @@ import {
   type Driver,
   type Entry,
   FIRST_KNOBS,
+  FUZZ_INVITEE,
+  FUZZ_MEMBER,
   FUZZ_ORG,
   type Knobs,
   Stack,
@@ -69,6 +71,9 @@ export const OUTSIDE = [
   "revoke-key",
   "delete-snapshot",
   "revoke-permission",
+  "clear-spending-limit",
+  "change-member-role",
+  "reinvite",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -156,6 +161,8 @@ interface Ids {
   vpcEndpoints: Set<string>;
   /** Projects' VPC restrictions, as `<project>/<endpoint>` (the resource's id). */
   restrictions: Set<string>;
+  /** Organizations with a spending limit set, by id (the resource's id). */
+  spendingLimits: Set<string>;
 }
 
 /** One emulator for a batch of sequences. */
@@ -329,7 +336,10 @@ class Sequence {
     if (match === null) throw new Error(`unknown step ${JSON.stringify(text)}`);
     const kill = match[1] === undefined ? {} : { killAfterWrite: Number(match[1]) };
     const command = match[2];
-    if (command?.startsWith("up") === true) this.nextVpcEndpointIfRemoved();
+    if (command?.startsWith("up") === true) {
+      this.nextVpcEndpointIfRemoved();
+      await this.reinviteMemberIfRemoved();
+    }
     const before = this.ids();
     let result: StepResult;
     if (command === "destroy") {
@@ -415,6 +425,25 @@ class Sequence {
     while ((org?.removed_vpc_endpoints ?? []).includes(vpcEndpointOf(this.knobs))) this.knobs.vpc += 1;
   }
 
+  /**
+   * A removed member comes back only through an invitation (a destroy removes the program's): the
+   * user invites them again, as they would after reading the preview's warning.
+   */
+  private async reinviteMemberIfRemoved(): Promise<void> {
+    if (this.memberOf(this.dump()) !== undefined) return;
+    await this.api("POST", `/organizations/${FUZZ_ORG}/invitations`, {
+      invitations: [{ email: FUZZ_MEMBER, role: "member" }],
+    });
+  }
+
+  /** The program's member's user id and role in the organization, if they are a member. */
+  private memberOf(s: State): { userId: string; role: string } | undefined {
+    const user = s.users.find((u) => u.email === FUZZ_MEMBER);
+    const role =
+      user === undefined ? undefined : s.organizations.find((o) => o.id === FUZZ_ORG)?.members[user.id];
+    return user === undefined || role === undefined ? undefined : { userId: user.id, role };
+  }
+
   private set(change: string): string {
     if (change === "rename") this.knobs.rename += 1;
     else if (change === "rotate") this.knobs.rotate += 1;
@@ -454,6 +483,9 @@ class Sequence {
             ? []
             : (p.vpc_restrictions ?? []).map((r) => `${p.id}/${r.vpc_endpoint_id}`),
         ),
+      ),
+      spendingLimits: new Set(
+        s.organizations.filter((o) => o.spending_limit_cents !== undefined).map((o) => o.id),
       ),
     };
   }
@@ -550,6 +582,29 @@ class Sequence {
       if (key === undefined) return "no key";
       await this.api("DELETE", `/api_keys/${key.id}`);
       return `revoked key ${key.id}`;
+    }
+    if (action === "clear-spending-limit") {
+      const org = s.organizations.find((o) => o.id === FUZZ_ORG);
+      if (org?.spending_limit_cents === undefined) return "no spending limit";
+      await this.api("DELETE", `/organizations/${FUZZ_ORG}/billing/spending_limit`);
+      return `cleared the spending limit of ${FUZZ_ORG}`;
+    }
+    if (action === "reinvite") {
+      await this.api("POST", `/organizations/${FUZZ_ORG}/invitations`, {
+        invitations: [{ email: FUZZ_INVITEE, role: "admin" }],
+      });
+      return `invited ${FUZZ_INVITEE} again, as admin`;
+    }
+    if (action === "change-member-role") {
+      const member = this.memberOf(s);
+      if (member === undefined) return "no member";
+      const role = member.role === "admin" ? "member" : "admin";
+      const members = (await this.api("GET", `/organizations/${FUZZ_ORG}/members`)) as {
+        members: Array<{ member: { id: string; user_id: string } }>;
+      };
+      const id = members.members.find((m) => m.member.user_id === member.userId)?.member.id;
+      await this.api("PATCH", `/organizations/${FUZZ_ORG}/members/${id}`, { role });
+      return `made ${FUZZ_MEMBER} ${role}`;
     }
     if (projectId === undefined) return "no project";
     if (action === "revoke-permission") {
@@ -707,7 +762,8 @@ class Sequence {
         before.projects.has(made.id) ||
         before.grants.has(made.id) ||
         before.vpcEndpoints.has(made.id) ||
-        before.restrictions.has(made.id);
+        before.restrictions.has(made.id) ||
+        before.spendingLimits.has(made.id);
       if (!existed) continue;
       if (!this.madeByStack.has(made.id) && !this.carriesOwn(s, made.id)) {
         this.fail(
@@ -862,6 +918,25 @@ class Sequence {
         };
         return live[entry.kind].has(entry.id) ? undefined : `no ${entry.kind} ${entry.id} is live`;
       }
+      case "OrganizationInvitation": {
+        const invitations = s.organizations.find((o) => o.id === FUZZ_ORG)?.invitations ?? [];
+        return invitations.some((i) => i.id === entry.id) ? undefined : "no such invitation is listed";
+      }
+      case "OrganizationMember": {
+        const member = this.memberOf(s);
+        if (member === undefined || member.userId !== outs.userId)
+          return `${String(outs.email)} is not a member`;
+        return member.role === outs.role
+          ? undefined
+          : `the role is ${member.role}, the state says ${String(outs.role)}`;
+      }
+      case "OrganizationSpendingLimit": {
+        const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;
+        if (cents === undefined) return "the organization has no spending limit";
+        return cents === outs.spendingLimitCents
+          ? undefined
+          : `the limit is ${cents} cents, the state says ${String(outs.spendingLimitCents)}`;
+      }
     }
   }
 
@@ -904,6 +979,7 @@ class Sequence {
     for (const id of ids.grants) if (mine(id)) orphans.push(`project permission ${id}`);
     for (const id of ids.vpcEndpoints) if (mine(id)) orphans.push(`VPC endpoint ${id}`);
     for (const id of ids.restrictions) if (mine(id)) orphans.push(`VPC restriction ${id}`);
+    for (const id of ids.spendingLimits) if (mine(id)) orphans.push(`spending limit of organization ${id}`);
     if (keepState) {
       const named = new Set(
         [...this.stack.state.values()].map((e) => `${String(e.outs.branchId)}/${String(e.outs.name)}`),
