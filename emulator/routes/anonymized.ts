@@ -28,7 +28,9 @@ export function anonymizedBranchRoutes(app: FastifyInstance, ctx: EmulatorContex
     const rules = body.masking_rules ?? [];
     checkRules(rules, "masking_rules");
     const create = body.branch_create ?? {};
-    const annotation = body.annotation_value === undefined ? undefined : { ...body.annotation_value };
+    // The service marks the branch in its annotation: the official CLI's branch list labels a
+    // branch whose annotation has `anonymized` "[anon]".
+    const annotation = { ...(body.annotation_value ?? {}), anonymized: "true" };
     const created = await createFromRequest(ctx, request, create, annotation);
     created.branch.anonymization = { masking_rules: storedRules(rules) };
     ctx.changed();

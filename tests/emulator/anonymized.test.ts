@@ -121,7 +121,7 @@ describe(`anonymized branches with the data plane (real masking${dataPlaneRun()}
     }
     assert.deepEqual(await users(mainUri), parentRows);
     const annotated = await http.get(`/projects/${project}/branches/${anon}`);
-    assert.deepEqual(annotated.body.annotation.value, { team: "data" });
+    assert.deepEqual(annotated.body.annotation.value, { team: "data", anonymized: "true" });
   });
 
   it("answers the rules as they were given", async () => {
