@@ -244,6 +244,12 @@ export const GET_CONSUMPTION = declareFunction({
   },
 });
 
+/** What an advisor issue is about. */
+export const ADVISOR_CATEGORY = enumOf("AdvisorCategory", ["SECURITY", "PERFORMANCE"]);
+
+/** How severe an advisor issue is, least first. */
+export const ADVISOR_SEVERITY = enumOf("AdvisorSeverity", ["INFO", "WARN", "ERROR"]);
+
 /** An issue the advisor found in a database. */
 export const ADVISOR_ISSUE = objectType("AdvisorIssue", {
   /** The check that found it, e.g. `rls_disabled_in_public`. */
@@ -279,9 +285,9 @@ export const GET_ADVISORS = declareFunction({
     /** The database analyzed; needed when the branch has more than one. */
     databaseName: { type: STRING },
     /** Only issues of this category. */
-    category: { type: enumOf("AdvisorCategory", ["SECURITY", "PERFORMANCE"]) },
+    category: { type: ADVISOR_CATEGORY },
     /** Only issues at least this severe (`WARN`: warnings and errors). Default: all. */
-    minSeverity: { type: enumOf("AdvisorSeverity", ["INFO", "WARN", "ERROR"]) },
+    minSeverity: { type: ADVISOR_SEVERITY },
   },
   outputs: {
     /** The issues, as the service orders them. */

@@ -7,6 +7,9 @@ using Pulumi;
 
 namespace PulumiCloudDb.CloudDb
 {
+    /// <summary>
+    /// What an advisor issue is about.
+    /// </summary>
     [EnumType]
     public readonly struct AdvisorCategory : IEquatable<AdvisorCategory>
     {
@@ -35,6 +38,9 @@ namespace PulumiCloudDb.CloudDb
         public override string ToString() => _value;
     }
 
+    /// <summary>
+    /// How severe an advisor issue is, least first.
+    /// </summary>
     [EnumType]
     public readonly struct AdvisorSeverity : IEquatable<AdvisorSeverity>
     {

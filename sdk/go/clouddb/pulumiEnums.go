@@ -10,6 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// What an advisor issue is about.
 type AdvisorCategory string
 
 const (
@@ -175,6 +176,7 @@ func (in *advisorCategoryPtr) ToAdvisorCategoryPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(AdvisorCategoryPtrOutput)
 }
 
+// How severe an advisor issue is, least first.
 type AdvisorSeverity string
 
 const (

@@ -20,12 +20,18 @@ __all__ = [
 
 @pulumi.type_token("clouddb:index:AdvisorCategory")
 class AdvisorCategory(_builtins.str, Enum):
+    """
+    What an advisor issue is about.
+    """
     SECURITY = "SECURITY"
     PERFORMANCE = "PERFORMANCE"
 
 
 @pulumi.type_token("clouddb:index:AdvisorSeverity")
 class AdvisorSeverity(_builtins.str, Enum):
+    """
+    How severe an advisor issue is, least first.
+    """
     INFO = "INFO"
     WARN = "WARN"
     ERROR = "ERROR"

@@ -8,6 +8,10 @@ import java.lang.String;
 import java.util.Objects;
 import java.util.StringJoiner;
 
+    /**
+     * What an advisor issue is about.
+     * 
+     */
     @EnumType
     public enum AdvisorCategory {
         SECURITY("SECURITY"),

@@ -8,6 +8,10 @@ import java.lang.String;
 import java.util.Objects;
 import java.util.StringJoiner;
 
+    /**
+     * How severe an advisor issue is, least first.
+     * 
+     */
     @EnumType
     public enum AdvisorSeverity {
         INFO("INFO"),
