@@ -94,3 +94,81 @@ export const FIRST_LSN = "0/1F0A3B8";
 export function projectCompute(project: ProjectRecord): ComputeSettings {
   return project.default_endpoint_settings ?? DEFAULT_COMPUTE;
 }
+
+/** A shared preload library a project's computes can load (`settings.preload_libraries`). */
+export interface PreloadLibrary {
+  library_name: string;
+  description: string;
+  /** Loaded when the project's settings name none. */
+  is_default: boolean;
+  is_experimental: boolean;
+  version: string;
+  /** The Postgres major versions it is built for. */
+  pg_versions: readonly number[];
+}
+
+/**
+ * The shared preload libraries, each with the Postgres versions it exists for: the extensions
+ * that need `shared_preload_libraries` (and so a compute restart) to work.
+ */
+export const PRELOAD_LIBRARIES: readonly PreloadLibrary[] = [
+  {
+    library_name: "pg_stat_statements",
+    description: "Track planning and execution statistics of all SQL statements",
+    is_default: true,
+    is_experimental: false,
+    version: "1.10",
+    pg_versions: [14, 15, 16, 17, 18],
+  },
+  {
+    library_name: "timescaledb",
+    description: "Time-series data: hypertables, continuous aggregates and compression",
+    is_default: false,
+    is_experimental: false,
+    version: "2.17.1",
+    pg_versions: [14, 15, 16, 17],
+  },
+  {
+    library_name: "pg_cron",
+    description: "Job scheduler for running SQL on a cron schedule",
+    is_default: false,
+    is_experimental: false,
+    version: "1.6",
+    pg_versions: [14, 15, 16, 17, 18],
+  },
+  {
+    library_name: "pg_partman_bgw",
+    description: "Background worker of pg_partman, running partition maintenance",
+    is_default: false,
+    is_experimental: false,
+    version: "5.1.0",
+    pg_versions: [14, 15, 16, 17],
+  },
+  {
+    library_name: "pgaudit",
+    description: "Session and object audit logging",
+    is_default: false,
+    is_experimental: false,
+    version: "17.0",
+    pg_versions: [14, 15, 16, 17],
+  },
+  {
+    library_name: "rag_bge_small_en_v15",
+    description: "Text embeddings with the bge-small-en-v1.5 model, inside Postgres",
+    is_default: false,
+    is_experimental: true,
+    version: "0.0.0",
+    pg_versions: [16, 17],
+  },
+  {
+    library_name: "rag_jina_reranker_v1_tiny_en",
+    description: "Reranking with the jina-reranker-v1-tiny-en model, inside Postgres",
+    is_default: false,
+    is_experimental: true,
+    version: "0.0.0",
+    pg_versions: [16, 17],
+  },
+];
+
+/** The plan consumption history reports: every account here is on a plan that has it. */
+export const CONSUMPTION_PLAN = "scale";

@@ -7,15 +7,18 @@ import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
 import { requestValidatorCompiler } from "./openapi/contract";
 import { splitPath, toTemplate } from "./route-pattern";
+import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
+import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
 import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
+import { preloadLibraryRoutes } from "./routes/preload-libraries";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
@@ -273,6 +276,9 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   userRoutes(api, ctx);
   organizationRoutes(api, ctx);
   vpcRoutes(api, ctx);
+  consumptionRoutes(api, ctx);
+  advisorRoutes(api, ctx);
+  preloadLibraryRoutes(api, ctx);
 }
 
 function sendFault(

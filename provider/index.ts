@@ -2,9 +2,12 @@
  * pulumi-clouddb: Pulumi dynamic resources and data sources for the Cloud Database Control API v2.
  */
 
+export * from "./data/advisors";
 export * from "./data/connectionUri";
+export * from "./data/consumption";
 export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";
+export * from "./data/preloadLibraries";
 export * from "./data/projects";
 export * from "./data/regions";
 export * from "./data/schemaDiff";

@@ -1,10 +1,12 @@
 import type { SecureContext } from "node:tls";
+import type { AdvisorIssue } from "@neon/sdk/raw";
 import type pg from "pg";
 import type { EmulatorContext } from "../context";
 import { DEFAULT_HISTORY_RETENTION_SECONDS } from "../defaults";
 import type { BranchRecord, MaskingRuleRecord } from "../records";
 import { endpointHostWildcards } from "../render/hosts";
 import { admission } from "./admission";
+import { advisorIssues } from "./advisors";
 import { type EndpointCertificates, endpointCertificates } from "./certificates";
 import { ClusterDatabases } from "./cluster";
 import { type CopyOptions, type DataHolder, physicalName, Statements } from "./databases";
@@ -299,6 +301,17 @@ export class DataPlane implements ProxyTarget {
     }
     const name = branch.databases.find((d) => d.id === databaseId)?.name ?? "";
     return this.#timeline.schemaAt(this.#databases.fromBirth(branch.id, atLsn), physical, name);
+  }
+
+  /** The advisor's findings in a branch's database (by id), read from its catalog now. */
+  async advisorIssuesOf(branch: BranchRecord, databaseId: number): Promise<AdvisorIssue[]> {
+    await this.sync();
+    const client = await this.#server.connectAdmin(physicalName(branch, databaseId));
+    try {
+      return await advisorIssues(client, branch.databases.find((d) => d.id === databaseId)?.name ?? "");
+    } finally {
+      await client.end();
+    }
   }
 
   /**

@@ -11,7 +11,8 @@ import sdkDerived from "./sdk-routes.gen.json";
 // route `schema` slot (params, querystring, body), and the validator compiler below checks each
 // part. Bodies are checked as sent (no type coercion: the service refuses `"17"` for an integer);
 // path parameters and query strings arrive as text, so they are coerced to the documented types
-// and get documented defaults. requests.gen.ts types the same schemas for the handlers.
+// and get documented defaults; a list parameter given once arrives as one text, so it becomes a
+// list of one. requests.gen.ts types the same schemas for the handlers.
 //
 // The document lags the service: a route it lacks but @neon/sdk's types describe (a newer
 // description of the same API) takes its schemas from sdk-routes.gen.json, derived from those
@@ -45,7 +46,7 @@ function compiler(options: { coerce: boolean }): Ajv {
   const ajv = new Ajv({
     strict: false,
     allErrors: false,
-    coerceTypes: options.coerce,
+    coerceTypes: options.coerce ? "array" : false,
     useDefaults: options.coerce,
     validateSchema: false,
   });

@@ -4,9 +4,11 @@
  * from their types, so a new family is its module plus one line here.
  */
 import * as account from "./api/account";
+import * as advisors from "./api/advisors";
 import * as anonymization from "./api/anonymization";
 import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
+import * as consumption from "./api/consumption";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
@@ -20,9 +22,11 @@ import * as vpc from "./api/vpc";
 /** Every route module, named as its file in `api/`. */
 export const ROUTE_MODULES = {
   account,
+  advisors,
   anonymization,
   apiKeys,
   branches,
+  consumption,
   endpoints,
   databases,
   operations,

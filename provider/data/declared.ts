@@ -8,7 +8,9 @@ import {
   arrayOf,
   BOOLEAN,
   declareFunction,
+  enumOf,
   INTEGER,
+  mapOf,
   NUMBER,
   objectType,
   STRING,
@@ -197,5 +199,125 @@ export const GET_SCHEMA_DIFF = declareFunction({
     diff: { type: STRING },
     /** Whether the schemas differ (`diff` is not empty). */
     changed: { type: BOOLEAN },
+  },
+});
+
+/** How long each timeframe of consumption history is. */
+export const CONSUMPTION_GRANULARITY = enumOf("ConsumptionGranularity", ["hourly", "daily", "monthly"]);
+
+/** One metric of one timeframe of consumption history. */
+export const CONSUMPTION_ROW = objectType("ConsumptionRow", {
+  /** Start of the timeframe (an hour, a day or a month), ISO 8601 UTC. */
+  timeframeStart: { type: STRING },
+  /** End of the timeframe, ISO 8601 UTC. */
+  timeframeEnd: { type: STRING },
+  /** The metric, e.g. `compute_unit_seconds` or `root_branch_bytes_month`. */
+  metric: { type: STRING },
+  /** Its value in the timeframe: seconds, bytes or byte-months as the metric's name says. */
+  value: { type: INTEGER },
+  /** Start of the billing period the timeframe is in. */
+  periodStart: { type: STRING },
+  /** The billing plan of that period, e.g. `scale`. */
+  periodPlan: { type: STRING },
+});
+
+/** Reads a project's (or one of its branches') consumption metrics over a time range, one row per metric and timeframe. */
+export const GET_CONSUMPTION = declareFunction({
+  name: "getConsumption",
+  inputs: {
+    /** The project, which must belong to an organization (consumption history is kept per organization). */
+    projectId: { type: STRING, required: true },
+    /** Only this branch of the project. Default: the whole project. */
+    branchId: { type: STRING },
+    /** Start of the range (RFC 3339), rounded down to the granularity; not before 2024-03-01. */
+    from: { type: STRING, required: true },
+    /** End of the range (RFC 3339), rounded down to the granularity: its timeframe is included. */
+    to: { type: STRING, required: true },
+    /** Timeframe length; a range covers at most 168 hours hourly, 60 days daily, a year monthly. */
+    granularity: { type: CONSUMPTION_GRANULARITY, required: true },
+    /** The metrics to read. Default: every metric the service reports for a project (or, with `branchId`, for a branch). */
+    metrics: { type: arrayOf(STRING) },
+  },
+  outputs: {
+    /** One row per metric and timeframe, oldest timeframe first. */
+    rows: { type: arrayOf(CONSUMPTION_ROW) },
+  },
+});
+
+/** What an advisor issue is about. */
+export const ADVISOR_CATEGORY = enumOf("AdvisorCategory", ["SECURITY", "PERFORMANCE"]);
+
+/** How severe an advisor issue is, least first. */
+export const ADVISOR_SEVERITY = enumOf("AdvisorSeverity", ["INFO", "WARN", "ERROR"]);
+
+/** An issue the advisor found in a database. */
+export const ADVISOR_ISSUE = objectType("AdvisorIssue", {
+  /** The check that found it, e.g. `rls_disabled_in_public`. */
+  name: { type: STRING },
+  /** The check's title. */
+  title: { type: STRING },
+  /** Severity: `ERROR`, `WARN` or `INFO`. */
+  level: { type: STRING },
+  /** `EXTERNAL` when it affects what the Data API exposes, else `INTERNAL`. */
+  facing: { type: STRING },
+  /** `SECURITY`, `PERFORMANCE`, or both. */
+  categories: { type: arrayOf(STRING) },
+  /** What the check detects. */
+  description: { type: STRING },
+  /** This instance: the object concerned and what is wrong with it. */
+  detail: { type: STRING },
+  /** Where the fix is explained. */
+  remediation: { type: STRING },
+  /** Context of the finding (schema, table, ...), each value as text (JSON for a structured one). */
+  metadata: { type: mapOf(STRING) },
+  /** A key unique to this finding. */
+  cacheKey: { type: STRING },
+});
+
+/** Lists the security and performance issues the advisor finds in one database of a project's branch. */
+export const GET_ADVISORS = declareFunction({
+  name: "getAdvisors",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true },
+    /** The branch analyzed. Default: the project's default branch. */
+    branchId: { type: STRING },
+    /** The database analyzed; needed when the branch has more than one. */
+    databaseName: { type: STRING },
+    /** Only issues of this category. */
+    category: { type: ADVISOR_CATEGORY },
+    /** Only issues at least this severe (`WARN`: warnings and errors). Default: all. */
+    minSeverity: { type: ADVISOR_SEVERITY },
+  },
+  outputs: {
+    /** The issues, as the service orders them. */
+    issues: { type: arrayOf(ADVISOR_ISSUE) },
+  },
+});
+
+/** A shared preload library a project can enable. */
+export const PRELOAD_LIBRARY = objectType("PreloadLibrary", {
+  /** The name `settings.preload_libraries` takes, e.g. `timescaledb`. */
+  name: { type: STRING },
+  /** What it does. */
+  description: { type: STRING },
+  /** Its version. */
+  version: { type: STRING },
+  /** Whether computes load it when the project names none. */
+  isDefault: { type: BOOLEAN },
+  /** Whether the service marks it experimental. */
+  isExperimental: { type: BOOLEAN },
+});
+
+/** Lists the shared preload libraries a project's Postgres version offers (each needs a compute restart to load). */
+export const GET_PRELOAD_LIBRARIES = declareFunction({
+  name: "getPreloadLibraries",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true },
+  },
+  outputs: {
+    /** The libraries, the service's order. */
+    libraries: { type: arrayOf(PRELOAD_LIBRARY) },
   },
 });

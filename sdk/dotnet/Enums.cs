@@ -8,6 +8,69 @@ using Pulumi;
 namespace PulumiCloudDb.CloudDb
 {
     /// <summary>
+    /// What an advisor issue is about.
+    /// </summary>
+    [EnumType]
+    public readonly struct AdvisorCategory : IEquatable<AdvisorCategory>
+    {
+        private readonly string _value;
+
+        private AdvisorCategory(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AdvisorCategory SECURITY { get; } = new AdvisorCategory("SECURITY");
+        public static AdvisorCategory PERFORMANCE { get; } = new AdvisorCategory("PERFORMANCE");
+
+        public static bool operator ==(AdvisorCategory left, AdvisorCategory right) => left.Equals(right);
+        public static bool operator !=(AdvisorCategory left, AdvisorCategory right) => !left.Equals(right);
+
+        public static explicit operator string(AdvisorCategory value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AdvisorCategory other && Equals(other);
+        public bool Equals(AdvisorCategory other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// How severe an advisor issue is, least first.
+    /// </summary>
+    [EnumType]
+    public readonly struct AdvisorSeverity : IEquatable<AdvisorSeverity>
+    {
+        private readonly string _value;
+
+        private AdvisorSeverity(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AdvisorSeverity INFO { get; } = new AdvisorSeverity("INFO");
+        public static AdvisorSeverity WARN { get; } = new AdvisorSeverity("WARN");
+        public static AdvisorSeverity ERROR { get; } = new AdvisorSeverity("ERROR");
+
+        public static bool operator ==(AdvisorSeverity left, AdvisorSeverity right) => left.Equals(right);
+        public static bool operator !=(AdvisorSeverity left, AdvisorSeverity right) => !left.Equals(right);
+
+        public static explicit operator string(AdvisorSeverity value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AdvisorSeverity other && Equals(other);
+        public bool Equals(AdvisorSeverity other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The kind of an API key: `personal`, `organization` or `project`-scoped.
     /// </summary>
     [EnumType]
@@ -66,6 +129,38 @@ namespace PulumiCloudDb.CloudDb
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is BackupFrequency other && Equals(other);
         public bool Equals(BackupFrequency other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// How long each timeframe of consumption history is.
+    /// </summary>
+    [EnumType]
+    public readonly struct ConsumptionGranularity : IEquatable<ConsumptionGranularity>
+    {
+        private readonly string _value;
+
+        private ConsumptionGranularity(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static ConsumptionGranularity Hourly { get; } = new ConsumptionGranularity("hourly");
+        public static ConsumptionGranularity Daily { get; } = new ConsumptionGranularity("daily");
+        public static ConsumptionGranularity Monthly { get; } = new ConsumptionGranularity("monthly");
+
+        public static bool operator ==(ConsumptionGranularity left, ConsumptionGranularity right) => left.Equals(right);
+        public static bool operator !=(ConsumptionGranularity left, ConsumptionGranularity right) => !left.Equals(right);
+
+        public static explicit operator string(ConsumptionGranularity value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ConsumptionGranularity other && Equals(other);
+        public bool Equals(ConsumptionGranularity other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -775,6 +775,55 @@ describe("contract: responses match the official OpenAPI document", () => {
     );
   });
 
+  it("consumption history, advisors and preload libraries, and their errors", async () => {
+    const range = `org_id=${DEMO.orgId}&from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z&granularity=daily`;
+    const projects = await check(
+      "GET",
+      `/consumption_history/v2/projects?${range}&metrics=compute_unit_seconds,extra_branches_month`,
+      200,
+      orgKey,
+    );
+    noUndeclared("ConsumptionHistoryPerPeriodV2", projects.body.projects[0].periods[0]);
+    await check("GET", `/consumption_history/v2/projects?${range}&metrics=cpu_seconds`, 400, personal);
+    await check(
+      "GET",
+      `/consumption_history/v2/projects?${range.replace(DEMO.orgId, "org-no-such-org-00000000")}&metrics=compute_unit_seconds`,
+      404,
+      personal,
+    );
+    await check(
+      "GET",
+      `/consumption_history/v2/projects?${range.replace("granularity=daily", "granularity=hourly").replace("from=2026-01-01", "from=2025-12-01")}&metrics=compute_unit_seconds`,
+      406,
+      personal,
+    );
+    const B = `/consumption_history/v2/branches?${range}&project_ids=${DEMO.orgProjectId}`;
+    const branches = await check("GET", `${B}&metrics=compute_unit_seconds`, 200, member);
+    noUndeclared("ConsumptionHistoryPerBranchV2", branches.body.branches[0]);
+    await check("GET", `${B}&metrics=snapshot_storage_bytes_month`, 400, member);
+    await check(
+      "GET",
+      `${B.replace(DEMO.orgId, "org-no-such-org-00000000")}&metrics=compute_unit_seconds`,
+      404,
+      member,
+    );
+    await check(
+      "GET",
+      `${B.replace("from=2026-01-01", "from=2023-01-01")}&metrics=compute_unit_seconds`,
+      406,
+      member,
+    );
+
+    const advisors = await check("GET", `${P}/advisors?category=SECURITY&min_severity=WARN`, 200, personal);
+    assert.deepEqual(advisors.body, { issues: [] });
+    await check("GET", `${P}/advisors?database_name=nope`, 404, personal);
+    await check("GET", `${P}/advisors`, 403, member);
+    const libraries = await check("GET", `${P}/available_preload_libraries`, 200, personal);
+    noUndeclared("AvailablePreloadLibrary", libraries.body.libraries[0]);
+    await check("GET", `${P}/available_preload_libraries`, 403, member);
+    await check("GET", "/projects/no-such-project-1234/available_preload_libraries", 404, personal);
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -984,6 +1033,20 @@ describe("contract: responses match the official OpenAPI document", () => {
       "PUT /organizations/{org_id}/billing/spending_limit 403",
       "DELETE /organizations/{org_id}/billing/spending_limit 200",
       "DELETE /organizations/{org_id}/billing/spending_limit 403",
+      "GET /consumption_history/v2/projects 200",
+      "GET /consumption_history/v2/projects 400",
+      "GET /consumption_history/v2/projects 404",
+      "GET /consumption_history/v2/projects 406",
+      "GET /consumption_history/v2/branches 200",
+      "GET /consumption_history/v2/branches 400",
+      "GET /consumption_history/v2/branches 404",
+      "GET /consumption_history/v2/branches 406",
+      "GET /projects/{project_id}/advisors 200",
+      "GET /projects/{project_id}/advisors 403",
+      "GET /projects/{project_id}/advisors 404",
+      "GET /projects/{project_id}/available_preload_libraries 200",
+      "GET /projects/{project_id}/available_preload_libraries 403",
+      "GET /projects/{project_id}/available_preload_libraries 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -137,6 +137,42 @@ describe("the provider plugin's functions (Invoke)", function () {
     assert.equal(emulator.control.requests().length, before, "nothing was sent");
   });
 
+  it("answers getPreloadLibraries, getAdvisors and getConsumption, and refuses a granularity the declaration does not list", async () => {
+    const libraries = await invoke(demo, "getPreloadLibraries", { projectId: DEMO.projectId });
+    assert.deepEqual(libraries.failures, []);
+    assert.ok(
+      (libraries.result.libraries as { name: string }[]).some((l) => l.name === "pg_stat_statements"),
+    );
+    const advisors = await invoke(demo, "getAdvisors", { projectId: DEMO.projectId, minSeverity: "WARN" });
+    assert.deepEqual(advisors, { result: { issues: [] }, failures: [] });
+    const at = new Date(emulator.control.now()).toISOString().replace(/\.\d+Z$/, "Z");
+    const consumption = await invoke(demo, "getConsumption", {
+      projectId: DEMO.orgProjectId,
+      from: at,
+      to: at,
+      granularity: "daily",
+      metrics: ["compute_unit_seconds"],
+    });
+    assert.deepEqual(consumption.failures, []);
+    assert.deepEqual(
+      (consumption.result.rows as { metric: string }[]).map((r) => r.metric),
+      ["compute_unit_seconds"],
+    );
+    const before = emulator.control.requests().length;
+    const weekly = await invoke(demo, "getConsumption", {
+      projectId: DEMO.orgProjectId,
+      from: at,
+      to: at,
+      granularity: "weekly",
+    });
+    assert.equal(weekly.failures.length, 1, weekly.failures.join("; "));
+    assert.match(
+      weekly.failures[0] ?? "",
+      /^granularity: getConsumption: granularity must be one of hourly, daily, monthly/,
+    );
+    assert.equal(emulator.control.requests().length, before, "nothing was sent");
+  });
+
   it("refuses arguments the declaration does not take, naming each, before any request", async () => {
     const before = emulator.control.requests().length;
     const { failures } = await invoke(demo, "getConnectionUri", {

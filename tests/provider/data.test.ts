@@ -8,6 +8,8 @@ import {
   getOperationOutput,
   getOperations,
   getOperationsOutput,
+  getPreloadLibraries,
+  getPreloadLibrariesOutput,
   getProjects,
   getProjectsOutput,
   getRegions,
@@ -150,6 +152,24 @@ describe("data sources against the emulator", () => {
         getRegions({ orgId: "org-not-mine-00000000" }),
         /403 Forbidden: you are not a member of organization org-not-mine-00000000/,
       );
+    });
+  });
+
+  describe("getPreloadLibraries", () => {
+    it("lists the libraries of the project's Postgres version with camelCase fields, and its Output form gives the same", async () => {
+      const { libraries } = await getPreloadLibraries({ projectId: DEMO.projectId });
+      assert.deepEqual(libraries[0], {
+        name: "pg_stat_statements",
+        description: "Track planning and execution statistics of all SQL statements",
+        version: "1.10",
+        isDefault: true,
+        isExperimental: false,
+      });
+      assert.ok(libraries.some((l) => l.name === "timescaledb" && !l.isDefault));
+      assert.deepEqual(await resolved(getPreloadLibrariesOutput({ projectId: DEMO.projectId })), {
+        libraries,
+      });
+      await assert.rejects(getPreloadLibraries({ projectId: "no-such-project-1234" }), (e) => isNotFound(e));
     });
   });
 

@@ -43,9 +43,12 @@ describe("the package schema", () => {
   it("has every resource kind and every data source under a clouddb:index token", () => {
     assert.deepEqual(keysAt("resources"), DECLARATIONS.map((d) => token(d.type)).sort());
     assert.deepEqual(keysAt("functions"), [
+      "clouddb:index:getAdvisors",
       "clouddb:index:getConnectionUri",
+      "clouddb:index:getConsumption",
       "clouddb:index:getOperation",
       "clouddb:index:getOperations",
+      "clouddb:index:getPreloadLibraries",
       "clouddb:index:getProjects",
       "clouddb:index:getRegions",
       "clouddb:index:getSchemaDiff",

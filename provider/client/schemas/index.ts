@@ -10,11 +10,13 @@
  */
 
 export * from "./account";
+export * from "./advisors";
 export * from "./anonymization";
 export * from "./apiKeys";
 export * from "./branches";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";
 export * from "./connections";
+export * from "./consumption";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";

@@ -10,6 +10,340 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// What an advisor issue is about.
+type AdvisorCategory string
+
+const (
+	AdvisorCategorySECURITY    = AdvisorCategory("SECURITY")
+	AdvisorCategoryPERFORMANCE = AdvisorCategory("PERFORMANCE")
+)
+
+func (AdvisorCategory) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisorCategory)(nil)).Elem()
+}
+
+func (e AdvisorCategory) ToAdvisorCategoryOutput() AdvisorCategoryOutput {
+	return pulumi.ToOutput(e).(AdvisorCategoryOutput)
+}
+
+func (e AdvisorCategory) ToAdvisorCategoryOutputWithContext(ctx context.Context) AdvisorCategoryOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AdvisorCategoryOutput)
+}
+
+func (e AdvisorCategory) ToAdvisorCategoryPtrOutput() AdvisorCategoryPtrOutput {
+	return e.ToAdvisorCategoryPtrOutputWithContext(context.Background())
+}
+
+func (e AdvisorCategory) ToAdvisorCategoryPtrOutputWithContext(ctx context.Context) AdvisorCategoryPtrOutput {
+	return AdvisorCategory(e).ToAdvisorCategoryOutputWithContext(ctx).ToAdvisorCategoryPtrOutputWithContext(ctx)
+}
+
+func (e AdvisorCategory) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdvisorCategory) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdvisorCategory) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AdvisorCategory) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AdvisorCategoryOutput struct{ *pulumi.OutputState }
+
+func (AdvisorCategoryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisorCategory)(nil)).Elem()
+}
+
+func (o AdvisorCategoryOutput) ToAdvisorCategoryOutput() AdvisorCategoryOutput {
+	return o
+}
+
+func (o AdvisorCategoryOutput) ToAdvisorCategoryOutputWithContext(ctx context.Context) AdvisorCategoryOutput {
+	return o
+}
+
+func (o AdvisorCategoryOutput) ToAdvisorCategoryPtrOutput() AdvisorCategoryPtrOutput {
+	return o.ToAdvisorCategoryPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorCategoryOutput) ToAdvisorCategoryPtrOutputWithContext(ctx context.Context) AdvisorCategoryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdvisorCategory) *AdvisorCategory {
+		return &v
+	}).(AdvisorCategoryPtrOutput)
+}
+
+func (o AdvisorCategoryOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AdvisorCategoryOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdvisorCategory) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AdvisorCategoryOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorCategoryOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdvisorCategory) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AdvisorCategoryPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisorCategoryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisorCategory)(nil)).Elem()
+}
+
+func (o AdvisorCategoryPtrOutput) ToAdvisorCategoryPtrOutput() AdvisorCategoryPtrOutput {
+	return o
+}
+
+func (o AdvisorCategoryPtrOutput) ToAdvisorCategoryPtrOutputWithContext(ctx context.Context) AdvisorCategoryPtrOutput {
+	return o
+}
+
+func (o AdvisorCategoryPtrOutput) Elem() AdvisorCategoryOutput {
+	return o.ApplyT(func(v *AdvisorCategory) AdvisorCategory {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisorCategory
+		return ret
+	}).(AdvisorCategoryOutput)
+}
+
+func (o AdvisorCategoryPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorCategoryPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AdvisorCategory) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AdvisorCategoryInput is an input type that accepts values of the AdvisorCategory enum
+// A concrete instance of `AdvisorCategoryInput` can be one of the following:
+//
+//	AdvisorCategorySECURITY
+//	AdvisorCategoryPERFORMANCE
+type AdvisorCategoryInput interface {
+	pulumi.Input
+
+	ToAdvisorCategoryOutput() AdvisorCategoryOutput
+	ToAdvisorCategoryOutputWithContext(context.Context) AdvisorCategoryOutput
+}
+
+var advisorCategoryPtrType = reflect.TypeOf((**AdvisorCategory)(nil)).Elem()
+
+type AdvisorCategoryPtrInput interface {
+	pulumi.Input
+
+	ToAdvisorCategoryPtrOutput() AdvisorCategoryPtrOutput
+	ToAdvisorCategoryPtrOutputWithContext(context.Context) AdvisorCategoryPtrOutput
+}
+
+type advisorCategoryPtr string
+
+func AdvisorCategoryPtr(v string) AdvisorCategoryPtrInput {
+	return (*advisorCategoryPtr)(&v)
+}
+
+func (*advisorCategoryPtr) ElementType() reflect.Type {
+	return advisorCategoryPtrType
+}
+
+func (in *advisorCategoryPtr) ToAdvisorCategoryPtrOutput() AdvisorCategoryPtrOutput {
+	return pulumi.ToOutput(in).(AdvisorCategoryPtrOutput)
+}
+
+func (in *advisorCategoryPtr) ToAdvisorCategoryPtrOutputWithContext(ctx context.Context) AdvisorCategoryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AdvisorCategoryPtrOutput)
+}
+
+// How severe an advisor issue is, least first.
+type AdvisorSeverity string
+
+const (
+	AdvisorSeverityINFO  = AdvisorSeverity("INFO")
+	AdvisorSeverityWARN  = AdvisorSeverity("WARN")
+	AdvisorSeverityERROR = AdvisorSeverity("ERROR")
+)
+
+func (AdvisorSeverity) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisorSeverity)(nil)).Elem()
+}
+
+func (e AdvisorSeverity) ToAdvisorSeverityOutput() AdvisorSeverityOutput {
+	return pulumi.ToOutput(e).(AdvisorSeverityOutput)
+}
+
+func (e AdvisorSeverity) ToAdvisorSeverityOutputWithContext(ctx context.Context) AdvisorSeverityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AdvisorSeverityOutput)
+}
+
+func (e AdvisorSeverity) ToAdvisorSeverityPtrOutput() AdvisorSeverityPtrOutput {
+	return e.ToAdvisorSeverityPtrOutputWithContext(context.Background())
+}
+
+func (e AdvisorSeverity) ToAdvisorSeverityPtrOutputWithContext(ctx context.Context) AdvisorSeverityPtrOutput {
+	return AdvisorSeverity(e).ToAdvisorSeverityOutputWithContext(ctx).ToAdvisorSeverityPtrOutputWithContext(ctx)
+}
+
+func (e AdvisorSeverity) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdvisorSeverity) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdvisorSeverity) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AdvisorSeverity) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AdvisorSeverityOutput struct{ *pulumi.OutputState }
+
+func (AdvisorSeverityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisorSeverity)(nil)).Elem()
+}
+
+func (o AdvisorSeverityOutput) ToAdvisorSeverityOutput() AdvisorSeverityOutput {
+	return o
+}
+
+func (o AdvisorSeverityOutput) ToAdvisorSeverityOutputWithContext(ctx context.Context) AdvisorSeverityOutput {
+	return o
+}
+
+func (o AdvisorSeverityOutput) ToAdvisorSeverityPtrOutput() AdvisorSeverityPtrOutput {
+	return o.ToAdvisorSeverityPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorSeverityOutput) ToAdvisorSeverityPtrOutputWithContext(ctx context.Context) AdvisorSeverityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdvisorSeverity) *AdvisorSeverity {
+		return &v
+	}).(AdvisorSeverityPtrOutput)
+}
+
+func (o AdvisorSeverityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AdvisorSeverityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdvisorSeverity) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AdvisorSeverityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorSeverityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdvisorSeverity) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AdvisorSeverityPtrOutput struct{ *pulumi.OutputState }
+
+func (AdvisorSeverityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdvisorSeverity)(nil)).Elem()
+}
+
+func (o AdvisorSeverityPtrOutput) ToAdvisorSeverityPtrOutput() AdvisorSeverityPtrOutput {
+	return o
+}
+
+func (o AdvisorSeverityPtrOutput) ToAdvisorSeverityPtrOutputWithContext(ctx context.Context) AdvisorSeverityPtrOutput {
+	return o
+}
+
+func (o AdvisorSeverityPtrOutput) Elem() AdvisorSeverityOutput {
+	return o.ApplyT(func(v *AdvisorSeverity) AdvisorSeverity {
+		if v != nil {
+			return *v
+		}
+		var ret AdvisorSeverity
+		return ret
+	}).(AdvisorSeverityOutput)
+}
+
+func (o AdvisorSeverityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdvisorSeverityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AdvisorSeverity) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AdvisorSeverityInput is an input type that accepts values of the AdvisorSeverity enum
+// A concrete instance of `AdvisorSeverityInput` can be one of the following:
+//
+//	AdvisorSeverityINFO
+//	AdvisorSeverityWARN
+//	AdvisorSeverityERROR
+type AdvisorSeverityInput interface {
+	pulumi.Input
+
+	ToAdvisorSeverityOutput() AdvisorSeverityOutput
+	ToAdvisorSeverityOutputWithContext(context.Context) AdvisorSeverityOutput
+}
+
+var advisorSeverityPtrType = reflect.TypeOf((**AdvisorSeverity)(nil)).Elem()
+
+type AdvisorSeverityPtrInput interface {
+	pulumi.Input
+
+	ToAdvisorSeverityPtrOutput() AdvisorSeverityPtrOutput
+	ToAdvisorSeverityPtrOutputWithContext(context.Context) AdvisorSeverityPtrOutput
+}
+
+type advisorSeverityPtr string
+
+func AdvisorSeverityPtr(v string) AdvisorSeverityPtrInput {
+	return (*advisorSeverityPtr)(&v)
+}
+
+func (*advisorSeverityPtr) ElementType() reflect.Type {
+	return advisorSeverityPtrType
+}
+
+func (in *advisorSeverityPtr) ToAdvisorSeverityPtrOutput() AdvisorSeverityPtrOutput {
+	return pulumi.ToOutput(in).(AdvisorSeverityPtrOutput)
+}
+
+func (in *advisorSeverityPtr) ToAdvisorSeverityPtrOutputWithContext(ctx context.Context) AdvisorSeverityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AdvisorSeverityPtrOutput)
+}
+
 // The kind of an API key: `personal`, `organization` or `project`-scoped.
 type ApiKeyKind string
 
@@ -272,6 +606,174 @@ func (in *backupFrequencyPtr) ToBackupFrequencyPtrOutput() BackupFrequencyPtrOut
 
 func (in *backupFrequencyPtr) ToBackupFrequencyPtrOutputWithContext(ctx context.Context) BackupFrequencyPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(BackupFrequencyPtrOutput)
+}
+
+// How long each timeframe of consumption history is.
+type ConsumptionGranularity string
+
+const (
+	ConsumptionGranularityHOURLY  = ConsumptionGranularity("hourly")
+	ConsumptionGranularityDAILY   = ConsumptionGranularity("daily")
+	ConsumptionGranularityMONTHLY = ConsumptionGranularity("monthly")
+)
+
+func (ConsumptionGranularity) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConsumptionGranularity)(nil)).Elem()
+}
+
+func (e ConsumptionGranularity) ToConsumptionGranularityOutput() ConsumptionGranularityOutput {
+	return pulumi.ToOutput(e).(ConsumptionGranularityOutput)
+}
+
+func (e ConsumptionGranularity) ToConsumptionGranularityOutputWithContext(ctx context.Context) ConsumptionGranularityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ConsumptionGranularityOutput)
+}
+
+func (e ConsumptionGranularity) ToConsumptionGranularityPtrOutput() ConsumptionGranularityPtrOutput {
+	return e.ToConsumptionGranularityPtrOutputWithContext(context.Background())
+}
+
+func (e ConsumptionGranularity) ToConsumptionGranularityPtrOutputWithContext(ctx context.Context) ConsumptionGranularityPtrOutput {
+	return ConsumptionGranularity(e).ToConsumptionGranularityOutputWithContext(ctx).ToConsumptionGranularityPtrOutputWithContext(ctx)
+}
+
+func (e ConsumptionGranularity) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ConsumptionGranularity) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ConsumptionGranularity) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ConsumptionGranularity) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ConsumptionGranularityOutput struct{ *pulumi.OutputState }
+
+func (ConsumptionGranularityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConsumptionGranularity)(nil)).Elem()
+}
+
+func (o ConsumptionGranularityOutput) ToConsumptionGranularityOutput() ConsumptionGranularityOutput {
+	return o
+}
+
+func (o ConsumptionGranularityOutput) ToConsumptionGranularityOutputWithContext(ctx context.Context) ConsumptionGranularityOutput {
+	return o
+}
+
+func (o ConsumptionGranularityOutput) ToConsumptionGranularityPtrOutput() ConsumptionGranularityPtrOutput {
+	return o.ToConsumptionGranularityPtrOutputWithContext(context.Background())
+}
+
+func (o ConsumptionGranularityOutput) ToConsumptionGranularityPtrOutputWithContext(ctx context.Context) ConsumptionGranularityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ConsumptionGranularity) *ConsumptionGranularity {
+		return &v
+	}).(ConsumptionGranularityPtrOutput)
+}
+
+func (o ConsumptionGranularityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ConsumptionGranularityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ConsumptionGranularity) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ConsumptionGranularityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ConsumptionGranularityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ConsumptionGranularity) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ConsumptionGranularityPtrOutput struct{ *pulumi.OutputState }
+
+func (ConsumptionGranularityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ConsumptionGranularity)(nil)).Elem()
+}
+
+func (o ConsumptionGranularityPtrOutput) ToConsumptionGranularityPtrOutput() ConsumptionGranularityPtrOutput {
+	return o
+}
+
+func (o ConsumptionGranularityPtrOutput) ToConsumptionGranularityPtrOutputWithContext(ctx context.Context) ConsumptionGranularityPtrOutput {
+	return o
+}
+
+func (o ConsumptionGranularityPtrOutput) Elem() ConsumptionGranularityOutput {
+	return o.ApplyT(func(v *ConsumptionGranularity) ConsumptionGranularity {
+		if v != nil {
+			return *v
+		}
+		var ret ConsumptionGranularity
+		return ret
+	}).(ConsumptionGranularityOutput)
+}
+
+func (o ConsumptionGranularityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ConsumptionGranularityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ConsumptionGranularity) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ConsumptionGranularityInput is an input type that accepts values of the ConsumptionGranularity enum
+// A concrete instance of `ConsumptionGranularityInput` can be one of the following:
+//
+//	ConsumptionGranularityHOURLY
+//	ConsumptionGranularityDAILY
+//	ConsumptionGranularityMONTHLY
+type ConsumptionGranularityInput interface {
+	pulumi.Input
+
+	ToConsumptionGranularityOutput() ConsumptionGranularityOutput
+	ToConsumptionGranularityOutputWithContext(context.Context) ConsumptionGranularityOutput
+}
+
+var consumptionGranularityPtrType = reflect.TypeOf((**ConsumptionGranularity)(nil)).Elem()
+
+type ConsumptionGranularityPtrInput interface {
+	pulumi.Input
+
+	ToConsumptionGranularityPtrOutput() ConsumptionGranularityPtrOutput
+	ToConsumptionGranularityPtrOutputWithContext(context.Context) ConsumptionGranularityPtrOutput
+}
+
+type consumptionGranularityPtr string
+
+func ConsumptionGranularityPtr(v string) ConsumptionGranularityPtrInput {
+	return (*consumptionGranularityPtr)(&v)
+}
+
+func (*consumptionGranularityPtr) ElementType() reflect.Type {
+	return consumptionGranularityPtrType
+}
+
+func (in *consumptionGranularityPtr) ToConsumptionGranularityPtrOutput() ConsumptionGranularityPtrOutput {
+	return pulumi.ToOutput(in).(ConsumptionGranularityPtrOutput)
+}
+
+func (in *consumptionGranularityPtr) ToConsumptionGranularityPtrOutputWithContext(ctx context.Context) ConsumptionGranularityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ConsumptionGranularityPtrOutput)
 }
 
 // The two compute endpoint types; the API may add others, which the state records as it says.
@@ -941,8 +1443,14 @@ func (in *poolerModePtr) ToPoolerModePtrOutputWithContext(ctx context.Context) P
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorCategoryInput)(nil)).Elem(), AdvisorCategory("SECURITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorCategoryPtrInput)(nil)).Elem(), AdvisorCategory("SECURITY"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorSeverityInput)(nil)).Elem(), AdvisorSeverity("INFO"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorSeverityPtrInput)(nil)).Elem(), AdvisorSeverity("INFO"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityPtrInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
@@ -951,10 +1459,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MemberRolePtrInput)(nil)).Elem(), MemberRole("admin"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
+	pulumi.RegisterOutputType(AdvisorCategoryOutput{})
+	pulumi.RegisterOutputType(AdvisorCategoryPtrOutput{})
+	pulumi.RegisterOutputType(AdvisorSeverityOutput{})
+	pulumi.RegisterOutputType(AdvisorSeverityPtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindPtrOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyPtrOutput{})
+	pulumi.RegisterOutputType(ConsumptionGranularityOutput{})
+	pulumi.RegisterOutputType(ConsumptionGranularityPtrOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})

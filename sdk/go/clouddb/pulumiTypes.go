@@ -13,6 +13,115 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// An issue the advisor found in a database.
+type AdvisorIssue struct {
+	// A key unique to this finding.
+	CacheKey string `pulumi:"cacheKey"`
+	// `SECURITY`, `PERFORMANCE`, or both.
+	Categories []string `pulumi:"categories"`
+	// What the check detects.
+	Description string `pulumi:"description"`
+	// This instance: the object concerned and what is wrong with it.
+	Detail string `pulumi:"detail"`
+	// `EXTERNAL` when it affects what the Data API exposes, else `INTERNAL`.
+	Facing string `pulumi:"facing"`
+	// Severity: `ERROR`, `WARN` or `INFO`.
+	Level string `pulumi:"level"`
+	// Context of the finding (schema, table, ...), each value as text (JSON for a structured one).
+	Metadata map[string]string `pulumi:"metadata"`
+	// The check that found it, e.g. `rls_disabled_in_public`.
+	Name string `pulumi:"name"`
+	// Where the fix is explained.
+	Remediation string `pulumi:"remediation"`
+	// The check's title.
+	Title string `pulumi:"title"`
+}
+
+// An issue the advisor found in a database.
+type AdvisorIssueOutput struct{ *pulumi.OutputState }
+
+func (AdvisorIssueOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdvisorIssue)(nil)).Elem()
+}
+
+func (o AdvisorIssueOutput) ToAdvisorIssueOutput() AdvisorIssueOutput {
+	return o
+}
+
+func (o AdvisorIssueOutput) ToAdvisorIssueOutputWithContext(ctx context.Context) AdvisorIssueOutput {
+	return o
+}
+
+// A key unique to this finding.
+func (o AdvisorIssueOutput) CacheKey() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.CacheKey }).(pulumi.StringOutput)
+}
+
+// `SECURITY`, `PERFORMANCE`, or both.
+func (o AdvisorIssueOutput) Categories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AdvisorIssue) []string { return v.Categories }).(pulumi.StringArrayOutput)
+}
+
+// What the check detects.
+func (o AdvisorIssueOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// This instance: the object concerned and what is wrong with it.
+func (o AdvisorIssueOutput) Detail() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Detail }).(pulumi.StringOutput)
+}
+
+// `EXTERNAL` when it affects what the Data API exposes, else `INTERNAL`.
+func (o AdvisorIssueOutput) Facing() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Facing }).(pulumi.StringOutput)
+}
+
+// Severity: `ERROR`, `WARN` or `INFO`.
+func (o AdvisorIssueOutput) Level() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Level }).(pulumi.StringOutput)
+}
+
+// Context of the finding (schema, table, ...), each value as text (JSON for a structured one).
+func (o AdvisorIssueOutput) Metadata() pulumi.StringMapOutput {
+	return o.ApplyT(func(v AdvisorIssue) map[string]string { return v.Metadata }).(pulumi.StringMapOutput)
+}
+
+// The check that found it, e.g. `rls_disabled_in_public`.
+func (o AdvisorIssueOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Where the fix is explained.
+func (o AdvisorIssueOutput) Remediation() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Remediation }).(pulumi.StringOutput)
+}
+
+// The check's title.
+func (o AdvisorIssueOutput) Title() pulumi.StringOutput {
+	return o.ApplyT(func(v AdvisorIssue) string { return v.Title }).(pulumi.StringOutput)
+}
+
+type AdvisorIssueArrayOutput struct{ *pulumi.OutputState }
+
+func (AdvisorIssueArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AdvisorIssue)(nil)).Elem()
+}
+
+func (o AdvisorIssueArrayOutput) ToAdvisorIssueArrayOutput() AdvisorIssueArrayOutput {
+	return o
+}
+
+func (o AdvisorIssueArrayOutput) ToAdvisorIssueArrayOutputWithContext(ctx context.Context) AdvisorIssueArrayOutput {
+	return o
+}
+
+func (o AdvisorIssueArrayOutput) Index(i pulumi.IntInput) AdvisorIssueOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AdvisorIssue {
+		return vs[0].([]AdvisorIssue)[vs[1].(int)]
+	}).(AdvisorIssueOutput)
+}
+
 // One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 type BackupScheduleEntry struct {
 	// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
@@ -712,6 +821,87 @@ func (o ComputeSettingsPtrOutput) SuspendTimeoutSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// One metric of one timeframe of consumption history.
+type ConsumptionRow struct {
+	// The metric, e.g. `compute_unit_seconds` or `root_branch_bytes_month`.
+	Metric string `pulumi:"metric"`
+	// The billing plan of that period, e.g. `scale`.
+	PeriodPlan string `pulumi:"periodPlan"`
+	// Start of the billing period the timeframe is in.
+	PeriodStart string `pulumi:"periodStart"`
+	// End of the timeframe, ISO 8601 UTC.
+	TimeframeEnd string `pulumi:"timeframeEnd"`
+	// Start of the timeframe (an hour, a day or a month), ISO 8601 UTC.
+	TimeframeStart string `pulumi:"timeframeStart"`
+	// Its value in the timeframe: seconds, bytes or byte-months as the metric's name says.
+	Value int `pulumi:"value"`
+}
+
+// One metric of one timeframe of consumption history.
+type ConsumptionRowOutput struct{ *pulumi.OutputState }
+
+func (ConsumptionRowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ConsumptionRow)(nil)).Elem()
+}
+
+func (o ConsumptionRowOutput) ToConsumptionRowOutput() ConsumptionRowOutput {
+	return o
+}
+
+func (o ConsumptionRowOutput) ToConsumptionRowOutputWithContext(ctx context.Context) ConsumptionRowOutput {
+	return o
+}
+
+// The metric, e.g. `compute_unit_seconds` or `root_branch_bytes_month`.
+func (o ConsumptionRowOutput) Metric() pulumi.StringOutput {
+	return o.ApplyT(func(v ConsumptionRow) string { return v.Metric }).(pulumi.StringOutput)
+}
+
+// The billing plan of that period, e.g. `scale`.
+func (o ConsumptionRowOutput) PeriodPlan() pulumi.StringOutput {
+	return o.ApplyT(func(v ConsumptionRow) string { return v.PeriodPlan }).(pulumi.StringOutput)
+}
+
+// Start of the billing period the timeframe is in.
+func (o ConsumptionRowOutput) PeriodStart() pulumi.StringOutput {
+	return o.ApplyT(func(v ConsumptionRow) string { return v.PeriodStart }).(pulumi.StringOutput)
+}
+
+// End of the timeframe, ISO 8601 UTC.
+func (o ConsumptionRowOutput) TimeframeEnd() pulumi.StringOutput {
+	return o.ApplyT(func(v ConsumptionRow) string { return v.TimeframeEnd }).(pulumi.StringOutput)
+}
+
+// Start of the timeframe (an hour, a day or a month), ISO 8601 UTC.
+func (o ConsumptionRowOutput) TimeframeStart() pulumi.StringOutput {
+	return o.ApplyT(func(v ConsumptionRow) string { return v.TimeframeStart }).(pulumi.StringOutput)
+}
+
+// Its value in the timeframe: seconds, bytes or byte-months as the metric's name says.
+func (o ConsumptionRowOutput) Value() pulumi.IntOutput {
+	return o.ApplyT(func(v ConsumptionRow) int { return v.Value }).(pulumi.IntOutput)
+}
+
+type ConsumptionRowArrayOutput struct{ *pulumi.OutputState }
+
+func (ConsumptionRowArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ConsumptionRow)(nil)).Elem()
+}
+
+func (o ConsumptionRowArrayOutput) ToConsumptionRowArrayOutput() ConsumptionRowArrayOutput {
+	return o
+}
+
+func (o ConsumptionRowArrayOutput) ToConsumptionRowArrayOutputWithContext(ctx context.Context) ConsumptionRowArrayOutput {
+	return o
+}
+
+func (o ConsumptionRowArrayOutput) Index(i pulumi.IntInput) ConsumptionRowOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ConsumptionRow {
+		return vs[0].([]ConsumptionRow)[vs[1].(int)]
+	}).(ConsumptionRowOutput)
+}
+
 // When the service may do maintenance on a project, interrupting its computes' connections.
 type MaintenanceWindow struct {
 	// End of the window, `HH:MM` in UTC.
@@ -1149,6 +1339,80 @@ func (o OperationSummaryArrayOutput) Index(i pulumi.IntInput) OperationSummaryOu
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OperationSummary {
 		return vs[0].([]OperationSummary)[vs[1].(int)]
 	}).(OperationSummaryOutput)
+}
+
+// A shared preload library a project can enable.
+type PreloadLibrary struct {
+	// What it does.
+	Description string `pulumi:"description"`
+	// Whether computes load it when the project names none.
+	IsDefault bool `pulumi:"isDefault"`
+	// Whether the service marks it experimental.
+	IsExperimental bool `pulumi:"isExperimental"`
+	// The name `settings.preload_libraries` takes, e.g. `timescaledb`.
+	Name string `pulumi:"name"`
+	// Its version.
+	Version string `pulumi:"version"`
+}
+
+// A shared preload library a project can enable.
+type PreloadLibraryOutput struct{ *pulumi.OutputState }
+
+func (PreloadLibraryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreloadLibrary)(nil)).Elem()
+}
+
+func (o PreloadLibraryOutput) ToPreloadLibraryOutput() PreloadLibraryOutput {
+	return o
+}
+
+func (o PreloadLibraryOutput) ToPreloadLibraryOutputWithContext(ctx context.Context) PreloadLibraryOutput {
+	return o
+}
+
+// What it does.
+func (o PreloadLibraryOutput) Description() pulumi.StringOutput {
+	return o.ApplyT(func(v PreloadLibrary) string { return v.Description }).(pulumi.StringOutput)
+}
+
+// Whether computes load it when the project names none.
+func (o PreloadLibraryOutput) IsDefault() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreloadLibrary) bool { return v.IsDefault }).(pulumi.BoolOutput)
+}
+
+// Whether the service marks it experimental.
+func (o PreloadLibraryOutput) IsExperimental() pulumi.BoolOutput {
+	return o.ApplyT(func(v PreloadLibrary) bool { return v.IsExperimental }).(pulumi.BoolOutput)
+}
+
+// The name `settings.preload_libraries` takes, e.g. `timescaledb`.
+func (o PreloadLibraryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v PreloadLibrary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its version.
+func (o PreloadLibraryOutput) Version() pulumi.StringOutput {
+	return o.ApplyT(func(v PreloadLibrary) string { return v.Version }).(pulumi.StringOutput)
+}
+
+type PreloadLibraryArrayOutput struct{ *pulumi.OutputState }
+
+func (PreloadLibraryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PreloadLibrary)(nil)).Elem()
+}
+
+func (o PreloadLibraryArrayOutput) ToPreloadLibraryArrayOutput() PreloadLibraryArrayOutput {
+	return o
+}
+
+func (o PreloadLibraryArrayOutput) ToPreloadLibraryArrayOutputWithContext(ctx context.Context) PreloadLibraryArrayOutput {
+	return o
+}
+
+func (o PreloadLibraryArrayOutput) Index(i pulumi.IntInput) PreloadLibraryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PreloadLibrary {
+		return vs[0].([]PreloadLibrary)[vs[1].(int)]
+	}).(PreloadLibraryOutput)
 }
 
 // Per-project consumption quotas; a quota left out, or 0, is unlimited.
@@ -1766,6 +2030,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaPtrInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
+	pulumi.RegisterOutputType(AdvisorIssueOutput{})
+	pulumi.RegisterOutputType(AdvisorIssueArrayOutput{})
 	pulumi.RegisterOutputType(BackupScheduleEntryOutput{})
 	pulumi.RegisterOutputType(BackupScheduleEntryArrayOutput{})
 	pulumi.RegisterOutputType(BranchEndpointOutput{})
@@ -1776,12 +2042,16 @@ func init() {
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ConsumptionRowOutput{})
+	pulumi.RegisterOutputType(ConsumptionRowArrayOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})
 	pulumi.RegisterOutputType(MaskingRuleArrayOutput{})
 	pulumi.RegisterOutputType(OperationSummaryOutput{})
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
+	pulumi.RegisterOutputType(PreloadLibraryOutput{})
+	pulumi.RegisterOutputType(PreloadLibraryArrayOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaPtrOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})

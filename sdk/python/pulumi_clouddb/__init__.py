@@ -12,9 +12,12 @@ from .backup_schedule import *
 from .branch import *
 from .database import *
 from .endpoint import *
+from .get_advisors import *
 from .get_connection_uri import *
+from .get_consumption import *
 from .get_operation import *
 from .get_operations import *
+from .get_preload_libraries import *
 from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *

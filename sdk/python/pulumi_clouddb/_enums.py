@@ -7,13 +7,35 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AdvisorCategory',
+    'AdvisorSeverity',
     'ApiKeyKind',
     'BackupFrequency',
+    'ConsumptionGranularity',
     'EndpointType',
     'InitSource',
     'MemberRole',
     'PoolerMode',
 ]
+
+
+@pulumi.type_token("clouddb:index:AdvisorCategory")
+class AdvisorCategory(_builtins.str, Enum):
+    """
+    What an advisor issue is about.
+    """
+    SECURITY = "SECURITY"
+    PERFORMANCE = "PERFORMANCE"
+
+
+@pulumi.type_token("clouddb:index:AdvisorSeverity")
+class AdvisorSeverity(_builtins.str, Enum):
+    """
+    How severe an advisor issue is, least first.
+    """
+    INFO = "INFO"
+    WARN = "WARN"
+    ERROR = "ERROR"
 
 
 @pulumi.type_token("clouddb:index:ApiKeyKind")
@@ -36,6 +58,16 @@ class BackupFrequency(_builtins.str, Enum):
     WEEKLY = "weekly"
     MONTHLY = "monthly"
     YEARLY = "yearly"
+
+
+@pulumi.type_token("clouddb:index:ConsumptionGranularity")
+class ConsumptionGranularity(_builtins.str, Enum):
+    """
+    How long each timeframe of consumption history is.
+    """
+    HOURLY = "hourly"
+    DAILY = "daily"
+    MONTHLY = "monthly"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")

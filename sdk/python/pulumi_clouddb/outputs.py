@@ -16,16 +16,141 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'AdvisorIssue',
     'BackupScheduleEntry',
     'BranchEndpoint',
     'ComputeSettings',
+    'ConsumptionRow',
     'MaintenanceWindow',
     'MaskingRule',
     'OperationSummary',
+    'PreloadLibrary',
     'ProjectQuota',
     'ProjectSummary',
     'Region',
 ]
+
+@pulumi.output_type
+class AdvisorIssue(dict):
+    """
+    An issue the advisor found in a database.
+    """
+    def __init__(__self__, *,
+                 cache_key: _builtins.str,
+                 categories: Sequence[_builtins.str],
+                 description: _builtins.str,
+                 detail: _builtins.str,
+                 facing: _builtins.str,
+                 level: _builtins.str,
+                 metadata: Mapping[str, _builtins.str],
+                 name: _builtins.str,
+                 remediation: _builtins.str,
+                 title: _builtins.str):
+        """
+        An issue the advisor found in a database.
+
+        :param _builtins.str cache_key: A key unique to this finding.
+        :param Sequence[_builtins.str] categories: `SECURITY`, `PERFORMANCE`, or both.
+        :param _builtins.str description: What the check detects.
+        :param _builtins.str detail: This instance: the object concerned and what is wrong with it.
+        :param _builtins.str facing: `EXTERNAL` when it affects what the Data API exposes, else `INTERNAL`.
+        :param _builtins.str level: Severity: `ERROR`, `WARN` or `INFO`.
+        :param Mapping[str, _builtins.str] metadata: Context of the finding (schema, table, ...), each value as text (JSON for a structured one).
+        :param _builtins.str name: The check that found it, e.g. `rls_disabled_in_public`.
+        :param _builtins.str remediation: Where the fix is explained.
+        :param _builtins.str title: The check's title.
+        """
+        pulumi.set(__self__, "cache_key", cache_key)
+        pulumi.set(__self__, "categories", categories)
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "detail", detail)
+        pulumi.set(__self__, "facing", facing)
+        pulumi.set(__self__, "level", level)
+        pulumi.set(__self__, "metadata", metadata)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "remediation", remediation)
+        pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter(name="cacheKey")
+    def cache_key(self) -> _builtins.str:
+        """
+        A key unique to this finding.
+        """
+        return pulumi.get(self, "cache_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def categories(self) -> Sequence[_builtins.str]:
+        """
+        `SECURITY`, `PERFORMANCE`, or both.
+        """
+        return pulumi.get(self, "categories")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What the check detects.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def detail(self) -> _builtins.str:
+        """
+        This instance: the object concerned and what is wrong with it.
+        """
+        return pulumi.get(self, "detail")
+
+    @_builtins.property
+    @pulumi.getter
+    def facing(self) -> _builtins.str:
+        """
+        `EXTERNAL` when it affects what the Data API exposes, else `INTERNAL`.
+        """
+        return pulumi.get(self, "facing")
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> _builtins.str:
+        """
+        Severity: `ERROR`, `WARN` or `INFO`.
+        """
+        return pulumi.get(self, "level")
+
+    @_builtins.property
+    @pulumi.getter
+    def metadata(self) -> Mapping[str, _builtins.str]:
+        """
+        Context of the finding (schema, table, ...), each value as text (JSON for a structured one).
+        """
+        return pulumi.get(self, "metadata")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The check that found it, e.g. `rls_disabled_in_public`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def remediation(self) -> _builtins.str:
+        """
+        Where the fix is explained.
+        """
+        return pulumi.get(self, "remediation")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        The check's title.
+        """
+        return pulumi.get(self, "title")
+
 
 @pulumi.output_type
 class BackupScheduleEntry(dict):
@@ -299,6 +424,84 @@ class ComputeSettings(dict):
         Seconds idle before the compute suspends: -1 never, 0 the service's default, else 60-604800.
         """
         return pulumi.get(self, "suspend_timeout_seconds")
+
+
+@pulumi.output_type
+class ConsumptionRow(dict):
+    """
+    One metric of one timeframe of consumption history.
+    """
+    def __init__(__self__, *,
+                 metric: _builtins.str,
+                 period_plan: _builtins.str,
+                 period_start: _builtins.str,
+                 timeframe_end: _builtins.str,
+                 timeframe_start: _builtins.str,
+                 value: _builtins.int):
+        """
+        One metric of one timeframe of consumption history.
+
+        :param _builtins.str metric: The metric, e.g. `compute_unit_seconds` or `root_branch_bytes_month`.
+        :param _builtins.str period_plan: The billing plan of that period, e.g. `scale`.
+        :param _builtins.str period_start: Start of the billing period the timeframe is in.
+        :param _builtins.str timeframe_end: End of the timeframe, ISO 8601 UTC.
+        :param _builtins.str timeframe_start: Start of the timeframe (an hour, a day or a month), ISO 8601 UTC.
+        :param _builtins.int value: Its value in the timeframe: seconds, bytes or byte-months as the metric's name says.
+        """
+        pulumi.set(__self__, "metric", metric)
+        pulumi.set(__self__, "period_plan", period_plan)
+        pulumi.set(__self__, "period_start", period_start)
+        pulumi.set(__self__, "timeframe_end", timeframe_end)
+        pulumi.set(__self__, "timeframe_start", timeframe_start)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> _builtins.str:
+        """
+        The metric, e.g. `compute_unit_seconds` or `root_branch_bytes_month`.
+        """
+        return pulumi.get(self, "metric")
+
+    @_builtins.property
+    @pulumi.getter(name="periodPlan")
+    def period_plan(self) -> _builtins.str:
+        """
+        The billing plan of that period, e.g. `scale`.
+        """
+        return pulumi.get(self, "period_plan")
+
+    @_builtins.property
+    @pulumi.getter(name="periodStart")
+    def period_start(self) -> _builtins.str:
+        """
+        Start of the billing period the timeframe is in.
+        """
+        return pulumi.get(self, "period_start")
+
+    @_builtins.property
+    @pulumi.getter(name="timeframeEnd")
+    def timeframe_end(self) -> _builtins.str:
+        """
+        End of the timeframe, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "timeframe_end")
+
+    @_builtins.property
+    @pulumi.getter(name="timeframeStart")
+    def timeframe_start(self) -> _builtins.str:
+        """
+        Start of the timeframe (an hour, a day or a month), ISO 8601 UTC.
+        """
+        return pulumi.get(self, "timeframe_start")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.int:
+        """
+        Its value in the timeframe: seconds, bytes or byte-months as the metric's name says.
+        """
+        return pulumi.get(self, "value")
 
 
 @pulumi.output_type
@@ -608,6 +811,73 @@ class OperationSummary(dict):
         Total duration in milliseconds, when reported.
         """
         return pulumi.get(self, "total_duration_ms")
+
+
+@pulumi.output_type
+class PreloadLibrary(dict):
+    """
+    A shared preload library a project can enable.
+    """
+    def __init__(__self__, *,
+                 description: _builtins.str,
+                 is_default: _builtins.bool,
+                 is_experimental: _builtins.bool,
+                 name: _builtins.str,
+                 version: _builtins.str):
+        """
+        A shared preload library a project can enable.
+
+        :param _builtins.str description: What it does.
+        :param _builtins.bool is_default: Whether computes load it when the project names none.
+        :param _builtins.bool is_experimental: Whether the service marks it experimental.
+        :param _builtins.str name: The name `settings.preload_libraries` takes, e.g. `timescaledb`.
+        :param _builtins.str version: Its version.
+        """
+        pulumi.set(__self__, "description", description)
+        pulumi.set(__self__, "is_default", is_default)
+        pulumi.set(__self__, "is_experimental", is_experimental)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> _builtins.str:
+        """
+        What it does.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="isDefault")
+    def is_default(self) -> _builtins.bool:
+        """
+        Whether computes load it when the project names none.
+        """
+        return pulumi.get(self, "is_default")
+
+    @_builtins.property
+    @pulumi.getter(name="isExperimental")
+    def is_experimental(self) -> _builtins.bool:
+        """
+        Whether the service marks it experimental.
+        """
+        return pulumi.get(self, "is_experimental")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The name `settings.preload_libraries` takes, e.g. `timescaledb`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> _builtins.str:
+        """
+        Its version.
+        """
+        return pulumi.get(self, "version")
 
 
 @pulumi.output_type

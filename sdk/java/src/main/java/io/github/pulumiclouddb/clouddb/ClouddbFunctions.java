@@ -9,27 +9,71 @@ import com.pulumi.deployment.Deployment;
 import com.pulumi.deployment.InvokeOptions;
 import com.pulumi.deployment.InvokeOutputOptions;
 import io.github.pulumiclouddb.clouddb.Utilities;
+import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetProjectsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetProjectsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffPlainArgs;
+import io.github.pulumiclouddb.clouddb.outputs.GetAdvisorsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConnectionUriResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetConsumptionResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetPreloadLibrariesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetProjectsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetRegionsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetSchemaDiffResult;
 import java.util.concurrent.CompletableFuture;
 
 public final class ClouddbFunctions {
+    /**
+     * Lists the security and performance issues the advisor finds in one database of a project&#39;s branch.
+     * 
+     */
+    public static Output<GetAdvisorsResult> getAdvisors(GetAdvisorsArgs args) {
+        return getAdvisors(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the security and performance issues the advisor finds in one database of a project&#39;s branch.
+     * 
+     */
+    public static CompletableFuture<GetAdvisorsResult> getAdvisorsPlain(GetAdvisorsPlainArgs args) {
+        return getAdvisorsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the security and performance issues the advisor finds in one database of a project&#39;s branch.
+     * 
+     */
+    public static Output<GetAdvisorsResult> getAdvisors(GetAdvisorsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getAdvisors", TypeShape.of(GetAdvisorsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the security and performance issues the advisor finds in one database of a project&#39;s branch.
+     * 
+     */
+    public static Output<GetAdvisorsResult> getAdvisors(GetAdvisorsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getAdvisors", TypeShape.of(GetAdvisorsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the security and performance issues the advisor finds in one database of a project&#39;s branch.
+     * 
+     */
+    public static CompletableFuture<GetAdvisorsResult> getAdvisorsPlain(GetAdvisorsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getAdvisors", TypeShape.of(GetAdvisorsResult.class), args, Utilities.withVersion(options));
+    }
     /**
      * Reads a connection string, password included: the result is a secret.
      * 
@@ -64,6 +108,41 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetConnectionUriResult> getConnectionUriPlain(GetConnectionUriPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getConnectionUri", TypeShape.of(GetConnectionUriResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a project&#39;s (or one of its branches&#39;) consumption metrics over a time range, one row per metric and timeframe.
+     * 
+     */
+    public static Output<GetConsumptionResult> getConsumption(GetConsumptionArgs args) {
+        return getConsumption(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a project&#39;s (or one of its branches&#39;) consumption metrics over a time range, one row per metric and timeframe.
+     * 
+     */
+    public static CompletableFuture<GetConsumptionResult> getConsumptionPlain(GetConsumptionPlainArgs args) {
+        return getConsumptionPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a project&#39;s (or one of its branches&#39;) consumption metrics over a time range, one row per metric and timeframe.
+     * 
+     */
+    public static Output<GetConsumptionResult> getConsumption(GetConsumptionArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getConsumption", TypeShape.of(GetConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a project&#39;s (or one of its branches&#39;) consumption metrics over a time range, one row per metric and timeframe.
+     * 
+     */
+    public static Output<GetConsumptionResult> getConsumption(GetConsumptionArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getConsumption", TypeShape.of(GetConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a project&#39;s (or one of its branches&#39;) consumption metrics over a time range, one row per metric and timeframe.
+     * 
+     */
+    public static CompletableFuture<GetConsumptionResult> getConsumptionPlain(GetConsumptionPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getConsumption", TypeShape.of(GetConsumptionResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads one operation; fails with a not-found error when it does not exist (or was removed after 6 months).
@@ -134,6 +213,41 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetOperationsResult> getOperationsPlain(GetOperationsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getOperations", TypeShape.of(GetOperationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
+     * 
+     */
+    public static Output<GetPreloadLibrariesResult> getPreloadLibraries(GetPreloadLibrariesArgs args) {
+        return getPreloadLibraries(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
+     * 
+     */
+    public static CompletableFuture<GetPreloadLibrariesResult> getPreloadLibrariesPlain(GetPreloadLibrariesPlainArgs args) {
+        return getPreloadLibrariesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
+     * 
+     */
+    public static Output<GetPreloadLibrariesResult> getPreloadLibraries(GetPreloadLibrariesArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getPreloadLibraries", TypeShape.of(GetPreloadLibrariesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
+     * 
+     */
+    public static Output<GetPreloadLibrariesResult> getPreloadLibraries(GetPreloadLibrariesArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getPreloadLibraries", TypeShape.of(GetPreloadLibrariesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
+     * 
+     */
+    public static CompletableFuture<GetPreloadLibrariesResult> getPreloadLibrariesPlain(GetPreloadLibrariesPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getPreloadLibraries", TypeShape.of(GetPreloadLibrariesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Lists every project the key can see (all pages).
