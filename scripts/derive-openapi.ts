@@ -24,7 +24,7 @@ import { documentPath, OpenApiDocument, refName } from "./openapi-document";
 // It then derives, with scripts/derive-sdk-contract.ts, the same artifacts for the routes the
 // document lacks from the types @neon/sdk ships (a newer description of the API):
 // `sdk-routes.gen.json` and `.ts` beside these, `provider/client/sdk-routes.gen.ts`, and the
-// fields it marks deprecated (`provider/client/deprecated.gen.ts`).
+// fields it marks deprecated (`provider/resources/public/deprecated.gen.ts`).
 //
 // Tests re-derive them and fail when a committed file no longer matches the document or the SDK.
 

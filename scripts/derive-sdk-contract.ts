@@ -436,7 +436,14 @@ export const SDK_CLIENT_TYPES: TypesArtifact = {
 };
 
 /** The deprecations, for the provider: a module of data only, so the program's process may load it. */
-export const DEPRECATIONS_PATH = join(__dirname, "..", "provider", "client", "deprecated.gen.ts");
+export const DEPRECATIONS_PATH = join(
+  __dirname,
+  "..",
+  "provider",
+  "resources",
+  "public",
+  "deprecated.gen.ts",
+);
 
 /** The text of {@link DEPRECATIONS_PATH}. */
 export function renderDeprecations(contract: SdkContract): string {

@@ -21,7 +21,7 @@ import { OpenApiValidator, servedRoutes } from "./openapi";
 // The official document lags the service; @neon/sdk's types are generated from a newer
 // description of the same API. For the routes the document lacks, the emulator checks requests
 // and its answers against schemas derived from those types (emulator/openapi/sdk-routes.gen.json),
-// and the provider warns about the fields they mark deprecated (provider/client/deprecated.gen.ts).
+// and the provider warns about the fields they mark deprecated (provider/resources/public/deprecated.gen.ts).
 // Re-deriving them from the installed SDK must give the committed files byte for byte.
 
 const doc = new OpenApiDocument();
@@ -78,7 +78,7 @@ describe("the contract of the routes only @neon/sdk describes", () => {
     it("lists the deprecated fields for the provider as derived", () => {
       assert.ok(
         renderDeprecations(fresh) === readFileSync(DEPRECATIONS_PATH, "utf8"),
-        "provider/client/deprecated.gen.ts drifted from @neon/sdk",
+        "provider/resources/public/deprecated.gen.ts drifted from @neon/sdk",
       );
     });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import * as clouddb from "../../provider";
-import { DEPRECATED } from "../../provider/client/deprecated.gen";
+import { DEPRECATED } from "../../provider/resources/public/deprecated.gen";
 import { deprecatedInputs, deprecatedInputWarnings } from "../../provider/resources/public/deprecatedInputs";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 

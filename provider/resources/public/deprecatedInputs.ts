@@ -5,7 +5,7 @@
  * instead. Runs in the program's process (from the resource's constructor), so a preview shows the
  * warning on the resource before anything is sent; the resource itself is unchanged.
  */
-import { DEPRECATED } from "../../client/deprecated.gen";
+import { DEPRECATED } from "./deprecated.gen";
 
 /** An input sent as a deprecated field: the field's name in a request, where the derived list marks it (`Type.field`, or the field's `Type`), and, where this package offers one, its own way to do it. */
 interface SentAs {
