@@ -17,6 +17,7 @@ import { operationRoutes } from "./routes/operations";
 import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
+import { projectMemberRoutes } from "./routes/projectMembers";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";
@@ -272,6 +273,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   permissionRoutes(api, ctx);
   userRoutes(api, ctx);
   organizationRoutes(api, ctx);
+  projectMemberRoutes(api, ctx);
   vpcRoutes(api, ctx);
 }
 
