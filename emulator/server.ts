@@ -17,7 +17,7 @@ import { operationRoutes } from "./routes/operations";
 import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
-import { projectMemberRoutes } from "./routes/projectMembers";
+import { projectMemberRoutes } from "./routes/project-members";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";

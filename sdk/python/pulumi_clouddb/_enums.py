@@ -13,6 +13,7 @@ __all__ = [
     'InitSource',
     'MemberRole',
     'PoolerMode',
+    'ProjectRole',
 ]
 
 
@@ -73,3 +74,13 @@ class PoolerMode(_builtins.str, Enum):
     """
     TRANSACTION = "transaction"
     SESSION = "session"
+
+
+@pulumi.type_token("clouddb:index:ProjectRole")
+class ProjectRole(_builtins.str, Enum):
+    """
+    A member's explicit role on a project: `viewer`, `editor` or `admin`.
+    """
+    VIEWER = "viewer"
+    EDITOR = "editor"
+    ADMIN = "admin"

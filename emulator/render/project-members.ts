@@ -1,6 +1,6 @@
 import type { ProjectMember, ProjectMemberRoleResponse } from "@neon/sdk/raw";
 import { memberId } from "../families/organizations";
-import { type RoleChange, rank, type Standing } from "../families/projectMembers";
+import { type RoleChange, rank, type Standing } from "../families/project-members";
 import type { OrgRecord, ProjectRecord } from "../records";
 import type { Store } from "../state";
 

@@ -3,9 +3,9 @@ import { accessProject, checkReadOrg, type Principal } from "../auth";
 import type { EmulatorContext } from "../context";
 import { badRequest, forbidden } from "../errors";
 import { memberId, memberUser } from "../families/organizations";
-import { owningOrg, removeMemberRole, setMemberRole, standing } from "../families/projectMembers";
+import { owningOrg, removeMemberRole, setMemberRole, standing } from "../families/project-members";
 import type { OrgRecord, ProjectRecord } from "../records";
-import { renderProjectMember, renderRoleChange } from "../render/projectMembers";
+import { renderProjectMember, renderRoleChange } from "../render/project-members";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
