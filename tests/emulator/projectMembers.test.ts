@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createNeonClient } from "@neon/sdk";
 import { DEMO, demoSeed, type RunningEmulator } from "../../emulator";
 import { api, type Json, start } from "./helpers";
@@ -160,6 +163,28 @@ describe("emulator: project members and their roles", () => {
       "unassigned",
       "the role left with them",
     );
+  });
+
+  it("keeps the explicit roles and the organization's default across a restart with a state file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "clouddb-project-members-"));
+    try {
+      const seed = demoSeed();
+      for (const org of seed.organizations ?? []) org.member_project_permission = "VIEWER";
+      const file = join(dir, "state.json");
+      emu = await start({ stateFile: file, seed });
+      const admin = api(emu, DEMO.personalKey);
+      const caseyId = (await members(admin))["casey@example.com"].member_id;
+      await admin.put(`${P}/members/${caseyId}/role`, { role: "admin" });
+      await emu.stop();
+      emu = await start({ stateFile: file, seed: "empty" });
+      const after = await members(api(emu, DEMO.personalKey));
+      assert.deepEqual(
+        [after["casey@example.com"].project_role, after["casey@example.com"].org_default_project_permission],
+        ["admin", "VIEWER"],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("serves @neon/sdk's own client: members.list, setRole and removeRole", async () => {
