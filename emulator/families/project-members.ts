@@ -21,7 +21,8 @@ export interface Standing {
   source: GrantSource;
 }
 
-const LEVEL: Record<ProjectRole, ProjectPermissionLevel> = {
+/** The permission each project role gives. */
+export const LEVEL: Record<ProjectRole, ProjectPermissionLevel> = {
   viewer: "VIEWER",
   editor: "EDITOR",
   admin: "ADMIN",

@@ -1,12 +1,10 @@
 import type { ProjectMember, ProjectMemberRoleResponse } from "@neon/sdk/raw";
 import { memberId } from "../families/organizations";
-import { type RoleChange, rank, type Standing } from "../families/project-members";
+import { LEVEL, type RoleChange, rank, type Standing } from "../families/project-members";
 import type { OrgRecord, ProjectRecord } from "../records";
 import type { Store } from "../state";
 
 // A project's members and the answer to a role change, as the API shows them.
-
-const LEVEL = { viewer: "VIEWER", editor: "EDITOR", admin: "ADMIN" } as const;
 
 /** A member of the project's organization with what they hold on the project. */
 export function renderProjectMember(

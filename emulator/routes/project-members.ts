@@ -47,19 +47,18 @@ export function projectMemberRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const project = accessProject(store, principal, request.params.project_id);
     const org = owningOrg(store, project);
     const all = manages(principal, org, project);
-    const email = (u: string) => store.users.get(u)?.email.toLowerCase() ?? "";
+    // By email, then member id: an order that holds from page to page.
+    const order = (userId: string) =>
+      `${store.users.get(userId)?.email.toLowerCase() ?? ""}\u0000${memberId(org, userId)}`;
     let rows = Object.keys(org.members)
-      .map((userId) => ({ userId, id: memberId(org, userId), s: standing(org, project, userId) }))
+      .map((userId) => ({
+        userId,
+        id: memberId(org, userId),
+        key: order(userId),
+        s: standing(org, project, userId),
+      }))
       .filter((r) => all || r.s.effective !== undefined)
-      .sort((a, b) =>
-        email(a.userId) === email(b.userId)
-          ? a.id < b.id
-            ? -1
-            : 1
-          : email(a.userId) < email(b.userId)
-            ? -1
-            : 1,
-      );
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
     const { cursor, limit } = request.query;
     if (cursor !== undefined && cursor !== "") {
       const after = Buffer.from(cursor, "base64url").toString();
