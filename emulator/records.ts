@@ -17,6 +17,12 @@ export interface UserRecord {
 /** What a user is in an organization: an admin or a plain member. */
 export type OrgRole = "admin" | "member";
 
+/** A member's explicit role on one project of the organization. */
+export type ProjectRole = "viewer" | "editor" | "admin";
+
+/** What a project role, an organization role's default or an override gives on a project. */
+export type ProjectPermissionLevel = "VIEWER" | "EDITOR" | "ADMIN";
+
 /** An organization and its members. */
 export interface OrgRecord {
   id: string;
@@ -29,6 +35,11 @@ export interface OrgRecord {
   invitations?: InvitationRecord[];
   /** The monthly spending limit in cents; absent when none is set. */
   spending_limit_cents?: number;
+  /**
+   * The project permission a plain member holds on every project of the organization without an
+   * explicit role; absent is EDITOR, null none (the member is unassigned until given a role).
+   */
+  member_project_permission?: ProjectPermissionLevel | null;
   /** The VPC endpoints assigned to the organization, in every region. */
   vpc_endpoints?: VpcEndpointRecord[];
   /** Endpoints once assigned and removed: the service never takes them back (docs/api-rules.md §10). */
@@ -84,6 +95,8 @@ export interface ProjectRecord {
   vpc_restrictions?: VpcRestrictionRecord[];
   /** Who the project is shared with, revoked grants included (with when they were revoked). */
   permissions?: PermissionRecord[];
+  /** The explicit project roles of its organization's members, by user id. */
+  member_roles?: Record<string, ProjectRole>;
 }
 
 /** A project shared with an email: the account of that email may act on the project. */

@@ -90,6 +90,8 @@ const seedSchema = z.object({
         name: z.string().min(1),
         created_at: timestamp.optional(),
         members: z.array(z.object({ user_id: z.uuid(), role: z.enum(["admin", "member"]) })).default([]),
+        // What a plain member holds on the organization's projects without an explicit role ("none": unassigned).
+        member_project_permission: z.enum(["VIEWER", "EDITOR", "ADMIN", "none"]).optional(),
       }),
     )
     .default([]),
@@ -215,7 +217,16 @@ export function storeFromSeed(input: SeedFile, nowMs: number, seedIds?: number):
       if (!store.users.has(m.user_id)) fail(`organization ${o.id} lists unknown user ${m.user_id}`);
       members[m.user_id] = m.role;
     }
-    putOrganization(store, { id: o.id, name: o.name, created_at_ms: at(o.created_at), members });
+    const permission = o.member_project_permission;
+    putOrganization(store, {
+      id: o.id,
+      name: o.name,
+      created_at_ms: at(o.created_at),
+      members,
+      ...(permission === undefined
+        ? {}
+        : { member_project_permission: permission === "none" ? null : permission }),
+    });
   }
   for (const p of seed.projects) {
     claim("project", p.id);

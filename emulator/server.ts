@@ -20,6 +20,7 @@ import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
 import { preloadLibraryRoutes } from "./routes/preload-libraries";
 import { maybePrincipal, setPrincipal } from "./routes/principal";
+import { projectMemberRoutes } from "./routes/project-members";
 import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";
@@ -275,6 +276,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   permissionRoutes(api, ctx);
   userRoutes(api, ctx);
   organizationRoutes(api, ctx);
+  projectMemberRoutes(api, ctx);
   vpcRoutes(api, ctx);
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);

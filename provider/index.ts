@@ -76,6 +76,12 @@ export type {
 } from "./resources/public/project";
 export { Project, projectProvider } from "./resources/public/project";
 export type {
+  ProjectMemberArgs,
+  ProjectMemberInputs,
+  ProjectMemberOutputs,
+} from "./resources/public/projectMember";
+export { ProjectMember, projectMemberProvider } from "./resources/public/projectMember";
+export type {
   ProjectPermissionArgs,
   ProjectPermissionInputs,
   ProjectPermissionOutputs,

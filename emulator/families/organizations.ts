@@ -90,9 +90,12 @@ function join(ctx: EmulatorContext, org: OrgRecord, userId: string, role: OrgRol
   ctx.changed();
 }
 
+/** Removes a member, with their explicit roles on the organization's projects: a return starts afresh. */
 function leave(ctx: EmulatorContext, org: OrgRecord, userId: string): void {
   delete org.members[userId];
   if (org.joined_at_ms) delete org.joined_at_ms[userId];
+  for (const project of ctx.store.projects.values())
+    if (project.org_id === org.id) delete project.member_roles?.[userId];
   ctx.changed();
 }
 

@@ -14,6 +14,7 @@ import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
 import * as organizations from "./api/organizations";
 import * as permissions from "./api/permissions";
+import * as projectMembers from "./api/projectMembers";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
 import * as snapshots from "./api/snapshots";
@@ -32,6 +33,7 @@ export const ROUTE_MODULES = {
   operations,
   organizations,
   permissions,
+  projectMembers,
   projects,
   roles,
   snapshots,

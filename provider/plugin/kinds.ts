@@ -36,6 +36,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   OrganizationMember: () => require("../resources/organizationMember"),
   OrganizationSpendingLimit: () => require("../resources/organizationSpendingLimit"),
   Project: () => require("../resources/projectMethods"),
+  ProjectMember: () => require("../resources/projectMember"),
   ProjectPermission: () => require("../resources/projectPermission"),
   ProjectVpcEndpoint: () => require("../resources/projectVpcEndpoint"),
   Role: () => require("../resources/roleMethods"),

@@ -292,4 +292,36 @@ namespace PulumiCloudDb.CloudDb
 
         public override string ToString() => _value;
     }
+
+    /// <summary>
+    /// A member's explicit role on a project: `viewer`, `editor` or `admin`.
+    /// </summary>
+    [EnumType]
+    public readonly struct ProjectRole : IEquatable<ProjectRole>
+    {
+        private readonly string _value;
+
+        private ProjectRole(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static ProjectRole Viewer { get; } = new ProjectRole("viewer");
+        public static ProjectRole Editor { get; } = new ProjectRole("editor");
+        public static ProjectRole Admin { get; } = new ProjectRole("admin");
+
+        public static bool operator ==(ProjectRole left, ProjectRole right) => left.Equals(right);
+        public static bool operator !=(ProjectRole left, ProjectRole right) => !left.Equals(right);
+
+        public static explicit operator string(ProjectRole value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ProjectRole other && Equals(other);
+        public bool Equals(ProjectRole other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
 }

@@ -1,17 +1,29 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import * as schemas from "../../provider/client/schemas";
 import { DOCUMENTED } from "../../provider/client/schemas/common";
-import { officialDocument, refName } from "../../scripts/openapi-document";
+import { OpenApiDocument, officialDocument, refName } from "../../scripts/openapi-document";
 
 // Drift between the client's hand-written schemas and the official OpenAPI document shipped in
 // @neondatabase/api-client. Every schema `provider/client/schemas` exports names, beside it, where
 // the document describes it (`DOCUMENTED`); for each one, every field it reads is documented there,
 // it accepts a value with every documented field of the documented type, and it accepts one with
 // only the required fields (so it requires nothing the document leaves optional). When the package
-// is upgraded and this fails, the message names the schema and field to revisit.
+// is upgraded and this fails, the message names the schema and field to revisit. A schema of a route
+// the document lacks names its shape in @neon/sdk's types instead (`in: "sdk"`), read from the
+// components the emulator's SDK contract derives from them (emulator/openapi/sdk-routes.gen.json).
 
-const doc = officialDocument();
+const official = officialDocument();
+const sdk = new OpenApiDocument(
+  readFileSync(join(__dirname, "../../emulator/openapi/sdk-routes.gen.json"), "utf8").replaceAll(
+    '"sdk#/',
+    '"#/',
+  ),
+);
+/** The document that describes `schema`: @neon/sdk's for a shape only it describes. */
+const docOf = (schema: z.ZodType) => (DOCUMENTED.get(schema)?.in === "sdk" ? sdk : official);
 
 type Obj = Record<string, unknown>;
 
@@ -38,25 +50,25 @@ const SAMPLE_DEPTH = 12;
  * ones only, at every level; an array holds one item, an enum its first value, a choice its first
  * alternative.
  */
-function sample(node: unknown, every: boolean, depth = 0): unknown {
+function sample(doc: OpenApiDocument, node: unknown, every: boolean, depth = 0): unknown {
   const s = doc.resolve(node);
   if (Array.isArray(s["enum"]) && s["enum"].length > 0) return s["enum"][0];
   const alternatives = (s["oneOf"] ?? s["anyOf"]) as unknown[] | undefined;
-  if (alternatives?.[0] !== undefined) return sample(alternatives[0], every, depth + 1);
+  if (alternatives?.[0] !== undefined) return sample(doc, alternatives[0], every, depth + 1);
   if (s["type"] === "object" || isObj(s["properties"]) || Array.isArray(s["allOf"])) {
     if (depth > SAMPLE_DEPTH) return {};
     const { properties, required } = doc.fields(s);
     const out: Obj = {};
     for (const [name, property] of Object.entries(properties)) {
-      if (every || required.has(name)) out[name] = sample(property, every, depth + 1);
+      if (every || required.has(name)) out[name] = sample(doc, property, every, depth + 1);
     }
     if (every && isObj(s["additionalProperties"]))
-      out["key"] = sample(s["additionalProperties"], every, depth + 1);
+      out["key"] = sample(doc, s["additionalProperties"], every, depth + 1);
     return out;
   }
   switch (s["type"]) {
     case "array":
-      return depth > SAMPLE_DEPTH ? [] : [sample(s["items"], every, depth + 1)];
+      return depth > SAMPLE_DEPTH ? [] : [sample(doc, s["items"], every, depth + 1)];
     case "string":
       return "x";
     case "integer":
@@ -90,6 +102,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
  * refers to.
  */
 function undocumentedFields(
+  doc: OpenApiDocument,
   owner: string,
   where: string,
   schema: z.ZodType,
@@ -104,15 +117,16 @@ function undocumentedFields(
   }
   const described = doc.resolve(node);
   if (s instanceof z.ZodArray) {
-    return undocumentedFields(owner, where, s.element as z.ZodType, described["items"], `${path}[]`);
+    return undocumentedFields(doc, owner, where, s.element as z.ZodType, described["items"], `${path}[]`);
   }
   if (s instanceof z.ZodUnion) {
     return (s.options as z.ZodType[]).flatMap((option) =>
-      undocumentedFields(owner, where, option, node, path),
+      undocumentedFields(doc, owner, where, option, node, path),
     );
   }
   if (s instanceof z.ZodRecord && isObj(described["additionalProperties"])) {
     return undocumentedFields(
+      doc,
       owner,
       where,
       s.valueType as z.ZodType,
@@ -131,7 +145,7 @@ function undocumentedFields(
     if (property === undefined) {
       return [`${owner}.${at} is not in the official ${where}: the API may have renamed it`];
     }
-    return undocumentedFields(owner, where, fieldSchema, property, at);
+    return undocumentedFields(doc, owner, where, fieldSchema, property, at);
   });
 }
 
@@ -146,14 +160,14 @@ function issuesOf(result: z.ZodSafeParseResult<unknown>): string {
 }
 
 /** Every way `schema` drifted from what the document describes at `where`, as messages. */
-function drift(name: string, schema: z.ZodType, where: string): string[] {
+function drift(name: string, schema: z.ZodType, where: string, doc = docOf(schema)): string[] {
   const described = doc.described(where);
-  const problems = undocumentedFields(name, where, schema, described);
-  const full = schema.safeParse(sample(described, true));
+  const problems = undocumentedFields(doc, name, where, schema, described);
+  const full = schema.safeParse(sample(doc, described, true));
   if (!full.success) {
     problems.push(`${name} rejects a ${where} with every documented field: ${issuesOf(full)}`);
   }
-  const minimal = schema.safeParse(sample(described, false));
+  const minimal = schema.safeParse(sample(doc, described, false));
   if (!minimal.success) {
     problems.push(`${name} rejects a ${where} with only its required fields: ${issuesOf(minimal)}`);
   }
@@ -205,6 +219,10 @@ describe("client schemas against the official OpenAPI document (drift)", () => {
       "BranchResponse",
     );
     assert.equal(nested, "Nested.branch reads a Branch as Project");
+    const sdkRenamed = z.looseObject({ member_id: z.string(), memberId: z.string().optional() });
+    assert.deepEqual(drift("SdkRenamed", sdkRenamed, "ProjectMember", sdk), [
+      "SdkRenamed.memberId is not in the official ProjectMember: the API may have renamed it",
+    ]);
   });
 
   for (const [name, ours, theirs] of [
@@ -213,7 +231,7 @@ describe("client schemas against the official OpenAPI document (drift)", () => {
     ["KNOWN_OPERATION_STATUSES", schemas.KNOWN_OPERATION_STATUSES, "OperationStatus"],
   ] as const) {
     it(`${name} lists the values of the official ${theirs}`, () => {
-      const listed = doc.resolve(doc.component(theirs))["enum"] as string[];
+      const listed = official.resolve(official.component(theirs))["enum"] as string[];
       assert.deepEqual([...ours].sort(), [...listed].sort(), `${theirs} changed: update ${name}`);
     });
   }

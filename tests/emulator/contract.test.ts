@@ -824,6 +824,31 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("GET", "/projects/no-such-project-1234/available_preload_libraries", 404, personal);
   });
 
+  it("project members and their roles, and their errors", async () => {
+    const M = `/projects/${DEMO.orgProjectId}/members`;
+    const first = await check("GET", `${M}?limit=1`, 200, orgKey);
+    const rest = await check("GET", `${M}?cursor=${first.body.pagination.next}`, 200, member);
+    const ids = Object.fromEntries(
+      first.body.project_members.concat(rest.body.project_members).map((m: Json) => [m.email, m.member_id]),
+    ) as Record<string, string>;
+    await check("GET", `${M}?cursor=bm90LWEtbWVtYmVy`, 400, personal);
+    await check("GET", `${P}/members`, 404, personal);
+    const casey = `${M}/${ids["casey@example.com"]}/role`;
+    await check("PUT", casey, 200, { ...personal, body: { role: "admin" } });
+    await check("PUT", casey, 400, { ...personal, body: { role: "owner" } });
+    await check("PUT", casey, 403, { ...projectKey, body: { role: "viewer" } });
+    await check("PUT", `${M}/00000000-0000-4000-8000-000000000000/role`, 404, {
+      ...orgKey,
+      body: { role: "viewer" },
+    });
+    await check("PUT", casey, 409, { ...member, body: { role: "viewer" } });
+    await check("DELETE", casey, 409, member);
+    await check("DELETE", casey, 403, projectKey);
+    await check("DELETE", `${casey}?confirm_self_lockout=true`, 200, member);
+    await check("DELETE", casey, 403, member);
+    await check("DELETE", casey, 200, orgKey);
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -1047,6 +1072,17 @@ describe("contract: responses match the official OpenAPI document", () => {
       "GET /projects/{project_id}/available_preload_libraries 200",
       "GET /projects/{project_id}/available_preload_libraries 403",
       "GET /projects/{project_id}/available_preload_libraries 404",
+      "GET /projects/{project_id}/members 200",
+      "GET /projects/{project_id}/members 400",
+      "GET /projects/{project_id}/members 404",
+      "PUT /projects/{project_id}/members/{member_id}/role 200",
+      "PUT /projects/{project_id}/members/{member_id}/role 400",
+      "PUT /projects/{project_id}/members/{member_id}/role 403",
+      "PUT /projects/{project_id}/members/{member_id}/role 404",
+      "PUT /projects/{project_id}/members/{member_id}/role 409",
+      "DELETE /projects/{project_id}/members/{member_id}/role 200",
+      "DELETE /projects/{project_id}/members/{member_id}/role 403",
+      "DELETE /projects/{project_id}/members/{member_id}/role 409",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

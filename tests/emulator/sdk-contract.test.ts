@@ -47,9 +47,6 @@ const NOT_SERVED_YET = [
   "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
   "GET /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
   "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
-  "GET /projects/{project_id}/members",
-  "DELETE /projects/{project_id}/members/{member_id}/role",
-  "PUT /projects/{project_id}/members/{member_id}/role",
 ];
 
 describe("the contract of the routes only @neon/sdk describes", () => {

@@ -145,6 +145,23 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.clearOrgSpendingLimit(DEMO.orgId);
   });
 
+  it("imports a member's project role by <projectId>/<email>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const casey = (await client.listProjectMembers(DEMO.orgProjectId)).find(
+      (m) => m.email === "casey@example.com",
+    );
+    assert.ok(casey);
+    await client.setProjectMemberRole(DEMO.orgProjectId, casey.member_id, "editor");
+    const found = await imported("ProjectMember", `${DEMO.orgProjectId}/casey@example.com`);
+    assert.equal(found.id, `${DEMO.orgProjectId}/${casey.member_id}`);
+    assert.deepEqual(
+      [found.inputs.projectId, found.inputs.memberId, found.inputs.email, found.inputs.role],
+      [DEMO.orgProjectId, casey.member_id, "casey@example.com", "editor"],
+    );
+    await checksClean("ProjectMember", found);
+    await client.removeProjectMemberRole(DEMO.orgProjectId, casey.member_id);
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");

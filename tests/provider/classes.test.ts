@@ -219,10 +219,10 @@ describe("the package in a program process", () => {
   });
 
   it("importing it loads no zod and no resource definition: only the provider process validates inputs", () => {
-    // What the program process may load of the resources: the declarations and classes, the error
-    // markers, and the few lines naming a methods module.
+    // What the program process may load of the resources: the declarations and classes (and the
+    // data generated beside them), the error markers, and the few lines naming a methods module.
     const programSide =
-      /provider\/resources\/(public\/\w+|lifecycle\/(define|lazyProvider|moduleRef)|errors)\.ts$/;
+      /provider\/resources\/(public\/\w+(\.gen)?|lifecycle\/(define|lazyProvider|moduleRef)|errors)\.ts$/;
     const definitions = loaded.filter(
       (file) =>
         /node_modules\/zod\/|provider\/client\/schemas\//.test(file) ||

@@ -4,10 +4,11 @@ import { z } from "zod";
 /**
  * Where the official document describes each exported schema, added beside the schema: the name
  * of a component schema (`Branch`), or a route's answer (`GET /projects/{project_id}/snapshots 200`)
- * when the document writes that shape inline. The drift test checks every exported schema against
- * what it names here.
+ * when the document writes that shape inline; `in: "sdk"` for a shape only @neon/sdk's types
+ * describe (a route the document lacks), by its component name there. The drift test checks every
+ * exported schema against what it names here.
  */
-export const DOCUMENTED = z.registry<{ as: string }>();
+export const DOCUMENTED = z.registry<{ as: string; in?: "sdk" }>();
 
 /** An optional field that may also arrive as `null`; both read as `undefined`. */
 export function maybe<T extends z.ZodType>(schema: T) {

@@ -22,6 +22,7 @@ export * from "./endpoints";
 export * from "./operations";
 export * from "./organizations";
 export * from "./permissions";
+export * from "./projectMembers";
 export * from "./projects";
 export * from "./roles";
 export * from "./snapshots";

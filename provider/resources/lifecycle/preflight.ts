@@ -19,7 +19,8 @@
  * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
  * project's snapshots), and for a change only an organization's administrators make (a member's role,
- * an invitation, the spending limit) that the key is theirs or the organization's own. Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * an invitation, the spending limit) that the key is theirs or the organization's own; for a member's
+ * project role, that the key is not one that can never set it (a project-scoped key, a plain member's). Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -56,7 +57,9 @@ export type Find =
   | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
   | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
   /** A change only the organization's administrators make: `what` names it (`set its spending limit`). */
-  | { kind: "governance"; property: string; orgId: string; what: string };
+  | { kind: "governance"; property: string; orgId: string; what: string }
+  /** A member's role on the project, which its organization's or the project's admins set. */
+  | { kind: "projectRoles"; property: string; projectId: string };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -246,6 +249,13 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         (client) => governanceFinding(client, find),
         { property, what: `the members of organization ${find.orgId}`, fix: GOVERNANCE_FIX },
       );
+    case "projectRoles":
+      return once(
+        `${credential} project roles ${find.projectId}`,
+        apiUrl,
+        (client) => projectRolesFinding(client, find),
+        { property, what: `the members of project ${find.projectId}`, fix: PROJECT_ROLES_FIX },
+      );
   }
 }
 
@@ -321,6 +331,54 @@ async function governanceFinding(
   };
 }
 
+/**
+ * A finding unless the key may set the project's member roles (docs/api-rules.md §20): the project
+ * must be an organization's, and the key its organization's own, or the personal key of an
+ * organization admin or of a member holding ADMIN on the project. A key `GET /users/me` refuses is
+ * the organization's key when it reads the organization's members, and a project-scoped key, which
+ * can never set roles, when it does not.
+ */
+async function projectRolesFinding(
+  client: CloudDbClient,
+  find: Extract<Find, { kind: "projectRoles" }>,
+): Promise<Finding> {
+  const { property, projectId } = find;
+  const orgId = (await client.getProject(projectId)).org_id;
+  if (orgId === undefined || orgId === null) {
+    return {
+      property,
+      reason: `project ${projectId} is a personal project, and only an organization's projects have members with roles`,
+    };
+  }
+  const me = await client.getCurrentUser().catch((err: unknown) => {
+    if (isForbidden(err)) return undefined;
+    throw err;
+  });
+  if (me === undefined) {
+    const orgKey = await client.listOrgMembers(orgId).then(
+      () => true,
+      (err: unknown) => {
+        if (isForbidden(err)) return false;
+        throw err;
+      },
+    );
+    if (orgKey) return undefined;
+    return {
+      property,
+      reason: `this is a project-scoped API key, which can never set members' roles on project ${projectId}. ${PROJECT_ROLES_FIX}`,
+    };
+  }
+  const mine = (await client.listProjectMembers(projectId)).find((m) => m.user_id === me.id);
+  if (mine?.effective_project_permission === "ADMIN") return undefined;
+  return {
+    property,
+    reason:
+      `this API key belongs to ${mine === undefined ? "a user with no permission on the project" : describeRole(mine.org_role)} of organization ${orgId}, without ADMIN on project ` +
+      `${projectId}, and only the organization's admins, its own API key and the project's admins set members' ` +
+      `roles there: the up would fail with 403. ${PROJECT_ROLES_FIX}`,
+  };
+}
+
 const PROJECT_FIX =
   "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)";
 const ADMIN_FIX =
@@ -359,3 +417,7 @@ function explain(err: unknown, apiUrl: string, { property, what, fix }: Subject)
   }
   return undefined;
 }
+
+const PROJECT_ROLES_FIX =
+  "Use the personal API key of an admin of the project's organization, or the organization's API key, for this " +
+  "stack (`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";

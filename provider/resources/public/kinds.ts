@@ -15,6 +15,7 @@ import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
 import { PROJECT } from "./project";
+import { PROJECT_MEMBER } from "./projectMember";
 import { PROJECT_PERMISSION } from "./projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
 import { ROLE } from "./role";
@@ -37,4 +38,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_SPENDING_LIMIT,
   ORGANIZATION_MEMBER,
   ORGANIZATION_INVITATION,
+  PROJECT_MEMBER,
 ];

@@ -39,6 +39,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrganizationSpendingLimit{}
 	case "clouddb:index:Project":
 		r = &Project{}
+	case "clouddb:index:ProjectMember":
+		r = &ProjectMember{}
 	case "clouddb:index:ProjectPermission":
 		r = &ProjectPermission{}
 	case "clouddb:index:ProjectVpcEndpoint":

@@ -1442,6 +1442,174 @@ func (in *poolerModePtr) ToPoolerModePtrOutputWithContext(ctx context.Context) P
 	return pulumi.ToOutputWithContext(ctx, in).(PoolerModePtrOutput)
 }
 
+// A member's explicit role on a project: `viewer`, `editor` or `admin`.
+type ProjectRole string
+
+const (
+	ProjectRoleVIEWER = ProjectRole("viewer")
+	ProjectRoleEDITOR = ProjectRole("editor")
+	ProjectRoleADMIN  = ProjectRole("admin")
+)
+
+func (ProjectRole) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectRole)(nil)).Elem()
+}
+
+func (e ProjectRole) ToProjectRoleOutput() ProjectRoleOutput {
+	return pulumi.ToOutput(e).(ProjectRoleOutput)
+}
+
+func (e ProjectRole) ToProjectRoleOutputWithContext(ctx context.Context) ProjectRoleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ProjectRoleOutput)
+}
+
+func (e ProjectRole) ToProjectRolePtrOutput() ProjectRolePtrOutput {
+	return e.ToProjectRolePtrOutputWithContext(context.Background())
+}
+
+func (e ProjectRole) ToProjectRolePtrOutputWithContext(ctx context.Context) ProjectRolePtrOutput {
+	return ProjectRole(e).ToProjectRoleOutputWithContext(ctx).ToProjectRolePtrOutputWithContext(ctx)
+}
+
+func (e ProjectRole) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProjectRole) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProjectRole) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ProjectRole) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ProjectRoleOutput struct{ *pulumi.OutputState }
+
+func (ProjectRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectRole)(nil)).Elem()
+}
+
+func (o ProjectRoleOutput) ToProjectRoleOutput() ProjectRoleOutput {
+	return o
+}
+
+func (o ProjectRoleOutput) ToProjectRoleOutputWithContext(ctx context.Context) ProjectRoleOutput {
+	return o
+}
+
+func (o ProjectRoleOutput) ToProjectRolePtrOutput() ProjectRolePtrOutput {
+	return o.ToProjectRolePtrOutputWithContext(context.Background())
+}
+
+func (o ProjectRoleOutput) ToProjectRolePtrOutputWithContext(ctx context.Context) ProjectRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectRole) *ProjectRole {
+		return &v
+	}).(ProjectRolePtrOutput)
+}
+
+func (o ProjectRoleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ProjectRoleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProjectRole) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ProjectRoleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectRoleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProjectRole) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ProjectRolePtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectRole)(nil)).Elem()
+}
+
+func (o ProjectRolePtrOutput) ToProjectRolePtrOutput() ProjectRolePtrOutput {
+	return o
+}
+
+func (o ProjectRolePtrOutput) ToProjectRolePtrOutputWithContext(ctx context.Context) ProjectRolePtrOutput {
+	return o
+}
+
+func (o ProjectRolePtrOutput) Elem() ProjectRoleOutput {
+	return o.ApplyT(func(v *ProjectRole) ProjectRole {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectRole
+		return ret
+	}).(ProjectRoleOutput)
+}
+
+func (o ProjectRolePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ProjectRole) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ProjectRoleInput is an input type that accepts values of the ProjectRole enum
+// A concrete instance of `ProjectRoleInput` can be one of the following:
+//
+//	ProjectRoleVIEWER
+//	ProjectRoleEDITOR
+//	ProjectRoleADMIN
+type ProjectRoleInput interface {
+	pulumi.Input
+
+	ToProjectRoleOutput() ProjectRoleOutput
+	ToProjectRoleOutputWithContext(context.Context) ProjectRoleOutput
+}
+
+var projectRolePtrType = reflect.TypeOf((**ProjectRole)(nil)).Elem()
+
+type ProjectRolePtrInput interface {
+	pulumi.Input
+
+	ToProjectRolePtrOutput() ProjectRolePtrOutput
+	ToProjectRolePtrOutputWithContext(context.Context) ProjectRolePtrOutput
+}
+
+type projectRolePtr string
+
+func ProjectRolePtr(v string) ProjectRolePtrInput {
+	return (*projectRolePtr)(&v)
+}
+
+func (*projectRolePtr) ElementType() reflect.Type {
+	return projectRolePtrType
+}
+
+func (in *projectRolePtr) ToProjectRolePtrOutput() ProjectRolePtrOutput {
+	return pulumi.ToOutput(in).(ProjectRolePtrOutput)
+}
+
+func (in *projectRolePtr) ToProjectRolePtrOutputWithContext(ctx context.Context) ProjectRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ProjectRolePtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorCategoryInput)(nil)).Elem(), AdvisorCategory("SECURITY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorCategoryPtrInput)(nil)).Elem(), AdvisorCategory("SECURITY"))
@@ -1459,6 +1627,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MemberRolePtrInput)(nil)).Elem(), MemberRole("admin"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRoleInput)(nil)).Elem(), ProjectRole("viewer"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRolePtrInput)(nil)).Elem(), ProjectRole("viewer"))
 	pulumi.RegisterOutputType(AdvisorCategoryOutput{})
 	pulumi.RegisterOutputType(AdvisorCategoryPtrOutput{})
 	pulumi.RegisterOutputType(AdvisorSeverityOutput{})
@@ -1477,4 +1647,6 @@ func init() {
 	pulumi.RegisterOutputType(MemberRolePtrOutput{})
 	pulumi.RegisterOutputType(PoolerModeOutput{})
 	pulumi.RegisterOutputType(PoolerModePtrOutput{})
+	pulumi.RegisterOutputType(ProjectRoleOutput{})
+	pulumi.RegisterOutputType(ProjectRolePtrOutput{})
 }

@@ -25,6 +25,7 @@ from .organization_invitation import *
 from .organization_member import *
 from .organization_spending_limit import *
 from .project import *
+from .project_member import *
 from .project_permission import *
 from .project_vpc_endpoint import *
 from .provider import *
@@ -58,6 +59,7 @@ _utilities.register(
    "clouddb:index:OrganizationMember": "OrganizationMember",
    "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",
    "clouddb:index:Project": "Project",
+   "clouddb:index:ProjectMember": "ProjectMember",
    "clouddb:index:ProjectPermission": "ProjectPermission",
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",

@@ -16,6 +16,7 @@ __all__ = [
     'InitSource',
     'MemberRole',
     'PoolerMode',
+    'ProjectRole',
 ]
 
 
@@ -105,3 +106,13 @@ class PoolerMode(_builtins.str, Enum):
     """
     TRANSACTION = "transaction"
     SESSION = "session"
+
+
+@pulumi.type_token("clouddb:index:ProjectRole")
+class ProjectRole(_builtins.str, Enum):
+    """
+    A member's explicit role on a project: `viewer`, `editor` or `admin`.
+    """
+    VIEWER = "viewer"
+    EDITOR = "editor"
+    ADMIN = "admin"

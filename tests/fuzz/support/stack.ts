@@ -14,6 +14,7 @@ import {
   organizationInvitationProvider,
   organizationMemberProvider,
   organizationSpendingLimitProvider,
+  projectMemberProvider,
   projectPermissionProvider,
   projectProvider,
   projectVpcEndpointProvider,
@@ -43,7 +44,8 @@ export type Kind =
   | "ProjectVpcEndpoint"
   | "OrganizationSpendingLimit"
   | "OrganizationMember"
-  | "OrganizationInvitation";
+  | "OrganizationInvitation"
+  | "ProjectMember";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -60,6 +62,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
   OrganizationMember: organizationMemberProvider as unknown as Provider,
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
+  ProjectMember: projectMemberProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -107,7 +110,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
- * its plain member, and an invitation to it.
+ * its plain member, an invitation to it, and the member's explicit role on the project.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -225,6 +228,12 @@ export const PROGRAM: readonly Spec[] = [
     kind: "OrganizationInvitation",
     deps: [],
     inputs: () => ({ orgId: FUZZ_ORG, email: FUZZ_INVITEE, role: "member" }),
+  },
+  {
+    name: "memberRole",
+    kind: "ProjectMember",
+    deps: ["proj", "member"],
+    inputs: (o) => ({ projectId: o("proj").projectId, email: FUZZ_MEMBER, role: "viewer" }),
   },
 ];
 

@@ -74,6 +74,7 @@ export const OUTSIDE = [
   "clear-spending-limit",
   "change-member-role",
   "reinvite",
+  "remove-project-role",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -615,6 +616,18 @@ class Sequence {
       await this.api("DELETE", `/projects/${projectId}/permissions/${grant.id}`);
       return `revoked permission ${grant.id} (${grant.email})`;
     }
+    if (action === "remove-project-role") {
+      const member = this.memberOf(s);
+      const project = s.projects.find((p) => p.id === projectId);
+      if (member === undefined || project?.member_roles?.[member.userId] === undefined)
+        return "no project role";
+      const members = (await this.api("GET", `/projects/${projectId}/members`)) as {
+        project_members: Array<{ member_id: string; user_id: string }>;
+      };
+      const id = members.project_members.find((m) => m.user_id === member.userId)?.member_id;
+      await this.api("DELETE", `/projects/${projectId}/members/${id}/role`);
+      return `removed the project role of ${FUZZ_MEMBER}`;
+    }
     if (action === "delete-snapshot") {
       const snaps = s.snapshots.filter((x) => x.project_id === projectId);
       if (snaps.length === 0) return "no snapshot";
@@ -929,6 +942,15 @@ class Sequence {
         return member.role === outs.role
           ? undefined
           : `the role is ${member.role}, the state says ${String(outs.role)}`;
+      }
+      case "ProjectMember": {
+        const member = this.memberOf(s);
+        if (member === undefined || member.userId !== outs.userId)
+          return `${String(outs.email)} is not a member`;
+        const role = s.projects.find((p) => p.id === outs.projectId)?.member_roles?.[member.userId];
+        return role === outs.role
+          ? undefined
+          : `the project role is ${String(role)}, the state says ${String(outs.role)}`;
       }
       case "OrganizationSpendingLimit": {
         const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;

@@ -1,0 +1,152 @@
+import { z } from "zod";
+import type { ProjectMember as ApiMember, CloudDbClient, ProjectMemberRole } from "../client";
+import { NotFoundError } from "../client/errors";
+import { ResourceError } from "./errors";
+import { hostLine } from "./host/progress";
+import { optionalId, requiredId } from "./inputs/common";
+import { emailInput, sameEmail } from "./inputs/email";
+import { declaredInputs } from "./lifecycle/check";
+import { defineResource, type Same } from "./lifecycle/define";
+import { providerMethods } from "./lifecycle/methods";
+import {
+  PROJECT_MEMBER,
+  PROJECT_ROLE,
+  type ProjectMemberInputs,
+  type ProjectMemberOutputs,
+} from "./public/projectMember";
+
+export type { ProjectMemberInputs, ProjectMemberOutputs } from "./public/projectMember";
+
+// ---------------------------------------------------------------- inputs
+
+/** Inputs as the provider sees them: the member by member id or by email, one of the two. */
+export const ProjectMemberInputsSchema = z
+  .object({
+    projectId: requiredId("projectId", "the organization's project the role is on"),
+    memberId: optionalId("memberId must be the organization member id; or give email instead"),
+    email: emailInput("email must be the member's email").optional(),
+    role: z.enum(PROJECT_ROLE.enum, { error: `role is one of ${PROJECT_ROLE.enum.join(", ")}` }),
+  })
+  .superRefine((inputs, ctx) => {
+    if (inputs.memberId === undefined && inputs.email === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["email"],
+        message: "email or memberId is required: the organization member whose project role this is",
+      });
+    }
+  });
+
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof ProjectMemberInputsSchema>, ProjectMemberInputs>;
+
+// ---------------------------------------------------------------- API calls
+
+/**
+ * An organization member's explicit role on a project (docs/api-rules.md §20). The member exists
+ * already (users join the organization by invitation), so a create finds them and sets the role
+ * with the PUT, saying when it takes over an explicit role set before. The same PUT changes it; a
+ * delete removes the explicit role, and the member falls back to their organization role's default.
+ * None starts an operation.
+ */
+export const projectMemberDefinition = defineResource<ProjectMemberInputs, ProjectMemberOutputs>(
+  PROJECT_MEMBER,
+  {
+    inputs: ProjectMemberInputsSchema,
+    same: {
+      email: (news, olds) => news === undefined || (typeof olds === "string" && sameEmail(news, olds)),
+    },
+    id: (outs) => `${outs.projectId}/${outs.memberId}`,
+    finds: (inputs) => [{ kind: "projectRoles", property: "projectId", projectId: inputs.projectId }],
+
+    async create({ client }, inputs) {
+      const found = await memberOf(client, inputs.projectId, inputs);
+      if (found === undefined) {
+        throw new ResourceError(
+          "Missing",
+          `${inputs.email ?? inputs.memberId} is not a member of the organization of project ${inputs.projectId}: ` +
+            "users join an organization by invitation; invite them (an OrganizationInvitation, or the console), and " +
+            "run `pulumi up` again once they have joined",
+        );
+      }
+      if (found.project_role !== undefined) {
+        hostLine(
+          `${found.email ?? found.member_id} already had the explicit role ${found.project_role} on project ` +
+            `${inputs.projectId}: this resource takes it, sets ${inputs.role}, and removes the explicit role when destroyed`,
+        );
+      }
+      const set = await client.setProjectMemberRole(inputs.projectId, found.member_id, inputs.role);
+      return outputsOf(inputs, set);
+    },
+
+    /** The project's member `idOrEmail`: a member id or an email. */
+    async readExisting({ client }, inputs, idOrEmail) {
+      const members = await client.listProjectMembers(inputs.projectId);
+      const found =
+        members.find((m) => m.member_id === idOrEmail) ??
+        members.find((m) => m.email !== undefined && sameEmail(m.email, idOrEmail));
+      if (found?.project_role === undefined) {
+        throw new NotFoundError(
+          `project ${inputs.projectId} has no member ${JSON.stringify(idOrEmail)} with an explicit role: give the ` +
+            "member id or the email of a member whose role is set on the project",
+        );
+      }
+      // The import id's last part may be an email: the inputs recorded name the member by id.
+      const role = found.project_role as ProjectMemberInputs["role"];
+      return outputsOf({ projectId: inputs.projectId, memberId: found.member_id, role }, found);
+    },
+
+    /** The member's explicit role; once it is removed elsewhere, or the member left, it is gone. */
+    async read({ client }, _id, props) {
+      if (props === undefined) return undefined;
+      const members = await client.listProjectMembers(props.projectId);
+      const found = members.find((m) => m.member_id === props.memberId);
+      if (found?.project_role === undefined) return undefined;
+      return { ...outputsOf(props as ProjectMemberInputs, found), role: found.project_role };
+    },
+
+    /** A new role is the same PUT. */
+    async update({ client }, _id, outs, olds, news) {
+      if (news.role === olds.role) return outs;
+      const set = await client.setProjectMemberRole(outs.projectId, outs.memberId, news.role);
+      return { ...outs, ...outputsOf({ ...news, projectId: outs.projectId }, set) };
+    },
+
+    async remove({ client }, _id, props) {
+      await client.removeProjectMemberRole(props.projectId, props.memberId);
+    },
+  },
+);
+
+/** The project's member the inputs name, by member id or email. */
+async function memberOf(
+  client: CloudDbClient,
+  projectId: string,
+  inputs: ProjectMemberInputs,
+): Promise<ApiMember | undefined> {
+  const members = await client.listProjectMembers(projectId);
+  return members.find((m) =>
+    inputs.memberId !== undefined
+      ? m.member_id === inputs.memberId
+      : m.email !== undefined && inputs.email !== undefined && sameEmail(m.email, inputs.email),
+  );
+}
+
+function outputsOf(inputs: ProjectMemberInputs, member: ApiMember | ProjectMemberRole): ProjectMemberOutputs {
+  return {
+    ...declaredInputs<ProjectMemberInputs>(ProjectMemberInputsSchema, inputs),
+    projectId: inputs.projectId,
+    memberId: member.member_id,
+    userId: member.user_id,
+    email: member.email ?? inputs.email ?? "",
+    role: member.project_role ?? inputs.role,
+    orgRole: member.org_role,
+    ...(member.effective_project_permission === undefined
+      ? {}
+      : { effectivePermission: member.effective_project_permission }),
+  };
+}
+
+// The module a ProjectMember provider stored in a stack's state requires by path: keep it stable.
+export const { configure, check, diff, create, read, update, remove } =
+  providerMethods(projectMemberDefinition);
