@@ -1,8 +1,9 @@
 // An organization's governance as code through the real engine: each `up` killed (SIGKILL of the
 // CLI and the provider) after the service made a change and before its answer reached the
-// provider (the spending limit set, a member's role changed, an invitation sent), the next
+// provider (the spending limit set, a member's role changed, an invitation sent, a project role
+// set), the next
 // unattended `up` records each once, as declared; then a preview and a refresh with no change, the
-// limit and the role changed in place, and destroy. Then the same kinds set outside Pulumi, brought
+// limit and the roles changed in place, and destroy. Then the same kinds set outside Pulumi, brought
 // into a YAML program through the provider plugin with `pulumi import`.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
@@ -13,6 +14,7 @@ import { fixture, programStack } from "./support/programStack";
 import { changesOf, collect, type E2eStack, mutatingRequests, stateResources } from "./support/stack";
 
 const ORG = DEMO.orgId;
+const PROJECT = DEMO.orgProjectId;
 const HIRE = "new.hire@example.com";
 
 const RESOURCES: Declared[] = [
@@ -23,6 +25,12 @@ const RESOURCES: Declared[] = [
     args: { orgId: ORG, email: "casey@example.com", role: "admin" },
   },
   { kind: "OrganizationInvitation", res: "hire", args: { orgId: ORG, email: HIRE, role: "member" } },
+  // After the membership it names (its email is the member's output).
+  {
+    kind: "ProjectMember",
+    res: "reader",
+    args: { projectId: PROJECT, email: "@casey.email", role: "viewer" },
+  },
 ];
 
 describe("e2e: an organization's limit, members and invitations converge after killed runs", function () {
@@ -31,6 +39,8 @@ describe("e2e: an organization's limit, members and invitations converge after k
   let e2e: E2eStack;
 
   const org = () => emulator.control.dumpState().organizations.find((o) => o.id === ORG)!;
+  const projectRole = () =>
+    emulator.control.dumpState().projects.find((p) => p.id === PROJECT)?.member_roles?.[DEMO.memberUserId];
   const recorded = (kind: string) => {
     const state = JSON.parse(e2e.rawState()) as {
       checkpoint: { latest?: { resources?: { type: string; id?: string }[] } };
@@ -75,6 +85,11 @@ describe("e2e: an organization's limit, members and invitations converge after k
         "POST /organizations/{org_id}/invitations",
         () => (org().invitations ?? []).length > 0,
       ],
+      [
+        "the project role",
+        "PUT /projects/{project_id}/members/{member_id}/role",
+        () => projectRole() === "viewer",
+      ],
     ];
     for (const [i, [what, route, done]] of stages.entries()) {
       // One more resource each run; its change is made and its answer held: the kill lands before
@@ -95,7 +110,13 @@ describe("e2e: an organization's limit, members and invitations converge after k
       [[HIRE, "member"]],
       "one invitation",
     );
-    for (const kind of ["OrganizationSpendingLimit", "OrganizationMember", "OrganizationInvitation"]) {
+    assert.equal(projectRole(), "viewer");
+    for (const kind of [
+      "OrganizationSpendingLimit",
+      "OrganizationMember",
+      "OrganizationInvitation",
+      "ProjectMember",
+    ]) {
       assert.equal(recorded(kind).length, 1, `${kind} recorded once`);
     }
     const preview = await e2e.stack.preview(collect(e2e.output));
@@ -105,22 +126,24 @@ describe("e2e: an organization's limit, members and invitations converge after k
   it("previews and refreshes with no change and no request that changes anything", async () => {
     emulator.control.clearRequests();
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 4 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 5 }, e2e.output.join("\n"));
     const refresh = await e2e.stack.refresh(collect(e2e.output));
-    assert.deepEqual(refresh.summary.resourceChanges, { same: 4 }, e2e.output.join("\n"));
+    assert.deepEqual(refresh.summary.resourceChanges, { same: 5 }, e2e.output.join("\n"));
     assert.deepEqual(mutatingRequests(emulator), []);
   });
 
-  it("changes the limit and the role in place, one request each, the ids kept", async () => {
-    const ids = ["OrganizationSpendingLimit", "OrganizationMember"].map((kind) => recorded(kind)[0]?.id);
+  it("changes the limit and the roles in place, one request each, the ids kept", async () => {
+    const kinds = ["OrganizationSpendingLimit", "OrganizationMember", "ProjectMember"];
+    const ids = kinds.map((kind) => recorded(kind)[0]?.id);
     await declareResources(e2e, [
       { ...RESOURCES[0]!, args: { orgId: ORG, spendingLimitCents: 75_000 } },
       { ...RESOURCES[1]!, args: { orgId: ORG, email: "casey@example.com", role: "member" } },
       RESOURCES[2]!,
+      { ...RESOURCES[3]!, args: { projectId: PROJECT, email: "@casey.email", role: "editor" } },
     ]);
     emulator.control.clearRequests();
     const up = await e2e.stack.up(collect(e2e.output));
-    assert.equal(changesOf(up).update, 2, e2e.output.join("\n"));
+    assert.equal(changesOf(up).update, 3, e2e.output.join("\n"));
     assert.deepEqual(
       mutatingRequests(emulator)
         .map((r) => r.route)
@@ -128,19 +151,22 @@ describe("e2e: an organization's limit, members and invitations converge after k
       [
         "PATCH /organizations/{org_id}/members/{member_id}",
         "PUT /organizations/{org_id}/billing/spending_limit",
+        "PUT /projects/{project_id}/members/{member_id}/role",
       ],
     );
     assert.deepEqual(
-      ["OrganizationSpendingLimit", "OrganizationMember"].map((kind) => recorded(kind)[0]?.id),
+      kinds.map((kind) => recorded(kind)[0]?.id),
       ids,
     );
     assert.equal(org().spending_limit_cents, 75_000);
     assert.equal(org().members[DEMO.memberUserId], "member");
+    assert.equal(projectRole(), "editor");
   });
 
-  it("destroy clears the limit and removes the member; the invitation, which the API cannot withdraw, stays", async () => {
+  it("destroy removes the project role, clears the limit and removes the member; the invitation, which the API cannot withdraw, stays", async () => {
     const run = await nextRun("destroy");
     assert.equal(run.code, 0, run.output);
+    assert.equal(projectRole(), undefined);
     assert.equal(org().spending_limit_cents, undefined);
     assert.equal(org().members[DEMO.memberUserId], undefined);
     assert.deepEqual(
