@@ -1,10 +1,9 @@
 // An organization's governance as code through the real engine: each `up` killed (SIGKILL of the
 // CLI and the provider) after the service made a change and before its answer reached the
 // provider (the spending limit set, a member's role changed, an invitation sent, a project role
-// set), the next
-// unattended `up` records each once, as declared; then a preview and a refresh with no change, the
-// limit and the roles changed in place, and destroy. Then the same kinds set outside Pulumi, brought
-// into a YAML program through the provider plugin with `pulumi import`.
+// set), the next unattended `up` records each once, as declared; then a preview and a refresh with
+// no change, the limit and the roles changed in place, and destroy. Then the organization kinds set
+// outside Pulumi, brought into a YAML program through the provider plugin with `pulumi import`.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { call } from "../emulator/helpers";
