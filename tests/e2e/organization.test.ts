@@ -175,7 +175,7 @@ describe("e2e: an organization's limit, members and invitations converge after k
   });
 });
 
-describe("e2e: an organization's limit, member and invitation imported into a YAML program through the plugin", function () {
+describe("e2e: an organization's limit, member and invitation, and a project role, imported into a YAML program through the plugin", function () {
   this.timeout(8 * 60 * 1000);
   let emulator: RunningEmulator;
   let e2e: E2eStack;
@@ -192,7 +192,7 @@ describe("e2e: an organization's limit, member and invitation imported into a YA
       copyOf: fixture("organization-import-yaml"),
       emulator,
       language: "yaml",
-      config: { orgId: ORG },
+      config: { orgId: ORG, projectId: PROJECT },
     });
   });
   after(async () => {
@@ -200,7 +200,7 @@ describe("e2e: an organization's limit, member and invitation imported into a YA
     await emulator?.stop();
   });
 
-  it("imports the three by their ids; previews and refreshes with no change; changes the limit in place; destroy", async () => {
+  it("imports the four by their ids; previews and refreshes with no change; changes the limit in place; destroy", async () => {
     await byHand("PUT", `/organizations/${ORG}/billing/spending_limit`, { spending_limit_cents: 20_000 });
     const sent = await byHand("POST", `/organizations/${ORG}/invitations`, {
       invitations: [{ email: "by.hand@example.com", role: "admin" }],
@@ -210,16 +210,18 @@ describe("e2e: an organization's limit, member and invitation imported into a YA
       (m: { member: { user_id: string } }) => m.member.user_id === DEMO.memberUserId,
     ).member;
     const invitation = sent.invitations[0];
+    await byHand("PUT", `/projects/${PROJECT}/members/${casey.id}/role`, { role: "viewer" });
     const imported = await e2e.stack.import({
       resources: [
         { type: "clouddb:index:OrganizationSpendingLimit", name: "limit", id: ORG },
         { type: "clouddb:index:OrganizationMember", name: "casey", id: `${ORG}/${casey.id}` },
         { type: "clouddb:index:OrganizationInvitation", name: "hire", id: `${ORG}/${invitation.id}` },
+        { type: "clouddb:index:ProjectMember", name: "reader", id: `${PROJECT}/${casey.id}` },
       ],
       generateCode: false,
       ...collect(e2e.output),
     });
-    assert.equal(imported.summary.resourceChanges?.import, 3, e2e.output.join("\n"));
+    assert.equal(imported.summary.resourceChanges?.import, 4, e2e.output.join("\n"));
     const state = stateResources(e2e.rawState());
     assert.equal(
       state.find((r) => r.type === "clouddb:index:OrganizationSpendingLimit")?.outputs?.spendingLimitCents,
@@ -227,7 +229,7 @@ describe("e2e: an organization's limit, member and invitation imported into a YA
     );
 
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 4 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 5 }, e2e.output.join("\n"));
     const refresh = await e2e.stack.refresh(collect(e2e.output));
     assert.deepEqual(
       Object.keys(refresh.summary.resourceChanges ?? {}).filter((kind) => kind !== "same"),
@@ -242,5 +244,9 @@ describe("e2e: an organization's limit, member and invitation imported into a YA
     await e2e.stack.destroy(collect(e2e.output));
     assert.equal(org().spending_limit_cents, undefined);
     assert.equal(org().members[DEMO.memberUserId], undefined);
+    assert.equal(
+      emulator.control.dumpState().projects.find((p) => p.id === PROJECT)?.member_roles?.[DEMO.memberUserId],
+      undefined,
+    );
   });
 });
