@@ -67,6 +67,21 @@ export interface ProjectRecord {
   vpc_restrictions?: VpcRestrictionRecord[];
   /** Who the project is shared with, revoked grants included (with when they were revoked). */
   permissions?: PermissionRecord[];
+  /** Requests to move the project to another account, accepted or expired ones included. */
+  transfer_requests?: TransferRequestRecord[];
+}
+
+/**
+ * A request to move a project to another account, made by whoever may give the project away; the
+ * account that accepts it before it expires receives the project.
+ */
+export interface TransferRequestRecord {
+  id: string;
+  created_at_ms: number;
+  expires_at_ms: number;
+  /** The project's owner when the request was made (`org:<id>` or `user:<id>`): a request outlives no move. */
+  from: string;
+  accepted_at_ms?: number;
 }
 
 /** A project shared with an email: the account of that email may act on the project. */

@@ -9,6 +9,7 @@ import { ResourceError, unfinished } from "./errors";
 import { apiComputeSettings } from "./inputs/compute";
 import { sameQuota, sameWindow } from "./inputs/projectSettings";
 import { adoptLive } from "./lifecycle/adoption";
+import { isUnknown } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type ResourceDefinition } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
@@ -21,7 +22,14 @@ import {
   taken,
   withConnectionUri,
 } from "./projectOutputs";
-import { defaultBranchOf, settingsChanges, withDefaultBranchProtection } from "./projectRequests";
+import {
+  defaultBranchOf,
+  moveProject,
+  placeOf,
+  settingsChanges,
+  transferFix,
+  withDefaultBranchProtection,
+} from "./projectRequests";
 import { PROJECT, type ProjectInputs, type ProjectOutputs } from "./public/project";
 
 export type { ProjectInputs, ProjectOutputs } from "./public/project";
@@ -36,25 +44,26 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   ProjectOutputs
 >(PROJECT, {
   inputs: ProjectInputsSchema,
-  finds: (inputs) => [
+  finds: (inputs, olds) => [
     inputs.regionId === undefined
       ? undefined
       : { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
+    // A move out of a declared organization: the key must be one of its admins' (see `moveProject`).
+    typeof olds.orgId === "string" && inputs.orgId !== undefined && inputs.orgId !== olds.orgId
+      ? {
+          kind: "transfer",
+          property: "orgId",
+          fromOrgId: olds.orgId,
+          toOrgId: inputs.orgId,
+          fix: transferFix(olds.orgId, inputs.orgId),
+        }
+      : undefined,
   ],
   review(olds, news) {
-    if (
-      news.enableLogicalReplication === undefined ||
-      news.enableLogicalReplication === olds.enableLogicalReplication
-    )
-      return undefined;
-    if (!news.enableLogicalReplication) {
-      throw new ResourceError(
-        "ChangeRefused",
-        "enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on. " +
-          "Set it back to true, or remove it (no opinion)",
-      );
-    }
-    return "the update turns logical replication on, which restarts every compute of the project and cannot be undone";
+    const lines = [logicalReplicationReview(olds, news), moveReview(olds, news)].filter(
+      (l) => l !== undefined,
+    );
+    return lines.length === 0 ? undefined : lines.join("; ");
   },
   same: {
     // Only the settings given are compared: the API fills in the rest.
@@ -185,6 +194,10 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       settings: settingsChanges(news, olds),
     });
     let next = outs;
+    if (moves(olds, news)) {
+      await moveProject(client, projectId, olds.orgId, news.orgId);
+      next = { ...next, orgId: news.orgId };
+    }
     if (Object.keys(changed).length > 0) {
       const { project } = await client.updateProject(projectId, { project: changed }, { deadline });
       next = { ...outs, ...projectFields(project, settings ?? olds.defaultEndpointSettings) };
@@ -197,3 +210,38 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     await client.deleteProject(projectId, { deadline });
   },
 });
+
+/** Refuses turning logical replication off, and says turning it on cannot be undone. */
+function logicalReplicationReview(olds: ProjectOutputs, news: ProjectInputs): string | undefined {
+  if (
+    news.enableLogicalReplication === undefined ||
+    news.enableLogicalReplication === olds.enableLogicalReplication
+  )
+    return undefined;
+  if (!news.enableLogicalReplication) {
+    throw new ResourceError(
+      "ChangeRefused",
+      "enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on. " +
+        "Set it back to true, or remove it (no opinion)",
+    );
+  }
+  return "the update turns logical replication on, which restarts every compute of the project and cannot be undone";
+}
+
+/** Whether the update moves the project to the organization `news` declares (known, and not where it is). */
+function moves(olds: ProjectOutputs, news: ProjectInputs): news is ProjectInputs & { orgId: string } {
+  return news.orgId !== undefined && !isUnknown(news.orgId) && news.orgId !== olds.orgId;
+}
+
+/** Says the update moves the project between organizations, and what that changes. */
+function moveReview(olds: ProjectOutputs, news: ProjectInputs): string | undefined {
+  if (!moves(olds, news)) return undefined;
+  const keys =
+    olds.orgId === null || olds.orgId === undefined
+      ? ""
+      : `; project-scoped API keys of organization ${olds.orgId} stop working for good`;
+  return (
+    `the update moves the project from ${placeOf(olds.orgId)} to organization ${news.orgId} in place ` +
+    `(a transfer: its id, branches, computes and data stay${keys})`
+  );
+}

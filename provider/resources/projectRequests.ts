@@ -1,10 +1,12 @@
 /**
  * What a Project's create and update send besides the project's own fields: the `settings` that
  * changed (network access, logical replication, maintenance window, quota), the default branch a
- * create asks for, and the PATCH of the default branch that protects it.
+ * create asks for, the PATCH of the default branch that protects it, and the transfer that moves
+ * the project to another organization.
  */
-import type { CloudDbClient } from "../client";
+import { type CloudDbClient, isForbidden } from "../client";
 import type { ProjectSettings } from "../client/schemas";
+import { ResourceError } from "./errors";
 import { apiMaintenanceWindow, apiQuota, sameQuota, sameWindow } from "./inputs/projectSettings";
 import { compact } from "./lifecycle/define";
 import { CREATED_BY } from "./lifecycle/owner";
@@ -95,4 +97,50 @@ export function defaultBranchOf(inputs: ProjectInputs, createKey: string | undef
     annotations: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
   });
   return Object.keys(branch).length > 0 ? branch : undefined;
+}
+
+/** How long a transfer request the update makes stays valid: it is accepted at once, so a spare one soon lapses. */
+const TRANSFER_TTL_SECONDS = 600;
+
+/** How messages name where a project is: its organization, or a personal account. */
+export function placeOf(orgId: string | null | undefined): string {
+  return orgId === undefined || orgId === null ? "the personal account" : `organization ${orgId}`;
+}
+
+/** What to do when the stack's key cannot move a project from `from` to organization `to`. */
+export function transferFix(from: string | null | undefined, to: string): string {
+  const giver =
+    from === undefined || from === null ? "the project's owner" : `an admin of organization ${from}`;
+  return (
+    `Use the personal API key of a user who is ${giver} and a member of organization ${to} for this stack ` +
+    "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY), or move the project in the console " +
+    "and run `pulumi up --refresh`"
+  );
+}
+
+/**
+ * Moves the project to organization `to` in place: a transfer request, accepted at once with the
+ * same key (docs/api-rules.md §17). When a call fails but the project reads as moved (a lost
+ * answer), the move is done; a refusal says which key can do it.
+ */
+export async function moveProject(
+  client: CloudDbClient,
+  projectId: string,
+  from: string | null | undefined,
+  to: string,
+): Promise<void> {
+  try {
+    const request = await client.createProjectTransferRequest(projectId, TRANSFER_TTL_SECONDS);
+    await client.acceptProjectTransferRequest(projectId, request.id, to);
+  } catch (err) {
+    const live = await client.getProject(projectId).catch(() => undefined);
+    if (live?.org_id === to) return;
+    if (!isForbidden(err)) throw err;
+    throw new ResourceError(
+      "ChangeRefused",
+      `project ${projectId} cannot move from ${placeOf(from)} to organization ${to} with this API key: ` +
+        `${err.message}. ${transferFix(from, to)}`,
+      err,
+    );
+  }
 }

@@ -345,7 +345,7 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        /// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         /// </summary>
         [Input("orgId")]
         public Input<string>? OrgId { get; set; }

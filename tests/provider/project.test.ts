@@ -150,7 +150,7 @@ describe("Project provider against the emulator", () => {
     assert.deepEqual(updated.outs?.pendingOperationIds, []);
   });
 
-  it("replaces on a change of region, Postgres version or organization and updates the rest in place, one row each", async () => {
+  it("replaces on a change of region or Postgres version and updates the rest in place (the organization too), one row each", async () => {
     const olds = state();
     const cases: Record<keyof typeof projectDefinition.changes, Partial<ProjectInputs>> = {
       regionId: { regionId: "aws-eu-central-1" },

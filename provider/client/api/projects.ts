@@ -1,9 +1,10 @@
-/** Projects: the listing, one project's life, and connection strings. */
+/** Projects: the listing, one project's life, its moves between accounts, and connection strings. */
+import { z } from "zod";
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty, waitForStarted } from "../mutation";
 import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "../paginate";
 import { apiRoute } from "../path";
-import { send } from "../request";
+import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import { iterableRoute } from "../route";
 import {
@@ -15,6 +16,8 @@ import {
   type ProjectResponse,
   ProjectResponseSchema,
   ProjectsPageSchema,
+  type ProjectTransferRequest,
+  ProjectTransferRequestSchema,
   type ProjectUpdateResponse,
   ProjectUpdateResponseSchema,
   type Region,
@@ -140,6 +143,57 @@ export function deleteProject(
     method: "DELETE",
     route: projectRoute(projectId),
     schema: ProjectResponseSchema,
+  });
+}
+
+/**
+ * `POST /projects/{project_id}/transfer_requests` (201): a request to move the project to another
+ * account, valid `ttlSeconds` (the service's default: 24 hours). Only who may give the project away
+ * makes one: an admin of its organization (or the organization's key), or a personal project's owner.
+ */
+export function createProjectTransferRequest(
+  ctx: ClientContext,
+  projectId: string,
+  ttlSeconds?: number,
+): Promise<ProjectTransferRequest> {
+  return send(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/transfer_requests", { project_id: projectId }),
+    body: (ttlSeconds === undefined
+      ? {}
+      : {
+          ttl_seconds: ttlSeconds,
+        }) satisfies Requests["POST /projects/{project_id}/transfer_requests"]["Body"],
+    schema: ProjectTransferRequestSchema,
+  });
+}
+
+/** The acceptance's 204 has no body. */
+const NO_BODY = z.unknown();
+
+/**
+ * `PUT /projects/{project_id}/transfer_requests/{request_id}` (204): accepts a transfer request; the
+ * project moves to organization `orgId` (the caller must be a member, or use its key), or, left
+ * out, to the caller's own account. The project keeps its id, branches and computes.
+ */
+export async function acceptProjectTransferRequest(
+  ctx: ClientContext,
+  projectId: string,
+  requestId: string,
+  orgId?: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "PUT",
+    route: apiRoute("/projects/{project_id}/transfer_requests/{request_id}", {
+      project_id: projectId,
+      request_id: requestId,
+    }),
+    body: (orgId === undefined
+      ? {}
+      : {
+          org_id: orgId,
+        }) satisfies Requests["PUT /projects/{project_id}/transfer_requests/{request_id}"]["Body"],
+    schema: NO_BODY,
   });
 }
 

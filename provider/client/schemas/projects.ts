@@ -85,6 +85,17 @@ DOCUMENTED.add(ProjectResponseSchema, { as: "ProjectResponse" });
 /** Body of a project read or delete. */
 export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
 
+/** `POST /projects/{project_id}/transfer_requests` (201): a request to move the project, valid until `expires_at`. */
+export const ProjectTransferRequestSchema = z.looseObject({
+  id: z.string(),
+  project_id: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+DOCUMENTED.add(ProjectTransferRequestSchema, { as: "ProjectTransferRequestResponse" });
+/** A project transfer request. */
+export type ProjectTransferRequest = z.infer<typeof ProjectTransferRequestSchema>;
+
 /** `PATCH /projects/{project_id}`. */
 export const ProjectUpdateResponseSchema = z.looseObject({
   project: ProjectDetailSchema,

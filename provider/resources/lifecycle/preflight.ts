@@ -18,7 +18,8 @@
  *
  * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
- * project's snapshots). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * project's snapshots), and for a move to another organization that the key may give the project away
+ * (an admin of the old one). Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -53,7 +54,8 @@ interface Needs {
 /** An object the inputs name, to find at preview; `property` is the input that names it. */
 export type Find =
   | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
-  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string };
+  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
+  | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -236,7 +238,47 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         },
         { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
       );
+    case "transfer":
+      return once(
+        `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
+        apiUrl,
+        (client) => transferFinding(client, find),
+        { property, what: `the members of organization ${find.fromOrgId}`, fix: find.fix },
+      );
   }
+}
+
+/**
+ * A finding unless the key can move a project out of `fromOrgId` into `toOrgId` on its own: only a
+ * user's personal key acts in two organizations, and only an admin gives a project away (the
+ * organization read of `orgId` already checks the key can use the new one).
+ */
+async function transferFinding(
+  client: CloudDbClient,
+  find: Extract<Find, { kind: "transfer" }>,
+): Promise<Finding> {
+  const { property, fromOrgId, toOrgId, fix } = find;
+  const move = `moving the project from organization ${fromOrgId} to organization ${toOrgId}`;
+  const me = await client.getCurrentUser().catch((err: unknown) => {
+    if (isForbidden(err)) return undefined;
+    throw err;
+  });
+  if (me === undefined) {
+    return {
+      property,
+      reason:
+        `${move} takes a user's personal API key, and this is an organization's or a project's own key, ` +
+        `which acts in one organization only. ${fix}`,
+    };
+  }
+  const role = (await client.listOrgMembers(fromOrgId)).find((m) => m.member.user_id === me.id)?.member.role;
+  if (role === "admin") return undefined;
+  const who =
+    role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
+  return {
+    property,
+    reason: `${move} takes an admin of organization ${fromOrgId}, and this API key belongs to ${who} of it. ${fix}`,
+  };
 }
 
 /** Reads one project of the account: enough to learn whether the API takes the key. */

@@ -69,8 +69,8 @@ export const PROJECT = declareResource({
     regionId: { type: STRING, change: "replace", computed: true },
     /** Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost). */
     pgVersion: { type: INTEGER, change: "replace", computed: true },
-    /** The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project. */
-    orgId: { type: STRING, change: "replace", computed: true },
+    /** The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is. */
+    orgId: { type: STRING, change: "update", computed: true },
     /** Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place. */
     historyRetentionSeconds: { type: INTEGER, change: "update", computed: true },
     /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */

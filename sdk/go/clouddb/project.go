@@ -182,7 +182,7 @@ type projectArgs struct {
 	MaintenanceWindow *MaintenanceWindow `pulumi:"maintenanceWindow"`
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name *string `pulumi:"name"`
-	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+	// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
 	OrgId *string `pulumi:"orgId"`
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion *int `pulumi:"pgVersion"`
@@ -226,7 +226,7 @@ type ProjectArgs struct {
 	MaintenanceWindow MaintenanceWindowPtrInput
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name pulumi.StringPtrInput
-	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+	// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
 	OrgId pulumi.StringPtrInput
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion pulumi.IntPtrInput

@@ -58,7 +58,7 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input['MaintenanceWindowArgs'] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input['ProjectQuotaArgs'] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
@@ -278,7 +278,7 @@ class ProjectArgs:
     @pulumi.getter(name="orgId")
     def org_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         """
         return pulumi.get(self, "org_id")
 
@@ -423,7 +423,7 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.

@@ -233,14 +233,14 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+     * The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
      * 
      */
     @Import(name="orgId")
     private @Nullable Output<String> orgId;
 
     /**
-     * @return The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+     * @return The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
      * 
      */
     public Optional<Output<String>> orgId() {
@@ -670,7 +670,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
          * 
          * @return builder
          * 
@@ -681,7 +681,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
          * 
          * @return builder
          * 
