@@ -3,7 +3,7 @@
  * calls. What its steps call lives beside it: `projectInputs.ts`, `projectOutputs.ts` and
  * `projectRequests.ts`.
  */
-import type { Operation } from "../client";
+import { isNotFound, type Operation } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { ResourceError, unfinished } from "./errors";
 import { apiComputeSettings } from "./inputs/compute";
@@ -26,6 +26,7 @@ import {
   defaultBranchOf,
   moveProject,
   placeOf,
+  recovered,
   settingsChanges,
   transferFix,
   withDefaultBranchProtection,
@@ -58,6 +59,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
           fix: transferFix(olds.orgId, inputs.orgId),
         }
       : undefined,
+    // Adopting a deleted project recovers it: the preview says so.
+    inputs.adoptExisting === undefined || Object.keys(olds).length > 0
+      ? undefined
+      : {
+          kind: "recoverable",
+          property: "adoptExisting",
+          projectId: inputs.adoptExisting,
+          orgId: inputs.orgId,
+        },
   ],
   review(olds, news) {
     const lines = [logicalReplicationReview(olds, news), moveReview(olds, news)].filter(
@@ -154,8 +164,16 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     return taken(client, deadline, projectId, inputs, ops, " (found by name after its answer was lost)");
   },
 
+  /**
+   * Takes the project as it is; a project deleted less than 7 days ago is recovered first, with its
+   * branches and computes (one the service cannot recover fails with the read's not-found error).
+   */
   async adopt(step, inputs, projectId): Promise<ProjectOutputs> {
-    const live = await readDefaults(step.client, projectId, inputs);
+    const { client } = step;
+    const live = await readDefaults(client, projectId, inputs).catch(async (err: unknown) => {
+      if (!isNotFound(err) || !(await recovered(client, projectId))) throw err;
+      return readDefaults(client, projectId, inputs);
+    });
     return adoptLive(projectDefinition, step, inputs, projectId, live);
   },
 

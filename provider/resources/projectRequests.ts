@@ -1,12 +1,13 @@
 /**
  * What a Project's create and update send besides the project's own fields: the `settings` that
  * changed (network access, logical replication, maintenance window, quota), the default branch a
- * create asks for, the PATCH of the default branch that protects it, and the transfer that moves
- * the project to another organization.
+ * create asks for, the PATCH of the default branch that protects it, the transfer that moves the
+ * project to another organization, and the recovery of a deleted project to adopt.
  */
-import { type CloudDbClient, isForbidden } from "../client";
+import { type CloudDbClient, isForbidden, isNotFound } from "../client";
 import type { ProjectSettings } from "../client/schemas";
 import { ResourceError } from "./errors";
+import { hostLine } from "./host/progress";
 import { apiMaintenanceWindow, apiQuota, sameQuota, sameWindow } from "./inputs/projectSettings";
 import { compact } from "./lifecycle/define";
 import { CREATED_BY } from "./lifecycle/owner";
@@ -143,4 +144,21 @@ export async function moveProject(
       err,
     );
   }
+}
+
+/**
+ * Recovers a deleted project (docs/api-rules.md §18), saying so; false when the service has no
+ * deleted project of that id it can still recover (404).
+ */
+export async function recovered(client: CloudDbClient, projectId: string): Promise<boolean> {
+  try {
+    await client.recoverProject(projectId);
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+  hostLine(
+    `project ${projectId}: recovered (it was deleted less than 7 days ago), with its branches and computes`,
+  );
+  return true;
 }

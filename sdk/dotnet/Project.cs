@@ -255,7 +255,7 @@ namespace PulumiCloudDb.CloudDb
     public sealed class ProjectArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        /// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         /// </summary>
         [Input("adoptExisting")]
         public Input<string>? AdoptExisting { get; set; }

@@ -13,6 +13,8 @@ import {
   type ProjectCreateResponse,
   ProjectCreateResponseSchema,
   type ProjectDetail,
+  type ProjectRecoverResponse,
+  ProjectRecoverResponseSchema,
   type ProjectResponse,
   ProjectResponseSchema,
   ProjectsPageSchema,
@@ -28,6 +30,8 @@ import {
 export interface ListProjectsQuery {
   search?: string | undefined;
   orgId?: string | undefined;
+  /** Only deleted projects that can still be recovered (7 days after their deletion). */
+  recoverable?: boolean | undefined;
   /** Page size, 1..400 (default 100). */
   limit?: number | undefined;
   /** Stop after this many projects. */
@@ -53,7 +57,8 @@ export const listProjects = iterableRoute(
     const listing = pages(context, (ctx) => {
       unavailable = new Set<string>();
       const seen = unavailable;
-      const where = query.orgId ? `projects of organization ${query.orgId}` : "projects";
+      const projects = query.recoverable === true ? "recoverable projects" : "projects";
+      const where = query.orgId ? `${projects} of organization ${query.orgId}` : projects;
       return {
         what: query.search ? `${where} matching "${query.search}"` : where,
         limit,
@@ -68,6 +73,7 @@ export const listProjects = iterableRoute(
               cursor,
               search: query.search,
               org_id: query.orgId,
+              recoverable: query.recoverable,
             } satisfies Requests["GET /projects"]["Querystring"],
             schema: ProjectsPageSchema,
           }),
@@ -143,6 +149,18 @@ export function deleteProject(
     method: "DELETE",
     route: projectRoute(projectId),
     schema: ProjectResponseSchema,
+  });
+}
+
+/**
+ * `POST /projects/{project_id}/recover`: brings back a project deleted less than 7 days ago, with its
+ * branches and computes; 404 for a live project, or one deleted longer ago.
+ */
+export function recoverProject(ctx: ClientContext, projectId: string): Promise<ProjectRecoverResponse> {
+  return send(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/recover", { project_id: projectId }),
+    schema: ProjectRecoverResponseSchema,
   });
 }
 

@@ -85,6 +85,15 @@ DOCUMENTED.add(ProjectResponseSchema, { as: "ProjectResponse" });
 /** Body of a project read or delete. */
 export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
 
+/** `POST /projects/{project_id}/recover`: the project brought back, with its branches. */
+export const ProjectRecoverResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  branches: z.array(BranchSchema),
+});
+DOCUMENTED.add(ProjectRecoverResponseSchema, { as: "ProjectRecoverResponse" });
+/** Body of a project recovery. */
+export type ProjectRecoverResponse = z.infer<typeof ProjectRecoverResponseSchema>;
+
 /** `POST /projects/{project_id}/transfer_requests` (201): a request to move the project, valid until `expires_at`. */
 export const ProjectTransferRequestSchema = z.looseObject({
   id: z.string(),

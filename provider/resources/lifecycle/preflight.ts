@@ -19,7 +19,8 @@
  * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
  * project's snapshots), and for a move to another organization that the key may give the project away
- * (an admin of the old one). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * (an admin of the old one); and it says when a project to adopt is a deleted one the create recovers.
+ * Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -37,6 +38,7 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
+import { hostLine } from "../host/progress";
 import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
@@ -55,7 +57,8 @@ interface Needs {
 export type Find =
   | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
   | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
-  | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string };
+  | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string }
+  | { kind: "recoverable"; property: string; projectId: string; orgId?: string | undefined };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -238,6 +241,13 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         },
         { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
       );
+    case "recoverable":
+      return once(
+        `${credential} recoverable ${find.orgId ?? ""} ${find.projectId}`,
+        apiUrl,
+        (client) => recoverableNote(client, find).catch(() => undefined),
+        { property, what: `project ${find.projectId}`, fix: PROJECT_FIX },
+      );
     case "transfer":
       return once(
         `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
@@ -246,6 +256,34 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         { property, what: `the members of organization ${find.fromOrgId}`, fix: find.fix },
       );
   }
+}
+
+/**
+ * Says at preview that adopting project `projectId` recovers it, when it is deleted and still
+ * recoverable (listed with `recoverable=true` in its organization, or the key's own account). Never
+ * a finding: a project the listing misses is still recovered by the create, when it can be.
+ */
+async function recoverableNote(
+  client: CloudDbClient,
+  { projectId, orgId }: Extract<Find, { kind: "recoverable" }>,
+): Promise<Finding> {
+  const live = await client.getProject(projectId).then(
+    () => true,
+    (err: unknown) => {
+      if (isNotFound(err)) return false;
+      throw err;
+    },
+  );
+  if (live) return undefined;
+  for await (const project of client.listProjects({ recoverable: true, orgId, search: projectId })) {
+    if (project.id !== projectId) continue;
+    hostLine(
+      `project ${projectId}: it was deleted and can still be recovered (for 7 days after its deletion): ` +
+        "the create recovers it, with its branches and computes, and adopts it",
+    );
+    break;
+  }
+  return undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export const PROJECT = declareResource({
     defaultDatabaseName: { type: STRING, change: "ignore", computed: true },
     /** Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is. */
     protectDefaultBranch: { type: BOOLEAN, change: "update", computed: true },
-    /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
+    /** An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
     deleteProtection: { type: BOOLEAN, change: "update" },

@@ -154,7 +154,7 @@ func (ProjectState) ElementType() reflect.Type {
 }
 
 type projectArgs struct {
-	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+	// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
 	AdoptExisting *string `pulumi:"adoptExisting"`
 	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
 	AllowedIps []string `pulumi:"allowedIps"`
@@ -198,7 +198,7 @@ type projectArgs struct {
 
 // The set of arguments for constructing a Project resource.
 type ProjectArgs struct {
-	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+	// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
 	AdoptExisting pulumi.StringPtrInput
 	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
 	AllowedIps pulumi.StringArrayInput

@@ -44,7 +44,7 @@ class ProjectArgs:
         """
         The set of arguments for constructing a Project resource.
 
-        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
@@ -110,7 +110,7 @@ class ProjectArgs:
     @pulumi.getter(name="adoptExisting")
     def adopt_existing(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         """
         return pulumi.get(self, "adopt_existing")
 
@@ -409,7 +409,7 @@ class Project(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.

@@ -23,14 +23,14 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProjectArgs Empty = new ProjectArgs();
 
     /**
-     * An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+     * An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
      * 
      */
     @Import(name="adoptExisting")
     private @Nullable Output<String> adoptExisting;
 
     /**
-     * @return An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+     * @return An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
      * 
      */
     public Optional<Output<String>> adoptExisting() {
@@ -366,7 +366,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adoptExisting An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+         * @param adoptExisting An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
          * 
          * @return builder
          * 
@@ -377,7 +377,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adoptExisting An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+         * @param adoptExisting An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
          * 
          * @return builder
          * 
