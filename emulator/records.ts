@@ -63,6 +63,8 @@ export interface ProjectRecord {
   default_endpoint_settings?: ComputeSettings;
   /** The project's `settings` object as last set (free-form in the document). */
   settings?: Record<string, unknown>;
+  /** When `settings.hipaa` was turned on; it is never turned off (docs/api-rules.md §11). */
+  hipaa_enabled_at_ms?: number;
   /** The VPC endpoints the project is restricted to; none means every endpoint of its organization. */
   vpc_restrictions?: VpcRestrictionRecord[];
   /** Who the project is shared with, revoked grants included (with when they were revoked). */

@@ -60,6 +60,7 @@ function projectCommon(p: ProjectRecord): ProjectFields {
     owner_id: p.org_id ?? p.owner_user_id ?? "",
   };
   if (p.org_id !== undefined) out["org_id"] = p.org_id;
+  if (p.hipaa_enabled_at_ms !== undefined) out["hipaa_enabled_at"] = isoSeconds(p.hipaa_enabled_at_ms);
   return out;
 }
 

@@ -70,9 +70,11 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
         },
   ],
   review(olds, news) {
-    const lines = [logicalReplicationReview(olds, news), moveReview(olds, news)].filter(
-      (l) => l !== undefined,
-    );
+    const lines = [
+      oneWayReview("enableLogicalReplication", olds, news),
+      oneWayReview("hipaa", olds, news),
+      moveReview(olds, news),
+    ].filter((l) => l !== undefined);
     return lines.length === 0 ? undefined : lines.join("; ");
   },
   same: {
@@ -229,21 +231,35 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   },
 });
 
-/** Refuses turning logical replication off, and says turning it on cannot be undone. */
-function logicalReplicationReview(olds: ProjectOutputs, news: ProjectInputs): string | undefined {
-  if (
-    news.enableLogicalReplication === undefined ||
-    news.enableLogicalReplication === olds.enableLogicalReplication
-  )
-    return undefined;
-  if (!news.enableLogicalReplication) {
+/** The switches the service never turns off again: what each is called, and what turning it on does. */
+const ONE_WAY = {
+  enableLogicalReplication: {
+    what: "logical replication",
+    on: "the update turns logical replication on, which restarts every compute of the project and cannot be undone",
+  },
+  hipaa: {
+    what: "HIPAA compliance",
+    on: "the update turns HIPAA compliance on (audit logging included), which restarts every compute of the project and cannot be undone",
+  },
+} as const;
+
+/** Refuses turning a one-way switch off, and says turning it on cannot be undone (a state without it reads as off). */
+function oneWayReview(
+  key: keyof typeof ONE_WAY,
+  olds: ProjectOutputs,
+  news: ProjectInputs,
+): string | undefined {
+  const wanted = news[key];
+  if (wanted === undefined || wanted === (olds[key] ?? false)) return undefined;
+  const { what, on } = ONE_WAY[key];
+  if (!wanted) {
     throw new ResourceError(
       "ChangeRefused",
-      "enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on. " +
+      `${key} cannot be turned off: the service keeps ${what} on once it is on. ` +
         "Set it back to true, or remove it (no opinion)",
     );
   }
-  return "the update turns logical replication on, which restarts every compute of the project and cannot be undone";
+  return on;
 }
 
 /** Whether the update moves the project to the organization `news` declares (known, and not where it is). */

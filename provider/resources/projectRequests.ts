@@ -25,15 +25,17 @@ export const NETWORK_INPUTS = [
 type SettingsInput =
   | (typeof NETWORK_INPUTS)[number]
   | "enableLogicalReplication"
+  | "hipaa"
+  | "auditLogLevel"
   | "maintenanceWindow"
   | "quota";
 
 /**
  * The `settings` a create or a PATCH sends for the settings inputs of `news` (network access,
- * logical replication, maintenance window, quota) that differ from `olds` (at create, `olds` is
- * empty), undefined when none does. The allow list travels whole, its switch with it, as the API
- * replaces `allowed_ips` as one object; logical replication is sent only to turn it on, as it
- * cannot be turned off.
+ * logical replication, HIPAA, audit log level, maintenance window, quota) that differ from `olds`
+ * (at create, `olds` is empty), undefined when none does. The allow list travels whole, its switch
+ * with it, as the API replaces `allowed_ips` as one object; logical replication and HIPAA are sent
+ * only to turn them on, as neither can be turned off.
  */
 export function settingsChanges(
   news: Pick<ProjectInputs, SettingsInput>,
@@ -54,6 +56,11 @@ export function settingsChanges(
     block_vpc_connections: changed("blockVpcConnections") ? news.blockVpcConnections : undefined,
     enable_logical_replication:
       news.enableLogicalReplication === true && olds.enableLogicalReplication !== true ? true : undefined,
+    hipaa: news.hipaa === true && olds.hipaa !== true ? true : undefined,
+    audit_log_level:
+      news.auditLogLevel !== undefined && news.auditLogLevel !== olds.auditLogLevel
+        ? news.auditLogLevel
+        : undefined,
     maintenance_window:
       news.maintenanceWindow !== undefined && !sameWindow(news.maintenanceWindow, olds.maintenanceWindow)
         ? apiMaintenanceWindow(news.maintenanceWindow)

@@ -67,6 +67,12 @@ namespace PulumiCloudDb.CloudDb
         public Output<bool?> AllowedIpsProtectedBranchesOnly { get; private set; } = null!;
 
         /// <summary>
+        /// The audit log's level, when the service reports one.
+        /// </summary>
+        [Output("auditLogLevel")]
+        public Output<PulumiCloudDb.CloudDb.AuditLogLevel?> AuditLogLevel { get; private set; } = null!;
+
+        /// <summary>
         /// Whether connections from the public internet are refused.
         /// </summary>
         [Output("blockPublicConnections")]
@@ -137,6 +143,18 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Output("enableLogicalReplication")]
         public Output<bool?> EnableLogicalReplication { get; private set; } = null!;
+
+        /// <summary>
+        /// Whether HIPAA compliance mode is on (it stays on).
+        /// </summary>
+        [Output("hipaa")]
+        public Output<bool?> Hipaa { get; private set; } = null!;
+
+        /// <summary>
+        /// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+        /// </summary>
+        [Output("hipaaEnabledAt")]
+        public Output<string?> HipaaEnabledAt { get; private set; } = null!;
 
         /// <summary>
         /// Seconds of history kept.
@@ -279,6 +297,12 @@ namespace PulumiCloudDb.CloudDb
         public Input<bool>? AllowedIpsProtectedBranchesOnly { get; set; }
 
         /// <summary>
+        /// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+        /// </summary>
+        [Input("auditLogLevel")]
+        public Input<PulumiCloudDb.CloudDb.AuditLogLevel>? AuditLogLevel { get; set; }
+
+        /// <summary>
         /// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
         /// </summary>
         [Input("blockPublicConnections")]
@@ -325,6 +349,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Input("enableLogicalReplication")]
         public Input<bool>? EnableLogicalReplication { get; set; }
+
+        /// <summary>
+        /// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+        /// </summary>
+        [Input("hipaa")]
+        public Input<bool>? Hipaa { get; set; }
 
         /// <summary>
         /// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.

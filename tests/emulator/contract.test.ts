@@ -481,6 +481,52 @@ describe("contract: responses match the official OpenAPI document", () => {
     });
   });
 
+  it("project compliance settings: HIPAA and the audit log level are stored and shown; HIPAA stays on", async () => {
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "plain", settings: { audit_log_level: "extended" } } },
+    });
+    assert.equal(made.body.project.settings.audit_log_level, "extended");
+    assert.equal(made.body.project.hipaa_enabled_at, undefined, "no HIPAA, no time it was enabled");
+    const S = `/projects/${made.body.project.id}`;
+    emu.control.advance(1000);
+    const on = await check("PATCH", S, 200, {
+      ...personal,
+      body: { project: { settings: { hipaa: true } } },
+    });
+    assert.equal(on.body.project.settings.hipaa, true);
+    assert.equal(
+      on.body.project.hipaa_enabled_at,
+      new Date(emu.control.now()).toISOString().replace(/\.\d+Z$/, "Z"),
+    );
+    emu.control.advance(1000);
+    const again = await check("PATCH", S, 200, {
+      ...personal,
+      body: { project: { settings: { hipaa: true, audit_log_level: "full" } } },
+    });
+    assert.equal(again.body.project.hipaa_enabled_at, on.body.project.hipaa_enabled_at, "enabled once");
+    assert.equal(again.body.project.settings.audit_log_level, "full");
+    const off = await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { hipaa: false } } },
+    });
+    assert.equal(
+      off.body.message,
+      "project.settings.hipaa: HIPAA compliance cannot be disabled once enabled",
+    );
+    await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { audit_log_level: "everything" } } },
+    });
+    const listed = await check("GET", "/projects?search=plain", 200, personal);
+    assert.equal(listed.body.projects[0].hipaa_enabled_at, on.body.project.hipaa_enabled_at);
+    const born = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "born-compliant", settings: { hipaa: true } } },
+    });
+    assert.equal(born.body.project.hipaa_enabled_at, born.body.project.created_at);
+  });
+
   it("snapshots, restores, finalize and backup schedules, and their errors", async () => {
     const B = `${P}/branches/${DEMO.branchId}`;
     const taken = await check("POST", `${B}/snapshot?name=contract`, 200, personal);

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
-import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type ProjectInputs,
   type ProjectOutputs,
   projectProvider,
 } from "../../provider/resources/public/project";
-import { PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
+import { linesOf, PROVIDER_TEXT, projectIdle, useEmulator } from "./support";
 
 // Adopting a deleted project recovers it (docs/api-rules.md §18): within 7 days of its deletion the
 // service brings it back with its branches and computes, and the preview says that it will.
@@ -17,18 +16,6 @@ const DAY = 86_400_000;
 
 function inputs(values: Partial<ProjectInputs> = {}): ProjectInputs {
   return { ...values, __provider: PROVIDER_TEXT } as ProjectInputs;
-}
-
-/** What `act` writes for the user (the lines a preview or an `up` shows). */
-async function linesOf(act: () => Promise<unknown>): Promise<string[]> {
-  const lines: string[] = [];
-  setHostLineWriter((line) => lines.push(line));
-  try {
-    await act();
-  } finally {
-    setHostLineWriter(undefined);
-  }
-  return lines;
 }
 
 describe("Project: adopting a deleted project recovers it", () => {
@@ -55,7 +42,7 @@ describe("Project: adopting a deleted project recovers it", () => {
 
   it("says at preview that the create recovers the project, then recovers it with its branches and adopts it", async () => {
     const { id, branches } = await deletedProject("gone");
-    const preview = await linesOf(() =>
+    const { lines: preview } = await linesOf(() =>
       projectProvider.check!({} as ProjectInputs, inputs({ adoptExisting: id })),
     );
     assert.deepEqual(preview, [
@@ -64,15 +51,14 @@ describe("Project: adopting a deleted project recovers it", () => {
     ]);
     assert.deepEqual(harness.writes(), [], "the preview changed nothing");
 
-    let made: Awaited<ReturnType<typeof projectProvider.create>> | undefined;
-    const up = await linesOf(async () => {
-      made = await projectProvider.create(inputs({ adoptExisting: id }));
-    });
+    const { lines: up, result: made } = await linesOf(() =>
+      projectProvider.create(inputs({ adoptExisting: id })),
+    );
     assert.deepEqual(up, [
       `project ${id}: recovered (it was deleted less than 7 days ago), with its branches and computes`,
     ]);
-    const outs = made?.outs as ProjectOutputs;
-    assert.equal(made?.id, id);
+    const outs = made.outs as ProjectOutputs;
+    assert.equal(made.id, id);
     assert.equal(outs.name, "gone");
     assert.match(outs.connectionUri, /^postgresql:\/\//);
     assert.deepEqual(harness.writes(), [`POST /projects/${id}/recover`]);
@@ -80,7 +66,7 @@ describe("Project: adopting a deleted project recovers it", () => {
   });
 
   it("adopts a live project without recovering anything, and says nothing at preview", async () => {
-    const preview = await linesOf(() =>
+    const { lines: preview } = await linesOf(() =>
       projectProvider.check!({} as ProjectInputs, inputs({ adoptExisting: DEMO.projectId })),
     );
     assert.deepEqual(preview, []);
@@ -91,7 +77,7 @@ describe("Project: adopting a deleted project recovers it", () => {
   it("refuses to adopt a project deleted past the recovery window, as one that does not exist, having said nothing at preview", async () => {
     const { id } = await deletedProject("long-gone");
     control().advance(7 * DAY + 1000);
-    const preview = await linesOf(() =>
+    const { lines: preview } = await linesOf(() =>
       projectProvider.check!({} as ProjectInputs, inputs({ adoptExisting: id })),
     );
     assert.deepEqual(preview, []);

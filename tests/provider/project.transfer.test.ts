@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { DEMO, demoSeed } from "../../emulator";
-import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type ProjectInputs,
@@ -8,7 +7,7 @@ import {
   projectProvider,
 } from "../../provider/resources/public/project";
 import { SECOND_ORG_ID, withSecondOrg } from "../emulator/helpers";
-import { PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
+import { linesOf, PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
 
 // A Project's orgId changes in place: the update moves the project with a transfer request it
 // accepts at once with the same key (docs/api-rules.md §17), so its id, branches and computes stay.
@@ -47,14 +46,7 @@ describe("Project: moving between organizations", () => {
       .branches.filter((b) => b.project_id === made.projectId)
       .map((b) => b.id);
     const news = inputs({ name: "moving", orgId: OTHER_ORG });
-    const lines: string[] = [];
-    setHostLineWriter((line) => lines.push(line));
-    let diff: Awaited<ReturnType<NonNullable<typeof projectProvider.diff>>>;
-    try {
-      diff = await projectProvider.diff!(made.projectId, made, news);
-    } finally {
-      setHostLineWriter(undefined);
-    }
+    const { lines, result: diff } = await linesOf(() => projectProvider.diff!(made.projectId, made, news));
     assert.deepEqual([diff.changes, diff.replaces], [true, []]);
     assert.deepEqual(lines, [
       `project ${made.projectId} (moving): the update moves the project from organization ${DEMO.orgId} to ` +
@@ -94,13 +86,8 @@ describe("Project: moving between organizations", () => {
     const made = (await projectProvider.create(inputs({ name: "mine" }))).outs as ProjectOutputs;
     assert.equal(made.orgId, null);
     const news = inputs({ name: "mine", orgId: DEMO.orgId });
-    const lines: string[] = [];
-    setHostLineWriter((line) => lines.push(line));
-    try {
-      assert.deepEqual((await projectProvider.diff!(made.projectId, made, news)).replaces, []);
-    } finally {
-      setHostLineWriter(undefined);
-    }
+    const { lines, result } = await linesOf(() => projectProvider.diff!(made.projectId, made, news));
+    assert.deepEqual(result.replaces, []);
     assert.deepEqual(lines, [
       `project ${made.projectId} (mine): the update moves the project from the personal account to organization ` +
         `${DEMO.orgId} in place (a transfer: its id, branches, computes and data stay)`,

@@ -52,6 +52,9 @@ export const ProjectSettingsSchema = z.looseObject({
     z.looseObject({ weekdays: z.array(z.number()), start_time: z.string(), end_time: z.string() }),
   ),
   quota: maybe(z.record(z.string(), z.unknown())),
+  hipaa: maybe(z.boolean()),
+  // The service may add levels: any string is read.
+  audit_log_level: maybe(z.string()),
 });
 DOCUMENTED.add(ProjectSettingsSchema, { as: "ProjectSettingsData" });
 
@@ -70,6 +73,7 @@ export const ProjectDetailSchema = z.looseObject({
   proxy_host: maybe(z.string()),
   org_id: maybe(z.string()),
   owner_id: maybe(z.string()),
+  hipaa_enabled_at: maybe(z.string()),
   store_passwords: maybe(z.boolean()),
   history_retention_seconds: maybe(z.number()),
   default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),

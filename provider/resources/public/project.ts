@@ -7,7 +7,7 @@ import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import type { ComputeSettings } from "./common";
 import { COMPUTE_SETTINGS_TYPE, TIMEOUTS_INPUT } from "./common";
-import { arrayOf, BOOLEAN, declareResource, INTEGER, objectType, STRING } from "./declare";
+import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf } from "./shapes";
 
@@ -55,6 +55,9 @@ const MAINTENANCE_WINDOW: { readonly type: typeof MAINTENANCE_WINDOW_TYPE } = {
 };
 const PROJECT_QUOTA: { readonly type: typeof PROJECT_QUOTA_TYPE } = { type: PROJECT_QUOTA_TYPE };
 
+/** How much a project's audit log records; the service may add levels. */
+export const AUDIT_LOG_LEVEL = enumOf("AuditLogLevel", ["base", "extended", "full"], { open: true });
+
 /** A project, declared. */
 export const PROJECT = declareResource({
   type: "Project",
@@ -85,6 +88,10 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, change: "update", computed: true },
     /** Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place. */
     enableLogicalReplication: { type: BOOLEAN, change: "update", computed: true },
+    /** Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place. */
+    hipaa: { type: BOOLEAN, change: "update", computed: true },
+    /** How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level. */
+    auditLogLevel: { type: AUDIT_LOG_LEVEL, change: "update", computed: true },
     /** When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window. */
     maintenanceWindow: { ...MAINTENANCE_WINDOW, change: "update", computed: true },
     /** Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas. */
@@ -129,6 +136,12 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, optional: true },
     /** Whether logical replication is on (it stays on). */
     enableLogicalReplication: { type: BOOLEAN, optional: true },
+    /** Whether HIPAA compliance mode is on (it stays on). */
+    hipaa: { type: BOOLEAN, optional: true },
+    /** The audit log's level, when the service reports one. */
+    auditLogLevel: { type: AUDIT_LOG_LEVEL, optional: true },
+    /** When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off. */
+    hipaaEnabledAt: { type: STRING, nullable: true },
     /** The maintenance window, when the project has one. */
     maintenanceWindow: { ...MAINTENANCE_WINDOW, optional: true },
     /** The consumption quotas; empty when every one is unlimited. */

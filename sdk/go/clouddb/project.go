@@ -62,6 +62,8 @@ type Project struct {
 	AllowedIps pulumi.StringArrayOutput `pulumi:"allowedIps"`
 	// Whether the allow list applies to protected branches only.
 	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrOutput `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// The audit log's level, when the service reports one.
+	AuditLogLevel AuditLogLevelPtrOutput `pulumi:"auditLogLevel"`
 	// Whether connections from the public internet are refused.
 	BlockPublicConnections pulumi.BoolPtrOutput `pulumi:"blockPublicConnections"`
 	// Whether connections through VPC endpoints are refused.
@@ -86,6 +88,10 @@ type Project struct {
 	DefaultRoleName pulumi.StringPtrOutput `pulumi:"defaultRoleName"`
 	// Whether logical replication is on (it stays on).
 	EnableLogicalReplication pulumi.BoolPtrOutput `pulumi:"enableLogicalReplication"`
+	// Whether HIPAA compliance mode is on (it stays on).
+	Hipaa pulumi.BoolPtrOutput `pulumi:"hipaa"`
+	// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+	HipaaEnabledAt pulumi.StringPtrOutput `pulumi:"hipaaEnabledAt"`
 	// Seconds of history kept.
 	HistoryRetentionSeconds pulumi.IntPtrOutput `pulumi:"historyRetentionSeconds"`
 	// The default compute's host.
@@ -160,6 +166,8 @@ type projectArgs struct {
 	AllowedIps []string `pulumi:"allowedIps"`
 	// Whether the allow list applies to protected branches only. Changed in place.
 	AllowedIpsProtectedBranchesOnly *bool `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+	AuditLogLevel *AuditLogLevel `pulumi:"auditLogLevel"`
 	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
 	BlockPublicConnections *bool `pulumi:"blockPublicConnections"`
 	// Refuse every connection through a VPC endpoint. Changed in place.
@@ -176,6 +184,8 @@ type projectArgs struct {
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication *bool `pulumi:"enableLogicalReplication"`
+	// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+	Hipaa *bool `pulumi:"hipaa"`
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds *int `pulumi:"historyRetentionSeconds"`
 	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
@@ -204,6 +214,8 @@ type ProjectArgs struct {
 	AllowedIps pulumi.StringArrayInput
 	// Whether the allow list applies to protected branches only. Changed in place.
 	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrInput
+	// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+	AuditLogLevel AuditLogLevelPtrInput
 	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
 	BlockPublicConnections pulumi.BoolPtrInput
 	// Refuse every connection through a VPC endpoint. Changed in place.
@@ -220,6 +232,8 @@ type ProjectArgs struct {
 	DeleteProtection pulumi.BoolPtrInput
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication pulumi.BoolPtrInput
+	// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+	Hipaa pulumi.BoolPtrInput
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds pulumi.IntPtrInput
 	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
@@ -337,6 +351,11 @@ func (o ProjectOutput) AllowedIpsProtectedBranchesOnly() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.AllowedIpsProtectedBranchesOnly }).(pulumi.BoolPtrOutput)
 }
 
+// The audit log's level, when the service reports one.
+func (o ProjectOutput) AuditLogLevel() AuditLogLevelPtrOutput {
+	return o.ApplyT(func(v *Project) AuditLogLevelPtrOutput { return v.AuditLogLevel }).(AuditLogLevelPtrOutput)
+}
+
 // Whether connections from the public internet are refused.
 func (o ProjectOutput) BlockPublicConnections() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.BlockPublicConnections }).(pulumi.BoolPtrOutput)
@@ -395,6 +414,16 @@ func (o ProjectOutput) DefaultRoleName() pulumi.StringPtrOutput {
 // Whether logical replication is on (it stays on).
 func (o ProjectOutput) EnableLogicalReplication() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.EnableLogicalReplication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether HIPAA compliance mode is on (it stays on).
+func (o ProjectOutput) Hipaa() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.Hipaa }).(pulumi.BoolPtrOutput)
+}
+
+// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+func (o ProjectOutput) HipaaEnabledAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.HipaaEnabledAt }).(pulumi.StringPtrOutput)
 }
 
 // Seconds of history kept.

@@ -8,6 +8,7 @@ from enum import Enum
 
 __all__ = [
     'ApiKeyKind',
+    'AuditLogLevel',
     'BackupFrequency',
     'EndpointType',
     'InitSource',
@@ -23,6 +24,16 @@ class ApiKeyKind(_builtins.str, Enum):
     PERSONAL = "personal"
     ORGANIZATION = "organization"
     PROJECT = "project"
+
+
+@pulumi.type_token("clouddb:index:AuditLogLevel")
+class AuditLogLevel(_builtins.str, Enum):
+    """
+    How much a project's audit log records; the service may add levels.
+    """
+    BASE = "base"
+    EXTENDED = "extended"
+    FULL = "full"
 
 
 @pulumi.type_token("clouddb:index:BackupFrequency")

@@ -5,6 +5,7 @@ package io.github.pulumiclouddb.clouddb;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import io.github.pulumiclouddb.clouddb.enums.AuditLogLevel;
 import io.github.pulumiclouddb.clouddb.inputs.ComputeSettingsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.MaintenanceWindowArgs;
 import io.github.pulumiclouddb.clouddb.inputs.ProjectQuotaArgs;
@@ -65,6 +66,21 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> allowedIpsProtectedBranchesOnly() {
         return Optional.ofNullable(this.allowedIpsProtectedBranchesOnly);
+    }
+
+    /**
+     * How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+     * 
+     */
+    @Import(name="auditLogLevel")
+    private @Nullable Output<AuditLogLevel> auditLogLevel;
+
+    /**
+     * @return How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+     * 
+     */
+    public Optional<Output<AuditLogLevel>> auditLogLevel() {
+        return Optional.ofNullable(this.auditLogLevel);
     }
 
     /**
@@ -185,6 +201,21 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> enableLogicalReplication() {
         return Optional.ofNullable(this.enableLogicalReplication);
+    }
+
+    /**
+     * Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+     * 
+     */
+    @Import(name="hipaa")
+    private @Nullable Output<Boolean> hipaa;
+
+    /**
+     * @return Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+     * 
+     */
+    public Optional<Output<Boolean>> hipaa() {
+        return Optional.ofNullable(this.hipaa);
     }
 
     /**
@@ -328,6 +359,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         this.adoptExisting = $.adoptExisting;
         this.allowedIps = $.allowedIps;
         this.allowedIpsProtectedBranchesOnly = $.allowedIpsProtectedBranchesOnly;
+        this.auditLogLevel = $.auditLogLevel;
         this.blockPublicConnections = $.blockPublicConnections;
         this.blockVpcConnections = $.blockVpcConnections;
         this.defaultBranchName = $.defaultBranchName;
@@ -336,6 +368,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         this.defaultRoleName = $.defaultRoleName;
         this.deleteProtection = $.deleteProtection;
         this.enableLogicalReplication = $.enableLogicalReplication;
+        this.hipaa = $.hipaa;
         this.historyRetentionSeconds = $.historyRetentionSeconds;
         this.maintenanceWindow = $.maintenanceWindow;
         this.name = $.name;
@@ -436,6 +469,27 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder allowedIpsProtectedBranchesOnly(Boolean allowedIpsProtectedBranchesOnly) {
             return allowedIpsProtectedBranchesOnly(Output.of(allowedIpsProtectedBranchesOnly));
+        }
+
+        /**
+         * @param auditLogLevel How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder auditLogLevel(@Nullable Output<AuditLogLevel> auditLogLevel) {
+            $.auditLogLevel = auditLogLevel;
+            return this;
+        }
+
+        /**
+         * @param auditLogLevel How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder auditLogLevel(AuditLogLevel auditLogLevel) {
+            return auditLogLevel(Output.of(auditLogLevel));
         }
 
         /**
@@ -604,6 +658,27 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder enableLogicalReplication(Boolean enableLogicalReplication) {
             return enableLogicalReplication(Output.of(enableLogicalReplication));
+        }
+
+        /**
+         * @param hipaa Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hipaa(@Nullable Output<Boolean> hipaa) {
+            $.hipaa = hipaa;
+            return this;
+        }
+
+        /**
+         * @param hipaa Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hipaa(Boolean hipaa) {
+            return hipaa(Output.of(hipaa));
         }
 
         /**
