@@ -7,7 +7,7 @@ import {
   createTransferRequest,
   transferOrgProjects,
 } from "../families/transfers";
-import { isoSeconds } from "../ids";
+import { renderTransferRequest } from "../render/projects";
 import { principalOf } from "./principal";
 import { route } from "./route";
 
@@ -23,12 +23,7 @@ export function transferRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const project = accessProject(store, principal, request.params.project_id);
     checkGiveAway(ctx, principal, project);
     const made = createTransferRequest(ctx, project, request.body?.ttl_seconds);
-    return reply.code(201).send({
-      id: made.id,
-      project_id: project.id,
-      created_at: isoSeconds(made.created_at_ms),
-      expires_at: isoSeconds(made.expires_at_ms),
-    });
+    return reply.code(201).send(renderTransferRequest(project.id, made));
   });
 
   route(app, "PUT /projects/{project_id}/transfer_requests/{request_id}", async (request, reply) => {
