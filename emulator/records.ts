@@ -91,12 +91,29 @@ export interface ProjectRecord {
   default_endpoint_settings?: ComputeSettings;
   /** The project's `settings` object as last set (free-form in the document). */
   settings?: Record<string, unknown>;
+  /** When `settings.hipaa` was turned on; it is never turned off (docs/api-rules.md §11). */
+  hipaa_enabled_at_ms?: number;
   /** The VPC endpoints the project is restricted to; none means every endpoint of its organization. */
   vpc_restrictions?: VpcRestrictionRecord[];
   /** Who the project is shared with, revoked grants included (with when they were revoked). */
   permissions?: PermissionRecord[];
   /** The explicit project roles of its organization's members, by user id. */
   member_roles?: Record<string, ProjectRole>;
+  /** Requests to move the project to another account, accepted or expired ones included. */
+  transfer_requests?: TransferRequestRecord[];
+}
+
+/**
+ * A request to move a project to another account, made by whoever may give the project away; the
+ * account that accepts it before it expires receives the project.
+ */
+export interface TransferRequestRecord {
+  id: string;
+  created_at_ms: number;
+  expires_at_ms: number;
+  /** The project's owner when the request was made (`org:<id>` or `user:<id>`): a request outlives no move. */
+  from: string;
+  accepted_at_ms?: number;
 }
 
 /** A project shared with an email: the account of that email may act on the project. */

@@ -25,6 +25,7 @@ import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";
 import { snapshotRoutes } from "./routes/snapshots";
+import { transferRoutes } from "./routes/transfers";
 import { userRoutes } from "./routes/users";
 import { vpcRoutes } from "./routes/vpc";
 import { settle } from "./settle";
@@ -274,6 +275,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   schemaRoutes(api, ctx);
   operationRoutes(api, ctx);
   permissionRoutes(api, ctx);
+  transferRoutes(api, ctx);
   userRoutes(api, ctx);
   organizationRoutes(api, ctx);
   projectMemberRoutes(api, ctx);

@@ -85,6 +85,7 @@ export function createProject(ctx: EmulatorContext, input: NewProject): CreatedP
   if (input.historyRetentionSeconds !== undefined)
     fields.history_retention_seconds = input.historyRetentionSeconds;
   if (input.settings !== undefined) fields.settings = input.settings;
+  if (input.settings?.hipaa === true) fields.hipaa_enabled_at_ms = now;
   if (input.orgId !== undefined) fields.org_id = input.orgId;
   else if (input.ownerUserId !== undefined) fields.owner_user_id = input.ownerUserId;
   const project = putProject(store, fields, now);
@@ -173,6 +174,8 @@ export function updateProject(ctx: EmulatorContext, project: ProjectRecord, chan
   if (changes.defaultCompute !== undefined) project.default_endpoint_settings = changes.defaultCompute;
   if (changes.historyRetentionSeconds !== undefined)
     project.history_retention_seconds = changes.historyRetentionSeconds;
+  if (changes.settings?.hipaa === true && project.settings?.hipaa !== true)
+    project.hipaa_enabled_at_ms = ctx.clock.now();
   if (changes.settings !== undefined) project.settings = { ...(project.settings ?? {}), ...changes.settings };
   project.updated_at_ms = ctx.clock.now();
   ctx.changed();

@@ -1,4 +1,4 @@
-import type { Project, ProjectListItem, RegionResponse } from "@neon/sdk/raw";
+import type { Project, ProjectListItem, ProjectTransferRequestResponse, RegionResponse } from "@neon/sdk/raw";
 import {
   DEFAULT_COMPUTE,
   DEFAULT_HISTORY_RETENTION_SECONDS,
@@ -6,12 +6,12 @@ import {
   DEFAULT_REGION,
 } from "../defaults";
 import { isoSeconds } from "../ids";
-import type { ProjectRecord } from "../records";
+import type { ProjectRecord, TransferRequestRecord } from "../records";
 import type { Store } from "../state";
 import { platformOf, proxyHost } from "./hosts";
 
 // Projects as the API shows them: on their own (`GET /projects/{id}`, creation) and as listing
-// items; and the regions projects are made in.
+// items; their transfer requests; and the regions projects are made in.
 
 /** The fields a project has both in a listing and on its own. */
 type ProjectFields = Omit<Project & ProjectListItem, keyof ProjectOnly | "active_time" | "org_name">;
@@ -60,6 +60,7 @@ function projectCommon(p: ProjectRecord): ProjectFields {
     owner_id: p.org_id ?? p.owner_user_id ?? "",
   };
   if (p.org_id !== undefined) out["org_id"] = p.org_id;
+  if (p.hipaa_enabled_at_ms !== undefined) out["hipaa_enabled_at"] = isoSeconds(p.hipaa_enabled_at_ms);
   return out;
 }
 
@@ -86,6 +87,19 @@ export function renderProjectListItem(p: ProjectRecord, store: Store): ProjectLi
     if (org) out["org_name"] = org.name;
   }
   return out;
+}
+
+/** A transfer request of a project, as its create answers it. */
+export function renderTransferRequest(
+  projectId: string,
+  request: TransferRequestRecord,
+): ProjectTransferRequestResponse {
+  return {
+    id: request.id,
+    project_id: projectId,
+    created_at: isoSeconds(request.created_at_ms),
+    expires_at: isoSeconds(request.expires_at_ms),
+  };
 }
 
 /** A region of `GET /regions`; the default region is the one a project gets when it names none. */

@@ -194,6 +194,9 @@ export function projectRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
         "project.settings.enable_logical_replication: logical replication cannot be disabled once enabled",
       );
     }
+    if (spec.settings?.hipaa === false && project.settings?.hipaa === true) {
+      throw badRequest("project.settings.hipaa: HIPAA compliance cannot be disabled once enabled");
+    }
     // Every check is done: now change the project.
     updateProject(ctx, project, {
       name: spec.name,

@@ -3,12 +3,13 @@
  * calls. What its steps call lives beside it: `projectInputs.ts`, `projectOutputs.ts` and
  * `projectRequests.ts`.
  */
-import type { Operation } from "../client";
+import { isNotFound, type Operation } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { ResourceError, unfinished } from "./errors";
 import { apiComputeSettings } from "./inputs/compute";
 import { sameQuota, sameWindow } from "./inputs/projectSettings";
 import { adoptLive } from "./lifecycle/adoption";
+import { isUnknown } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type ResourceDefinition } from "./lifecycle/define";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, markedName } from "./lifecycle/owner";
@@ -21,7 +22,15 @@ import {
   taken,
   withConnectionUri,
 } from "./projectOutputs";
-import { defaultBranchOf, settingsChanges, withDefaultBranchProtection } from "./projectRequests";
+import {
+  defaultBranchOf,
+  moveProject,
+  placeOf,
+  recovered,
+  settingsChanges,
+  transferFix,
+  withDefaultBranchProtection,
+} from "./projectRequests";
 import { PROJECT, type ProjectInputs, type ProjectOutputs } from "./public/project";
 
 export type { ProjectInputs, ProjectOutputs } from "./public/project";
@@ -36,25 +45,37 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
   ProjectOutputs
 >(PROJECT, {
   inputs: ProjectInputsSchema,
-  finds: (inputs) => [
+  finds: (inputs, olds) => [
     inputs.regionId === undefined
       ? undefined
       : { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
+    // A move out of a declared organization: the key must be one of its admins' (see `moveProject`).
+    typeof olds.orgId === "string" && inputs.orgId !== undefined && inputs.orgId !== olds.orgId
+      ? {
+          kind: "transfer",
+          property: "orgId",
+          fromOrgId: olds.orgId,
+          toOrgId: inputs.orgId,
+          fix: transferFix(olds.orgId, inputs.orgId),
+        }
+      : undefined,
+    // Adopting a deleted project recovers it: the preview says so.
+    inputs.adoptExisting === undefined || Object.keys(olds).length > 0
+      ? undefined
+      : {
+          kind: "recoverable",
+          property: "adoptExisting",
+          projectId: inputs.adoptExisting,
+          orgId: inputs.orgId,
+        },
   ],
   review(olds, news) {
-    if (
-      news.enableLogicalReplication === undefined ||
-      news.enableLogicalReplication === olds.enableLogicalReplication
-    )
-      return undefined;
-    if (!news.enableLogicalReplication) {
-      throw new ResourceError(
-        "ChangeRefused",
-        "enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on. " +
-          "Set it back to true, or remove it (no opinion)",
-      );
-    }
-    return "the update turns logical replication on, which restarts every compute of the project and cannot be undone";
+    const lines = [
+      oneWayReview("enableLogicalReplication", olds, news),
+      oneWayReview("hipaa", olds, news),
+      moveReview(olds, news),
+    ].filter((l) => l !== undefined);
+    return lines.length === 0 ? undefined : lines.join("; ");
   },
   same: {
     // Only the settings given are compared: the API fills in the rest.
@@ -145,8 +166,16 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     return taken(client, deadline, projectId, inputs, ops, " (found by name after its answer was lost)");
   },
 
+  /**
+   * Takes the project as it is; a project deleted less than 7 days ago is recovered first, with its
+   * branches and computes (one the service cannot recover fails with the read's not-found error).
+   */
   async adopt(step, inputs, projectId): Promise<ProjectOutputs> {
-    const live = await readDefaults(step.client, projectId, inputs);
+    const { client } = step;
+    const live = await readDefaults(client, projectId, inputs).catch(async (err: unknown) => {
+      if (!isNotFound(err) || !(await recovered(client, projectId))) throw err;
+      return readDefaults(client, projectId, inputs);
+    });
     return adoptLive(projectDefinition, step, inputs, projectId, live);
   },
 
@@ -185,6 +214,10 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       settings: settingsChanges(news, olds),
     });
     let next = outs;
+    if (moves(olds, news)) {
+      await moveProject(client, projectId, olds.orgId, news.orgId);
+      next = { ...next, orgId: news.orgId };
+    }
     if (Object.keys(changed).length > 0) {
       const { project } = await client.updateProject(projectId, { project: changed }, { deadline });
       next = { ...outs, ...projectFields(project, settings ?? olds.defaultEndpointSettings) };
@@ -197,3 +230,52 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     await client.deleteProject(projectId, { deadline });
   },
 });
+
+/** The switches the service never turns off again: what each is called, and what turning it on does. */
+const ONE_WAY = {
+  enableLogicalReplication: {
+    what: "logical replication",
+    on: "the update turns logical replication on, which restarts every compute of the project and cannot be undone",
+  },
+  hipaa: {
+    what: "HIPAA compliance",
+    on: "the update turns HIPAA compliance on (audit logging included), which restarts every compute of the project and cannot be undone",
+  },
+} as const;
+
+/** Refuses turning a one-way switch off, and says turning it on cannot be undone (a state without it reads as off). */
+function oneWayReview(
+  key: keyof typeof ONE_WAY,
+  olds: ProjectOutputs,
+  news: ProjectInputs,
+): string | undefined {
+  const wanted = news[key];
+  if (wanted === undefined || wanted === (olds[key] ?? false)) return undefined;
+  const { what, on } = ONE_WAY[key];
+  if (!wanted) {
+    throw new ResourceError(
+      "ChangeRefused",
+      `${key} cannot be turned off: the service keeps ${what} on once it is on. ` +
+        "Set it back to true, or remove it (no opinion)",
+    );
+  }
+  return on;
+}
+
+/** Whether the update moves the project to the organization `news` declares (known, and not where it is). */
+function moves(olds: ProjectOutputs, news: ProjectInputs): news is ProjectInputs & { orgId: string } {
+  return news.orgId !== undefined && !isUnknown(news.orgId) && news.orgId !== olds.orgId;
+}
+
+/** Says the update moves the project between organizations, and what that changes. */
+function moveReview(olds: ProjectOutputs, news: ProjectInputs): string | undefined {
+  if (!moves(olds, news)) return undefined;
+  const keys =
+    olds.orgId === null || olds.orgId === undefined
+      ? ""
+      : `; project-scoped API keys of organization ${olds.orgId} stop working for good`;
+  return (
+    `the update moves the project from ${placeOf(olds.orgId)} to organization ${news.orgId} in place ` +
+    `(a transfer: its id, branches, computes and data stay${keys})`
+  );
+}

@@ -17,10 +17,11 @@ import { AllowedIpInput } from "./inputs/network";
 import { MaintenanceWindowInput, ProjectQuotaInput } from "./inputs/projectSettings";
 import { regionInput } from "./inputs/regions";
 import type { Same } from "./lifecycle/define";
-import type { ProjectInputs } from "./public/project";
+import { AUDIT_LOG_LEVEL, type ProjectInputs } from "./public/project";
 
 const PG_VERSIONS = "pgVersion must be a Postgres major version the service runs: 14, 15, 16, 17 or 18";
 const RETENTION_MAX = 2_592_000;
+const AUDIT_LEVELS = `auditLogLevel must be one of ${AUDIT_LOG_LEVEL.enum.join(", ")}`;
 const RETENTION = `historyRetentionSeconds must be a whole number of seconds from 0 to ${RETENTION_MAX} (30 days)`;
 
 /** Compute settings the project gives every compute created without its own. */
@@ -49,6 +50,13 @@ export const ProjectInputsSchema = z.object({
   blockPublicConnections: optionalFlag("blockPublicConnections"),
   blockVpcConnections: optionalFlag("blockVpcConnections"),
   enableLogicalReplication: optionalFlag("enableLogicalReplication"),
+  hipaa: optionalFlag("hipaa"),
+  auditLogLevel: z
+    .string({ error: AUDIT_LEVELS })
+    .refine((level) => AUDIT_LOG_LEVEL.enum.some((known) => known === level), {
+      error: (issue) => `${AUDIT_LEVELS}, not ${JSON.stringify(issue.input)}`,
+    })
+    .optional(),
   maintenanceWindow: MaintenanceWindowInput.optional(),
   quota: ProjectQuotaInput.optional(),
   defaultBranchName: optionalText("defaultBranchName"),

@@ -52,6 +52,9 @@ export function projectFields(project: ProjectDetail, keep: DefaultEndpointSetti
     enableLogicalReplication: project.settings?.enable_logical_replication ?? false,
     maintenanceWindow: maintenanceWindowOf(project.settings?.maintenance_window),
     quota: quotaOf(project.settings?.quota),
+    hipaa: project.settings?.hipaa ?? false,
+    auditLogLevel: project.settings?.audit_log_level ?? undefined,
+    hipaaEnabledAt: project.hipaa_enabled_at ?? null,
     createdAt: project.created_at,
   } satisfies Partial<ProjectOutputs>);
 }

@@ -103,6 +103,38 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// How much a project's audit log records; the service may add levels.
+    /// </summary>
+    [EnumType]
+    public readonly struct AuditLogLevel : IEquatable<AuditLogLevel>
+    {
+        private readonly string _value;
+
+        private AuditLogLevel(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AuditLogLevel @Base { get; } = new AuditLogLevel("base");
+        public static AuditLogLevel Extended { get; } = new AuditLogLevel("extended");
+        public static AuditLogLevel Full { get; } = new AuditLogLevel("full");
+
+        public static bool operator ==(AuditLogLevel left, AuditLogLevel right) => left.Equals(right);
+        public static bool operator !=(AuditLogLevel left, AuditLogLevel right) => !left.Equals(right);
+
+        public static explicit operator string(AuditLogLevel value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AuditLogLevel other && Equals(other);
+        public bool Equals(AuditLogLevel other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// How often the service takes a scheduled snapshot.
     /// </summary>
     [EnumType]

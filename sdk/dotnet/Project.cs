@@ -67,6 +67,12 @@ namespace PulumiCloudDb.CloudDb
         public Output<bool?> AllowedIpsProtectedBranchesOnly { get; private set; } = null!;
 
         /// <summary>
+        /// The audit log's level, when the service reports one.
+        /// </summary>
+        [Output("auditLogLevel")]
+        public Output<PulumiCloudDb.CloudDb.AuditLogLevel?> AuditLogLevel { get; private set; } = null!;
+
+        /// <summary>
         /// Whether connections from the public internet are refused.
         /// </summary>
         [Output("blockPublicConnections")]
@@ -137,6 +143,18 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Output("enableLogicalReplication")]
         public Output<bool?> EnableLogicalReplication { get; private set; } = null!;
+
+        /// <summary>
+        /// Whether HIPAA compliance mode is on (it stays on).
+        /// </summary>
+        [Output("hipaa")]
+        public Output<bool?> Hipaa { get; private set; } = null!;
+
+        /// <summary>
+        /// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+        /// </summary>
+        [Output("hipaaEnabledAt")]
+        public Output<string?> HipaaEnabledAt { get; private set; } = null!;
 
         /// <summary>
         /// Seconds of history kept.
@@ -255,7 +273,7 @@ namespace PulumiCloudDb.CloudDb
     public sealed class ProjectArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        /// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         /// </summary>
         [Input("adoptExisting")]
         public Input<string>? AdoptExisting { get; set; }
@@ -277,6 +295,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Input("allowedIpsProtectedBranchesOnly")]
         public Input<bool>? AllowedIpsProtectedBranchesOnly { get; set; }
+
+        /// <summary>
+        /// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+        /// </summary>
+        [Input("auditLogLevel")]
+        public Input<PulumiCloudDb.CloudDb.AuditLogLevel>? AuditLogLevel { get; set; }
 
         /// <summary>
         /// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
@@ -327,6 +351,12 @@ namespace PulumiCloudDb.CloudDb
         public Input<bool>? EnableLogicalReplication { get; set; }
 
         /// <summary>
+        /// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+        /// </summary>
+        [Input("hipaa")]
+        public Input<bool>? Hipaa { get; set; }
+
+        /// <summary>
         /// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         /// </summary>
         [Input("historyRetentionSeconds")]
@@ -345,7 +375,7 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        /// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         /// </summary>
         [Input("orgId")]
         public Input<string>? OrgId { get; set; }

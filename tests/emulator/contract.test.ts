@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
-import { DEMO, type RunningEmulator } from "../../emulator";
-import { type CallOptions, call, type Json, type Reply, start } from "./helpers";
+import { DEMO, demoSeed, type RunningEmulator } from "../../emulator";
+import {
+  type CallOptions,
+  call,
+  type Json,
+  type Reply,
+  SECOND_ORG_ID,
+  start,
+  withSecondOrg,
+} from "./helpers";
 import { OpenApiValidator, servedRoutes } from "./openapi";
 
 // Every response body the emulator sends, on every route and error path, is validated against the
@@ -473,6 +481,52 @@ describe("contract: responses match the official OpenAPI document", () => {
     });
   });
 
+  it("project compliance settings: HIPAA and the audit log level are stored and shown; HIPAA stays on", async () => {
+    const made = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "plain", settings: { audit_log_level: "extended" } } },
+    });
+    assert.equal(made.body.project.settings.audit_log_level, "extended");
+    assert.equal(made.body.project.hipaa_enabled_at, undefined, "no HIPAA, no time it was enabled");
+    const S = `/projects/${made.body.project.id}`;
+    emu.control.advance(1000);
+    const on = await check("PATCH", S, 200, {
+      ...personal,
+      body: { project: { settings: { hipaa: true } } },
+    });
+    assert.equal(on.body.project.settings.hipaa, true);
+    assert.equal(
+      on.body.project.hipaa_enabled_at,
+      new Date(emu.control.now()).toISOString().replace(/\.\d+Z$/, "Z"),
+    );
+    emu.control.advance(1000);
+    const again = await check("PATCH", S, 200, {
+      ...personal,
+      body: { project: { settings: { hipaa: true, audit_log_level: "full" } } },
+    });
+    assert.equal(again.body.project.hipaa_enabled_at, on.body.project.hipaa_enabled_at, "enabled once");
+    assert.equal(again.body.project.settings.audit_log_level, "full");
+    const off = await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { hipaa: false } } },
+    });
+    assert.equal(
+      off.body.message,
+      "project.settings.hipaa: HIPAA compliance cannot be disabled once enabled",
+    );
+    await check("PATCH", S, 400, {
+      ...personal,
+      body: { project: { settings: { audit_log_level: "everything" } } },
+    });
+    const listed = await check("GET", "/projects?search=plain", 200, personal);
+    assert.equal(listed.body.projects[0].hipaa_enabled_at, on.body.project.hipaa_enabled_at);
+    const born = await check("POST", "/projects", 201, {
+      ...personal,
+      body: { project: { name: "born-compliant", settings: { hipaa: true } } },
+    });
+    assert.equal(born.body.project.hipaa_enabled_at, born.body.project.created_at);
+  });
+
   it("snapshots, restores, finalize and backup schedules, and their errors", async () => {
     const B = `${P}/branches/${DEMO.branchId}`;
     const taken = await check("POST", `${B}/snapshot?name=contract`, 200, personal);
@@ -849,6 +903,39 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("DELETE", casey, 200, orgKey);
   });
 
+  it("project transfers: a request and its acceptance, the move between organizations, and their errors", async () => {
+    const T = `/projects/${DEMO.projectId}/transfer_requests`;
+    const made = await check("POST", T, 201, { ...personal, body: { ttl_seconds: 60 } });
+    noUndeclared("ProjectTransferRequestResponse", made.body);
+    await check("POST", T, 400, { ...personal, body: { ttl_seconds: -1 } });
+    await check("POST", `/projects/${DEMO.orgProjectId}/transfer_requests`, 403, projectKey);
+    await check("POST", "/projects/no-such-project-1234/transfer_requests", 404, { ...personal, body: {} });
+    const expiring = await check("POST", T, 201, { ...personal, body: { ttl_seconds: 1 } });
+    emu.control.advance(1000);
+    await check("PUT", `${T}/${expiring.body.id}`, 410, { ...personal, body: { org_id: DEMO.orgId } });
+    await check("PUT", `${T}/${made.body.id}`, 403, { ...projectKey, body: { org_id: DEMO.orgId } });
+    await check("PUT", `${T}/00000000-0000-4000-8000-000000000000`, 404, { ...personal, body: {} });
+    await check("PUT", `${T}/${made.body.id}`, 400, { ...personal, body: {} });
+    await check("PUT", `${T}/${made.body.id}`, 204, { ...personal, body: { org_id: DEMO.orgId } });
+    await check("PUT", `${T}/${made.body.id}`, 409, { ...personal, body: { org_id: DEMO.orgId } });
+    // The move between organizations needs a second one: an emulator of its own, with the demo user in both.
+    const main = emu;
+    emu = await start({ seed: withSecondOrg(demoSeed(), { [DEMO.userId]: "member" }), opDurationMs: 100 });
+    try {
+      const O = `/organizations/${DEMO.orgId}/projects/transfer`;
+      const body = { destination_org_id: SECOND_ORG_ID, project_ids: [DEMO.orgProjectId] };
+      await check("POST", O, 403, { ...orgKey, body });
+      await check("POST", O, 404, { ...personal, body: { ...body, project_ids: [DEMO.projectId] } });
+      await check("POST", O, 400, { ...personal, body: { ...body, destination_org_id: DEMO.orgId } });
+      await check("POST", O, 400, { ...personal, body: { ...body, project_ids: [] } });
+      const moved = await check("POST", O, 200, { ...personal, body });
+      assert.deepEqual(moved.body, {});
+    } finally {
+      await emu.stop();
+      emu = main;
+    }
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -1083,6 +1170,20 @@ describe("contract: responses match the official OpenAPI document", () => {
       "DELETE /projects/{project_id}/members/{member_id}/role 200",
       "DELETE /projects/{project_id}/members/{member_id}/role 403",
       "DELETE /projects/{project_id}/members/{member_id}/role 409",
+      "POST /projects/{project_id}/transfer_requests 201",
+      "POST /projects/{project_id}/transfer_requests 400",
+      "POST /projects/{project_id}/transfer_requests 403",
+      "POST /projects/{project_id}/transfer_requests 404",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 204",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 400",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 403",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 404",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 409",
+      "PUT /projects/{project_id}/transfer_requests/{request_id} 410",
+      "POST /organizations/{source_org_id}/projects/transfer 200",
+      "POST /organizations/{source_org_id}/projects/transfer 400",
+      "POST /organizations/{source_org_id}/projects/transfer 403",
+      "POST /organizations/{source_org_id}/projects/transfer 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -1,13 +1,32 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
-import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import {
+  DEMO,
+  type EmulatorOptions,
+  type RunningEmulator,
+  type SeedFile,
+  startEmulator,
+} from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
 
 // Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions and the schema validator.
 export type Json = any;
+
+/** A second organization of a seed, and the id messages and tests name it by. */
+export const SECOND_ORG_ID = "org-snowy-meadow-70312458";
+
+/** `seed` with organization `SECOND_ORG_ID` added, its members given as user id -> role (users of the seed). */
+export function withSecondOrg(seed: SeedFile, members: Record<string, "admin" | "member">): SeedFile {
+  const org = {
+    id: SECOND_ORG_ID,
+    name: "Second Org",
+    members: Object.entries(members).map(([user_id, role]) => ({ user_id, role })),
+  };
+  return { ...seed, organizations: [...(seed.organizations ?? []), org] };
+}
 
 /** One HTTP exchange. */
 export interface Reply {

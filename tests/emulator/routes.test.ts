@@ -18,7 +18,8 @@ const AREAS = [
   /^\/organizations\/\{org_id\}(\/api_keys.*|\/members(\/\{member_id\})?|\/invitations|\/billing\/spending_limit)?$/,
   /^\/users\/me(\/organizations)?$/,
   /^\/projects(\/shared)?$/,
-  /^\/projects\/\{project_id\}(\/(recover|connection_uri|operations.*|endpoints.*))?$/,
+  /^\/projects\/\{project_id\}(\/(recover|connection_uri|operations.*|endpoints.*|transfer_requests.*))?$/,
+  /^\/organizations\/\{source_org_id\}\/projects\/transfer$/,
   /^\/projects\/\{project_id\}\/(branches(\/count)?|branch_anonymized)$/,
   /^\/projects\/\{project_id\}\/branches\/\{branch_id\}(\/(restore|set_as_default|recover|endpoints|roles.*|databases.*|masking_rules|anonymized_status|anonymize))?$/,
 ];

@@ -6,6 +6,7 @@ import type { PartialFailure } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { projectDefinition } from "../../provider/resources/project";
+import { settingsChanges } from "../../provider/resources/projectRequests";
 import {
   Project,
   type ProjectInputs,
@@ -13,7 +14,7 @@ import {
   projectProvider,
 } from "../../provider/resources/public/project";
 import { startProxy } from "../faults/support/proxy";
-import { PROVIDER_TEXT, setEnv, useEmulator } from "./support";
+import { linesOf, PROVIDER_TEXT, setEnv, useEmulator } from "./support";
 
 // Project against the emulator (objects.test.ts covers defaults, lost answers, adoption and delete):
 // the connection string kept as the secret output (and never in a partial failure's properties),
@@ -150,7 +151,7 @@ describe("Project provider against the emulator", () => {
     assert.deepEqual(updated.outs?.pendingOperationIds, []);
   });
 
-  it("replaces on a change of region, Postgres version or organization and updates the rest in place, one row each", async () => {
+  it("replaces on a change of region or Postgres version and updates the rest in place (the organization too), one row each", async () => {
     const olds = state();
     const cases: Record<keyof typeof projectDefinition.changes, Partial<ProjectInputs>> = {
       regionId: { regionId: "aws-eu-central-1" },
@@ -164,6 +165,8 @@ describe("Project provider against the emulator", () => {
       blockPublicConnections: { blockPublicConnections: true },
       blockVpcConnections: { blockVpcConnections: true },
       enableLogicalReplication: { enableLogicalReplication: true },
+      hipaa: { hipaa: true },
+      auditLogLevel: { auditLogLevel: "full" },
       maintenanceWindow: { maintenanceWindow: { weekdays: [1], startTime: "01:00", endTime: "02:00" } },
       quota: { quota: { activeTimeSeconds: 3600 } },
       defaultBranchName: { defaultBranchName: "trunk" },
@@ -449,6 +452,52 @@ describe("Project provider against the emulator", () => {
       ),
       /enableLogicalReplication cannot be turned off: the service keeps logical replication on once it is on/,
     );
+  });
+
+  it("turns HIPAA on in place, saying at preview that it cannot be undone, refuses turning it off, and sets the audit log level in place", async () => {
+    const made = (await projectProvider.create(inputs({ name: "compliant", auditLogLevel: "base" })))
+      .outs as ProjectOutputs;
+    assert.deepEqual([made.hipaa, made.hipaaEnabledAt, made.auditLogLevel], [false, null, "base"]);
+    const news = inputs({ name: "compliant", auditLogLevel: "base", hipaa: true });
+    const { lines, result } = await linesOf(() => projectProvider.diff!(made.projectId, made, news));
+    assert.deepEqual(result.replaces, []);
+    assert.deepEqual(lines, [
+      `project ${made.projectId} (compliant): the update turns HIPAA compliance on (audit logging included), which restarts every compute of the project and cannot be undone`,
+    ]);
+    control().clearRequests();
+    const on = (await projectProvider.update!(made.projectId, made, news)).outs as ProjectOutputs;
+    assert.equal(on.hipaa, true);
+    assert.match(on.hipaaEnabledAt ?? "", /^\d{4}-\d\d-\d\dT/);
+    assert.equal((stored(made.projectId)?.settings as Record<string, unknown>)?.hipaa, true);
+    await assert.rejects(
+      projectProvider.diff!(made.projectId, on, inputs({ name: "compliant", hipaa: false })),
+      /hipaa cannot be turned off: the service keeps HIPAA compliance on once it is on\. Set it back to true, or remove it \(no opinion\)/,
+    );
+    control().clearRequests();
+    const full = (
+      await projectProvider.update!(
+        made.projectId,
+        on,
+        inputs({ name: "compliant", hipaa: true, auditLogLevel: "full" }),
+      )
+    ).outs as ProjectOutputs;
+    assert.equal(full.auditLogLevel, "full");
+    assert.deepEqual(harness.writes(), [`PATCH /projects/${made.projectId}`]);
+    assert.deepEqual(
+      settingsChanges({ hipaa: true, auditLogLevel: "full" }, { hipaa: true, auditLogLevel: "base" }),
+      { audit_log_level: "full" },
+      "HIPAA, already on, is not sent again",
+    );
+    const { failures } = await projectProvider.check!(
+      {} as ProjectInputs,
+      inputs({ auditLogLevel: "everything" }),
+    );
+    assert.deepEqual(failures, [
+      {
+        property: "auditLogLevel",
+        reason: 'auditLogLevel must be one of base, extended, full, not "everything"',
+      },
+    ]);
   });
 
   it("refuses an allow-list entry that is no address, block or range at preview, naming it", async () => {

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient, resetRegistry } from "../../provider/client";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { configureFromStack } from "../../provider/resources/host/settings";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
 import {
@@ -181,4 +182,15 @@ export function branchSteps(inputs: (values: Partial<BranchInputs>) => BranchInp
       return (await branchProvider.update?.(id, olds, news))?.outs as BranchOutputs;
     },
   };
+}
+
+/** What `act` writes for the user (the lines a preview or an `up` shows), and what it returns. */
+export async function linesOf<T>(act: () => Promise<T>): Promise<{ lines: string[]; result: T }> {
+  const lines: string[] = [];
+  setHostLineWriter((line) => lines.push(line));
+  try {
+    return { lines, result: await act() };
+  } finally {
+    setHostLineWriter(undefined);
+  }
 }

@@ -1,9 +1,10 @@
-/** Projects: the listing, one project's life, and connection strings. */
+/** Projects: the listing, one project's life, its moves between accounts, and connection strings. */
+import { z } from "zod";
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty, waitForStarted } from "../mutation";
 import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "../paginate";
 import { apiRoute } from "../path";
-import { send } from "../request";
+import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import { iterableRoute } from "../route";
 import {
@@ -12,9 +13,13 @@ import {
   type ProjectCreateResponse,
   ProjectCreateResponseSchema,
   type ProjectDetail,
+  type ProjectRecoverResponse,
+  ProjectRecoverResponseSchema,
   type ProjectResponse,
   ProjectResponseSchema,
   ProjectsPageSchema,
+  type ProjectTransferRequest,
+  ProjectTransferRequestSchema,
   type ProjectUpdateResponse,
   ProjectUpdateResponseSchema,
   type Region,
@@ -25,6 +30,8 @@ import {
 export interface ListProjectsQuery {
   search?: string | undefined;
   orgId?: string | undefined;
+  /** Only deleted projects that can still be recovered (7 days after their deletion). */
+  recoverable?: boolean | undefined;
   /** Page size, 1..400 (default 100). */
   limit?: number | undefined;
   /** Stop after this many projects. */
@@ -50,7 +57,8 @@ export const listProjects = iterableRoute(
     const listing = pages(context, (ctx) => {
       unavailable = new Set<string>();
       const seen = unavailable;
-      const where = query.orgId ? `projects of organization ${query.orgId}` : "projects";
+      const projects = query.recoverable === true ? "recoverable projects" : "projects";
+      const where = query.orgId ? `${projects} of organization ${query.orgId}` : projects;
       return {
         what: query.search ? `${where} matching "${query.search}"` : where,
         limit,
@@ -65,6 +73,7 @@ export const listProjects = iterableRoute(
               cursor,
               search: query.search,
               org_id: query.orgId,
+              recoverable: query.recoverable,
             } satisfies Requests["GET /projects"]["Querystring"],
             schema: ProjectsPageSchema,
           }),
@@ -140,6 +149,69 @@ export function deleteProject(
     method: "DELETE",
     route: projectRoute(projectId),
     schema: ProjectResponseSchema,
+  });
+}
+
+/**
+ * `POST /projects/{project_id}/recover`: brings back a project deleted less than 7 days ago, with its
+ * branches and computes; 404 for a live project, or one deleted longer ago.
+ */
+export function recoverProject(ctx: ClientContext, projectId: string): Promise<ProjectRecoverResponse> {
+  return send(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/recover", { project_id: projectId }),
+    schema: ProjectRecoverResponseSchema,
+  });
+}
+
+/**
+ * `POST /projects/{project_id}/transfer_requests` (201): a request to move the project to another
+ * account, valid `ttlSeconds` (the service's default: 24 hours). Only who may give the project away
+ * makes one: an admin of its organization (or the organization's key), or a personal project's owner.
+ */
+export function createProjectTransferRequest(
+  ctx: ClientContext,
+  projectId: string,
+  ttlSeconds?: number,
+): Promise<ProjectTransferRequest> {
+  return send(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/transfer_requests", { project_id: projectId }),
+    body: (ttlSeconds === undefined
+      ? {}
+      : {
+          ttl_seconds: ttlSeconds,
+        }) satisfies Requests["POST /projects/{project_id}/transfer_requests"]["Body"],
+    schema: ProjectTransferRequestSchema,
+  });
+}
+
+/** The acceptance's 204 has no body. */
+const NO_BODY = z.unknown();
+
+/**
+ * `PUT /projects/{project_id}/transfer_requests/{request_id}` (204): accepts a transfer request; the
+ * project moves to organization `orgId` (the caller must be a member, or use its key), or, left
+ * out, to the caller's own account. The project keeps its id, branches and computes.
+ */
+export async function acceptProjectTransferRequest(
+  ctx: ClientContext,
+  projectId: string,
+  requestId: string,
+  orgId?: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "PUT",
+    route: apiRoute("/projects/{project_id}/transfer_requests/{request_id}", {
+      project_id: projectId,
+      request_id: requestId,
+    }),
+    body: (orgId === undefined
+      ? {}
+      : {
+          org_id: orgId,
+        }) satisfies Requests["PUT /projects/{project_id}/transfer_requests/{request_id}"]["Body"],
+    schema: NO_BODY,
   });
 }
 

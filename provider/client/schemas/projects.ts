@@ -52,6 +52,9 @@ export const ProjectSettingsSchema = z.looseObject({
     z.looseObject({ weekdays: z.array(z.number()), start_time: z.string(), end_time: z.string() }),
   ),
   quota: maybe(z.record(z.string(), z.unknown())),
+  hipaa: maybe(z.boolean()),
+  // The service may add levels: any string is read.
+  audit_log_level: maybe(z.string()),
 });
 DOCUMENTED.add(ProjectSettingsSchema, { as: "ProjectSettingsData" });
 
@@ -70,6 +73,7 @@ export const ProjectDetailSchema = z.looseObject({
   proxy_host: maybe(z.string()),
   org_id: maybe(z.string()),
   owner_id: maybe(z.string()),
+  hipaa_enabled_at: maybe(z.string()),
   store_passwords: maybe(z.boolean()),
   history_retention_seconds: maybe(z.number()),
   default_endpoint_settings: maybe(z.record(z.string(), z.unknown())),
@@ -84,6 +88,26 @@ export const ProjectResponseSchema = z.looseObject({ project: ProjectDetailSchem
 DOCUMENTED.add(ProjectResponseSchema, { as: "ProjectResponse" });
 /** Body of a project read or delete. */
 export type ProjectResponse = z.infer<typeof ProjectResponseSchema>;
+
+/** `POST /projects/{project_id}/recover`: the project brought back, with its branches. */
+export const ProjectRecoverResponseSchema = z.looseObject({
+  project: ProjectDetailSchema,
+  branches: z.array(BranchSchema),
+});
+DOCUMENTED.add(ProjectRecoverResponseSchema, { as: "ProjectRecoverResponse" });
+/** Body of a project recovery. */
+export type ProjectRecoverResponse = z.infer<typeof ProjectRecoverResponseSchema>;
+
+/** `POST /projects/{project_id}/transfer_requests` (201): a request to move the project, valid until `expires_at`. */
+export const ProjectTransferRequestSchema = z.looseObject({
+  id: z.string(),
+  project_id: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+DOCUMENTED.add(ProjectTransferRequestSchema, { as: "ProjectTransferRequestResponse" });
+/** A project transfer request. */
+export type ProjectTransferRequest = z.infer<typeof ProjectTransferRequestSchema>;
 
 /** `PATCH /projects/{project_id}`. */
 export const ProjectUpdateResponseSchema = z.looseObject({

@@ -20,7 +20,10 @@
  * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
  * project's snapshots), and for a change only an organization's administrators make (a member's role,
  * an invitation, the spending limit) that the key is theirs or the organization's own; for a member's
- * project role, that the key is not one that can never set it (a project-scoped key, a plain member's). Not a VPC endpoint a restriction names: a program assigns it in the same run
+ * project role, that the key is not one that can never set it (a project-scoped key, a plain member's);
+ * for a move to another organization that the key may give the project away (an admin of the old
+ * one); and it says when a project to adopt is a deleted one the create recovers.
+ * Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -38,6 +41,7 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
+import { hostLine } from "../host/progress";
 import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { type CommonInputs, compact } from "./define";
@@ -59,7 +63,9 @@ export type Find =
   /** A change only the organization's administrators make: `what` names it (`set its spending limit`). */
   | { kind: "governance"; property: string; orgId: string; what: string }
   /** A member's role on the project, which its organization's or the project's admins set. */
-  | { kind: "projectRoles"; property: string; projectId: string };
+  | { kind: "projectRoles"; property: string; projectId: string }
+  | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string }
+  | { kind: "recoverable"; property: string; projectId: string; orgId?: string | undefined };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -256,7 +262,82 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         (client) => projectRolesFinding(client, find),
         { property, what: `the members of project ${find.projectId}`, fix: PROJECT_ROLES_FIX },
       );
+    case "recoverable":
+      return once(
+        `${credential} recoverable ${find.orgId ?? ""} ${find.projectId}`,
+        apiUrl,
+        (client) => recoverableNote(client, find).catch(() => undefined),
+        { property, what: `project ${find.projectId}`, fix: PROJECT_FIX },
+      );
+    case "transfer":
+      return once(
+        `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
+        apiUrl,
+        (client) => transferFinding(client, find),
+        { property, what: `the members of organization ${find.fromOrgId}`, fix: find.fix },
+      );
   }
+}
+
+/**
+ * Says at preview that adopting project `projectId` recovers it, when it is deleted and still
+ * recoverable (listed with `recoverable=true` in its organization, or the key's own account). Never
+ * a finding: a project the listing misses is still recovered by the create, when it can be.
+ */
+async function recoverableNote(
+  client: CloudDbClient,
+  { projectId, orgId }: Extract<Find, { kind: "recoverable" }>,
+): Promise<Finding> {
+  const live = await client.getProject(projectId).then(
+    () => true,
+    (err: unknown) => {
+      if (isNotFound(err)) return false;
+      throw err;
+    },
+  );
+  if (live) return undefined;
+  for await (const project of client.listProjects({ recoverable: true, orgId, search: projectId })) {
+    if (project.id !== projectId) continue;
+    hostLine(
+      `project ${projectId}: it was deleted and can still be recovered (for 7 days after its deletion): ` +
+        "the create recovers it, with its branches and computes, and adopts it",
+    );
+    break;
+  }
+  return undefined;
+}
+
+/**
+ * A finding unless the key can move a project out of `fromOrgId` into `toOrgId` on its own: only a
+ * user's personal key acts in two organizations, and only an admin gives a project away (the
+ * organization read of `orgId` already checks the key can use the new one).
+ */
+async function transferFinding(
+  client: CloudDbClient,
+  find: Extract<Find, { kind: "transfer" }>,
+): Promise<Finding> {
+  const { property, fromOrgId, toOrgId, fix } = find;
+  const move = `moving the project from organization ${fromOrgId} to organization ${toOrgId}`;
+  const me = await client.getCurrentUser().catch((err: unknown) => {
+    if (isForbidden(err)) return undefined;
+    throw err;
+  });
+  if (me === undefined) {
+    return {
+      property,
+      reason:
+        `${move} takes a user's personal API key, and this is an organization's or a project's own key, ` +
+        `which acts in one organization only. ${fix}`,
+    };
+  }
+  const role = (await client.listOrgMembers(fromOrgId)).find((m) => m.member.user_id === me.id)?.member.role;
+  if (role === "admin") return undefined;
+  const who =
+    role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
+  return {
+    property,
+    reason: `${move} takes an admin of organization ${fromOrgId}, and this API key belongs to ${who} of it. ${fix}`,
+  };
 }
 
 /** Reads one project of the account: enough to learn whether the API takes the key. */

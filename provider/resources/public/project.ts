@@ -7,7 +7,7 @@ import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import type { ComputeSettings } from "./common";
 import { COMPUTE_SETTINGS_TYPE, TIMEOUTS_INPUT } from "./common";
-import { arrayOf, BOOLEAN, declareResource, INTEGER, objectType, STRING } from "./declare";
+import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf } from "./shapes";
 
@@ -55,6 +55,9 @@ const MAINTENANCE_WINDOW: { readonly type: typeof MAINTENANCE_WINDOW_TYPE } = {
 };
 const PROJECT_QUOTA: { readonly type: typeof PROJECT_QUOTA_TYPE } = { type: PROJECT_QUOTA_TYPE };
 
+/** How much a project's audit log records; the service may add levels. */
+export const AUDIT_LOG_LEVEL = enumOf("AuditLogLevel", ["base", "extended", "full"], { open: true });
+
 /** A project, declared. */
 export const PROJECT = declareResource({
   type: "Project",
@@ -69,8 +72,8 @@ export const PROJECT = declareResource({
     regionId: { type: STRING, change: "replace", computed: true },
     /** Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost). */
     pgVersion: { type: INTEGER, change: "replace", computed: true },
-    /** The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project. */
-    orgId: { type: STRING, change: "replace", computed: true },
+    /** The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is. */
+    orgId: { type: STRING, change: "update", computed: true },
     /** Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place. */
     historyRetentionSeconds: { type: INTEGER, change: "update", computed: true },
     /** Compute settings for computes created without their own. Changed in place; settings left out keep their value. */
@@ -85,6 +88,10 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, change: "update", computed: true },
     /** Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place. */
     enableLogicalReplication: { type: BOOLEAN, change: "update", computed: true },
+    /** Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place. */
+    hipaa: { type: BOOLEAN, change: "update", computed: true },
+    /** How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level. */
+    auditLogLevel: { type: AUDIT_LOG_LEVEL, change: "update", computed: true },
     /** When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window. */
     maintenanceWindow: { ...MAINTENANCE_WINDOW, change: "update", computed: true },
     /** Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas. */
@@ -97,7 +104,7 @@ export const PROJECT = declareResource({
     defaultDatabaseName: { type: STRING, change: "ignore", computed: true },
     /** Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is. */
     protectDefaultBranch: { type: BOOLEAN, change: "update", computed: true },
-    /** An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
+    /** An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false. */
     deleteProtection: { type: BOOLEAN, change: "update" },
@@ -129,6 +136,12 @@ export const PROJECT = declareResource({
     blockVpcConnections: { type: BOOLEAN, optional: true },
     /** Whether logical replication is on (it stays on). */
     enableLogicalReplication: { type: BOOLEAN, optional: true },
+    /** Whether HIPAA compliance mode is on (it stays on). */
+    hipaa: { type: BOOLEAN, optional: true },
+    /** The audit log's level, when the service reports one. */
+    auditLogLevel: { type: AUDIT_LOG_LEVEL, optional: true },
+    /** When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off. */
+    hipaaEnabledAt: { type: STRING, nullable: true },
     /** The maintenance window, when the project has one. */
     maintenanceWindow: { ...MAINTENANCE_WINDOW, optional: true },
     /** The consumption quotas; empty when every one is unlimited. */

@@ -62,6 +62,8 @@ type Project struct {
 	AllowedIps pulumi.StringArrayOutput `pulumi:"allowedIps"`
 	// Whether the allow list applies to protected branches only.
 	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrOutput `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// The audit log's level, when the service reports one.
+	AuditLogLevel AuditLogLevelPtrOutput `pulumi:"auditLogLevel"`
 	// Whether connections from the public internet are refused.
 	BlockPublicConnections pulumi.BoolPtrOutput `pulumi:"blockPublicConnections"`
 	// Whether connections through VPC endpoints are refused.
@@ -86,6 +88,10 @@ type Project struct {
 	DefaultRoleName pulumi.StringPtrOutput `pulumi:"defaultRoleName"`
 	// Whether logical replication is on (it stays on).
 	EnableLogicalReplication pulumi.BoolPtrOutput `pulumi:"enableLogicalReplication"`
+	// Whether HIPAA compliance mode is on (it stays on).
+	Hipaa pulumi.BoolPtrOutput `pulumi:"hipaa"`
+	// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+	HipaaEnabledAt pulumi.StringPtrOutput `pulumi:"hipaaEnabledAt"`
 	// Seconds of history kept.
 	HistoryRetentionSeconds pulumi.IntPtrOutput `pulumi:"historyRetentionSeconds"`
 	// The default compute's host.
@@ -154,12 +160,14 @@ func (ProjectState) ElementType() reflect.Type {
 }
 
 type projectArgs struct {
-	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+	// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
 	AdoptExisting *string `pulumi:"adoptExisting"`
 	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
 	AllowedIps []string `pulumi:"allowedIps"`
 	// Whether the allow list applies to protected branches only. Changed in place.
 	AllowedIpsProtectedBranchesOnly *bool `pulumi:"allowedIpsProtectedBranchesOnly"`
+	// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+	AuditLogLevel *AuditLogLevel `pulumi:"auditLogLevel"`
 	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
 	BlockPublicConnections *bool `pulumi:"blockPublicConnections"`
 	// Refuse every connection through a VPC endpoint. Changed in place.
@@ -176,13 +184,15 @@ type projectArgs struct {
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication *bool `pulumi:"enableLogicalReplication"`
+	// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+	Hipaa *bool `pulumi:"hipaa"`
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds *int `pulumi:"historyRetentionSeconds"`
 	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
 	MaintenanceWindow *MaintenanceWindow `pulumi:"maintenanceWindow"`
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name *string `pulumi:"name"`
-	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+	// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
 	OrgId *string `pulumi:"orgId"`
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion *int `pulumi:"pgVersion"`
@@ -198,12 +208,14 @@ type projectArgs struct {
 
 // The set of arguments for constructing a Project resource.
 type ProjectArgs struct {
-	// An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+	// An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
 	AdoptExisting pulumi.StringPtrInput
 	// The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
 	AllowedIps pulumi.StringArrayInput
 	// Whether the allow list applies to protected branches only. Changed in place.
 	AllowedIpsProtectedBranchesOnly pulumi.BoolPtrInput
+	// How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+	AuditLogLevel AuditLogLevelPtrInput
 	// Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
 	BlockPublicConnections pulumi.BoolPtrInput
 	// Refuse every connection through a VPC endpoint. Changed in place.
@@ -220,13 +232,15 @@ type ProjectArgs struct {
 	DeleteProtection pulumi.BoolPtrInput
 	// Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
 	EnableLogicalReplication pulumi.BoolPtrInput
+	// Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+	Hipaa pulumi.BoolPtrInput
 	// Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
 	HistoryRetentionSeconds pulumi.IntPtrInput
 	// When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
 	MaintenanceWindow MaintenanceWindowPtrInput
 	// Project name (1-256 characters); omit for a generated name. Changing it renames in place.
 	Name pulumi.StringPtrInput
-	// The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+	// The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
 	OrgId pulumi.StringPtrInput
 	// Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
 	PgVersion pulumi.IntPtrInput
@@ -337,6 +351,11 @@ func (o ProjectOutput) AllowedIpsProtectedBranchesOnly() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.AllowedIpsProtectedBranchesOnly }).(pulumi.BoolPtrOutput)
 }
 
+// The audit log's level, when the service reports one.
+func (o ProjectOutput) AuditLogLevel() AuditLogLevelPtrOutput {
+	return o.ApplyT(func(v *Project) AuditLogLevelPtrOutput { return v.AuditLogLevel }).(AuditLogLevelPtrOutput)
+}
+
 // Whether connections from the public internet are refused.
 func (o ProjectOutput) BlockPublicConnections() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.BlockPublicConnections }).(pulumi.BoolPtrOutput)
@@ -395,6 +414,16 @@ func (o ProjectOutput) DefaultRoleName() pulumi.StringPtrOutput {
 // Whether logical replication is on (it stays on).
 func (o ProjectOutput) EnableLogicalReplication() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.EnableLogicalReplication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether HIPAA compliance mode is on (it stays on).
+func (o ProjectOutput) Hipaa() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.BoolPtrOutput { return v.Hipaa }).(pulumi.BoolPtrOutput)
+}
+
+// When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+func (o ProjectOutput) HipaaEnabledAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringPtrOutput { return v.HipaaEnabledAt }).(pulumi.StringPtrOutput)
 }
 
 // Seconds of history kept.

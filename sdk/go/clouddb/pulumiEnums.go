@@ -436,6 +436,174 @@ func (o ApiKeyKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) p
 	}).(pulumi.StringPtrOutput)
 }
 
+// How much a project's audit log records; the service may add levels.
+type AuditLogLevel string
+
+const (
+	AuditLogLevelBASE     = AuditLogLevel("base")
+	AuditLogLevelEXTENDED = AuditLogLevel("extended")
+	AuditLogLevelFULL     = AuditLogLevel("full")
+)
+
+func (AuditLogLevel) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuditLogLevel)(nil)).Elem()
+}
+
+func (e AuditLogLevel) ToAuditLogLevelOutput() AuditLogLevelOutput {
+	return pulumi.ToOutput(e).(AuditLogLevelOutput)
+}
+
+func (e AuditLogLevel) ToAuditLogLevelOutputWithContext(ctx context.Context) AuditLogLevelOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuditLogLevelOutput)
+}
+
+func (e AuditLogLevel) ToAuditLogLevelPtrOutput() AuditLogLevelPtrOutput {
+	return e.ToAuditLogLevelPtrOutputWithContext(context.Background())
+}
+
+func (e AuditLogLevel) ToAuditLogLevelPtrOutputWithContext(ctx context.Context) AuditLogLevelPtrOutput {
+	return AuditLogLevel(e).ToAuditLogLevelOutputWithContext(ctx).ToAuditLogLevelPtrOutputWithContext(ctx)
+}
+
+func (e AuditLogLevel) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuditLogLevel) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuditLogLevel) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuditLogLevel) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuditLogLevelOutput struct{ *pulumi.OutputState }
+
+func (AuditLogLevelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuditLogLevel)(nil)).Elem()
+}
+
+func (o AuditLogLevelOutput) ToAuditLogLevelOutput() AuditLogLevelOutput {
+	return o
+}
+
+func (o AuditLogLevelOutput) ToAuditLogLevelOutputWithContext(ctx context.Context) AuditLogLevelOutput {
+	return o
+}
+
+func (o AuditLogLevelOutput) ToAuditLogLevelPtrOutput() AuditLogLevelPtrOutput {
+	return o.ToAuditLogLevelPtrOutputWithContext(context.Background())
+}
+
+func (o AuditLogLevelOutput) ToAuditLogLevelPtrOutputWithContext(ctx context.Context) AuditLogLevelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuditLogLevel) *AuditLogLevel {
+		return &v
+	}).(AuditLogLevelPtrOutput)
+}
+
+func (o AuditLogLevelOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuditLogLevelOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuditLogLevel) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuditLogLevelOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuditLogLevelOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuditLogLevel) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuditLogLevelPtrOutput struct{ *pulumi.OutputState }
+
+func (AuditLogLevelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuditLogLevel)(nil)).Elem()
+}
+
+func (o AuditLogLevelPtrOutput) ToAuditLogLevelPtrOutput() AuditLogLevelPtrOutput {
+	return o
+}
+
+func (o AuditLogLevelPtrOutput) ToAuditLogLevelPtrOutputWithContext(ctx context.Context) AuditLogLevelPtrOutput {
+	return o
+}
+
+func (o AuditLogLevelPtrOutput) Elem() AuditLogLevelOutput {
+	return o.ApplyT(func(v *AuditLogLevel) AuditLogLevel {
+		if v != nil {
+			return *v
+		}
+		var ret AuditLogLevel
+		return ret
+	}).(AuditLogLevelOutput)
+}
+
+func (o AuditLogLevelPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuditLogLevelPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuditLogLevel) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuditLogLevelInput is an input type that accepts values of the AuditLogLevel enum
+// A concrete instance of `AuditLogLevelInput` can be one of the following:
+//
+//	AuditLogLevelBASE
+//	AuditLogLevelEXTENDED
+//	AuditLogLevelFULL
+type AuditLogLevelInput interface {
+	pulumi.Input
+
+	ToAuditLogLevelOutput() AuditLogLevelOutput
+	ToAuditLogLevelOutputWithContext(context.Context) AuditLogLevelOutput
+}
+
+var auditLogLevelPtrType = reflect.TypeOf((**AuditLogLevel)(nil)).Elem()
+
+type AuditLogLevelPtrInput interface {
+	pulumi.Input
+
+	ToAuditLogLevelPtrOutput() AuditLogLevelPtrOutput
+	ToAuditLogLevelPtrOutputWithContext(context.Context) AuditLogLevelPtrOutput
+}
+
+type auditLogLevelPtr string
+
+func AuditLogLevelPtr(v string) AuditLogLevelPtrInput {
+	return (*auditLogLevelPtr)(&v)
+}
+
+func (*auditLogLevelPtr) ElementType() reflect.Type {
+	return auditLogLevelPtrType
+}
+
+func (in *auditLogLevelPtr) ToAuditLogLevelPtrOutput() AuditLogLevelPtrOutput {
+	return pulumi.ToOutput(in).(AuditLogLevelPtrOutput)
+}
+
+func (in *auditLogLevelPtr) ToAuditLogLevelPtrOutputWithContext(ctx context.Context) AuditLogLevelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuditLogLevelPtrOutput)
+}
+
 // How often the service takes a scheduled snapshot.
 type BackupFrequency string
 
@@ -1615,6 +1783,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorCategoryPtrInput)(nil)).Elem(), AdvisorCategory("SECURITY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorSeverityInput)(nil)).Elem(), AdvisorSeverity("INFO"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorSeverityPtrInput)(nil)).Elem(), AdvisorSeverity("INFO"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuditLogLevelInput)(nil)).Elem(), AuditLogLevel("base"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuditLogLevelPtrInput)(nil)).Elem(), AuditLogLevel("base"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
@@ -1635,6 +1805,8 @@ func init() {
 	pulumi.RegisterOutputType(AdvisorSeverityPtrOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindOutput{})
 	pulumi.RegisterOutputType(ApiKeyKindPtrOutput{})
+	pulumi.RegisterOutputType(AuditLogLevelOutput{})
+	pulumi.RegisterOutputType(AuditLogLevelPtrOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionGranularityOutput{})

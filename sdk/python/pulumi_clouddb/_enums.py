@@ -10,6 +10,7 @@ __all__ = [
     'AdvisorCategory',
     'AdvisorSeverity',
     'ApiKeyKind',
+    'AuditLogLevel',
     'BackupFrequency',
     'ConsumptionGranularity',
     'EndpointType',
@@ -47,6 +48,16 @@ class ApiKeyKind(_builtins.str, Enum):
     PERSONAL = "personal"
     ORGANIZATION = "organization"
     PROJECT = "project"
+
+
+@pulumi.type_token("clouddb:index:AuditLogLevel")
+class AuditLogLevel(_builtins.str, Enum):
+    """
+    How much a project's audit log records; the service may add levels.
+    """
+    BASE = "base"
+    EXTENDED = "extended"
+    FULL = "full"
 
 
 @pulumi.type_token("clouddb:index:BackupFrequency")

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['ProjectArgs', 'Project']
@@ -24,6 +25,7 @@ class ProjectArgs:
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
                  allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 audit_log_level: pulumi.Input[Optional['AuditLogLevel']] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -32,6 +34,7 @@ class ProjectArgs:
                  default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
+                 hipaa: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  maintenance_window: pulumi.Input[Optional['MaintenanceWindowArgs']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -44,9 +47,10 @@ class ProjectArgs:
         """
         The set of arguments for constructing a Project resource.
 
-        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
+        :param pulumi.Input['AuditLogLevel'] audit_log_level: How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input[_builtins.str] default_branch_name: The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
@@ -55,10 +59,11 @@ class ProjectArgs:
         :param pulumi.Input[_builtins.str] default_role_name: The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
+        :param pulumi.Input[_builtins.bool] hipaa: Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input['MaintenanceWindowArgs'] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input['ProjectQuotaArgs'] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
@@ -71,6 +76,8 @@ class ProjectArgs:
             pulumi.set(__self__, "allowed_ips", allowed_ips)
         if allowed_ips_protected_branches_only is not None:
             pulumi.set(__self__, "allowed_ips_protected_branches_only", allowed_ips_protected_branches_only)
+        if audit_log_level is not None:
+            pulumi.set(__self__, "audit_log_level", audit_log_level)
         if block_public_connections is not None:
             pulumi.set(__self__, "block_public_connections", block_public_connections)
         if block_vpc_connections is not None:
@@ -87,6 +94,8 @@ class ProjectArgs:
             pulumi.set(__self__, "delete_protection", delete_protection)
         if enable_logical_replication is not None:
             pulumi.set(__self__, "enable_logical_replication", enable_logical_replication)
+        if hipaa is not None:
+            pulumi.set(__self__, "hipaa", hipaa)
         if history_retention_seconds is not None:
             pulumi.set(__self__, "history_retention_seconds", history_retention_seconds)
         if maintenance_window is not None:
@@ -110,7 +119,7 @@ class ProjectArgs:
     @pulumi.getter(name="adoptExisting")
     def adopt_existing(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         """
         return pulumi.get(self, "adopt_existing")
 
@@ -141,6 +150,18 @@ class ProjectArgs:
     @allowed_ips_protected_branches_only.setter
     def allowed_ips_protected_branches_only(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allowed_ips_protected_branches_only", value)
+
+    @_builtins.property
+    @pulumi.getter(name="auditLogLevel")
+    def audit_log_level(self) -> pulumi.Input[Optional['AuditLogLevel']]:
+        """
+        How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+        """
+        return pulumi.get(self, "audit_log_level")
+
+    @audit_log_level.setter
+    def audit_log_level(self, value: pulumi.Input[Optional['AuditLogLevel']]):
+        pulumi.set(self, "audit_log_level", value)
 
     @_builtins.property
     @pulumi.getter(name="blockPublicConnections")
@@ -239,6 +260,18 @@ class ProjectArgs:
         pulumi.set(self, "enable_logical_replication", value)
 
     @_builtins.property
+    @pulumi.getter
+    def hipaa(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+        """
+        return pulumi.get(self, "hipaa")
+
+    @hipaa.setter
+    def hipaa(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "hipaa", value)
+
+    @_builtins.property
     @pulumi.getter(name="historyRetentionSeconds")
     def history_retention_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -278,7 +311,7 @@ class ProjectArgs:
     @pulumi.getter(name="orgId")
     def org_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         """
         return pulumi.get(self, "org_id")
 
@@ -356,6 +389,7 @@ class Project(pulumi.CustomResource):
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
                  allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 audit_log_level: pulumi.Input[Optional['AuditLogLevel']] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -364,6 +398,7 @@ class Project(pulumi.CustomResource):
                  default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
+                 hipaa: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  maintenance_window: pulumi.Input[Optional[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -409,9 +444,10 @@ class Project(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+        :param pulumi.Input[_builtins.str] adopt_existing: An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_ips: The addresses allowed to connect: IP addresses, CIDR blocks (`203.0.113.0/24`) or ranges (`203.0.113.10-203.0.113.20`); empty allows every address. Changed in place; left out, the project keeps its list.
         :param pulumi.Input[_builtins.bool] allowed_ips_protected_branches_only: Whether the allow list applies to protected branches only. Changed in place.
+        :param pulumi.Input['AuditLogLevel'] audit_log_level: How much the project's audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
         :param pulumi.Input[_builtins.bool] block_public_connections: Refuse every connection from the public internet (only VPC connections remain); supersedes `allowedIps`. Changed in place.
         :param pulumi.Input[_builtins.bool] block_vpc_connections: Refuse every connection through a VPC endpoint. Changed in place.
         :param pulumi.Input[_builtins.str] default_branch_name: The default branch's name at create (the service's default: `main`). Used at create only: changing it later changes nothing.
@@ -420,10 +456,11 @@ class Project(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] default_role_name: The name of the role that owns the default database, at create (the service's default: `{database}_owner`). Used at create only.
         :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the project (destroy, replace, removal from the program) fails until it is set back to false.
         :param pulumi.Input[_builtins.bool] enable_logical_replication: Turn on logical replication for every compute (they restart); it cannot be turned off again, so the preview says so first. Changed in place.
+        :param pulumi.Input[_builtins.bool] hipaa: Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
         :param pulumi.Input[_builtins.int] history_retention_seconds: Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
         :param pulumi.Input[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']] maintenance_window: When the service may do maintenance (computes restart, connections drop). Changed in place; left out, the project keeps its window.
         :param pulumi.Input[_builtins.str] name: Project name (1-256 characters); omit for a generated name. Changing it renames in place.
-        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it replaces the project.
+        :param pulumi.Input[_builtins.str] org_id: The organization that owns the project; omit for a project of the key's owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user's personal key, an admin of the old organization (or the project's owner) and a member of the new one. Left out, the project stays where it is.
         :param pulumi.Input[_builtins.int] pg_version: Postgres major version, 14-18; omit for the service's default. Changing it replaces the project (all data is lost).
         :param pulumi.Input[_builtins.bool] protect_default_branch: Protect the default branch (the protections of `allowedIpsProtectedBranchesOnly` and the service's protected-branch rules apply to it). Changed in place; left out, the branch stays as it is.
         :param pulumi.Input[Union['ProjectQuotaArgs', 'ProjectQuotaArgsDict']] quota: Consumption quotas; past one, the project's computes are suspended. Sent whole: a quota left out of it is unlimited. Changed in place; left out, the project keeps its quotas.
@@ -487,6 +524,7 @@ class Project(pulumi.CustomResource):
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
                  allowed_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_ips_protected_branches_only: pulumi.Input[Optional[_builtins.bool]] = None,
+                 audit_log_level: pulumi.Input[Optional['AuditLogLevel']] = None,
                  block_public_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  block_vpc_connections: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_branch_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -495,6 +533,7 @@ class Project(pulumi.CustomResource):
                  default_role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_logical_replication: pulumi.Input[Optional[_builtins.bool]] = None,
+                 hipaa: pulumi.Input[Optional[_builtins.bool]] = None,
                  history_retention_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  maintenance_window: pulumi.Input[Optional[Union['MaintenanceWindowArgs', 'MaintenanceWindowArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -516,6 +555,7 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["adopt_existing"] = adopt_existing
             __props__.__dict__["allowed_ips"] = allowed_ips
             __props__.__dict__["allowed_ips_protected_branches_only"] = allowed_ips_protected_branches_only
+            __props__.__dict__["audit_log_level"] = audit_log_level
             __props__.__dict__["block_public_connections"] = block_public_connections
             __props__.__dict__["block_vpc_connections"] = block_vpc_connections
             __props__.__dict__["default_branch_name"] = default_branch_name
@@ -524,6 +564,7 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["default_role_name"] = default_role_name
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["enable_logical_replication"] = enable_logical_replication
+            __props__.__dict__["hipaa"] = hipaa
             __props__.__dict__["history_retention_seconds"] = history_retention_seconds
             __props__.__dict__["maintenance_window"] = maintenance_window
             __props__.__dict__["name"] = name
@@ -538,6 +579,7 @@ class Project(pulumi.CustomResource):
             __props__.__dict__["default_branch_id"] = None
             __props__.__dict__["default_branch_protected"] = None
             __props__.__dict__["default_endpoint_id"] = None
+            __props__.__dict__["hipaa_enabled_at"] = None
             __props__.__dict__["host"] = None
             __props__.__dict__["operation_ids"] = None
             __props__.__dict__["pending_operation_ids"] = None
@@ -568,6 +610,7 @@ class Project(pulumi.CustomResource):
 
         __props__.__dict__["allowed_ips"] = None
         __props__.__dict__["allowed_ips_protected_branches_only"] = None
+        __props__.__dict__["audit_log_level"] = None
         __props__.__dict__["block_public_connections"] = None
         __props__.__dict__["block_vpc_connections"] = None
         __props__.__dict__["connection_uri"] = None
@@ -580,6 +623,8 @@ class Project(pulumi.CustomResource):
         __props__.__dict__["default_endpoint_settings"] = None
         __props__.__dict__["default_role_name"] = None
         __props__.__dict__["enable_logical_replication"] = None
+        __props__.__dict__["hipaa"] = None
+        __props__.__dict__["hipaa_enabled_at"] = None
         __props__.__dict__["history_retention_seconds"] = None
         __props__.__dict__["host"] = None
         __props__.__dict__["maintenance_window"] = None
@@ -608,6 +653,14 @@ class Project(pulumi.CustomResource):
         Whether the allow list applies to protected branches only.
         """
         return pulumi.get(self, "allowed_ips_protected_branches_only")
+
+    @_builtins.property
+    @pulumi.getter(name="auditLogLevel")
+    def audit_log_level(self) -> pulumi.Output[Optional['AuditLogLevel']]:
+        """
+        The audit log's level, when the service reports one.
+        """
+        return pulumi.get(self, "audit_log_level")
 
     @_builtins.property
     @pulumi.getter(name="blockPublicConnections")
@@ -704,6 +757,22 @@ class Project(pulumi.CustomResource):
         Whether logical replication is on (it stays on).
         """
         return pulumi.get(self, "enable_logical_replication")
+
+    @_builtins.property
+    @pulumi.getter
+    def hipaa(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether HIPAA compliance mode is on (it stays on).
+        """
+        return pulumi.get(self, "hipaa")
+
+    @_builtins.property
+    @pulumi.getter(name="hipaaEnabledAt")
+    def hipaa_enabled_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+        """
+        return pulumi.get(self, "hipaa_enabled_at")
 
     @_builtins.property
     @pulumi.getter(name="historyRetentionSeconds")

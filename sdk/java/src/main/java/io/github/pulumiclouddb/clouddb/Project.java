@@ -9,6 +9,7 @@ import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import io.github.pulumiclouddb.clouddb.ProjectArgs;
 import io.github.pulumiclouddb.clouddb.Utilities;
+import io.github.pulumiclouddb.clouddb.enums.AuditLogLevel;
 import io.github.pulumiclouddb.clouddb.outputs.ComputeSettings;
 import io.github.pulumiclouddb.clouddb.outputs.MaintenanceWindow;
 import io.github.pulumiclouddb.clouddb.outputs.ProjectQuota;
@@ -92,6 +93,20 @@ public class Project extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<Boolean>> allowedIpsProtectedBranchesOnly() {
         return Codegen.optional(this.allowedIpsProtectedBranchesOnly);
+    }
+    /**
+     * The audit log&#39;s level, when the service reports one.
+     * 
+     */
+    @Export(name="auditLogLevel", refs={AuditLogLevel.class}, tree="[0]")
+    private Output</* @Nullable */ AuditLogLevel> auditLogLevel;
+
+    /**
+     * @return The audit log&#39;s level, when the service reports one.
+     * 
+     */
+    public Output<Optional<AuditLogLevel>> auditLogLevel() {
+        return Codegen.optional(this.auditLogLevel);
     }
     /**
      * Whether connections from the public internet are refused.
@@ -260,6 +275,34 @@ public class Project extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<Boolean>> enableLogicalReplication() {
         return Codegen.optional(this.enableLogicalReplication);
+    }
+    /**
+     * Whether HIPAA compliance mode is on (it stays on).
+     * 
+     */
+    @Export(name="hipaa", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> hipaa;
+
+    /**
+     * @return Whether HIPAA compliance mode is on (it stays on).
+     * 
+     */
+    public Output<Optional<Boolean>> hipaa() {
+        return Codegen.optional(this.hipaa);
+    }
+    /**
+     * When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+     * 
+     */
+    @Export(name="hipaaEnabledAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> hipaaEnabledAt;
+
+    /**
+     * @return When HIPAA compliance mode was turned on, ISO 8601 UTC; null while it is off.
+     * 
+     */
+    public Output<Optional<String>> hipaaEnabledAt() {
+        return Codegen.optional(this.hipaaEnabledAt);
     }
     /**
      * Seconds of history kept.

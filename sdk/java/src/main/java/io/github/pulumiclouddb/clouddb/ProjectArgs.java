@@ -5,6 +5,7 @@ package io.github.pulumiclouddb.clouddb;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import io.github.pulumiclouddb.clouddb.enums.AuditLogLevel;
 import io.github.pulumiclouddb.clouddb.inputs.ComputeSettingsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.MaintenanceWindowArgs;
 import io.github.pulumiclouddb.clouddb.inputs.ProjectQuotaArgs;
@@ -23,14 +24,14 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProjectArgs Empty = new ProjectArgs();
 
     /**
-     * An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+     * An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
      * 
      */
     @Import(name="adoptExisting")
     private @Nullable Output<String> adoptExisting;
 
     /**
-     * @return An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+     * @return An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
      * 
      */
     public Optional<Output<String>> adoptExisting() {
@@ -65,6 +66,21 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> allowedIpsProtectedBranchesOnly() {
         return Optional.ofNullable(this.allowedIpsProtectedBranchesOnly);
+    }
+
+    /**
+     * How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+     * 
+     */
+    @Import(name="auditLogLevel")
+    private @Nullable Output<AuditLogLevel> auditLogLevel;
+
+    /**
+     * @return How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+     * 
+     */
+    public Optional<Output<AuditLogLevel>> auditLogLevel() {
+        return Optional.ofNullable(this.auditLogLevel);
     }
 
     /**
@@ -188,6 +204,21 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+     * 
+     */
+    @Import(name="hipaa")
+    private @Nullable Output<Boolean> hipaa;
+
+    /**
+     * @return Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+     * 
+     */
+    public Optional<Output<Boolean>> hipaa() {
+        return Optional.ofNullable(this.hipaa);
+    }
+
+    /**
      * Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
      * 
      */
@@ -233,14 +264,14 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+     * The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
      * 
      */
     @Import(name="orgId")
     private @Nullable Output<String> orgId;
 
     /**
-     * @return The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+     * @return The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
      * 
      */
     public Optional<Output<String>> orgId() {
@@ -328,6 +359,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         this.adoptExisting = $.adoptExisting;
         this.allowedIps = $.allowedIps;
         this.allowedIpsProtectedBranchesOnly = $.allowedIpsProtectedBranchesOnly;
+        this.auditLogLevel = $.auditLogLevel;
         this.blockPublicConnections = $.blockPublicConnections;
         this.blockVpcConnections = $.blockVpcConnections;
         this.defaultBranchName = $.defaultBranchName;
@@ -336,6 +368,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         this.defaultRoleName = $.defaultRoleName;
         this.deleteProtection = $.deleteProtection;
         this.enableLogicalReplication = $.enableLogicalReplication;
+        this.hipaa = $.hipaa;
         this.historyRetentionSeconds = $.historyRetentionSeconds;
         this.maintenanceWindow = $.maintenanceWindow;
         this.name = $.name;
@@ -366,7 +399,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adoptExisting An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+         * @param adoptExisting An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
          * 
          * @return builder
          * 
@@ -377,7 +410,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adoptExisting An existing project id to take under management instead of creating one (through the provider plugin, `pulumi import` also works).
+         * @param adoptExisting An existing project id to take under management instead of creating one; a project deleted less than 7 days ago is recovered first, with its branches and computes (through the provider plugin, `pulumi import` also works for a live one).
          * 
          * @return builder
          * 
@@ -436,6 +469,27 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder allowedIpsProtectedBranchesOnly(Boolean allowedIpsProtectedBranchesOnly) {
             return allowedIpsProtectedBranchesOnly(Output.of(allowedIpsProtectedBranchesOnly));
+        }
+
+        /**
+         * @param auditLogLevel How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder auditLogLevel(@Nullable Output<AuditLogLevel> auditLogLevel) {
+            $.auditLogLevel = auditLogLevel;
+            return this;
+        }
+
+        /**
+         * @param auditLogLevel How much the project&#39;s audit log records: `base`, `extended` or `full`. Changed in place; left out, the project keeps its level.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder auditLogLevel(AuditLogLevel auditLogLevel) {
+            return auditLogLevel(Output.of(auditLogLevel));
         }
 
         /**
@@ -607,6 +661,27 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param hipaa Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hipaa(@Nullable Output<Boolean> hipaa) {
+            $.hipaa = hipaa;
+            return this;
+        }
+
+        /**
+         * @param hipaa Turn on HIPAA compliance mode, audit logging included (the organization must allow HIPAA projects); it cannot be turned off again, so the preview says so first. Changed in place.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hipaa(Boolean hipaa) {
+            return hipaa(Output.of(hipaa));
+        }
+
+        /**
          * @param historyRetentionSeconds Seconds of history kept for restores and point-in-time branches (0-2592000). Changed in place.
          * 
          * @return builder
@@ -670,7 +745,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
          * 
          * @return builder
          * 
@@ -681,7 +756,7 @@ public final class ProjectArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it replaces the project.
+         * @param orgId The organization that owns the project; omit for a project of the key&#39;s owner. Changing it moves the project to that organization in place (a transfer: its id, branches, computes and data stay), with a key that may give it away and receive it: a user&#39;s personal key, an admin of the old organization (or the project&#39;s owner) and a member of the new one. Left out, the project stays where it is.
          * 
          * @return builder
          * 
