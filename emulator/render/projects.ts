@@ -6,7 +6,7 @@ import {
   DEFAULT_REGION,
 } from "../defaults";
 import { isoSeconds } from "../ids";
-import type { ProjectRecord, TransferRequestRecord } from "../records";
+import { type ProjectRecord, RECOVERY_WINDOW_MS, type TransferRequestRecord } from "../records";
 import type { Store } from "../state";
 import { platformOf, proxyHost } from "./hosts";
 
@@ -85,6 +85,11 @@ export function renderProjectListItem(p: ProjectRecord, store: Store): ProjectLi
   if (p.org_id !== undefined) {
     const org = store.orgs.get(p.org_id);
     if (org) out["org_name"] = org.name;
+  }
+  // A deleted project is listed only with `recoverable=true`: when it went, and until when it can come back.
+  if (p.deleted_at_ms !== undefined) {
+    out["deleted_at"] = isoSeconds(p.deleted_at_ms);
+    out["recoverable_until"] = isoSeconds(p.deleted_at_ms + RECOVERY_WINDOW_MS);
   }
   return out;
 }
