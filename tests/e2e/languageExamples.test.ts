@@ -3,11 +3,12 @@
 // `up` makes the branch, the role, the compute after it and DATABASE_URL (a secret, stored encrypted), the app's
 // migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
 // process group and the plugin, SIGKILL) during the branch's create and again during the role's
-// converges on the next run of the workflow's command, with no orphan; destroy leaves nothing.
+// converges on the next run of the workflow's command, with no orphan; destroy leaves nothing. In
+// Python and Java, `data: anonymized` gives production's rows with the masking rule's column masked.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { dataPlaneRun } from "../emulator/helpers";
+import { call, dataPlaneRun, runSql } from "../emulator/helpers";
 import { killPlugins, runCli } from "./support/kill";
 import type { ProgramLanguage } from "./support/languages";
 import { programStack } from "./support/programStack";
@@ -29,13 +30,13 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
     const printed: string[] = [];
 
     /** A stack of the example for pull request `pullRequest`, against the emulator. */
-    async function previewStack(pullRequest: string): Promise<E2eStack> {
+    async function previewStack(pullRequest: string, config: Record<string, string> = {}): Promise<E2eStack> {
       const e2e = await programStack({
         copyOf: path.join(ROOT, `examples/preview-environment-${language}`),
         emulator,
         language,
         stackName: `pr-${pullRequest}`,
-        config: { projectId: PROJECT, pullRequest },
+        config: { projectId: PROJECT, pullRequest, ...config },
         env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
       });
       stacks.push(e2e);
@@ -151,5 +152,62 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       await e2e.stack.destroy(collect(e2e.output));
       assert.deepEqual(onBranch("42"), { branches: [], roles: [] });
     });
+
+    // Pulumi YAML has no conditional to pick the branch's source from a `data` config: its example
+    // stays schema-only.
+    if (language !== "yaml") {
+      it("with data: anonymized, DATABASE_URL reads production's rows with the emails its masking rule names masked", async () => {
+        const answer = await call(
+          emulator.url,
+          "GET",
+          `/projects/${PROJECT}/connection_uri?database_name=neondb&role_name=neondb_owner`,
+          { key: DEMO.personalKey },
+        );
+        assert.equal(answer.status, 200, answer.text);
+        const production = answer.body.uri as string;
+        const emails = ["ada@corp.example", "grace@corp.example"];
+        await runSql(
+          production,
+          emulator.caPath,
+          "CREATE TABLE people (id serial PRIMARY KEY, email text, team text)",
+          `INSERT INTO people (email, team) VALUES ('${emails[0]}', 'core'), ('${emails[1]}', 'db')`,
+        );
+        const rule = {
+          databaseName: "neondb",
+          tableName: "people",
+          columnName: "email",
+          maskingFunction: "anon.fake_email()",
+        };
+        const e2e = await previewStack("43", { data: "anonymized", maskingRules: JSON.stringify([rule]) });
+        await e2e.stack.up(collect(e2e.output));
+        printed.push(...e2e.output);
+        const url = String((await e2e.stack.outputs()).DATABASE_URL?.value);
+        const rows = await runSql<{ email: string; team: string }>(
+          url,
+          emulator.caPath,
+          "SELECT email, team FROM people ORDER BY id",
+        );
+        assert.deepEqual(
+          rows.map((r) => r.team),
+          ["core", "db"],
+          "production's rows",
+        );
+        for (const { email } of rows) {
+          assert.match(email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
+          assert.ok(!emails.includes(email), `${email} is masked`);
+        }
+        const kept = await runSql<{ email: string }>(
+          production,
+          emulator.caPath,
+          "SELECT email FROM people ORDER BY id",
+        );
+        assert.deepEqual(
+          kept.map((r) => r.email),
+          emails,
+          "production keeps its data",
+        );
+        await e2e.stack.destroy(collect(e2e.output));
+      });
+    }
   });
 }

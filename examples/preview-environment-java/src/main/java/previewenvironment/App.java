@@ -2,6 +2,7 @@ package previewenvironment;
 
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
+import com.pulumi.core.TypeShape;
 import com.pulumi.resources.CustomResourceOptions;
 import io.github.pulumiclouddb.clouddb.Branch;
 import io.github.pulumiclouddb.clouddb.BranchArgs;
@@ -12,13 +13,18 @@ import io.github.pulumiclouddb.clouddb.Role;
 import io.github.pulumiclouddb.clouddb.RoleArgs;
 import io.github.pulumiclouddb.clouddb.enums.InitSource;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriArgs;
+import io.github.pulumiclouddb.clouddb.inputs.MaskingRuleArgs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The preview environment of ../preview-environment/, in Java, through the provider plugin.
  *
  * <p>One stack per pull request (see README.md next to this folder):
  * a branch of the project's default branch with its databases and their schema, none of their
- * rows, and an expiry, so a forgotten preview deletes itself; a role of the app's own on it, its
+ * rows (or, with {@code data: anonymized}, their rows with the columns of {@code maskingRules}
+ * masked; with {@code data: full}, their rows as they are), and an expiry, so a forgotten preview deletes itself; a role of the app's own on it, its
  * name generated (a run cancelled during any create is finished by the next {@code pulumi up},
  * with no step), made before the branch's compute: a role made on a branch that has one starts an
  * operation on it (see docs/api-rules.md), one made before starts none; the compute (an Endpoint),
@@ -36,14 +42,31 @@ public class App {
         var expiresInDays = config.getInteger("expiresInDays").orElse(7);
         // The default branch's database the app uses: the branch holds a copy of its schema.
         var databaseName = config.get("databaseName").orElse("neondb");
+        // What the preview's data is: schema-only (no rows), anonymized or full (the default branch's rows).
+        var data = config.get("data").orElse("schema-only");
+        var initSource = Map.of(
+            "schema-only", InitSource.Schemaonly,
+            "anonymized", InitSource.Anonymized,
+            "full", InitSource.Parentdata).get(data);
+        if (initSource == null) {
+            throw new IllegalArgumentException("data is schema-only, anonymized or full, not " + data);
+        }
 
-        var branch = new Branch("preview", BranchArgs.builder()
+        var args = BranchArgs.builder()
             .projectId(projectId)
             .name("preview/pr-" + pullRequest)
-            .initSource(InitSource.Schemaonly)
-            .ttl(expiresInDays + "d")
-            // No endpoints here: the compute is the Endpoint below, made once the role exists.
-            .build());
+            .initSource(initSource)
+            .ttl(expiresInDays + "d");
+        // No endpoints here: the compute is the Endpoint below, made once the role exists.
+        if (initSource == InitSource.Anonymized) {
+            // The columns masked, e.g. (Pulumi.<stack>.yaml)
+            //   maskingRules: [{databaseName: neondb, tableName: users, columnName: email, maskingFunction: "anon.fake_email()"}]
+            TypeShape<List<Map<String, String>>> shape = TypeShape.<List<Map<String, String>>>builder(List.class)
+                .addParameter(TypeShape.map(String.class, String.class))
+                .build();
+            args.maskingRules(maskingRules(config.getObject("maskingRules", shape).orElse(List.of())));
+        }
+        var branch = new Branch("preview", args.build());
 
         // No name: it is generated (`app_` and a mark of this stack), the same on every run.
         var role = new Role("app", RoleArgs.builder()
@@ -72,5 +95,21 @@ public class App {
         ctx.export("expiresAt", branch.expiresAt());
         ctx.export("roleName", role.name());
         ctx.export("DATABASE_URL", connection.applyValue(result -> result.uri()));
+    }
+
+    /** The rules as the config gives them ({@code databaseName}, {@code tableName}, ... of each). */
+    static List<MaskingRuleArgs> maskingRules(List<Map<String, String>> rules) {
+        var out = new ArrayList<MaskingRuleArgs>();
+        for (var rule : rules) {
+            var builder = MaskingRuleArgs.builder()
+                .databaseName(rule.get("databaseName"))
+                .tableName(rule.get("tableName"))
+                .columnName(rule.get("columnName"));
+            if (rule.get("schemaName") != null) builder.schemaName(rule.get("schemaName"));
+            if (rule.get("maskingFunction") != null) builder.maskingFunction(rule.get("maskingFunction"));
+            if (rule.get("maskingValue") != null) builder.maskingValue(rule.get("maskingValue"));
+            out.add(builder.build());
+        }
+        return out;
     }
 }
