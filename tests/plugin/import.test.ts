@@ -164,7 +164,10 @@ describe("the provider plugin importing what exists (a Read without state)", fun
 
   it("imports a bucket by <projectId>/<branchId>/<name>; its inputs check and diff clean", async () => {
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
-    await client.createBucket(DEMO.projectId, DEMO.branchId, { name: "made-by-hand", access_level: "public_read" });
+    await client.createBucket(DEMO.projectId, DEMO.branchId, {
+      name: "made-by-hand",
+      access_level: "public_read",
+    });
     const found = await imported("Bucket", `${DEMO.projectId}/${DEMO.branchId}/made-by-hand`);
     assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/made-by-hand`);
     assert.deepEqual(
