@@ -25,8 +25,8 @@ export interface EmulatorContext {
   seedIds: number | undefined;
   /** The bytes of the buckets' objects. */
   objects: ObjectStore;
-  /** The key presigned URLs are signed with. */
-  presignKey: Buffer;
+  /** The key presigned URLs are signed with (made on first use). */
+  presignKey(): Buffer;
   /** Tells persistence the state changed. */
   changed(): void;
 }

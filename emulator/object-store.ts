@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 // The bytes of the buckets' objects, named by their SHA-256: the branch records hold only each
@@ -40,16 +40,19 @@ export class MemoryObjectStore implements ObjectStore {
   }
 }
 
-/** Blobs kept as files of a folder (created when missing), written whole before they are named. */
+/**
+ * Blobs kept as files of a folder, written whole before they are named. The folder is made with the
+ * first object, so a state file whose branches have none gets no folder beside it.
+ */
 export class FolderObjectStore implements ObjectStore {
   readonly folder: string;
 
   constructor(folder: string) {
     this.folder = folder;
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
   }
 
   put(bytes: Buffer): string {
+    mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     const blob = sha256(bytes);
     const path = join(this.folder, blob);
     // A crash mid-write leaves a temporary file, never a blob whose bytes do not match its name.
@@ -70,6 +73,7 @@ export class FolderObjectStore implements ObjectStore {
   }
 
   sweep(used: ReadonlySet<string>): void {
+    if (!existsSync(this.folder)) return;
     for (const name of readdirSync(this.folder)) {
       if (!used.has(name)) rmSync(join(this.folder, name), { force: true });
     }

@@ -55,12 +55,20 @@ export function presignedPath(secret: Buffer, grant: Grant): string {
 }
 
 /**
- * The key presigned URLs are signed with: kept in `<state>.presign.key` with a state file, so a
- * URL handed out before a restart still works until it expires; a fresh one per run without.
+ * The key presigned URLs are signed with, made when first asked for: kept in `<state>.presign.key`
+ * with a state file, so a URL handed out before a restart still works until it expires; a fresh one
+ * per run without.
  */
-export function signingKeyFor(stateFile: string | undefined): Buffer {
-  if (stateFile === undefined) return randomBytes(32);
-  const path = `${stateFile}.presign.key`;
+export function signingKeyFor(stateFile: string | undefined): () => Buffer {
+  let secret: Buffer | undefined;
+  return () => {
+    secret ??= stateFile === undefined ? randomBytes(32) : keptKey(`${stateFile}.presign.key`);
+    return secret;
+  };
+}
+
+/** The key in the file `path`, or a new one written there (mode 0600). */
+function keptKey(path: string): Buffer {
   try {
     const kept = Buffer.from(readFileSync(path, "utf8").trim(), "hex");
     if (kept.length === 32) return kept;

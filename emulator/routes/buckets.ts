@@ -115,7 +115,7 @@ export function bucketRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       contentType: upload ? (content_type ?? "") : "",
     };
     return {
-      url: `${originOf(request)}${presignedPath(ctx.presignKey, grant)}`,
+      url: `${originOf(request)}${presignedPath(ctx.presignKey(), grant)}`,
       method: grant.method,
       headers: grant.contentType === "" ? {} : { "Content-Type": grant.contentType },
       expires_at: new Date(expires * 1000).toISOString(),

@@ -49,8 +49,8 @@ function checkSigned(
   };
   // An upload signed without a content type accepts any; one signed with it must send it.
   const signed =
-    verify(ctx.presignKey, grant, signature) ||
-    (method === "PUT" && verify(ctx.presignKey, { ...grant, contentType: "" }, signature));
+    verify(ctx.presignKey(), grant, signature) ||
+    (method === "PUT" && verify(ctx.presignKey(), { ...grant, contentType: "" }, signature));
   if (!signed)
     throw forbidden(
       `the presigned URL's signature does not match this ${method} (a changed URL, another method, or a Content-Type other than the signed one): presign again`,
