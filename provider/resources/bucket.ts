@@ -108,6 +108,23 @@ export const bucketDefinition = defineResource<BucketInputs, BucketOutputs>(BUCK
     return { ...props, accessLevel: bucket.access_level, createdAt: bucket.created_at };
   },
 
+  /**
+   * A replacement deletes the old bucket: the preview says the objects go with it under
+   * `forceDestroy`, or that the delete is refused while it has any (a delete reads the state's
+   * `forceDestroy`, so turning it on in the same change does not count).
+   */
+  review(olds, news) {
+    const replaced =
+      news.projectId !== olds.projectId ||
+      news.branchId !== olds.branchId ||
+      (news.name !== undefined && news.name !== olds.name) ||
+      (news.accessLevel !== undefined && news.accessLevel !== olds.accessLevel);
+    if (!replaced) return undefined;
+    return olds.forceDestroy === true
+      ? `replacing bucket ${olds.name} deletes its objects with it (forceDestroy)`
+      : `replacing bucket ${olds.name} deletes it, which is refused while it has objects: set forceDestroy: true alone and run \`pulumi up\` first to let them go`;
+  },
+
   /** `forceDestroy` only changes what a delete does: nothing to send. */
   async update(_step, _id, outs) {
     return outs;
@@ -122,8 +139,8 @@ export const bucketDefinition = defineResource<BucketInputs, BucketOutputs>(BUCK
       throw new ResourceError(
         "DeleteRefused",
         `bucket ${props.name} on branch ${props.branchId} still has objects, so it was not deleted: set ` +
-          "forceDestroy: true on the resource and run `pulumi up`, then delete it again (its objects are deleted " +
-          `first), or delete the objects yourself (\`neon bucket object delete ${props.name}/<folder>/ --recursive\`). API: ${err.message}`,
+          "forceDestroy: true on the resource, with no other change, and run `pulumi up` (nothing is sent), then " +
+          `delete or replace it again (its objects are deleted first), or delete the objects yourself (\`neon bucket object delete ${props.name}/<folder>/ --recursive\`). API: ${err.message}`,
         err,
       );
     }

@@ -7,7 +7,7 @@ import {
   type BucketOutputs,
   bucketProvider,
 } from "../../provider/resources/public/bucket";
-import { PROVIDER_TEXT, useEmulator } from "./support";
+import { linesOf, PROVIDER_TEXT, useEmulator } from "./support";
 
 // A bucket on a branch against the emulator (docs/api-rules.md §26): made with one POST, read and
 // refreshed, replaced (old one first) when its access level changes, refused a delete while it has
@@ -72,6 +72,12 @@ describe("Bucket against the emulator", () => {
     const outs = made.outs as BucketOutputs;
     const diff = await bucketProvider.diff!(made.id, outs, inputs({ accessLevel: "public_read" }));
     assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["accessLevel"], true]);
+    assert.match(
+      (
+        await linesOf(() => bucketProvider.diff!(made.id, outs, inputs({ accessLevel: "public_read" })))
+      ).lines.join("\n"),
+      /replacing bucket uploads deletes it, which is refused while it has objects: set forceDestroy: true alone/,
+    );
     const renamed = await bucketProvider.diff!(
       made.id,
       outs,
