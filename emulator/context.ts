@@ -2,6 +2,7 @@ import type { Clock } from "./clock";
 import type { DataPlane } from "./data-plane/plane";
 import type { FaultQueue } from "./faults";
 import type { RateLimiter } from "./limits";
+import type { ObjectStore } from "./object-store";
 import type { OperationEngine } from "./operations";
 import type { RequestLog } from "./request-log";
 import type { Store } from "./state";
@@ -22,6 +23,10 @@ export interface EmulatorContext {
   data: DataPlane | undefined;
   /** The id seed a fresh state starts from (the `seedIds` option), when ids are not random. */
   seedIds: number | undefined;
+  /** The bytes of the buckets' objects. */
+  objects: ObjectStore;
+  /** The key presigned URLs are signed with (made on first use). */
+  presignKey(): Buffer;
   /** Tells persistence the state changed. */
   changed(): void;
 }

@@ -205,6 +205,28 @@ export interface BranchRecord {
   backup_checked_ms?: number;
   /** Set on a branch made anonymized (`POST .../branch_anonymized`): its masking rules and runs. */
   anonymization?: AnonymizationRecord;
+  /** The branch's object-storage buckets and their objects' metadata (the bytes are in the object store). */
+  buckets?: BucketRecord[];
+}
+
+/** An object-storage bucket on a branch (docs/api-rules.md §26). */
+export interface BucketRecord {
+  name: string;
+  access_level: "private" | "public_read";
+  created_at_ms: number;
+  /** By key; an object's bytes are kept in the object store under `blob`. */
+  objects: Record<string, BucketObjectRecord>;
+}
+
+/** An object's metadata; its bytes are the object store's blob of that SHA-256. */
+export interface BucketObjectRecord {
+  size: number;
+  /** The quoted MD5 of the bytes, as S3 gives a single-part upload's entity tag. */
+  etag: string;
+  last_modified_ms: number;
+  /** The SHA-256 (hex) of the bytes: their name in the object store. */
+  blob: string;
+  content_type?: string;
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

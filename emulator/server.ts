@@ -6,11 +6,13 @@ import { badRequest, HttpError, unauthorized } from "./errors";
 import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
 import { requestValidatorCompiler } from "./openapi/contract";
+import { STORAGE_PREFIX } from "./presign";
 import { splitPath, toTemplate } from "./route-pattern";
 import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
+import { bucketRoutes } from "./routes/buckets";
 import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
 import { databaseRoutes } from "./routes/databases";
@@ -25,6 +27,7 @@ import { projectRoutes } from "./routes/projects";
 import { roleRoutes } from "./routes/roles";
 import { schemaRoutes } from "./routes/schemas";
 import { snapshotRoutes } from "./routes/snapshots";
+import { storageRoutes } from "./routes/storage";
 import { transferRoutes } from "./routes/transfers";
 import { userRoutes } from "./routes/users";
 import { vpcRoutes } from "./routes/vpc";
@@ -258,6 +261,7 @@ export function buildServer(
 
   app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
+  app.register(async (storage) => storageRoutes(storage, ctx), { prefix: STORAGE_PREFIX });
   return app;
 }
 
@@ -283,6 +287,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);
   preloadLibraryRoutes(api, ctx);
+  bucketRoutes(api, ctx);
 }
 
 function sendFault(

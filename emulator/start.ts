@@ -5,8 +5,10 @@ import { createControl, resolveSeed } from "./control";
 import { DataPlane } from "./data-plane/plane";
 import { FaultQueue } from "./faults";
 import { RateLimiter, REAL_LIMITS } from "./limits";
+import { objectStoreFor } from "./object-store";
 import { OperationEngine, type PlatformSchedule } from "./operations";
 import { readStateFile, StatePersister, writeStateFile } from "./persist";
+import { signingKeyFor } from "./presign";
 import { RequestLog } from "./request-log";
 import { storeFromSeed } from "./seed";
 import { API_PREFIX, buildServer } from "./server";
@@ -116,6 +118,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     logRequests: options.logRequests ?? false,
     data: undefined,
     seedIds: options.seedIds,
+    // With a state file, the objects' bytes and the presigning key are kept beside it.
+    objects: objectStoreFor(stateFile),
+    presignKey: signingKeyFor(stateFile),
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));

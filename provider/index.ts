@@ -35,6 +35,8 @@ export type {
   MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
+export type { BucketArgs, BucketInputs, BucketOutputs } from "./resources/public/bucket";
+export { Bucket, bucketProvider } from "./resources/public/bucket";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {

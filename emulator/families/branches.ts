@@ -96,6 +96,10 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
       roles: input.parent.roles.map((r) => ({ ...r, created_at_ms: now })),
       databases: input.parent.databases.map((d) => ({ ...d, id: store.nextDbId(), created_at_ms: now })),
       annotation: { ...(input.annotation ?? {}) },
+      // A child sees its parent's buckets and objects as they are now (their bytes are shared).
+      ...(schemaOnly || input.parent.buckets === undefined
+        ? {}
+        : { buckets: structuredClone(input.parent.buckets) }),
       init_source: schemaOnly ? "schema-only" : "parent-data",
       logical_size: schemaOnly ? EMPTY_BRANCH_BYTES : (input.parent.logical_size ?? DEFAULT_BRANCH_BYTES),
     },

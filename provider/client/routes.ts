@@ -8,6 +8,7 @@ import * as advisors from "./api/advisors";
 import * as anonymization from "./api/anonymization";
 import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
+import * as buckets from "./api/buckets";
 import * as consumption from "./api/consumption";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
@@ -27,6 +28,7 @@ export const ROUTE_MODULES = {
   anonymization,
   apiKeys,
   branches,
+  buckets,
   consumption,
   endpoints,
   databases,

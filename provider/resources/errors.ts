@@ -147,12 +147,12 @@ export function unfinished(
 }
 
 /**
- * The 409 of a role or database whose name the program gave: the API cannot mark such an object,
+ * The 409 of a role, database or bucket whose name the program gave: the API cannot mark such an object,
  * so one of that name is never taken. It may be this resource's own, made by a create that a killed
  * run cut off before recording it (then `adoptExisting` takes it), or someone else's.
  */
 export function unprovenNameConflict(
-  noun: "role" | "database",
+  noun: "role" | "database" | "bucket",
   inputs: { projectId: string; branchId: string; name?: string | undefined },
   err: ApiError,
 ): ResourceError {
@@ -169,8 +169,8 @@ export function unprovenNameConflict(
   );
 }
 
-/** The name of a role or database: the program's, or the one `check` generated from its URN. */
-export function nameOf(noun: "role" | "database", inputs: { name?: string | undefined }): string {
+/** The name of a role, database or bucket: the program's, or the one `check` generated from its URN. */
+export function nameOf(noun: "role" | "database" | "bucket", inputs: { name?: string | undefined }): string {
   if (inputs.name !== undefined) return inputs.name;
   throw new ResourceError(
     "NameMissing",

@@ -169,6 +169,37 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// Who may read a bucket's objects: `private` (signed requests only) or `public_read` (anyone may GET).
+    /// </summary>
+    [EnumType]
+    public readonly struct BucketAccessLevel : IEquatable<BucketAccessLevel>
+    {
+        private readonly string _value;
+
+        private BucketAccessLevel(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static BucketAccessLevel @Private { get; } = new BucketAccessLevel("private");
+        public static BucketAccessLevel Public_read { get; } = new BucketAccessLevel("public_read");
+
+        public static bool operator ==(BucketAccessLevel left, BucketAccessLevel right) => left.Equals(right);
+        public static bool operator !=(BucketAccessLevel left, BucketAccessLevel right) => !left.Equals(right);
+
+        public static explicit operator string(BucketAccessLevel value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is BucketAccessLevel other && Equals(other);
+        public bool Equals(BucketAccessLevel other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// How long each timeframe of consumption history is.
     /// </summary>
     [EnumType]

@@ -903,6 +903,54 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("DELETE", casey, 200, orgKey);
   });
 
+  it("buckets and their objects, and their errors", async () => {
+    const B = `${P}/branches/${DEMO.branchId}/buckets`;
+    const made = await check("POST", B, 201, { ...personal, body: { name: "contract" } });
+    noUndeclared("Bucket", made.body.bucket);
+    await check("POST", B, 400, { ...personal, body: { name: "" } });
+    await check("POST", B, 409, { ...personal, body: { name: "contract" } });
+    await check("POST", `${P}/branches/br-no-such-branch-1/buckets`, 404, {
+      ...personal,
+      body: { name: "x" },
+    });
+    await check("GET", B, 200, personal);
+    await check("GET", B, 403, member);
+    await check("GET", `${P}/branches/br-no-such-branch-1/buckets`, 404, personal);
+    const key = encodeURIComponent("folder/file.txt");
+    const put = await check("POST", `${B}/contract/objects/${key}/presign`, 200, {
+      ...personal,
+      body: { operation: "upload" },
+    });
+    noUndeclared("PresignResponse", put.body);
+    assert.equal((await fetch(put.body.url, { method: "PUT", body: "bytes" })).status, 200);
+    await check("POST", `${B}/contract/objects/${key}/presign`, 400, {
+      ...personal,
+      body: { operation: "upload", expires_in_seconds: 604801 },
+    });
+    await check("POST", `${B}/nope/objects/${key}/presign`, 404, {
+      ...personal,
+      body: { operation: "download" },
+    });
+    const listed = await check("GET", `${B}/contract/objects?delimiter=/`, 200, personal);
+    noUndeclared("BucketObjectsListResponse", listed.body);
+    const flat = await check("GET", `${B}/contract/objects`, 200, personal);
+    noUndeclared("BucketObject", flat.body.objects[0]);
+    await check("GET", `${B}/contract/objects?limit=1001`, 400, personal);
+    await check("GET", `${B}/nope/objects`, 404, personal);
+    const bytes = await check("GET", `${B}/contract/objects/${key}/download`, 200, personal);
+    assert.equal(bytes.text, "bytes");
+    await check("GET", `${B}/contract/objects/nope/download`, 404, personal);
+    await check("DELETE", `${B}/contract`, 409, personal);
+    await check("DELETE", `${B}/contract/objects-by-prefix?prefix=folder`, 400, personal);
+    await check("DELETE", `${B}/nope/objects-by-prefix?prefix=folder/`, 404, personal);
+    await check("DELETE", `${B}/contract/objects-by-prefix?prefix=folder/`, 200, personal);
+    await check("DELETE", `${B}/contract/objects/${key}`, 404, personal);
+    await fetch(put.body.url, { method: "PUT", body: "again" });
+    await check("DELETE", `${B}/contract/objects/${key}`, 204, personal);
+    await check("DELETE", `${B}/contract`, 204, personal);
+    await check("DELETE", `${B}/contract`, 404, personal);
+  });
+
   it("project transfers: a request and its acceptance, the move between organizations, and their errors", async () => {
     const T = `/projects/${DEMO.projectId}/transfer_requests`;
     const made = await check("POST", T, 201, { ...personal, body: { ttl_seconds: 60 } });
@@ -1184,6 +1232,29 @@ describe("contract: responses match the official OpenAPI document", () => {
       "POST /organizations/{source_org_id}/projects/transfer 400",
       "POST /organizations/{source_org_id}/projects/transfer 403",
       "POST /organizations/{source_org_id}/projects/transfer 404",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets 200",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets 403",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets 404",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets 201",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets 400",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets 404",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets 409",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name} 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name} 409",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects 200",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects 400",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix 200",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix 400",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/download 200",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/download 404",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 200",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 400",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -22,6 +22,7 @@ const AREAS = [
   /^\/organizations\/\{source_org_id\}\/projects\/transfer$/,
   /^\/projects\/\{project_id\}\/(branches(\/count)?|branch_anonymized)$/,
   /^\/projects\/\{project_id\}\/branches\/\{branch_id\}(\/(restore|set_as_default|recover|endpoints|roles.*|databases.*|masking_rules|anonymized_status|anonymize))?$/,
+  /^\/projects\/\{project_id\}\/branches\/\{branch_id\}\/buckets(\/.*)?$/,
 ];
 
 /** Documented routes in those areas the emulator leaves out, and why. */

@@ -162,6 +162,22 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.removeProjectMemberRole(DEMO.orgProjectId, casey.member_id);
   });
 
+  it("imports a bucket by <projectId>/<branchId>/<name>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.createBucket(DEMO.projectId, DEMO.branchId, {
+      name: "made-by-hand",
+      access_level: "public_read",
+    });
+    const found = await imported("Bucket", `${DEMO.projectId}/${DEMO.branchId}/made-by-hand`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/made-by-hand`);
+    assert.deepEqual(
+      [found.inputs.projectId, found.inputs.branchId, found.inputs.name, found.inputs.accessLevel],
+      [DEMO.projectId, DEMO.branchId, "made-by-hand", "public_read"],
+    );
+    await checksClean("Bucket", found);
+    await client.deleteBucket(DEMO.projectId, DEMO.branchId, "made-by-hand");
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");

@@ -14,6 +14,7 @@ export * from "./advisors";
 export * from "./anonymization";
 export * from "./apiKeys";
 export * from "./branches";
+export * from "./buckets";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";
 export * from "./connections";
 export * from "./consumption";

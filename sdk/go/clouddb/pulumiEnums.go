@@ -776,6 +776,172 @@ func (in *backupFrequencyPtr) ToBackupFrequencyPtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(BackupFrequencyPtrOutput)
 }
 
+// Who may read a bucket's objects: `private` (signed requests only) or `public_read` (anyone may GET).
+type BucketAccessLevel string
+
+const (
+	BucketAccessLevelPRIVATE      = BucketAccessLevel("private")
+	BucketAccessLevel_PUBLIC_READ = BucketAccessLevel("public_read")
+)
+
+func (BucketAccessLevel) ElementType() reflect.Type {
+	return reflect.TypeOf((*BucketAccessLevel)(nil)).Elem()
+}
+
+func (e BucketAccessLevel) ToBucketAccessLevelOutput() BucketAccessLevelOutput {
+	return pulumi.ToOutput(e).(BucketAccessLevelOutput)
+}
+
+func (e BucketAccessLevel) ToBucketAccessLevelOutputWithContext(ctx context.Context) BucketAccessLevelOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(BucketAccessLevelOutput)
+}
+
+func (e BucketAccessLevel) ToBucketAccessLevelPtrOutput() BucketAccessLevelPtrOutput {
+	return e.ToBucketAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (e BucketAccessLevel) ToBucketAccessLevelPtrOutputWithContext(ctx context.Context) BucketAccessLevelPtrOutput {
+	return BucketAccessLevel(e).ToBucketAccessLevelOutputWithContext(ctx).ToBucketAccessLevelPtrOutputWithContext(ctx)
+}
+
+func (e BucketAccessLevel) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BucketAccessLevel) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BucketAccessLevel) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e BucketAccessLevel) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type BucketAccessLevelOutput struct{ *pulumi.OutputState }
+
+func (BucketAccessLevelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BucketAccessLevel)(nil)).Elem()
+}
+
+func (o BucketAccessLevelOutput) ToBucketAccessLevelOutput() BucketAccessLevelOutput {
+	return o
+}
+
+func (o BucketAccessLevelOutput) ToBucketAccessLevelOutputWithContext(ctx context.Context) BucketAccessLevelOutput {
+	return o
+}
+
+func (o BucketAccessLevelOutput) ToBucketAccessLevelPtrOutput() BucketAccessLevelPtrOutput {
+	return o.ToBucketAccessLevelPtrOutputWithContext(context.Background())
+}
+
+func (o BucketAccessLevelOutput) ToBucketAccessLevelPtrOutputWithContext(ctx context.Context) BucketAccessLevelPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BucketAccessLevel) *BucketAccessLevel {
+		return &v
+	}).(BucketAccessLevelPtrOutput)
+}
+
+func (o BucketAccessLevelOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o BucketAccessLevelOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BucketAccessLevel) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o BucketAccessLevelOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BucketAccessLevelOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BucketAccessLevel) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type BucketAccessLevelPtrOutput struct{ *pulumi.OutputState }
+
+func (BucketAccessLevelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BucketAccessLevel)(nil)).Elem()
+}
+
+func (o BucketAccessLevelPtrOutput) ToBucketAccessLevelPtrOutput() BucketAccessLevelPtrOutput {
+	return o
+}
+
+func (o BucketAccessLevelPtrOutput) ToBucketAccessLevelPtrOutputWithContext(ctx context.Context) BucketAccessLevelPtrOutput {
+	return o
+}
+
+func (o BucketAccessLevelPtrOutput) Elem() BucketAccessLevelOutput {
+	return o.ApplyT(func(v *BucketAccessLevel) BucketAccessLevel {
+		if v != nil {
+			return *v
+		}
+		var ret BucketAccessLevel
+		return ret
+	}).(BucketAccessLevelOutput)
+}
+
+func (o BucketAccessLevelPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BucketAccessLevelPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *BucketAccessLevel) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// BucketAccessLevelInput is an input type that accepts values of the BucketAccessLevel enum
+// A concrete instance of `BucketAccessLevelInput` can be one of the following:
+//
+//	BucketAccessLevelPRIVATE
+//	BucketAccessLevel_PUBLIC_READ
+type BucketAccessLevelInput interface {
+	pulumi.Input
+
+	ToBucketAccessLevelOutput() BucketAccessLevelOutput
+	ToBucketAccessLevelOutputWithContext(context.Context) BucketAccessLevelOutput
+}
+
+var bucketAccessLevelPtrType = reflect.TypeOf((**BucketAccessLevel)(nil)).Elem()
+
+type BucketAccessLevelPtrInput interface {
+	pulumi.Input
+
+	ToBucketAccessLevelPtrOutput() BucketAccessLevelPtrOutput
+	ToBucketAccessLevelPtrOutputWithContext(context.Context) BucketAccessLevelPtrOutput
+}
+
+type bucketAccessLevelPtr string
+
+func BucketAccessLevelPtr(v string) BucketAccessLevelPtrInput {
+	return (*bucketAccessLevelPtr)(&v)
+}
+
+func (*bucketAccessLevelPtr) ElementType() reflect.Type {
+	return bucketAccessLevelPtrType
+}
+
+func (in *bucketAccessLevelPtr) ToBucketAccessLevelPtrOutput() BucketAccessLevelPtrOutput {
+	return pulumi.ToOutput(in).(BucketAccessLevelPtrOutput)
+}
+
+func (in *bucketAccessLevelPtr) ToBucketAccessLevelPtrOutputWithContext(ctx context.Context) BucketAccessLevelPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(BucketAccessLevelPtrOutput)
+}
+
 // How long each timeframe of consumption history is.
 type ConsumptionGranularity string
 
@@ -1787,6 +1953,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AuditLogLevelPtrInput)(nil)).Elem(), AuditLogLevel("base"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
+	pulumi.RegisterInputType(reflect.TypeOf((*BucketAccessLevelInput)(nil)).Elem(), BucketAccessLevel("private"))
+	pulumi.RegisterInputType(reflect.TypeOf((*BucketAccessLevelPtrInput)(nil)).Elem(), BucketAccessLevel("private"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityPtrInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("read_write"))
@@ -1809,6 +1977,8 @@ func init() {
 	pulumi.RegisterOutputType(AuditLogLevelPtrOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyPtrOutput{})
+	pulumi.RegisterOutputType(BucketAccessLevelOutput{})
+	pulumi.RegisterOutputType(BucketAccessLevelPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionGranularityOutput{})
 	pulumi.RegisterOutputType(ConsumptionGranularityPtrOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})

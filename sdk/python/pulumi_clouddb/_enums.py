@@ -12,6 +12,7 @@ __all__ = [
     'ApiKeyKind',
     'AuditLogLevel',
     'BackupFrequency',
+    'BucketAccessLevel',
     'ConsumptionGranularity',
     'EndpointType',
     'InitSource',
@@ -70,6 +71,15 @@ class BackupFrequency(_builtins.str, Enum):
     WEEKLY = "weekly"
     MONTHLY = "monthly"
     YEARLY = "yearly"
+
+
+@pulumi.type_token("clouddb:index:BucketAccessLevel")
+class BucketAccessLevel(_builtins.str, Enum):
+    """
+    Who may read a bucket's objects: `private` (signed requests only) or `public_read` (anyone may GET).
+    """
+    PRIVATE = "private"
+    PUBLIC_READ = "public_read"
 
 
 @pulumi.type_token("clouddb:index:ConsumptionGranularity")

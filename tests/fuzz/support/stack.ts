@@ -9,6 +9,7 @@ import {
   apiKeyProvider,
   backupScheduleProvider,
   branchProvider,
+  bucketProvider,
   databaseProvider,
   endpointProvider,
   organizationInvitationProvider,
@@ -45,7 +46,8 @@ export type Kind =
   | "OrganizationSpendingLimit"
   | "OrganizationMember"
   | "OrganizationInvitation"
-  | "ProjectMember";
+  | "ProjectMember"
+  | "Bucket";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -63,6 +65,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationMember: organizationMemberProvider as unknown as Provider,
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
+  Bucket: bucketProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -110,7 +113,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
- * its plain member, an invitation to it, and the member's explicit role on the project.
+ * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
+ * (unnamed) on the default branch.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -234,6 +238,12 @@ export const PROGRAM: readonly Spec[] = [
     kind: "ProjectMember",
     deps: ["proj", "member"],
     inputs: (o) => ({ projectId: o("proj").projectId, email: FUZZ_MEMBER, role: "viewer" }),
+  },
+  {
+    name: "files",
+    kind: "Bucket",
+    deps: ["proj"],
+    inputs: (o) => ({ projectId: o("proj").projectId, branchId: o("proj").defaultBranchId }),
   },
 ];
 

@@ -910,6 +910,11 @@ class Sequence {
         return branch(outs.branchId)?.databases.some((d) => d.name === outs.name)
           ? undefined
           : "the database is gone";
+      case "Bucket":
+        if (branch(outs.branchId) === undefined) return `its branch ${String(outs.branchId)} is gone`;
+        return branch(outs.branchId)?.buckets?.some((b) => b.name === outs.name)
+          ? undefined
+          : "the bucket is gone";
       case "Snapshot":
         return s.snapshots.some((x) => x.id === entry.id) ? undefined : "the snapshot is gone";
       case "BackupSchedule":

@@ -1,0 +1,147 @@
+/**
+ * A branch's object-storage buckets (`/projects/{project_id}/branches/{branch_id}/buckets`) and
+ * their objects, as far as managing a bucket needs them: make, list and delete buckets; list and
+ * delete objects, so a bucket can be emptied before it is deleted (docs/api-rules.md §26). None
+ * starts an operation.
+ */
+import { z } from "zod";
+import type { ClientContext } from "../context";
+import { apiRoute } from "../path";
+import { send, sendOrEmpty } from "../request";
+import type { Requests } from "../requests.gen";
+import {
+  type Bucket,
+  type BucketObject,
+  BucketObjectsDeletePrefixResponseSchema,
+  BucketObjectsListResponseSchema,
+  BucketResponseSchema,
+  BucketsListResponseSchema,
+} from "../schemas";
+
+const NO_BODY = z.unknown();
+/** Listing pages are bounded: a bucket of millions of keys is not emptied in one run by accident. */
+const MAX_OBJECT_PAGES = 1000;
+
+const bucketsRoute = (projectId: string, branchId: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/buckets", {
+    project_id: projectId,
+    branch_id: branchId,
+  });
+
+const bucketRoute = (projectId: string, branchId: string, name: string, rest = "") =>
+  apiRoute(`/projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}${rest}`, {
+    project_id: projectId,
+    branch_id: branchId,
+    bucket_name: name,
+  });
+
+/** `GET .../buckets`: the branch's buckets. */
+export async function listBuckets(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<Bucket[]> {
+  const listed = await send(ctx.request, {
+    method: "GET",
+    route: bucketsRoute(projectId, branchId),
+    schema: BucketsListResponseSchema,
+  });
+  return listed.buckets;
+}
+
+/** `POST .../buckets` (201); 409 when the branch has a bucket of that name. */
+export async function createBucket(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/buckets"]["Body"],
+): Promise<Bucket> {
+  const made = await send(ctx.request, {
+    method: "POST",
+    route: bucketsRoute(projectId, branchId),
+    body,
+    schema: BucketResponseSchema,
+  });
+  return made.bucket;
+}
+
+/** `DELETE .../buckets/{bucket_name}` (204); the emulator, like S3, refuses a bucket with objects (409). */
+export async function deleteBucket(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "DELETE",
+    route: bucketRoute(projectId, branchId, name),
+    schema: NO_BODY,
+  });
+}
+
+/** `GET .../objects` without a delimiter, page by page: every object key of the bucket. */
+export async function listBucketObjects(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+): Promise<BucketObject[]> {
+  const objects: BucketObject[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_OBJECT_PAGES; page++) {
+    const listed = await send(ctx.request, {
+      method: "GET",
+      route: bucketRoute(projectId, branchId, name, "/objects"),
+      query: {
+        cursor,
+      } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects"]["Querystring"],
+      schema: BucketObjectsListResponseSchema,
+    });
+    objects.push(...listed.objects);
+    if (!listed.is_truncated || !listed.next_cursor) return objects;
+    cursor = listed.next_cursor;
+  }
+  throw new Error(
+    `bucket ${name} on branch ${branchId} lists more than ${MAX_OBJECT_PAGES} pages of objects`,
+  );
+}
+
+/** `DELETE .../objects-by-prefix`: deletes every object under the folder `prefix` (ending in `/`); how many. */
+export async function deleteBucketObjectsByPrefix(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  prefix: string,
+): Promise<number> {
+  const done = await send(ctx.request, {
+    method: "DELETE",
+    route: bucketRoute(projectId, branchId, name, "/objects-by-prefix"),
+    query: { prefix },
+    schema: BucketObjectsDeletePrefixResponseSchema,
+  });
+  return done.deleted;
+}
+
+/** `DELETE .../objects/{object_key}` (204); the key is one path segment, its `/` encoded. */
+export async function deleteBucketObject(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  key: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "DELETE",
+    route: apiRoute(
+      "/projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
+      {
+        project_id: projectId,
+        branch_id: branchId,
+        bucket_name: name,
+        object_key: key,
+      },
+    ),
+    schema: NO_BODY,
+  });
+}
