@@ -13,6 +13,8 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
 import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
+import { credentialRoutes } from "./routes/credentials";
+import { customDomainRoutes } from "./routes/custom-domains";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
@@ -283,6 +285,8 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);
   preloadLibraryRoutes(api, ctx);
+  credentialRoutes(api, ctx);
+  customDomainRoutes(api, ctx);
 }
 
 function sendFault(
