@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
-import { badRequest } from "../errors";
+import { badRequest, HttpError } from "../errors";
 import { registerDomain, removeDomain } from "../families/custom-domains";
 import { renderAiGateway, renderCustomDomain } from "../render/custom-domains";
 import { branchOf } from "./lookup";
@@ -49,8 +49,17 @@ export function customDomainRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     },
   );
 
-  route(app, "GET /projects/{project_id}/branches/{branch_id}/ai_gateway", async (request) => {
-    const { branch } = branchOf(ctx, request);
-    return renderAiGateway(store, branch);
+  // The document gives this route's 404 a body of its own, with a `reason` saying why there is no
+  // gateway; here that is always a missing project or branch, as every live branch has one.
+  route(app, "GET /projects/{project_id}/branches/{branch_id}/ai_gateway", async (request, reply) => {
+    try {
+      return renderAiGateway(store, branchOf(ctx, request).branch);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 404) throw error;
+      const reason = /^branch/.test(error.message) ? "branch_not_found" : "project_not_found";
+      return reply
+        .code(404)
+        .send({ request_id: request.id, code: "AI_GATEWAY_NOT_ENABLED", message: error.message, reason });
+    }
   });
 }
