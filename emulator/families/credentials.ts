@@ -9,6 +9,9 @@ import type { BranchRecord, CredentialRecord, CredentialScope } from "../records
 // working at once) and keeps the id; a revocation is soft, so the credential stays listed with
 // its `revoked_at`.
 
+/** What the credential functions use of the emulator: its store, its clock and persistence. */
+export type CredentialContext = Pick<EmulatorContext, "store" | "clock" | "changed">;
+
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 /** The branch's credentials, created on first use. */
@@ -24,7 +27,7 @@ function newSecrets(): Pick<CredentialRecord, "api_token" | "s3_secret_access_ke
 
 /** Issues a credential on the branch; its secrets are in the record returned. */
 export function issueCredential(
-  ctx: EmulatorContext,
+  ctx: CredentialContext,
   branch: BranchRecord,
   fields: { name?: string; scopes: CredentialScope[] },
 ): CredentialRecord {
@@ -51,7 +54,7 @@ export function liveCredential(branch: BranchRecord, tokenId: string): Credentia
 }
 
 /** Revokes the credential `tokenId`; revoking one already revoked does nothing. 404 when never issued. */
-export function revokeCredential(ctx: EmulatorContext, branch: BranchRecord, tokenId: string): void {
+export function revokeCredential(ctx: CredentialContext, branch: BranchRecord, tokenId: string): void {
   const credential = branch.credentials?.find((c) => c.token_id === tokenId);
   if (!credential) throw notFound(`credential ${tokenId} not found on branch ${branch.id}`);
   if (credential.revoked_at_ms !== undefined) return;
@@ -60,7 +63,7 @@ export function revokeCredential(ctx: EmulatorContext, branch: BranchRecord, tok
 }
 
 /** Replaces the credential's secrets in place; the previous ones stop working now. */
-export function rotateCredential(ctx: EmulatorContext, credential: CredentialRecord): CredentialRecord {
+export function rotateCredential(ctx: CredentialContext, credential: CredentialRecord): CredentialRecord {
   Object.assign(credential, newSecrets());
   ctx.changed();
   return credential;
@@ -72,7 +75,7 @@ export function rotateCredential(ctx: EmulatorContext, credential: CredentialRec
  * is how a data plane (storage, functions, the AI gateway) accepts a credential, and records its use.
  */
 export function credentialFor(
-  ctx: EmulatorContext,
+  ctx: CredentialContext,
   token: string,
   scope: CredentialScope,
 ): { branch: BranchRecord; credential: CredentialRecord } | undefined {
