@@ -35,6 +35,13 @@ export type {
   MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
+export type {
+  CredentialArgs,
+  CredentialInputs,
+  CredentialOutputs,
+  CredentialScope,
+} from "./resources/public/credential";
+export { Credential, credentialProvider } from "./resources/public/credential";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {

@@ -30,6 +30,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   ApiKey: () => require("../resources/apiKeyMethods"),
   BackupSchedule: () => require("../resources/backupSchedule"),
   Branch: () => require("../resources/branchMethods"),
+  Credential: () => require("../resources/credential"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
   OrganizationInvitation: () => require("../resources/organizationInvitation"),

@@ -13,6 +13,7 @@ __all__ = [
     'AuditLogLevel',
     'BackupFrequency',
     'ConsumptionGranularity',
+    'CredentialScope',
     'EndpointType',
     'InitSource',
     'MemberRole',
@@ -80,6 +81,17 @@ class ConsumptionGranularity(_builtins.str, Enum):
     HOURLY = "hourly"
     DAILY = "daily"
     MONTHLY = "monthly"
+
+
+@pulumi.type_token("clouddb:index:CredentialScope")
+class CredentialScope(_builtins.str, Enum):
+    """
+    A capability a credential may exercise.
+    """
+    STORAGE_READ = "storage:read"
+    STORAGE_WRITE = "storage:write"
+    AI_GATEWAY_INVOKE = "ai_gateway:invoke"
+    FUNCTIONS_INVOKE = "functions:invoke"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")
