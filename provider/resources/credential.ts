@@ -60,6 +60,8 @@ true satisfies Same<z.infer<typeof CredentialInputsSchema>, CredentialInputs>;
 export const credentialDefinition = defineResource<CredentialInputs, CredentialOutputs>(CREDENTIAL, {
   inputs: CredentialInputsSchema,
   id: (outs) => outs.tokenId,
+  // A revoked credential cannot be brought back: a destroy that would then be refused at the branch revokes nothing.
+  onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
 
   /** Issues the credential, labelled with the mark of its create key. */
   async create({ client, createKey }, inputs) {

@@ -9,6 +9,7 @@ import {
   apiKeyProvider,
   backupScheduleProvider,
   branchProvider,
+  credentialProvider,
   databaseProvider,
   endpointProvider,
   organizationInvitationProvider,
@@ -45,7 +46,8 @@ export type Kind =
   | "OrganizationSpendingLimit"
   | "OrganizationMember"
   | "OrganizationInvitation"
-  | "ProjectMember";
+  | "ProjectMember"
+  | "Credential";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -63,6 +65,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationMember: organizationMemberProvider as unknown as Provider,
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
+  Credential: credentialProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -234,6 +237,18 @@ export const PROGRAM: readonly Spec[] = [
     kind: "ProjectMember",
     deps: ["proj", "member"],
     inputs: (o) => ({ projectId: o("proj").projectId, email: FUZZ_MEMBER, role: "viewer" }),
+  },
+  {
+    name: "cred",
+    kind: "Credential",
+    deps: ["proj", "app"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      name: "fz-cred",
+      scopes: ["storage:read"],
+      ...(k.rotate === 0 ? {} : { rotationTrigger: `r${k.rotate}` }),
+    }),
   },
 ];
 
