@@ -162,6 +162,26 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.removeProjectMemberRole(DEMO.orgProjectId, casey.member_id);
   });
 
+  it("imports a branch's credential by <projectId>/<branchId>/<tokenId> with its secrets as secrets; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const issued = await client.createCredential(DEMO.projectId, DEMO.branchId, {
+      name: "by hand",
+      scopes: ["functions:invoke"],
+      principal_type: "user",
+    });
+    const found = await imported("Credential", `${DEMO.projectId}/${DEMO.branchId}/${issued.token_id}`);
+    assert.equal(found.id, issued.token_id);
+    assert.deepEqual(
+      [found.inputs.projectId, found.inputs.branchId, found.inputs.name, found.inputs.scopes],
+      [DEMO.projectId, DEMO.branchId, "by hand", ["functions:invoke"]],
+    );
+    assert.ok(isSecret(found.outs.apiToken), "the token is a secret");
+    assert.ok(isSecret(found.outs.s3SecretAccessKey), "the S3 secret is a secret");
+    assert.ok(!JSON.stringify(found.inputs).includes(issued.api_token), "no secret among the inputs");
+    await checksClean("Credential", found);
+    await client.revokeCredential(DEMO.projectId, DEMO.branchId, issued.token_id);
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");
