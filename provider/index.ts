@@ -42,6 +42,12 @@ export type {
   CredentialScope,
 } from "./resources/public/credential";
 export { Credential, credentialProvider } from "./resources/public/credential";
+export type {
+  CustomDomainArgs,
+  CustomDomainInputs,
+  CustomDomainOutputs,
+} from "./resources/public/customDomain";
+export { CustomDomain, customDomainProvider } from "./resources/public/customDomain";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {

@@ -31,6 +31,12 @@ export function registerDomain(
   if (fields.entity_id.trim() === "") throw badRequest("entity_id must name the target (a function's slug)");
   const domain = normalizeDomain(fields.domain);
   for (const other of ctx.store.branches.values()) {
+    // A deleted branch (or one of a deleted project) routes nothing: its domains are free.
+    if (
+      other.deleted_at_ms !== undefined ||
+      ctx.store.projects.get(other.project_id)?.deleted_at_ms !== undefined
+    )
+      continue;
     const held = other.custom_domains?.find((d) => d.domain === domain);
     if (!held) continue;
     if (other === branch && held.entity_type === fields.entity_type && held.entity_id === fields.entity_id)

@@ -31,6 +31,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   BackupSchedule: () => require("../resources/backupSchedule"),
   Branch: () => require("../resources/branchMethods"),
   Credential: () => require("../resources/credential"),
+  CustomDomain: () => require("../resources/customDomain"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
   OrganizationInvitation: () => require("../resources/organizationInvitation"),

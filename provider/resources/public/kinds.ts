@@ -9,6 +9,7 @@ import { API_KEY } from "./apiKey";
 import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
 import { CREDENTIAL } from "./credential";
+import { CUSTOM_DOMAIN } from "./customDomain";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
@@ -41,4 +42,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
   CREDENTIAL,
+  CUSTOM_DOMAIN,
 ];

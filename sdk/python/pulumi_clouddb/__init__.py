@@ -11,6 +11,7 @@ from .api_key import *
 from .backup_schedule import *
 from .branch import *
 from .credential import *
+from .custom_domain import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
@@ -55,6 +56,7 @@ _utilities.register(
    "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
    "clouddb:index:Credential": "Credential",
+   "clouddb:index:CustomDomain": "CustomDomain",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",

@@ -10,6 +10,7 @@ import {
   backupScheduleProvider,
   branchProvider,
   credentialProvider,
+  customDomainProvider,
   databaseProvider,
   endpointProvider,
   organizationInvitationProvider,
@@ -47,7 +48,8 @@ export type Kind =
   | "OrganizationMember"
   | "OrganizationInvitation"
   | "ProjectMember"
-  | "Credential";
+  | "Credential"
+  | "CustomDomain";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -66,6 +68,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
   Credential: credentialProvider as unknown as Provider,
+  CustomDomain: customDomainProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -248,6 +251,18 @@ export const PROGRAM: readonly Spec[] = [
       name: "fz-cred",
       scopes: ["storage:read"],
       ...(k.rotate === 0 ? {} : { rotationTrigger: `r${k.rotate}` }),
+    }),
+  },
+  {
+    name: "domain",
+    kind: "CustomDomain",
+    deps: ["proj", "app"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      domain: "fz.example.com",
+      entityType: "function",
+      entityId: "fz",
     }),
   },
 ];
