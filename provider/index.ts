@@ -3,6 +3,7 @@
  */
 
 export * from "./data/advisors";
+export * from "./data/aiGateway";
 export * from "./data/connectionUri";
 export * from "./data/consumption";
 export * from "./data/operations";

@@ -15,6 +15,7 @@ from .custom_domain import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
+from .get_ai_gateway import *
 from .get_connection_uri import *
 from .get_consumption import *
 from .get_operation import *
