@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createNeonClient } from "@neon/sdk";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { ManualClock } from "../../emulator/clock";
 import {
@@ -16,8 +15,8 @@ import { api, type Json, start } from "./helpers";
 // A branch's scoped service credentials, custom domains and AI gateway (docs/api-rules.md §25):
 // a credential's secrets shown at issue, reveal and rotation only; a rotation keeping the id and
 // ending the old secrets; a revoked credential listed with when, and no longer accepted; a
-// credential is no key to the control API; a domain held by one entity only; and @neon/sdk's own
-// client on these routes.
+// credential is no key to the control API; a domain held by one entity only. @neon/sdk's own
+// client on these routes is in neon-sdk.credentials.test.ts.
 
 const B = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}`;
 const storage = { scopes: ["storage:read", "storage:write"], principal_type: "user" };
@@ -114,45 +113,5 @@ describe("emulator: credentials, custom domains and the AI gateway", () => {
     const bad = await client.post(`${B}/custom-domains`, { ...domain, domain: "not a host" });
     assert.equal(bad.status, 400);
     assert.equal((await client.get(`${B}/custom-domains`)).body.custom_domains.length, 1);
-  });
-
-  it("@neon/sdk's own client issues, reveals, rotates and revokes, registers domains and reads the AI gateway", async () => {
-    emu = await start();
-    const neon = createNeonClient({ apiKey: DEMO.personalKey, baseUrl: emu.url, throwOnError: true });
-    const at = { projectId: DEMO.projectId, branchId: DEMO.branchId };
-    const issued = await neon.credentials.create({
-      ...at,
-      scopes: ["ai_gateway:invoke"],
-      principal_type: "user",
-    });
-    const tokenId = issued.token_id;
-    assert.deepEqual(
-      (await neon.credentials.list(at)).map((c) => c.token_id),
-      [tokenId],
-    );
-    assert.equal((await neon.credentials.reveal({ ...at, tokenId })).api_token, issued.api_token);
-    const rotated = await neon.credentials.rotate({ ...at, tokenId });
-    assert.notEqual(rotated.api_token, issued.api_token);
-    await neon.credentials.revoke({ ...at, tokenId });
-    await assert.rejects(neon.credentials.reveal({ ...at, tokenId }), (e: Json) => e.status === 404);
-
-    for (const name of ["a.example.com", "b.example.com", "c.example.com"])
-      await neon.functions.customDomains.register({
-        ...at,
-        domain: name,
-        entity_type: "function",
-        entity_id: "web",
-      });
-    const domains = await neon.functions.customDomains.list({ ...at, limit: 2 }).all();
-    assert.deepEqual(
-      domains.map((d) => d.domain),
-      ["a.example.com", "b.example.com", "c.example.com"],
-      "two pages",
-    );
-    await neon.functions.customDomains.delete({ ...at, domain: "b.example.com" });
-    assert.equal((await neon.functions.customDomains.list(at).all()).length, 2);
-
-    const gateway = await neon.aiGateway.get(at);
-    assert.equal(gateway.base_url, `https://${DEMO.branchId}-api.ai.us-east-2.aws.clouddb.local`);
   });
 });
