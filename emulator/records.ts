@@ -207,6 +207,10 @@ export interface BranchRecord {
   anonymization?: AnonymizationRecord;
   /** The branch's object-storage buckets and their objects' metadata (the bytes are in the object store). */
   buckets?: BucketRecord[];
+  /** The scoped service credentials issued on the branch, revoked ones included. */
+  credentials?: CredentialRecord[];
+  /** The custom domains registered on the branch. */
+  custom_domains?: CustomDomainRecord[];
 }
 
 /** An object-storage bucket on a branch (docs/api-rules.md §26). */
@@ -227,6 +231,31 @@ export interface BucketObjectRecord {
   /** The SHA-256 (hex) of the bytes: their name in the object store. */
   blob: string;
   content_type?: string;
+}
+
+/** A scoped service credential of a branch. */
+export interface CredentialRecord {
+  /** `nak_live_<32 hex>`; doubles as the S3 access key id. */
+  token_id: string;
+  name?: string;
+  scopes: CredentialScope[];
+  /** The live secrets: the service keeps them so that they can be revealed again. */
+  api_token: string;
+  s3_secret_access_key: string;
+  created_at_ms: number;
+  last_used_at_ms?: number;
+  revoked_at_ms?: number;
+}
+
+/** A capability a credential may exercise. */
+export type CredentialScope = "storage:read" | "storage:write" | "ai_gateway:invoke" | "functions:invoke";
+
+/** A domain name routed to an entity of the branch. */
+export interface CustomDomainRecord {
+  domain: string;
+  entity_type: string;
+  entity_id: string;
+  created_at_ms: number;
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

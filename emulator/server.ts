@@ -15,6 +15,8 @@ import { branchRoutes } from "./routes/branches";
 import { bucketRoutes } from "./routes/buckets";
 import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
+import { credentialRoutes } from "./routes/credentials";
+import { customDomainRoutes } from "./routes/custom-domains";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
@@ -288,6 +290,8 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   advisorRoutes(api, ctx);
   preloadLibraryRoutes(api, ctx);
   bucketRoutes(api, ctx);
+  credentialRoutes(api, ctx);
+  customDomainRoutes(api, ctx);
 }
 
 function sendFault(

@@ -3,6 +3,7 @@
  */
 
 export * from "./data/advisors";
+export * from "./data/aiGateway";
 export * from "./data/connectionUri";
 export * from "./data/consumption";
 export * from "./data/operations";
@@ -37,6 +38,19 @@ export type {
 export { Branch, branchProvider } from "./resources/public/branch";
 export type { BucketArgs, BucketInputs, BucketOutputs } from "./resources/public/bucket";
 export { Bucket, bucketProvider } from "./resources/public/bucket";
+export type {
+  CredentialArgs,
+  CredentialInputs,
+  CredentialOutputs,
+  CredentialScope,
+} from "./resources/public/credential";
+export { Credential, credentialProvider } from "./resources/public/credential";
+export type {
+  CustomDomainArgs,
+  CustomDomainInputs,
+  CustomDomainOutputs,
+} from "./resources/public/customDomain";
+export { CustomDomain, customDomainProvider } from "./resources/public/customDomain";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {

@@ -10,6 +10,7 @@ import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
 import * as buckets from "./api/buckets";
 import * as consumption from "./api/consumption";
+import * as credentials from "./api/credentials";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
@@ -30,6 +31,7 @@ export const ROUTE_MODULES = {
   branches,
   buckets,
   consumption,
+  credentials,
   endpoints,
   databases,
   operations,

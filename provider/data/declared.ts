@@ -321,3 +321,20 @@ export const GET_PRELOAD_LIBRARIES = declareFunction({
     libraries: { type: arrayOf(PRELOAD_LIBRARY) },
   },
 });
+
+/** Reads a branch's AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to. */
+export const GET_AI_GATEWAY = declareFunction({
+  name: "getAiGateway",
+  inputs: {
+    /** The project. */
+    projectId: { type: STRING, required: true },
+    /** The branch (br-...). */
+    branchId: { type: STRING, required: true },
+  },
+  outputs: {
+    /** Whether the branch has a gateway; a branch without one is an error naming why. */
+    enabled: { type: BOOLEAN },
+    /** The endpoint root, without a dialect path: clients append one, e.g. `/ai-gateway/openai/v1/responses`. */
+    baseUrl: { type: STRING },
+  },
+});

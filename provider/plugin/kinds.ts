@@ -31,6 +31,8 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   BackupSchedule: () => require("../resources/backupSchedule"),
   Branch: () => require("../resources/branchMethods"),
   Bucket: () => require("../resources/bucket"),
+  Credential: () => require("../resources/credential"),
+  CustomDomain: () => require("../resources/customDomain"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
   OrganizationInvitation: () => require("../resources/organizationInvitation"),

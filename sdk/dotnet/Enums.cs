@@ -232,6 +232,39 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// A capability a credential may exercise.
+    /// </summary>
+    [EnumType]
+    public readonly struct CredentialScope : IEquatable<CredentialScope>
+    {
+        private readonly string _value;
+
+        private CredentialScope(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static CredentialScope Storage_read { get; } = new CredentialScope("storage:read");
+        public static CredentialScope Storage_write { get; } = new CredentialScope("storage:write");
+        public static CredentialScope Ai_gateway_invoke { get; } = new CredentialScope("ai_gateway:invoke");
+        public static CredentialScope Functions_invoke { get; } = new CredentialScope("functions:invoke");
+
+        public static bool operator ==(CredentialScope left, CredentialScope right) => left.Equals(right);
+        public static bool operator !=(CredentialScope left, CredentialScope right) => !left.Equals(right);
+
+        public static explicit operator string(CredentialScope value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is CredentialScope other && Equals(other);
+        public bool Equals(CredentialScope other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The two compute endpoint types; the API may add others, which the state records as it says.
     /// </summary>
     [EnumType]

@@ -1014,6 +1014,52 @@ describe("contract: responses match the official OpenAPI document", () => {
     ]);
   });
 
+  it("a branch's credentials, custom domains and AI gateway, and their errors", async () => {
+    const B = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}`;
+    const NO_BRANCH = `/projects/${DEMO.projectId}/branches/br-no-such-branch-00000000`;
+    const issued = await check("POST", `${B}/credentials`, 201, {
+      ...personal,
+      body: { name: "uploads", scopes: ["storage:read", "storage:write"], principal_type: "user" },
+    });
+    noUndeclared("CreateCredentialResponse", issued.body, ["principal_type"]);
+    await check("POST", `${B}/credentials`, 400, {
+      ...personal,
+      body: { scopes: [], principal_type: "user" },
+    });
+    await check("POST", `${NO_BRANCH}/credentials`, 404, {
+      ...personal,
+      body: { scopes: ["functions:invoke"], principal_type: "user" },
+    });
+    const listed = await check("GET", `${B}/credentials`, 200, personal);
+    assert.equal(listed.body.credentials[0].api_token, undefined, "a listing carries no secret");
+    await check("GET", `${NO_BRANCH}/credentials`, 404, personal);
+    const C = `${B}/credentials/${issued.body.token_id}`;
+    await check("POST", `${C}/reveal`, 200, personal);
+    await check("POST", `${C}/rotate`, 200, personal);
+    await check("DELETE", C, 204, personal);
+    await check("POST", `${C}/reveal`, 404, personal);
+    await check("POST", `${C}/rotate`, 404, personal);
+    await check("DELETE", `${B}/credentials/nak_live_00000000000000000000000000000000`, 404, personal);
+
+    const D = `${B}/custom-domains`;
+    const domain = { domain: "App.Example.com", entity_type: "function", entity_id: "hello" };
+    const registered = await check("POST", D, 201, { ...personal, body: domain });
+    assert.equal(registered.body.domain, "app.example.com");
+    await check("POST", D, 400, { ...personal, body: { ...domain, entity_type: "bucket" } });
+    await check("POST", D, 409, { ...personal, body: { ...domain, entity_id: "other" } });
+    await check("POST", `${NO_BRANCH}/custom-domains`, 404, { ...personal, body: domain });
+    await check("GET", `${D}?limit=1`, 200, personal);
+    await check("GET", `${D}?limit=0`, 400, personal);
+    await check("GET", `${NO_BRANCH}/custom-domains`, 404, personal);
+    await check("DELETE", `${D}/app.example.com`, 204, personal);
+    await check("DELETE", `${D}/app.example.com`, 404, personal);
+
+    const gateway = await check("GET", `${B}/ai_gateway`, 200, personal);
+    assert.equal(gateway.body.enabled, true);
+    const none = await check("GET", `${NO_BRANCH}/ai_gateway`, 404, personal);
+    assert.equal(none.body.reason, "branch_not_found");
+  });
+
   it("covered the success status of every served route", async () => {
     const served = await servedRoutes();
     const succeeded = new Set(
@@ -1255,6 +1301,28 @@ describe("contract: responses match the official OpenAPI document", () => {
       "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 200",
       "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 400",
       "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign 404",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials 201",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials 400",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials 404",
+      "GET /projects/{project_id}/branches/{branch_id}/credentials 200",
+      "GET /projects/{project_id}/branches/{branch_id}/credentials 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id} 404",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal 200",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal 404",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/rotate 200",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/rotate 404",
+      "GET /projects/{project_id}/branches/{branch_id}/custom-domains 200",
+      "GET /projects/{project_id}/branches/{branch_id}/custom-domains 400",
+      "GET /projects/{project_id}/branches/{branch_id}/custom-domains 404",
+      "POST /projects/{project_id}/branches/{branch_id}/custom-domains 201",
+      "POST /projects/{project_id}/branches/{branch_id}/custom-domains 400",
+      "POST /projects/{project_id}/branches/{branch_id}/custom-domains 404",
+      "POST /projects/{project_id}/branches/{branch_id}/custom-domains 409",
+      "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/ai_gateway 200",
+      "GET /projects/{project_id}/branches/{branch_id}/ai_gateway 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

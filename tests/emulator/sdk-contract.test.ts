@@ -34,11 +34,6 @@ const derive = (sources?: SdkSources) => deriveSdkContract(documented, doc, sour
  */
 const NOT_SERVED_YET = [
   "POST /projects/{project_id}/branches/{branch_id}/auth/email_provider/test",
-  "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal",
-  "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/rotate",
-  "GET /projects/{project_id}/branches/{branch_id}/custom-domains",
-  "POST /projects/{project_id}/branches/{branch_id}/custom-domains",
-  "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain}",
   "GET /projects/{project_id}/branches/{branch_id}/logs/fields",
   "GET /projects/{project_id}/branches/{branch_id}/logs/fields/{field_name}/values",
   "POST /projects/{project_id}/branches/{branch_id}/logs/query",
@@ -85,9 +80,6 @@ describe("the contract of the routes only @neon/sdk describes", () => {
         "GET /projects/{project_id}/members",
         "PUT /projects/{project_id}/members/{member_id}/role",
         "DELETE /projects/{project_id}/members/{member_id}/role",
-        "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal",
-        "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/rotate",
-        "GET /projects/{project_id}/branches/{branch_id}/custom-domains",
         "GET /projects/{project_id}/branches/{branch_id}/triggers",
         "POST /projects/{project_id}/branches/{branch_id}/logs/query",
       ]) {

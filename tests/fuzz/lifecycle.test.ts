@@ -108,6 +108,11 @@ describe("lifecycle fuzzer", function () {
       1441,
       "up; set restore=snapA; kill@3 up --refresh; outside delete-branch; cancel; up --refresh; destroy",
     ],
+    [
+      "converges",
+      111,
+      "up; outside snapshot; cancel; outside make-role; up; outside protect-branch; outside clear-spending-limit; up; destroy; outside snapshot; outside restore-finalize; refresh; outside revoke-permission; cancel; up --refresh; destroy",
+    ],
   ];
   for (const [invariant, seed, steps] of FOUND) {
     it(`keeps ${invariant} where it once broke: seed ${seed}, ${steps}`, async () => {

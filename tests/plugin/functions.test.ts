@@ -137,6 +137,21 @@ describe("the provider plugin's functions (Invoke)", function () {
     assert.equal(emulator.control.requests().length, before, "nothing was sent");
   });
 
+  it("answers getAiGateway with the branch's endpoint, and an unknown branch with the route's reason", async () => {
+    const gateway = await invoke(demo, "getAiGateway", {
+      projectId: DEMO.projectId,
+      branchId: DEMO.branchId,
+    });
+    assert.deepEqual(gateway, {
+      result: { enabled: true, baseUrl: `https://${DEMO.branchId}-api.ai.us-east-2.aws.clouddb.local` },
+      failures: [],
+    });
+    await assert.rejects(
+      invoke(demo, "getAiGateway", { projectId: DEMO.projectId, branchId: "br-no-such-branch-00000000" }),
+      /branch br-no-such-branch-00000000 not found/,
+    );
+  });
+
   it("answers getPreloadLibraries, getAdvisors and getConsumption, and refuses a granularity the declaration does not list", async () => {
     const libraries = await invoke(demo, "getPreloadLibraries", { projectId: DEMO.projectId });
     assert.deepEqual(libraries.failures, []);

@@ -178,6 +178,43 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.deleteBucket(DEMO.projectId, DEMO.branchId, "made-by-hand");
   });
 
+  it("imports a branch's credential by <projectId>/<branchId>/<tokenId> with its secrets as secrets; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const issued = await client.createCredential(DEMO.projectId, DEMO.branchId, {
+      name: "by hand",
+      scopes: ["functions:invoke"],
+      principal_type: "user",
+    });
+    const found = await imported("Credential", `${DEMO.projectId}/${DEMO.branchId}/${issued.token_id}`);
+    assert.equal(found.id, issued.token_id);
+    assert.deepEqual(
+      [found.inputs.projectId, found.inputs.branchId, found.inputs.name, found.inputs.scopes],
+      [DEMO.projectId, DEMO.branchId, "by hand", ["functions:invoke"]],
+    );
+    assert.ok(isSecret(found.outs.apiToken), "the token is a secret");
+    assert.ok(isSecret(found.outs.s3SecretAccessKey), "the S3 secret is a secret");
+    assert.ok(!JSON.stringify(found.inputs).includes(issued.api_token), "no secret among the inputs");
+    await checksClean("Credential", found);
+    await client.revokeCredential(DEMO.projectId, DEMO.branchId, issued.token_id);
+  });
+
+  it("imports a custom domain by <projectId>/<branchId>/<domain>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.registerCustomDomain(DEMO.projectId, DEMO.branchId, {
+      domain: "docs.example.com",
+      entity_type: "function",
+      entity_id: "docs",
+    });
+    const found = await imported("CustomDomain", `${DEMO.projectId}/${DEMO.branchId}/docs.example.com`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/docs.example.com`);
+    assert.deepEqual(
+      [found.inputs.domain, found.inputs.entityType, found.inputs.entityId, found.outs.status],
+      ["docs.example.com", "function", "docs", "pending"],
+    );
+    await checksClean("CustomDomain", found);
+    await client.deleteCustomDomain(DEMO.projectId, DEMO.branchId, "docs.example.com");
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");

@@ -44,6 +44,7 @@ describe("the package schema", () => {
     assert.deepEqual(keysAt("resources"), DECLARATIONS.map((d) => token(d.type)).sort());
     assert.deepEqual(keysAt("functions"), [
       "clouddb:index:getAdvisors",
+      "clouddb:index:getAiGateway",
       "clouddb:index:getConnectionUri",
       "clouddb:index:getConsumption",
       "clouddb:index:getOperation",

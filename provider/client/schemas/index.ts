@@ -18,6 +18,7 @@ export * from "./buckets";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";
 export * from "./connections";
 export * from "./consumption";
+export * from "./credentials";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";

@@ -9,10 +9,12 @@
  * every resource the program declares before it deletes any that it no longer declares, and a
  * destroy diffs none) and a Branch resource made it (it carries the create-key mark, see
  * `owner.ts`): a branch made elsewhere, which no Branch of a stack deletes, never blocks anything.
- * Its delete would be refused when it is protected. One listing of the project's branches per
+ * A branch a finalized restore replaced is never about to be deleted: the Branch follows the branch
+ * that took its place. Its delete would be refused when it is protected. One listing of the project's branches per
  * process answers for every object on them.
  */
 import type { CloudDbClient } from "../../client";
+import { carrierIn } from "../restores";
 import { CREATED_BY } from "./owner";
 
 /** Branches the engine diffed in this process, by `projectId/branchId`: the program still declares them. */
@@ -49,6 +51,9 @@ export function branchDeleteBlock(
     answer = client.listAnnotatedBranches(projectId).then(({ branches, annotations }) => {
       const branch = branches.find((b) => b.id === branchId);
       if (branch === undefined || annotations.get(branchId)?.[CREATED_BY] === undefined) return undefined;
+      // A branch a finalized restore replaced is the user's: the stack's Branch follows the branch
+      // that took its place, so no run deletes this one, and what is on it may be deleted.
+      if (carrierIn(branches, branchId) !== branchId) return undefined;
       if (branch.protected !== true) return undefined;
       return (
         `its branch ${branchId} (${branch.name}) is protected, so the branch's delete would be refused after ` +

@@ -9,6 +9,8 @@ import { API_KEY } from "./apiKey";
 import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
 import { BUCKET } from "./bucket";
+import { CREDENTIAL } from "./credential";
+import { CUSTOM_DOMAIN } from "./customDomain";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
@@ -41,4 +43,6 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
   BUCKET,
+  CREDENTIAL,
+  CUSTOM_DOMAIN,
 ];

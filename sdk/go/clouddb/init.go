@@ -29,6 +29,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Branch{}
 	case "clouddb:index:Bucket":
 		r = &Bucket{}
+	case "clouddb:index:Credential":
+		r = &Credential{}
+	case "clouddb:index:CustomDomain":
+		r = &CustomDomain{}
 	case "clouddb:index:Database":
 		r = &Database{}
 	case "clouddb:index:Endpoint":

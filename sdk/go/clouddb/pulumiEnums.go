@@ -1110,6 +1110,221 @@ func (in *consumptionGranularityPtr) ToConsumptionGranularityPtrOutputWithContex
 	return pulumi.ToOutputWithContext(ctx, in).(ConsumptionGranularityPtrOutput)
 }
 
+// A capability a credential may exercise.
+type CredentialScope string
+
+const (
+	CredentialScope_STORAGE_READ      = CredentialScope("storage:read")
+	CredentialScope_STORAGE_WRITE     = CredentialScope("storage:write")
+	CredentialScope_AI_GATEWAY_INVOKE = CredentialScope("ai_gateway:invoke")
+	CredentialScope_FUNCTIONS_INVOKE  = CredentialScope("functions:invoke")
+)
+
+func (CredentialScope) ElementType() reflect.Type {
+	return reflect.TypeOf((*CredentialScope)(nil)).Elem()
+}
+
+func (e CredentialScope) ToCredentialScopeOutput() CredentialScopeOutput {
+	return pulumi.ToOutput(e).(CredentialScopeOutput)
+}
+
+func (e CredentialScope) ToCredentialScopeOutputWithContext(ctx context.Context) CredentialScopeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CredentialScopeOutput)
+}
+
+func (e CredentialScope) ToCredentialScopePtrOutput() CredentialScopePtrOutput {
+	return e.ToCredentialScopePtrOutputWithContext(context.Background())
+}
+
+func (e CredentialScope) ToCredentialScopePtrOutputWithContext(ctx context.Context) CredentialScopePtrOutput {
+	return CredentialScope(e).ToCredentialScopeOutputWithContext(ctx).ToCredentialScopePtrOutputWithContext(ctx)
+}
+
+func (e CredentialScope) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CredentialScope) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CredentialScope) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CredentialScope) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CredentialScopeOutput struct{ *pulumi.OutputState }
+
+func (CredentialScopeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CredentialScope)(nil)).Elem()
+}
+
+func (o CredentialScopeOutput) ToCredentialScopeOutput() CredentialScopeOutput {
+	return o
+}
+
+func (o CredentialScopeOutput) ToCredentialScopeOutputWithContext(ctx context.Context) CredentialScopeOutput {
+	return o
+}
+
+func (o CredentialScopeOutput) ToCredentialScopePtrOutput() CredentialScopePtrOutput {
+	return o.ToCredentialScopePtrOutputWithContext(context.Background())
+}
+
+func (o CredentialScopeOutput) ToCredentialScopePtrOutputWithContext(ctx context.Context) CredentialScopePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CredentialScope) *CredentialScope {
+		return &v
+	}).(CredentialScopePtrOutput)
+}
+
+func (o CredentialScopeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CredentialScopeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CredentialScope) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CredentialScopeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CredentialScopeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CredentialScope) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CredentialScopePtrOutput struct{ *pulumi.OutputState }
+
+func (CredentialScopePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CredentialScope)(nil)).Elem()
+}
+
+func (o CredentialScopePtrOutput) ToCredentialScopePtrOutput() CredentialScopePtrOutput {
+	return o
+}
+
+func (o CredentialScopePtrOutput) ToCredentialScopePtrOutputWithContext(ctx context.Context) CredentialScopePtrOutput {
+	return o
+}
+
+func (o CredentialScopePtrOutput) Elem() CredentialScopeOutput {
+	return o.ApplyT(func(v *CredentialScope) CredentialScope {
+		if v != nil {
+			return *v
+		}
+		var ret CredentialScope
+		return ret
+	}).(CredentialScopeOutput)
+}
+
+func (o CredentialScopePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CredentialScopePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CredentialScope) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CredentialScopeInput is an input type that accepts values of the CredentialScope enum
+// A concrete instance of `CredentialScopeInput` can be one of the following:
+//
+//	CredentialScope_STORAGE_READ
+//	CredentialScope_STORAGE_WRITE
+//	CredentialScope_AI_GATEWAY_INVOKE
+//	CredentialScope_FUNCTIONS_INVOKE
+type CredentialScopeInput interface {
+	pulumi.Input
+
+	ToCredentialScopeOutput() CredentialScopeOutput
+	ToCredentialScopeOutputWithContext(context.Context) CredentialScopeOutput
+}
+
+var credentialScopePtrType = reflect.TypeOf((**CredentialScope)(nil)).Elem()
+
+type CredentialScopePtrInput interface {
+	pulumi.Input
+
+	ToCredentialScopePtrOutput() CredentialScopePtrOutput
+	ToCredentialScopePtrOutputWithContext(context.Context) CredentialScopePtrOutput
+}
+
+type credentialScopePtr string
+
+func CredentialScopePtr(v string) CredentialScopePtrInput {
+	return (*credentialScopePtr)(&v)
+}
+
+func (*credentialScopePtr) ElementType() reflect.Type {
+	return credentialScopePtrType
+}
+
+func (in *credentialScopePtr) ToCredentialScopePtrOutput() CredentialScopePtrOutput {
+	return pulumi.ToOutput(in).(CredentialScopePtrOutput)
+}
+
+func (in *credentialScopePtr) ToCredentialScopePtrOutputWithContext(ctx context.Context) CredentialScopePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CredentialScopePtrOutput)
+}
+
+// CredentialScopeArrayInput is an input type that accepts CredentialScopeArray and CredentialScopeArrayOutput values.
+// You can construct a concrete instance of `CredentialScopeArrayInput` via:
+//
+//	CredentialScopeArray{ CredentialScopeArgs{...} }
+type CredentialScopeArrayInput interface {
+	pulumi.Input
+
+	ToCredentialScopeArrayOutput() CredentialScopeArrayOutput
+	ToCredentialScopeArrayOutputWithContext(context.Context) CredentialScopeArrayOutput
+}
+
+type CredentialScopeArray []CredentialScope
+
+func (CredentialScopeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CredentialScope)(nil)).Elem()
+}
+
+func (i CredentialScopeArray) ToCredentialScopeArrayOutput() CredentialScopeArrayOutput {
+	return i.ToCredentialScopeArrayOutputWithContext(context.Background())
+}
+
+func (i CredentialScopeArray) ToCredentialScopeArrayOutputWithContext(ctx context.Context) CredentialScopeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CredentialScopeArrayOutput)
+}
+
+type CredentialScopeArrayOutput struct{ *pulumi.OutputState }
+
+func (CredentialScopeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CredentialScope)(nil)).Elem()
+}
+
+func (o CredentialScopeArrayOutput) ToCredentialScopeArrayOutput() CredentialScopeArrayOutput {
+	return o
+}
+
+func (o CredentialScopeArrayOutput) ToCredentialScopeArrayOutputWithContext(ctx context.Context) CredentialScopeArrayOutput {
+	return o
+}
+
+func (o CredentialScopeArrayOutput) Index(i pulumi.IntInput) CredentialScopeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CredentialScope {
+		return vs[0].([]CredentialScope)[vs[1].(int)]
+	}).(CredentialScopeOutput)
+}
+
 // The two compute endpoint types; the API may add others, which the state records as it says.
 type EndpointType string
 
@@ -1957,6 +2172,9 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BucketAccessLevelPtrInput)(nil)).Elem(), BucketAccessLevel("private"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConsumptionGranularityPtrInput)(nil)).Elem(), ConsumptionGranularity("hourly"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopeInput)(nil)).Elem(), CredentialScope("storage:read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopePtrInput)(nil)).Elem(), CredentialScope("storage:read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopeArrayInput)(nil)).Elem(), CredentialScopeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
@@ -1981,6 +2199,9 @@ func init() {
 	pulumi.RegisterOutputType(BucketAccessLevelPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionGranularityOutput{})
 	pulumi.RegisterOutputType(ConsumptionGranularityPtrOutput{})
+	pulumi.RegisterOutputType(CredentialScopeOutput{})
+	pulumi.RegisterOutputType(CredentialScopePtrOutput{})
+	pulumi.RegisterOutputType(CredentialScopeArrayOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})

@@ -11,9 +11,12 @@ from .api_key import *
 from .backup_schedule import *
 from .branch import *
 from .bucket import *
+from .credential import *
+from .custom_domain import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
+from .get_ai_gateway import *
 from .get_connection_uri import *
 from .get_consumption import *
 from .get_operation import *
@@ -55,6 +58,8 @@ _utilities.register(
    "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
    "clouddb:index:Bucket": "Bucket",
+   "clouddb:index:Credential": "Credential",
+   "clouddb:index:CustomDomain": "CustomDomain",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",

@@ -14,6 +14,7 @@ __all__ = [
     'BackupFrequency',
     'BucketAccessLevel',
     'ConsumptionGranularity',
+    'CredentialScope',
     'EndpointType',
     'InitSource',
     'MemberRole',
@@ -90,6 +91,17 @@ class ConsumptionGranularity(_builtins.str, Enum):
     HOURLY = "hourly"
     DAILY = "daily"
     MONTHLY = "monthly"
+
+
+@pulumi.type_token("clouddb:index:CredentialScope")
+class CredentialScope(_builtins.str, Enum):
+    """
+    A capability a credential may exercise.
+    """
+    STORAGE_READ = "storage:read"
+    STORAGE_WRITE = "storage:write"
+    AI_GATEWAY_INVOKE = "ai_gateway:invoke"
+    FUNCTIONS_INVOKE = "functions:invoke"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")

@@ -10,6 +10,8 @@ import {
   backupScheduleProvider,
   branchProvider,
   bucketProvider,
+  credentialProvider,
+  customDomainProvider,
   databaseProvider,
   endpointProvider,
   organizationInvitationProvider,
@@ -47,7 +49,9 @@ export type Kind =
   | "OrganizationMember"
   | "OrganizationInvitation"
   | "ProjectMember"
-  | "Bucket";
+  | "Bucket"
+  | "Credential"
+  | "CustomDomain";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -66,6 +70,8 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
   Bucket: bucketProvider as unknown as Provider,
+  Credential: credentialProvider as unknown as Provider,
+  CustomDomain: customDomainProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -244,6 +250,30 @@ export const PROGRAM: readonly Spec[] = [
     kind: "Bucket",
     deps: ["proj"],
     inputs: (o) => ({ projectId: o("proj").projectId, branchId: o("proj").defaultBranchId }),
+  },
+  {
+    name: "cred",
+    kind: "Credential",
+    deps: ["proj", "app"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      name: "fz-cred",
+      scopes: ["storage:read"],
+      ...(k.rotate === 0 ? {} : { rotationTrigger: `r${k.rotate}` }),
+    }),
+  },
+  {
+    name: "domain",
+    kind: "CustomDomain",
+    deps: ["proj", "app"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      domain: "fz.example.com",
+      entityType: "function",
+      entityId: "fz",
+    }),
   },
 ];
 

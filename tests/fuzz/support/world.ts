@@ -921,6 +921,16 @@ class Sequence {
         return branch(outs.branchId) === undefined
           ? `its branch ${String(outs.branchId)} is gone`
           : undefined;
+      case "Credential": {
+        const credential = branch(outs.branchId)?.credentials?.find((c) => c.token_id === entry.id);
+        if (credential === undefined || credential.revoked_at_ms !== undefined)
+          return "the credential is revoked";
+        return credential.api_token === outs.apiToken ? undefined : "its token is not the state's";
+      }
+      case "CustomDomain":
+        return branch(outs.branchId)?.custom_domains?.some((d) => d.domain === outs.domain)
+          ? undefined
+          : "the domain is not registered";
       case "ApiKey":
         return s.apiKeys.some((k) => String(k.id) === entry.id && !k.revoked)
           ? undefined

@@ -11,6 +11,8 @@ import com.pulumi.deployment.InvokeOutputOptions;
 import io.github.pulumiclouddb.clouddb.Utilities;
 import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionArgs;
@@ -28,6 +30,7 @@ import io.github.pulumiclouddb.clouddb.inputs.GetRegionsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffPlainArgs;
 import io.github.pulumiclouddb.clouddb.outputs.GetAdvisorsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetAiGatewayResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConnectionUriResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConsumptionResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationResult;
@@ -73,6 +76,41 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetAdvisorsResult> getAdvisorsPlain(GetAdvisorsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getAdvisors", TypeShape.of(GetAdvisorsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a branch&#39;s AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to.
+     * 
+     */
+    public static Output<GetAiGatewayResult> getAiGateway(GetAiGatewayArgs args) {
+        return getAiGateway(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a branch&#39;s AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to.
+     * 
+     */
+    public static CompletableFuture<GetAiGatewayResult> getAiGatewayPlain(GetAiGatewayPlainArgs args) {
+        return getAiGatewayPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a branch&#39;s AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to.
+     * 
+     */
+    public static Output<GetAiGatewayResult> getAiGateway(GetAiGatewayArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getAiGateway", TypeShape.of(GetAiGatewayResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a branch&#39;s AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to.
+     * 
+     */
+    public static Output<GetAiGatewayResult> getAiGateway(GetAiGatewayArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getAiGateway", TypeShape.of(GetAiGatewayResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a branch&#39;s AI gateway endpoint: the OpenAI-compatible base URL an app sends model requests to.
+     * 
+     */
+    public static CompletableFuture<GetAiGatewayResult> getAiGatewayPlain(GetAiGatewayPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getAiGateway", TypeShape.of(GetAiGatewayResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads a connection string, password included: the result is a secret.
