@@ -13,6 +13,7 @@ import { apiKeyRoutes } from "./routes/api-keys";
 import { branchRoutes } from "./routes/branches";
 import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
+import { dataApiRoutes } from "./routes/data-api";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
@@ -283,6 +284,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);
   preloadLibraryRoutes(api, ctx);
+  dataApiRoutes(api, ctx);
 }
 
 function sendFault(
