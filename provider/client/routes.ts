@@ -9,6 +9,7 @@ import * as anonymization from "./api/anonymization";
 import * as apiKeys from "./api/apiKeys";
 import * as branches from "./api/branches";
 import * as consumption from "./api/consumption";
+import * as dataApi from "./api/dataApi";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
@@ -28,6 +29,7 @@ export const ROUTE_MODULES = {
   apiKeys,
   branches,
   consumption,
+  dataApi,
   endpoints,
   databases,
   operations,

@@ -17,6 +17,7 @@ export * from "./branches";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";
 export * from "./connections";
 export * from "./consumption";
+export * from "./dataApi";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";
