@@ -35,6 +35,8 @@ export type {
   MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
+export type { DataApiArgs, DataApiInputs, DataApiOutputs, DataApiSettings } from "./resources/public/dataApi";
+export { DataApi, dataApiProvider } from "./resources/public/dataApi";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {
@@ -44,6 +46,8 @@ export type {
   EndpointOutputs,
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
+export type { JwksArgs, JwksInputs, JwksOutputs } from "./resources/public/jwks";
+export { Jwks, jwksProvider } from "./resources/public/jwks";
 export type {
   OrganizationInvitationArgs,
   OrganizationInvitationInputs,

@@ -8,9 +8,11 @@
 import { API_KEY } from "./apiKey";
 import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
+import { DATA_API } from "./dataApi";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { JWKS } from "./jwks";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
@@ -39,4 +41,6 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_MEMBER,
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
+  DATA_API,
+  JWKS,
 ];

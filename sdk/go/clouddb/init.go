@@ -27,10 +27,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &BackupSchedule{}
 	case "clouddb:index:Branch":
 		r = &Branch{}
+	case "clouddb:index:DataApi":
+		r = &DataApi{}
 	case "clouddb:index:Database":
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:Jwks":
+		r = &Jwks{}
 	case "clouddb:index:OrganizationInvitation":
 		r = &OrganizationInvitation{}
 	case "clouddb:index:OrganizationMember":

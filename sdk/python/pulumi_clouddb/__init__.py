@@ -10,6 +10,7 @@ from ._enums import *
 from .api_key import *
 from .backup_schedule import *
 from .branch import *
+from .data_api import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
@@ -21,6 +22,7 @@ from .get_preload_libraries import *
 from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *
+from .jwks import *
 from .organization_invitation import *
 from .organization_member import *
 from .organization_spending_limit import *
@@ -53,8 +55,10 @@ _utilities.register(
    "clouddb:index:ApiKey": "ApiKey",
    "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
+   "clouddb:index:DataApi": "DataApi",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
+   "clouddb:index:Jwks": "Jwks",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
    "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",

@@ -13,6 +13,7 @@ __all__ = [
     'AuditLogLevel',
     'BackupFrequency',
     'ConsumptionGranularity',
+    'DataApiAuthProvider',
     'EndpointType',
     'InitSource',
     'MemberRole',
@@ -80,6 +81,15 @@ class ConsumptionGranularity(_builtins.str, Enum):
     HOURLY = "hourly"
     DAILY = "daily"
     MONTHLY = "monthly"
+
+
+@pulumi.type_token("clouddb:index:DataApiAuthProvider")
+class DataApiAuthProvider(_builtins.str, Enum):
+    """
+    Who signs the tokens the Data API accepts: the branch's own Auth, or an external provider's JWKS URL.
+    """
+    NEON_AUTH = "neon_auth"
+    EXTERNAL = "external"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")

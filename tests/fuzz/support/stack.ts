@@ -9,8 +9,10 @@ import {
   apiKeyProvider,
   backupScheduleProvider,
   branchProvider,
+  dataApiProvider,
   databaseProvider,
   endpointProvider,
+  jwksProvider,
   organizationInvitationProvider,
   organizationMemberProvider,
   organizationSpendingLimitProvider,
@@ -45,7 +47,9 @@ export type Kind =
   | "OrganizationSpendingLimit"
   | "OrganizationMember"
   | "OrganizationInvitation"
-  | "ProjectMember";
+  | "ProjectMember"
+  | "DataApi"
+  | "Jwks";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -63,6 +67,8 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationMember: organizationMemberProvider as unknown as Provider,
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
+  DataApi: dataApiProvider as unknown as Provider,
+  Jwks: jwksProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -110,7 +116,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
- * its plain member, an invitation to it, and the member's explicit role on the project.
+ * its plain member, an invitation to it, and the member's explicit role on the project; the Data API
+ * on the default branch's database, and a JWKS URL the project trusts.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -234,6 +241,27 @@ export const PROGRAM: readonly Spec[] = [
     kind: "ProjectMember",
     deps: ["proj", "member"],
     inputs: (o) => ({ projectId: o("proj").projectId, email: FUZZ_MEMBER, role: "viewer" }),
+  },
+  {
+    name: "rest",
+    kind: "DataApi",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      databaseName: o("proj").defaultDatabaseName,
+      settings: { dbMaxRows: 100 },
+    }),
+  },
+  {
+    name: "keys",
+    kind: "Jwks",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      jwksUrl: "https://auth.example.com/.well-known/jwks.json",
+      providerName: "Clerk",
+    }),
   },
 ];
 
