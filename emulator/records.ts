@@ -4,7 +4,7 @@
 // operations. Plain JSON-able records: the store (state.ts) indexes them, and its persisted document
 // is made of them as they are.
 
-import type { MaskingRule } from "./openapi/requests.gen";
+import type { DataAPISettings, MaskingRule } from "./openapi/requests.gen";
 
 /** A user of the service; owns personal projects and personal API keys. */
 export interface UserRecord {
@@ -101,6 +101,8 @@ export interface ProjectRecord {
   member_roles?: Record<string, ProjectRole>;
   /** Requests to move the project to another account, accepted or expired ones included. */
   transfer_requests?: TransferRequestRecord[];
+  /** The JWKS URLs the project trusts (docs/api-rules.md §24). */
+  jwks?: JwksRecord[];
 }
 
 /**
@@ -211,6 +213,8 @@ export interface BranchRecord {
   credentials?: CredentialRecord[];
   /** The custom domains registered on the branch. */
   custom_domains?: CustomDomainRecord[];
+  /** The Data API on the branch's databases, one per database it serves (docs/api-rules.md §24). */
+  data_apis?: DataApiRecord[];
 }
 
 /** An object-storage bucket on a branch (docs/api-rules.md §26). */
@@ -256,6 +260,40 @@ export interface CustomDomainRecord {
   entity_type: string;
   entity_id: string;
   created_at_ms: number;
+}
+
+/**
+ * The Data API on one database of a branch. It names the database by id, so a database deleted
+ * (or renamed, then made again under the old name) does not inherit it.
+ */
+export interface DataApiRecord {
+  database_id: number;
+  /** Where it answers, fixed when it is enabled (it names the branch's read-write compute then). */
+  url: string;
+  auth_provider: "neon_auth" | "external";
+  jwks_url?: string;
+  provider_name?: string;
+  jwt_audience?: string;
+  add_default_grants: boolean;
+  skip_auth_schema: boolean;
+  /** The settings as last set; the documented defaults fill the rest when shown. */
+  settings: DataAPISettings;
+  created_at_ms: number;
+  /** When its schema cache was last refreshed (every PATCH refreshes it). */
+  refreshed_at_ms: number;
+}
+
+/** A JWKS URL a project trusts for the JWTs its endpoints and Data API accept (docs/api-rules.md §24). */
+export interface JwksRecord {
+  id: string;
+  jwks_url: string;
+  provider_name: string;
+  /** Set when the key set applies to one branch only; otherwise to every branch. */
+  branch_id?: string;
+  jwt_audience?: string;
+  role_names: string[];
+  created_at_ms: number;
+  updated_at_ms: number;
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

@@ -17,6 +17,7 @@ import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
 import { credentialRoutes } from "./routes/credentials";
 import { customDomainRoutes } from "./routes/custom-domains";
+import { dataApiRoutes } from "./routes/data-api";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { operationRoutes } from "./routes/operations";
@@ -292,6 +293,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   bucketRoutes(api, ctx);
   credentialRoutes(api, ctx);
   customDomainRoutes(api, ctx);
+  dataApiRoutes(api, ctx);
 }
 
 function sendFault(

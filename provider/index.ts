@@ -51,6 +51,8 @@ export type {
   CustomDomainOutputs,
 } from "./resources/public/customDomain";
 export { CustomDomain, customDomainProvider } from "./resources/public/customDomain";
+export type { DataApiArgs, DataApiInputs, DataApiOutputs, DataApiSettings } from "./resources/public/dataApi";
+export { DataApi, dataApiProvider } from "./resources/public/dataApi";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {
@@ -60,6 +62,8 @@ export type {
   EndpointOutputs,
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
+export type { JwksArgs, JwksInputs, JwksOutputs } from "./resources/public/jwks";
+export { Jwks, jwksProvider } from "./resources/public/jwks";
 export type {
   OrganizationInvitationArgs,
   OrganizationInvitationInputs,

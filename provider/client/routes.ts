@@ -11,6 +11,7 @@ import * as branches from "./api/branches";
 import * as buckets from "./api/buckets";
 import * as consumption from "./api/consumption";
 import * as credentials from "./api/credentials";
+import * as dataApi from "./api/dataApi";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
 import * as operations from "./api/operations";
@@ -32,6 +33,7 @@ export const ROUTE_MODULES = {
   buckets,
   consumption,
   credentials,
+  dataApi,
   endpoints,
   databases,
   operations,

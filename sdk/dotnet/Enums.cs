@@ -265,6 +265,37 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// Who signs the tokens the Data API accepts: the branch's own Auth, or an external provider's JWKS URL.
+    /// </summary>
+    [EnumType]
+    public readonly struct DataApiAuthProvider : IEquatable<DataApiAuthProvider>
+    {
+        private readonly string _value;
+
+        private DataApiAuthProvider(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static DataApiAuthProvider Neon_auth { get; } = new DataApiAuthProvider("neon_auth");
+        public static DataApiAuthProvider External { get; } = new DataApiAuthProvider("external");
+
+        public static bool operator ==(DataApiAuthProvider left, DataApiAuthProvider right) => left.Equals(right);
+        public static bool operator !=(DataApiAuthProvider left, DataApiAuthProvider right) => !left.Equals(right);
+
+        public static explicit operator string(DataApiAuthProvider value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is DataApiAuthProvider other && Equals(other);
+        public bool Equals(DataApiAuthProvider other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The two compute endpoint types; the API may add others, which the state records as it says.
     /// </summary>
     [EnumType]

@@ -984,6 +984,67 @@ describe("contract: responses match the official OpenAPI document", () => {
     }
   });
 
+  it("the Data API on a database and the project's JWKS URLs, and their errors", async () => {
+    const made = await call(emu.url, "POST", `${P}/branches`, {
+      ...personal,
+      body: { branch: { name: "data-api" }, endpoints: [{ type: "read_write" }] },
+    });
+    emu.control.advance(60_000);
+    const bare = await call(emu.url, "POST", `${P}/branches`, {
+      ...personal,
+      body: { branch: { name: "bare" } },
+    });
+    const B = `${P}/branches/${made.body.branch.id}`;
+    const D = `${B}/data-api/neondb`;
+    await check("POST", `${P}/branches/${bare.body.branch.id}/data-api/neondb`, 409, {
+      ...personal,
+      body: {},
+    });
+    await check("GET", D, 404, personal);
+    await check("POST", D, 400, { ...personal, body: { auth_provider: "external" } });
+    await check("POST", `${B}/data-api/nodb`, 404, { ...personal, body: {} });
+    await check("POST", `${P}/branches/br-no-such-branch-00000000/data-api/neondb`, 404, {
+      ...personal,
+      body: {},
+    });
+    const created = await check("POST", D, 201, { ...personal, body: { settings: { db_max_rows: 100 } } });
+    noUndeclared("DataAPICreateResponse", created.body);
+    await check("POST", D, 409, { ...personal, body: {} });
+    const got = await check("GET", D, 200, personal);
+    noUndeclared("DataAPIReponse", got.body);
+    await check("PATCH", D, 201, { ...personal, body: { settings: { db_schemas: ["public", "api"] } } });
+    await check("PATCH", D, 400, { ...personal, body: { settings: { db_schemas: [] } } });
+    await check("DELETE", D, 200, personal);
+    await check("PATCH", D, 404, { ...personal, body: {} });
+    await check("DELETE", D, 404, personal);
+    const J = `${P}/jwks`;
+    const added = await check("POST", J, 201, {
+      ...personal,
+      body: { jwks_url: "https://auth.example.com/.well-known/jwks.json", provider_name: "Clerk" },
+    });
+    noUndeclared("JWKS", added.body.jwks);
+    await check("POST", J, 400, {
+      ...personal,
+      body: { jwks_url: "http://insecure.example.com/jwks", provider_name: "x" },
+    });
+    await check("POST", J, 404, {
+      ...personal,
+      body: {
+        jwks_url: "https://a.example.com/jwks",
+        provider_name: "x",
+        branch_id: "br-no-such-branch-00000000",
+      },
+    });
+    await check("POST", J, 409, {
+      ...personal,
+      body: { jwks_url: "https://auth.example.com/.well-known/jwks.json", provider_name: "Clerk" },
+    });
+    await check("GET", J, 200, personal);
+    await check("GET", "/projects/no-such-project-00000000/jwks", 404, personal);
+    await check("DELETE", `${J}/${added.body.jwks.id}`, 200, personal);
+    await check("DELETE", `${J}/${added.body.jwks.id}`, 404, personal);
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -1323,6 +1384,25 @@ describe("contract: responses match the official OpenAPI document", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain} 404",
       "GET /projects/{project_id}/branches/{branch_id}/ai_gateway 200",
       "GET /projects/{project_id}/branches/{branch_id}/ai_gateway 404",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 201",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 400",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 404",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 409",
+      "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 200",
+      "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 404",
+      "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 201",
+      "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 400",
+      "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 200",
+      "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name} 404",
+      "GET /projects/{project_id}/jwks 200",
+      "GET /projects/{project_id}/jwks 404",
+      "POST /projects/{project_id}/jwks 201",
+      "POST /projects/{project_id}/jwks 400",
+      "POST /projects/{project_id}/jwks 404",
+      "POST /projects/{project_id}/jwks 409",
+      "DELETE /projects/{project_id}/jwks/{jwks_id} 200",
+      "DELETE /projects/{project_id}/jwks/{jwks_id} 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

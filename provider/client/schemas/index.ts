@@ -19,6 +19,7 @@ export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } fr
 export * from "./connections";
 export * from "./consumption";
 export * from "./credentials";
+export * from "./dataApi";
 export * from "./databases";
 export * from "./endpoints";
 export * from "./operations";

@@ -11,9 +11,11 @@ import { BRANCH } from "./branch";
 import { BUCKET } from "./bucket";
 import { CREDENTIAL } from "./credential";
 import { CUSTOM_DOMAIN } from "./customDomain";
+import { DATA_API } from "./dataApi";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { JWKS } from "./jwks";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
@@ -45,4 +47,6 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   BUCKET,
   CREDENTIAL,
   CUSTOM_DOMAIN,
+  DATA_API,
+  JWKS,
 ];

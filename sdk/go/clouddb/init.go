@@ -33,10 +33,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Credential{}
 	case "clouddb:index:CustomDomain":
 		r = &CustomDomain{}
+	case "clouddb:index:DataApi":
+		r = &DataApi{}
 	case "clouddb:index:Database":
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:Jwks":
+		r = &Jwks{}
 	case "clouddb:index:OrganizationInvitation":
 		r = &OrganizationInvitation{}
 	case "clouddb:index:OrganizationMember":

@@ -1325,6 +1325,172 @@ func (o CredentialScopeArrayOutput) Index(i pulumi.IntInput) CredentialScopeOutp
 	}).(CredentialScopeOutput)
 }
 
+// Who signs the tokens the Data API accepts: the branch's own Auth, or an external provider's JWKS URL.
+type DataApiAuthProvider string
+
+const (
+	DataApiAuthProvider_NEON_AUTH = DataApiAuthProvider("neon_auth")
+	DataApiAuthProviderEXTERNAL   = DataApiAuthProvider("external")
+)
+
+func (DataApiAuthProvider) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiAuthProvider)(nil)).Elem()
+}
+
+func (e DataApiAuthProvider) ToDataApiAuthProviderOutput() DataApiAuthProviderOutput {
+	return pulumi.ToOutput(e).(DataApiAuthProviderOutput)
+}
+
+func (e DataApiAuthProvider) ToDataApiAuthProviderOutputWithContext(ctx context.Context) DataApiAuthProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DataApiAuthProviderOutput)
+}
+
+func (e DataApiAuthProvider) ToDataApiAuthProviderPtrOutput() DataApiAuthProviderPtrOutput {
+	return e.ToDataApiAuthProviderPtrOutputWithContext(context.Background())
+}
+
+func (e DataApiAuthProvider) ToDataApiAuthProviderPtrOutputWithContext(ctx context.Context) DataApiAuthProviderPtrOutput {
+	return DataApiAuthProvider(e).ToDataApiAuthProviderOutputWithContext(ctx).ToDataApiAuthProviderPtrOutputWithContext(ctx)
+}
+
+func (e DataApiAuthProvider) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DataApiAuthProvider) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DataApiAuthProvider) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DataApiAuthProvider) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DataApiAuthProviderOutput struct{ *pulumi.OutputState }
+
+func (DataApiAuthProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiAuthProvider)(nil)).Elem()
+}
+
+func (o DataApiAuthProviderOutput) ToDataApiAuthProviderOutput() DataApiAuthProviderOutput {
+	return o
+}
+
+func (o DataApiAuthProviderOutput) ToDataApiAuthProviderOutputWithContext(ctx context.Context) DataApiAuthProviderOutput {
+	return o
+}
+
+func (o DataApiAuthProviderOutput) ToDataApiAuthProviderPtrOutput() DataApiAuthProviderPtrOutput {
+	return o.ToDataApiAuthProviderPtrOutputWithContext(context.Background())
+}
+
+func (o DataApiAuthProviderOutput) ToDataApiAuthProviderPtrOutputWithContext(ctx context.Context) DataApiAuthProviderPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DataApiAuthProvider) *DataApiAuthProvider {
+		return &v
+	}).(DataApiAuthProviderPtrOutput)
+}
+
+func (o DataApiAuthProviderOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DataApiAuthProviderOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DataApiAuthProvider) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DataApiAuthProviderOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DataApiAuthProviderOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DataApiAuthProvider) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DataApiAuthProviderPtrOutput struct{ *pulumi.OutputState }
+
+func (DataApiAuthProviderPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DataApiAuthProvider)(nil)).Elem()
+}
+
+func (o DataApiAuthProviderPtrOutput) ToDataApiAuthProviderPtrOutput() DataApiAuthProviderPtrOutput {
+	return o
+}
+
+func (o DataApiAuthProviderPtrOutput) ToDataApiAuthProviderPtrOutputWithContext(ctx context.Context) DataApiAuthProviderPtrOutput {
+	return o
+}
+
+func (o DataApiAuthProviderPtrOutput) Elem() DataApiAuthProviderOutput {
+	return o.ApplyT(func(v *DataApiAuthProvider) DataApiAuthProvider {
+		if v != nil {
+			return *v
+		}
+		var ret DataApiAuthProvider
+		return ret
+	}).(DataApiAuthProviderOutput)
+}
+
+func (o DataApiAuthProviderPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DataApiAuthProviderPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DataApiAuthProvider) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DataApiAuthProviderInput is an input type that accepts values of the DataApiAuthProvider enum
+// A concrete instance of `DataApiAuthProviderInput` can be one of the following:
+//
+//	DataApiAuthProvider_NEON_AUTH
+//	DataApiAuthProviderEXTERNAL
+type DataApiAuthProviderInput interface {
+	pulumi.Input
+
+	ToDataApiAuthProviderOutput() DataApiAuthProviderOutput
+	ToDataApiAuthProviderOutputWithContext(context.Context) DataApiAuthProviderOutput
+}
+
+var dataApiAuthProviderPtrType = reflect.TypeOf((**DataApiAuthProvider)(nil)).Elem()
+
+type DataApiAuthProviderPtrInput interface {
+	pulumi.Input
+
+	ToDataApiAuthProviderPtrOutput() DataApiAuthProviderPtrOutput
+	ToDataApiAuthProviderPtrOutputWithContext(context.Context) DataApiAuthProviderPtrOutput
+}
+
+type dataApiAuthProviderPtr string
+
+func DataApiAuthProviderPtr(v string) DataApiAuthProviderPtrInput {
+	return (*dataApiAuthProviderPtr)(&v)
+}
+
+func (*dataApiAuthProviderPtr) ElementType() reflect.Type {
+	return dataApiAuthProviderPtrType
+}
+
+func (in *dataApiAuthProviderPtr) ToDataApiAuthProviderPtrOutput() DataApiAuthProviderPtrOutput {
+	return pulumi.ToOutput(in).(DataApiAuthProviderPtrOutput)
+}
+
+func (in *dataApiAuthProviderPtr) ToDataApiAuthProviderPtrOutputWithContext(ctx context.Context) DataApiAuthProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DataApiAuthProviderPtrOutput)
+}
+
 // The two compute endpoint types; the API may add others, which the state records as it says.
 type EndpointType string
 
@@ -2175,6 +2341,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopeInput)(nil)).Elem(), CredentialScope("storage:read"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopePtrInput)(nil)).Elem(), CredentialScope("storage:read"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CredentialScopeArrayInput)(nil)).Elem(), CredentialScopeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiAuthProviderInput)(nil)).Elem(), DataApiAuthProvider("neon_auth"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiAuthProviderPtrInput)(nil)).Elem(), DataApiAuthProvider("neon_auth"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypeInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EndpointTypePtrInput)(nil)).Elem(), EndpointType("read_write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InitSourceInput)(nil)).Elem(), InitSource("parent-data"))
@@ -2202,6 +2370,8 @@ func init() {
 	pulumi.RegisterOutputType(CredentialScopeOutput{})
 	pulumi.RegisterOutputType(CredentialScopePtrOutput{})
 	pulumi.RegisterOutputType(CredentialScopeArrayOutput{})
+	pulumi.RegisterOutputType(DataApiAuthProviderOutput{})
+	pulumi.RegisterOutputType(DataApiAuthProviderPtrOutput{})
 	pulumi.RegisterOutputType(EndpointTypeOutput{})
 	pulumi.RegisterOutputType(EndpointTypePtrOutput{})
 	pulumi.RegisterOutputType(InitSourceOutput{})

@@ -902,6 +902,317 @@ func (o ConsumptionRowArrayOutput) Index(i pulumi.IntInput) ConsumptionRowOutput
 	}).(ConsumptionRowOutput)
 }
 
+// The Data API's settings; a setting left out reads as the service's default.
+type DataApiSettings struct {
+	// Whether aggregate functions may be used in queries (default true).
+	DbAggregatesEnabled *bool `pulumi:"dbAggregatesEnabled"`
+	// The database role anonymous requests run as (default `anonymous`).
+	DbAnonRole *string `pulumi:"dbAnonRole"`
+	// Schemas added to the search path.
+	DbExtraSearchPath *string `pulumi:"dbExtraSearchPath"`
+	// The most rows one request returns.
+	DbMaxRows *int `pulumi:"dbMaxRows"`
+	// The schemas exposed (default `["public"]`).
+	DbSchemas []string `pulumi:"dbSchemas"`
+	// How long a checked JWT is cached, in seconds.
+	JwtCacheMaxLifetime *int `pulumi:"jwtCacheMaxLifetime"`
+	// The JWT claim the role is read from (default `.role`).
+	JwtRoleClaimKey *string `pulumi:"jwtRoleClaimKey"`
+	// The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+	OpenapiMode *string `pulumi:"openapiMode"`
+	// The origins CORS allows.
+	ServerCorsAllowedOrigins *string `pulumi:"serverCorsAllowedOrigins"`
+	// Whether responses carry Server-Timing headers.
+	ServerTimingEnabled *bool `pulumi:"serverTimingEnabled"`
+}
+
+// DataApiSettingsInput is an input type that accepts DataApiSettingsArgs and DataApiSettingsOutput values.
+// You can construct a concrete instance of `DataApiSettingsInput` via:
+//
+//	DataApiSettingsArgs{...}
+type DataApiSettingsInput interface {
+	pulumi.Input
+
+	ToDataApiSettingsOutput() DataApiSettingsOutput
+	ToDataApiSettingsOutputWithContext(context.Context) DataApiSettingsOutput
+}
+
+// The Data API's settings; a setting left out reads as the service's default.
+type DataApiSettingsArgs struct {
+	// Whether aggregate functions may be used in queries (default true).
+	DbAggregatesEnabled pulumi.BoolPtrInput `pulumi:"dbAggregatesEnabled"`
+	// The database role anonymous requests run as (default `anonymous`).
+	DbAnonRole pulumi.StringPtrInput `pulumi:"dbAnonRole"`
+	// Schemas added to the search path.
+	DbExtraSearchPath pulumi.StringPtrInput `pulumi:"dbExtraSearchPath"`
+	// The most rows one request returns.
+	DbMaxRows pulumi.IntPtrInput `pulumi:"dbMaxRows"`
+	// The schemas exposed (default `["public"]`).
+	DbSchemas pulumi.StringArrayInput `pulumi:"dbSchemas"`
+	// How long a checked JWT is cached, in seconds.
+	JwtCacheMaxLifetime pulumi.IntPtrInput `pulumi:"jwtCacheMaxLifetime"`
+	// The JWT claim the role is read from (default `.role`).
+	JwtRoleClaimKey pulumi.StringPtrInput `pulumi:"jwtRoleClaimKey"`
+	// The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+	OpenapiMode pulumi.StringPtrInput `pulumi:"openapiMode"`
+	// The origins CORS allows.
+	ServerCorsAllowedOrigins pulumi.StringPtrInput `pulumi:"serverCorsAllowedOrigins"`
+	// Whether responses carry Server-Timing headers.
+	ServerTimingEnabled pulumi.BoolPtrInput `pulumi:"serverTimingEnabled"`
+}
+
+func (DataApiSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiSettings)(nil)).Elem()
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsOutput() DataApiSettingsOutput {
+	return i.ToDataApiSettingsOutputWithContext(context.Background())
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsOutputWithContext(ctx context.Context) DataApiSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsOutput)
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return i.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i DataApiSettingsArgs) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsOutput).ToDataApiSettingsPtrOutputWithContext(ctx)
+}
+
+// DataApiSettingsPtrInput is an input type that accepts DataApiSettingsArgs, DataApiSettingsPtr and DataApiSettingsPtrOutput values.
+// You can construct a concrete instance of `DataApiSettingsPtrInput` via:
+//
+//	        DataApiSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type DataApiSettingsPtrInput interface {
+	pulumi.Input
+
+	ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput
+	ToDataApiSettingsPtrOutputWithContext(context.Context) DataApiSettingsPtrOutput
+}
+
+type dataApiSettingsPtrType DataApiSettingsArgs
+
+func DataApiSettingsPtr(v *DataApiSettingsArgs) DataApiSettingsPtrInput {
+	return (*dataApiSettingsPtrType)(v)
+}
+
+func (*dataApiSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DataApiSettings)(nil)).Elem()
+}
+
+func (i *dataApiSettingsPtrType) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return i.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *dataApiSettingsPtrType) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DataApiSettingsPtrOutput)
+}
+
+// The Data API's settings; a setting left out reads as the service's default.
+type DataApiSettingsOutput struct{ *pulumi.OutputState }
+
+func (DataApiSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DataApiSettings)(nil)).Elem()
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsOutput() DataApiSettingsOutput {
+	return o
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsOutputWithContext(ctx context.Context) DataApiSettingsOutput {
+	return o
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return o.ToDataApiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o DataApiSettingsOutput) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DataApiSettings) *DataApiSettings {
+		return &v
+	}).(DataApiSettingsPtrOutput)
+}
+
+// Whether aggregate functions may be used in queries (default true).
+func (o DataApiSettingsOutput) DbAggregatesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *bool { return v.DbAggregatesEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// The database role anonymous requests run as (default `anonymous`).
+func (o DataApiSettingsOutput) DbAnonRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.DbAnonRole }).(pulumi.StringPtrOutput)
+}
+
+// Schemas added to the search path.
+func (o DataApiSettingsOutput) DbExtraSearchPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.DbExtraSearchPath }).(pulumi.StringPtrOutput)
+}
+
+// The most rows one request returns.
+func (o DataApiSettingsOutput) DbMaxRows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *int { return v.DbMaxRows }).(pulumi.IntPtrOutput)
+}
+
+// The schemas exposed (default `["public"]`).
+func (o DataApiSettingsOutput) DbSchemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DataApiSettings) []string { return v.DbSchemas }).(pulumi.StringArrayOutput)
+}
+
+// How long a checked JWT is cached, in seconds.
+func (o DataApiSettingsOutput) JwtCacheMaxLifetime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *int { return v.JwtCacheMaxLifetime }).(pulumi.IntPtrOutput)
+}
+
+// The JWT claim the role is read from (default `.role`).
+func (o DataApiSettingsOutput) JwtRoleClaimKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.JwtRoleClaimKey }).(pulumi.StringPtrOutput)
+}
+
+// The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+func (o DataApiSettingsOutput) OpenapiMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.OpenapiMode }).(pulumi.StringPtrOutput)
+}
+
+// The origins CORS allows.
+func (o DataApiSettingsOutput) ServerCorsAllowedOrigins() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *string { return v.ServerCorsAllowedOrigins }).(pulumi.StringPtrOutput)
+}
+
+// Whether responses carry Server-Timing headers.
+func (o DataApiSettingsOutput) ServerTimingEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DataApiSettings) *bool { return v.ServerTimingEnabled }).(pulumi.BoolPtrOutput)
+}
+
+type DataApiSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (DataApiSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DataApiSettings)(nil)).Elem()
+}
+
+func (o DataApiSettingsPtrOutput) ToDataApiSettingsPtrOutput() DataApiSettingsPtrOutput {
+	return o
+}
+
+func (o DataApiSettingsPtrOutput) ToDataApiSettingsPtrOutputWithContext(ctx context.Context) DataApiSettingsPtrOutput {
+	return o
+}
+
+func (o DataApiSettingsPtrOutput) Elem() DataApiSettingsOutput {
+	return o.ApplyT(func(v *DataApiSettings) DataApiSettings {
+		if v != nil {
+			return *v
+		}
+		var ret DataApiSettings
+		return ret
+	}).(DataApiSettingsOutput)
+}
+
+// Whether aggregate functions may be used in queries (default true).
+func (o DataApiSettingsPtrOutput) DbAggregatesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DbAggregatesEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The database role anonymous requests run as (default `anonymous`).
+func (o DataApiSettingsPtrOutput) DbAnonRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DbAnonRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Schemas added to the search path.
+func (o DataApiSettingsPtrOutput) DbExtraSearchPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DbExtraSearchPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// The most rows one request returns.
+func (o DataApiSettingsPtrOutput) DbMaxRows() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.DbMaxRows
+	}).(pulumi.IntPtrOutput)
+}
+
+// The schemas exposed (default `["public"]`).
+func (o DataApiSettingsPtrOutput) DbSchemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *DataApiSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DbSchemas
+	}).(pulumi.StringArrayOutput)
+}
+
+// How long a checked JWT is cached, in seconds.
+func (o DataApiSettingsPtrOutput) JwtCacheMaxLifetime() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.JwtCacheMaxLifetime
+	}).(pulumi.IntPtrOutput)
+}
+
+// The JWT claim the role is read from (default `.role`).
+func (o DataApiSettingsPtrOutput) JwtRoleClaimKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.JwtRoleClaimKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+func (o DataApiSettingsPtrOutput) OpenapiMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.OpenapiMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// The origins CORS allows.
+func (o DataApiSettingsPtrOutput) ServerCorsAllowedOrigins() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServerCorsAllowedOrigins
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether responses carry Server-Timing headers.
+func (o DataApiSettingsPtrOutput) ServerTimingEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DataApiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ServerTimingEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
 // When the service may do maintenance on a project, interrupting its computes' connections.
 type MaintenanceWindow struct {
 	// End of the window, `HH:MM` in UTC.
@@ -2022,6 +2333,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchRestorePtrInput)(nil)).Elem(), BranchRestoreArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsInput)(nil)).Elem(), ComputeSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ComputeSettingsPtrInput)(nil)).Elem(), ComputeSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiSettingsInput)(nil)).Elem(), DataApiSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DataApiSettingsPtrInput)(nil)).Elem(), DataApiSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowInput)(nil)).Elem(), MaintenanceWindowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowPtrInput)(nil)).Elem(), MaintenanceWindowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaskingRuleInput)(nil)).Elem(), MaskingRuleArgs{})
@@ -2044,6 +2357,8 @@ func init() {
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionRowOutput{})
 	pulumi.RegisterOutputType(ConsumptionRowArrayOutput{})
+	pulumi.RegisterOutputType(DataApiSettingsOutput{})
+	pulumi.RegisterOutputType(DataApiSettingsPtrOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})

@@ -13,6 +13,7 @@ from .branch import *
 from .bucket import *
 from .credential import *
 from .custom_domain import *
+from .data_api import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
@@ -25,6 +26,7 @@ from .get_preload_libraries import *
 from .get_projects import *
 from .get_regions import *
 from .get_schema_diff import *
+from .jwks import *
 from .organization_invitation import *
 from .organization_member import *
 from .organization_spending_limit import *
@@ -60,8 +62,10 @@ _utilities.register(
    "clouddb:index:Bucket": "Bucket",
    "clouddb:index:Credential": "Credential",
    "clouddb:index:CustomDomain": "CustomDomain",
+   "clouddb:index:DataApi": "DataApi",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
+   "clouddb:index:Jwks": "Jwks",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
    "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",

@@ -15,6 +15,7 @@ __all__ = [
     'BucketAccessLevel',
     'ConsumptionGranularity',
     'CredentialScope',
+    'DataApiAuthProvider',
     'EndpointType',
     'InitSource',
     'MemberRole',
@@ -102,6 +103,15 @@ class CredentialScope(_builtins.str, Enum):
     STORAGE_WRITE = "storage:write"
     AI_GATEWAY_INVOKE = "ai_gateway:invoke"
     FUNCTIONS_INVOKE = "functions:invoke"
+
+
+@pulumi.type_token("clouddb:index:DataApiAuthProvider")
+class DataApiAuthProvider(_builtins.str, Enum):
+    """
+    Who signs the tokens the Data API accepts: the branch's own Auth, or an external provider's JWKS URL.
+    """
+    NEON_AUTH = "neon_auth"
+    EXTERNAL = "external"
 
 
 @pulumi.type_token("clouddb:index:EndpointType")

@@ -24,6 +24,8 @@ __all__ = [
     'BranchRestoreArgsDict',
     'ComputeSettingsArgs',
     'ComputeSettingsArgsDict',
+    'DataApiSettingsArgs',
+    'DataApiSettingsArgsDict',
     'MaintenanceWindowArgs',
     'MaintenanceWindowArgsDict',
     'MaskingRuleArgs',
@@ -346,6 +348,220 @@ class ComputeSettingsArgs:
     @suspend_timeout_seconds.setter
     def suspend_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "suspend_timeout_seconds", value)
+
+
+class DataApiSettingsArgsDict(TypedDict):
+    """
+    The Data API's settings; a setting left out reads as the service's default.
+    """
+    db_aggregates_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether aggregate functions may be used in queries (default true).
+    """
+    db_anon_role: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The database role anonymous requests run as (default `anonymous`).
+    """
+    db_extra_search_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Schemas added to the search path.
+    """
+    db_max_rows: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The most rows one request returns.
+    """
+    db_schemas: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The schemas exposed (default `["public"]`).
+    """
+    jwt_cache_max_lifetime: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long a checked JWT is cached, in seconds.
+    """
+    jwt_role_claim_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The JWT claim the role is read from (default `.role`).
+    """
+    openapi_mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+    """
+    server_cors_allowed_origins: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The origins CORS allows.
+    """
+    server_timing_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether responses carry Server-Timing headers.
+    """
+
+@pulumi.input_type
+class DataApiSettingsArgs:
+    def __init__(__self__, *,
+                 db_aggregates_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 db_anon_role: pulumi.Input[Optional[_builtins.str]] = None,
+                 db_extra_search_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 db_max_rows: pulumi.Input[Optional[_builtins.int]] = None,
+                 db_schemas: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 jwt_cache_max_lifetime: pulumi.Input[Optional[_builtins.int]] = None,
+                 jwt_role_claim_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 openapi_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_cors_allowed_origins: pulumi.Input[Optional[_builtins.str]] = None,
+                 server_timing_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The Data API's settings; a setting left out reads as the service's default.
+
+        :param pulumi.Input[_builtins.bool] db_aggregates_enabled: Whether aggregate functions may be used in queries (default true).
+        :param pulumi.Input[_builtins.str] db_anon_role: The database role anonymous requests run as (default `anonymous`).
+        :param pulumi.Input[_builtins.str] db_extra_search_path: Schemas added to the search path.
+        :param pulumi.Input[_builtins.int] db_max_rows: The most rows one request returns.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] db_schemas: The schemas exposed (default `["public"]`).
+        :param pulumi.Input[_builtins.int] jwt_cache_max_lifetime: How long a checked JWT is cached, in seconds.
+        :param pulumi.Input[_builtins.str] jwt_role_claim_key: The JWT claim the role is read from (default `.role`).
+        :param pulumi.Input[_builtins.str] openapi_mode: The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+        :param pulumi.Input[_builtins.str] server_cors_allowed_origins: The origins CORS allows.
+        :param pulumi.Input[_builtins.bool] server_timing_enabled: Whether responses carry Server-Timing headers.
+        """
+        if db_aggregates_enabled is not None:
+            pulumi.set(__self__, "db_aggregates_enabled", db_aggregates_enabled)
+        if db_anon_role is not None:
+            pulumi.set(__self__, "db_anon_role", db_anon_role)
+        if db_extra_search_path is not None:
+            pulumi.set(__self__, "db_extra_search_path", db_extra_search_path)
+        if db_max_rows is not None:
+            pulumi.set(__self__, "db_max_rows", db_max_rows)
+        if db_schemas is not None:
+            pulumi.set(__self__, "db_schemas", db_schemas)
+        if jwt_cache_max_lifetime is not None:
+            pulumi.set(__self__, "jwt_cache_max_lifetime", jwt_cache_max_lifetime)
+        if jwt_role_claim_key is not None:
+            pulumi.set(__self__, "jwt_role_claim_key", jwt_role_claim_key)
+        if openapi_mode is not None:
+            pulumi.set(__self__, "openapi_mode", openapi_mode)
+        if server_cors_allowed_origins is not None:
+            pulumi.set(__self__, "server_cors_allowed_origins", server_cors_allowed_origins)
+        if server_timing_enabled is not None:
+            pulumi.set(__self__, "server_timing_enabled", server_timing_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="dbAggregatesEnabled")
+    def db_aggregates_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether aggregate functions may be used in queries (default true).
+        """
+        return pulumi.get(self, "db_aggregates_enabled")
+
+    @db_aggregates_enabled.setter
+    def db_aggregates_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "db_aggregates_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbAnonRole")
+    def db_anon_role(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The database role anonymous requests run as (default `anonymous`).
+        """
+        return pulumi.get(self, "db_anon_role")
+
+    @db_anon_role.setter
+    def db_anon_role(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "db_anon_role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbExtraSearchPath")
+    def db_extra_search_path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Schemas added to the search path.
+        """
+        return pulumi.get(self, "db_extra_search_path")
+
+    @db_extra_search_path.setter
+    def db_extra_search_path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "db_extra_search_path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbMaxRows")
+    def db_max_rows(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The most rows one request returns.
+        """
+        return pulumi.get(self, "db_max_rows")
+
+    @db_max_rows.setter
+    def db_max_rows(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "db_max_rows", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dbSchemas")
+    def db_schemas(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The schemas exposed (default `["public"]`).
+        """
+        return pulumi.get(self, "db_schemas")
+
+    @db_schemas.setter
+    def db_schemas(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "db_schemas", value)
+
+    @_builtins.property
+    @pulumi.getter(name="jwtCacheMaxLifetime")
+    def jwt_cache_max_lifetime(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long a checked JWT is cached, in seconds.
+        """
+        return pulumi.get(self, "jwt_cache_max_lifetime")
+
+    @jwt_cache_max_lifetime.setter
+    def jwt_cache_max_lifetime(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "jwt_cache_max_lifetime", value)
+
+    @_builtins.property
+    @pulumi.getter(name="jwtRoleClaimKey")
+    def jwt_role_claim_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The JWT claim the role is read from (default `.role`).
+        """
+        return pulumi.get(self, "jwt_role_claim_key")
+
+    @jwt_role_claim_key.setter
+    def jwt_role_claim_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "jwt_role_claim_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="openapiMode")
+    def openapi_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The OpenAPI description it serves: `disabled` (default) or `ignore-privileges`.
+        """
+        return pulumi.get(self, "openapi_mode")
+
+    @openapi_mode.setter
+    def openapi_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "openapi_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverCorsAllowedOrigins")
+    def server_cors_allowed_origins(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The origins CORS allows.
+        """
+        return pulumi.get(self, "server_cors_allowed_origins")
+
+    @server_cors_allowed_origins.setter
+    def server_cors_allowed_origins(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "server_cors_allowed_origins", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverTimingEnabled")
+    def server_timing_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether responses carry Server-Timing headers.
+        """
+        return pulumi.get(self, "server_timing_enabled")
+
+    @server_timing_enabled.setter
+    def server_timing_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "server_timing_enabled", value)
 
 
 class MaintenanceWindowArgsDict(TypedDict):

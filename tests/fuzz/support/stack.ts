@@ -12,8 +12,10 @@ import {
   bucketProvider,
   credentialProvider,
   customDomainProvider,
+  dataApiProvider,
   databaseProvider,
   endpointProvider,
+  jwksProvider,
   organizationInvitationProvider,
   organizationMemberProvider,
   organizationSpendingLimitProvider,
@@ -51,7 +53,9 @@ export type Kind =
   | "ProjectMember"
   | "Bucket"
   | "Credential"
-  | "CustomDomain";
+  | "CustomDomain"
+  | "DataApi"
+  | "Jwks";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -72,6 +76,8 @@ const PROVIDERS: Record<Kind, Provider> = {
   Bucket: bucketProvider as unknown as Provider,
   Credential: credentialProvider as unknown as Provider,
   CustomDomain: customDomainProvider as unknown as Provider,
+  DataApi: dataApiProvider as unknown as Provider,
+  Jwks: jwksProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -120,7 +126,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
- * (unnamed) on the default branch.
+ * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
+ * the project trusts; a scoped credential and a custom domain on the branch.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -273,6 +280,27 @@ export const PROGRAM: readonly Spec[] = [
       domain: "fz.example.com",
       entityType: "function",
       entityId: "fz",
+    }),
+  },
+  {
+    name: "rest",
+    kind: "DataApi",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      databaseName: o("proj").defaultDatabaseName,
+      settings: { dbMaxRows: 100 },
+    }),
+  },
+  {
+    name: "keys",
+    kind: "Jwks",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      jwksUrl: "https://auth.example.com/.well-known/jwks.json",
+      providerName: "Clerk",
     }),
   },
 ];

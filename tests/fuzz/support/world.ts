@@ -967,6 +967,18 @@ class Sequence {
           ? undefined
           : `the project role is ${String(role)}, the state says ${String(outs.role)}`;
       }
+      case "DataApi": {
+        const b = branch(outs.branchId);
+        if (b === undefined) return `its branch ${String(outs.branchId)} is gone`;
+        const database = b.databases.find((d) => d.name === outs.databaseName);
+        return database !== undefined && b.data_apis?.some((d) => d.database_id === database.id)
+          ? undefined
+          : `database ${String(outs.databaseName)} has no Data API`;
+      }
+      case "Jwks":
+        return s.projects.find((p) => p.id === outs.projectId)?.jwks?.some((j) => j.id === outs.jwksId)
+          ? undefined
+          : "the project no longer trusts the JWKS URL";
       case "OrganizationSpendingLimit": {
         const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;
         if (cents === undefined) return "the organization has no spending limit";
