@@ -215,6 +215,10 @@ export interface BranchRecord {
   custom_domains?: CustomDomainRecord[];
   /** The Data API on the branch's databases, one per database it serves (docs/api-rules.md §24). */
   data_apis?: DataApiRecord[];
+  /** The branch's functions and their deployments (docs/api-rules.md §27). */
+  functions?: FunctionRecord[];
+  /** The branch's triggers, each naming a function of the branch by slug. */
+  triggers?: TriggerRecord[];
 }
 
 /** An object-storage bucket on a branch (docs/api-rules.md §26). */
@@ -294,6 +298,44 @@ export interface JwksRecord {
   role_names: string[];
   created_at_ms: number;
   updated_at_ms: number;
+}
+
+/** One deployment of a function: the archive as uploaded, and what its status derives from. */
+export interface DeploymentRecord {
+  /** The function's version number, counting from 1. */
+  id: number;
+  created_at_ms: number;
+  runtime: string;
+  /** The archive as uploaded, base64; the same as the previous deployment's when none was sent. */
+  zip_base64: string;
+  /** The variables' names only: their values are write-only and never stored. */
+  environment: string[];
+  /** Why the build fails, when it does (the archive is not a ZIP file). */
+  error?: string;
+}
+
+/** A function on a branch. */
+export interface FunctionRecord {
+  id: string;
+  slug: string;
+  /** The display name; undefined falls back to the slug. */
+  name?: string;
+  created_at_ms: number;
+  deployments: DeploymentRecord[];
+}
+
+/** A trigger on a branch: a schedule or a bucket's uploads that invoke a function. */
+export interface TriggerRecord {
+  trigger_id: string;
+  type: "schedule" | "storage_object_created";
+  function_slug: string;
+  name: string;
+  function_path: string;
+  cron?: string;
+  bucket_name?: string;
+  prefix?: string;
+  enabled: boolean;
+  version: number;
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

@@ -20,6 +20,7 @@ import { customDomainRoutes } from "./routes/custom-domains";
 import { dataApiRoutes } from "./routes/data-api";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
+import { functionRoutes } from "./routes/functions";
 import { operationRoutes } from "./routes/operations";
 import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
@@ -133,6 +134,10 @@ export function buildServer(
     } catch (error) {
       done(badRequest(`malformed JSON in request body: ${(error as Error).message}`), undefined);
     }
+  });
+  // A function deployment's archive comes as multipart/form-data: its route reads the raw bytes.
+  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (_request, body, done) => {
+    done(null, body);
   });
 
   app.addHook("onRequest", async (request, reply) => {
@@ -286,6 +291,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   userRoutes(api, ctx);
   organizationRoutes(api, ctx);
   projectMemberRoutes(api, ctx);
+  functionRoutes(api, ctx);
   vpcRoutes(api, ctx);
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);

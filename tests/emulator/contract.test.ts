@@ -878,6 +878,63 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("GET", "/projects/no-such-project-1234/available_preload_libraries", 404, personal);
   });
 
+  it("functions, their deployments and triggers, and their errors", async () => {
+    const B = `${P}/branches/${DEMO.branchId}`;
+    const multipart = (parts: Record<string, string>) => ({
+      ...personal,
+      headers: { "content-type": "multipart/form-data; boundary=b0undary" },
+      rawBody: `${Object.entries(parts)
+        .map(([k, v]) => `--b0undary\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join("")}--b0undary--\r\n`,
+    });
+    await check(
+      "POST",
+      `${B}/functions/fn/deployments`,
+      201,
+      multipart({ zip: "PK\u0003\u0004", runtime: "nodejs24" }),
+    );
+    await check("POST", `${B}/functions/fn/deployments`, 400, multipart({ runtime: "python3" }));
+    await check(
+      "POST",
+      `${P}/branches/br-no-such-branch/functions/fn/deployments`,
+      404,
+      multipart({ runtime: "nodejs24" }),
+    );
+    await check("GET", `${B}/functions?limit=1`, 200, personal);
+    await check("GET", `${B}/functions/fn`, 200, personal);
+    await check("GET", `${B}/functions/nofn`, 404, personal);
+    await check("PATCH", `${B}/functions/fn`, 200, { ...personal, body: { name: "Fn" } });
+    await check("PATCH", `${B}/functions/fn`, 400, { ...personal, body: {} });
+    const schedule = await check("POST", `${B}/triggers`, 201, {
+      ...personal,
+      body: { type: "schedule", function_slug: "fn", name: "nightly", schedule: { cron: "0 3 * * *" } },
+    });
+    await check("POST", `${B}/triggers`, 201, {
+      ...personal,
+      body: {
+        type: "storage_object_created",
+        function_slug: "fn",
+        name: "up",
+        storage_object_created: { bucket_name: "b" },
+      },
+    });
+    await check("POST", `${B}/triggers`, 400, { ...personal, body: { type: "schedule" } });
+    await check("POST", `${B}/triggers`, 409, {
+      ...personal,
+      body: { type: "schedule", function_slug: "fn", name: "nightly", schedule: { cron: "0 3 * * *" } },
+    });
+    const T = `${B}/triggers/${schedule.body.trigger.trigger_id}`;
+    await check("GET", `${B}/triggers`, 200, personal);
+    await check("GET", T, 200, personal);
+    await check("GET", `${B}/triggers/trg-none`, 404, personal);
+    await check("PATCH", T, 200, { ...personal, body: { type: "schedule", enabled: false } });
+    await check("PATCH", T, 400, { ...personal, body: { type: "storage_object_created" } });
+    await check("DELETE", T, 204, personal);
+    await check("DELETE", T, 404, personal);
+    await check("DELETE", `${B}/functions/fn`, 204, personal);
+    await check("DELETE", `${B}/functions/fn`, 404, personal);
+  });
+
   it("project members and their roles, and their errors", async () => {
     const M = `/projects/${DEMO.orgProjectId}/members`;
     const first = await check("GET", `${M}?limit=1`, 200, orgKey);
@@ -1403,6 +1460,26 @@ describe("contract: responses match the official OpenAPI document", () => {
       "POST /projects/{project_id}/jwks 409",
       "DELETE /projects/{project_id}/jwks/{jwks_id} 200",
       "DELETE /projects/{project_id}/jwks/{jwks_id} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/functions 200",
+      "GET /projects/{project_id}/branches/{branch_id}/functions/{slug} 200",
+      "GET /projects/{project_id}/branches/{branch_id}/functions/{slug} 404",
+      "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug} 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug} 400",
+      "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug} 404",
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments 201",
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments 400",
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments 404",
+      "GET /projects/{project_id}/branches/{branch_id}/triggers 200",
+      "POST /projects/{project_id}/branches/{branch_id}/triggers 201",
+      "POST /projects/{project_id}/branches/{branch_id}/triggers 400",
+      "POST /projects/{project_id}/branches/{branch_id}/triggers 409",
+      "GET /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 200",
+      "GET /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 404",
+      "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 400",
+      "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 404",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

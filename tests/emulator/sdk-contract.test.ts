@@ -37,11 +37,6 @@ const NOT_SERVED_YET = [
   "GET /projects/{project_id}/branches/{branch_id}/logs/fields",
   "GET /projects/{project_id}/branches/{branch_id}/logs/fields/{field_name}/values",
   "POST /projects/{project_id}/branches/{branch_id}/logs/query",
-  "GET /projects/{project_id}/branches/{branch_id}/triggers",
-  "POST /projects/{project_id}/branches/{branch_id}/triggers",
-  "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
-  "GET /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
-  "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
 ];
 
 describe("the contract of the routes only @neon/sdk describes", () => {

@@ -1,0 +1,208 @@
+import type { EmulatorContext } from "../context";
+import { badRequest, HttpError, notFound } from "../errors";
+import { newUuid } from "../ids";
+import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
+
+// A branch's functions, their deployments and its triggers (docs/api-rules.md §27). A function is
+// made by its first deployment, which must carry a ZIP archive; later ones may change only the
+// runtime or the environment and reuse the archive. A deployment's status follows the emulator's
+// clock: pending, then building, then completed (or failed when the archive is not a ZIP file).
+// The emulator stores archives; it does not run them.
+
+/** How long a deployment is pending, then how long it builds, in emulator milliseconds. */
+export const PENDING_MS = 1_000;
+export const BUILDING_MS = 2_000;
+
+/** A deployment's status at `now`. */
+export function deploymentStatus(
+  d: DeploymentRecord,
+  now: number,
+): "pending" | "building" | "completed" | "failed" {
+  const age = now - d.created_at_ms;
+  if (age < PENDING_MS) return "pending";
+  if (age < PENDING_MS + BUILDING_MS) return "building";
+  return d.error === undefined ? "completed" : "failed";
+}
+
+/** The function on the branch; 404 naming the slug otherwise. */
+export function functionOf(branch: BranchRecord, slug: string): FunctionRecord {
+  const fn = branch.functions?.find((f) => f.slug === slug);
+  if (!fn) throw notFound(`function ${slug} not found on branch ${branch.id}: deploy it first`);
+  return fn;
+}
+
+/** What a deployment request carries, each part optional as the document says. */
+export interface DeployParts {
+  zip?: Buffer;
+  runtime?: string;
+  environment?: string;
+}
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b]);
+
+/** The names of a JSON string-to-string map; 400 naming what is wrong otherwise. */
+function environmentNames(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest('environment must be a JSON object of strings, e.g. {"KEY":"VALUE"}');
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw badRequest('environment must be a JSON object of strings, e.g. {"KEY":"VALUE"}');
+  const entries = Object.entries(parsed);
+  const bad = entries.find(([, v]) => typeof v !== "string");
+  if (bad) throw badRequest(`environment variable ${bad[0]} must be a string`);
+  return entries.filter(([, v]) => v !== "").map(([k]) => k);
+}
+
+/** Adds a deployment, making the function on its first; the newest deployment becomes current. */
+export function deploy(
+  ctx: EmulatorContext,
+  branch: BranchRecord,
+  slug: string,
+  parts: DeployParts,
+): { fn: FunctionRecord; deployment: DeploymentRecord } {
+  if (parts.zip === undefined && parts.runtime === undefined && parts.environment === undefined)
+    throw badRequest("a deployment needs at least one of zip, runtime and environment");
+  if (parts.runtime !== undefined && parts.runtime !== "nodejs24")
+    throw badRequest(`runtime ${JSON.stringify(parts.runtime)} is not supported: use nodejs24`);
+  const now = ctx.clock.now();
+  let fn = branch.functions?.find((f) => f.slug === slug);
+  const previous = fn?.deployments.at(-1);
+  if (parts.zip === undefined && previous === undefined)
+    throw badRequest(`the first deployment of function ${slug} must include zip`);
+  const names = parts.environment === undefined ? undefined : environmentNames(parts.environment);
+  if (!fn) {
+    fn = { id: newUuid(), slug, created_at_ms: now, deployments: [] };
+    branch.functions = [...(branch.functions ?? []), fn];
+  }
+  const zip = parts.zip === undefined ? undefined : parts.zip.toString("base64");
+  const zipBase64 = zip ?? previous?.zip_base64 ?? "";
+  const deployment: DeploymentRecord = {
+    id: (previous?.id ?? 0) + 1,
+    created_at_ms: now,
+    runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
+    zip_base64: zipBase64,
+    environment: [...(names ?? previous?.environment ?? [])].sort(),
+    ...(Buffer.from(zipBase64, "base64").subarray(0, 2).equals(ZIP_MAGIC)
+      ? {}
+      : { error: "the uploaded archive is not a ZIP file: zip the function's source and deploy again" }),
+  };
+  fn.deployments.push(deployment);
+  ctx.changed();
+  return { fn, deployment };
+}
+
+/** Sets or clears (null) the function's display name; a whitespace-only name is refused. */
+export function renameFunction(ctx: EmulatorContext, fn: FunctionRecord, name: string | null): void {
+  if (name === null) delete fn.name;
+  else {
+    const trimmed = name.trim();
+    if (trimmed === "") throw badRequest("name must not be only whitespace: give a name or null to clear it");
+    fn.name = trimmed;
+  }
+  ctx.changed();
+}
+
+/** Deletes the function and its deployments. */
+export function deleteFunction(ctx: EmulatorContext, branch: BranchRecord, slug: string): void {
+  functionOf(branch, slug);
+  branch.functions = (branch.functions ?? []).filter((f) => f.slug !== slug);
+  ctx.changed();
+}
+
+/** The trigger on the branch; 404 naming it otherwise. */
+export function triggerOf(branch: BranchRecord, triggerId: string): TriggerRecord {
+  const trigger = branch.triggers?.find((t) => t.trigger_id === triggerId);
+  if (!trigger) throw notFound(`trigger ${triggerId} not found on branch ${branch.id}`);
+  return trigger;
+}
+
+/** A numeric five-field cron expression: five fields of digits, `*`, `,`, `-` and `/`. */
+const CRON = /^[0-9*,/-]+( [0-9*,/-]+){4}$/;
+
+/** What a trigger create or update may set. */
+export interface TriggerFields {
+  function_slug?: string;
+  name?: string;
+  function_path?: string;
+  cron?: string;
+  bucket_name?: string;
+  prefix?: string | undefined;
+  enabled?: boolean;
+}
+
+/** Checks the fields against the branch: a known function, a unique name, a valid cron. */
+function checkTrigger(branch: BranchRecord, fields: TriggerFields, self: string | undefined): void {
+  if (fields.function_slug !== undefined) functionOf(branch, fields.function_slug);
+  if (fields.name !== undefined) {
+    if (fields.name.trim() === "") throw badRequest("a trigger's name must not be empty");
+    const clash = branch.triggers?.find((t) => t.name === fields.name && t.trigger_id !== self);
+    if (clash)
+      throw new HttpError(
+        409,
+        `trigger name ${fields.name} is taken by ${clash.trigger_id}: choose another name`,
+      );
+  }
+  if (fields.cron !== undefined && !CRON.test(fields.cron.trim()))
+    throw badRequest(
+      `schedule.cron ${JSON.stringify(fields.cron)} is not a numeric five-field cron expression`,
+    );
+  if (fields.function_path !== undefined && !fields.function_path.startsWith("/"))
+    throw badRequest("function_path must start with /");
+}
+
+/** Adds a trigger to the branch. */
+export function createTrigger(
+  ctx: EmulatorContext,
+  branch: BranchRecord,
+  type: TriggerRecord["type"],
+  fields: TriggerFields & { function_slug: string; name: string },
+): TriggerRecord {
+  checkTrigger(branch, fields, undefined);
+  const trigger: TriggerRecord = {
+    trigger_id: `trg-${newUuid()}`,
+    type,
+    function_slug: fields.function_slug,
+    name: fields.name,
+    function_path: fields.function_path ?? "/",
+    ...(fields.cron === undefined ? {} : { cron: fields.cron }),
+    ...(fields.bucket_name === undefined ? {} : { bucket_name: fields.bucket_name }),
+    ...(fields.prefix === undefined || fields.prefix === "" ? {} : { prefix: fields.prefix }),
+    enabled: fields.enabled ?? true,
+    version: 1,
+  };
+  branch.triggers = [...(branch.triggers ?? []), trigger];
+  ctx.changed();
+  return trigger;
+}
+
+/** Changes a trigger in place; its type never changes, its version counts each change. */
+export function updateTrigger(
+  ctx: EmulatorContext,
+  branch: BranchRecord,
+  trigger: TriggerRecord,
+  type: TriggerRecord["type"],
+  fields: TriggerFields,
+): void {
+  if (type !== trigger.type)
+    throw badRequest(`trigger ${trigger.trigger_id} is a ${trigger.type} trigger: its type cannot change`);
+  checkTrigger(branch, fields, trigger.trigger_id);
+  const { prefix, ...rest } = fields;
+  for (const [key, value] of Object.entries(rest))
+    if (value !== undefined) Object.assign(trigger, { [key]: value });
+  if ("prefix" in fields) {
+    if (prefix === undefined || prefix === "") delete trigger.prefix;
+    else trigger.prefix = prefix;
+  }
+  trigger.version += 1;
+  ctx.changed();
+}
+
+/** Removes a trigger from the branch. */
+export function deleteTrigger(ctx: EmulatorContext, branch: BranchRecord, triggerId: string): void {
+  triggerOf(branch, triggerId);
+  branch.triggers = (branch.triggers ?? []).filter((t) => t.trigger_id !== triggerId);
+  ctx.changed();
+}

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { DEMO, type RunningEmulator } from "../../emulator";
+import { api, type Json, start } from "./helpers";
+
+// A branch's functions and triggers (docs/api-rules.md §27): a function made by its first
+// deployment of a ZIP archive sent as multipart/form-data, its deployment's status moving on the
+// emulator's clock, a rename, a config-only deployment, a failed build, deletion, and triggers that
+// name a function, changed in place.
+
+const B = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}`;
+const ZIP = Buffer.from("PK\u0003\u0004 a function's archive");
+
+/** Posts a deployment of `slug` with the given multipart parts. */
+async function deployTo(emu: RunningEmulator, slug: string, parts: Record<string, string | Buffer>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(parts))
+    if (typeof value === "string") form.append(name, value);
+    else form.append(name, new Blob([new Uint8Array(value)]), "bundle.zip");
+  const response = await fetch(`${emu.url}${B}/functions/${slug}/deployments`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${DEMO.personalKey}` },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+describe("emulator: functions and triggers", () => {
+  let emu: RunningEmulator;
+  afterEach(() => emu.stop());
+
+  it("makes a function by its first deployment, whose status moves from pending through building to completed", async () => {
+    emu = await start();
+    const http = api(emu, DEMO.personalKey);
+    const first = await deployTo(emu, "hello", {
+      zip: ZIP,
+      runtime: "nodejs24",
+      environment: '{"B":"2","A":"1"}',
+    });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.deepEqual([first.body.deployment.id, first.body.deployment.status], [1, "pending"]);
+    assert.deepEqual(first.body.deployment.environment, ["A", "B"], "names only, sorted");
+    assert.ok(!JSON.stringify(first.body).includes('"1"'), "no variable's value is returned");
+    emu.control.advance(1000);
+    const building = await http.get(`${B}/functions/hello`);
+    assert.equal(building.body.function.current_deployment.status, "building");
+    assert.equal(
+      building.body.function.active_deployment,
+      undefined,
+      "nothing serves before a build completes",
+    );
+    emu.control.advance(2000);
+    const done = (await http.get(`${B}/functions/hello`)).body.function;
+    assert.deepEqual(
+      [done.slug, done.name, done.current_deployment.status, done.active_deployment.id],
+      ["hello", "hello", "completed", 1],
+    );
+    assert.equal(done.invocation_url, `https://${DEMO.branchId}-hello.functions.clouddb.local/`);
+    const listed = await http.get(`${B}/functions`);
+    assert.deepEqual(
+      listed.body.functions.map((f: Json) => f.slug),
+      ["hello"],
+    );
+  });
+
+  it("refuses a first deployment without zip, a non-multipart body, and an unknown runtime", async () => {
+    emu = await start();
+    assert.equal((await deployTo(emu, "hello", { runtime: "nodejs24" })).status, 400);
+    assert.equal((await deployTo(emu, "hello", { zip: ZIP, runtime: "python3" })).status, 400);
+    const json = await api(emu, DEMO.personalKey).post(`${B}/functions/hello/deployments`, {
+      runtime: "nodejs24",
+    });
+    assert.equal(json.status, 400, json.text);
+    assert.equal((await api(emu, DEMO.personalKey).get(`${B}/functions/hello`)).status, 404);
+  });
+
+  it("keeps the archive across a config-only deployment, fails the build of a non-ZIP archive, renames and deletes", async () => {
+    emu = await start();
+    const http = api(emu, DEMO.personalKey);
+    await deployTo(emu, "hello", { zip: ZIP });
+    const second = await deployTo(emu, "hello", { environment: '{"KEY":"v"}' });
+    assert.deepEqual([second.status, second.body.deployment.id], [201, 2]);
+    const bad = await deployTo(emu, "hello", { zip: Buffer.from("not a zip") });
+    emu.control.advance(3000);
+    const fn = (await http.get(`${B}/functions/hello`)).body.function;
+    assert.deepEqual(
+      [fn.current_deployment.id, fn.current_deployment.status],
+      [bad.body.deployment.id, "failed"],
+    );
+    assert.match(fn.current_deployment.error, /not a ZIP file/);
+    assert.equal(fn.active_deployment.id, 2, "the newest completed deployment keeps serving");
+    const renamed = await http.patch(`${B}/functions/hello`, { name: "  Hello  " });
+    assert.equal(renamed.body.function.name, "Hello");
+    assert.equal((await http.patch(`${B}/functions/hello`, { name: null })).body.function.name, "hello");
+    assert.equal((await http.patch(`${B}/functions/hello`, { name: "   " })).status, 400);
+    assert.equal((await http.delete(`${B}/functions/hello`)).status, 204);
+    assert.equal((await http.get(`${B}/functions/hello`)).status, 404);
+  });
+
+  it("creates triggers naming a function, changes them in place, and deletes them", async () => {
+    emu = await start();
+    const http = api(emu, DEMO.personalKey);
+    await deployTo(emu, "hello", { zip: ZIP });
+    const schedule = await http.post(`${B}/triggers`, {
+      type: "schedule",
+      function_slug: "hello",
+      name: "nightly",
+      schedule: { cron: "30 2 * * *" },
+    });
+    assert.equal(schedule.status, 201, schedule.text);
+    const t = schedule.body.trigger;
+    assert.deepEqual(
+      [t.function_path, t.enabled, t.version, t.inherited, t.next_run_at],
+      ["/", true, 1, false, "2026-01-01T02:30:00.000Z"],
+    );
+    const upload = await http.post(`${B}/triggers`, {
+      type: "storage_object_created",
+      function_slug: "hello",
+      name: "uploads",
+      storage_object_created: { bucket_name: "media", prefix: "in/" },
+    });
+    assert.equal(upload.status, 201, upload.text);
+    const clash = await http.post(`${B}/triggers`, {
+      type: "schedule",
+      function_slug: "hello",
+      name: "nightly",
+      schedule: { cron: "0 * * * *" },
+    });
+    assert.equal(clash.status, 409);
+    const missing = await http.post(`${B}/triggers`, {
+      type: "schedule",
+      function_slug: "nothere",
+      name: "x",
+      schedule: { cron: "0 * * * *" },
+    });
+    assert.equal(missing.status, 404);
+    const url = `${B}/triggers/${t.trigger_id}`;
+    const disabled = await http.patch(url, { type: "schedule", enabled: false });
+    assert.deepEqual(
+      [disabled.body.trigger.enabled, disabled.body.trigger.version, disabled.body.trigger.next_run_at],
+      [false, 2, null],
+    );
+    assert.equal((await http.patch(url, { type: "storage_object_created", name: "y" })).status, 400);
+    assert.equal((await http.get(`${B}/triggers`)).body.triggers.length, 2);
+    assert.equal((await http.delete(url)).status, 204);
+    assert.equal((await http.get(url)).status, 404);
+  });
+});
