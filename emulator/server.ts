@@ -10,6 +10,7 @@ import { splitPath, toTemplate } from "./route-pattern";
 import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { authJwksRoutes, authRoutes } from "./routes/auth";
 import { branchRoutes } from "./routes/branches";
 import { consumptionRoutes } from "./routes/consumption";
 import { controlRoutes } from "./routes/control";
@@ -258,6 +259,7 @@ export function buildServer(
 
   app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
+  app.register(async (jwks) => authJwksRoutes(jwks, ctx));
   return app;
 }
 
@@ -283,6 +285,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   consumptionRoutes(api, ctx);
   advisorRoutes(api, ctx);
   preloadLibraryRoutes(api, ctx);
+  authRoutes(api, ctx);
 }
 
 function sendFault(
