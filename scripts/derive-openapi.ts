@@ -8,7 +8,7 @@ import {
   SDK_CLIENT_TYPES,
   SDK_EMULATOR_TYPES,
 } from "./derive-sdk-contract";
-import { documentPath, OpenApiDocument, refName } from "./openapi-document";
+import { documentPath, OpenApiDocument, refName, taggedOneOf } from "./openapi-document";
 
 // Derives `emulator/openapi/requests.gen.json` from the official OpenAPI document shipped in
 // @neondatabase/api-client: every documented route, and for each one the JSON Schemas of its path
@@ -56,30 +56,11 @@ export interface DerivedRequests {
 const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/**
- * A `oneOf` its discriminator picks from, as alternatives that each require their tag: without the
- * tag a body can match two alternatives (an object with extra fields matches a loose one), and a
- * validator that ignores discriminators would refuse it as matching more than one.
- */
-function tagged(value: Obj): Obj {
-  const discriminator = value["discriminator"];
-  if (!isObj(discriminator) || !isObj(discriminator["mapping"]) || !Array.isArray(value["oneOf"]))
-    return value;
-  const tag = String(discriminator["propertyName"]);
-  const mapping = Object.entries(discriminator["mapping"] as Record<string, string>);
-  return {
-    ...value,
-    oneOf: mapping.map(([name, ref]) => ({
-      allOf: [{ $ref: ref }, { type: "object", required: [tag], properties: { [tag]: { enum: [name] } } }],
-    })),
-  };
-}
-
 function clean(value: unknown, refs: Set<string>, prefix: string): unknown {
   if (Array.isArray(value)) return value.map((v) => clean(v, refs, prefix));
   if (!isObj(value)) return value;
   const out: Obj = {};
-  for (const [key, v] of Object.entries(tagged(value))) {
+  for (const [key, v] of Object.entries(taggedOneOf(value))) {
     if (DROPPED_KEYS.has(key) || key.startsWith("x-")) continue;
     if (key === "format" && typeof v === "string" && !CHECKED_FORMATS.has(v)) continue;
     if (key === "$ref" && typeof v === "string") {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accessProject } from "../auth";
 import type { EmulatorContext } from "../context";
 import { badRequest, notFound } from "../errors";
@@ -75,6 +75,12 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return value;
   };
 
+  /** Answers a change the document gives no body, and tells persistence. */
+  const noBody = (reply: FastifyReply, status = 200) => {
+    ctx.changed();
+    return reply.code(status).send();
+  };
+
   route(app, "GET /auth", async (request) => {
     const { key } = principalOf(request);
     return key.kind === "personal"
@@ -100,10 +106,10 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return renderAuthIntegration(branch, auth, originOf(request));
   });
 
-  route(app, "DELETE /projects/{project_id}/branches/{branch_id}/auth", async (request) => {
+  route(app, "DELETE /projects/{project_id}/branches/{branch_id}/auth", async (request, reply) => {
     const { branch } = branchAuth(request);
     delete branch.auth;
-    return changed({});
+    return noBody(reply);
   });
 
   route(app, "PATCH /projects/{project_id}/branches/{branch_id}/auth/config", async (request) => {
@@ -128,16 +134,15 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "POST /projects/{project_id}/branches/{branch_id}/auth/domains", async (request, reply) => {
     addDomain(branchAuth(request).auth, request.body.domain);
-    reply.code(201);
-    return changed({});
+    return noBody(reply, 201);
   });
 
-  route(app, "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains", async (request) => {
+  route(app, "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains", async (request, reply) => {
     removeDomains(
       branchAuth(request).auth,
       request.body.domains.map((d) => d.domain),
     );
-    return changed({});
+    return noBody(reply);
   });
 
   route(app, "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password", async (request) =>
@@ -201,9 +206,9 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   route(
     app,
     "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
-    async (request) => {
+    async (request, reply) => {
       removeOauthProvider(branchAuth(request).auth, request.params.oauth_provider_id);
-      return changed({});
+      return noBody(reply);
     },
   );
 
@@ -325,7 +330,7 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     return { data: branch.auth ? [renderAuthIntegration(branch, branch.auth, originOf(request))] : [] };
   });
 
-  route(app, "DELETE /projects/{project_id}/auth/integration/{auth_provider}", async (request) => {
+  route(app, "DELETE /projects/{project_id}/auth/integration/{auth_provider}", async (request, reply) => {
     const branch = defaultBranch(request);
     const auth = authOf(branch);
     if (auth.auth_provider !== request.params.auth_provider)
@@ -333,7 +338,7 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         `the default branch's Auth uses provider ${auth.auth_provider}, not ${request.params.auth_provider}`,
       );
     delete branch.auth;
-    return changed({});
+    return noBody(reply);
   });
 
   route(app, "GET /projects/{project_id}/auth/domains", async (request) =>
@@ -342,16 +347,15 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "POST /projects/{project_id}/auth/domains", async (request, reply) => {
     addDomain(authOf(defaultBranch(request)), request.body.domain);
-    reply.code(201);
-    return changed({});
+    return noBody(reply, 201);
   });
 
-  route(app, "DELETE /projects/{project_id}/auth/domains", async (request) => {
+  route(app, "DELETE /projects/{project_id}/auth/domains", async (request, reply) => {
     removeDomains(
       authOf(defaultBranch(request)),
       request.body.domains.map((d) => d.domain),
     );
-    return changed({});
+    return noBody(reply);
   });
 
   route(app, "GET /projects/{project_id}/auth/email_server", async (request) =>
@@ -380,17 +384,20 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     ),
   );
 
-  route(app, "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}", async (request) => {
-    removeOauthProvider(authOf(defaultBranch(request)), request.params.oauth_provider_id);
-    return changed({});
-  });
+  route(
+    app,
+    "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
+    async (request, reply) => {
+      removeOauthProvider(authOf(defaultBranch(request)), request.params.oauth_provider_id);
+      return noBody(reply);
+    },
+  );
 
   route(app, "DELETE /projects/{project_id}/auth/users/{auth_user_id}", async (request, reply) => {
     const auth = authOf(defaultBranch(request));
     userOf(auth, request.params.auth_user_id);
     delete auth.users[request.params.auth_user_id];
-    ctx.changed();
-    return reply.code(204).send();
+    return noBody(reply, 204);
   });
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createPublicKey, createSign, createVerify, type JsonWebKey } from "node:crypto";
 import { DEMO, type RunningEmulator } from "../../emulator";
-import { api, call, type Json, start } from "./helpers";
+import { api, call, type Json, SMTP_SERVER, start } from "./helpers";
 
 // Auth on a branch (docs/api-rules.md §23): enabling it and what an app needs, its settings, its
 // users, a JWKS an app verifies tokens against, a child branch starting with its parent's settings,
@@ -118,15 +118,7 @@ describe("emulator: Auth on a branch", () => {
       ["github"],
     );
 
-    const smtp = {
-      type: "standard",
-      host: "smtp.example.com",
-      port: 587,
-      username: "u",
-      password: "p",
-      sender_email: "a@example.com",
-      sender_name: "A",
-    };
+    const smtp = SMTP_SERVER;
     assert.deepEqual((await http.patch(`${B}/auth/email_provider`, smtp)).body, smtp);
     assert.deepEqual(
       (await http.post(`${B}/auth/email_provider/test`, { recipient_email: "t@example.com" })).body,
