@@ -217,6 +217,8 @@ export interface BranchRecord {
   anonymization?: AnonymizationRecord;
   /** The branch's Auth, when it is enabled: its provider project, keys and settings. */
   auth?: BranchAuthRecord;
+  /** The users of the `neon_auth` schema Auth left when it was disabled without `delete_data`; enabling it again finds them. */
+  auth_users?: BranchAuthRecord["users"];
 }
 
 /** An OAuth provider of a branch's Auth; `standard` carries the team's own client. */

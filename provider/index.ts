@@ -35,6 +35,14 @@ export type {
   MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
+export type {
+  AuthEmailProvider,
+  AuthOauthProvider,
+  BranchAuthArgs,
+  BranchAuthInputs,
+  BranchAuthOutputs,
+} from "./resources/public/branchAuth";
+export { BranchAuth, branchAuthProvider } from "./resources/public/branchAuth";
 export type { DatabaseArgs, DatabaseInputs, DatabaseOutputs } from "./resources/public/database";
 export { Database, databaseProvider } from "./resources/public/database";
 export type {

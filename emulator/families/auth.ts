@@ -93,9 +93,18 @@ export function enableAuth(
     magic_link: { enabled: false, expires_in: 5, disable_sign_up: false },
     phone_number: { enabled: false, otp_expires_in: 300 },
     webhooks: { enabled: false, timeout_seconds: 5 },
-    users: {},
+    users: branch.auth_users ?? {},
   };
+  delete branch.auth_users;
   return branch.auth;
+}
+
+/** Disables the branch's Auth; its users stay in the `neon_auth` schema unless `deleteData`. */
+export function disableAuth(branch: BranchRecord, deleteData: boolean): void {
+  const auth = authOf(branch);
+  if (deleteData) delete branch.auth_users;
+  else branch.auth_users = auth.users;
+  delete branch.auth;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   addOauthProvider,
   addUser,
   authOf,
+  disableAuth,
   enableAuth,
   findAuthByProviderProject,
   publicJwk,
@@ -108,7 +109,7 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   route(app, "DELETE /projects/{project_id}/branches/{branch_id}/auth", async (request, reply) => {
     const { branch } = branchAuth(request);
-    delete branch.auth;
+    disableAuth(branch, request.body?.delete_data === true);
     return noBody(reply);
   });
 
@@ -337,7 +338,7 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw notFound(
         `the default branch's Auth uses provider ${auth.auth_provider}, not ${request.params.auth_provider}`,
       );
-    delete branch.auth;
+    disableAuth(branch, request.body?.delete_data === true);
     return noBody(reply);
   });
 

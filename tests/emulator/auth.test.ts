@@ -187,6 +187,14 @@ describe("emulator: Auth on a branch", () => {
     assert.deepEqual((await http.put(`${B}/auth/users/${user.body.id}/role`, { roles: ["admin"] })).body, {
       id: user.body.id,
     });
+    // Disabled without delete_data, the users stay in the schema and come back with Auth.
+    await call(emu.url, "DELETE", `${B}/auth`, { key: DEMO.personalKey, body: { delete_data: false } });
+    await http.post(`${B}/auth`, { auth_provider: "better_auth" });
+    assert.equal(
+      (await http.post(`${B}/auth/users`, { email: "ann@example.com" })).status,
+      409,
+      "Ann is still there",
+    );
     assert.equal((await http.delete(`${B}/auth/users/${user.body.id}`)).status, 204);
     assert.equal((await http.delete(`${B}/auth/users/${user.body.id}`)).status, 404);
   });

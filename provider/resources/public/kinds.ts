@@ -8,6 +8,7 @@
 import { API_KEY } from "./apiKey";
 import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
+import { BRANCH_AUTH } from "./branchAuth";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
@@ -39,4 +40,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_MEMBER,
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
+  BRANCH_AUTH,
 ];
