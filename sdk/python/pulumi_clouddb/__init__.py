@@ -10,6 +10,7 @@ from ._enums import *
 from .api_key import *
 from .backup_schedule import *
 from .branch import *
+from .branch_auth import *
 from .database import *
 from .endpoint import *
 from .get_advisors import *
@@ -53,6 +54,7 @@ _utilities.register(
    "clouddb:index:ApiKey": "ApiKey",
    "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
+   "clouddb:index:BranchAuth": "BranchAuth",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",

@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../../emulator";
 import {
   apiKeyProvider,
+  branchAuthProvider,
   backupScheduleProvider,
   branchProvider,
   databaseProvider,
@@ -45,7 +46,8 @@ export type Kind =
   | "OrganizationSpendingLimit"
   | "OrganizationMember"
   | "OrganizationInvitation"
-  | "ProjectMember";
+  | "ProjectMember"
+  | "BranchAuth";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -63,6 +65,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   OrganizationMember: organizationMemberProvider as unknown as Provider,
   OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
   ProjectMember: projectMemberProvider as unknown as Provider,
+  BranchAuth: branchAuthProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -110,7 +113,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
- * its plain member, an invitation to it, and the member's explicit role on the project.
+ * its plain member, an invitation to it, the member's explicit role on the project, and Auth on
+ * the app branch.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -234,6 +238,16 @@ export const PROGRAM: readonly Spec[] = [
     kind: "ProjectMember",
     deps: ["proj", "member"],
     inputs: (o) => ({ projectId: o("proj").projectId, email: FUZZ_MEMBER, role: "viewer" }),
+  },
+  {
+    name: "auth",
+    kind: "BranchAuth",
+    deps: ["proj", "app"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      trustedDomains: [k.rename === 0 ? "https://app.example.com" : `https://app-${k.rename}.example.com`],
+    }),
   },
 ];
 
