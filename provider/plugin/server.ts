@@ -288,7 +288,9 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         response.setProperties(outputs(kind, result.props as Props, [...state.secrets, ...inputs.secrets]));
       }
       if (result.inputs !== undefined) {
-        response.setInputs(toStruct(wrap(result.inputs as Props, [...state.secrets, ...inputs.secrets])));
+        // An input named like a secret output (an OAuth client's secret) is as secret as it.
+        const secrets = [...secretsOf(kind.declaration), ...state.secrets, ...inputs.secrets];
+        response.setInputs(toStruct(wrap(result.inputs as Props, secrets)));
       }
       return response;
     }),

@@ -7,8 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../../emulator";
 import {
   apiKeyProvider,
-  branchAuthProvider,
   backupScheduleProvider,
+  branchAuthProvider,
   branchProvider,
   databaseProvider,
   endpointProvider,
