@@ -52,7 +52,10 @@ describe("the official CLI (neonctl): neon-auth on a branch", function () {
     await cli.ok("neon-auth", "domain", "add", "https://app.example.com", ...at);
     assert.match(JSON.stringify(await cli.ok("neon-auth", "domain", "list", ...at)), /app\.example\.com/);
     await cli.ok("neon-auth", "domain", "delete", "https://app.example.com", ...at);
-    assert.doesNotMatch(JSON.stringify(await cli.ok("neon-auth", "domain", "list", ...at)), /app\.example\.com/);
+    assert.doesNotMatch(
+      JSON.stringify(await cli.ok("neon-auth", "domain", "list", ...at)),
+      /app\.example\.com/,
+    );
     await cli.ok("neon-auth", "domain", "allow-localhost", "disable", ...at);
     assert.equal((await auth()).allow_localhost, false);
     await cli.ok("neon-auth", "domain", "allow-localhost", "enable", ...at);
@@ -85,7 +88,15 @@ describe("the official CLI (neonctl): neon-auth on a branch", function () {
       "A",
     );
     await cli.ok("neon-auth", "config", "email-provider", "get", ...at);
-    await cli.ok("neon-auth", "config", "email-provider", "test", ...at, "--recipient-email", "t@example.com");
+    await cli.ok(
+      "neon-auth",
+      "config",
+      "email-provider",
+      "test",
+      ...at,
+      "--recipient-email",
+      "t@example.com",
+    );
     await cli.ok("neon-auth", "config", "organization", "update", ...at, "--enabled", "--limit", "3");
     await cli.ok("neon-auth", "config", "organization", "get", ...at);
     await cli.ok(
@@ -123,7 +134,9 @@ describe("the official CLI (neonctl): neon-auth on a branch", function () {
     await cli.ok("neon-auth", "user", "set-role", id, ...at, "--roles", "admin");
     await cli.ok("neon-auth", "user", "delete", id, ...at);
     await cli.ok("neon-auth", "disable", ...at);
-    const gone = await call(cli.emu.url, "GET", `/projects/${P}/branches/${B}/auth`, { key: DEMO.personalKey });
+    const gone = await call(cli.emu.url, "GET", `/projects/${P}/branches/${B}/auth`, {
+      key: DEMO.personalKey,
+    });
     assert.equal(gone.status, 404);
   });
 });
