@@ -231,7 +231,8 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         warnOn(request.getUrn(), warning);
       }
       const response = new proto.CheckResponse();
-      response.setInputs(toStruct(wrap(inputs, news.secrets)));
+      // An input named like a secret output (an OAuth client's secret) is kept as secret as it.
+      response.setInputs(toStruct(wrap(inputs, [...news.secrets, ...secretsOf(kind.declaration)])));
       response.setFailuresList(
         (result.failures ?? []).map((f) => {
           const failure = new proto.CheckFailure();

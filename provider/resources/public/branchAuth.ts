@@ -3,7 +3,7 @@
  * The definition (inputs schema, API calls) is `../branchAuth.ts`, loaded only in the provider
  * process.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
@@ -183,6 +183,18 @@ export interface BranchAuth extends OutputFields<typeof BRANCH_AUTH> {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi sets each field: the base class seeds every declared output.
 export class BranchAuth extends DynamicResource {
   constructor(name: string, args: BranchAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    super(BRANCH_AUTH, name, args, opts);
+    // The OAuth client secrets and the SMTP password are inputs too: kept encrypted in the state
+    // even when the program gives them as plain strings.
+    const { oauthProviders, emailProvider } = args;
+    super(
+      BRANCH_AUTH,
+      name,
+      {
+        ...args,
+        ...(oauthProviders === undefined ? {} : { oauthProviders: pulumi.secret(oauthProviders) }),
+        ...(emailProvider === undefined ? {} : { emailProvider: pulumi.secret(emailProvider) }),
+      },
+      opts,
+    );
   }
 }
