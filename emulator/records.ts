@@ -4,7 +4,18 @@
 // operations. Plain JSON-able records: the store (state.ts) indexes them, and its persisted document
 // is made of them as they are.
 
-import type { DataAPISettings, MaskingRule } from "./openapi/requests.gen";
+import type {
+  NeonAuthEmailAndPasswordConfig,
+  NeonAuthMagicLinkConfig,
+  NeonAuthOrganizationConfig,
+} from "@neon/sdk/raw";
+import type {
+  DataAPISettings,
+  MaskingRule,
+  NeonAuthEmailServerConfig,
+  NeonAuthOauthProviderId,
+  NeonAuthSupportedAuthProvider,
+} from "./openapi/requests.gen";
 
 /** A user of the service; owns personal projects and personal API keys. */
 export interface UserRecord {
@@ -219,6 +230,10 @@ export interface BranchRecord {
   functions?: FunctionRecord[];
   /** The branch's triggers, each naming a function of the branch by slug. */
   triggers?: TriggerRecord[];
+  /** The branch's Auth, when it is enabled: its provider project, keys and settings. */
+  auth?: BranchAuthRecord;
+  /** The users of the `neon_auth` schema Auth left when it was disabled without `delete_data`; enabling it again finds them. */
+  auth_users?: BranchAuthRecord["users"];
 }
 
 /** An object-storage bucket on a branch (docs/api-rules.md §26). */
@@ -336,6 +351,41 @@ export interface TriggerRecord {
   prefix?: string;
   enabled: boolean;
   version: number;
+}
+
+/** An OAuth provider of a branch's Auth; `standard` carries the team's own client. */
+export interface AuthOauthProviderRecord {
+  id: NeonAuthOauthProviderId;
+  type: "standard" | "shared";
+  client_id?: string;
+  client_secret?: string;
+  microsoft_tenant_id?: string;
+}
+
+/** A branch's Auth (docs/api-rules.md §23): what enabling it made and its settings. */
+export interface BranchAuthRecord {
+  auth_provider: NeonAuthSupportedAuthProvider;
+  auth_provider_project_id: string;
+  db_name: string;
+  created_at_ms: number;
+  /** The application name used in auth emails. */
+  name: string;
+  pub_client_key: string;
+  secret_server_key: string;
+  /** The key pair tokens are signed with: its id, and the private key as a JWK (the public part derives from it). */
+  signing_key: { kid: string; private_jwk: Record<string, unknown> };
+  domains: string[];
+  allow_localhost: boolean;
+  oauth_providers: AuthOauthProviderRecord[];
+  /** The service's shared email provider, or the team's own SMTP server. */
+  email_provider: NeonAuthEmailServerConfig;
+  email_and_password: NeonAuthEmailAndPasswordConfig;
+  organization: NeonAuthOrganizationConfig;
+  magic_link: NeonAuthMagicLinkConfig;
+  phone_number: { enabled: boolean; otp_expires_in: number };
+  webhooks: { enabled: boolean; webhook_url?: string; enabled_events?: string[]; timeout_seconds: number };
+  /** The users of the branch's user directory, by id. */
+  users: Record<string, { email: string; name?: string; roles: string[]; created_at_ms: number }>;
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

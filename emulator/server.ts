@@ -11,6 +11,7 @@ import { splitPath, toTemplate } from "./route-pattern";
 import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
+import { authJwksRoutes, authRoutes } from "./routes/auth";
 import { branchRoutes } from "./routes/branches";
 import { bucketRoutes } from "./routes/buckets";
 import { consumptionRoutes } from "./routes/consumption";
@@ -270,6 +271,7 @@ export function buildServer(
   app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
   app.register(async (storage) => storageRoutes(storage, ctx), { prefix: STORAGE_PREFIX });
+  app.register(async (jwks) => authJwksRoutes(jwks, ctx));
   return app;
 }
 
@@ -300,6 +302,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   credentialRoutes(api, ctx);
   customDomainRoutes(api, ctx);
   dataApiRoutes(api, ctx);
+  authRoutes(api, ctx);
 }
 
 function sendFault(

@@ -36,6 +36,14 @@ export type {
   MaskingRule,
 } from "./resources/public/branch";
 export { Branch, branchProvider } from "./resources/public/branch";
+export type {
+  AuthEmailProvider,
+  AuthOauthProvider,
+  BranchAuthArgs,
+  BranchAuthInputs,
+  BranchAuthOutputs,
+} from "./resources/public/branchAuth";
+export { BranchAuth, branchAuthProvider } from "./resources/public/branchAuth";
 export type { BucketArgs, BucketInputs, BucketOutputs } from "./resources/public/bucket";
 export { Bucket, bucketProvider } from "./resources/public/bucket";
 export type {

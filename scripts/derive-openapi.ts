@@ -8,7 +8,7 @@ import {
   SDK_CLIENT_TYPES,
   SDK_EMULATOR_TYPES,
 } from "./derive-sdk-contract";
-import { documentPath, OpenApiDocument, refName } from "./openapi-document";
+import { documentPath, OpenApiDocument, refName, taggedOneOf } from "./openapi-document";
 
 // Derives `emulator/openapi/requests.gen.json` from the official OpenAPI document shipped in
 // @neondatabase/api-client: every documented route, and for each one the JSON Schemas of its path
@@ -60,7 +60,7 @@ function clean(value: unknown, refs: Set<string>, prefix: string): unknown {
   if (Array.isArray(value)) return value.map((v) => clean(v, refs, prefix));
   if (!isObj(value)) return value;
   const out: Obj = {};
-  for (const [key, v] of Object.entries(value)) {
+  for (const [key, v] of Object.entries(taggedOneOf(value))) {
     if (DROPPED_KEYS.has(key) || key.startsWith("x-")) continue;
     if (key === "format" && typeof v === "string" && !CHECKED_FORMATS.has(v)) continue;
     if (key === "$ref" && typeof v === "string") {

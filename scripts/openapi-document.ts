@@ -12,6 +12,32 @@ type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * A `oneOf` its discriminator picks from, as alternatives that each require their tag: without the
+ * tag a body can match two alternatives (an object with extra fields matches a loose one), and a
+ * validator that ignores discriminators would refuse it as matching more than one.
+ */
+export function taggedOneOf(value: Obj): Obj {
+  const discriminator = value["discriminator"];
+  if (!isObj(discriminator) || !isObj(discriminator["mapping"]) || !Array.isArray(value["oneOf"]))
+    return value;
+  const tag = String(discriminator["propertyName"]);
+  const mapping = Object.entries(discriminator["mapping"] as Record<string, string>);
+  return {
+    ...value,
+    oneOf: mapping.map(([name, ref]) => ({
+      allOf: [{ $ref: ref }, { type: "object", required: [tag], properties: { [tag]: { enum: [name] } } }],
+    })),
+  };
+}
+
+/** The schema with every discriminated `oneOf` in it tagged (see `taggedOneOf`). */
+export function withTaggedOneOfs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withTaggedOneOfs);
+  if (!isObj(value)) return value;
+  return Object.fromEntries(Object.entries(taggedOneOf(value)).map(([k, v]) => [k, withTaggedOneOfs(v)]));
+}
+
 /** Where the official document lives. */
 export function documentPath(): string {
   return join(require.resolve("@neondatabase/api-client/package.json"), "..", "public-v2-for-users.gen.yaml");

@@ -10,6 +10,7 @@ import { newBranchId } from "../ids";
 import type { OperationSpec } from "../operations";
 import type { BranchRecord, EndpointRecord, Fields, OperationRecord, ProjectRecord } from "../records";
 import type { Store } from "../state";
+import { inheritAuth } from "./auth";
 import { addEndpoint, type EndpointSpec, onCompute } from "./endpoints";
 
 // Branches: created from a parent (its data, or its schema only), updated, restored from a
@@ -117,6 +118,7 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
   }
   if (input.expiresAtMs !== undefined) setExpiry(branch, input.expiresAtMs, now);
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
+  if (input.parent.auth !== undefined) branch.auth = inheritAuth(input.parent.auth, now);
   ctx.data?.copyData(branch, ctx.data.databasesOf(input.parent), {
     schemaOnly,
     ...(point === undefined
@@ -186,6 +188,7 @@ export function restoreBranch(
     // A copy of the data, not of the branch's settings: the backup schedule stays with the branch.
     delete preserved.backup_schedule;
     delete preserved.backup_checked_ms;
+    delete preserved.auth;
     store.branches.set(preserved.id, preserved);
     if (previous !== undefined) ctx.data?.copyData(preserved, previous);
     for (const child of store.liveBranches(project.id)) {

@@ -1502,7 +1502,11 @@ export type NeonAuthEmailAndPasswordConfigUpdate = {
   send_verification_email_on_sign_in?: boolean;
   disable_sign_up?: boolean;
 };
-export type NeonAuthEmailServerConfig = (StandardEmailServer | SharedEmailServer) & Record<string, unknown>;
+export type NeonAuthEmailServerConfig = (StandardEmailServer & {
+  type: "standard";
+} | SharedEmailServer & {
+  type: "shared";
+}) & Record<string, unknown>;
 export type NeonAuthEmailVerificationMethod = "link" | "otp";
 export type NeonAuthMagicLinkConfigUpdate = {
   enabled?: boolean;

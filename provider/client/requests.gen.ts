@@ -1505,7 +1505,11 @@ export type NeonAuthEmailAndPasswordConfigUpdate = {
   send_verification_email_on_sign_in?: boolean | undefined;
   disable_sign_up?: boolean | undefined;
 };
-export type NeonAuthEmailServerConfig = (StandardEmailServer | SharedEmailServer) & Record<string, unknown>;
+export type NeonAuthEmailServerConfig = (StandardEmailServer & {
+  type: "standard" | (string & {});
+} | SharedEmailServer & {
+  type: "shared" | (string & {});
+}) & Record<string, unknown>;
 export type NeonAuthEmailVerificationMethod = "link" | "otp" | (string & {});
 export type NeonAuthMagicLinkConfigUpdate = {
   enabled?: boolean | undefined;

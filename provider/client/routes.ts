@@ -7,6 +7,7 @@ import * as account from "./api/account";
 import * as advisors from "./api/advisors";
 import * as anonymization from "./api/anonymization";
 import * as apiKeys from "./api/apiKeys";
+import * as auth from "./api/auth";
 import * as branches from "./api/branches";
 import * as buckets from "./api/buckets";
 import * as consumption from "./api/consumption";
@@ -29,6 +30,7 @@ export const ROUTE_MODULES = {
   advisors,
   anonymization,
   apiKeys,
+  auth,
   branches,
   buckets,
   consumption,

@@ -42,6 +42,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   OrganizationSpendingLimit: () => require("../resources/organizationSpendingLimit"),
   Project: () => require("../resources/projectMethods"),
   ProjectMember: () => require("../resources/projectMember"),
+  BranchAuth: () => require("../resources/branchAuth"),
   ProjectPermission: () => require("../resources/projectPermission"),
   ProjectVpcEndpoint: () => require("../resources/projectVpcEndpoint"),
   Role: () => require("../resources/roleMethods"),

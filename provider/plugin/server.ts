@@ -231,7 +231,8 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         warnOn(request.getUrn(), warning);
       }
       const response = new proto.CheckResponse();
-      response.setInputs(toStruct(wrap(inputs, news.secrets)));
+      // An input named like a secret output (an OAuth client's secret) is kept as secret as it.
+      response.setInputs(toStruct(wrap(inputs, [...news.secrets, ...secretsOf(kind.declaration)])));
       response.setFailuresList(
         (result.failures ?? []).map((f) => {
           const failure = new proto.CheckFailure();
@@ -288,7 +289,9 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         response.setProperties(outputs(kind, result.props as Props, [...state.secrets, ...inputs.secrets]));
       }
       if (result.inputs !== undefined) {
-        response.setInputs(toStruct(wrap(result.inputs as Props, [...state.secrets, ...inputs.secrets])));
+        // An input named like a secret output (an OAuth client's secret) is as secret as it.
+        const secrets = [...secretsOf(kind.declaration), ...state.secrets, ...inputs.secrets];
+        response.setInputs(toStruct(wrap(result.inputs as Props, secrets)));
       }
       return response;
     }),

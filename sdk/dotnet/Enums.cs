@@ -134,6 +134,124 @@ namespace PulumiCloudDb.CloudDb
         public override string ToString() => _value;
     }
 
+    [EnumType]
+    public readonly struct AuthEmailProviderType : IEquatable<AuthEmailProviderType>
+    {
+        private readonly string _value;
+
+        private AuthEmailProviderType(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AuthEmailProviderType Shared { get; } = new AuthEmailProviderType("shared");
+        public static AuthEmailProviderType Standard { get; } = new AuthEmailProviderType("standard");
+
+        public static bool operator ==(AuthEmailProviderType left, AuthEmailProviderType right) => left.Equals(right);
+        public static bool operator !=(AuthEmailProviderType left, AuthEmailProviderType right) => !left.Equals(right);
+
+        public static explicit operator string(AuthEmailProviderType value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AuthEmailProviderType other && Equals(other);
+        public bool Equals(AuthEmailProviderType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct AuthEmailVerificationMethod : IEquatable<AuthEmailVerificationMethod>
+    {
+        private readonly string _value;
+
+        private AuthEmailVerificationMethod(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AuthEmailVerificationMethod Link { get; } = new AuthEmailVerificationMethod("link");
+        public static AuthEmailVerificationMethod Otp { get; } = new AuthEmailVerificationMethod("otp");
+
+        public static bool operator ==(AuthEmailVerificationMethod left, AuthEmailVerificationMethod right) => left.Equals(right);
+        public static bool operator !=(AuthEmailVerificationMethod left, AuthEmailVerificationMethod right) => !left.Equals(right);
+
+        public static explicit operator string(AuthEmailVerificationMethod value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AuthEmailVerificationMethod other && Equals(other);
+        public bool Equals(AuthEmailVerificationMethod other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct AuthOauthProviderId : IEquatable<AuthOauthProviderId>
+    {
+        private readonly string _value;
+
+        private AuthOauthProviderId(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AuthOauthProviderId Google { get; } = new AuthOauthProviderId("google");
+        public static AuthOauthProviderId Github { get; } = new AuthOauthProviderId("github");
+        public static AuthOauthProviderId Microsoft { get; } = new AuthOauthProviderId("microsoft");
+        public static AuthOauthProviderId Vercel { get; } = new AuthOauthProviderId("vercel");
+
+        public static bool operator ==(AuthOauthProviderId left, AuthOauthProviderId right) => left.Equals(right);
+        public static bool operator !=(AuthOauthProviderId left, AuthOauthProviderId right) => !left.Equals(right);
+
+        public static explicit operator string(AuthOauthProviderId value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AuthOauthProviderId other && Equals(other);
+        public bool Equals(AuthOauthProviderId other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// Who runs a branch's Auth: `better_auth` (the default), or the older `stack`; `mock` for tests.
+    /// </summary>
+    [EnumType]
+    public readonly struct AuthProvider : IEquatable<AuthProvider>
+    {
+        private readonly string _value;
+
+        private AuthProvider(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AuthProvider Better_auth { get; } = new AuthProvider("better_auth");
+        public static AuthProvider Stack { get; } = new AuthProvider("stack");
+        public static AuthProvider Mock { get; } = new AuthProvider("mock");
+
+        public static bool operator ==(AuthProvider left, AuthProvider right) => left.Equals(right);
+        public static bool operator !=(AuthProvider left, AuthProvider right) => !left.Equals(right);
+
+        public static explicit operator string(AuthProvider value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AuthProvider other && Equals(other);
+        public bool Equals(AuthProvider other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
     /// <summary>
     /// How often the service takes a scheduled snapshot.
     /// </summary>

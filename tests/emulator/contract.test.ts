@@ -6,6 +6,7 @@ import {
   type Json,
   type Reply,
   SECOND_ORG_ID,
+  SMTP_SERVER,
   start,
   withSecondOrg,
 } from "./helpers";
@@ -1102,6 +1103,152 @@ describe("contract: responses match the official OpenAPI document", () => {
     await check("DELETE", `${J}/${added.body.jwks.id}`, 404, personal);
   });
 
+  it("Auth on a branch: enable, settings, users, the project-level routes, and their errors", async () => {
+    // Earlier tests may have made another branch the default; the project-level routes act on it.
+    const branches = (await call(emu.url, "GET", `${P}/branches`, personal)).body.branches as Json[];
+    const branchId = branches.find((b) => b.default).id as string;
+    const B = `${P}/branches/${branchId}`;
+    const provider = { auth_provider: "better_auth" };
+    await check("GET", `${B}/auth`, 404, personal);
+    await check("POST", `${B}/auth`, 404, { ...personal, body: { ...provider, database_name: "missing" } });
+    await check("POST", `${B}/auth`, 201, { ...personal, body: provider });
+    await check("POST", `${B}/auth`, 409, { ...personal, body: provider });
+    await check("POST", `${B}/auth`, 400, { ...personal, body: { auth_provider: "nope" } });
+    await check("GET", `${B}/auth`, 200, personal);
+    await check("GET", `${B}/auth`, 403, projectKey);
+    await check("PATCH", `${B}/auth/config`, 200, { ...personal, body: { name: "Shop" } });
+    await check("PATCH", `${B}/auth/config`, 400, { ...personal, body: { name: "" } });
+    await check("GET", `${B}/auth/allow_localhost`, 200, personal);
+    await check("PATCH", `${B}/auth/allow_localhost`, 200, { ...personal, body: { allow_localhost: false } });
+    await check("PATCH", `${B}/auth/allow_localhost`, 400, { ...personal, body: {} });
+    const domain = { domain: "https://app.example.com", auth_provider: "better_auth" };
+    await check("POST", `${B}/auth/domains`, 201, { ...personal, body: domain });
+    await check("POST", `${B}/auth/domains`, 400, { ...personal, body: { ...domain, domain: "not a url" } });
+    await check("GET", `${B}/auth/domains`, 200, personal);
+    await check("DELETE", `${B}/auth/domains`, 200, {
+      ...personal,
+      body: { auth_provider: "better_auth", domains: [{ domain: domain.domain }] },
+    });
+    await check("DELETE", `${B}/auth/domains`, 400, { ...personal, body: { auth_provider: "better_auth" } });
+    await check("GET", `${B}/auth/email_and_password`, 200, personal);
+    await check("PATCH", `${B}/auth/email_and_password`, 200, {
+      ...personal,
+      body: { disable_sign_up: true },
+    });
+    await check("PATCH", `${B}/auth/email_and_password`, 400, {
+      ...personal,
+      body: { email_verification_method: "sms" },
+    });
+    const { type: _type, ...smtp } = SMTP_SERVER;
+    await check("GET", `${B}/auth/email_provider`, 200, personal);
+    await check("PATCH", `${B}/auth/email_provider`, 200, {
+      ...personal,
+      body: { type: "standard", ...smtp },
+    });
+    await check("PATCH", `${B}/auth/email_provider`, 400, {
+      ...personal,
+      body: { type: "standard", host: "h" },
+    });
+    await check("POST", `${B}/auth/email_provider/test`, 200, {
+      ...personal,
+      body: { recipient_email: "t@example.com" },
+    });
+    await check("POST", `${B}/auth/email_provider/test`, 400, { ...personal, body: {} });
+    await check("POST", `${B}/auth/send_test_email`, 200, {
+      ...personal,
+      body: { ...smtp, recipient_email: "t@example.com" },
+    });
+    await check("POST", `${B}/auth/send_test_email`, 400, { ...personal, body: smtp });
+    await check("GET", `${B}/auth/oauth_providers`, 200, personal);
+    await check("POST", `${B}/auth/oauth_providers`, 200, {
+      ...personal,
+      body: { id: "vercel", client_id: "v", client_secret: "s" },
+    });
+    await check("POST", `${B}/auth/oauth_providers`, 409, { ...personal, body: { id: "vercel" } });
+    await check("POST", `${B}/auth/oauth_providers`, 400, { ...personal, body: { id: "myspace" } });
+    await check("PATCH", `${B}/auth/oauth_providers/vercel`, 200, { ...personal, body: { client_id: "v2" } });
+    await check("PATCH", `${B}/auth/oauth_providers/microsoft`, 404, {
+      ...personal,
+      body: { client_id: "m" },
+    });
+    await check("PATCH", `${B}/auth/oauth_providers/myspace`, 400, { ...personal, body: {} });
+    await check("DELETE", `${B}/auth/oauth_providers/vercel`, 200, personal);
+    await check("DELETE", `${B}/auth/oauth_providers/vercel`, 404, personal);
+    await check("GET", `${B}/auth/plugins`, 200, personal);
+    await check("PATCH", `${B}/auth/plugins/magic-link`, 200, { ...personal, body: { enabled: true } });
+    await check("PATCH", `${B}/auth/plugins/magic-link`, 400, { ...personal, body: { expires_in: 1 } });
+    await check("PATCH", `${B}/auth/plugins/organization`, 200, { ...personal, body: { enabled: true } });
+    await check("PATCH", `${B}/auth/plugins/organization`, 400, { ...personal, body: { creator_role: "x" } });
+    await check("GET", `${B}/auth/plugins/phone-number`, 200, personal);
+    await check("PATCH", `${B}/auth/plugins/phone-number`, 200, { ...personal, body: { enabled: true } });
+    await check("PATCH", `${B}/auth/plugins/phone-number`, 400, { ...personal, body: { otp_expires_in: 1 } });
+    await check("GET", `${B}/auth/webhooks`, 200, personal);
+    await check("PUT", `${B}/auth/webhooks`, 200, {
+      ...personal,
+      body: { enabled: true, webhook_url: "https://hooks.example.com", enabled_events: ["user.created"] },
+    });
+    await check("PUT", `${B}/auth/webhooks`, 400, { ...personal, body: { enabled: true } });
+    const user = await check("POST", `${B}/auth/users`, 201, {
+      ...personal,
+      body: { email: "u@example.com" },
+    });
+    await check("POST", `${B}/auth/users`, 409, { ...personal, body: { email: "u@example.com" } });
+    await check("POST", `${B}/auth/users`, 400, { ...personal, body: { email: "not-an-email" } });
+    const U = `${B}/auth/users/${user.body.id}`;
+    await check("PUT", `${U}/role`, 200, { ...personal, body: { roles: ["admin"] } });
+    await check("PUT", `${U}/role`, 400, { ...personal, body: { roles: [] } });
+    await check("PUT", `${B}/auth/users/nobody/role`, 404, { ...personal, body: { roles: ["admin"] } });
+    await check("DELETE", U, 204, personal);
+    await check("DELETE", U, 404, personal);
+
+    // The project-level routes, on the default branch.
+    const project = { project_id: DEMO.projectId, auth_provider: "better_auth" };
+    await check("GET", `${P}/auth/integrations`, 200, personal);
+    await check("POST", "/projects/auth/keys", 201, { ...personal, body: project });
+    await check("POST", "/projects/auth/keys", 400, { ...personal, body: { project_id: DEMO.projectId } });
+    const old = await check("POST", "/projects/auth/user", 201, {
+      ...personal,
+      body: { ...project, email: "o@example.com" },
+    });
+    await check("POST", "/projects/auth/user", 400, { ...personal, body: project });
+    await check("DELETE", `${P}/auth/users/${old.body.id}`, 204, personal);
+    await check("DELETE", `${P}/auth/users/${old.body.id}`, 404, personal);
+    await check("POST", "/projects/auth/transfer_ownership", 200, { ...personal, body: project });
+    await check("POST", "/projects/auth/transfer_ownership", 400, { ...personal, body: {} });
+    await check("GET", `${P}/auth/domains`, 200, personal);
+    await check("POST", `${P}/auth/domains`, 201, { ...personal, body: domain });
+    await check("POST", `${P}/auth/domains`, 400, { ...personal, body: {} });
+    await check("DELETE", `${P}/auth/domains`, 200, {
+      ...personal,
+      body: { auth_provider: "better_auth", domains: [{ domain: domain.domain }] },
+    });
+    await check("DELETE", `${P}/auth/domains`, 400, { ...personal, body: {} });
+    await check("GET", `${P}/auth/email_server`, 200, personal);
+    await check("PATCH", `${P}/auth/email_server`, 200, { ...personal, body: { type: "shared" } });
+    await check("PATCH", `${P}/auth/email_server`, 400, { ...personal, body: { type: "other" } });
+    await check("GET", `${P}/auth/oauth_providers`, 200, personal);
+    await check("POST", `${P}/auth/oauth_providers`, 200, { ...personal, body: { id: "microsoft" } });
+    await check("POST", `${P}/auth/oauth_providers`, 409, { ...personal, body: { id: "microsoft" } });
+    await check("PATCH", `${P}/auth/oauth_providers/microsoft`, 200, {
+      ...personal,
+      body: { client_id: "m" },
+    });
+    await check("PATCH", `${P}/auth/oauth_providers/vercel`, 404, { ...personal, body: {} });
+    await check("DELETE", `${P}/auth/oauth_providers/microsoft`, 200, personal);
+    await check("DELETE", `${P}/auth/oauth_providers/microsoft`, 404, personal);
+    await check("DELETE", `${P}/auth/integration/stack`, 404, personal);
+    await check("DELETE", `${P}/auth/integration/better_auth`, 200, personal);
+    await check("DELETE", `${B}/auth`, 404, personal);
+    await check("POST", "/projects/auth/create", 201, {
+      ...personal,
+      body: { ...project, branch_id: branchId },
+    });
+    await check("POST", "/projects/auth/create", 400, { ...personal, body: project });
+    await check("DELETE", `${B}/auth`, 200, { ...personal, body: { delete_data: true } });
+    await check("GET", "/auth", 200, personal);
+    await check("GET", "/auth", 401, {});
+  });
+
   it("faults and unknown routes answer with the error shape too", async () => {
     emu.control.failNext("GET /projects", { status: 503 });
     await check("GET", "/projects", 503, personal);
@@ -1480,6 +1627,93 @@ describe("contract: responses match the official OpenAPI document", () => {
       "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 400",
       "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 204",
       "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/auth 200",
+      "GET /projects/{project_id}/branches/{branch_id}/auth 403",
+      "GET /projects/{project_id}/branches/{branch_id}/auth 404",
+      "POST /projects/{project_id}/branches/{branch_id}/auth 201",
+      "POST /projects/{project_id}/branches/{branch_id}/auth 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth 404",
+      "POST /projects/{project_id}/branches/{branch_id}/auth 409",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth 200",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth 404",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/config 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/config 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/allow_localhost 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/domains 200",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/domains 201",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/domains 400",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains 200",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/email_provider 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_provider 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_provider 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/email_provider/test 200",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/email_provider/test 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/send_test_email 200",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/send_test_email 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/oauth_providers 200",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers 200",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers 409",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 400",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 200",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id} 404",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/plugins 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link 400",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/organization 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/organization 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number 200",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number 400",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/webhooks 200",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks 200",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/users 201",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/users 400",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/users 409",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}/role 200",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}/role 400",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}/role 404",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id} 204",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id} 404",
+      "GET /projects/{project_id}/auth/integrations 200",
+      "POST /projects/auth/keys 201",
+      "POST /projects/auth/keys 400",
+      "POST /projects/auth/user 201",
+      "POST /projects/auth/user 400",
+      "DELETE /projects/{project_id}/auth/users/{auth_user_id} 204",
+      "DELETE /projects/{project_id}/auth/users/{auth_user_id} 404",
+      "POST /projects/auth/transfer_ownership 200",
+      "POST /projects/auth/transfer_ownership 400",
+      "GET /projects/{project_id}/auth/domains 200",
+      "POST /projects/{project_id}/auth/domains 201",
+      "POST /projects/{project_id}/auth/domains 400",
+      "DELETE /projects/{project_id}/auth/domains 200",
+      "DELETE /projects/{project_id}/auth/domains 400",
+      "GET /projects/{project_id}/auth/email_server 200",
+      "PATCH /projects/{project_id}/auth/email_server 200",
+      "PATCH /projects/{project_id}/auth/email_server 400",
+      "GET /projects/{project_id}/auth/oauth_providers 200",
+      "POST /projects/{project_id}/auth/oauth_providers 200",
+      "POST /projects/{project_id}/auth/oauth_providers 409",
+      "PATCH /projects/{project_id}/auth/oauth_providers/{oauth_provider_id} 200",
+      "PATCH /projects/{project_id}/auth/oauth_providers/{oauth_provider_id} 404",
+      "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id} 200",
+      "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id} 404",
+      "DELETE /projects/{project_id}/auth/integration/{auth_provider} 200",
+      "DELETE /projects/{project_id}/auth/integration/{auth_provider} 404",
+      "POST /projects/auth/create 201",
+      "POST /projects/auth/create 400",
+      "GET /auth 200",
+      "GET /auth 401",
       "GET /no/such/route 404",
     ];
     assert.deepEqual(

@@ -28,6 +28,17 @@ export function withSecondOrg(seed: SeedFile, members: Record<string, "admin" | 
   return { ...seed, organizations: [...(seed.organizations ?? []), org] };
 }
 
+/** A team's own SMTP server, as a branch's Auth email provider takes it. */
+export const SMTP_SERVER = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "u",
+  password: "p",
+  sender_email: "a@example.com",
+  sender_name: "A",
+} as const;
+
 /** One HTTP exchange. */
 export interface Reply {
   status: number;

@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../../emulator/context";
 import sdkContract from "../../emulator/openapi/sdk-routes.gen.json";
 import { toTemplate } from "../../emulator/route-pattern";
 import { API_PREFIX, apiRoutes } from "../../emulator/server";
-import { officialDocument } from "../../scripts/openapi-document";
+import { officialDocument, withTaggedOneOfs } from "../../scripts/openapi-document";
 import type { Json } from "./helpers";
 
 // Response validation against the official OpenAPI document. The whole document is added to ajv
@@ -49,7 +49,7 @@ export class OpenApiValidator {
   constructor() {
     this.#ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.#ajv);
-    this.#ajv.addSchema(this.#doc.raw, "openapi");
+    this.#ajv.addSchema(withTaggedOneOfs(this.#doc.raw) as object, "openapi");
     this.#ajv.addSchema({ $id: SDK.$id, components: SDK.components });
   }
 

@@ -17,6 +17,7 @@ const AREAS = [
   /^\/api_keys/,
   /^\/organizations\/\{org_id\}(\/api_keys.*|\/members(\/\{member_id\})?|\/invitations|\/billing\/spending_limit)?$/,
   /^\/users\/me(\/organizations)?$/,
+  /^\/auth$|^\/projects\/auth\/|^\/projects\/\{project_id\}(\/branches\/\{branch_id\})?\/auth(\/|$)/,
   /^\/projects(\/shared)?$/,
   /^\/projects\/\{project_id\}(\/(recover|connection_uri|operations.*|endpoints.*|transfer_requests.*))?$/,
   /^\/organizations\/\{source_org_id\}\/projects\/transfer$/,

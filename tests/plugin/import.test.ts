@@ -215,6 +215,24 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.deleteCustomDomain(DEMO.projectId, DEMO.branchId, "docs.example.com");
   });
 
+  it("imports a branch's Auth made outside Pulumi by <projectId>/<branchId>, its client secret a secret; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.enableBranchAuth(DEMO.projectId, DEMO.branchId, { auth_provider: "better_auth" });
+    await client.updateBranchAuthOauthProvider(DEMO.projectId, DEMO.branchId, "github", {
+      client_id: "gh-id",
+      client_secret: "gh-secret",
+    });
+    const found = await imported("BranchAuth", `${DEMO.projectId}/${DEMO.branchId}`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}`);
+    assert.equal(found.inputs.authProvider, "better_auth");
+    assert.match(String(found.outs.jwksUrl), /\/\.well-known\/jwks\.json$/);
+    assert.ok(isSecret(found.outs.oauthProviders), "the providers, with their client secrets, are a secret");
+    assert.ok(isSecret(found.inputs.oauthProviders), "in the inputs the import writes too");
+    assert.ok(JSON.stringify(found.outs.oauthProviders).includes("gh-secret"));
+    await checksClean("BranchAuth", found);
+    await client.disableBranchAuth(DEMO.projectId, DEMO.branchId);
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");

@@ -13,6 +13,7 @@ export * from "./account";
 export * from "./advisors";
 export * from "./anonymization";
 export * from "./apiKeys";
+export * from "./auth";
 export * from "./branches";
 export * from "./buckets";
 export { type ErrorBody, ErrorBodySchema, type Pagination, PaginationSchema } from "./common";

@@ -8,6 +8,7 @@
 import { API_KEY } from "./apiKey";
 import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
+import { BRANCH_AUTH } from "./branchAuth";
 import { BUCKET } from "./bucket";
 import { CREDENTIAL } from "./credential";
 import { CUSTOM_DOMAIN } from "./customDomain";
@@ -49,4 +50,5 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   CUSTOM_DOMAIN,
   DATA_API,
   JWKS,
+  BRANCH_AUTH,
 ];

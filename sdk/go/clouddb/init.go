@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &BackupSchedule{}
 	case "clouddb:index:Branch":
 		r = &Branch{}
+	case "clouddb:index:BranchAuth":
+		r = &BranchAuth{}
 	case "clouddb:index:Bucket":
 		r = &Bucket{}
 	case "clouddb:index:Credential":

@@ -604,6 +604,673 @@ func (in *auditLogLevelPtr) ToAuditLogLevelPtrOutputWithContext(ctx context.Cont
 	return pulumi.ToOutputWithContext(ctx, in).(AuditLogLevelPtrOutput)
 }
 
+type AuthEmailProviderType string
+
+const (
+	AuthEmailProviderTypeSHARED   = AuthEmailProviderType("shared")
+	AuthEmailProviderTypeSTANDARD = AuthEmailProviderType("standard")
+)
+
+func (AuthEmailProviderType) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailProviderType)(nil)).Elem()
+}
+
+func (e AuthEmailProviderType) ToAuthEmailProviderTypeOutput() AuthEmailProviderTypeOutput {
+	return pulumi.ToOutput(e).(AuthEmailProviderTypeOutput)
+}
+
+func (e AuthEmailProviderType) ToAuthEmailProviderTypeOutputWithContext(ctx context.Context) AuthEmailProviderTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthEmailProviderTypeOutput)
+}
+
+func (e AuthEmailProviderType) ToAuthEmailProviderTypePtrOutput() AuthEmailProviderTypePtrOutput {
+	return e.ToAuthEmailProviderTypePtrOutputWithContext(context.Background())
+}
+
+func (e AuthEmailProviderType) ToAuthEmailProviderTypePtrOutputWithContext(ctx context.Context) AuthEmailProviderTypePtrOutput {
+	return AuthEmailProviderType(e).ToAuthEmailProviderTypeOutputWithContext(ctx).ToAuthEmailProviderTypePtrOutputWithContext(ctx)
+}
+
+func (e AuthEmailProviderType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthEmailProviderType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthEmailProviderType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthEmailProviderType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthEmailProviderTypeOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailProviderTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailProviderType)(nil)).Elem()
+}
+
+func (o AuthEmailProviderTypeOutput) ToAuthEmailProviderTypeOutput() AuthEmailProviderTypeOutput {
+	return o
+}
+
+func (o AuthEmailProviderTypeOutput) ToAuthEmailProviderTypeOutputWithContext(ctx context.Context) AuthEmailProviderTypeOutput {
+	return o
+}
+
+func (o AuthEmailProviderTypeOutput) ToAuthEmailProviderTypePtrOutput() AuthEmailProviderTypePtrOutput {
+	return o.ToAuthEmailProviderTypePtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailProviderTypeOutput) ToAuthEmailProviderTypePtrOutputWithContext(ctx context.Context) AuthEmailProviderTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthEmailProviderType) *AuthEmailProviderType {
+		return &v
+	}).(AuthEmailProviderTypePtrOutput)
+}
+
+func (o AuthEmailProviderTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthEmailProviderTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthEmailProviderType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthEmailProviderTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailProviderTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthEmailProviderType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthEmailProviderTypePtrOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailProviderTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailProviderType)(nil)).Elem()
+}
+
+func (o AuthEmailProviderTypePtrOutput) ToAuthEmailProviderTypePtrOutput() AuthEmailProviderTypePtrOutput {
+	return o
+}
+
+func (o AuthEmailProviderTypePtrOutput) ToAuthEmailProviderTypePtrOutputWithContext(ctx context.Context) AuthEmailProviderTypePtrOutput {
+	return o
+}
+
+func (o AuthEmailProviderTypePtrOutput) Elem() AuthEmailProviderTypeOutput {
+	return o.ApplyT(func(v *AuthEmailProviderType) AuthEmailProviderType {
+		if v != nil {
+			return *v
+		}
+		var ret AuthEmailProviderType
+		return ret
+	}).(AuthEmailProviderTypeOutput)
+}
+
+func (o AuthEmailProviderTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailProviderTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthEmailProviderType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthEmailProviderTypeInput is an input type that accepts values of the AuthEmailProviderType enum
+// A concrete instance of `AuthEmailProviderTypeInput` can be one of the following:
+//
+//	AuthEmailProviderTypeSHARED
+//	AuthEmailProviderTypeSTANDARD
+type AuthEmailProviderTypeInput interface {
+	pulumi.Input
+
+	ToAuthEmailProviderTypeOutput() AuthEmailProviderTypeOutput
+	ToAuthEmailProviderTypeOutputWithContext(context.Context) AuthEmailProviderTypeOutput
+}
+
+var authEmailProviderTypePtrType = reflect.TypeOf((**AuthEmailProviderType)(nil)).Elem()
+
+type AuthEmailProviderTypePtrInput interface {
+	pulumi.Input
+
+	ToAuthEmailProviderTypePtrOutput() AuthEmailProviderTypePtrOutput
+	ToAuthEmailProviderTypePtrOutputWithContext(context.Context) AuthEmailProviderTypePtrOutput
+}
+
+type authEmailProviderTypePtr string
+
+func AuthEmailProviderTypePtr(v string) AuthEmailProviderTypePtrInput {
+	return (*authEmailProviderTypePtr)(&v)
+}
+
+func (*authEmailProviderTypePtr) ElementType() reflect.Type {
+	return authEmailProviderTypePtrType
+}
+
+func (in *authEmailProviderTypePtr) ToAuthEmailProviderTypePtrOutput() AuthEmailProviderTypePtrOutput {
+	return pulumi.ToOutput(in).(AuthEmailProviderTypePtrOutput)
+}
+
+func (in *authEmailProviderTypePtr) ToAuthEmailProviderTypePtrOutputWithContext(ctx context.Context) AuthEmailProviderTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthEmailProviderTypePtrOutput)
+}
+
+type AuthEmailVerificationMethod string
+
+const (
+	AuthEmailVerificationMethodLINK = AuthEmailVerificationMethod("link")
+	AuthEmailVerificationMethodOTP  = AuthEmailVerificationMethod("otp")
+)
+
+func (AuthEmailVerificationMethod) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailVerificationMethod)(nil)).Elem()
+}
+
+func (e AuthEmailVerificationMethod) ToAuthEmailVerificationMethodOutput() AuthEmailVerificationMethodOutput {
+	return pulumi.ToOutput(e).(AuthEmailVerificationMethodOutput)
+}
+
+func (e AuthEmailVerificationMethod) ToAuthEmailVerificationMethodOutputWithContext(ctx context.Context) AuthEmailVerificationMethodOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthEmailVerificationMethodOutput)
+}
+
+func (e AuthEmailVerificationMethod) ToAuthEmailVerificationMethodPtrOutput() AuthEmailVerificationMethodPtrOutput {
+	return e.ToAuthEmailVerificationMethodPtrOutputWithContext(context.Background())
+}
+
+func (e AuthEmailVerificationMethod) ToAuthEmailVerificationMethodPtrOutputWithContext(ctx context.Context) AuthEmailVerificationMethodPtrOutput {
+	return AuthEmailVerificationMethod(e).ToAuthEmailVerificationMethodOutputWithContext(ctx).ToAuthEmailVerificationMethodPtrOutputWithContext(ctx)
+}
+
+func (e AuthEmailVerificationMethod) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthEmailVerificationMethod) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthEmailVerificationMethod) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthEmailVerificationMethod) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthEmailVerificationMethodOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailVerificationMethodOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailVerificationMethod)(nil)).Elem()
+}
+
+func (o AuthEmailVerificationMethodOutput) ToAuthEmailVerificationMethodOutput() AuthEmailVerificationMethodOutput {
+	return o
+}
+
+func (o AuthEmailVerificationMethodOutput) ToAuthEmailVerificationMethodOutputWithContext(ctx context.Context) AuthEmailVerificationMethodOutput {
+	return o
+}
+
+func (o AuthEmailVerificationMethodOutput) ToAuthEmailVerificationMethodPtrOutput() AuthEmailVerificationMethodPtrOutput {
+	return o.ToAuthEmailVerificationMethodPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailVerificationMethodOutput) ToAuthEmailVerificationMethodPtrOutputWithContext(ctx context.Context) AuthEmailVerificationMethodPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthEmailVerificationMethod) *AuthEmailVerificationMethod {
+		return &v
+	}).(AuthEmailVerificationMethodPtrOutput)
+}
+
+func (o AuthEmailVerificationMethodOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthEmailVerificationMethodOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthEmailVerificationMethod) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthEmailVerificationMethodOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailVerificationMethodOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthEmailVerificationMethod) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthEmailVerificationMethodPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailVerificationMethodPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailVerificationMethod)(nil)).Elem()
+}
+
+func (o AuthEmailVerificationMethodPtrOutput) ToAuthEmailVerificationMethodPtrOutput() AuthEmailVerificationMethodPtrOutput {
+	return o
+}
+
+func (o AuthEmailVerificationMethodPtrOutput) ToAuthEmailVerificationMethodPtrOutputWithContext(ctx context.Context) AuthEmailVerificationMethodPtrOutput {
+	return o
+}
+
+func (o AuthEmailVerificationMethodPtrOutput) Elem() AuthEmailVerificationMethodOutput {
+	return o.ApplyT(func(v *AuthEmailVerificationMethod) AuthEmailVerificationMethod {
+		if v != nil {
+			return *v
+		}
+		var ret AuthEmailVerificationMethod
+		return ret
+	}).(AuthEmailVerificationMethodOutput)
+}
+
+func (o AuthEmailVerificationMethodPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailVerificationMethodPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthEmailVerificationMethod) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthEmailVerificationMethodInput is an input type that accepts values of the AuthEmailVerificationMethod enum
+// A concrete instance of `AuthEmailVerificationMethodInput` can be one of the following:
+//
+//	AuthEmailVerificationMethodLINK
+//	AuthEmailVerificationMethodOTP
+type AuthEmailVerificationMethodInput interface {
+	pulumi.Input
+
+	ToAuthEmailVerificationMethodOutput() AuthEmailVerificationMethodOutput
+	ToAuthEmailVerificationMethodOutputWithContext(context.Context) AuthEmailVerificationMethodOutput
+}
+
+var authEmailVerificationMethodPtrType = reflect.TypeOf((**AuthEmailVerificationMethod)(nil)).Elem()
+
+type AuthEmailVerificationMethodPtrInput interface {
+	pulumi.Input
+
+	ToAuthEmailVerificationMethodPtrOutput() AuthEmailVerificationMethodPtrOutput
+	ToAuthEmailVerificationMethodPtrOutputWithContext(context.Context) AuthEmailVerificationMethodPtrOutput
+}
+
+type authEmailVerificationMethodPtr string
+
+func AuthEmailVerificationMethodPtr(v string) AuthEmailVerificationMethodPtrInput {
+	return (*authEmailVerificationMethodPtr)(&v)
+}
+
+func (*authEmailVerificationMethodPtr) ElementType() reflect.Type {
+	return authEmailVerificationMethodPtrType
+}
+
+func (in *authEmailVerificationMethodPtr) ToAuthEmailVerificationMethodPtrOutput() AuthEmailVerificationMethodPtrOutput {
+	return pulumi.ToOutput(in).(AuthEmailVerificationMethodPtrOutput)
+}
+
+func (in *authEmailVerificationMethodPtr) ToAuthEmailVerificationMethodPtrOutputWithContext(ctx context.Context) AuthEmailVerificationMethodPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthEmailVerificationMethodPtrOutput)
+}
+
+type AuthOauthProviderId string
+
+const (
+	AuthOauthProviderIdGOOGLE    = AuthOauthProviderId("google")
+	AuthOauthProviderIdGITHUB    = AuthOauthProviderId("github")
+	AuthOauthProviderIdMICROSOFT = AuthOauthProviderId("microsoft")
+	AuthOauthProviderIdVERCEL    = AuthOauthProviderId("vercel")
+)
+
+func (AuthOauthProviderId) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOauthProviderId)(nil)).Elem()
+}
+
+func (e AuthOauthProviderId) ToAuthOauthProviderIdOutput() AuthOauthProviderIdOutput {
+	return pulumi.ToOutput(e).(AuthOauthProviderIdOutput)
+}
+
+func (e AuthOauthProviderId) ToAuthOauthProviderIdOutputWithContext(ctx context.Context) AuthOauthProviderIdOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthOauthProviderIdOutput)
+}
+
+func (e AuthOauthProviderId) ToAuthOauthProviderIdPtrOutput() AuthOauthProviderIdPtrOutput {
+	return e.ToAuthOauthProviderIdPtrOutputWithContext(context.Background())
+}
+
+func (e AuthOauthProviderId) ToAuthOauthProviderIdPtrOutputWithContext(ctx context.Context) AuthOauthProviderIdPtrOutput {
+	return AuthOauthProviderId(e).ToAuthOauthProviderIdOutputWithContext(ctx).ToAuthOauthProviderIdPtrOutputWithContext(ctx)
+}
+
+func (e AuthOauthProviderId) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthOauthProviderId) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthOauthProviderId) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthOauthProviderId) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthOauthProviderIdOutput struct{ *pulumi.OutputState }
+
+func (AuthOauthProviderIdOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOauthProviderId)(nil)).Elem()
+}
+
+func (o AuthOauthProviderIdOutput) ToAuthOauthProviderIdOutput() AuthOauthProviderIdOutput {
+	return o
+}
+
+func (o AuthOauthProviderIdOutput) ToAuthOauthProviderIdOutputWithContext(ctx context.Context) AuthOauthProviderIdOutput {
+	return o
+}
+
+func (o AuthOauthProviderIdOutput) ToAuthOauthProviderIdPtrOutput() AuthOauthProviderIdPtrOutput {
+	return o.ToAuthOauthProviderIdPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOauthProviderIdOutput) ToAuthOauthProviderIdPtrOutputWithContext(ctx context.Context) AuthOauthProviderIdPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthOauthProviderId) *AuthOauthProviderId {
+		return &v
+	}).(AuthOauthProviderIdPtrOutput)
+}
+
+func (o AuthOauthProviderIdOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthOauthProviderIdOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthOauthProviderId) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthOauthProviderIdOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOauthProviderIdOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthOauthProviderId) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthOauthProviderIdPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthOauthProviderIdPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthOauthProviderId)(nil)).Elem()
+}
+
+func (o AuthOauthProviderIdPtrOutput) ToAuthOauthProviderIdPtrOutput() AuthOauthProviderIdPtrOutput {
+	return o
+}
+
+func (o AuthOauthProviderIdPtrOutput) ToAuthOauthProviderIdPtrOutputWithContext(ctx context.Context) AuthOauthProviderIdPtrOutput {
+	return o
+}
+
+func (o AuthOauthProviderIdPtrOutput) Elem() AuthOauthProviderIdOutput {
+	return o.ApplyT(func(v *AuthOauthProviderId) AuthOauthProviderId {
+		if v != nil {
+			return *v
+		}
+		var ret AuthOauthProviderId
+		return ret
+	}).(AuthOauthProviderIdOutput)
+}
+
+func (o AuthOauthProviderIdPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOauthProviderIdPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthOauthProviderId) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthOauthProviderIdInput is an input type that accepts values of the AuthOauthProviderId enum
+// A concrete instance of `AuthOauthProviderIdInput` can be one of the following:
+//
+//	AuthOauthProviderIdGOOGLE
+//	AuthOauthProviderIdGITHUB
+//	AuthOauthProviderIdMICROSOFT
+//	AuthOauthProviderIdVERCEL
+type AuthOauthProviderIdInput interface {
+	pulumi.Input
+
+	ToAuthOauthProviderIdOutput() AuthOauthProviderIdOutput
+	ToAuthOauthProviderIdOutputWithContext(context.Context) AuthOauthProviderIdOutput
+}
+
+var authOauthProviderIdPtrType = reflect.TypeOf((**AuthOauthProviderId)(nil)).Elem()
+
+type AuthOauthProviderIdPtrInput interface {
+	pulumi.Input
+
+	ToAuthOauthProviderIdPtrOutput() AuthOauthProviderIdPtrOutput
+	ToAuthOauthProviderIdPtrOutputWithContext(context.Context) AuthOauthProviderIdPtrOutput
+}
+
+type authOauthProviderIdPtr string
+
+func AuthOauthProviderIdPtr(v string) AuthOauthProviderIdPtrInput {
+	return (*authOauthProviderIdPtr)(&v)
+}
+
+func (*authOauthProviderIdPtr) ElementType() reflect.Type {
+	return authOauthProviderIdPtrType
+}
+
+func (in *authOauthProviderIdPtr) ToAuthOauthProviderIdPtrOutput() AuthOauthProviderIdPtrOutput {
+	return pulumi.ToOutput(in).(AuthOauthProviderIdPtrOutput)
+}
+
+func (in *authOauthProviderIdPtr) ToAuthOauthProviderIdPtrOutputWithContext(ctx context.Context) AuthOauthProviderIdPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthOauthProviderIdPtrOutput)
+}
+
+// Who runs a branch's Auth: `better_auth` (the default), or the older `stack`; `mock` for tests.
+type AuthProvider string
+
+const (
+	AuthProvider_BETTER_AUTH = AuthProvider("better_auth")
+	AuthProviderSTACK        = AuthProvider("stack")
+	AuthProviderMOCK         = AuthProvider("mock")
+)
+
+func (AuthProvider) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthProvider)(nil)).Elem()
+}
+
+func (e AuthProvider) ToAuthProviderOutput() AuthProviderOutput {
+	return pulumi.ToOutput(e).(AuthProviderOutput)
+}
+
+func (e AuthProvider) ToAuthProviderOutputWithContext(ctx context.Context) AuthProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthProviderOutput)
+}
+
+func (e AuthProvider) ToAuthProviderPtrOutput() AuthProviderPtrOutput {
+	return e.ToAuthProviderPtrOutputWithContext(context.Background())
+}
+
+func (e AuthProvider) ToAuthProviderPtrOutputWithContext(ctx context.Context) AuthProviderPtrOutput {
+	return AuthProvider(e).ToAuthProviderOutputWithContext(ctx).ToAuthProviderPtrOutputWithContext(ctx)
+}
+
+func (e AuthProvider) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthProvider) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthProvider) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthProvider) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthProviderOutput struct{ *pulumi.OutputState }
+
+func (AuthProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthProvider)(nil)).Elem()
+}
+
+func (o AuthProviderOutput) ToAuthProviderOutput() AuthProviderOutput {
+	return o
+}
+
+func (o AuthProviderOutput) ToAuthProviderOutputWithContext(ctx context.Context) AuthProviderOutput {
+	return o
+}
+
+func (o AuthProviderOutput) ToAuthProviderPtrOutput() AuthProviderPtrOutput {
+	return o.ToAuthProviderPtrOutputWithContext(context.Background())
+}
+
+func (o AuthProviderOutput) ToAuthProviderPtrOutputWithContext(ctx context.Context) AuthProviderPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthProvider) *AuthProvider {
+		return &v
+	}).(AuthProviderPtrOutput)
+}
+
+func (o AuthProviderOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthProviderOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthProvider) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthProviderOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthProviderOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthProvider) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthProviderPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthProviderPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthProvider)(nil)).Elem()
+}
+
+func (o AuthProviderPtrOutput) ToAuthProviderPtrOutput() AuthProviderPtrOutput {
+	return o
+}
+
+func (o AuthProviderPtrOutput) ToAuthProviderPtrOutputWithContext(ctx context.Context) AuthProviderPtrOutput {
+	return o
+}
+
+func (o AuthProviderPtrOutput) Elem() AuthProviderOutput {
+	return o.ApplyT(func(v *AuthProvider) AuthProvider {
+		if v != nil {
+			return *v
+		}
+		var ret AuthProvider
+		return ret
+	}).(AuthProviderOutput)
+}
+
+func (o AuthProviderPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthProviderPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthProvider) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthProviderInput is an input type that accepts values of the AuthProvider enum
+// A concrete instance of `AuthProviderInput` can be one of the following:
+//
+//	AuthProvider_BETTER_AUTH
+//	AuthProviderSTACK
+//	AuthProviderMOCK
+type AuthProviderInput interface {
+	pulumi.Input
+
+	ToAuthProviderOutput() AuthProviderOutput
+	ToAuthProviderOutputWithContext(context.Context) AuthProviderOutput
+}
+
+var authProviderPtrType = reflect.TypeOf((**AuthProvider)(nil)).Elem()
+
+type AuthProviderPtrInput interface {
+	pulumi.Input
+
+	ToAuthProviderPtrOutput() AuthProviderPtrOutput
+	ToAuthProviderPtrOutputWithContext(context.Context) AuthProviderPtrOutput
+}
+
+type authProviderPtr string
+
+func AuthProviderPtr(v string) AuthProviderPtrInput {
+	return (*authProviderPtr)(&v)
+}
+
+func (*authProviderPtr) ElementType() reflect.Type {
+	return authProviderPtrType
+}
+
+func (in *authProviderPtr) ToAuthProviderPtrOutput() AuthProviderPtrOutput {
+	return pulumi.ToOutput(in).(AuthProviderPtrOutput)
+}
+
+func (in *authProviderPtr) ToAuthProviderPtrOutputWithContext(ctx context.Context) AuthProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthProviderPtrOutput)
+}
+
 // How often the service takes a scheduled snapshot.
 type BackupFrequency string
 
@@ -2332,6 +2999,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AdvisorSeverityPtrInput)(nil)).Elem(), AdvisorSeverity("INFO"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuditLogLevelInput)(nil)).Elem(), AuditLogLevel("base"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuditLogLevelPtrInput)(nil)).Elem(), AuditLogLevel("base"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailProviderTypeInput)(nil)).Elem(), AuthEmailProviderType("shared"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailProviderTypePtrInput)(nil)).Elem(), AuthEmailProviderType("shared"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailVerificationMethodInput)(nil)).Elem(), AuthEmailVerificationMethod("link"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailVerificationMethodPtrInput)(nil)).Elem(), AuthEmailVerificationMethod("link"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOauthProviderIdInput)(nil)).Elem(), AuthOauthProviderId("google"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOauthProviderIdPtrInput)(nil)).Elem(), AuthOauthProviderId("google"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthProviderInput)(nil)).Elem(), AuthProvider("better_auth"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthProviderPtrInput)(nil)).Elem(), AuthProvider("better_auth"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupFrequencyPtrInput)(nil)).Elem(), BackupFrequency("hourly"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BucketAccessLevelInput)(nil)).Elem(), BucketAccessLevel("private"))
@@ -2361,6 +3036,14 @@ func init() {
 	pulumi.RegisterOutputType(ApiKeyKindPtrOutput{})
 	pulumi.RegisterOutputType(AuditLogLevelOutput{})
 	pulumi.RegisterOutputType(AuditLogLevelPtrOutput{})
+	pulumi.RegisterOutputType(AuthEmailProviderTypeOutput{})
+	pulumi.RegisterOutputType(AuthEmailProviderTypePtrOutput{})
+	pulumi.RegisterOutputType(AuthEmailVerificationMethodOutput{})
+	pulumi.RegisterOutputType(AuthEmailVerificationMethodPtrOutput{})
+	pulumi.RegisterOutputType(AuthOauthProviderIdOutput{})
+	pulumi.RegisterOutputType(AuthOauthProviderIdPtrOutput{})
+	pulumi.RegisterOutputType(AuthProviderOutput{})
+	pulumi.RegisterOutputType(AuthProviderPtrOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyOutput{})
 	pulumi.RegisterOutputType(BackupFrequencyPtrOutput{})
 	pulumi.RegisterOutputType(BucketAccessLevelOutput{})

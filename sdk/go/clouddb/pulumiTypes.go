@@ -122,6 +122,1092 @@ func (o AdvisorIssueArrayOutput) Index(i pulumi.IntInput) AdvisorIssueOutput {
 	}).(AdvisorIssueOutput)
 }
 
+// Sign-in with an email and a password; a setting left out keeps what the branch has.
+type AuthEmailAndPassword struct {
+	// Whether verifying an email signs its user in.
+	AutoSignInAfterVerification *bool `pulumi:"autoSignInAfterVerification"`
+	// Whether new users are refused.
+	DisableSignUp *bool `pulumi:"disableSignUp"`
+	// `link` or `otp`: how an email is verified.
+	EmailVerificationMethod *AuthEmailVerificationMethod `pulumi:"emailVerificationMethod"`
+	// Whether users sign in with an email and a password.
+	Enabled *bool `pulumi:"enabled"`
+	// Whether an email must be verified before its user signs in.
+	RequireEmailVerification *bool `pulumi:"requireEmailVerification"`
+	// Whether signing in sends a verification email.
+	SendVerificationEmailOnSignIn *bool `pulumi:"sendVerificationEmailOnSignIn"`
+	// Whether signing up sends a verification email.
+	SendVerificationEmailOnSignUp *bool `pulumi:"sendVerificationEmailOnSignUp"`
+}
+
+// AuthEmailAndPasswordInput is an input type that accepts AuthEmailAndPasswordArgs and AuthEmailAndPasswordOutput values.
+// You can construct a concrete instance of `AuthEmailAndPasswordInput` via:
+//
+//	AuthEmailAndPasswordArgs{...}
+type AuthEmailAndPasswordInput interface {
+	pulumi.Input
+
+	ToAuthEmailAndPasswordOutput() AuthEmailAndPasswordOutput
+	ToAuthEmailAndPasswordOutputWithContext(context.Context) AuthEmailAndPasswordOutput
+}
+
+// Sign-in with an email and a password; a setting left out keeps what the branch has.
+type AuthEmailAndPasswordArgs struct {
+	// Whether verifying an email signs its user in.
+	AutoSignInAfterVerification pulumi.BoolPtrInput `pulumi:"autoSignInAfterVerification"`
+	// Whether new users are refused.
+	DisableSignUp pulumi.BoolPtrInput `pulumi:"disableSignUp"`
+	// `link` or `otp`: how an email is verified.
+	EmailVerificationMethod AuthEmailVerificationMethodPtrInput `pulumi:"emailVerificationMethod"`
+	// Whether users sign in with an email and a password.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Whether an email must be verified before its user signs in.
+	RequireEmailVerification pulumi.BoolPtrInput `pulumi:"requireEmailVerification"`
+	// Whether signing in sends a verification email.
+	SendVerificationEmailOnSignIn pulumi.BoolPtrInput `pulumi:"sendVerificationEmailOnSignIn"`
+	// Whether signing up sends a verification email.
+	SendVerificationEmailOnSignUp pulumi.BoolPtrInput `pulumi:"sendVerificationEmailOnSignUp"`
+}
+
+func (AuthEmailAndPasswordArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailAndPassword)(nil)).Elem()
+}
+
+func (i AuthEmailAndPasswordArgs) ToAuthEmailAndPasswordOutput() AuthEmailAndPasswordOutput {
+	return i.ToAuthEmailAndPasswordOutputWithContext(context.Background())
+}
+
+func (i AuthEmailAndPasswordArgs) ToAuthEmailAndPasswordOutputWithContext(ctx context.Context) AuthEmailAndPasswordOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailAndPasswordOutput)
+}
+
+func (i AuthEmailAndPasswordArgs) ToAuthEmailAndPasswordPtrOutput() AuthEmailAndPasswordPtrOutput {
+	return i.ToAuthEmailAndPasswordPtrOutputWithContext(context.Background())
+}
+
+func (i AuthEmailAndPasswordArgs) ToAuthEmailAndPasswordPtrOutputWithContext(ctx context.Context) AuthEmailAndPasswordPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailAndPasswordOutput).ToAuthEmailAndPasswordPtrOutputWithContext(ctx)
+}
+
+// AuthEmailAndPasswordPtrInput is an input type that accepts AuthEmailAndPasswordArgs, AuthEmailAndPasswordPtr and AuthEmailAndPasswordPtrOutput values.
+// You can construct a concrete instance of `AuthEmailAndPasswordPtrInput` via:
+//
+//	        AuthEmailAndPasswordArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthEmailAndPasswordPtrInput interface {
+	pulumi.Input
+
+	ToAuthEmailAndPasswordPtrOutput() AuthEmailAndPasswordPtrOutput
+	ToAuthEmailAndPasswordPtrOutputWithContext(context.Context) AuthEmailAndPasswordPtrOutput
+}
+
+type authEmailAndPasswordPtrType AuthEmailAndPasswordArgs
+
+func AuthEmailAndPasswordPtr(v *AuthEmailAndPasswordArgs) AuthEmailAndPasswordPtrInput {
+	return (*authEmailAndPasswordPtrType)(v)
+}
+
+func (*authEmailAndPasswordPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailAndPassword)(nil)).Elem()
+}
+
+func (i *authEmailAndPasswordPtrType) ToAuthEmailAndPasswordPtrOutput() AuthEmailAndPasswordPtrOutput {
+	return i.ToAuthEmailAndPasswordPtrOutputWithContext(context.Background())
+}
+
+func (i *authEmailAndPasswordPtrType) ToAuthEmailAndPasswordPtrOutputWithContext(ctx context.Context) AuthEmailAndPasswordPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailAndPasswordPtrOutput)
+}
+
+// Sign-in with an email and a password; a setting left out keeps what the branch has.
+type AuthEmailAndPasswordOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailAndPasswordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailAndPassword)(nil)).Elem()
+}
+
+func (o AuthEmailAndPasswordOutput) ToAuthEmailAndPasswordOutput() AuthEmailAndPasswordOutput {
+	return o
+}
+
+func (o AuthEmailAndPasswordOutput) ToAuthEmailAndPasswordOutputWithContext(ctx context.Context) AuthEmailAndPasswordOutput {
+	return o
+}
+
+func (o AuthEmailAndPasswordOutput) ToAuthEmailAndPasswordPtrOutput() AuthEmailAndPasswordPtrOutput {
+	return o.ToAuthEmailAndPasswordPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailAndPasswordOutput) ToAuthEmailAndPasswordPtrOutputWithContext(ctx context.Context) AuthEmailAndPasswordPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthEmailAndPassword) *AuthEmailAndPassword {
+		return &v
+	}).(AuthEmailAndPasswordPtrOutput)
+}
+
+// Whether verifying an email signs its user in.
+func (o AuthEmailAndPasswordOutput) AutoSignInAfterVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.AutoSignInAfterVerification }).(pulumi.BoolPtrOutput)
+}
+
+// Whether new users are refused.
+func (o AuthEmailAndPasswordOutput) DisableSignUp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.DisableSignUp }).(pulumi.BoolPtrOutput)
+}
+
+// `link` or `otp`: how an email is verified.
+func (o AuthEmailAndPasswordOutput) EmailVerificationMethod() AuthEmailVerificationMethodPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *AuthEmailVerificationMethod { return v.EmailVerificationMethod }).(AuthEmailVerificationMethodPtrOutput)
+}
+
+// Whether users sign in with an email and a password.
+func (o AuthEmailAndPasswordOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether an email must be verified before its user signs in.
+func (o AuthEmailAndPasswordOutput) RequireEmailVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.RequireEmailVerification }).(pulumi.BoolPtrOutput)
+}
+
+// Whether signing in sends a verification email.
+func (o AuthEmailAndPasswordOutput) SendVerificationEmailOnSignIn() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.SendVerificationEmailOnSignIn }).(pulumi.BoolPtrOutput)
+}
+
+// Whether signing up sends a verification email.
+func (o AuthEmailAndPasswordOutput) SendVerificationEmailOnSignUp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthEmailAndPassword) *bool { return v.SendVerificationEmailOnSignUp }).(pulumi.BoolPtrOutput)
+}
+
+type AuthEmailAndPasswordPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailAndPasswordPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailAndPassword)(nil)).Elem()
+}
+
+func (o AuthEmailAndPasswordPtrOutput) ToAuthEmailAndPasswordPtrOutput() AuthEmailAndPasswordPtrOutput {
+	return o
+}
+
+func (o AuthEmailAndPasswordPtrOutput) ToAuthEmailAndPasswordPtrOutputWithContext(ctx context.Context) AuthEmailAndPasswordPtrOutput {
+	return o
+}
+
+func (o AuthEmailAndPasswordPtrOutput) Elem() AuthEmailAndPasswordOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) AuthEmailAndPassword {
+		if v != nil {
+			return *v
+		}
+		var ret AuthEmailAndPassword
+		return ret
+	}).(AuthEmailAndPasswordOutput)
+}
+
+// Whether verifying an email signs its user in.
+func (o AuthEmailAndPasswordPtrOutput) AutoSignInAfterVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AutoSignInAfterVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether new users are refused.
+func (o AuthEmailAndPasswordPtrOutput) DisableSignUp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DisableSignUp
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `link` or `otp`: how an email is verified.
+func (o AuthEmailAndPasswordPtrOutput) EmailVerificationMethod() AuthEmailVerificationMethodPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *AuthEmailVerificationMethod {
+		if v == nil {
+			return nil
+		}
+		return v.EmailVerificationMethod
+	}).(AuthEmailVerificationMethodPtrOutput)
+}
+
+// Whether users sign in with an email and a password.
+func (o AuthEmailAndPasswordPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether an email must be verified before its user signs in.
+func (o AuthEmailAndPasswordPtrOutput) RequireEmailVerification() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RequireEmailVerification
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether signing in sends a verification email.
+func (o AuthEmailAndPasswordPtrOutput) SendVerificationEmailOnSignIn() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SendVerificationEmailOnSignIn
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether signing up sends a verification email.
+func (o AuthEmailAndPasswordPtrOutput) SendVerificationEmailOnSignUp() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthEmailAndPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.SendVerificationEmailOnSignUp
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+type AuthEmailProvider struct {
+	// The SMTP host, for `standard`.
+	Host *string `pulumi:"host"`
+	// The SMTP password, for `standard`: pass it as a Pulumi secret.
+	Password *string `pulumi:"password"`
+	// The SMTP port, for `standard`.
+	Port *int `pulumi:"port"`
+	// The sender's address.
+	SenderEmail *string `pulumi:"senderEmail"`
+	// The sender's name.
+	SenderName *string `pulumi:"senderName"`
+	// `shared` (the service's sender) or `standard` (the SMTP server below).
+	Type AuthEmailProviderType `pulumi:"type"`
+	// The SMTP user name, for `standard`.
+	Username *string `pulumi:"username"`
+}
+
+// AuthEmailProviderInput is an input type that accepts AuthEmailProviderArgs and AuthEmailProviderOutput values.
+// You can construct a concrete instance of `AuthEmailProviderInput` via:
+//
+//	AuthEmailProviderArgs{...}
+type AuthEmailProviderInput interface {
+	pulumi.Input
+
+	ToAuthEmailProviderOutput() AuthEmailProviderOutput
+	ToAuthEmailProviderOutputWithContext(context.Context) AuthEmailProviderOutput
+}
+
+// Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+type AuthEmailProviderArgs struct {
+	// The SMTP host, for `standard`.
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// The SMTP password, for `standard`: pass it as a Pulumi secret.
+	Password pulumi.StringPtrInput `pulumi:"password"`
+	// The SMTP port, for `standard`.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// The sender's address.
+	SenderEmail pulumi.StringPtrInput `pulumi:"senderEmail"`
+	// The sender's name.
+	SenderName pulumi.StringPtrInput `pulumi:"senderName"`
+	// `shared` (the service's sender) or `standard` (the SMTP server below).
+	Type AuthEmailProviderTypeInput `pulumi:"type"`
+	// The SMTP user name, for `standard`.
+	Username pulumi.StringPtrInput `pulumi:"username"`
+}
+
+func (AuthEmailProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailProvider)(nil)).Elem()
+}
+
+func (i AuthEmailProviderArgs) ToAuthEmailProviderOutput() AuthEmailProviderOutput {
+	return i.ToAuthEmailProviderOutputWithContext(context.Background())
+}
+
+func (i AuthEmailProviderArgs) ToAuthEmailProviderOutputWithContext(ctx context.Context) AuthEmailProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailProviderOutput)
+}
+
+func (i AuthEmailProviderArgs) ToAuthEmailProviderPtrOutput() AuthEmailProviderPtrOutput {
+	return i.ToAuthEmailProviderPtrOutputWithContext(context.Background())
+}
+
+func (i AuthEmailProviderArgs) ToAuthEmailProviderPtrOutputWithContext(ctx context.Context) AuthEmailProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailProviderOutput).ToAuthEmailProviderPtrOutputWithContext(ctx)
+}
+
+// AuthEmailProviderPtrInput is an input type that accepts AuthEmailProviderArgs, AuthEmailProviderPtr and AuthEmailProviderPtrOutput values.
+// You can construct a concrete instance of `AuthEmailProviderPtrInput` via:
+//
+//	        AuthEmailProviderArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthEmailProviderPtrInput interface {
+	pulumi.Input
+
+	ToAuthEmailProviderPtrOutput() AuthEmailProviderPtrOutput
+	ToAuthEmailProviderPtrOutputWithContext(context.Context) AuthEmailProviderPtrOutput
+}
+
+type authEmailProviderPtrType AuthEmailProviderArgs
+
+func AuthEmailProviderPtr(v *AuthEmailProviderArgs) AuthEmailProviderPtrInput {
+	return (*authEmailProviderPtrType)(v)
+}
+
+func (*authEmailProviderPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailProvider)(nil)).Elem()
+}
+
+func (i *authEmailProviderPtrType) ToAuthEmailProviderPtrOutput() AuthEmailProviderPtrOutput {
+	return i.ToAuthEmailProviderPtrOutputWithContext(context.Background())
+}
+
+func (i *authEmailProviderPtrType) ToAuthEmailProviderPtrOutputWithContext(ctx context.Context) AuthEmailProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthEmailProviderPtrOutput)
+}
+
+// Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+type AuthEmailProviderOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthEmailProvider)(nil)).Elem()
+}
+
+func (o AuthEmailProviderOutput) ToAuthEmailProviderOutput() AuthEmailProviderOutput {
+	return o
+}
+
+func (o AuthEmailProviderOutput) ToAuthEmailProviderOutputWithContext(ctx context.Context) AuthEmailProviderOutput {
+	return o
+}
+
+func (o AuthEmailProviderOutput) ToAuthEmailProviderPtrOutput() AuthEmailProviderPtrOutput {
+	return o.ToAuthEmailProviderPtrOutputWithContext(context.Background())
+}
+
+func (o AuthEmailProviderOutput) ToAuthEmailProviderPtrOutputWithContext(ctx context.Context) AuthEmailProviderPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthEmailProvider) *AuthEmailProvider {
+		return &v
+	}).(AuthEmailProviderPtrOutput)
+}
+
+// The SMTP host, for `standard`.
+func (o AuthEmailProviderOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// The SMTP password, for `standard`: pass it as a Pulumi secret.
+func (o AuthEmailProviderOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *string { return v.Password }).(pulumi.StringPtrOutput)
+}
+
+// The SMTP port, for `standard`.
+func (o AuthEmailProviderOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// The sender's address.
+func (o AuthEmailProviderOutput) SenderEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *string { return v.SenderEmail }).(pulumi.StringPtrOutput)
+}
+
+// The sender's name.
+func (o AuthEmailProviderOutput) SenderName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *string { return v.SenderName }).(pulumi.StringPtrOutput)
+}
+
+// `shared` (the service's sender) or `standard` (the SMTP server below).
+func (o AuthEmailProviderOutput) Type() AuthEmailProviderTypeOutput {
+	return o.ApplyT(func(v AuthEmailProvider) AuthEmailProviderType { return v.Type }).(AuthEmailProviderTypeOutput)
+}
+
+// The SMTP user name, for `standard`.
+func (o AuthEmailProviderOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthEmailProvider) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type AuthEmailProviderPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthEmailProviderPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthEmailProvider)(nil)).Elem()
+}
+
+func (o AuthEmailProviderPtrOutput) ToAuthEmailProviderPtrOutput() AuthEmailProviderPtrOutput {
+	return o
+}
+
+func (o AuthEmailProviderPtrOutput) ToAuthEmailProviderPtrOutputWithContext(ctx context.Context) AuthEmailProviderPtrOutput {
+	return o
+}
+
+func (o AuthEmailProviderPtrOutput) Elem() AuthEmailProviderOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) AuthEmailProvider {
+		if v != nil {
+			return *v
+		}
+		var ret AuthEmailProvider
+		return ret
+	}).(AuthEmailProviderOutput)
+}
+
+// The SMTP host, for `standard`.
+func (o AuthEmailProviderPtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// The SMTP password, for `standard`: pass it as a Pulumi secret.
+func (o AuthEmailProviderPtrOutput) Password() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(pulumi.StringPtrOutput)
+}
+
+// The SMTP port, for `standard`.
+func (o AuthEmailProviderPtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// The sender's address.
+func (o AuthEmailProviderPtrOutput) SenderEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SenderEmail
+	}).(pulumi.StringPtrOutput)
+}
+
+// The sender's name.
+func (o AuthEmailProviderPtrOutput) SenderName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SenderName
+	}).(pulumi.StringPtrOutput)
+}
+
+// `shared` (the service's sender) or `standard` (the SMTP server below).
+func (o AuthEmailProviderPtrOutput) Type() AuthEmailProviderTypePtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *AuthEmailProviderType {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(AuthEmailProviderTypePtrOutput)
+}
+
+// The SMTP user name, for `standard`.
+func (o AuthEmailProviderPtrOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthEmailProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Username
+	}).(pulumi.StringPtrOutput)
+}
+
+// An OAuth provider a branch's Auth offers sign-in with.
+type AuthOauthProvider struct {
+	// The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+	ClientId *string `pulumi:"clientId"`
+	// The team's own OAuth client secret: pass it as a Pulumi secret.
+	ClientSecret *string `pulumi:"clientSecret"`
+	// `google`, `github`, `microsoft` or `vercel`.
+	Id AuthOauthProviderId `pulumi:"id"`
+	// The Microsoft tenant, for `microsoft`.
+	MicrosoftTenantId *string `pulumi:"microsoftTenantId"`
+}
+
+// AuthOauthProviderInput is an input type that accepts AuthOauthProviderArgs and AuthOauthProviderOutput values.
+// You can construct a concrete instance of `AuthOauthProviderInput` via:
+//
+//	AuthOauthProviderArgs{...}
+type AuthOauthProviderInput interface {
+	pulumi.Input
+
+	ToAuthOauthProviderOutput() AuthOauthProviderOutput
+	ToAuthOauthProviderOutputWithContext(context.Context) AuthOauthProviderOutput
+}
+
+// An OAuth provider a branch's Auth offers sign-in with.
+type AuthOauthProviderArgs struct {
+	// The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+	ClientId pulumi.StringPtrInput `pulumi:"clientId"`
+	// The team's own OAuth client secret: pass it as a Pulumi secret.
+	ClientSecret pulumi.StringPtrInput `pulumi:"clientSecret"`
+	// `google`, `github`, `microsoft` or `vercel`.
+	Id AuthOauthProviderIdInput `pulumi:"id"`
+	// The Microsoft tenant, for `microsoft`.
+	MicrosoftTenantId pulumi.StringPtrInput `pulumi:"microsoftTenantId"`
+}
+
+func (AuthOauthProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOauthProvider)(nil)).Elem()
+}
+
+func (i AuthOauthProviderArgs) ToAuthOauthProviderOutput() AuthOauthProviderOutput {
+	return i.ToAuthOauthProviderOutputWithContext(context.Background())
+}
+
+func (i AuthOauthProviderArgs) ToAuthOauthProviderOutputWithContext(ctx context.Context) AuthOauthProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOauthProviderOutput)
+}
+
+// AuthOauthProviderArrayInput is an input type that accepts AuthOauthProviderArray and AuthOauthProviderArrayOutput values.
+// You can construct a concrete instance of `AuthOauthProviderArrayInput` via:
+//
+//	AuthOauthProviderArray{ AuthOauthProviderArgs{...} }
+type AuthOauthProviderArrayInput interface {
+	pulumi.Input
+
+	ToAuthOauthProviderArrayOutput() AuthOauthProviderArrayOutput
+	ToAuthOauthProviderArrayOutputWithContext(context.Context) AuthOauthProviderArrayOutput
+}
+
+type AuthOauthProviderArray []AuthOauthProviderInput
+
+func (AuthOauthProviderArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AuthOauthProvider)(nil)).Elem()
+}
+
+func (i AuthOauthProviderArray) ToAuthOauthProviderArrayOutput() AuthOauthProviderArrayOutput {
+	return i.ToAuthOauthProviderArrayOutputWithContext(context.Background())
+}
+
+func (i AuthOauthProviderArray) ToAuthOauthProviderArrayOutputWithContext(ctx context.Context) AuthOauthProviderArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOauthProviderArrayOutput)
+}
+
+// An OAuth provider a branch's Auth offers sign-in with.
+type AuthOauthProviderOutput struct{ *pulumi.OutputState }
+
+func (AuthOauthProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOauthProvider)(nil)).Elem()
+}
+
+func (o AuthOauthProviderOutput) ToAuthOauthProviderOutput() AuthOauthProviderOutput {
+	return o
+}
+
+func (o AuthOauthProviderOutput) ToAuthOauthProviderOutputWithContext(ctx context.Context) AuthOauthProviderOutput {
+	return o
+}
+
+// The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+func (o AuthOauthProviderOutput) ClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthOauthProvider) *string { return v.ClientId }).(pulumi.StringPtrOutput)
+}
+
+// The team's own OAuth client secret: pass it as a Pulumi secret.
+func (o AuthOauthProviderOutput) ClientSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthOauthProvider) *string { return v.ClientSecret }).(pulumi.StringPtrOutput)
+}
+
+// `google`, `github`, `microsoft` or `vercel`.
+func (o AuthOauthProviderOutput) Id() AuthOauthProviderIdOutput {
+	return o.ApplyT(func(v AuthOauthProvider) AuthOauthProviderId { return v.Id }).(AuthOauthProviderIdOutput)
+}
+
+// The Microsoft tenant, for `microsoft`.
+func (o AuthOauthProviderOutput) MicrosoftTenantId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthOauthProvider) *string { return v.MicrosoftTenantId }).(pulumi.StringPtrOutput)
+}
+
+type AuthOauthProviderArrayOutput struct{ *pulumi.OutputState }
+
+func (AuthOauthProviderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AuthOauthProvider)(nil)).Elem()
+}
+
+func (o AuthOauthProviderArrayOutput) ToAuthOauthProviderArrayOutput() AuthOauthProviderArrayOutput {
+	return o
+}
+
+func (o AuthOauthProviderArrayOutput) ToAuthOauthProviderArrayOutputWithContext(ctx context.Context) AuthOauthProviderArrayOutput {
+	return o
+}
+
+func (o AuthOauthProviderArrayOutput) Index(i pulumi.IntInput) AuthOauthProviderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AuthOauthProvider {
+		return vs[0].([]AuthOauthProvider)[vs[1].(int)]
+	}).(AuthOauthProviderOutput)
+}
+
+// The plugins of a branch's Auth; a plugin or setting left out keeps what the branch has.
+type AuthPlugins struct {
+	// Whether passwordless sign-in by an emailed link is on.
+	MagicLinkEnabled *bool `pulumi:"magicLinkEnabled"`
+	// Minutes a magic link lasts, 5 to 1440.
+	MagicLinkExpiresIn *int `pulumi:"magicLinkExpiresIn"`
+	// Whether the organization plugin (teams of users) is on.
+	OrganizationEnabled *bool `pulumi:"organizationEnabled"`
+	// How many organizations a user may create.
+	OrganizationLimit *int `pulumi:"organizationLimit"`
+	// How many members an organization may have.
+	OrganizationMembershipLimit *int `pulumi:"organizationMembershipLimit"`
+	// Whether sign-in with a one-time code sent to a phone is on.
+	PhoneNumberEnabled *bool `pulumi:"phoneNumberEnabled"`
+	// Seconds a phone code lasts, 60 to 600.
+	PhoneNumberOtpExpiresIn *int `pulumi:"phoneNumberOtpExpiresIn"`
+}
+
+// AuthPluginsInput is an input type that accepts AuthPluginsArgs and AuthPluginsOutput values.
+// You can construct a concrete instance of `AuthPluginsInput` via:
+//
+//	AuthPluginsArgs{...}
+type AuthPluginsInput interface {
+	pulumi.Input
+
+	ToAuthPluginsOutput() AuthPluginsOutput
+	ToAuthPluginsOutputWithContext(context.Context) AuthPluginsOutput
+}
+
+// The plugins of a branch's Auth; a plugin or setting left out keeps what the branch has.
+type AuthPluginsArgs struct {
+	// Whether passwordless sign-in by an emailed link is on.
+	MagicLinkEnabled pulumi.BoolPtrInput `pulumi:"magicLinkEnabled"`
+	// Minutes a magic link lasts, 5 to 1440.
+	MagicLinkExpiresIn pulumi.IntPtrInput `pulumi:"magicLinkExpiresIn"`
+	// Whether the organization plugin (teams of users) is on.
+	OrganizationEnabled pulumi.BoolPtrInput `pulumi:"organizationEnabled"`
+	// How many organizations a user may create.
+	OrganizationLimit pulumi.IntPtrInput `pulumi:"organizationLimit"`
+	// How many members an organization may have.
+	OrganizationMembershipLimit pulumi.IntPtrInput `pulumi:"organizationMembershipLimit"`
+	// Whether sign-in with a one-time code sent to a phone is on.
+	PhoneNumberEnabled pulumi.BoolPtrInput `pulumi:"phoneNumberEnabled"`
+	// Seconds a phone code lasts, 60 to 600.
+	PhoneNumberOtpExpiresIn pulumi.IntPtrInput `pulumi:"phoneNumberOtpExpiresIn"`
+}
+
+func (AuthPluginsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthPlugins)(nil)).Elem()
+}
+
+func (i AuthPluginsArgs) ToAuthPluginsOutput() AuthPluginsOutput {
+	return i.ToAuthPluginsOutputWithContext(context.Background())
+}
+
+func (i AuthPluginsArgs) ToAuthPluginsOutputWithContext(ctx context.Context) AuthPluginsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthPluginsOutput)
+}
+
+func (i AuthPluginsArgs) ToAuthPluginsPtrOutput() AuthPluginsPtrOutput {
+	return i.ToAuthPluginsPtrOutputWithContext(context.Background())
+}
+
+func (i AuthPluginsArgs) ToAuthPluginsPtrOutputWithContext(ctx context.Context) AuthPluginsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthPluginsOutput).ToAuthPluginsPtrOutputWithContext(ctx)
+}
+
+// AuthPluginsPtrInput is an input type that accepts AuthPluginsArgs, AuthPluginsPtr and AuthPluginsPtrOutput values.
+// You can construct a concrete instance of `AuthPluginsPtrInput` via:
+//
+//	        AuthPluginsArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthPluginsPtrInput interface {
+	pulumi.Input
+
+	ToAuthPluginsPtrOutput() AuthPluginsPtrOutput
+	ToAuthPluginsPtrOutputWithContext(context.Context) AuthPluginsPtrOutput
+}
+
+type authPluginsPtrType AuthPluginsArgs
+
+func AuthPluginsPtr(v *AuthPluginsArgs) AuthPluginsPtrInput {
+	return (*authPluginsPtrType)(v)
+}
+
+func (*authPluginsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthPlugins)(nil)).Elem()
+}
+
+func (i *authPluginsPtrType) ToAuthPluginsPtrOutput() AuthPluginsPtrOutput {
+	return i.ToAuthPluginsPtrOutputWithContext(context.Background())
+}
+
+func (i *authPluginsPtrType) ToAuthPluginsPtrOutputWithContext(ctx context.Context) AuthPluginsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthPluginsPtrOutput)
+}
+
+// The plugins of a branch's Auth; a plugin or setting left out keeps what the branch has.
+type AuthPluginsOutput struct{ *pulumi.OutputState }
+
+func (AuthPluginsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthPlugins)(nil)).Elem()
+}
+
+func (o AuthPluginsOutput) ToAuthPluginsOutput() AuthPluginsOutput {
+	return o
+}
+
+func (o AuthPluginsOutput) ToAuthPluginsOutputWithContext(ctx context.Context) AuthPluginsOutput {
+	return o
+}
+
+func (o AuthPluginsOutput) ToAuthPluginsPtrOutput() AuthPluginsPtrOutput {
+	return o.ToAuthPluginsPtrOutputWithContext(context.Background())
+}
+
+func (o AuthPluginsOutput) ToAuthPluginsPtrOutputWithContext(ctx context.Context) AuthPluginsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthPlugins) *AuthPlugins {
+		return &v
+	}).(AuthPluginsPtrOutput)
+}
+
+// Whether passwordless sign-in by an emailed link is on.
+func (o AuthPluginsOutput) MagicLinkEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *bool { return v.MagicLinkEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Minutes a magic link lasts, 5 to 1440.
+func (o AuthPluginsOutput) MagicLinkExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *int { return v.MagicLinkExpiresIn }).(pulumi.IntPtrOutput)
+}
+
+// Whether the organization plugin (teams of users) is on.
+func (o AuthPluginsOutput) OrganizationEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *bool { return v.OrganizationEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// How many organizations a user may create.
+func (o AuthPluginsOutput) OrganizationLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *int { return v.OrganizationLimit }).(pulumi.IntPtrOutput)
+}
+
+// How many members an organization may have.
+func (o AuthPluginsOutput) OrganizationMembershipLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *int { return v.OrganizationMembershipLimit }).(pulumi.IntPtrOutput)
+}
+
+// Whether sign-in with a one-time code sent to a phone is on.
+func (o AuthPluginsOutput) PhoneNumberEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *bool { return v.PhoneNumberEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Seconds a phone code lasts, 60 to 600.
+func (o AuthPluginsOutput) PhoneNumberOtpExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthPlugins) *int { return v.PhoneNumberOtpExpiresIn }).(pulumi.IntPtrOutput)
+}
+
+type AuthPluginsPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthPluginsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthPlugins)(nil)).Elem()
+}
+
+func (o AuthPluginsPtrOutput) ToAuthPluginsPtrOutput() AuthPluginsPtrOutput {
+	return o
+}
+
+func (o AuthPluginsPtrOutput) ToAuthPluginsPtrOutputWithContext(ctx context.Context) AuthPluginsPtrOutput {
+	return o
+}
+
+func (o AuthPluginsPtrOutput) Elem() AuthPluginsOutput {
+	return o.ApplyT(func(v *AuthPlugins) AuthPlugins {
+		if v != nil {
+			return *v
+		}
+		var ret AuthPlugins
+		return ret
+	}).(AuthPluginsOutput)
+}
+
+// Whether passwordless sign-in by an emailed link is on.
+func (o AuthPluginsPtrOutput) MagicLinkEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MagicLinkEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Minutes a magic link lasts, 5 to 1440.
+func (o AuthPluginsPtrOutput) MagicLinkExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *int {
+		if v == nil {
+			return nil
+		}
+		return v.MagicLinkExpiresIn
+	}).(pulumi.IntPtrOutput)
+}
+
+// Whether the organization plugin (teams of users) is on.
+func (o AuthPluginsPtrOutput) OrganizationEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.OrganizationEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How many organizations a user may create.
+func (o AuthPluginsPtrOutput) OrganizationLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *int {
+		if v == nil {
+			return nil
+		}
+		return v.OrganizationLimit
+	}).(pulumi.IntPtrOutput)
+}
+
+// How many members an organization may have.
+func (o AuthPluginsPtrOutput) OrganizationMembershipLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *int {
+		if v == nil {
+			return nil
+		}
+		return v.OrganizationMembershipLimit
+	}).(pulumi.IntPtrOutput)
+}
+
+// Whether sign-in with a one-time code sent to a phone is on.
+func (o AuthPluginsPtrOutput) PhoneNumberEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PhoneNumberEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Seconds a phone code lasts, 60 to 600.
+func (o AuthPluginsPtrOutput) PhoneNumberOtpExpiresIn() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthPlugins) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PhoneNumberOtpExpiresIn
+	}).(pulumi.IntPtrOutput)
+}
+
+// Where a branch's Auth sends its events.
+type AuthWebhooks struct {
+	// Whether events are sent.
+	Enabled bool `pulumi:"enabled"`
+	// The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+	Events []string `pulumi:"events"`
+	// Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+	// The URL the events are posted to; required when enabled.
+	Url *string `pulumi:"url"`
+}
+
+// AuthWebhooksInput is an input type that accepts AuthWebhooksArgs and AuthWebhooksOutput values.
+// You can construct a concrete instance of `AuthWebhooksInput` via:
+//
+//	AuthWebhooksArgs{...}
+type AuthWebhooksInput interface {
+	pulumi.Input
+
+	ToAuthWebhooksOutput() AuthWebhooksOutput
+	ToAuthWebhooksOutputWithContext(context.Context) AuthWebhooksOutput
+}
+
+// Where a branch's Auth sends its events.
+type AuthWebhooksArgs struct {
+	// Whether events are sent.
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+	Events pulumi.StringArrayInput `pulumi:"events"`
+	// Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+	// The URL the events are posted to; required when enabled.
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (AuthWebhooksArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthWebhooks)(nil)).Elem()
+}
+
+func (i AuthWebhooksArgs) ToAuthWebhooksOutput() AuthWebhooksOutput {
+	return i.ToAuthWebhooksOutputWithContext(context.Background())
+}
+
+func (i AuthWebhooksArgs) ToAuthWebhooksOutputWithContext(ctx context.Context) AuthWebhooksOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthWebhooksOutput)
+}
+
+func (i AuthWebhooksArgs) ToAuthWebhooksPtrOutput() AuthWebhooksPtrOutput {
+	return i.ToAuthWebhooksPtrOutputWithContext(context.Background())
+}
+
+func (i AuthWebhooksArgs) ToAuthWebhooksPtrOutputWithContext(ctx context.Context) AuthWebhooksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthWebhooksOutput).ToAuthWebhooksPtrOutputWithContext(ctx)
+}
+
+// AuthWebhooksPtrInput is an input type that accepts AuthWebhooksArgs, AuthWebhooksPtr and AuthWebhooksPtrOutput values.
+// You can construct a concrete instance of `AuthWebhooksPtrInput` via:
+//
+//	        AuthWebhooksArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthWebhooksPtrInput interface {
+	pulumi.Input
+
+	ToAuthWebhooksPtrOutput() AuthWebhooksPtrOutput
+	ToAuthWebhooksPtrOutputWithContext(context.Context) AuthWebhooksPtrOutput
+}
+
+type authWebhooksPtrType AuthWebhooksArgs
+
+func AuthWebhooksPtr(v *AuthWebhooksArgs) AuthWebhooksPtrInput {
+	return (*authWebhooksPtrType)(v)
+}
+
+func (*authWebhooksPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthWebhooks)(nil)).Elem()
+}
+
+func (i *authWebhooksPtrType) ToAuthWebhooksPtrOutput() AuthWebhooksPtrOutput {
+	return i.ToAuthWebhooksPtrOutputWithContext(context.Background())
+}
+
+func (i *authWebhooksPtrType) ToAuthWebhooksPtrOutputWithContext(ctx context.Context) AuthWebhooksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthWebhooksPtrOutput)
+}
+
+// Where a branch's Auth sends its events.
+type AuthWebhooksOutput struct{ *pulumi.OutputState }
+
+func (AuthWebhooksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthWebhooks)(nil)).Elem()
+}
+
+func (o AuthWebhooksOutput) ToAuthWebhooksOutput() AuthWebhooksOutput {
+	return o
+}
+
+func (o AuthWebhooksOutput) ToAuthWebhooksOutputWithContext(ctx context.Context) AuthWebhooksOutput {
+	return o
+}
+
+func (o AuthWebhooksOutput) ToAuthWebhooksPtrOutput() AuthWebhooksPtrOutput {
+	return o.ToAuthWebhooksPtrOutputWithContext(context.Background())
+}
+
+func (o AuthWebhooksOutput) ToAuthWebhooksPtrOutputWithContext(ctx context.Context) AuthWebhooksPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthWebhooks) *AuthWebhooks {
+		return &v
+	}).(AuthWebhooksPtrOutput)
+}
+
+// Whether events are sent.
+func (o AuthWebhooksOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v AuthWebhooks) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+func (o AuthWebhooksOutput) Events() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AuthWebhooks) []string { return v.Events }).(pulumi.StringArrayOutput)
+}
+
+// Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+func (o AuthWebhooksOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthWebhooks) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+// The URL the events are posted to; required when enabled.
+func (o AuthWebhooksOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AuthWebhooks) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type AuthWebhooksPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthWebhooksPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthWebhooks)(nil)).Elem()
+}
+
+func (o AuthWebhooksPtrOutput) ToAuthWebhooksPtrOutput() AuthWebhooksPtrOutput {
+	return o
+}
+
+func (o AuthWebhooksPtrOutput) ToAuthWebhooksPtrOutputWithContext(ctx context.Context) AuthWebhooksPtrOutput {
+	return o
+}
+
+func (o AuthWebhooksPtrOutput) Elem() AuthWebhooksOutput {
+	return o.ApplyT(func(v *AuthWebhooks) AuthWebhooks {
+		if v != nil {
+			return *v
+		}
+		var ret AuthWebhooks
+		return ret
+	}).(AuthWebhooksOutput)
+}
+
+// Whether events are sent.
+func (o AuthWebhooksPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthWebhooks) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+func (o AuthWebhooksPtrOutput) Events() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AuthWebhooks) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Events
+	}).(pulumi.StringArrayOutput)
+}
+
+// Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+func (o AuthWebhooksPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthWebhooks) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// The URL the events are posted to; required when enabled.
+func (o AuthWebhooksPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AuthWebhooks) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
 // One entry of a backup schedule: when the service takes a snapshot, and how long it keeps it.
 type BackupScheduleEntry struct {
 	// The day a weekly (1 Monday to 7), monthly or yearly (1-31) snapshot is taken; default 1.
@@ -2325,6 +3411,16 @@ func (o TimeoutsPtrOutput) Update() pulumi.Float64PtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailAndPasswordInput)(nil)).Elem(), AuthEmailAndPasswordArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailAndPasswordPtrInput)(nil)).Elem(), AuthEmailAndPasswordArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailProviderInput)(nil)).Elem(), AuthEmailProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailProviderPtrInput)(nil)).Elem(), AuthEmailProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOauthProviderInput)(nil)).Elem(), AuthOauthProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOauthProviderArrayInput)(nil)).Elem(), AuthOauthProviderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthPluginsInput)(nil)).Elem(), AuthPluginsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthPluginsPtrInput)(nil)).Elem(), AuthPluginsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthWebhooksInput)(nil)).Elem(), AuthWebhooksArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthWebhooksPtrInput)(nil)).Elem(), AuthWebhooksArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupScheduleEntryInput)(nil)).Elem(), BackupScheduleEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BackupScheduleEntryArrayInput)(nil)).Elem(), BackupScheduleEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchEndpointSpecInput)(nil)).Elem(), BranchEndpointSpecArgs{})
@@ -2345,6 +3441,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterOutputType(AdvisorIssueOutput{})
 	pulumi.RegisterOutputType(AdvisorIssueArrayOutput{})
+	pulumi.RegisterOutputType(AuthEmailAndPasswordOutput{})
+	pulumi.RegisterOutputType(AuthEmailAndPasswordPtrOutput{})
+	pulumi.RegisterOutputType(AuthEmailProviderOutput{})
+	pulumi.RegisterOutputType(AuthEmailProviderPtrOutput{})
+	pulumi.RegisterOutputType(AuthOauthProviderOutput{})
+	pulumi.RegisterOutputType(AuthOauthProviderArrayOutput{})
+	pulumi.RegisterOutputType(AuthPluginsOutput{})
+	pulumi.RegisterOutputType(AuthPluginsPtrOutput{})
+	pulumi.RegisterOutputType(AuthWebhooksOutput{})
+	pulumi.RegisterOutputType(AuthWebhooksPtrOutput{})
 	pulumi.RegisterOutputType(BackupScheduleEntryOutput{})
 	pulumi.RegisterOutputType(BackupScheduleEntryArrayOutput{})
 	pulumi.RegisterOutputType(BranchEndpointOutput{})

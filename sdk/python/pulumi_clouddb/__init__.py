@@ -10,6 +10,7 @@ from ._enums import *
 from .api_key import *
 from .backup_schedule import *
 from .branch import *
+from .branch_auth import *
 from .bucket import *
 from .credential import *
 from .custom_domain import *
@@ -59,6 +60,7 @@ _utilities.register(
    "clouddb:index:ApiKey": "ApiKey",
    "clouddb:index:BackupSchedule": "BackupSchedule",
    "clouddb:index:Branch": "Branch",
+   "clouddb:index:BranchAuth": "BranchAuth",
    "clouddb:index:Bucket": "Bucket",
    "clouddb:index:Credential": "Credential",
    "clouddb:index:CustomDomain": "CustomDomain",

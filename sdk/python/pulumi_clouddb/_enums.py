@@ -11,6 +11,10 @@ __all__ = [
     'AdvisorSeverity',
     'ApiKeyKind',
     'AuditLogLevel',
+    'AuthEmailProviderType',
+    'AuthEmailVerificationMethod',
+    'AuthOauthProviderId',
+    'AuthProvider',
     'BackupFrequency',
     'BucketAccessLevel',
     'ConsumptionGranularity',
@@ -61,6 +65,36 @@ class AuditLogLevel(_builtins.str, Enum):
     BASE = "base"
     EXTENDED = "extended"
     FULL = "full"
+
+
+@pulumi.type_token("clouddb:index:AuthEmailProviderType")
+class AuthEmailProviderType(_builtins.str, Enum):
+    SHARED = "shared"
+    STANDARD = "standard"
+
+
+@pulumi.type_token("clouddb:index:AuthEmailVerificationMethod")
+class AuthEmailVerificationMethod(_builtins.str, Enum):
+    LINK = "link"
+    OTP = "otp"
+
+
+@pulumi.type_token("clouddb:index:AuthOauthProviderId")
+class AuthOauthProviderId(_builtins.str, Enum):
+    GOOGLE = "google"
+    GITHUB = "github"
+    MICROSOFT = "microsoft"
+    VERCEL = "vercel"
+
+
+@pulumi.type_token("clouddb:index:AuthProvider")
+class AuthProvider(_builtins.str, Enum):
+    """
+    Who runs a branch's Auth: `better_auth` (the default), or the older `stack`; `mock` for tests.
+    """
+    BETTER_AUTH = "better_auth"
+    STACK = "stack"
+    MOCK = "mock"
 
 
 @pulumi.type_token("clouddb:index:BackupFrequency")

@@ -16,6 +16,16 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'AuthEmailAndPasswordArgs',
+    'AuthEmailAndPasswordArgsDict',
+    'AuthEmailProviderArgs',
+    'AuthEmailProviderArgsDict',
+    'AuthOauthProviderArgs',
+    'AuthOauthProviderArgsDict',
+    'AuthPluginsArgs',
+    'AuthPluginsArgsDict',
+    'AuthWebhooksArgs',
+    'AuthWebhooksArgsDict',
     'BackupScheduleEntryArgs',
     'BackupScheduleEntryArgsDict',
     'BranchEndpointSpecArgs',
@@ -35,6 +45,653 @@ __all__ = [
     'TimeoutsArgs',
     'TimeoutsArgsDict',
 ]
+
+class AuthEmailAndPasswordArgsDict(TypedDict):
+    """
+    Sign-in with an email and a password; a setting left out keeps what the branch has.
+    """
+    auto_sign_in_after_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether verifying an email signs its user in.
+    """
+    disable_sign_up: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether new users are refused.
+    """
+    email_verification_method: NotRequired[pulumi.Input[Optional['AuthEmailVerificationMethod']]]
+    """
+    `link` or `otp`: how an email is verified.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether users sign in with an email and a password.
+    """
+    require_email_verification: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether an email must be verified before its user signs in.
+    """
+    send_verification_email_on_sign_in: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether signing in sends a verification email.
+    """
+    send_verification_email_on_sign_up: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether signing up sends a verification email.
+    """
+
+@pulumi.input_type
+class AuthEmailAndPasswordArgs:
+    def __init__(__self__, *,
+                 auto_sign_in_after_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 disable_sign_up: pulumi.Input[Optional[_builtins.bool]] = None,
+                 email_verification_method: pulumi.Input[Optional['AuthEmailVerificationMethod']] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 require_email_verification: pulumi.Input[Optional[_builtins.bool]] = None,
+                 send_verification_email_on_sign_in: pulumi.Input[Optional[_builtins.bool]] = None,
+                 send_verification_email_on_sign_up: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Sign-in with an email and a password; a setting left out keeps what the branch has.
+
+        :param pulumi.Input[_builtins.bool] auto_sign_in_after_verification: Whether verifying an email signs its user in.
+        :param pulumi.Input[_builtins.bool] disable_sign_up: Whether new users are refused.
+        :param pulumi.Input['AuthEmailVerificationMethod'] email_verification_method: `link` or `otp`: how an email is verified.
+        :param pulumi.Input[_builtins.bool] enabled: Whether users sign in with an email and a password.
+        :param pulumi.Input[_builtins.bool] require_email_verification: Whether an email must be verified before its user signs in.
+        :param pulumi.Input[_builtins.bool] send_verification_email_on_sign_in: Whether signing in sends a verification email.
+        :param pulumi.Input[_builtins.bool] send_verification_email_on_sign_up: Whether signing up sends a verification email.
+        """
+        if auto_sign_in_after_verification is not None:
+            pulumi.set(__self__, "auto_sign_in_after_verification", auto_sign_in_after_verification)
+        if disable_sign_up is not None:
+            pulumi.set(__self__, "disable_sign_up", disable_sign_up)
+        if email_verification_method is not None:
+            pulumi.set(__self__, "email_verification_method", email_verification_method)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if require_email_verification is not None:
+            pulumi.set(__self__, "require_email_verification", require_email_verification)
+        if send_verification_email_on_sign_in is not None:
+            pulumi.set(__self__, "send_verification_email_on_sign_in", send_verification_email_on_sign_in)
+        if send_verification_email_on_sign_up is not None:
+            pulumi.set(__self__, "send_verification_email_on_sign_up", send_verification_email_on_sign_up)
+
+    @_builtins.property
+    @pulumi.getter(name="autoSignInAfterVerification")
+    def auto_sign_in_after_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether verifying an email signs its user in.
+        """
+        return pulumi.get(self, "auto_sign_in_after_verification")
+
+    @auto_sign_in_after_verification.setter
+    def auto_sign_in_after_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "auto_sign_in_after_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="disableSignUp")
+    def disable_sign_up(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether new users are refused.
+        """
+        return pulumi.get(self, "disable_sign_up")
+
+    @disable_sign_up.setter
+    def disable_sign_up(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disable_sign_up", value)
+
+    @_builtins.property
+    @pulumi.getter(name="emailVerificationMethod")
+    def email_verification_method(self) -> pulumi.Input[Optional['AuthEmailVerificationMethod']]:
+        """
+        `link` or `otp`: how an email is verified.
+        """
+        return pulumi.get(self, "email_verification_method")
+
+    @email_verification_method.setter
+    def email_verification_method(self, value: pulumi.Input[Optional['AuthEmailVerificationMethod']]):
+        pulumi.set(self, "email_verification_method", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether users sign in with an email and a password.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requireEmailVerification")
+    def require_email_verification(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether an email must be verified before its user signs in.
+        """
+        return pulumi.get(self, "require_email_verification")
+
+    @require_email_verification.setter
+    def require_email_verification(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_email_verification", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sendVerificationEmailOnSignIn")
+    def send_verification_email_on_sign_in(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether signing in sends a verification email.
+        """
+        return pulumi.get(self, "send_verification_email_on_sign_in")
+
+    @send_verification_email_on_sign_in.setter
+    def send_verification_email_on_sign_in(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "send_verification_email_on_sign_in", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sendVerificationEmailOnSignUp")
+    def send_verification_email_on_sign_up(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether signing up sends a verification email.
+        """
+        return pulumi.get(self, "send_verification_email_on_sign_up")
+
+    @send_verification_email_on_sign_up.setter
+    def send_verification_email_on_sign_up(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "send_verification_email_on_sign_up", value)
+
+
+class AuthEmailProviderArgsDict(TypedDict):
+    """
+    Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+    """
+    type: pulumi.Input['AuthEmailProviderType']
+    """
+    `shared` (the service's sender) or `standard` (the SMTP server below).
+    """
+    host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The SMTP host, for `standard`.
+    """
+    password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The SMTP password, for `standard`: pass it as a Pulumi secret.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The SMTP port, for `standard`.
+    """
+    sender_email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The sender's address.
+    """
+    sender_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The sender's name.
+    """
+    username: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The SMTP user name, for `standard`.
+    """
+
+@pulumi.input_type
+class AuthEmailProviderArgs:
+    def __init__(__self__, *,
+                 type: pulumi.Input['AuthEmailProviderType'],
+                 host: pulumi.Input[Optional[_builtins.str]] = None,
+                 password: pulumi.Input[Optional[_builtins.str]] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 sender_email: pulumi.Input[Optional[_builtins.str]] = None,
+                 sender_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+
+        :param pulumi.Input['AuthEmailProviderType'] type: `shared` (the service's sender) or `standard` (the SMTP server below).
+        :param pulumi.Input[_builtins.str] host: The SMTP host, for `standard`.
+        :param pulumi.Input[_builtins.str] password: The SMTP password, for `standard`: pass it as a Pulumi secret.
+        :param pulumi.Input[_builtins.int] port: The SMTP port, for `standard`.
+        :param pulumi.Input[_builtins.str] sender_email: The sender's address.
+        :param pulumi.Input[_builtins.str] sender_name: The sender's name.
+        :param pulumi.Input[_builtins.str] username: The SMTP user name, for `standard`.
+        """
+        pulumi.set(__self__, "type", type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if sender_email is not None:
+            pulumi.set(__self__, "sender_email", sender_email)
+        if sender_name is not None:
+            pulumi.set(__self__, "sender_name", sender_name)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input['AuthEmailProviderType']:
+        """
+        `shared` (the service's sender) or `standard` (the SMTP server below).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input['AuthEmailProviderType']):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The SMTP host, for `standard`.
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The SMTP password, for `standard`: pass it as a Pulumi secret.
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The SMTP port, for `standard`.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="senderEmail")
+    def sender_email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The sender's address.
+        """
+        return pulumi.get(self, "sender_email")
+
+    @sender_email.setter
+    def sender_email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "sender_email", value)
+
+    @_builtins.property
+    @pulumi.getter(name="senderName")
+    def sender_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The sender's name.
+        """
+        return pulumi.get(self, "sender_name")
+
+    @sender_name.setter
+    def sender_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "sender_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The SMTP user name, for `standard`.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "username", value)
+
+
+class AuthOauthProviderArgsDict(TypedDict):
+    """
+    An OAuth provider a branch's Auth offers sign-in with.
+    """
+    id: pulumi.Input['AuthOauthProviderId']
+    """
+    `google`, `github`, `microsoft` or `vercel`.
+    """
+    client_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+    """
+    client_secret: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The team's own OAuth client secret: pass it as a Pulumi secret.
+    """
+    microsoft_tenant_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Microsoft tenant, for `microsoft`.
+    """
+
+@pulumi.input_type
+class AuthOauthProviderArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input['AuthOauthProviderId'],
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 microsoft_tenant_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An OAuth provider a branch's Auth offers sign-in with.
+
+        :param pulumi.Input['AuthOauthProviderId'] id: `google`, `github`, `microsoft` or `vercel`.
+        :param pulumi.Input[_builtins.str] client_id: The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+        :param pulumi.Input[_builtins.str] client_secret: The team's own OAuth client secret: pass it as a Pulumi secret.
+        :param pulumi.Input[_builtins.str] microsoft_tenant_id: The Microsoft tenant, for `microsoft`.
+        """
+        pulumi.set(__self__, "id", id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if microsoft_tenant_id is not None:
+            pulumi.set(__self__, "microsoft_tenant_id", microsoft_tenant_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input['AuthOauthProviderId']:
+        """
+        `google`, `github`, `microsoft` or `vercel`.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input['AuthOauthProviderId']):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+        """
+        return pulumi.get(self, "client_id")
+
+    @client_id.setter
+    def client_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The team's own OAuth client secret: pass it as a Pulumi secret.
+        """
+        return pulumi.get(self, "client_secret")
+
+    @client_secret.setter
+    def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="microsoftTenantId")
+    def microsoft_tenant_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Microsoft tenant, for `microsoft`.
+        """
+        return pulumi.get(self, "microsoft_tenant_id")
+
+    @microsoft_tenant_id.setter
+    def microsoft_tenant_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "microsoft_tenant_id", value)
+
+
+class AuthPluginsArgsDict(TypedDict):
+    """
+    The plugins of a branch's Auth; a plugin or setting left out keeps what the branch has.
+    """
+    magic_link_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether passwordless sign-in by an emailed link is on.
+    """
+    magic_link_expires_in: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Minutes a magic link lasts, 5 to 1440.
+    """
+    organization_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the organization plugin (teams of users) is on.
+    """
+    organization_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How many organizations a user may create.
+    """
+    organization_membership_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How many members an organization may have.
+    """
+    phone_number_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether sign-in with a one-time code sent to a phone is on.
+    """
+    phone_number_otp_expires_in: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds a phone code lasts, 60 to 600.
+    """
+
+@pulumi.input_type
+class AuthPluginsArgs:
+    def __init__(__self__, *,
+                 magic_link_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 magic_link_expires_in: pulumi.Input[Optional[_builtins.int]] = None,
+                 organization_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 organization_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 organization_membership_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 phone_number_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 phone_number_otp_expires_in: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The plugins of a branch's Auth; a plugin or setting left out keeps what the branch has.
+
+        :param pulumi.Input[_builtins.bool] magic_link_enabled: Whether passwordless sign-in by an emailed link is on.
+        :param pulumi.Input[_builtins.int] magic_link_expires_in: Minutes a magic link lasts, 5 to 1440.
+        :param pulumi.Input[_builtins.bool] organization_enabled: Whether the organization plugin (teams of users) is on.
+        :param pulumi.Input[_builtins.int] organization_limit: How many organizations a user may create.
+        :param pulumi.Input[_builtins.int] organization_membership_limit: How many members an organization may have.
+        :param pulumi.Input[_builtins.bool] phone_number_enabled: Whether sign-in with a one-time code sent to a phone is on.
+        :param pulumi.Input[_builtins.int] phone_number_otp_expires_in: Seconds a phone code lasts, 60 to 600.
+        """
+        if magic_link_enabled is not None:
+            pulumi.set(__self__, "magic_link_enabled", magic_link_enabled)
+        if magic_link_expires_in is not None:
+            pulumi.set(__self__, "magic_link_expires_in", magic_link_expires_in)
+        if organization_enabled is not None:
+            pulumi.set(__self__, "organization_enabled", organization_enabled)
+        if organization_limit is not None:
+            pulumi.set(__self__, "organization_limit", organization_limit)
+        if organization_membership_limit is not None:
+            pulumi.set(__self__, "organization_membership_limit", organization_membership_limit)
+        if phone_number_enabled is not None:
+            pulumi.set(__self__, "phone_number_enabled", phone_number_enabled)
+        if phone_number_otp_expires_in is not None:
+            pulumi.set(__self__, "phone_number_otp_expires_in", phone_number_otp_expires_in)
+
+    @_builtins.property
+    @pulumi.getter(name="magicLinkEnabled")
+    def magic_link_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether passwordless sign-in by an emailed link is on.
+        """
+        return pulumi.get(self, "magic_link_enabled")
+
+    @magic_link_enabled.setter
+    def magic_link_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "magic_link_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="magicLinkExpiresIn")
+    def magic_link_expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Minutes a magic link lasts, 5 to 1440.
+        """
+        return pulumi.get(self, "magic_link_expires_in")
+
+    @magic_link_expires_in.setter
+    def magic_link_expires_in(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "magic_link_expires_in", value)
+
+    @_builtins.property
+    @pulumi.getter(name="organizationEnabled")
+    def organization_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the organization plugin (teams of users) is on.
+        """
+        return pulumi.get(self, "organization_enabled")
+
+    @organization_enabled.setter
+    def organization_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "organization_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="organizationLimit")
+    def organization_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many organizations a user may create.
+        """
+        return pulumi.get(self, "organization_limit")
+
+    @organization_limit.setter
+    def organization_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "organization_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="organizationMembershipLimit")
+    def organization_membership_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How many members an organization may have.
+        """
+        return pulumi.get(self, "organization_membership_limit")
+
+    @organization_membership_limit.setter
+    def organization_membership_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "organization_membership_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="phoneNumberEnabled")
+    def phone_number_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether sign-in with a one-time code sent to a phone is on.
+        """
+        return pulumi.get(self, "phone_number_enabled")
+
+    @phone_number_enabled.setter
+    def phone_number_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "phone_number_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="phoneNumberOtpExpiresIn")
+    def phone_number_otp_expires_in(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds a phone code lasts, 60 to 600.
+        """
+        return pulumi.get(self, "phone_number_otp_expires_in")
+
+    @phone_number_otp_expires_in.setter
+    def phone_number_otp_expires_in(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "phone_number_otp_expires_in", value)
+
+
+class AuthWebhooksArgsDict(TypedDict):
+    """
+    Where a branch's Auth sends its events.
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether events are sent.
+    """
+    events: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The URL the events are posted to; required when enabled.
+    """
+
+@pulumi.input_type
+class AuthWebhooksArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where a branch's Auth sends its events.
+
+        :param pulumi.Input[_builtins.bool] enabled: Whether events are sent.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+        :param pulumi.Input[_builtins.int] timeout_seconds: Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+        :param pulumi.Input[_builtins.str] url: The URL the events are posted to; required when enabled.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if events is not None:
+            pulumi.set(__self__, "events", events)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether events are sent.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The events sent (`user.created`, `send.otp`, ...); left out, the service's default.
+        """
+        return pulumi.get(self, "events")
+
+    @events.setter
+    def events(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "events", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds the endpoint has to answer, 1 to 10 (5 when left out).
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The URL the events are posted to; required when enabled.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
 
 class BackupScheduleEntryArgsDict(TypedDict):
     """

@@ -17,6 +17,8 @@ from ._enums import *
 
 __all__ = [
     'AdvisorIssue',
+    'AuthEmailProvider',
+    'AuthOauthProvider',
     'BackupScheduleEntry',
     'BranchEndpoint',
     'ComputeSettings',
@@ -150,6 +152,200 @@ class AdvisorIssue(dict):
         The check's title.
         """
         return pulumi.get(self, "title")
+
+
+@pulumi.output_type
+class AuthEmailProvider(dict):
+    """
+    Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "senderEmail":
+            suggest = "sender_email"
+        elif key == "senderName":
+            suggest = "sender_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AuthEmailProvider. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AuthEmailProvider.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AuthEmailProvider.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 type: 'AuthEmailProviderType',
+                 host: Optional[_builtins.str] = None,
+                 password: Optional[_builtins.str] = None,
+                 port: Optional[_builtins.int] = None,
+                 sender_email: Optional[_builtins.str] = None,
+                 sender_name: Optional[_builtins.str] = None,
+                 username: Optional[_builtins.str] = None):
+        """
+        Where a branch's Auth sends its mail from: the service's shared sender, or the team's SMTP server.
+
+        :param 'AuthEmailProviderType' type: `shared` (the service's sender) or `standard` (the SMTP server below).
+        :param _builtins.str host: The SMTP host, for `standard`.
+        :param _builtins.str password: The SMTP password, for `standard`: pass it as a Pulumi secret.
+        :param _builtins.int port: The SMTP port, for `standard`.
+        :param _builtins.str sender_email: The sender's address.
+        :param _builtins.str sender_name: The sender's name.
+        :param _builtins.str username: The SMTP user name, for `standard`.
+        """
+        pulumi.set(__self__, "type", type)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if sender_email is not None:
+            pulumi.set(__self__, "sender_email", sender_email)
+        if sender_name is not None:
+            pulumi.set(__self__, "sender_name", sender_name)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> 'AuthEmailProviderType':
+        """
+        `shared` (the service's sender) or `standard` (the SMTP server below).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> Optional[_builtins.str]:
+        """
+        The SMTP host, for `standard`.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> Optional[_builtins.str]:
+        """
+        The SMTP password, for `standard`: pass it as a Pulumi secret.
+        """
+        return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> Optional[_builtins.int]:
+        """
+        The SMTP port, for `standard`.
+        """
+        return pulumi.get(self, "port")
+
+    @_builtins.property
+    @pulumi.getter(name="senderEmail")
+    def sender_email(self) -> Optional[_builtins.str]:
+        """
+        The sender's address.
+        """
+        return pulumi.get(self, "sender_email")
+
+    @_builtins.property
+    @pulumi.getter(name="senderName")
+    def sender_name(self) -> Optional[_builtins.str]:
+        """
+        The sender's name.
+        """
+        return pulumi.get(self, "sender_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> Optional[_builtins.str]:
+        """
+        The SMTP user name, for `standard`.
+        """
+        return pulumi.get(self, "username")
+
+
+@pulumi.output_type
+class AuthOauthProvider(dict):
+    """
+    An OAuth provider a branch's Auth offers sign-in with.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clientId":
+            suggest = "client_id"
+        elif key == "clientSecret":
+            suggest = "client_secret"
+        elif key == "microsoftTenantId":
+            suggest = "microsoft_tenant_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AuthOauthProvider. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AuthOauthProvider.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AuthOauthProvider.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: 'AuthOauthProviderId',
+                 client_id: Optional[_builtins.str] = None,
+                 client_secret: Optional[_builtins.str] = None,
+                 microsoft_tenant_id: Optional[_builtins.str] = None):
+        """
+        An OAuth provider a branch's Auth offers sign-in with.
+
+        :param 'AuthOauthProviderId' id: `google`, `github`, `microsoft` or `vercel`.
+        :param _builtins.str client_id: The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+        :param _builtins.str client_secret: The team's own OAuth client secret: pass it as a Pulumi secret.
+        :param _builtins.str microsoft_tenant_id: The Microsoft tenant, for `microsoft`.
+        """
+        pulumi.set(__self__, "id", id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if microsoft_tenant_id is not None:
+            pulumi.set(__self__, "microsoft_tenant_id", microsoft_tenant_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> 'AuthOauthProviderId':
+        """
+        `google`, `github`, `microsoft` or `vercel`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> Optional[_builtins.str]:
+        """
+        The team's own OAuth client id; left out with `clientSecret`, the service's shared client is used.
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> Optional[_builtins.str]:
+        """
+        The team's own OAuth client secret: pass it as a Pulumi secret.
+        """
+        return pulumi.get(self, "client_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="microsoftTenantId")
+    def microsoft_tenant_id(self) -> Optional[_builtins.str]:
+        """
+        The Microsoft tenant, for `microsoft`.
+        """
+        return pulumi.get(self, "microsoft_tenant_id")
 
 
 @pulumi.output_type

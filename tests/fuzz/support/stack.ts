@@ -8,6 +8,7 @@ import { DEMO } from "../../../emulator";
 import {
   apiKeyProvider,
   backupScheduleProvider,
+  branchAuthProvider,
   branchProvider,
   bucketProvider,
   credentialProvider,
@@ -55,7 +56,8 @@ export type Kind =
   | "Credential"
   | "CustomDomain"
   | "DataApi"
-  | "Jwks";
+  | "Jwks"
+  | "BranchAuth";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -78,6 +80,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   CustomDomain: customDomainProvider as unknown as Provider,
   DataApi: dataApiProvider as unknown as Provider,
   Jwks: jwksProvider as unknown as Provider,
+  BranchAuth: branchAuthProvider as unknown as Provider,
 };
 
 /** The declared inputs a sequence varies between steps. */
@@ -127,7 +130,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
  * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
- * the project trusts; a scoped credential and a custom domain on the branch.
+ * the project trusts; a scoped credential, a custom domain and Auth on the app branch.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -301,6 +304,16 @@ export const PROGRAM: readonly Spec[] = [
       projectId: o("proj").projectId,
       jwksUrl: "https://auth.example.com/.well-known/jwks.json",
       providerName: "Clerk",
+    }),
+  },
+  {
+    name: "auth",
+    kind: "BranchAuth",
+    deps: ["proj", "app"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("app").branchId,
+      trustedDomains: [k.rename === 0 ? "https://app.example.com" : `https://app-${k.rename}.example.com`],
     }),
   },
 ];

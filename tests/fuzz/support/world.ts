@@ -75,6 +75,7 @@ export const OUTSIDE = [
   "change-member-role",
   "reinvite",
   "remove-project-role",
+  "trust-auth-domain",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -628,6 +629,14 @@ class Sequence {
       await this.api("DELETE", `/projects/${projectId}/members/${id}/role`);
       return `removed the project role of ${FUZZ_MEMBER}`;
     }
+    if (action === "trust-auth-domain") {
+      if (app?.auth === undefined) return "no Auth on the app branch";
+      await this.api("POST", `/projects/${projectId}/branches/${app.id}/auth/domains`, {
+        domain: `https://outside-${n}.example.com`,
+        auth_provider: app.auth.auth_provider,
+      });
+      return `trusted https://outside-${n}.example.com on the app branch's Auth`;
+    }
     if (action === "delete-snapshot") {
       const snaps = s.snapshots.filter((x) => x.project_id === projectId);
       if (snaps.length === 0) return "no snapshot";
@@ -979,6 +988,13 @@ class Sequence {
         return s.projects.find((p) => p.id === outs.projectId)?.jwks?.some((j) => j.id === outs.jwksId)
           ? undefined
           : "the project no longer trusts the JWKS URL";
+      case "BranchAuth": {
+        const auth = branch(outs.branchId)?.auth;
+        if (auth === undefined) return `branch ${String(outs.branchId)} has no Auth`;
+        return auth.auth_provider_project_id === outs.authProviderProjectId
+          ? undefined
+          : `the Auth's provider project is ${auth.auth_provider_project_id}, the state says ${String(outs.authProviderProjectId)}`;
+      }
       case "OrganizationSpendingLimit": {
         const cents = s.organizations.find((o) => o.id === entry.id)?.spending_limit_cents;
         if (cents === undefined) return "the organization has no spending limit";

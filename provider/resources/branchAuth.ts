@@ -1,0 +1,546 @@
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import type { AuthEmailProvider as ApiEmailProvider, AuthKeys, AuthPlugins, CloudDbClient } from "../client";
+import { isNotFound, NotFoundError } from "../client/errors";
+import { ResourceError } from "./errors";
+import { hostLine } from "./host/progress";
+import { requiredId } from "./inputs/common";
+import { declaredInputs } from "./lifecycle/check";
+import { defineResource, type Same } from "./lifecycle/define";
+import { providerMethods } from "./lifecycle/methods";
+import {
+  AUTH_PROVIDER,
+  type AuthEmailProvider,
+  type AuthOauthProvider,
+  BRANCH_AUTH,
+  type BranchAuthInputs,
+  type BranchAuthOutputs,
+} from "./public/branchAuth";
+
+export type { BranchAuthInputs, BranchAuthOutputs } from "./public/branchAuth";
+
+// ---------------------------------------------------------------- inputs
+
+const OAUTH_IDS = ["google", "github", "microsoft", "vercel"] as const;
+
+const OauthProviderSchema = z
+  .object({
+    id: z.enum(OAUTH_IDS, { error: `an OAuth provider's id is one of ${OAUTH_IDS.join(", ")}` }),
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    microsoftTenantId: z.string().min(1).optional(),
+  })
+  .refine((p) => (p.clientId === undefined) === (p.clientSecret === undefined), {
+    message:
+      "give an OAuth provider both clientId and clientSecret (the team's own client), or neither (the shared one)",
+  });
+
+const EmailProviderSchema = z
+  .object({
+    type: z.enum(["shared", "standard"]),
+    host: z.string().min(1).optional(),
+    port: z.int().min(1).max(65535).optional(),
+    username: z.string().optional(),
+    password: z.string().optional(),
+    senderEmail: z.string().optional(),
+    senderName: z.string().optional(),
+  })
+  .refine(
+    (e) =>
+      e.type === "shared" ||
+      [e.host, e.port, e.username, e.password, e.senderEmail, e.senderName].every((v) => v !== undefined),
+    { message: "a standard email provider takes host, port, username, password, senderEmail and senderName" },
+  );
+
+/** Inputs as the provider sees them. */
+export const BranchAuthInputsSchema = z.object({
+  projectId: requiredId("projectId", "the project of the branch"),
+  branchId: requiredId("branchId", "the branch Auth is enabled on"),
+  authProvider: z.enum(AUTH_PROVIDER.enum).optional(),
+  databaseName: z.string().min(1).optional(),
+  appName: z.string().min(1).max(256).optional(),
+  trustedDomains: z
+    .array(z.url({ error: "a trusted domain is a URL such as https://app.example.com" }))
+    .optional(),
+  allowLocalhost: z.boolean().optional(),
+  oauthProviders: z
+    .array(OauthProviderSchema)
+    .refine((list) => new Set(list.map((p) => p.id)).size === list.length, {
+      message: "each OAuth provider is listed once",
+    })
+    .optional(),
+  emailProvider: EmailProviderSchema.optional(),
+  emailAndPassword: z
+    .object({
+      enabled: z.boolean().optional(),
+      emailVerificationMethod: z.enum(["link", "otp"]).optional(),
+      requireEmailVerification: z.boolean().optional(),
+      autoSignInAfterVerification: z.boolean().optional(),
+      sendVerificationEmailOnSignUp: z.boolean().optional(),
+      sendVerificationEmailOnSignIn: z.boolean().optional(),
+      disableSignUp: z.boolean().optional(),
+    })
+    .optional(),
+  plugins: z
+    .object({
+      magicLinkEnabled: z.boolean().optional(),
+      magicLinkExpiresIn: z.int().min(5).max(1440).optional(),
+      organizationEnabled: z.boolean().optional(),
+      organizationLimit: z.int().min(1).optional(),
+      organizationMembershipLimit: z.int().min(1).optional(),
+      phoneNumberEnabled: z.boolean().optional(),
+      phoneNumberOtpExpiresIn: z.int().min(60).max(600).optional(),
+    })
+    .optional(),
+  webhooks: z
+    .object({
+      enabled: z.boolean(),
+      url: z.url().optional(),
+      events: z.array(z.string()).optional(),
+      timeoutSeconds: z.int().min(1).max(10).optional(),
+    })
+    .refine((w) => !w.enabled || w.url !== undefined, { message: "enabled webhooks need a url" })
+    .optional(),
+});
+
+// The schema validates exactly the public inputs.
+true satisfies Same<z.infer<typeof BranchAuthInputsSchema>, BranchAuthInputs>;
+
+// ---------------------------------------------------------------- settings
+
+/** The settings of a branch's Auth, named as the inputs name them, read from the API. */
+type Settings = {
+  [K in
+    | "appName"
+    | "trustedDomains"
+    | "allowLocalhost"
+    | "oauthProviders"
+    | "emailProvider"
+    | "emailAndPassword"
+    | "plugins"
+    | "webhooks"]-?: NonNullable<BranchAuthInputs[K]>;
+};
+
+/** The inputs a create or update sets: every settings input, given or not. */
+type Desired = { [K in keyof Settings]?: Settings[K] | undefined };
+
+/** `https://app.example.com/x` -> `https://app.example.com`: the service trusts origins. */
+const origin = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
+/** Whether every field `news` gives equals the one in `olds`. */
+function givenFieldsMatch(news: object | undefined, olds: unknown): boolean {
+  if (news === undefined) return true;
+  if (typeof olds !== "object" || olds === null) return false;
+  return Object.entries(news).every(
+    ([k, v]) => v === undefined || isDeepStrictEqual(v, (olds as Record<string, unknown>)[k]),
+  );
+}
+
+/** Whether the OAuth providers `news` lists are exactly those of `olds`, with the clients it gives. */
+function sameOauth(news: AuthOauthProvider[] | undefined, olds: unknown): boolean {
+  if (news === undefined) return true;
+  if (!Array.isArray(olds) || olds.length !== news.length) return false;
+  return news.every((n) =>
+    givenFieldsMatch(
+      n,
+      olds.find((o: AuthOauthProvider) => o.id === n.id),
+    ),
+  );
+}
+
+const sameDomains = (news: string[] | undefined, olds: unknown) =>
+  news === undefined ||
+  (Array.isArray(olds) &&
+    isDeepStrictEqual([...new Set(news.map(origin))].sort(), [...(olds as string[])].map(origin).sort()));
+
+function emailProviderOf(e: ApiEmailProvider): AuthEmailProvider {
+  const out: AuthEmailProvider = { type: e.type === "standard" ? "standard" : "shared" };
+  if (e.host !== undefined) out.host = e.host;
+  if (e.port !== undefined) out.port = e.port;
+  if (e.username !== undefined) out.username = e.username;
+  if (e.password !== undefined) out.password = e.password;
+  if (e.sender_email !== undefined) out.senderEmail = e.sender_email;
+  if (e.sender_name !== undefined) out.senderName = e.sender_name;
+  return out;
+}
+
+function pluginsOf(p: AuthPlugins): Settings["plugins"] {
+  return {
+    ...(p.magic_link
+      ? { magicLinkEnabled: p.magic_link.enabled, magicLinkExpiresIn: p.magic_link.expires_in }
+      : {}),
+    ...(p.organization
+      ? {
+          organizationEnabled: p.organization.enabled,
+          organizationLimit: p.organization.organization_limit,
+          organizationMembershipLimit: p.organization.membership_limit,
+        }
+      : {}),
+    ...(p.phone_number
+      ? {
+          phoneNumberEnabled: p.phone_number.enabled,
+          ...(p.phone_number.otp_expires_in === undefined
+            ? {}
+            : { phoneNumberOtpExpiresIn: p.phone_number.otp_expires_in }),
+        }
+      : {}),
+  };
+}
+
+/** The branch's Auth settings as they are now. */
+async function settingsOf(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  name: string,
+): Promise<Settings> {
+  const [domains, plugins, email, hooks] = await Promise.all([
+    client.listBranchAuthDomains(projectId, branchId),
+    client.getBranchAuthPlugins(projectId, branchId),
+    client.getBranchAuthEmailProvider(projectId, branchId),
+    client.getBranchAuthWebhooks(projectId, branchId),
+  ]);
+  const ep = plugins.email_and_password;
+  return {
+    appName: name,
+    trustedDomains: domains,
+    allowLocalhost: plugins.allow_localhost ?? false,
+    oauthProviders: (plugins.oauth_providers ?? []).map((p) => ({
+      id: p.id as AuthOauthProvider["id"],
+      ...(p.client_id === undefined ? {} : { clientId: p.client_id }),
+      ...(p.client_secret === undefined ? {} : { clientSecret: p.client_secret }),
+    })),
+    emailProvider: emailProviderOf(email),
+    emailAndPassword: ep
+      ? {
+          enabled: ep.enabled,
+          emailVerificationMethod: ep.email_verification_method === "link" ? "link" : "otp",
+          requireEmailVerification: ep.require_email_verification,
+          autoSignInAfterVerification: ep.auto_sign_in_after_verification,
+          sendVerificationEmailOnSignUp: ep.send_verification_email_on_sign_up,
+          sendVerificationEmailOnSignIn: ep.send_verification_email_on_sign_in,
+          disableSignUp: ep.disable_sign_up,
+        }
+      : {},
+    plugins: pluginsOf(plugins),
+    webhooks: {
+      enabled: hooks.enabled,
+      ...(hooks.webhook_url === undefined ? {} : { url: hooks.webhook_url }),
+      ...(hooks.enabled_events === undefined ? {} : { events: hooks.enabled_events }),
+      ...(hooks.timeout_seconds === undefined ? {} : { timeoutSeconds: hooks.timeout_seconds }),
+    },
+  };
+}
+
+/** The fields of `news` that differ from `olds`, as a PATCH body named by `names`. */
+function changed(news: object | undefined, olds: object, names: Record<string, string>) {
+  const body: Record<string, unknown> = {};
+  if (news === undefined) return body;
+  const had = olds as Record<string, unknown>;
+  for (const [k, v] of Object.entries(news)) {
+    const name = names[k];
+    if (v !== undefined && name !== undefined && !isDeepStrictEqual(v, had[k])) body[name] = v;
+  }
+  return body;
+}
+
+/** The client methods that change part of a group of settings. */
+type PatchRoute =
+  | "updateBranchAuthEmailAndPassword"
+  | "updateBranchAuthMagicLink"
+  | "updateBranchAuthOrganization"
+  | "updateBranchAuthPhoneNumber";
+
+/** Each input field of a settings group, by the API's name for it. */
+const EMAIL_AND_PASSWORD_FIELDS = {
+  enabled: "enabled",
+  emailVerificationMethod: "email_verification_method",
+  requireEmailVerification: "require_email_verification",
+  autoSignInAfterVerification: "auto_sign_in_after_verification",
+  sendVerificationEmailOnSignUp: "send_verification_email_on_sign_up",
+  sendVerificationEmailOnSignIn: "send_verification_email_on_sign_in",
+  disableSignUp: "disable_sign_up",
+};
+const MAGIC_LINK_FIELDS = { magicLinkEnabled: "enabled", magicLinkExpiresIn: "expires_in" };
+const ORGANIZATION_FIELDS = {
+  organizationEnabled: "enabled",
+  organizationLimit: "organization_limit",
+  organizationMembershipLimit: "membership_limit",
+};
+const PHONE_NUMBER_FIELDS = { phoneNumberEnabled: "enabled", phoneNumberOtpExpiresIn: "otp_expires_in" };
+
+/** Makes the branch's Auth settings what `want` gives, from `have`; a setting `want` leaves out is kept. */
+async function applySettings(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  provider: string,
+  want: Desired,
+  have: Settings,
+): Promise<void> {
+  const auth_provider = provider as NonNullable<BranchAuthInputs["authProvider"]>;
+  if (want.appName !== undefined && want.appName !== have.appName)
+    await client.setBranchAuthName(projectId, branchId, want.appName);
+  if (want.allowLocalhost !== undefined && want.allowLocalhost !== have.allowLocalhost)
+    await client.setBranchAuthAllowLocalhost(projectId, branchId, want.allowLocalhost);
+  if (want.trustedDomains !== undefined) {
+    const wanted = new Set(want.trustedDomains.map(origin));
+    const had = new Set(have.trustedDomains.map(origin));
+    for (const domain of wanted)
+      if (!had.has(domain)) await client.addBranchAuthDomain(projectId, branchId, { domain, auth_provider });
+    const gone = [...had].filter((d) => !wanted.has(d));
+    if (gone.length > 0)
+      await client.removeBranchAuthDomains(projectId, branchId, {
+        auth_provider,
+        domains: gone.map((domain) => ({ domain })),
+      });
+  }
+  if (want.oauthProviders !== undefined)
+    await applyOauth(client, projectId, branchId, want.oauthProviders, have);
+  if (want.emailProvider !== undefined && !givenFieldsMatch(want.emailProvider, have.emailProvider)) {
+    const e = want.emailProvider;
+    await client.setBranchAuthEmailProvider(
+      projectId,
+      branchId,
+      e.type === "shared"
+        ? {
+            type: "shared",
+            ...(e.senderEmail === undefined ? {} : { sender_email: e.senderEmail }),
+            ...(e.senderName === undefined ? {} : { sender_name: e.senderName }),
+          }
+        : {
+            type: "standard",
+            host: e.host ?? "",
+            port: e.port ?? 0,
+            username: e.username ?? "",
+            password: e.password ?? "",
+            sender_email: e.senderEmail ?? "",
+            sender_name: e.senderName ?? "",
+          },
+    );
+  }
+  // Each of these routes changes only the fields its body gives: a body of what differs.
+  const patches: [object | undefined, object, Record<string, string>, PatchRoute][] = [
+    [
+      want.emailAndPassword,
+      have.emailAndPassword,
+      EMAIL_AND_PASSWORD_FIELDS,
+      "updateBranchAuthEmailAndPassword",
+    ],
+    [want.plugins, have.plugins, MAGIC_LINK_FIELDS, "updateBranchAuthMagicLink"],
+    [want.plugins, have.plugins, ORGANIZATION_FIELDS, "updateBranchAuthOrganization"],
+    [want.plugins, have.plugins, PHONE_NUMBER_FIELDS, "updateBranchAuthPhoneNumber"],
+  ];
+  for (const [news, olds, names, method] of patches) {
+    const body = changed(news, olds, names);
+    const send = client[method] as (p: string, b: string, body: Record<string, unknown>) => Promise<void>;
+    if (Object.keys(body).length > 0) await send(projectId, branchId, body);
+  }
+  const w = want.webhooks;
+  if (w !== undefined && !givenFieldsMatch(w, have.webhooks)) {
+    await client.setBranchAuthWebhooks(projectId, branchId, {
+      enabled: w.enabled,
+      ...(w.url === undefined ? {} : { webhook_url: w.url }),
+      ...(w.events === undefined
+        ? {}
+        : {
+            enabled_events: w.events as NonNullable<
+              Parameters<CloudDbClient["setBranchAuthWebhooks"]>[2]["enabled_events"]
+            >,
+          }),
+      ...(w.timeoutSeconds === undefined ? {} : { timeout_seconds: w.timeoutSeconds }),
+    });
+  }
+}
+
+/** Adds, changes and removes OAuth providers so the branch has exactly `want`. */
+async function applyOauth(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  want: AuthOauthProvider[],
+  have: Settings,
+): Promise<void> {
+  for (const p of have.oauthProviders) {
+    const wanted = want.find((w) => w.id === p.id);
+    // A provider going from the team's client back to the shared one is removed and added again.
+    if (wanted === undefined || (wanted.clientId === undefined && p.clientId !== undefined))
+      await client.removeBranchAuthOauthProvider(projectId, branchId, p.id);
+  }
+  for (const w of want) {
+    const had = have.oauthProviders.find((p) => p.id === w.id);
+    const body = {
+      ...(w.clientId === undefined ? {} : { client_id: w.clientId }),
+      ...(w.clientSecret === undefined ? {} : { client_secret: w.clientSecret }),
+      ...(w.microsoftTenantId === undefined ? {} : { microsoft_tenant_id: w.microsoftTenantId }),
+    };
+    if (had === undefined || (w.clientId === undefined && had.clientId !== undefined))
+      await client.addBranchAuthOauthProvider(projectId, branchId, { id: w.id, ...body });
+    else if (!givenFieldsMatch(w, had))
+      await client.updateBranchAuthOauthProvider(projectId, branchId, w.id, body);
+  }
+}
+
+// ---------------------------------------------------------------- outputs
+
+/** Keys the API shows only when Auth is enabled: kept from the state afterwards. */
+type Keys = Pick<BranchAuthOutputs, "pubClientKey" | "secretServerKey">;
+
+const NO_KEYS: Keys = { pubClientKey: "", secretServerKey: "" };
+
+/** The state of the branch's Auth as it is now. */
+async function stateOf(
+  client: CloudDbClient,
+  inputs: BranchAuthInputs,
+  keys: Keys,
+): Promise<BranchAuthOutputs | undefined> {
+  let integration: Awaited<ReturnType<CloudDbClient["getBranchAuth"]>>;
+  try {
+    integration = await client.getBranchAuth(inputs.projectId, inputs.branchId);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+  const settings = await settingsOf(client, inputs.projectId, inputs.branchId, integration.name ?? "");
+  return {
+    ...declaredInputs<BranchAuthInputs>(BranchAuthInputsSchema, inputs),
+    ...settings,
+    projectId: inputs.projectId,
+    branchId: inputs.branchId,
+    authProvider: integration.auth_provider as NonNullable<BranchAuthInputs["authProvider"]>,
+    databaseName: integration.db_name,
+    baseUrl: integration.base_url ?? "",
+    jwksUrl: integration.jwks_url,
+    ...keys,
+    authProviderProjectId: integration.auth_provider_project_id,
+    schemaName: "neon_auth",
+    tableName: "users_sync",
+  };
+}
+
+const keysOf = (k: AuthKeys): Keys => ({
+  pubClientKey: k.pub_client_key,
+  secretServerKey: k.secret_server_key,
+});
+
+/** The settings inputs of `inputs`. */
+const desiredOf = (i: BranchAuthInputs): Desired => {
+  const { projectId: _p, branchId: _b, authProvider: _a, databaseName: _d, ...settings } = i;
+  return settings;
+};
+
+// ---------------------------------------------------------------- API calls
+
+/**
+ * Auth on a branch (docs/api-rules.md §23). A create enables it and sets the declared settings; a
+ * branch that has Auth already (made from a parent with Auth, or by a create whose answer was lost)
+ * is taken over: its settings are read, Auth is enabled again to receive keys (the API shows keys
+ * only then; the users stay in the `neon_auth` schema), and the settings it had come back with the
+ * declared ones over them. Each setting changes in place through its own route. A delete disables
+ * Auth and keeps the schema. None starts an operation.
+ */
+export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthOutputs>(BRANCH_AUTH, {
+  inputs: BranchAuthInputsSchema,
+  same: {
+    trustedDomains: sameDomains,
+    oauthProviders: sameOauth,
+    emailProvider: givenFieldsMatch,
+    emailAndPassword: givenFieldsMatch,
+    plugins: givenFieldsMatch,
+    webhooks: givenFieldsMatch,
+  },
+  id: (outs) => `${outs.projectId}/${outs.branchId}`,
+  onBranch: (props) => ({ projectId: props.projectId, branchId: props.branchId }),
+
+  async create({ client }, inputs) {
+    const { projectId, branchId } = inputs;
+    const existing = await client.getBranchAuth(projectId, branchId).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    let keys: AuthKeys;
+    let have: Settings;
+    if (existing === undefined) {
+      keys = await client.enableBranchAuth(projectId, branchId, {
+        auth_provider: inputs.authProvider ?? "better_auth",
+        ...(inputs.databaseName === undefined ? {} : { database_name: inputs.databaseName }),
+      });
+      have = await settingsOf(client, projectId, branchId, "");
+    } else {
+      if (inputs.authProvider !== undefined && inputs.authProvider !== existing.auth_provider)
+        throw new ResourceError(
+          "UnexpectedObject",
+          `branch ${branchId} has Auth with provider ${existing.auth_provider} already, not ${inputs.authProvider}: ` +
+            "declare that provider, or disable its Auth (the console, or `neon neon-auth disable`) and run `pulumi up` again",
+        );
+      const kept = await settingsOf(client, projectId, branchId, existing.name ?? "");
+      hostLine(
+        `branch ${branchId} has Auth already (made with its parent, or by an interrupted run): ` +
+          "it is enabled again to receive its keys, keeping its settings and users",
+      );
+      await client.disableBranchAuth(projectId, branchId, false);
+      keys = await client.enableBranchAuth(projectId, branchId, {
+        auth_provider: existing.auth_provider as NonNullable<BranchAuthInputs["authProvider"]>,
+        database_name: existing.db_name,
+      });
+      have = await settingsOf(client, projectId, branchId, "");
+      await applySettings(client, projectId, branchId, existing.auth_provider, kept, have);
+      have = await settingsOf(client, projectId, branchId, kept.appName);
+    }
+    await applySettings(client, projectId, branchId, keys.auth_provider, desiredOf(inputs), have);
+    const state = await stateOf(client, inputs, keysOf(keys));
+    if (state === undefined)
+      throw new ResourceError(
+        "Missing",
+        `Auth on branch ${branchId} was gone right after it was enabled: run \`pulumi up\` again`,
+      );
+    return state;
+  },
+
+  /** An existing Auth as the state records it; its keys are shown only when Auth is enabled, so they are empty. */
+  async readExisting({ client }, inputs) {
+    const state = await stateOf(client, inputs, NO_KEYS);
+    if (state === undefined)
+      throw new NotFoundError(
+        `branch ${inputs.branchId} of project ${inputs.projectId} has no Auth: enable it, or declare a BranchAuth without importing`,
+      );
+    return state;
+  },
+
+  async read({ client }, _id, props) {
+    if (props === undefined) return undefined;
+    return stateOf(client, props, {
+      pubClientKey: props.pubClientKey,
+      secretServerKey: props.secretServerKey,
+    });
+  },
+
+  async update({ client }, _id, outs, olds, news) {
+    await applySettings(
+      client,
+      outs.projectId,
+      outs.branchId,
+      olds.authProvider ?? "better_auth",
+      desiredOf(news),
+      olds as Settings,
+    );
+    const state = await stateOf(
+      client,
+      { ...news, projectId: outs.projectId, branchId: outs.branchId },
+      outs,
+    );
+    if (state === undefined)
+      throw new ResourceError(
+        "Missing",
+        `Auth on branch ${outs.branchId} is gone: run \`pulumi refresh\`, then \`pulumi up\``,
+      );
+    return state;
+  },
+
+  async remove({ client }, _id, props) {
+    await client.disableBranchAuth(props.projectId, props.branchId, false);
+  },
+});
+
+// The module a BranchAuth provider stored in a stack's state requires by path: keep it stable.
+export const { configure, check, diff, create, read, update, remove } = providerMethods(branchAuthDefinition);
