@@ -8,7 +8,12 @@
 //     that has one starts an operation on it (see docs/api-rules.md), one made before starts none,
 //   - the compute (an Endpoint), which depends on the role,
 //   - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`
-//     (`pulumi stack output --show-secrets DATABASE_URL`).
+//     (`pulumi stack output --show-secrets DATABASE_URL`),
+//   - the rest of the app's backend on the same branch: Auth (a branch made from one with Auth
+//     starts with its settings, so the preview signs users in as production is configured; its own
+//     keys are secret outputs), the Data API on that database, checking the branch's Auth tokens
+//     (its URL an output), and a bucket for the app's uploads (presigned URLs move the objects; a
+//     preview's uploads go with it, so `forceDestroy` is on).
 // No object here is given a name the API cannot mark as this stack's: the role's is generated, so a
 // run cancelled in the middle of any create is finished by the next `pulumi up`, with no step.
 import * as pulumi from "@pulumi/pulumi";
@@ -64,7 +69,32 @@ const connection = clouddb.getConnectionUriOutput({
   roleName: role.name,
 });
 
+// Auth on the preview's branch. No settings declared: the branch starts with the default branch's
+// (trusted domains, OAuth providers, email), and what a program does not declare stays as it is.
+// Declare one (e.g. `trustedDomains`) to give previews a setting of their own.
+const auth = new clouddb.BranchAuth("auth", { projectId, branchId: branch.branchId, databaseName });
+
+// The Data API serves the branch's read_write compute and checks tokens of the branch's Auth, so it
+// is made once both exist.
+const dataApi = new clouddb.DataApi(
+  "data-api",
+  { projectId, branchId: branch.branchId, databaseName },
+  { dependsOn: [compute, auth] },
+);
+
+// The app's uploads. No `name`: a generated one carries this stack's mark, so a run cancelled
+// during its create takes it back. The branch starts with the parent's buckets too (see
+// docs/api-rules.md); this one is the preview's own.
+const uploads = new clouddb.Bucket("uploads", { projectId, branchId: branch.branchId, forceDestroy: true });
+
 export const branchId = branch.branchId;
 export const expiresAt = branch.expiresAt;
 export const roleName = role.name;
 export const DATABASE_URL = connection.uri;
+export const AUTH_BASE_URL = auth.baseUrl;
+export const AUTH_JWKS_URL = auth.jwksUrl;
+// Secret outputs: `pulumi stack output --show-secrets AUTH_SECRET_KEY`.
+export const AUTH_PUBLISHABLE_KEY = auth.pubClientKey;
+export const AUTH_SECRET_KEY = auth.secretServerKey;
+export const DATA_API_URL = dataApi.url;
+export const BUCKET = uploads.name;

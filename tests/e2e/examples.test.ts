@@ -122,8 +122,8 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   it("preview-environment: a pull request's stack: a schema-only branch that expires, a role with a generated name made before the compute (two operations in all), DATABASE_URL to the branch's copy of neondb as a secret; destroy removes them", async () => {
     e2e = await exampleStack(emulator, "7", { expiresInDays: "2" });
     const up = await e2e.stack.up(collect(e2e.output));
-    // The stack, the branch, the role, the compute.
-    assert.equal(up.summary.resourceChanges?.create, 4, e2e.output.join("\n"));
+    // The stack, the branch, the role, the compute, Auth, the Data API, the bucket.
+    assert.equal(up.summary.resourceChanges?.create, 7, e2e.output.join("\n"));
 
     const out = await e2e.stack.outputs();
     assert.equal(out.DATABASE_URL?.secret, true, "DATABASE_URL must be a secret output");
@@ -157,10 +157,107 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.ok(!raw.includes(url.password), "the role's password is in the state in plaintext");
 
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 4 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 7 }, e2e.output.join("\n"));
 
     await e2e.stack.destroy(collect(e2e.output));
     assert.equal(branchesByName().get("preview/pr-7"), undefined, "destroy leaves the branch behind");
+  });
+
+  it("preview-environment's backend: the preview's Auth starts with the default branch's settings, keys of its own as secrets; the Data API on its neondb; an object uploaded through the bucket's presigned URL downloads again; destroy leaves nothing of it", async () => {
+    const auth = { authorization: `Bearer ${DEMO.personalKey}`, "content-type": "application/json" };
+    const send = async (method: string, route: string, body?: unknown) => {
+      const answer = await fetch(`${emulator.url}${route}`, {
+        method,
+        headers: auth,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await answer.text();
+      assert.ok(answer.ok, `${method} ${route}: ${answer.status} ${text}`);
+      return (text === "" ? {} : JSON.parse(text)) as Record<string, unknown>;
+    };
+    // Production's Auth, configured outside this stack: a trusted domain and GitHub sign-in.
+    const production = `/projects/${DEMO.orgProjectId}/branches/${DEMO.orgBranchId}`;
+    const productionKeys = await send("POST", `${production}/auth`, { auth_provider: "better_auth" });
+    await send("POST", `${production}/auth/domains`, {
+      domain: "https://shop.example.com",
+      auth_provider: "better_auth",
+    });
+    const githubSecret = `gh-secret-${process.pid}`;
+    await send("PATCH", `${production}/auth/oauth_providers/github`, {
+      client_id: "gh-id",
+      client_secret: githubSecret,
+    });
+    try {
+      e2e = await exampleStack(emulator, "9");
+      await e2e.stack.up(collect(e2e.output));
+      const outputs = await e2e.stack.outputs();
+      const out = await outputsOf(e2e);
+      const branchUrl = `/projects/${DEMO.orgProjectId}/branches/${String(out.branchId)}`;
+
+      const domains = (await send("GET", `${branchUrl}/auth/domains`)).domains as { domain: string }[];
+      assert.deepEqual(
+        domains.map((d) => d.domain),
+        ["https://shop.example.com"],
+        "the parent's trusted domain",
+      );
+      const providers = (await send("GET", `${branchUrl}/auth/oauth_providers`)).providers as {
+        id: string;
+      }[];
+      assert.ok(
+        providers.some((p) => p.id === "github"),
+        "the parent's GitHub sign-in",
+      );
+      for (const name of ["AUTH_PUBLISHABLE_KEY", "AUTH_SECRET_KEY"]) {
+        assert.equal(outputs[name]?.secret, true, `${name} is a secret output`);
+      }
+      assert.notEqual(
+        out.AUTH_SECRET_KEY,
+        productionKeys.secret_server_key,
+        "the preview's keys are its own",
+      );
+      const jwks = (await (await fetch(String(out.AUTH_JWKS_URL))).json()) as { keys: unknown[] };
+      assert.equal(jwks.keys.length, 1, "the preview's Auth serves its signing key");
+      const raw = e2e.rawState() + e2e.output.join("\n");
+      for (const secret of [String(out.AUTH_SECRET_KEY), String(out.AUTH_PUBLISHABLE_KEY), githubSecret]) {
+        assert.ok(
+          !raw.includes(secret),
+          "an Auth key or client secret is in the state or the output in the clear",
+        );
+      }
+
+      await send("GET", `${branchUrl}/data-api/neondb`);
+      assert.match(String(out.DATA_API_URL), /^https:\/\/.+\/neondb\/rest\/v1$/);
+
+      // The app's upload, as a browser does it: a presigned PUT, then a presigned GET.
+      const object = `${branchUrl}/buckets/${String(out.BUCKET)}/objects/avatars%2Fada.txt/presign`;
+      const body = Buffer.from(`pull request 9's upload ${process.pid}\n`);
+      const upload = (await send("POST", object, { operation: "upload", content_type: "text/plain" })) as {
+        url: string;
+        method: string;
+        headers: Record<string, string>;
+      };
+      const put = await fetch(upload.url, { method: upload.method, headers: upload.headers, body });
+      assert.equal(put.status, 200, await put.clone().text());
+      const download = (await send("POST", object, { operation: "download" })) as {
+        url: string;
+        method: string;
+      };
+      const got = await fetch(download.url, { method: download.method });
+      assert.equal(got.status, 200);
+      assert.deepEqual(Buffer.from(await got.arrayBuffer()), body, "the bytes uploaded come back");
+
+      await e2e.stack.destroy(collect(e2e.output));
+      const left = await fetch(`${emulator.url}${branchUrl}/buckets`, { headers: auth });
+      assert.equal(
+        left.status,
+        404,
+        "the branch, its Auth, its bucket with its object and its Data API are gone",
+      );
+      assert.equal(branchesByName().get("preview/pr-9"), undefined);
+      assert.equal((await fetch(String(out.AUTH_JWKS_URL))).status, 404, "the preview's Auth is gone");
+    } finally {
+      await send("DELETE", `${production}/auth`, { delete_data: true });
+    }
   });
 
   it("preview-environment: its role deleted outside Pulumi: preview shows DATABASE_URL unknown; up fails saying what is missing and what to do, with no stack; up --refresh makes the role again", async () => {
