@@ -128,6 +128,15 @@ export function runCli(e2e: E2eStack, args: string[], kill?: KillPlan): Promise<
 }
 
 /**
+ * The next run of a pipeline on the stack: Pulumi's lock (left by a killed run) removed by its own
+ * command, then the plain unattended `up` or `destroy`, killed as `runCli` describes when `kill` says so.
+ */
+export async function nextRun(e2e: E2eStack, command: "up" | "destroy", kill?: KillPlan): Promise<CliRun> {
+  await runCli(e2e, ["cancel", "--yes"]);
+  return runCli(e2e, [command, "--yes", "--skip-preview"], kill);
+}
+
+/**
  * Runs `file` with `args` in a process group of its own (a CI job's step), killed as `runCli`
  * describes when `kill` says so.
  */
