@@ -6,13 +6,13 @@
 // YAML through the provider plugin: a Data API and a key set made outside Pulumi imported (neither
 // kind adopts), one of each made, the same cycle. Neither kind has a secret output.
 import * as assert from "node:assert/strict";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO, type RunningEmulator } from "../../emulator";
 import { call } from "../emulator/helpers";
 import { projectIdle } from "../provider/support";
-import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
-import { nextRun } from "./support/kill";
-import { fixture, programStack } from "./support/programStack";
-import { assertNothingToChange, changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
+import { type Declared, declareResources, useCrashFixture } from "./support/crashFixture";
+import { nextRun, upKilledThenRerun } from "./support/kill";
+import { useDemoBranchYaml } from "./support/programStack";
+import { assertNothingToChange, changesOf, collect, mutatingRequests } from "./support/stack";
 
 const P = DEMO.projectId;
 const B = DEMO.branchId;
@@ -30,8 +30,7 @@ const keySets = (emulator: RunningEmulator) =>
 
 describe("e2e: a Data API and a JWKS URL converge after a killed create, the settings change in place, destroy leaves neither", function () {
   this.timeout(8 * 60 * 1000);
-  let emulator: RunningEmulator;
-  let e2e: E2eStack;
+  const suite = useCrashFixture("crash-data-api");
   const declared = (dbMaxRows: number): Declared[] => [
     {
       kind: "DataApi",
@@ -45,31 +44,16 @@ describe("e2e: a Data API and a JWKS URL converge after a killed create, the set
     },
   ];
 
-  before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await crashFixtureStack(emulator, "crash-data-api", {
-      env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
-    });
-  });
-  after(async () => {
-    await nextRun(e2e, "destroy").catch(() => undefined);
-    await e2e?.dispose();
-    await emulator?.stop();
-  });
-
   it("kills up once both are made and their answers held; the next up takes them and makes no other", async () => {
+    const { emulator, e2e } = suite;
     await declareResources(e2e, declared(100));
     emulator.control.failNext(ENABLE, { holdMs: 60_000 });
     emulator.control.failNext(ADD_JWKS, { holdMs: 60_000 });
-    const killed = await nextRun(e2e, "up", {
-      killWhen: () => dataApis(emulator).length === 1 && keySets(emulator).length === 1,
-      killAfterMs: 300,
-    });
-    assert.equal(killed.code, "killed", `up was not killed after both were made:\n${killed.output}`);
-    assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
-    emulator.control.clearFaults();
-    const run = await nextRun(e2e, "up");
-    assert.equal(run.code, 0, run.output);
+    await upKilledThenRerun(
+      e2e,
+      { killWhen: () => dataApis(emulator).length === 1 && keySets(emulator).length === 1, killAfterMs: 300 },
+      () => emulator.control.clearFaults(),
+    );
     assert.equal(dataApis(emulator).length, 1, "one Data API on the database");
     assert.deepEqual(
       keySets(emulator).map((j) => j.jwks_url),
@@ -79,6 +63,7 @@ describe("e2e: a Data API and a JWKS URL converge after a killed create, the set
   });
 
   it("previews and refreshes with no change and no request that changes anything; the settings change in place with one PATCH", async () => {
+    const { emulator, e2e } = suite;
     await assertNothingToChange(emulator, e2e, 3);
 
     const [jwks] = keySets(emulator);
@@ -94,6 +79,7 @@ describe("e2e: a Data API and a JWKS URL converge after a killed create, the set
   });
 
   it("destroy disables the Data API and removes the key set", async () => {
+    const { emulator, e2e } = suite;
     const run = await nextRun(e2e, "destroy");
     assert.equal(run.code, 0, run.output);
     assert.deepEqual(dataApis(emulator), []);
@@ -103,30 +89,16 @@ describe("e2e: a Data API and a JWKS URL converge after a killed create, the set
 
 describe("e2e: a Data API and a JWKS URL imported into a YAML program through the plugin, one of each made", function () {
   this.timeout(8 * 60 * 1000);
-  let emulator: RunningEmulator;
-  let e2e: E2eStack;
+  const suite = useDemoBranchYaml("data-api-yaml");
   const byHand = async (method: string, path: string, body: unknown) => {
-    const answer = await call(emulator.url, method, path, { key: DEMO.personalKey, body });
+    const answer = await call(suite.emulator.url, method, path, { key: DEMO.personalKey, body });
     assert.equal(answer.status, 201, answer.text);
-    await projectIdle(emulator, P);
+    await projectIdle(suite.emulator, P);
     return answer.body;
   };
 
-  before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await programStack({
-      copyOf: fixture("data-api-yaml"),
-      emulator,
-      language: "yaml",
-      config: { projectId: P, branchId: B },
-    });
-  });
-  after(async () => {
-    await e2e?.dispose();
-    await emulator?.stop();
-  });
-
   it("imports both; up makes the others; previews and refreshes with no change; settings in place; destroy leaves none", async () => {
+    const { emulator, e2e } = suite;
     await byHand("POST", `/projects/${P}/branches/${B}/databases`, {
       database: { name: "shop", owner_name: "neondb_owner" },
     });
