@@ -233,6 +233,41 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.disableBranchAuth(DEMO.projectId, DEMO.branchId);
   });
 
+  it("imports a database's Data API by <projectId>/<branchId>/<databaseName>, with the settings that differ from the defaults; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.createDataApi(DEMO.projectId, DEMO.branchId, database.name, {
+      settings: { db_max_rows: 50, db_schemas: ["public"] },
+    });
+    const found = await imported("DataApi", `${DEMO.projectId}/${DEMO.branchId}/${database.name}`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/${database.name}`);
+    assert.deepEqual(
+      [found.inputs.projectId, found.inputs.branchId, found.inputs.databaseName, found.inputs.settings],
+      [DEMO.projectId, DEMO.branchId, database.name, { dbMaxRows: 50 }],
+    );
+    assert.match(String(found.outs.url), new RegExp(`/${database.name}/rest/v1$`));
+    await checksClean("DataApi", found);
+    await client.deleteDataApi(DEMO.projectId, DEMO.branchId, database.name);
+  });
+
+  it("imports a project's JWKS URL by <projectId>/<jwksId>, with the branch it applies to; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const added = await client.addJwks(DEMO.projectId, {
+      jwks_url: "https://clerk.example.com/.well-known/jwks.json",
+      provider_name: "Clerk",
+      branch_id: DEMO.branchId,
+      jwt_audience: "app",
+    });
+    const found = await imported("Jwks", `${DEMO.projectId}/${added.id}`);
+    assert.equal(found.id, `${DEMO.projectId}/${added.id}`);
+    assert.deepEqual(
+      [found.inputs.jwksUrl, found.inputs.providerName, found.inputs.branchId, found.inputs.jwtAudience],
+      ["https://clerk.example.com/.well-known/jwks.json", "Clerk", DEMO.branchId, "app"],
+    );
+    assert.equal(found.outs.jwksId, added.id);
+    await checksClean("Jwks", found);
+    await client.deleteJwks(DEMO.projectId, added.id);
+  });
+
   it("answers an id of an object that does not exist with no id, so the engine says it does not exist", async () => {
     const missing = await imported("Branch", `${DEMO.projectId}/br-nothing-here-00000000`);
     assert.equal(missing.id, "");

@@ -1,3 +1,4 @@
+import * as assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { WATCHED_HOST_MARK } from "../../../provider/resources/host/engineWatch";
@@ -125,6 +126,33 @@ export function runCli(e2e: E2eStack, args: string[], kill?: KillPlan): Promise<
     env: { ...process.env, ...e2e.stack.workspace.envVars },
     kill,
   });
+}
+
+/**
+ * The next run of a pipeline on the stack: Pulumi's lock (left by a killed run) removed by its own
+ * command, then the plain unattended `up` or `destroy`, killed as `runCli` describes when `kill` says so.
+ */
+export async function nextRun(e2e: E2eStack, command: "up" | "destroy", kill?: KillPlan): Promise<CliRun> {
+  await runCli(e2e, ["cancel", "--yes"]);
+  return runCli(e2e, [command, "--yes", "--skip-preview"], kill);
+}
+
+/**
+ * A pipeline's `up` killed as `kill` says, then its next unattended `up` once `beforeRerun` ran (the
+ * emulator's held answers released): asserts that the first was killed with no process of it left
+ * running and that the second succeeded.
+ */
+export async function upKilledThenRerun(
+  e2e: E2eStack,
+  kill: KillPlan,
+  beforeRerun: () => void,
+): Promise<void> {
+  const killed = await nextRun(e2e, "up", kill);
+  assert.equal(killed.code, "killed", `up was not killed when the plan said:\n${killed.output}`);
+  assert.deepEqual(killed.leftover, [], "processes of the killed run still running 15 s after it");
+  beforeRerun();
+  const run = await nextRun(e2e, "up");
+  assert.equal(run.code, 0, run.output);
 }
 
 /**

@@ -3,7 +3,7 @@
 // whose provider talks to the emulator, and one `dispose` that removes all of it.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DEMO, type RunningEmulator } from "../../../emulator";
+import { DEMO, type RunningEmulator, startEmulator } from "../../../emulator";
 import { copyProgram, type ProgramLanguage, pluginProgramEnv } from "./languages";
 import { installPackedProject } from "./package";
 import { createStack, type E2eStack } from "./stack";
@@ -83,4 +83,34 @@ export async function programStack(opts: ProgramFolder & ProgramStackOptions): P
     throw err;
   }
   return e2e;
+}
+
+/** What `useDemoBranchYaml` sets up: readable once the suite's `before` ran. */
+export interface DemoBranchYaml {
+  emulator: RunningEmulator;
+  e2e: E2eStack;
+}
+
+/**
+ * Mocha hooks for a suite of the YAML program `name` of tests/e2e/fixtures run through the plugin
+ * against the demo branch: before it, an emulator seeded with the demo account and a stack of a fresh
+ * copy of the program whose config names the demo project and branch (`projectId`, `branchId`); after
+ * it, both removed.
+ */
+export function useDemoBranchYaml(name: string): DemoBranchYaml {
+  const suite = {} as DemoBranchYaml;
+  before(async () => {
+    suite.emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
+    suite.e2e = await programStack({
+      copyOf: fixture(name),
+      emulator: suite.emulator,
+      language: "yaml",
+      config: { projectId: DEMO.projectId, branchId: DEMO.branchId },
+    });
+  });
+  after(async () => {
+    await suite.e2e?.dispose();
+    await suite.emulator?.stop();
+  });
+  return suite;
 }

@@ -1,3 +1,4 @@
+import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -187,4 +188,22 @@ export function changesOf(
   result: UpResult | DestroyResult,
 ): NonNullable<UpResult["summary"]["resourceChanges"]> {
   return result.summary.resourceChanges ?? {};
+}
+
+/**
+ * Asserts that a preview and a refresh of the stack find its `same` resources (the stack's own
+ * included) unchanged and send the emulator nothing that changes anything. Throws an assertion
+ * error with the engine's output otherwise.
+ */
+export async function assertNothingToChange(
+  emulator: RunningEmulator,
+  e2e: E2eStack,
+  same: number,
+): Promise<void> {
+  emulator.control.clearRequests();
+  const preview = await e2e.stack.preview(collect(e2e.output));
+  assert.deepEqual(preview.changeSummary, { same }, e2e.output.join("\n"));
+  const refresh = await e2e.stack.refresh(collect(e2e.output));
+  assert.deepEqual(refresh.summary.resourceChanges, { same }, e2e.output.join("\n"));
+  assert.deepEqual(mutatingRequests(emulator), [], "a preview or a refresh changed something");
 }
