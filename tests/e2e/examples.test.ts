@@ -272,7 +272,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
 
     const preview = await runCli(e2e, ["preview", "--show-secrets"]);
     assert.equal(preview.code, 0, preview.output);
-    assert.match(preview.output, /DATABASE_URL:.*\[unknown\]/, preview.output);
+    assert.match(preview.output, /DATABASE_URL\s*:.*\[unknown\]/, preview.output);
 
     const up = await runCli(e2e, ["up", "--yes", "--skip-preview"]);
     assert.notEqual(up.code, 0, up.output);
