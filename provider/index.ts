@@ -62,6 +62,8 @@ export type {
   EndpointOutputs,
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
+export type { FunctionArgs, FunctionInputs, FunctionOutputs } from "./resources/public/function";
+export { Function, functionProvider } from "./resources/public/function";
 export type { JwksArgs, JwksInputs, JwksOutputs } from "./resources/public/jwks";
 export { Jwks, jwksProvider } from "./resources/public/jwks";
 export type {

@@ -36,6 +36,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   DataApi: () => require("../resources/dataApi"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
+  Function: () => require("../resources/function"),
   Jwks: () => require("../resources/jwks"),
   OrganizationInvitation: () => require("../resources/organizationInvitation"),
   OrganizationMember: () => require("../resources/organizationMember"),

@@ -15,6 +15,7 @@ import { DATA_API } from "./dataApi";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { FUNCTION } from "./function";
 import { JWKS } from "./jwks";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
@@ -45,6 +46,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
   BUCKET,
+  FUNCTION,
   CREDENTIAL,
   CUSTOM_DOMAIN,
   DATA_API,

@@ -39,6 +39,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:Function":
+		r = &Function{}
 	case "clouddb:index:Jwks":
 		r = &Jwks{}
 	case "clouddb:index:OrganizationInvitation":

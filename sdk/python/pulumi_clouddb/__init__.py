@@ -16,6 +16,7 @@ from .custom_domain import *
 from .data_api import *
 from .database import *
 from .endpoint import *
+from .function import *
 from .get_advisors import *
 from .get_ai_gateway import *
 from .get_connection_uri import *
@@ -65,6 +66,7 @@ _utilities.register(
    "clouddb:index:DataApi": "DataApi",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
+   "clouddb:index:Function": "Function",
    "clouddb:index:Jwks": "Jwks",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
