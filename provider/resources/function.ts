@@ -150,7 +150,7 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
     return {
       ...rest,
       ...(sameNames && props.environment !== undefined ? { environment: props.environment } : {}),
-      ...(props.name === undefined ? {} : { name: fn.name }),
+      name: fn.name,
       sourceHash: foreign ? "" : props.sourceHash,
       runtime: active?.runtime ?? props.runtime,
       invocationUrl: fn.invocation_url,
@@ -163,8 +163,8 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
   /** A new name is a `PATCH`; new code, runtime or environment a new deployment, waited for. */
   async update({ client, deadline }, _id, outs, olds, news) {
     let fn: CloudFunction | undefined;
-    if (news.name !== olds.name)
-      fn = await client.renameFunction(news.projectId, news.branchId, news.slug, { name: news.name ?? null });
+    if (news.name !== undefined && news.name !== olds.name)
+      fn = await client.renameFunction(news.projectId, news.branchId, news.slug, { name: news.name });
     const hash = hashOf(news);
     const redeploy =
       hash !== olds.sourceHash ||

@@ -177,7 +177,7 @@ namespace PulumiCloudDb.CloudDb
         }
 
         /// <summary>
-        /// The display name; left out, the slug. Changed in place.
+        /// The display name; left out, the one the function has (the slug for a new one). Changed in place.
         /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }

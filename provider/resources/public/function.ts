@@ -24,8 +24,8 @@ export const FUNCTION = declareResource({
     branchId: { type: STRING, required: true, change: "replace" },
     /** The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function. */
     slug: { type: STRING, required: true, change: "replace" },
-    /** The display name; left out, the slug. Changed in place. */
-    name: { type: STRING, change: "update" },
+    /** The display name; left out, the one the function has (the slug for a new one). Changed in place. */
+    name: { type: STRING, change: "update", computed: true },
     /** The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again. */
     runtime: { type: STRING, change: "update", computed: true },
     /** Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again. */

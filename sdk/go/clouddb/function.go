@@ -111,7 +111,7 @@ type functionArgs struct {
 	BranchId string `pulumi:"branchId"`
 	// Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again.
 	Environment map[string]string `pulumi:"environment"`
-	// The display name; left out, the slug. Changed in place.
+	// The display name; left out, the one the function has (the slug for a new one). Changed in place.
 	Name *string `pulumi:"name"`
 	// The project of the branch. Changing it replaces the function.
 	ProjectId string `pulumi:"projectId"`
@@ -133,7 +133,7 @@ type FunctionArgs struct {
 	BranchId pulumi.StringInput
 	// Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again.
 	Environment pulumi.StringMapInput
-	// The display name; left out, the slug. Changed in place.
+	// The display name; left out, the one the function has (the slug for a new one). Changed in place.
 	Name pulumi.StringPtrInput
 	// The project of the branch. Changing it replaces the function.
 	ProjectId pulumi.StringInput

@@ -37,7 +37,7 @@ class FunctionArgs:
         :param pulumi.Input[_builtins.str] adopt_existing: The slug of an existing function on the branch to take under management (it is deployed again with this source).
         :param pulumi.Input[_builtins.str] archive: A .zip archive of the function's code. Give this or `source`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] environment: Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again.
-        :param pulumi.Input[_builtins.str] name: The display name; left out, the slug. Changed in place.
+        :param pulumi.Input[_builtins.str] name: The display name; left out, the one the function has (the slug for a new one). Changed in place.
         :param pulumi.Input[_builtins.str] runtime: The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
         :param pulumi.Input[_builtins.str] source: A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
         """
@@ -133,7 +133,7 @@ class FunctionArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The display name; left out, the slug. Changed in place.
+        The display name; left out, the one the function has (the slug for a new one). Changed in place.
         """
         return pulumi.get(self, "name")
 
@@ -199,7 +199,7 @@ class Function(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] archive: A .zip archive of the function's code. Give this or `source`.
         :param pulumi.Input[_builtins.str] branch_id: The branch the function lives on. Changing it replaces the function.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] environment: Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again.
-        :param pulumi.Input[_builtins.str] name: The display name; left out, the slug. Changed in place.
+        :param pulumi.Input[_builtins.str] name: The display name; left out, the one the function has (the slug for a new one). Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the function.
         :param pulumi.Input[_builtins.str] runtime: The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
         :param pulumi.Input[_builtins.str] slug: The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.

@@ -3,6 +3,7 @@
 // providers' lifecycle functions in this process, in dependency order, as the Pulumi engine calls
 // them. A step may be killed after its k-th API write (see killSwitch.ts): what the API did stays
 // done, and the state keeps only what the engine had recorded before the kill.
+import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../../emulator";
 import {
@@ -15,6 +16,7 @@ import {
   dataApiProvider,
   databaseProvider,
   endpointProvider,
+  functionProvider,
   jwksProvider,
   organizationInvitationProvider,
   organizationMemberProvider,
@@ -55,7 +57,8 @@ export type Kind =
   | "Credential"
   | "CustomDomain"
   | "DataApi"
-  | "Jwks";
+  | "Jwks"
+  | "Function";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -77,6 +80,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   Credential: credentialProvider as unknown as Provider,
   CustomDomain: customDomainProvider as unknown as Provider,
   DataApi: dataApiProvider as unknown as Provider,
+  Function: functionProvider as unknown as Provider,
   Jwks: jwksProvider as unknown as Provider,
 };
 
@@ -127,7 +131,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
  * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
- * the project trusts; a scoped credential and a custom domain on the branch.
+ * the project trusts; a scoped credential and a custom domain on the branch; a function on the
+ * default branch, deployed from a folder beside this file.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -301,6 +306,17 @@ export const PROGRAM: readonly Spec[] = [
       projectId: o("proj").projectId,
       jwksUrl: "https://auth.example.com/.well-known/jwks.json",
       providerName: "Clerk",
+    }),
+  },
+  {
+    name: "fn",
+    kind: "Function",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      slug: "fz",
+      source: join(__dirname, "function"),
     }),
   },
 ];

@@ -78,14 +78,14 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The display name; left out, the slug. Changed in place.
+     * The display name; left out, the one the function has (the slug for a new one). Changed in place.
      * 
      */
     @Import(name="name")
     private @Nullable Output<String> name;
 
     /**
-     * @return The display name; left out, the slug. Changed in place.
+     * @return The display name; left out, the one the function has (the slug for a new one). Changed in place.
      * 
      */
     public Optional<Output<String>> name() {
@@ -269,7 +269,7 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name The display name; left out, the slug. Changed in place.
+         * @param name The display name; left out, the one the function has (the slug for a new one). Changed in place.
          * 
          * @return builder
          * 
@@ -280,7 +280,7 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name The display name; left out, the slug. Changed in place.
+         * @param name The display name; left out, the one the function has (the slug for a new one). Changed in place.
          * 
          * @return builder
          * 
