@@ -119,5 +119,7 @@ export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role"
 export { Role, roleProvider } from "./resources/public/role";
 export type { SnapshotArgs, SnapshotInputs, SnapshotOutputs } from "./resources/public/snapshot";
 export { Snapshot, snapshotProvider } from "./resources/public/snapshot";
+export type { TriggerArgs, TriggerInputs, TriggerOutputs } from "./resources/public/trigger";
+export { Trigger, triggerProvider } from "./resources/public/trigger";
 export type { VpcEndpointArgs, VpcEndpointInputs, VpcEndpointOutputs } from "./resources/public/vpcEndpoint";
 export { VpcEndpoint, vpcEndpointProvider } from "./resources/public/vpcEndpoint";

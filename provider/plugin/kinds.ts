@@ -47,6 +47,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   ProjectVpcEndpoint: () => require("../resources/projectVpcEndpoint"),
   Role: () => require("../resources/roleMethods"),
   Snapshot: () => require("../resources/snapshot"),
+  Trigger: () => require("../resources/trigger"),
   VpcEndpoint: () => require("../resources/vpcEndpoint"),
 };
 

@@ -30,4 +30,5 @@ export * from "./projectMembers";
 export * from "./projects";
 export * from "./roles";
 export * from "./snapshots";
+export * from "./triggers";
 export * from "./vpc";

@@ -26,6 +26,7 @@ import { PROJECT_PERMISSION } from "./projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
 import { ROLE } from "./role";
 import { SNAPSHOT } from "./snapshot";
+import { TRIGGER } from "./trigger";
 import { VPC_ENDPOINT } from "./vpcEndpoint";
 
 /** Every declared resource kind. */
@@ -47,6 +48,7 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   PROJECT_MEMBER,
   BUCKET,
   FUNCTION,
+  TRIGGER,
   CREDENTIAL,
   CUSTOM_DOMAIN,
   DATA_API,

@@ -61,6 +61,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Role{}
 	case "clouddb:index:Snapshot":
 		r = &Snapshot{}
+	case "clouddb:index:Trigger":
+		r = &Trigger{}
 	case "clouddb:index:VpcEndpoint":
 		r = &VpcEndpoint{}
 	default:

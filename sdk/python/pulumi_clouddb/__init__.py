@@ -38,6 +38,7 @@ from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
 from .snapshot import *
+from .trigger import *
 from .vpc_endpoint import *
 from ._inputs import *
 from . import outputs
@@ -77,6 +78,7 @@ _utilities.register(
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",
    "clouddb:index:Snapshot": "Snapshot",
+   "clouddb:index:Trigger": "Trigger",
    "clouddb:index:VpcEndpoint": "VpcEndpoint"
   }
  }
