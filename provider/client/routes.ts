@@ -22,7 +22,6 @@ import * as projectMembers from "./api/projectMembers";
 import * as projects from "./api/projects";
 import * as roles from "./api/roles";
 import * as snapshots from "./api/snapshots";
-import * as triggers from "./api/triggers";
 import * as vpc from "./api/vpc";
 
 /** Every route module, named as its file in `api/`. */
@@ -46,7 +45,6 @@ export const ROUTE_MODULES = {
   projects,
   roles,
   snapshots,
-  triggers,
   vpc,
 } as const;
 

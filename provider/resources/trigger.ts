@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { Trigger as ApiTrigger, CloudDbClient } from "../client";
+import type {
+  Trigger as ApiTrigger,
+  CloudDbClient,
+  ScheduleTrigger,
+  StorageObjectCreatedTrigger,
+} from "../client";
 import { isConflict, isNotFound } from "../client/errors";
 import { ResourceError } from "./errors";
 import { adoptInput, ProjectOfBranchInput, requiredId } from "./inputs/common";
@@ -125,7 +130,8 @@ export const triggerDefinition = defineResource<TriggerInputs, TriggerOutputs>(T
       throw err;
     }
     const { cron: _c, bucketName: _b, prefix: _p, ...rest } = props;
-    return outputsOf({ ...rest, ...inputsOf(trigger) }, trigger);
+    // The state's own fields stay; the ones the API shows are as it shows them (a prefix removed elsewhere is gone).
+    return { ...rest, ...outputsOf({ ...rest, ...inputsOf(trigger) }, trigger) };
   },
 
   /** Every field but the type is sent in one `PATCH`. */
@@ -172,21 +178,22 @@ function bodyOf(inputs: TriggerInputs) {
 
 /** The inputs a trigger stands for, as the API shows it (for import and refresh). */
 function inputsOf(trigger: ApiTrigger): Omit<TriggerInputs, "projectId" | "branchId"> {
-  const type = TRIGGER_TYPE.enum.find((t) => t === trigger.type) ?? "schedule";
   return {
-    type,
+    type: trigger.type,
     name: trigger.name,
     functionSlug: trigger.function_slug,
     functionPath: trigger.function_path,
     enabled: trigger.enabled,
-    ...(trigger.schedule === undefined ? {} : { cron: trigger.schedule.cron }),
-    ...(trigger.storage_object_created === undefined
-      ? {}
-      : { bucketName: trigger.storage_object_created.bucket_name }),
-    ...(trigger.storage_object_created?.prefix === undefined
-      ? {}
-      : { prefix: trigger.storage_object_created.prefix }),
+    ...(trigger.type === "schedule"
+      ? { cron: (trigger as ScheduleTrigger).schedule.cron }
+      : storageOf(trigger)),
   };
+}
+
+/** A storage trigger's bucket and prefix as inputs. */
+function storageOf(trigger: ApiTrigger): Pick<TriggerInputs, "bucketName" | "prefix"> {
+  const { bucket_name, prefix } = (trigger as StorageObjectCreatedTrigger).storage_object_created;
+  return { bucketName: bucket_name, ...(prefix === undefined ? {} : { prefix }) };
 }
 
 function outputsOf(inputs: TriggerInputs, trigger: ApiTrigger): TriggerOutputs {
@@ -199,7 +206,7 @@ function outputsOf(inputs: TriggerInputs, trigger: ApiTrigger): TriggerOutputs {
     functionPath: trigger.function_path,
     enabled: trigger.enabled,
     version: trigger.version,
-    nextRunAt: trigger.next_run_at ?? null,
+    nextRunAt: trigger.type === "schedule" ? (trigger as ScheduleTrigger).next_run_at : null,
   };
 }
 

@@ -193,6 +193,35 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.deleteFunction(DEMO.projectId, DEMO.branchId, "byhand");
   });
 
+  it("imports a trigger by <projectId>/<branchId>/<triggerId>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.deployFunction(DEMO.projectId, DEMO.branchId, "cronjob", {
+      zip: Buffer.from("PK\u0003\u0004 job"),
+    });
+    const made = await client.createTrigger(DEMO.projectId, DEMO.branchId, {
+      type: "schedule",
+      name: "hourly",
+      function_slug: "cronjob",
+      schedule: { cron: "0 * * * *" },
+      enabled: false,
+    });
+    const found = await imported("Trigger", `${DEMO.projectId}/${DEMO.branchId}/${made.trigger_id}`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/${made.trigger_id}`);
+    assert.deepEqual(
+      [
+        found.inputs.type,
+        found.inputs.name,
+        found.inputs.functionSlug,
+        found.inputs.cron,
+        found.inputs.enabled,
+      ],
+      ["schedule", "hourly", "cronjob", "0 * * * *", false],
+    );
+    await checksClean("Trigger", found);
+    await client.deleteTrigger(DEMO.projectId, DEMO.branchId, made.trigger_id);
+    await client.deleteFunction(DEMO.projectId, DEMO.branchId, "cronjob");
+  });
+
   it("imports a bucket by <projectId>/<branchId>/<name>; its inputs check and diff clean", async () => {
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     await client.createBucket(DEMO.projectId, DEMO.branchId, {

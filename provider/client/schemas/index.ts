@@ -30,5 +30,4 @@ export * from "./projectMembers";
 export * from "./projects";
 export * from "./roles";
 export * from "./snapshots";
-export * from "./triggers";
 export * from "./vpc";

@@ -16,7 +16,7 @@ export const TRIGGER_TYPE = enumOf("TriggerType", ["schedule", "storage_object_c
 export const TRIGGER = declareResource({
   type: "Trigger",
   noun: "trigger",
-  family: "triggers",
+  family: "functions",
   methods: moduleRef(require.resolve("../trigger")),
   importId: ["projectId", "branchId", "triggerId"],
   inputs: {

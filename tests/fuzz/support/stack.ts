@@ -27,6 +27,7 @@ import {
   projectVpcEndpointProvider,
   roleProvider,
   snapshotProvider,
+  triggerProvider,
   vpcEndpointProvider,
 } from "../../../provider";
 import { resetRegistry } from "../../../provider/client";
@@ -58,7 +59,8 @@ export type Kind =
   | "CustomDomain"
   | "DataApi"
   | "Jwks"
-  | "Function";
+  | "Function"
+  | "Trigger";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -81,6 +83,7 @@ const PROVIDERS: Record<Kind, Provider> = {
   CustomDomain: customDomainProvider as unknown as Provider,
   DataApi: dataApiProvider as unknown as Provider,
   Function: functionProvider as unknown as Provider,
+  Trigger: triggerProvider as unknown as Provider,
   Jwks: jwksProvider as unknown as Provider,
 };
 
@@ -132,7 +135,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
  * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
  * the project trusts; a scoped credential and a custom domain on the branch; a function on the
- * default branch, deployed from a folder beside this file.
+ * default branch, deployed from a folder beside this file, and a nightly trigger invoking it.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -317,6 +320,19 @@ export const PROGRAM: readonly Spec[] = [
       branchId: o("proj").defaultBranchId,
       slug: "fz",
       source: join(__dirname, "function"),
+    }),
+  },
+  {
+    name: "nightly",
+    kind: "Trigger",
+    deps: ["proj", "fn"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      type: "schedule",
+      name: "nightly",
+      functionSlug: o("fn").slug,
+      cron: "0 3 * * *",
     }),
   },
 ];

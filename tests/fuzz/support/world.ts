@@ -932,6 +932,10 @@ class Sequence {
         return branch(outs.branchId)?.functions?.some((f) => f.slug === outs.slug)
           ? undefined
           : "the function is gone";
+      case "Trigger":
+        return branch(outs.branchId)?.triggers?.some((t) => t.trigger_id === outs.triggerId)
+          ? undefined
+          : "the trigger is gone";
       case "CustomDomain":
         return branch(outs.branchId)?.custom_domains?.some((d) => d.domain === outs.domain)
           ? undefined
