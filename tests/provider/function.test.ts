@@ -137,6 +137,10 @@ describe("Function against the emulator", () => {
       },
     );
     await outside("DELETE", "/broken");
+    await assert.rejects(
+      functionProvider.create(inputs({ slug: "missing", source: join(dir, "nowhere") })),
+      /source folder .*nowhere cannot be read .*give a path that exists/,
+    );
   });
 
   it("imports by <projectId>/<branchId>/<slug>, refuses a slug taken without proof, and adopts it by deploying", async () => {

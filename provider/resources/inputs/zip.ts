@@ -84,9 +84,16 @@ export function zipFolder(root: string): Buffer {
 
 /** The archive a function deploys: `source` zipped, or the bytes of `archive`. */
 export function archiveOf(code: { source?: string | undefined; archive?: string | undefined }): Buffer {
-  if (code.source !== undefined) return zipFolder(code.source);
-  if (code.archive !== undefined) return readFileSync(code.archive);
-  throw new Error("a function needs source (a folder) or archive (a .zip)");
+  const [what, path] = code.source !== undefined ? ["source folder", code.source] : ["archive", code.archive];
+  if (path === undefined) throw new Error("a function needs source (a folder) or archive (a .zip)");
+  try {
+    return code.source !== undefined ? zipFolder(path) : readFileSync(path);
+  } catch (err) {
+    throw new Error(
+      `the function's ${what} ${path} cannot be read (${(err as Error).message}): give a path that exists ` +
+        "(an absolute one does not depend on the directory the provider runs in), then run `pulumi up` again",
+    );
+  }
 }
 
 /** sha256 of an archive's bytes, hex. */
