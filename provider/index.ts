@@ -70,6 +70,8 @@ export type {
   EndpointOutputs,
 } from "./resources/public/endpoint";
 export { Endpoint, endpointProvider } from "./resources/public/endpoint";
+export type { FunctionArgs, FunctionInputs, FunctionOutputs } from "./resources/public/function";
+export { Function, functionProvider } from "./resources/public/function";
 export type { JwksArgs, JwksInputs, JwksOutputs } from "./resources/public/jwks";
 export { Jwks, jwksProvider } from "./resources/public/jwks";
 export type {
@@ -125,5 +127,7 @@ export type { RoleArgs, RoleInputs, RoleOutputs } from "./resources/public/role"
 export { Role, roleProvider } from "./resources/public/role";
 export type { SnapshotArgs, SnapshotInputs, SnapshotOutputs } from "./resources/public/snapshot";
 export { Snapshot, snapshotProvider } from "./resources/public/snapshot";
+export type { TriggerArgs, TriggerInputs, TriggerOutputs } from "./resources/public/trigger";
+export { Trigger, triggerProvider } from "./resources/public/trigger";
 export type { VpcEndpointArgs, VpcEndpointInputs, VpcEndpointOutputs } from "./resources/public/vpcEndpoint";
 export { VpcEndpoint, vpcEndpointProvider } from "./resources/public/vpcEndpoint";

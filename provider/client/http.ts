@@ -45,6 +45,7 @@ export function createGotTransport(options: GotTransportOptions): Transport {
         searchParams: { ...request.query },
         headers: { ...request.headers },
         ...(request.json === undefined ? {} : { json: request.json }),
+        ...(request.form === undefined ? {} : { body: request.form }),
         timeout: { request: request.timeoutMs },
         responseType: "text",
       });

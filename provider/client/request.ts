@@ -45,6 +45,8 @@ export interface RequestSpec<S extends z.ZodType> {
   route: ApiRoute;
   query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
   body?: unknown;
+  /** A multipart/form-data body instead of a JSON one. */
+  form?: FormData | undefined;
   schema: S;
   /** Stop retrying when the next attempt would start after this epoch-ms time. */
   deadline?: number | undefined;
@@ -112,6 +114,7 @@ async function attemptAndRetry<S extends z.ZodType>(
         query,
         headers: { "x-request-id": requestId },
         ...(spec.body === undefined ? {} : { json: spec.body }),
+        ...(spec.form === undefined ? {} : { form: spec.form }),
         timeoutMs: ctx.attemptTimeoutMs,
       });
     } catch (error) {

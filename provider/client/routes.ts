@@ -15,6 +15,7 @@ import * as credentials from "./api/credentials";
 import * as dataApi from "./api/dataApi";
 import * as databases from "./api/databases";
 import * as endpoints from "./api/endpoints";
+import * as functions from "./api/functions";
 import * as operations from "./api/operations";
 import * as organizations from "./api/organizations";
 import * as permissions from "./api/permissions";
@@ -37,6 +38,7 @@ export const ROUTE_MODULES = {
   credentials,
   dataApi,
   endpoints,
+  functions,
   databases,
   operations,
   organizations,

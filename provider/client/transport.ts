@@ -16,6 +16,8 @@ export interface TransportRequest {
   headers: Readonly<Record<string, string>>;
   /** JSON body, if any. */
   json?: unknown;
+  /** A multipart/form-data body (a function's deployment), if any; never with `json`. */
+  form?: FormData;
   /** Abort the attempt after this long. */
   timeoutMs: number;
 }

@@ -36,6 +36,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   DataApi: () => require("../resources/dataApi"),
   Database: () => require("../resources/databaseMethods"),
   Endpoint: () => require("../resources/endpointMethods"),
+  Function: () => require("../resources/function"),
   Jwks: () => require("../resources/jwks"),
   OrganizationInvitation: () => require("../resources/organizationInvitation"),
   OrganizationMember: () => require("../resources/organizationMember"),
@@ -47,6 +48,7 @@ export const METHODS: Readonly<Record<string, () => Methods>> = {
   ProjectVpcEndpoint: () => require("../resources/projectVpcEndpoint"),
   Role: () => require("../resources/roleMethods"),
   Snapshot: () => require("../resources/snapshot"),
+  Trigger: () => require("../resources/trigger"),
   VpcEndpoint: () => require("../resources/vpcEndpoint"),
 };
 

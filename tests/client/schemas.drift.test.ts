@@ -34,7 +34,14 @@ const isObj = (value: unknown): value is Obj =>
 const EXPORTED = Object.entries(schemas).filter(([name]) => name.endsWith("Schema"));
 
 /** Exported schemas the document describes nowhere, each with the reason. */
-const NOT_DOCUMENTED: Record<string, string> = {};
+const NOT_DOCUMENTED: Record<string, string> = {
+  // @neon/sdk's Trigger is a choice (anyOf) of its two types, whose fields this test does not merge:
+  // each type's schema (ScheduleTriggerSchema, StorageObjectCreatedTriggerSchema) is checked as its own.
+  TriggerSchema: "a choice of ScheduleTrigger and StorageObjectCreatedTrigger, each checked as its own",
+  TriggerResponseSchema: "TriggerResponse: { trigger: Trigger }, a choice checked by its two types",
+  TriggersListResponseSchema:
+    "TriggersListResponse: { triggers: Trigger[] }, a choice checked by its two types",
+};
 
 /** Fields read although the official document does not list them (by schema, then path), each optional, with the reason. */
 const UNDOCUMENTED: Record<string, string[]> = {

@@ -162,6 +162,66 @@ describe("the provider plugin importing what exists (a Read without state)", fun
     await client.removeProjectMemberRole(DEMO.orgProjectId, casey.member_id);
   });
 
+  it("imports a function by <projectId>/<branchId>/<slug>; its check asks for the code it cannot read back", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.deployFunction(DEMO.projectId, DEMO.branchId, "byhand", {
+      zip: Buffer.from("PK\u0003\u0004 an archive"),
+      environment: { TOKEN: "never-read-back" },
+    });
+    const found = await imported("Function", `${DEMO.projectId}/${DEMO.branchId}/byhand`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/byhand`);
+    assert.deepEqual(
+      [
+        found.inputs.projectId,
+        found.inputs.branchId,
+        found.inputs.slug,
+        found.inputs.runtime,
+        found.inputs.source,
+      ],
+      [DEMO.projectId, DEMO.branchId, "byhand", "nodejs24", undefined],
+    );
+    assert.ok(!JSON.stringify(found).includes("never-read-back"), "no variable's value is read back");
+    const check = forResource(new proto.CheckRequest(), "clouddb:index:Function", "imported")
+      .setOlds(struct(found.inputs))
+      .setNews(struct(found.inputs));
+    const checked = await plugin.call<proto.CheckRequest, proto.CheckResponse>("check", check);
+    assert.deepEqual(
+      checked.getFailuresList().map((f) => f.getReason()),
+      ["source: give exactly one of source (a folder) or archive (a .zip file) with the function's code"],
+      "the program sets source or archive on the imported function, and the next up deploys it",
+    );
+    await client.deleteFunction(DEMO.projectId, DEMO.branchId, "byhand");
+  });
+
+  it("imports a trigger by <projectId>/<branchId>/<triggerId>; its inputs check and diff clean", async () => {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    await client.deployFunction(DEMO.projectId, DEMO.branchId, "cronjob", {
+      zip: Buffer.from("PK\u0003\u0004 job"),
+    });
+    const made = await client.createTrigger(DEMO.projectId, DEMO.branchId, {
+      type: "schedule",
+      name: "hourly",
+      function_slug: "cronjob",
+      schedule: { cron: "0 * * * *" },
+      enabled: false,
+    });
+    const found = await imported("Trigger", `${DEMO.projectId}/${DEMO.branchId}/${made.trigger_id}`);
+    assert.equal(found.id, `${DEMO.projectId}/${DEMO.branchId}/${made.trigger_id}`);
+    assert.deepEqual(
+      [
+        found.inputs.type,
+        found.inputs.name,
+        found.inputs.functionSlug,
+        found.inputs.cron,
+        found.inputs.enabled,
+      ],
+      ["schedule", "hourly", "cronjob", "0 * * * *", false],
+    );
+    await checksClean("Trigger", found);
+    await client.deleteTrigger(DEMO.projectId, DEMO.branchId, made.trigger_id);
+    await client.deleteFunction(DEMO.projectId, DEMO.branchId, "cronjob");
+  });
+
   it("imports a bucket by <projectId>/<branchId>/<name>; its inputs check and diff clean", async () => {
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     await client.createBucket(DEMO.projectId, DEMO.branchId, {

@@ -23,6 +23,7 @@ export * from "./credentials";
 export * from "./dataApi";
 export * from "./databases";
 export * from "./endpoints";
+export * from "./functions";
 export * from "./operations";
 export * from "./organizations";
 export * from "./permissions";

@@ -16,6 +16,7 @@ import { DATA_API } from "./dataApi";
 import { DATABASE } from "./database";
 import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
+import { FUNCTION } from "./function";
 import { JWKS } from "./jwks";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
@@ -26,6 +27,7 @@ import { PROJECT_PERMISSION } from "./projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
 import { ROLE } from "./role";
 import { SNAPSHOT } from "./snapshot";
+import { TRIGGER } from "./trigger";
 import { VPC_ENDPOINT } from "./vpcEndpoint";
 
 /** Every declared resource kind. */
@@ -46,6 +48,8 @@ export const DECLARATIONS: readonly ResourceDeclaration[] = [
   ORGANIZATION_INVITATION,
   PROJECT_MEMBER,
   BUCKET,
+  FUNCTION,
+  TRIGGER,
   CREDENTIAL,
   CUSTOM_DOMAIN,
   DATA_API,

@@ -41,6 +41,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Database{}
 	case "clouddb:index:Endpoint":
 		r = &Endpoint{}
+	case "clouddb:index:Function":
+		r = &Function{}
 	case "clouddb:index:Jwks":
 		r = &Jwks{}
 	case "clouddb:index:OrganizationInvitation":
@@ -61,6 +63,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Role{}
 	case "clouddb:index:Snapshot":
 		r = &Snapshot{}
+	case "clouddb:index:Trigger":
+		r = &Trigger{}
 	case "clouddb:index:VpcEndpoint":
 		r = &VpcEndpoint{}
 	default:

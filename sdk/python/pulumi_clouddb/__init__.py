@@ -17,6 +17,7 @@ from .custom_domain import *
 from .data_api import *
 from .database import *
 from .endpoint import *
+from .function import *
 from .get_advisors import *
 from .get_ai_gateway import *
 from .get_connection_uri import *
@@ -38,6 +39,7 @@ from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
 from .snapshot import *
+from .trigger import *
 from .vpc_endpoint import *
 from ._inputs import *
 from . import outputs
@@ -67,6 +69,7 @@ _utilities.register(
    "clouddb:index:DataApi": "DataApi",
    "clouddb:index:Database": "Database",
    "clouddb:index:Endpoint": "Endpoint",
+   "clouddb:index:Function": "Function",
    "clouddb:index:Jwks": "Jwks",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
@@ -77,6 +80,7 @@ _utilities.register(
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",
    "clouddb:index:Snapshot": "Snapshot",
+   "clouddb:index:Trigger": "Trigger",
    "clouddb:index:VpcEndpoint": "VpcEndpoint"
   }
  }

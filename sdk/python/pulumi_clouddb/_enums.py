@@ -25,6 +25,7 @@ __all__ = [
     'MemberRole',
     'PoolerMode',
     'ProjectRole',
+    'TriggerType',
 ]
 
 
@@ -193,3 +194,12 @@ class ProjectRole(_builtins.str, Enum):
     VIEWER = "viewer"
     EDITOR = "editor"
     ADMIN = "admin"
+
+
+@pulumi.type_token("clouddb:index:TriggerType")
+class TriggerType(_builtins.str, Enum):
+    """
+    What invokes the function: `schedule` (a cron expression) or `storage_object_created` (an upload to a bucket).
+    """
+    SCHEDULE = "schedule"
+    STORAGE_OBJECT_CREATED = "storage_object_created"

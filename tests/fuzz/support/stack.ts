@@ -3,6 +3,7 @@
 // providers' lifecycle functions in this process, in dependency order, as the Pulumi engine calls
 // them. A step may be killed after its k-th API write (see killSwitch.ts): what the API did stays
 // done, and the state keeps only what the engine had recorded before the kill.
+import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../../emulator";
 import {
@@ -16,6 +17,7 @@ import {
   dataApiProvider,
   databaseProvider,
   endpointProvider,
+  functionProvider,
   jwksProvider,
   organizationInvitationProvider,
   organizationMemberProvider,
@@ -26,6 +28,7 @@ import {
   projectVpcEndpointProvider,
   roleProvider,
   snapshotProvider,
+  triggerProvider,
   vpcEndpointProvider,
 } from "../../../provider";
 import { resetRegistry } from "../../../provider/client";
@@ -57,7 +60,9 @@ export type Kind =
   | "CustomDomain"
   | "DataApi"
   | "Jwks"
-  | "BranchAuth";
+  | "BranchAuth"
+  | "Function"
+  | "Trigger";
 
 const PROVIDERS: Record<Kind, Provider> = {
   Project: projectProvider as unknown as Provider,
@@ -79,6 +84,8 @@ const PROVIDERS: Record<Kind, Provider> = {
   Credential: credentialProvider as unknown as Provider,
   CustomDomain: customDomainProvider as unknown as Provider,
   DataApi: dataApiProvider as unknown as Provider,
+  Function: functionProvider as unknown as Provider,
+  Trigger: triggerProvider as unknown as Provider,
   Jwks: jwksProvider as unknown as Provider,
   BranchAuth: branchAuthProvider as unknown as Provider,
 };
@@ -130,7 +137,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
  * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
- * the project trusts; a scoped credential, a custom domain and Auth on the app branch.
+ * the project trusts; a scoped credential, a custom domain and Auth on the app branch; a function on
+ * the default branch, deployed from a folder beside this file, and a nightly trigger invoking it.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -314,6 +322,30 @@ export const PROGRAM: readonly Spec[] = [
       projectId: o("proj").projectId,
       branchId: o("app").branchId,
       trustedDomains: [k.rename === 0 ? "https://app.example.com" : `https://app-${k.rename}.example.com`],
+    }),
+  },
+  {
+    name: "fn",
+    kind: "Function",
+    deps: ["proj"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      slug: "fz",
+      source: join(__dirname, "function"),
+    }),
+  },
+  {
+    name: "nightly",
+    kind: "Trigger",
+    deps: ["proj", "fn"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      type: "schedule",
+      name: "nightly",
+      functionSlug: o("fn").slug,
+      cron: "0 3 * * *",
     }),
   },
 ];

@@ -936,6 +936,15 @@ class Sequence {
           return "the credential is revoked";
         return credential.api_token === outs.apiToken ? undefined : "its token is not the state's";
       }
+      case "Function":
+        if (branch(outs.branchId) === undefined) return `its branch ${String(outs.branchId)} is gone`;
+        return branch(outs.branchId)?.functions?.some((f) => f.slug === outs.slug)
+          ? undefined
+          : "the function is gone";
+      case "Trigger":
+        return branch(outs.branchId)?.triggers?.some((t) => t.trigger_id === outs.triggerId)
+          ? undefined
+          : "the trigger is gone";
       case "CustomDomain":
         return branch(outs.branchId)?.custom_domains?.some((d) => d.domain === outs.domain)
           ? undefined

@@ -1,0 +1,205 @@
+/**
+ * A branch's functions (`/projects/{project_id}/branches/{branch_id}/functions`): read, rename and
+ * delete one, and deploy an archive to it, which makes the function on its first deployment
+ * (docs/api-rules.md §27). A deployment builds on the service's clock. And the branch's triggers
+ * (`.../triggers`, routes only @neon/sdk describes): a schedule or a storage event invoking a
+ * function of the branch by slug; a `PATCH` changes one in place but never its type. None starts
+ * an operation.
+ */
+import { z } from "zod";
+import type { ClientContext } from "../context";
+import { apiRoute } from "../path";
+import { send, sendOrEmpty } from "../request";
+import type { Requests } from "../requests.gen";
+import {
+  type CloudFunction,
+  type FunctionDeployment,
+  FunctionDeploymentResponseSchema,
+  FunctionResponseSchema,
+  type Trigger,
+  TriggerResponseSchema,
+  TriggersListResponseSchema,
+} from "../schemas";
+import type { Requests as SdkRequests } from "../sdk-routes.gen";
+
+const NO_BODY = z.unknown();
+
+const functionRoute = (projectId: string, branchId: string, slug: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/functions/{slug}", {
+    project_id: projectId,
+    branch_id: branchId,
+    slug,
+  });
+
+/** What a deployment sends: each part left out inherits the function's latest version. */
+export interface FunctionDeployParts {
+  /** The archive's bytes (a ZIP); required on the first deployment. */
+  zip?: Uint8Array;
+  runtime?: string;
+  /** Variables by name; write-only: the service returns only the names. */
+  environment?: Readonly<Record<string, string>>;
+}
+
+/** `GET .../functions/{slug}`; 404 when the branch has no function of that slug. */
+export async function getFunction(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  slug: string,
+): Promise<CloudFunction> {
+  const got = await send(ctx.request, {
+    method: "GET",
+    route: functionRoute(projectId, branchId, slug),
+    schema: FunctionResponseSchema,
+  });
+  return got.function;
+}
+
+/** `PATCH .../functions/{slug}`: the display name; `null` falls back to the slug. */
+export async function renameFunction(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  slug: string,
+  body: Requests["PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}"]["Body"],
+): Promise<CloudFunction> {
+  const renamed = await send(ctx.request, {
+    method: "PATCH",
+    route: functionRoute(projectId, branchId, slug),
+    body,
+    schema: FunctionResponseSchema,
+  });
+  return renamed.function;
+}
+
+/** `DELETE .../functions/{slug}` (204), with its deployments. */
+export async function deleteFunction(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  slug: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "DELETE",
+    route: functionRoute(projectId, branchId, slug),
+    schema: NO_BODY,
+  });
+}
+
+/**
+ * `POST .../functions/{slug}/deployments` (201), multipart/form-data: the new deployment, pending.
+ * The first deployment of a slug makes the function.
+ */
+export async function deployFunction(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  slug: string,
+  parts: FunctionDeployParts,
+): Promise<FunctionDeployment> {
+  const form = new FormData();
+  if (parts.zip !== undefined)
+    form.set("zip", new Blob([new Uint8Array(parts.zip)], { type: "application/zip" }), "function.zip");
+  if (parts.runtime !== undefined) form.set("runtime", parts.runtime);
+  if (parts.environment !== undefined) form.set("environment", JSON.stringify(parts.environment));
+  const made = await send(ctx.request, {
+    method: "POST",
+    route: apiRoute("/projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments", {
+      project_id: projectId,
+      branch_id: branchId,
+      slug,
+    }),
+    form,
+    schema: FunctionDeploymentResponseSchema,
+  });
+  return made.deployment;
+}
+
+const triggersRoute = (projectId: string, branchId: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/triggers", {
+    project_id: projectId,
+    branch_id: branchId,
+  });
+
+const triggerRoute = (projectId: string, branchId: string, triggerId: string) =>
+  apiRoute("/projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}", {
+    project_id: projectId,
+    branch_id: branchId,
+    trigger_id: triggerId,
+  });
+
+/** `GET .../triggers`: the branch's triggers. */
+export async function listTriggers(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<Trigger[]> {
+  const listed = await send(ctx.request, {
+    method: "GET",
+    route: triggersRoute(projectId, branchId),
+    schema: TriggersListResponseSchema,
+  });
+  return listed.triggers;
+}
+
+/** `POST .../triggers` (201); 409 when the branch has a trigger of that name, 404 when it lacks the function. */
+export async function createTrigger(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  body: SdkRequests["POST /projects/{project_id}/branches/{branch_id}/triggers"]["Body"],
+): Promise<Trigger> {
+  const made = await send(ctx.request, {
+    method: "POST",
+    route: triggersRoute(projectId, branchId),
+    body,
+    schema: TriggerResponseSchema,
+  });
+  return made.trigger;
+}
+
+/** `GET .../triggers/{trigger_id}`. */
+export async function getTrigger(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  triggerId: string,
+): Promise<Trigger> {
+  const got = await send(ctx.request, {
+    method: "GET",
+    route: triggerRoute(projectId, branchId, triggerId),
+    schema: TriggerResponseSchema,
+  });
+  return got.trigger;
+}
+
+/** `PATCH .../triggers/{trigger_id}`: the given fields in place; the body's type must be the trigger's. */
+export async function updateTrigger(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  triggerId: string,
+  body: SdkRequests["PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}"]["Body"],
+): Promise<Trigger> {
+  const updated = await send(ctx.request, {
+    method: "PATCH",
+    route: triggerRoute(projectId, branchId, triggerId),
+    body,
+    schema: TriggerResponseSchema,
+  });
+  return updated.trigger;
+}
+
+/** `DELETE .../triggers/{trigger_id}` (204). */
+export async function deleteTrigger(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  triggerId: string,
+): Promise<void> {
+  await sendOrEmpty(ctx.request, {
+    method: "DELETE",
+    route: triggerRoute(projectId, branchId, triggerId),
+    schema: NO_BODY,
+  });
+}

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO } from "../../emulator";
+import { isResourceError } from "../../provider/resources/errors";
+import { sha256, zipFolder } from "../../provider/resources/inputs/zip";
+import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import {
+  type FunctionInputs,
+  type FunctionOutputs,
+  functionProvider,
+} from "../../provider/resources/public/function";
+import { PROVIDER_TEXT, useEmulator } from "./support";
+
+// A function on a branch against the emulator (docs/api-rules.md §27): made by its first
+// deployment from a folder the provider zips the same way every time, a new deployment (waited for
+// until completed) when the code, runtime or environment changes and none when nothing did, a
+// rename in place, a new slug replacing it; import, adopt, a failed build, and deployments or a
+// delete made outside Pulumi.
+
+const P = DEMO.projectId;
+const B = DEMO.branchId;
+const FUNCTIONS = `/projects/${P}/branches/${B}/functions`;
+
+describe("Function against the emulator", () => {
+  // Deployments build on the emulator's clock: 3 s of it pass in 150 ms here.
+  const harness = useEmulator({ timeScale: 20 });
+  let dir: string;
+  beforeEach(() => {
+    forgetPreflight();
+    harness.emulator.control.clearRequests();
+    dir = mkdtempSync(join(tmpdir(), "clouddb-function-"));
+    writeFileSync(join(dir, "index.js"), "export default () => new Response('v1');\n");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const inputs = (values: Partial<FunctionInputs> = {}): FunctionInputs =>
+    ({
+      projectId: P,
+      branchId: B,
+      slug: "hello",
+      source: dir,
+      ...values,
+      __provider: PROVIDER_TEXT,
+    }) as FunctionInputs;
+
+  /** Calls the API as another tool would, with the demo user's key. */
+  const outside = async (method: string, path: string, body?: FormData) => {
+    const reply = await fetch(`${harness.emulator.url}${FUNCTIONS}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${DEMO.personalKey}` },
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await reply.text();
+    assert.ok(reply.ok, `${method} ${path}: ${reply.status} ${text}`);
+    return text === "" ? undefined : JSON.parse(text);
+  };
+  const deployOutside = (slug: string, zip: Uint8Array, environment?: Record<string, string>) => {
+    const form = new FormData();
+    form.set("zip", new Blob([new Uint8Array(zip)]), "f.zip");
+    if (environment !== undefined) form.set("environment", JSON.stringify(environment));
+    return outside("POST", `/${slug}/deployments`, form);
+  };
+
+  it("deploys the folder with one POST, waits until it completed, reads it back unchanged, and deletes it", async () => {
+    const made = await functionProvider.create(inputs({ environment: { TOKEN: "s3cr3t" } }));
+    const outs = made.outs as FunctionOutputs;
+    assert.equal(made.id, `${P}/${B}/hello`);
+    assert.deepEqual(
+      [outs.deploymentId, outs.deploymentStatus, outs.runtime, outs.name, outs.sourceHash],
+      [1, "completed", "nodejs24", "hello", sha256(zipFolder(dir))],
+    );
+    assert.match(outs.invocationUrl, new RegExp(`^https://${B}-hello\\.`));
+    assert.deepEqual(harness.writes(), [`POST ${FUNCTIONS}/hello/deployments`]);
+    const log = JSON.stringify(harness.emulator.control.requests());
+    assert.ok(!log.includes("s3cr3t"), "the emulator's request log never holds a variable's value");
+    const read = await functionProvider.read!(made.id, outs);
+    assert.deepEqual(read.props, outs, "refresh finds nothing changed");
+    const same = await functionProvider.diff!(made.id, outs, inputs({ environment: { TOKEN: "s3cr3t" } }));
+    assert.equal(same.changes, false, "the same files zip to the same bytes");
+    harness.emulator.control.clearRequests();
+    await functionProvider.delete!(made.id, outs);
+    assert.deepEqual(harness.writes(), [`DELETE ${FUNCTIONS}/hello`]);
+    assert.deepEqual((await outside("GET", "")).functions, []);
+  });
+
+  it("deploys again when the code, runtime or environment changes; renames in place; replaces on a new slug", async () => {
+    const made = await functionProvider.create(inputs({ slug: "upd", environment: { A: "1", B: "2" } }));
+    let outs = made.outs as FunctionOutputs;
+    writeFileSync(join(dir, "index.js"), "export default () => new Response('v2');\n");
+    const code = await functionProvider.diff!(
+      made.id,
+      outs,
+      inputs({ slug: "upd", environment: { A: "1", B: "2" } }),
+    );
+    assert.deepEqual([code.changes, code.replaces], [true, []], "new files are an in-place change");
+    harness.emulator.control.clearRequests();
+    outs = (await functionProvider.update!(made.id, outs, inputs({ slug: "upd", environment: { A: "1" } })))
+      .outs as FunctionOutputs;
+    assert.deepEqual([outs.deploymentId, outs.sourceHash], [2, sha256(zipFolder(dir))]);
+    assert.deepEqual(harness.writes(), [`POST ${FUNCTIONS}/upd/deployments`]);
+    const fn = (await outside("GET", "/upd")).function;
+    assert.deepEqual(fn.active_deployment.environment, ["A"], "a variable left out is removed");
+
+    harness.emulator.control.clearRequests();
+    outs = (
+      await functionProvider.update!(
+        made.id,
+        outs,
+        inputs({ slug: "upd", environment: { A: "1" }, name: "Upd" }),
+      )
+    ).outs as FunctionOutputs;
+    assert.deepEqual([outs.name, outs.deploymentId], ["Upd", 2]);
+    assert.deepEqual(harness.writes(), [`PATCH ${FUNCTIONS}/upd`], "a new name deploys nothing");
+
+    const slug = await functionProvider.diff!(
+      made.id,
+      outs,
+      inputs({ slug: "other", environment: { A: "1" } }),
+    );
+    assert.deepEqual(slug.replaces, ["slug"]);
+    const both = await functionProvider.check!(inputs(), inputs({ archive: join(dir, "f.zip") }));
+    assert.match(JSON.stringify(both.failures), /exactly one of source/);
+    await functionProvider.delete!(made.id, outs);
+  });
+
+  it("fails with the deployment's error and what to do when the archive does not build", async () => {
+    const bad = join(dir, "bad.zip");
+    writeFileSync(bad, "not a zip");
+    await assert.rejects(
+      functionProvider.create(inputs({ slug: "broken", source: undefined, archive: bad })),
+      (err: unknown) => {
+        assert.ok(isResourceError(err), String(err));
+        assert.match((err as Error).message, /deployment 1 of function broken .* failed: .*fix the code/s);
+        return true;
+      },
+    );
+    await outside("DELETE", "/broken");
+    await assert.rejects(
+      functionProvider.create(inputs({ slug: "missing", source: join(dir, "nowhere") })),
+      /source folder .*nowhere cannot be read .*give a path that exists/,
+    );
+  });
+
+  it("imports by <projectId>/<branchId>/<slug>, refuses a slug taken without proof, and adopts it by deploying", async () => {
+    await deployOutside("legacy", zipFolder(dir));
+    const imported = await functionProvider.read!(
+      `${P}/${B}/legacy`,
+      undefined as unknown as FunctionOutputs,
+    );
+    assert.deepEqual(
+      [imported.id, imported.props?.slug, imported.props?.sourceHash, imported.props?.source],
+      [`${P}/${B}/legacy`, "legacy", "", undefined],
+      "the code cannot be read back: the next up deploys the source the program sets",
+    );
+    await assert.rejects(
+      functionProvider.create(inputs({ slug: "legacy" })),
+      /already exists.*adoptExisting: "legacy"/s,
+    );
+    harness.emulator.control.clearRequests();
+    const adopted = await functionProvider.create(inputs({ slug: "legacy", adoptExisting: "legacy" }));
+    assert.equal((adopted.outs as FunctionOutputs).deploymentId, 2);
+    assert.deepEqual(harness.writes(), [`POST ${FUNCTIONS}/legacy/deployments`]);
+    await functionProvider.delete!(adopted.id, adopted.outs as FunctionOutputs);
+  });
+
+  it("refresh sees a deployment made outside Pulumi, so the next up deploys the program's code; and a delete", async () => {
+    const made = await functionProvider.create(inputs({ slug: "drift" }));
+    const outs = made.outs as FunctionOutputs;
+    writeFileSync(join(dir, "other.js"), "other");
+    await deployOutside("drift", zipFolder(dir));
+    rmSync(join(dir, "other.js"));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const read = await functionProvider.read!(made.id, outs);
+    assert.deepEqual([read.props?.sourceHash, read.props?.deploymentId], ["", 2]);
+    const diff = await functionProvider.diff!(
+      made.id,
+      read.props as FunctionOutputs,
+      inputs({ slug: "drift" }),
+    );
+    assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+    await outside("DELETE", "/drift");
+    assert.deepEqual(await functionProvider.read!(made.id, outs), { id: "" });
+  });
+});
