@@ -320,6 +320,8 @@ export interface DeploymentRecord {
   /** The function's version number, counting from 1. */
   id: number;
   created_at_ms: number;
+  /** How long it is pending; it then builds for twice as long (`opDurationMs` of `deploy_function`). */
+  pending_ms?: number;
   runtime: string;
   /** The archive as uploaded, base64; the same as the previous deployment's when none was sent. */
   zip_base64: string;

@@ -9,9 +9,12 @@ import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } fr
 // clock: pending, then building, then completed (or failed when the archive is not a ZIP file).
 // The emulator stores archives; it does not run them.
 
-/** How long a deployment is pending, then how long it builds, in emulator milliseconds. */
-export const PENDING_MS = 1_000;
-export const BUILDING_MS = 2_000;
+/**
+ * How long a deployment is pending, in emulator milliseconds: the work length the emulator's
+ * `opDurationMs` gives the `deploy_function` action (1 s by default); it then builds for twice
+ * that. A record kept from before the length was stored uses the default.
+ */
+const DEFAULT_PENDING_MS = 1_000;
 
 /** A deployment's status at `now`. */
 export function deploymentStatus(
@@ -19,8 +22,9 @@ export function deploymentStatus(
   now: number,
 ): "pending" | "building" | "completed" | "failed" {
   const age = now - d.created_at_ms;
-  if (age < PENDING_MS) return "pending";
-  if (age < PENDING_MS + BUILDING_MS) return "building";
+  const pending = d.pending_ms ?? DEFAULT_PENDING_MS;
+  if (age < pending) return "pending";
+  if (age < 3 * pending) return "building";
   return d.error === undefined ? "completed" : "failed";
 }
 
@@ -82,6 +86,7 @@ export function deploy(
   const deployment: DeploymentRecord = {
     id: (previous?.id ?? 0) + 1,
     created_at_ms: now,
+    pending_ms: ctx.engine.durationOf("deploy_function"),
     runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
     zip_base64: zipBase64,
     environment: [...(names ?? previous?.environment ?? [])].sort(),

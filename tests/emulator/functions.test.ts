@@ -40,7 +40,8 @@ describe("emulator: functions and triggers", () => {
     assert.deepEqual([first.body.deployment.id, first.body.deployment.status], [1, "pending"]);
     assert.deepEqual(first.body.deployment.environment, ["A", "B"], "names only, sorted");
     assert.ok(!JSON.stringify(first.body).includes('"1"'), "no variable's value is returned");
-    emu.control.advance(1000);
+    // Pending as long as opDurationMs (100 here), then building twice as long.
+    emu.control.advance(100);
     const building = await http.get(`${B}/functions/hello`);
     assert.equal(building.body.function.current_deployment.status, "building");
     assert.equal(
@@ -48,7 +49,7 @@ describe("emulator: functions and triggers", () => {
       undefined,
       "nothing serves before a build completes",
     );
-    emu.control.advance(2000);
+    emu.control.advance(200);
     const done = (await http.get(`${B}/functions/hello`)).body.function;
     assert.deepEqual(
       [done.slug, done.name, done.current_deployment.status, done.active_deployment.id],
