@@ -309,6 +309,8 @@ describe("emulator: Auth on a branch", () => {
       assert.equal(again.auth_provider_project_id, enabled.auth_provider_project_id);
       assert.deepEqual((await call(again.jwks_url, "GET", "")).body.keys[0], jwk, "the same key pair");
     } finally {
+      // Stopped first: a stop writes the state file, which would make the folder again.
+      await emu.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
