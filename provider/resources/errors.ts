@@ -169,11 +169,19 @@ export function unprovenNameConflict(
   );
 }
 
-/** The name of a role, database or bucket: the program's, or the one `check` generated from its URN. */
-export function nameOf(noun: "role" | "database" | "bucket", inputs: { name?: string | undefined }): string {
-  if (inputs.name !== undefined) return inputs.name;
+/** The name of a role, database, bucket or trigger: the program's, or the one `check` generated from its URN. */
+export function nameOf(
+  noun: "role" | "database" | "bucket" | "trigger",
+  inputs: { name?: string | undefined },
+): string {
+  return givenOrGenerated(noun, "name", inputs.name);
+}
+
+/** The value of the input `field` that names an object: the program's, or the one `check` generated. */
+export function givenOrGenerated(noun: string, field: "name" | "slug", value: string | undefined): string {
+  if (value !== undefined) return value;
   throw new ResourceError(
     "NameMissing",
-    `the ${noun} has no name, and none was generated because the resource's URN was not sent: give it a name`,
+    `the ${noun} has no ${field}, and none was generated because the resource's URN was not sent: give it a ${field}`,
   );
 }

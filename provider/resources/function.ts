@@ -1,21 +1,18 @@
 import { z } from "zod";
 import type { CloudDbClient, CloudFunction, FunctionDeployment } from "../client";
 import { isNotFound } from "../client/errors";
-import { sleep } from "../client/sleep";
-import { ResourceError } from "./errors";
+import { givenOrGenerated, ResourceError } from "./errors";
 import { adoptInput, ProjectOfBranchInput, requiredId } from "./inputs/common";
 import { archiveOf, sha256 } from "./inputs/zip";
 import { declaredInputs } from "./lifecycle/check";
 import { createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
+import { isSlugGeneratedWith } from "./lifecycle/owner";
 import { FUNCTION, type FunctionInputs, type FunctionOutputs } from "./public/function";
 
 export type { FunctionInputs, FunctionOutputs } from "./public/function";
 
 // ---------------------------------------------------------------- inputs
-
-/** How often a deployment's status is read while it builds. */
-const POLL_MS = 500;
 
 /** Inputs as the provider sees them. */
 export const FunctionInputsSchema = z
@@ -23,8 +20,9 @@ export const FunctionInputsSchema = z
     projectId: ProjectOfBranchInput,
     branchId: requiredId("branchId", "the branch the function is on (br-...)"),
     slug: z
-      .string({ error: "slug is required: the function's slug on its branch" })
-      .regex(/^[a-z0-9]{1,20}$/, "slug is 1 to 20 lowercase letters and digits"),
+      .string({ error: "slug must be a string: the function's slug on its branch" })
+      .regex(/^[a-z0-9]{1,20}$/, "slug is 1 to 20 lowercase letters and digits; omit it for a generated one")
+      .optional(),
     name: z
       .string({ error: "name must be a string" })
       .trim()
@@ -47,6 +45,13 @@ export const FunctionInputsSchema = z
 
 // The schema validates exactly the public inputs.
 true satisfies Same<z.infer<typeof FunctionInputsSchema>, FunctionInputs>;
+
+/** Inputs whose slug is known: the program's, or the one `check` generated. */
+type Slugged = FunctionInputs & { slug: string };
+
+function slugged(inputs: FunctionInputs): Slugged {
+  return { ...inputs, slug: givenOrGenerated("function", "slug", inputs.slug) };
+}
 
 /** The hash of the code the inputs name; read from disk at every preview, nothing uploaded. */
 function hashOf(inputs: FunctionInputs): string | undefined {
@@ -76,18 +81,26 @@ function sameCode(
 export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs>(FUNCTION, {
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: FunctionInputsSchema,
+  // Left out, the slug is generated from the resource's name and create key (`lifecycle/owner.ts`).
+  generatesName: "slug",
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.slug}`,
   same: { source: sameCode, archive: sameCode },
   // A slug is unique on its branch: a replacement that keeps it (another project or branch does not) deletes first.
   deleteBeforeReplace: (olds, news) =>
-    news.projectId === olds.projectId && news.branchId === olds.branchId && news.slug === olds.slug,
+    news.projectId === olds.projectId &&
+    news.branchId === olds.branchId &&
+    (news.slug ?? olds.slug) === olds.slug,
 
   /**
    * Deploys the code to a slug the branch lacks, which makes the function. A slug the branch has is
-   * refused: the program names it, so nothing proves this resource made it.
+   * this resource's when it was generated with this create key (a killed run of this resource made
+   * it): the code is deployed to it again. A slug the program gave carries no such proof: refused.
    */
-  async create({ client, deadline }, inputs) {
+  async create({ client, deadline, createKey }, given) {
+    const inputs = slugged(given);
     const existing = await fnOrUndefined(client, inputs);
+    if (existing !== undefined && createKey !== undefined && isSlugGeneratedWith(inputs.slug, createKey))
+      return deployAndWait(client, deadline, inputs, existing);
     if (existing !== undefined)
       throw new ResourceError(
         "NameTaken",
@@ -95,13 +108,14 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
           `${inputs.projectId}, and nothing proves this resource made it: either it was made outside this ` +
           "stack, or by an earlier run of this resource that was killed before recording it. If it is this " +
           `resource's, add adoptExisting: "${inputs.slug}" and run \`pulumi up\` again (its code is deployed ` +
-          "again); otherwise choose another slug.",
+          "again); otherwise choose another slug, or omit slug for a generated one.",
       );
     return deployAndWait(client, deadline, inputs, undefined);
   },
 
   /** The deployment's answer was lost: a function of this slug made since the request is ours. */
-  async findLost({ client, deadline }, inputs, startedAt) {
+  async findLost({ client, deadline }, given, startedAt) {
+    const inputs = slugged(given);
     const fn = await fnOrUndefined(client, inputs).catch(() => undefined);
     if (fn === undefined || !(Date.parse(fn.created_at) >= createdSince(startedAt))) return undefined;
     const deployment = fn.current_deployment;
@@ -110,12 +124,13 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
   },
 
   /** Takes the branch's function `slug` under management and deploys this resource's code to it. */
-  async adopt({ client, deadline }, inputs, slug) {
-    if (slug !== inputs.slug)
+  async adopt({ client, deadline }, given, slug) {
+    if (given.slug !== undefined && slug !== given.slug)
       throw new ResourceError(
         "NotAdoptable",
-        `adoptExisting is "${slug}" but slug is "${inputs.slug}": a function is named by its slug; give both the same value`,
+        `adoptExisting is "${slug}" but slug is "${given.slug}": a function is named by its slug; give both the same value, or omit slug`,
       );
+    const inputs = { ...given, slug };
     const fn = await client.getFunction(inputs.projectId, inputs.branchId, slug);
     return deployAndWait(client, deadline, inputs, fn);
   },
@@ -161,7 +176,8 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
   },
 
   /** A new name is a `PATCH`; new code, runtime or environment a new deployment, waited for. */
-  async update({ client, deadline }, _id, outs, olds, news) {
+  async update({ client, deadline }, _id, outs, olds, given) {
+    const news = slugged(given);
     let fn: CloudFunction | undefined;
     if (news.name !== undefined && news.name !== olds.name)
       fn = await client.renameFunction(news.projectId, news.branchId, news.slug, { name: news.name });
@@ -175,6 +191,7 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
       return {
         ...outs,
         ...declaredInputs<FunctionInputs>(FunctionInputsSchema, news),
+        slug: news.slug,
         runtime: outs.runtime,
         name: now.name,
       };
@@ -192,10 +209,7 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
 });
 
 /** The branch's function of the inputs' slug; undefined when it has none. */
-async function fnOrUndefined(
-  client: CloudDbClient,
-  inputs: FunctionInputs,
-): Promise<CloudFunction | undefined> {
+async function fnOrUndefined(client: CloudDbClient, inputs: Slugged): Promise<CloudFunction | undefined> {
   try {
     return await client.getFunction(inputs.projectId, inputs.branchId, inputs.slug);
   } catch (err) {
@@ -211,7 +225,7 @@ async function fnOrUndefined(
 async function deployAndWait(
   client: CloudDbClient,
   deadline: Step["deadline"],
-  inputs: FunctionInputs,
+  inputs: Slugged,
   adopted: CloudFunction | undefined,
   olds?: FunctionOutputs,
 ): Promise<FunctionOutputs> {
@@ -228,44 +242,41 @@ async function deployAndWait(
   return outputsOf(inputs, await waitFor(client, deadline, inputs, deployment.id), sha256(zip));
 }
 
-/** Reads the function until deployment `id` completed; its error, and what to do, when it failed. */
+/** Waits until deployment `id` completed; its error, and what to do, when it failed or did not end in time. */
 async function waitFor(
   client: CloudDbClient,
   deadline: number,
-  inputs: FunctionInputs,
+  inputs: Slugged,
   id: number,
 ): Promise<CloudFunction> {
-  for (;;) {
-    const fn = await client.getFunction(inputs.projectId, inputs.branchId, inputs.slug);
-    const deployment: FunctionDeployment | undefined = fn.current_deployment;
-    if (deployment?.id === id && deployment.status === "completed") return fn;
-    if (deployment?.id === id && deployment.status === "failed")
-      throw new ResourceError(
-        "Unusable",
-        `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} failed: ` +
-          `${deployment.error ?? "the service gave no reason"}. The function still serves its previous ` +
-          "deployment, if any: fix the code (a .zip archive, or a folder whose files make one) and run `pulumi up` again.",
-      );
-    if (deployment !== undefined && deployment.id > id)
-      throw new ResourceError(
-        "Unusable",
-        `deployment ${id} of function ${inputs.slug} was superseded by deployment ${deployment.id}, made ` +
-          "outside this stack: run `pulumi refresh`, then `pulumi up` to deploy this stack's code again.",
-      );
-    if (Date.now() + POLL_MS > deadline)
-      throw new ResourceError(
-        "Unusable",
-        `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} is still ${deployment?.status ?? "pending"}: ` +
-          "run `pulumi refresh` to see it once it is built, or raise the resource's timeout.",
-      );
-    await sleep(POLL_MS);
-  }
+  const fn = await client.waitForDeployment(inputs.projectId, inputs.branchId, inputs.slug, id, { deadline });
+  const deployment: FunctionDeployment | undefined = fn.current_deployment;
+  if (deployment?.id === id && deployment.status === "completed") return fn;
+  if (deployment?.id === id && deployment.status === "failed")
+    throw new ResourceError(
+      "Unusable",
+      `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} failed: ` +
+        `${deployment.error ?? "the service gave no reason"}. The function still serves its previous ` +
+        "deployment, if any: fix the code (a .zip archive, or a folder whose files make one) and run `pulumi up` again.",
+    );
+  if (deployment !== undefined && deployment.id > id)
+    throw new ResourceError(
+      "Unusable",
+      `deployment ${id} of function ${inputs.slug} was superseded by deployment ${deployment.id}, made ` +
+        "outside this stack: run `pulumi refresh`, then `pulumi up` to deploy this stack's code again.",
+    );
+  throw new ResourceError(
+    "Unusable",
+    `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} is still ${deployment?.status ?? "pending"}: ` +
+      "run `pulumi refresh` to see it once it is built, or raise the resource's timeout.",
+  );
 }
 
-function outputsOf(inputs: FunctionInputs, fn: CloudFunction, sourceHash: string): FunctionOutputs {
+function outputsOf(inputs: Slugged, fn: CloudFunction, sourceHash: string): FunctionOutputs {
   const active = fn.active_deployment ?? fn.current_deployment;
   return {
     ...declaredInputs<FunctionInputs>(FunctionInputsSchema, inputs),
+    slug: inputs.slug,
     functionId: fn.id,
     name: fn.name,
     runtime: active?.runtime ?? inputs.runtime ?? "",

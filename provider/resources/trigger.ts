@@ -6,11 +6,12 @@ import type {
   StorageObjectCreatedTrigger,
 } from "../client";
 import { isConflict, isNotFound } from "../client/errors";
-import { ResourceError } from "./errors";
+import { nameOf, ResourceError } from "./errors";
 import { adoptInput, ProjectOfBranchInput, requiredId } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
+import { isGeneratedWith } from "./lifecycle/owner";
 import { TRIGGER, TRIGGER_TYPE, type TriggerInputs, type TriggerOutputs } from "./public/trigger";
 
 export type { TriggerInputs, TriggerOutputs } from "./public/trigger";
@@ -23,7 +24,10 @@ export const TriggerInputsSchema = z
     projectId: ProjectOfBranchInput,
     branchId: requiredId("branchId", "the branch the trigger is on (br-...)"),
     type: z.enum(TRIGGER_TYPE.enum, { error: `type is one of ${TRIGGER_TYPE.enum.join(", ")}` }),
-    name: requiredId("name", "the trigger's name, unique on its branch"),
+    name: z
+      .string({ error: "name must be a string: the trigger's name, unique on its branch" })
+      .min(1, "name must not be empty; omit it for a generated one")
+      .optional(),
     functionSlug: requiredId("functionSlug", "the slug of the function of the branch it invokes"),
     functionPath: z.string({ error: "functionPath must be a string" }).optional(),
     cron: z.string({ error: "cron must be a string" }).min(1, "cron must not be empty").optional(),
@@ -64,24 +68,37 @@ true satisfies Same<z.infer<typeof TriggerInputsSchema>, TriggerInputs>;
 export const triggerDefinition = defineResource<TriggerInputs, TriggerOutputs>(TRIGGER, {
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: TriggerInputsSchema,
+  // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
+  generatesName: true,
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.triggerId}`,
   // A name is unique among the branch's triggers: a new type keeping it deletes the old one first.
   deleteBeforeReplace: (olds, news) =>
-    news.projectId === olds.projectId && news.branchId === olds.branchId && news.name === olds.name,
+    news.projectId === olds.projectId &&
+    news.branchId === olds.branchId &&
+    (news.name ?? olds.name) === olds.name,
 
-  /** Creates the trigger; a name the branch has is refused, naming the trigger to adopt. */
-  async create({ client }, inputs) {
+  /**
+   * Creates the trigger. A name generated with this create key that is taken was taken by a killed
+   * run of this resource: that trigger is brought to the inputs and taken. A name the program gave
+   * carries no such proof: refused, naming the trigger to adopt.
+   */
+  async create({ client, createKey }, inputs) {
     try {
       return outputsOf(inputs, await client.createTrigger(inputs.projectId, inputs.branchId, bodyOf(inputs)));
     } catch (err) {
       if (!isConflict(err)) throw err;
       const taken = await named(client, inputs).catch(() => undefined);
+      if (taken !== undefined && createKey !== undefined && isGeneratedWith(taken.name, createKey))
+        return outputsOf(
+          inputs,
+          await client.updateTrigger(inputs.projectId, inputs.branchId, taken.trigger_id, bodyOf(inputs)),
+        );
       throw new ResourceError(
         "NameTaken",
         `a trigger named "${inputs.name}" already exists on branch ${inputs.branchId} in project ${inputs.projectId}, ` +
           "and nothing proves this resource made it: either it was made outside this stack, or by an earlier run of " +
           `this resource that was killed before recording it. If it is this resource's, add adoptExisting: "${taken?.trigger_id ?? "<its trigger id>"}" ` +
-          `and run \`pulumi up\` again; otherwise choose another name. API: ${err.message}`,
+          `and run \`pulumi up\` again; otherwise choose another name, or omit name for a generated one. API: ${err.message}`,
         err,
       );
     }
@@ -160,7 +177,7 @@ async function named(client: CloudDbClient, inputs: TriggerInputs): Promise<ApiT
 function bodyOf(inputs: TriggerInputs) {
   const common = {
     function_slug: inputs.functionSlug,
-    name: inputs.name,
+    name: nameOf("trigger", inputs),
     ...(inputs.functionPath === undefined ? {} : { function_path: inputs.functionPath }),
     ...(inputs.enabled === undefined ? {} : { enabled: inputs.enabled }),
   };

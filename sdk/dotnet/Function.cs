@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiCloudDb.CloudDb
 {
     /// <summary>
-    /// A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. The slug replaces it; `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+    /// A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
     /// 
     /// ## Import
     /// 
@@ -195,10 +195,10 @@ namespace PulumiCloudDb.CloudDb
         public Input<string>? Runtime { get; set; }
 
         /// <summary>
-        /// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+        /// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
         /// </summary>
-        [Input("slug", required: true)]
-        public Input<string> Slug { get; set; } = null!;
+        [Input("slug")]
+        public Input<string>? Slug { get; set; }
 
         /// <summary>
         /// A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.

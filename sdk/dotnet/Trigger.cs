@@ -173,10 +173,10 @@ namespace PulumiCloudDb.CloudDb
         public Input<string> FunctionSlug { get; set; } = null!;
 
         /// <summary>
-        /// The trigger's name, unique among the branch's triggers. Changed in place.
+        /// The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.

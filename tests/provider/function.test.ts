@@ -165,6 +165,37 @@ describe("Function against the emulator", () => {
     await functionProvider.delete!(adopted.id, adopted.outs as FunctionOutputs);
   });
 
+  it("generates a slug from the resource's name when none is given, and a create killed after its deployment is taken back by the next", async () => {
+    const owner = "urn:pulumi:dev::app::clouddb:index:Function::Api-Handler";
+    /** The inputs as the engine passes them to `check`: with the resource's URN, no slug. */
+    const owned = (urn: string) => ({ ...inputs({ slug: undefined }), __owner: urn }) as FunctionInputs;
+    const slugOf = async (olds: FunctionInputs, urn: string) =>
+      ((await functionProvider.check!(olds, owned(urn))).inputs as FunctionInputs).slug ?? "";
+    const checked = (await functionProvider.check!({} as FunctionInputs, owned(owner)))
+      .inputs as FunctionInputs;
+    const slug = checked.slug ?? "";
+    assert.match(slug, /^apihandler[0-9a-f]{10}$/, "the name's letters and digits, then the mark");
+    assert.equal(await slugOf({} as FunctionInputs, owner), slug, "the next run asks for the very same slug");
+    // A killed run deployed to the slug and recorded nothing: the function exists, nothing in the state.
+    await deployOutside(slug, zipFolder(dir));
+    harness.emulator.control.clearRequests();
+    const made = await functionProvider.create(checked);
+    assert.equal((made.outs as FunctionOutputs).slug, slug);
+    assert.deepEqual(
+      harness.writes(),
+      [`POST ${FUNCTIONS}/${slug}/deployments`],
+      "taken and deployed, not refused",
+    );
+    assert.notEqual(
+      await slugOf({} as FunctionInputs, `${owner}2`),
+      slug,
+      "another resource asks for another slug",
+    );
+    // Left out later, the slug stays the one the function has: no replacement.
+    assert.equal(await slugOf(made.outs as FunctionInputs, owner), slug);
+    await functionProvider.delete!(made.id, made.outs as FunctionOutputs);
+  });
+
   it("refresh sees a deployment made outside Pulumi, so the next up deploys the program's code; and a delete", async () => {
     const made = await functionProvider.create(inputs({ slug: "drift" }));
     const outs = made.outs as FunctionOutputs;

@@ -60,6 +60,38 @@ describe("Trigger against the emulator", () => {
     assert.deepEqual(await client().listTriggers(P, B), []);
   });
 
+  it("generates a name when none is given, and a create killed after its POST is taken back by the next, brought to the inputs", async () => {
+    const owner = "urn:pulumi:dev::app::clouddb:index:Trigger::nightly-cleanup";
+    const owned = { ...schedule({ name: undefined }), __owner: owner } as TriggerInputs;
+    const checked = (await triggerProvider.check!({} as TriggerInputs, owned)).inputs as TriggerInputs;
+    const name = checked.name ?? "";
+    assert.match(name, /^nightly_cleanup_[0-9a-f]{10}$/);
+    // A killed run made the trigger (another cron since) and recorded nothing.
+    await client().createTrigger(P, B, {
+      type: "schedule",
+      name,
+      function_slug: "job",
+      schedule: { cron: "0 4 * * *" },
+    });
+    harness.emulator.control.clearRequests();
+    const made = await triggerProvider.create(checked);
+    const outs = made.outs as TriggerOutputs;
+    assert.deepEqual(
+      [outs.name, outs.cron, outs.version],
+      [name, "0 3 * * *", 2],
+      "taken, then brought to the inputs",
+    );
+    assert.deepEqual(harness.writes(), [`POST ${TRIGGERS}`, `PATCH ${TRIGGERS}/${outs.triggerId}`]);
+    assert.equal(
+      (await client().listTriggers(P, B)).filter((t) => t.name === name).length,
+      1,
+      "never a second",
+    );
+    // A name the program gives carries no such proof.
+    await assert.rejects(triggerProvider.create(schedule({ name })), /already exists.*adoptExisting/s);
+    await triggerProvider.delete!(made.id, outs);
+  });
+
   it("changes the cron, name and enabled in place with one PATCH; a new type replaces it, the old one first", async () => {
     const made = await triggerProvider.create(schedule({ name: "inplace" }));
     const outs = made.outs as TriggerOutputs;

@@ -21,6 +21,7 @@ import {
   TriggersListResponseSchema,
 } from "../schemas";
 import type { Requests as SdkRequests } from "../sdk-routes.gen";
+import { sleep } from "../sleep";
 
 const NO_BODY = z.unknown();
 
@@ -53,6 +54,31 @@ export async function getFunction(
     schema: FunctionResponseSchema,
   });
   return got.function;
+}
+
+/** A deployment's statuses in which the service is still at work on it. */
+const BUILDING = new Set(["pending", "building"]);
+
+/**
+ * Reads the function with the client's poll interval while deployment `id` is its current one and
+ * still pending or building; returns the function once that deployment ended (`completed`,
+ * `failed`) or another became current, or at `deadline` as it is.
+ */
+export async function waitForDeployment(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  slug: string,
+  id: number,
+  options: { deadline: number },
+): Promise<CloudFunction> {
+  for (let pause = ctx.pollIntervalMs.first; ; pause = Math.min(pause * 2, ctx.pollIntervalMs.max)) {
+    const fn = await getFunction(ctx, projectId, branchId, slug);
+    const current = fn.current_deployment;
+    const working = current?.id === id && BUILDING.has(current.status);
+    if (!working || Date.now() + pause > options.deadline) return fn;
+    await sleep(pause);
+  }
 }
 
 /** `PATCH .../functions/{slug}`: the display name; `null` falls back to the slug. */

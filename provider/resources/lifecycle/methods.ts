@@ -30,7 +30,16 @@ import {
 } from "./define";
 import { diffInputs, updatedState } from "./diff";
 import type { ResourceMethods } from "./lazyProvider";
-import { CREATE_KEY, createKeyFor, GIVEN, generatedName, OWNER, tookOwn, wasTakenOwn } from "./owner";
+import {
+  CREATE_KEY,
+  createKeyFor,
+  GIVEN,
+  generatedName,
+  generatedSlug,
+  OWNER,
+  tookOwn,
+  wasTakenOwn,
+} from "./owner";
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 
@@ -118,15 +127,23 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       if (key === undefined || (checked.failures ?? []).length > 0) {
         return preflighted(definition.inputs, olds, checked, definition.adminOf, finds);
       }
-      const inputs = { ...checked.inputs, [CREATE_KEY]: key } as I & { name?: unknown };
+      const inputs: Record<string, unknown> = { ...checked.inputs, [CREATE_KEY]: key };
       const owner = news[OWNER];
-      if (definition.generatesName === true && inputs.name === undefined) {
-        const had = (olds as { name?: unknown }).name;
-        if (typeof had === "string") inputs.name = had;
-        else if (typeof owner === "string") inputs.name = generatedName(owner, key);
+      const field = definition.generatesName === "slug" ? "slug" : "name";
+      if (definition.generatesName !== undefined && inputs[field] === undefined) {
+        const had = (olds as Record<string, unknown>)[field];
+        if (typeof had === "string") inputs[field] = had;
+        else if (typeof owner === "string")
+          inputs[field] = (field === "slug" ? generatedSlug : generatedName)(owner, key);
       }
       // Judged with the generated name in: an unnamed object whose stored inputs hold the name it got is unchanged.
-      return preflighted(definition.inputs, olds, { ...checked, inputs }, definition.adminOf, finds);
+      return preflighted(
+        definition.inputs,
+        olds,
+        { ...checked, inputs: inputs as I },
+        definition.adminOf,
+        finds,
+      );
     },
 
     /** Applies the change table after the definition's review (see `review`); makes no API call. */

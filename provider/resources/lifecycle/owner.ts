@@ -15,9 +15,10 @@
  *   restore replaced it (a program renamed it since: the create takes it and renames it);
  * - a compute endpoint: its `name`, which the resource does not otherwise use (`markedName`);
  * - an API key: ` #` and a short mark after the given name (the only field a key has);
- * - a role or database left unnamed: a name generated in `check` from the resource's name and key
- *   (`generatedName`). A role or database named by the program carries no mark: after a cut-off
- *   create its name is taken, and the error says so.
+ * - a role, database, bucket or trigger left unnamed: a name generated in `check` from the resource's
+ *   name and key (`generatedName`); a function left without a slug, a slug made the same way
+ *   (`generatedSlug`). One the program names carries no mark: after a cut-off create its name is
+ *   taken, and the error says so.
  * Both fields start with `__`, which Pulumi's display hides.
  */
 import { createHash } from "node:crypto";
@@ -141,6 +142,29 @@ export function generatedName(owner: string, key: string): string {
     .replace(/^(?=[0-9])/, "_")
     .slice(0, IDENTIFIER_BYTES - suffix.length);
   return `${base === "" ? "pulumi" : base}${suffix}`;
+}
+
+/** The bound of a function's slug (`^[a-z0-9]{1,20}$`), in characters. */
+const SLUG_CHARACTERS = 20;
+
+/**
+ * The slug of a function the program gave none: the letters and digits of the resource's name in
+ * the URN `owner`, lower case, as many as fit beside the mark of `key` (10 hex characters), so a
+ * retry after a killed run deploys to the very same slug and finds its function.
+ */
+export function generatedSlug(owner: string, key: string): string {
+  const mark = markOf(key);
+  const logical = owner.slice(owner.lastIndexOf("::") + 2);
+  const base = logical
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "")
+    .slice(0, SLUG_CHARACTERS - mark.length);
+  return `${base === "" ? "fn" : base}${mark}`;
+}
+
+/** Whether `slug` was generated with `key` (see `generatedSlug`): a function of that slug is this resource's. */
+export function isSlugGeneratedWith(slug: string, key: string): boolean {
+  return slug.endsWith(markOf(key));
 }
 
 /** Whether `name` was generated with `key` (see `generatedName`): an object of that name is this resource's. */

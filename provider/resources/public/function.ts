@@ -22,8 +22,8 @@ export const FUNCTION = declareResource({
     projectId: { type: STRING, required: true, change: "replace" },
     /** The branch the function lives on. Changing it replaces the function. */
     branchId: { type: STRING, required: true, change: "replace" },
-    /** The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function. */
-    slug: { type: STRING, required: true, change: "replace" },
+    /** The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function. */
+    slug: { type: STRING, change: "replace" },
     /** The display name; left out, the one the function has (the slug for a new one). Changed in place. */
     name: { type: STRING, change: "update", computed: true },
     /** The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again. */
@@ -85,9 +85,11 @@ export interface Function extends OutputFields<typeof FUNCTION> {}
  * A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries
  * and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview
  * compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the
- * update deploys again and waits until the deployment completed. `environment` is a secret. The
- * slug replaces it; `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the
- * code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+ * update deploys again and waits until the deployment completed. `environment` is a secret. Left
+ * out, the slug is generated (the resource's name and a mark), so a run killed during the create
+ * takes its function back; a new slug replaces it. `pulumi import` takes
+ * `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the
+ * imported resource, and the next `up` deploys it.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi sets each field: the base class seeds every declared output.
 // biome-ignore lint/suspicious/noShadowRestrictedNames: the kind is named as the API names it.

@@ -26,8 +26,8 @@ export const TRIGGER = declareResource({
     branchId: { type: STRING, required: true, change: "replace" },
     /** `schedule` or `storage_object_created`; the API cannot change a trigger's type, so changing it replaces the trigger. */
     type: { type: TRIGGER_TYPE, required: true, change: "replace" },
-    /** The trigger's name, unique among the branch's triggers. Changed in place. */
-    name: { type: STRING, required: true, change: "update" },
+    /** The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place. */
+    name: { type: STRING, change: "update" },
     /** The slug of the function of the branch it invokes. Changed in place. */
     functionSlug: { type: STRING, required: true, change: "update" },
     /** The path of the function it invokes (`/` when left out). Changed in place. */

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. The slug replaces it; `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+// A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
 //
 // ## Import
 //
@@ -62,9 +62,6 @@ func NewFunction(ctx *pulumi.Context,
 	}
 	if args.ProjectId == nil {
 		return nil, errors.New("invalid value for required argument 'ProjectId'")
-	}
-	if args.Slug == nil {
-		return nil, errors.New("invalid value for required argument 'Slug'")
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"environment",
@@ -117,8 +114,8 @@ type functionArgs struct {
 	ProjectId string `pulumi:"projectId"`
 	// The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
 	Runtime *string `pulumi:"runtime"`
-	// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
-	Slug string `pulumi:"slug"`
+	// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
+	Slug *string `pulumi:"slug"`
 	// A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
 	Source *string `pulumi:"source"`
 }
@@ -139,8 +136,8 @@ type FunctionArgs struct {
 	ProjectId pulumi.StringInput
 	// The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
 	Runtime pulumi.StringPtrInput
-	// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
-	Slug pulumi.StringInput
+	// The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
+	Slug pulumi.StringPtrInput
 	// A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
 	Source pulumi.StringPtrInput
 }

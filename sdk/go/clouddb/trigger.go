@@ -59,9 +59,6 @@ func NewTrigger(ctx *pulumi.Context,
 	if args.FunctionSlug == nil {
 		return nil, errors.New("invalid value for required argument 'FunctionSlug'")
 	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	if args.ProjectId == nil {
 		return nil, errors.New("invalid value for required argument 'ProjectId'")
 	}
@@ -115,8 +112,8 @@ type triggerArgs struct {
 	FunctionPath *string `pulumi:"functionPath"`
 	// The slug of the function of the branch it invokes. Changed in place.
 	FunctionSlug string `pulumi:"functionSlug"`
-	// The trigger's name, unique among the branch's triggers. Changed in place.
-	Name string `pulumi:"name"`
+	// The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
+	Name *string `pulumi:"name"`
 	// For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.
 	Prefix *string `pulumi:"prefix"`
 	// The project of the branch. Changing it replaces the trigger.
@@ -141,8 +138,8 @@ type TriggerArgs struct {
 	FunctionPath pulumi.StringPtrInput
 	// The slug of the function of the branch it invokes. Changed in place.
 	FunctionSlug pulumi.StringInput
-	// The trigger's name, unique among the branch's triggers. Changed in place.
-	Name pulumi.StringInput
+	// The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
+	Name pulumi.StringPtrInput
 	// For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.
 	Prefix pulumi.StringPtrInput
 	// The project of the branch. Changing it replaces the trigger.

@@ -21,29 +21,28 @@ class FunctionArgs:
     def __init__(__self__, *,
                  branch_id: pulumi.Input[_builtins.str],
                  project_id: pulumi.Input[_builtins.str],
-                 slug: pulumi.Input[_builtins.str],
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
                  archive: pulumi.Input[Optional[_builtins.str]] = None,
                  environment: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional[_builtins.str]] = None,
+                 slug: pulumi.Input[Optional[_builtins.str]] = None,
                  source: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Function resource.
 
         :param pulumi.Input[_builtins.str] branch_id: The branch the function lives on. Changing it replaces the function.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the function.
-        :param pulumi.Input[_builtins.str] slug: The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
         :param pulumi.Input[_builtins.str] adopt_existing: The slug of an existing function on the branch to take under management (it is deployed again with this source).
         :param pulumi.Input[_builtins.str] archive: A .zip archive of the function's code. Give this or `source`.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] environment: Environment variables by name: a secret, its values never in the state in plaintext nor returned by the API. A change deploys again.
         :param pulumi.Input[_builtins.str] name: The display name; left out, the one the function has (the slug for a new one). Changed in place.
         :param pulumi.Input[_builtins.str] runtime: The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
+        :param pulumi.Input[_builtins.str] slug: The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
         :param pulumi.Input[_builtins.str] source: A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "project_id", project_id)
-        pulumi.set(__self__, "slug", slug)
         if adopt_existing is not None:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
         if archive is not None:
@@ -54,6 +53,8 @@ class FunctionArgs:
             pulumi.set(__self__, "name", name)
         if runtime is not None:
             pulumi.set(__self__, "runtime", runtime)
+        if slug is not None:
+            pulumi.set(__self__, "slug", slug)
         if source is not None:
             pulumi.set(__self__, "source", source)
 
@@ -80,18 +81,6 @@ class FunctionArgs:
     @project_id.setter
     def project_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "project_id", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def slug(self) -> pulumi.Input[_builtins.str]:
-        """
-        The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
-        """
-        return pulumi.get(self, "slug")
-
-    @slug.setter
-    def slug(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "slug", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptExisting")
@@ -155,6 +144,18 @@ class FunctionArgs:
 
     @_builtins.property
     @pulumi.getter
+    def slug(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
+        """
+        return pulumi.get(self, "slug")
+
+    @slug.setter
+    def slug(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "slug", value)
+
+    @_builtins.property
+    @pulumi.getter
     def source(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
@@ -183,7 +184,7 @@ class Function(pulumi.CustomResource):
                  source: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. The slug replaces it; `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+        A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
 
         ## Import
 
@@ -202,7 +203,7 @@ class Function(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The display name; left out, the one the function has (the slug for a new one). Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the function.
         :param pulumi.Input[_builtins.str] runtime: The runtime (`nodejs24`, what the API uses when it is left out). A new runtime deploys again.
-        :param pulumi.Input[_builtins.str] slug: The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+        :param pulumi.Input[_builtins.str] slug: The function's slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
         :param pulumi.Input[_builtins.str] source: A folder whose files are the function's code, zipped by the provider the same way every time. Give this or `archive`.
         """
         ...
@@ -212,7 +213,7 @@ class Function(pulumi.CustomResource):
                  args: FunctionArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. The slug replaces it; `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+        A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
 
         ## Import
 
@@ -266,8 +267,6 @@ class Function(pulumi.CustomResource):
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["runtime"] = runtime
-            if slug is None and not opts.urn:
-                raise TypeError("Missing required property 'slug'")
             __props__.__dict__["slug"] = slug
             __props__.__dict__["source"] = source
             __props__.__dict__["created_at"] = None

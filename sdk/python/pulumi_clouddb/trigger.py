@@ -22,7 +22,6 @@ class TriggerArgs:
     def __init__(__self__, *,
                  branch_id: pulumi.Input[_builtins.str],
                  function_slug: pulumi.Input[_builtins.str],
-                 name: pulumi.Input[_builtins.str],
                  project_id: pulumi.Input[_builtins.str],
                  type: pulumi.Input['TriggerType'],
                  adopt_existing: pulumi.Input[Optional[_builtins.str]] = None,
@@ -30,13 +29,13 @@ class TriggerArgs:
                  cron: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  function_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
                  prefix: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Trigger resource.
 
         :param pulumi.Input[_builtins.str] branch_id: The branch the trigger and its function live on. Changing it replaces the trigger.
         :param pulumi.Input[_builtins.str] function_slug: The slug of the function of the branch it invokes. Changed in place.
-        :param pulumi.Input[_builtins.str] name: The trigger's name, unique among the branch's triggers. Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the trigger.
         :param pulumi.Input['TriggerType'] type: `schedule` or `storage_object_created`; the API cannot change a trigger's type, so changing it replaces the trigger.
         :param pulumi.Input[_builtins.str] adopt_existing: The id of an existing trigger on the branch to take under management instead of creating one.
@@ -44,11 +43,11 @@ class TriggerArgs:
         :param pulumi.Input[_builtins.str] cron: For `schedule`: a five-field UTC cron expression (`*\\/15 * * * *`). Changed in place.
         :param pulumi.Input[_builtins.bool] enabled: Whether the trigger fires (true when left out). Changed in place.
         :param pulumi.Input[_builtins.str] function_path: The path of the function it invokes (`/` when left out). Changed in place.
+        :param pulumi.Input[_builtins.str] name: The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
         :param pulumi.Input[_builtins.str] prefix: For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.
         """
         pulumi.set(__self__, "branch_id", branch_id)
         pulumi.set(__self__, "function_slug", function_slug)
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "project_id", project_id)
         pulumi.set(__self__, "type", type)
         if adopt_existing is not None:
@@ -61,6 +60,8 @@ class TriggerArgs:
             pulumi.set(__self__, "enabled", enabled)
         if function_path is not None:
             pulumi.set(__self__, "function_path", function_path)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if prefix is not None:
             pulumi.set(__self__, "prefix", prefix)
 
@@ -87,18 +88,6 @@ class TriggerArgs:
     @function_slug.setter
     def function_slug(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "function_slug", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        The trigger's name, unique among the branch's triggers. Changed in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter(name="projectId")
@@ -186,6 +175,18 @@ class TriggerArgs:
 
     @_builtins.property
     @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
     def prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.
@@ -235,7 +236,7 @@ class Trigger(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enabled: Whether the trigger fires (true when left out). Changed in place.
         :param pulumi.Input[_builtins.str] function_path: The path of the function it invokes (`/` when left out). Changed in place.
         :param pulumi.Input[_builtins.str] function_slug: The slug of the function of the branch it invokes. Changed in place.
-        :param pulumi.Input[_builtins.str] name: The trigger's name, unique among the branch's triggers. Changed in place.
+        :param pulumi.Input[_builtins.str] name: The trigger's name, unique among the branch's triggers. Left out, one is generated from the resource's name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
         :param pulumi.Input[_builtins.str] prefix: For `storage_object_created`: only keys starting with this; left out, every key. Changed in place.
         :param pulumi.Input[_builtins.str] project_id: The project of the branch. Changing it replaces the trigger.
         :param pulumi.Input['TriggerType'] type: `schedule` or `storage_object_created`; the API cannot change a trigger's type, so changing it replaces the trigger.
@@ -303,8 +304,6 @@ class Trigger(pulumi.CustomResource):
             if function_slug is None and not opts.urn:
                 raise TypeError("Missing required property 'function_slug'")
             __props__.__dict__["function_slug"] = function_slug
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["prefix"] = prefix
             if project_id is None and not opts.urn:

@@ -17,7 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive&#39;s sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. The slug replaces it; `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+ * A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive&#39;s sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource&#39;s name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
  * 
  * ## Import
  * 

@@ -123,18 +123,18 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+     * The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
      * 
      */
-    @Import(name="slug", required=true)
-    private Output<String> slug;
+    @Import(name="slug")
+    private @Nullable Output<String> slug;
 
     /**
-     * @return The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+     * @return The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
      * 
      */
-    public Output<String> slug() {
-        return this.slug;
+    public Optional<Output<String>> slug() {
+        return Optional.ofNullable(this.slug);
     }
 
     /**
@@ -332,18 +332,18 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param slug The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+         * @param slug The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
          * 
          * @return builder
          * 
          */
-        public Builder slug(Output<String> slug) {
+        public Builder slug(@Nullable Output<String> slug) {
             $.slug = slug;
             return this;
         }
 
         /**
-         * @param slug The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation host. Changing it replaces the function.
+         * @param slug The function&#39;s slug (`^[a-z0-9]{1,20}$`), unique on its branch and part of its invocation URL. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its function back). Changing it replaces the function.
          * 
          * @return builder
          * 
@@ -379,9 +379,6 @@ public final class FunctionArgs extends com.pulumi.resources.ResourceArgs {
             }
             if ($.projectId == null) {
                 throw new MissingRequiredPropertyException("FunctionArgs", "projectId");
-            }
-            if ($.slug == null) {
-                throw new MissingRequiredPropertyException("FunctionArgs", "slug");
             }
             return $;
         }

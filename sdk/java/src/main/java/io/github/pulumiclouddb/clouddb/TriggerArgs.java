@@ -124,18 +124,18 @@ public final class TriggerArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The trigger&#39;s name, unique among the branch&#39;s triggers. Changed in place.
+     * The trigger&#39;s name, unique among the branch&#39;s triggers. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return The trigger&#39;s name, unique among the branch&#39;s triggers. Changed in place.
+     * @return The trigger&#39;s name, unique among the branch&#39;s triggers. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -365,18 +365,18 @@ public final class TriggerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name The trigger&#39;s name, unique among the branch&#39;s triggers. Changed in place.
+         * @param name The trigger&#39;s name, unique among the branch&#39;s triggers. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name The trigger&#39;s name, unique among the branch&#39;s triggers. Changed in place.
+         * @param name The trigger&#39;s name, unique among the branch&#39;s triggers. Left out, one is generated from the resource&#39;s name and a mark of this stack (a run killed during the create takes its trigger back). Changed in place.
          * 
          * @return builder
          * 
@@ -454,9 +454,6 @@ public final class TriggerArgs extends com.pulumi.resources.ResourceArgs {
             }
             if ($.functionSlug == null) {
                 throw new MissingRequiredPropertyException("TriggerArgs", "functionSlug");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("TriggerArgs", "name");
             }
             if ($.projectId == null) {
                 throw new MissingRequiredPropertyException("TriggerArgs", "projectId");
