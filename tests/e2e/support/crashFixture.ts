@@ -10,7 +10,8 @@ export const CRASH_FIXTURE = fixture("crash");
 
 /**
  * A resource the fixture's program declares: `new clouddb[kind](res, args)`, where an arg (or a value
- * inside one) written `"@other.output"` is that output of the resource `other`, listed before it.
+ * inside one) written `"@other.output"` is that output of the resource `other`, listed before it, and
+ * one written `"$secret:key"` the stack's secret config `key`.
  */
 export interface Declared {
   kind: string;
