@@ -11,12 +11,12 @@ import * as assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { DEMO, type RunningEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { zipFolder } from "../../provider/resources/inputs/zip";
 import { type Declared, declareResources, useCrashFixture } from "./support/crashFixture";
 import { upKilledThenRerun } from "./support/kill";
-import { fixture, programStack } from "./support/programStack";
+import { useDemoBranchYaml } from "./support/programStack";
 import { assertNothingToChange, changesOf, collect, type E2eStack } from "./support/stack";
 
 const P = DEMO.projectId;
@@ -138,25 +138,10 @@ describe("e2e: a function and its trigger converge after killed creates, change 
 describe("e2e: functions imported, adopted and made, and a trigger, in a YAML program through the plugin", function () {
   this.timeout(8 * 60 * 1000);
   const TOKEN = "tok-yaml-5b1d9c0e7a";
-  let emulator: RunningEmulator;
-  let e2e: E2eStack;
-
-  before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
-    e2e = await programStack({
-      copyOf: fixture("function-yaml"),
-      emulator,
-      language: "yaml",
-      config: { projectId: P, branchId: B },
-      env: { CLOUDDB_POLL_INTERVAL_MS: "50,200" },
-    });
-  });
-  after(async () => {
-    await e2e?.dispose();
-    await emulator?.stop();
-  });
+  const suite = useDemoBranchYaml("function-yaml", { CLOUDDB_POLL_INTERVAL_MS: "50,200" });
 
   it("imports one and deploys the program's code to it, adopts another, makes a third and its trigger; no change after; in place; destroy", async () => {
+    const { emulator, e2e } = suite;
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
     const elsewhere = mkdtempSync(join(tmpdir(), "clouddb-e2e-by-hand-"));
     try {

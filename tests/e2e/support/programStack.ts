@@ -94,10 +94,10 @@ export interface DemoBranchYaml {
 /**
  * Mocha hooks for a suite of the YAML program `name` of tests/e2e/fixtures run through the plugin
  * against the demo branch: before it, an emulator seeded with the demo account and a stack of a fresh
- * copy of the program whose config names the demo project and branch (`projectId`, `branchId`); after
- * it, both removed.
+ * copy of the program whose config names the demo project and branch (`projectId`, `branchId`), `env`
+ * given to the CLI and the provider; after it, both removed.
  */
-export function useDemoBranchYaml(name: string): DemoBranchYaml {
+export function useDemoBranchYaml(name: string, env?: Record<string, string>): DemoBranchYaml {
   const suite = {} as DemoBranchYaml;
   before(async () => {
     suite.emulator = await startEmulator({ seed: "demo", opDurationMs: 60 });
@@ -106,6 +106,7 @@ export function useDemoBranchYaml(name: string): DemoBranchYaml {
       emulator: suite.emulator,
       language: "yaml",
       config: { projectId: DEMO.projectId, branchId: DEMO.branchId },
+      ...(env === undefined ? {} : { env }),
     });
   });
   after(async () => {

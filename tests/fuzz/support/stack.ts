@@ -331,7 +331,7 @@ export const PROGRAM: readonly Spec[] = [
     inputs: (o) => ({
       projectId: o("proj").projectId,
       branchId: o("proj").defaultBranchId,
-      slug: "fz",
+      // No slug: a generated one, so a create cut off after its deployment is taken back.
       source: join(__dirname, "function"),
     }),
   },
@@ -343,7 +343,6 @@ export const PROGRAM: readonly Spec[] = [
       projectId: o("proj").projectId,
       branchId: o("proj").defaultBranchId,
       type: "schedule",
-      name: "nightly",
       functionSlug: o("fn").slug,
       cron: "0 3 * * *",
     }),
