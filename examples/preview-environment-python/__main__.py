@@ -4,12 +4,19 @@ One stack per pull request (see README.md next to this file):
   - a branch of the project's default branch with its databases and their schema, none of their
     rows (or, with `data: anonymized`, their rows with the columns of `maskingRules` masked; with
     `data: full`, their rows as they are), and an expiry, so a forgotten preview deletes itself,
-  - a role of the app's own on it, its name generated (a run cancelled during any create is
-    finished by the next `pulumi up`, with no step), made before the branch's compute: a role made
-    on a branch that has one starts an operation on it (see docs/api-rules.md), one made before
-    starts none,
+  - a role of the app's own on it, its name generated, made before the branch's compute: a role
+    made on a branch that has one starts an operation on it (see docs/api-rules.md), one made
+    before starts none,
   - the compute (an Endpoint), which depends on the role,
-  - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`.
+  - DATABASE_URL, a secret output: that role on the branch's copy of `databaseName`,
+  - the rest of the app's backend on the same branch: Auth (no settings declared: a branch made
+    from one with Auth starts with its settings; its own keys are secret outputs), the Data API on
+    that database, checking the branch's Auth tokens (its URL an output), a bucket for the app's
+    uploads (a preview's uploads go with it, so `forceDestroy` is on), and the app's API, a
+    function deployed from `api/` next to this file (a link to the TypeScript example's) with
+    those settings as its (secret) environment, its URL an output.
+The role's name, the bucket's and the function's are generated with a mark of this stack, so a run
+cancelled during any create is finished by the next `pulumi up`, with no step.
 """
 import pulumi
 import pulumi_clouddb as clouddb
@@ -74,7 +81,53 @@ connection = clouddb.get_connection_uri_output(
     role_name=role.name,
 )
 
+# Auth on the preview's branch. No settings declared: the branch starts with the default branch's
+# (trusted domains, OAuth providers, email); declare one to give previews their own.
+auth = clouddb.BranchAuth(
+    "auth", project_id=project_id, branch_id=branch.branch_id, database_name=database_name
+)
+
+# The Data API serves the branch's read_write compute and checks tokens of the branch's Auth, so it
+# is made once both exist.
+data_api = clouddb.DataApi(
+    "data-api",
+    project_id=project_id,
+    branch_id=branch.branch_id,
+    database_name=database_name,
+    opts=pulumi.ResourceOptions(depends_on=[compute, auth]),
+)
+
+# The app's uploads. No name: a generated one carries this stack's mark. The branch starts with the
+# parent's buckets too; this one is the preview's own.
+uploads = clouddb.Bucket("uploads", project_id=project_id, branch_id=branch.branch_id, force_destroy=True)
+
+# The app's API: the files of `api/` (a path from this folder, where Pulumi runs the program),
+# deployed again when one changes or a setting below does. No slug: a generated one carries this
+# stack's mark. The environment is a secret: DATABASE_URL's password is in it.
+api = clouddb.Function(
+    "api",
+    project_id=project_id,
+    branch_id=branch.branch_id,
+    source="api",
+    environment=pulumi.Output.secret(
+        {
+            "DATABASE_URL": connection.uri,
+            "AUTH_JWKS_URL": auth.jwks_url,
+            "DATA_API_URL": data_api.url,
+            "BUCKET": uploads.name,
+        }
+    ),
+)
+
 pulumi.export("branchId", branch.branch_id)
 pulumi.export("expiresAt", branch.expires_at)
 pulumi.export("roleName", role.name)
 pulumi.export("DATABASE_URL", connection.uri)
+pulumi.export("AUTH_BASE_URL", auth.base_url)
+pulumi.export("AUTH_JWKS_URL", auth.jwks_url)
+# Secret outputs: `pulumi stack output --show-secrets AUTH_SECRET_KEY`.
+pulumi.export("AUTH_PUBLISHABLE_KEY", auth.pub_client_key)
+pulumi.export("AUTH_SECRET_KEY", auth.secret_server_key)
+pulumi.export("DATA_API_URL", data_api.url)
+pulumi.export("BUCKET", uploads.name)
+pulumi.export("API_URL", api.invocation_url)

@@ -12,10 +12,13 @@
 //   - the rest of the app's backend on the same branch: Auth (a branch made from one with Auth
 //     starts with its settings, so the preview signs users in as production is configured; its own
 //     keys are secret outputs), the Data API on that database, checking the branch's Auth tokens
-//     (its URL an output), and a bucket for the app's uploads (presigned URLs move the objects; a
-//     preview's uploads go with it, so `forceDestroy` is on).
-// No object here is given a name the API cannot mark as this stack's: the role's is generated, so a
-// run cancelled in the middle of any create is finished by the next `pulumi up`, with no step.
+//     (its URL an output), a bucket for the app's uploads (presigned URLs move the objects; a
+//     preview's uploads go with it, so `forceDestroy` is on), and the app's API, a function deployed
+//     from `api/` next to this file with those settings as its (secret) environment, its URL an
+//     output.
+// No object here is given a name the API cannot mark as this stack's: the role's, the bucket's and
+// the function's are generated, so a run cancelled in the middle of any create is finished by the
+// next `pulumi up`, with no step.
 import * as pulumi from "@pulumi/pulumi";
 import * as clouddb from "pulumi-clouddb";
 
@@ -87,6 +90,22 @@ const dataApi = new clouddb.DataApi(
 // docs/api-rules.md); this one is the preview's own.
 const uploads = new clouddb.Bucket("uploads", { projectId, branchId: branch.branchId, forceDestroy: true });
 
+// The app's API: the files of `api/` (a path from this folder, where Pulumi runs the program),
+// deployed again when one changes, and each time a setting below does (a new DATABASE_URL after
+// the role is made again). No `slug`: a generated one carries this stack's mark, as the bucket's
+// name does. The environment is a secret: DATABASE_URL's password is in it.
+const api = new clouddb.Function("api", {
+  projectId,
+  branchId: branch.branchId,
+  source: "api",
+  environment: {
+    DATABASE_URL: connection.uri,
+    AUTH_JWKS_URL: auth.jwksUrl,
+    DATA_API_URL: dataApi.url,
+    BUCKET: uploads.name,
+  },
+});
+
 export const branchId = branch.branchId;
 export const expiresAt = branch.expiresAt;
 export const roleName = role.name;
@@ -98,3 +117,4 @@ export const AUTH_PUBLISHABLE_KEY = auth.pubClientKey;
 export const AUTH_SECRET_KEY = auth.secretServerKey;
 export const DATA_API_URL = dataApi.url;
 export const BUCKET = uploads.name;
+export const API_URL = api.invocationUrl;

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { zipFolder } from "../../provider/resources/inputs/zip";
 import { runSql } from "../emulator/helpers";
 import { runCli } from "./support/kill";
 import { programStack } from "./support/programStack";
@@ -122,8 +123,8 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   it("preview-environment: a pull request's stack: a schema-only branch that expires, a role with a generated name made before the compute (two operations in all), DATABASE_URL to the branch's copy of neondb as a secret; destroy removes them", async () => {
     e2e = await exampleStack(emulator, "7", { expiresInDays: "2" });
     const up = await e2e.stack.up(collect(e2e.output));
-    // The stack, the branch, the role, the compute, Auth, the Data API, the bucket.
-    assert.equal(up.summary.resourceChanges?.create, 7, e2e.output.join("\n"));
+    // The stack, the branch, the role, the compute, Auth, the Data API, the bucket, the function.
+    assert.equal(up.summary.resourceChanges?.create, 8, e2e.output.join("\n"));
 
     const out = await e2e.stack.outputs();
     assert.equal(out.DATABASE_URL?.secret, true, "DATABASE_URL must be a secret output");
@@ -157,13 +158,13 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.ok(!raw.includes(url.password), "the role's password is in the state in plaintext");
 
     const preview = await e2e.stack.preview(collect(e2e.output));
-    assert.deepEqual(preview.changeSummary, { same: 7 }, e2e.output.join("\n"));
+    assert.deepEqual(preview.changeSummary, { same: 8 }, e2e.output.join("\n"));
 
     await e2e.stack.destroy(collect(e2e.output));
     assert.equal(branchesByName().get("preview/pr-7"), undefined, "destroy leaves the branch behind");
   });
 
-  it("preview-environment's backend: the preview's Auth starts with the default branch's settings, keys of its own as secrets; the Data API on its neondb; an object uploaded through the bucket's presigned URL downloads again; destroy leaves nothing of it", async () => {
+  it("preview-environment's backend: the preview's Auth starts with the default branch's settings, keys of its own as secrets; the Data API on its neondb; an object uploaded through the bucket's presigned URL downloads again; the app's API deployed from api/ with the backend's settings, at API_URL; destroy leaves nothing of it", async () => {
     const auth = { authorization: `Bearer ${DEMO.personalKey}`, "content-type": "application/json" };
     const send = async (method: string, route: string, body?: unknown) => {
       const answer = await fetch(`${emulator.url}${route}`, {
@@ -246,6 +247,28 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
       assert.equal(got.status, 200);
       assert.deepEqual(Buffer.from(await got.arrayBuffer()), body, "the bytes uploaded come back");
 
+      // The app's API: the example's api/ folder, built, serving at API_URL.
+      const functions = (await send("GET", `${branchUrl}/functions`)).functions as {
+        slug: string;
+        invocation_url: string;
+        active_deployment?: { status: string; environment: string[] };
+      }[];
+      assert.equal(functions.length, 1, JSON.stringify(functions));
+      const [api] = functions;
+      assert.equal(api?.invocation_url, out.API_URL, "API_URL is the function's invocation URL");
+      assert.equal(api?.active_deployment?.status, "completed", "its deployment completed");
+      assert.deepEqual(
+        api?.active_deployment?.environment,
+        ["AUTH_JWKS_URL", "BUCKET", "DATABASE_URL", "DATA_API_URL"],
+        "the backend's settings are its environment",
+      );
+      const deployed = emulator.control
+        .dumpState()
+        .branches.find((b) => b.id === out.branchId)
+        ?.functions?.find((f) => f.slug === api?.slug)
+        ?.deployments.at(-1)?.zip_base64;
+      assert.equal(deployed, zipFolder(path.join(EXAMPLE, "api")).toString("base64"), "the files of api/");
+
       await e2e.stack.destroy(collect(e2e.output));
       const left = await fetch(`${emulator.url}${branchUrl}/buckets`, { headers: auth });
       assert.equal(
@@ -253,6 +276,8 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
         404,
         "the branch, its Auth, its bucket with its object and its Data API are gone",
       );
+      const fnLeft = await fetch(`${emulator.url}${branchUrl}/functions/${api?.slug}`, { headers: auth });
+      assert.equal(fnLeft.status, 404, "the function is gone");
       assert.equal(branchesByName().get("preview/pr-9"), undefined);
       assert.equal((await fetch(String(out.AUTH_JWKS_URL))).status, 404, "the preview's Auth is gone");
     } finally {

@@ -1,10 +1,13 @@
 // The preview environment in YAML, Python and Java (examples/preview-environment-yaml, -python and -java),
 // through the provider plugin, under the real engine, against the emulator with its real Postgres:
 // `up` makes the branch, the role, the compute after it and DATABASE_URL (a secret, stored encrypted), the app's
-// migration connects with it; refresh and preview show no change; a `pulumi up` killed (the CLI's
+// migration connects with it; the rest of the backend (Auth, the Data API, a bucket, the app's API
+// deployed from the example's `api/`) with the TypeScript example's outputs, the keys secret (masked,
+// shown with --show-secrets); refresh and preview show no change; a `pulumi up` killed (the CLI's
 // process group and the plugin, SIGKILL) during the branch's create and again during the role's
-// converges on the next run of the workflow's command, with no orphan; destroy leaves nothing. In
-// Python and Java, `data: anonymized` gives production's rows with the masking rule's column masked.
+// converges on the next run of the workflow's command, with no orphan; destroy leaves nothing (the
+// bucket and the function 404). In Python and Java, `data: anonymized` gives production's rows with
+// the masking rule's column masked.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
@@ -19,6 +22,29 @@ const PROJECT = DEMO.projectId;
 
 const noChange = (summary: Record<string, number | undefined>) =>
   Object.keys(summary).filter((kind) => kind !== "same");
+
+/** The outputs every preview-environment example gives, the TypeScript one's names; the secret ones. */
+const OUTPUTS = [
+  "branchId",
+  "expiresAt",
+  "roleName",
+  "DATABASE_URL",
+  "AUTH_BASE_URL",
+  "AUTH_JWKS_URL",
+  "AUTH_PUBLISHABLE_KEY",
+  "AUTH_SECRET_KEY",
+  "DATA_API_URL",
+  "BUCKET",
+  "API_URL",
+];
+const SECRET_OUTPUTS = ["DATABASE_URL", "AUTH_PUBLISHABLE_KEY", "AUTH_SECRET_KEY"];
+
+/** A function of a branch as the API shows it. */
+interface ApiFunction {
+  slug: string;
+  invocation_url: string;
+  active_deployment?: { status: string; environment: string[] };
+}
 
 for (const language of ["yaml", "python", "java"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: the ${language} preview environment through the provider plugin${dataPlaneRun()}`, function () {
@@ -46,6 +72,28 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
     /** The pull request's live branches and the roles on them that are not their parent's. */
     const onBranch = (pullRequest: string) => previewOnBranch(emulator, PROJECT, pullRequest);
 
+    /** GET `route` of branch `branchId` of the project, as the API answers it. */
+    const onBranchApi = (branchId: string, route: string) =>
+      call(emulator.url, "GET", `/projects/${PROJECT}/branches/${branchId}${route}`, {
+        key: DEMO.personalKey,
+      });
+
+    /** The branch's functions and the names of its buckets that its parent does not have, through the API. */
+    async function backendOn(branchId: string): Promise<{ functions: ApiFunction[]; buckets: string[] }> {
+      const functions = await onBranchApi(branchId, "/functions");
+      assert.equal(functions.status, 200, functions.text);
+      const buckets = await onBranchApi(branchId, "/buckets");
+      assert.equal(buckets.status, 200, buckets.text);
+      const parent = emulator.control.dumpState().branches.find((b) => b.default && b.project_id === PROJECT);
+      const inherited = new Set((parent?.buckets ?? []).map((b) => b.name));
+      return {
+        functions: functions.body.functions as ApiFunction[],
+        buckets: (buckets.body.buckets as { name: string }[])
+          .map((b) => b.name)
+          .filter((name) => !inherited.has(name)),
+      };
+    }
+
     before(async () => {
       // Operations take 1.5 s, so a kill lands while the plugin waits on them.
       emulator = await startEmulator({ seed: "demo", opDurationMs: 1500, postgres: true });
@@ -70,10 +118,12 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       const e2e = await previewStack("41");
       const up = await e2e.stack.up(collect(e2e.output));
       printed.push(...e2e.output);
-      // The stack, the branch, the role, the compute.
-      assert.equal(up.summary.resourceChanges?.create, 4, e2e.output.join("\n"));
+      // The stack, the branch, the role, the compute, Auth, the Data API, the bucket, the function.
+      assert.equal(up.summary.resourceChanges?.create, 8, e2e.output.join("\n"));
       const outputs = await e2e.stack.outputs();
-      assert.equal(outputs.DATABASE_URL?.secret, true, "DATABASE_URL is a secret output");
+      assert.deepEqual(Object.keys(outputs).sort(), [...OUTPUTS].sort());
+      for (const name of OUTPUTS)
+        assert.equal(outputs[name]?.secret, SECRET_OUTPUTS.includes(name), `${name} is secret or not`);
       const url = String(outputs.DATABASE_URL?.value);
       const { branches, roles } = onBranch("41");
       assert.equal(branches.length, 1);
@@ -105,8 +155,56 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       assert.ok(isEncryptedSecret(role?.outputs?.password), "the role's password is stored encrypted");
     });
 
-    it("refreshes and previews with no change, then destroy leaves no branch", async () => {
+    it("makes the rest of the backend on the preview's branch: Auth, the Data API, the bucket and the app's API, its outputs the keys masked and --show-secrets showing them", async () => {
       const e2e = stacks[0] as E2eStack;
+      const outputs = Object.fromEntries(
+        Object.entries(await e2e.stack.outputs()).map(([name, output]) => [name, String(output.value)]),
+      );
+      const branchId = outputs.branchId as string;
+
+      const { functions, buckets } = await backendOn(branchId);
+      assert.deepEqual(buckets, [outputs.BUCKET], "the preview's own bucket");
+      assert.equal(functions.length, 1, JSON.stringify(functions));
+      const [api] = functions;
+      assert.equal(api?.invocation_url, outputs.API_URL, "API_URL is the function's invocation URL");
+      assert.equal(api?.active_deployment?.status, "completed");
+      assert.deepEqual(
+        api?.active_deployment?.environment,
+        ["AUTH_JWKS_URL", "BUCKET", "DATABASE_URL", "DATA_API_URL"],
+        "the backend's settings are the function's environment",
+      );
+      const auth = await onBranchApi(branchId, "/auth");
+      assert.equal(auth.status, 200, auth.text);
+      const dataApi = await onBranchApi(branchId, "/data-api/neondb");
+      assert.equal(dataApi.status, 200, dataApi.text);
+      assert.match(outputs.DATA_API_URL as string, /^https:\/\/.+\/neondb\/rest\/v1$/);
+      const jwks = await fetch(outputs.AUTH_JWKS_URL as string);
+      assert.equal(jwks.status, 200, "the preview's Auth serves its JWKS");
+
+      const masked = await runCli(e2e, ["stack", "output", "--json"]);
+      printed.push(masked.output);
+      assert.equal(masked.code, 0, masked.output);
+      const shown = await runCli(e2e, ["stack", "output", "--json", "--show-secrets"]);
+      assert.equal(shown.code, 0, "pulumi stack output --show-secrets failed");
+      for (const name of OUTPUTS) {
+        assert.equal(
+          JSON.parse(masked.output)[name],
+          SECRET_OUTPUTS.includes(name) ? "[secret]" : outputs[name],
+          `${name} as the CLI prints it`,
+        );
+        assert.equal(JSON.parse(shown.output)[name], outputs[name], `${name} with --show-secrets`);
+      }
+      const raw = e2e.rawState();
+      for (const name of SECRET_OUTPUTS)
+        assert.ok(!raw.includes(outputs[name] as string), `${name} is in the state in plain text`);
+    });
+
+    it("refreshes and previews with no change, then destroy leaves no branch, bucket or function", async () => {
+      const e2e = stacks[0] as E2eStack;
+      const outputs = await e2e.stack.outputs();
+      const branchId = String(outputs.branchId?.value);
+      const [api] = (await backendOn(branchId)).functions;
+      assert.ok(api, "the preview's function");
       const refresh = await e2e.stack.refresh(collect(e2e.output));
       printed.push(...e2e.output);
       assert.deepEqual(noChange(refresh.summary.resourceChanges ?? {}), [], e2e.output.join("\n"));
@@ -116,6 +214,10 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       await e2e.stack.destroy(collect(e2e.output));
       printed.push(...e2e.output);
       assert.deepEqual(onBranch("41"), { branches: [], roles: [] });
+      for (const route of [`/buckets/${String(outputs.BUCKET?.value)}/objects`, `/functions/${api.slug}`]) {
+        const left = await onBranchApi(branchId, route);
+        assert.equal(left.status, 404, `${route} after destroy: ${left.text}`);
+      }
     });
 
     it("converges after up is killed (the CLI and the plugin, SIGKILL) during the branch's create and the role's", async () => {
@@ -147,6 +249,12 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
       const { branches, roles } = onBranch("42");
       assert.equal(branches.length, 1, `one branch, no orphan: ${JSON.stringify(branches.map((b) => b.id))}`);
       assert.equal(roles.length, 1, `one role, no orphan: ${JSON.stringify(roles.map((r) => r.name))}`);
+      const { functions, buckets } = await backendOn(String(branches[0]?.id));
+      assert.deepEqual(
+        [functions.length, buckets.length],
+        [1, 1],
+        `one function and one bucket: ${JSON.stringify({ functions, buckets })}`,
+      );
       const preview = await e2e.stack.preview(collect(e2e.output));
       assert.deepEqual(noChange(preview.changeSummary), [], e2e.output.join("\n"));
       await e2e.stack.destroy(collect(e2e.output));

@@ -4,11 +4,20 @@ import com.pulumi.Context;
 import com.pulumi.Pulumi;
 import com.pulumi.core.TypeShape;
 import com.pulumi.resources.CustomResourceOptions;
+import com.pulumi.core.Output;
 import io.github.pulumiclouddb.clouddb.Branch;
 import io.github.pulumiclouddb.clouddb.BranchArgs;
+import io.github.pulumiclouddb.clouddb.BranchAuth;
+import io.github.pulumiclouddb.clouddb.BranchAuthArgs;
+import io.github.pulumiclouddb.clouddb.Bucket;
+import io.github.pulumiclouddb.clouddb.BucketArgs;
 import io.github.pulumiclouddb.clouddb.ClouddbFunctions;
+import io.github.pulumiclouddb.clouddb.DataApi;
+import io.github.pulumiclouddb.clouddb.DataApiArgs;
 import io.github.pulumiclouddb.clouddb.Endpoint;
 import io.github.pulumiclouddb.clouddb.EndpointArgs;
+import io.github.pulumiclouddb.clouddb.Function;
+import io.github.pulumiclouddb.clouddb.FunctionArgs;
 import io.github.pulumiclouddb.clouddb.Role;
 import io.github.pulumiclouddb.clouddb.RoleArgs;
 import io.github.pulumiclouddb.clouddb.enums.InitSource;
@@ -24,11 +33,20 @@ import java.util.Map;
  * <p>One stack per pull request (see README.md next to this folder):
  * a branch of the project's default branch with its databases and their schema, none of their
  * rows (or, with {@code data: anonymized}, their rows with the columns of {@code maskingRules}
- * masked; with {@code data: full}, their rows as they are), and an expiry, so a forgotten preview deletes itself; a role of the app's own on it, its
- * name generated (a run cancelled during any create is finished by the next {@code pulumi up},
- * with no step), made before the branch's compute: a role made on a branch that has one starts an
- * operation on it (see docs/api-rules.md), one made before starts none; the compute (an Endpoint),
- * which depends on the role; DATABASE_URL, a secret output: that role on the branch's copy of databaseName.
+ * masked; with {@code data: full}, their rows as they are), and an expiry, so a forgotten preview
+ * deletes itself; a role of the app's own on it, its name generated, made before the branch's
+ * compute: a role made on a branch that has one starts an operation on it (see
+ * docs/api-rules.md), one made before starts none; the compute (an Endpoint), which depends on the
+ * role; DATABASE_URL, a secret output: that role on the branch's copy of databaseName; the rest of
+ * the app's backend on the same branch: Auth (no settings declared: a branch made from one with
+ * Auth starts with its settings; its own keys are secret outputs), the Data API on that database,
+ * checking the branch's Auth tokens (its URL an output), a bucket for the app's uploads (a
+ * preview's uploads go with it, so {@code forceDestroy} is on), and the app's API, a function
+ * deployed from {@code api/} next to the pom.xml (a link to the TypeScript example's) with those
+ * settings as its (secret) environment, its URL an output.
+ *
+ * <p>The role's name, the bucket's and the function's are generated with a mark of this stack, so
+ * a run cancelled during any create is finished by the next {@code pulumi up}, with no step.
  */
 public class App {
     public static void main(String[] args) {
@@ -91,10 +109,61 @@ public class App {
             .roleName(role.name())
             .build());
 
+        var databaseUrl = connection.applyValue(result -> result.uri());
+
+        // Auth on the preview's branch. No settings declared: the branch starts with the default
+        // branch's (trusted domains, OAuth providers, email); declare one to give previews their own.
+        var auth = new BranchAuth("auth", BranchAuthArgs.builder()
+            .projectId(projectId)
+            .branchId(branch.branchId())
+            .databaseName(databaseName)
+            .build());
+
+        // The Data API serves the branch's read_write compute and checks tokens of the branch's
+        // Auth, so it is made once both exist.
+        var dataApi = new DataApi("data-api", DataApiArgs.builder()
+            .projectId(projectId)
+            .branchId(branch.branchId())
+            .databaseName(databaseName)
+            .build(), CustomResourceOptions.builder().dependsOn(compute, auth).build());
+
+        // The app's uploads. No name: a generated one carries this stack's mark. The branch starts
+        // with the parent's buckets too; this one is the preview's own.
+        var uploads = new Bucket("uploads", BucketArgs.builder()
+            .projectId(projectId)
+            .branchId(branch.branchId())
+            .forceDestroy(true)
+            .build());
+
+        // The app's API: the files of api/ (a path from this folder, where Pulumi runs the
+        // program), deployed again when one changes or a setting below does. No slug: a generated
+        // one carries this stack's mark. The environment is a secret: DATABASE_URL's password is in it.
+        var environment = Output.tuple(databaseUrl, auth.jwksUrl(), dataApi.url(), uploads.name())
+            .applyValue(settings -> Map.of(
+                "DATABASE_URL", settings.t1,
+                "AUTH_JWKS_URL", settings.t2,
+                "DATA_API_URL", settings.t3,
+                "BUCKET", settings.t4))
+            .asSecret();
+        var api = new Function("api", FunctionArgs.builder()
+            .projectId(projectId)
+            .branchId(branch.branchId())
+            .source("api")
+            .environment(environment)
+            .build());
+
         ctx.export("branchId", branch.branchId());
         ctx.export("expiresAt", branch.expiresAt());
         ctx.export("roleName", role.name());
-        ctx.export("DATABASE_URL", connection.applyValue(result -> result.uri()));
+        ctx.export("DATABASE_URL", databaseUrl);
+        ctx.export("AUTH_BASE_URL", auth.baseUrl());
+        ctx.export("AUTH_JWKS_URL", auth.jwksUrl());
+        // Secret outputs: `pulumi stack output --show-secrets AUTH_SECRET_KEY`.
+        ctx.export("AUTH_PUBLISHABLE_KEY", auth.pubClientKey());
+        ctx.export("AUTH_SECRET_KEY", auth.secretServerKey());
+        ctx.export("DATA_API_URL", dataApi.url());
+        ctx.export("BUCKET", uploads.name());
+        ctx.export("API_URL", api.invocationUrl());
     }
 
     /** The rules as the config gives them ({@code databaseName}, {@code tableName}, ... of each). */
