@@ -27,8 +27,9 @@ const EXAMPLES = {
   "preview-environment": {
     workDir: path.join(ROOT, "examples/preview-environment"),
     stack: "pr-42",
-    upTitle: "pulumi up: pull request 42's schema-only branch, a role of the app's own, DATABASE_URL",
-    destroyTitle: "pulumi destroy: the pull request is closed; its branch and role go",
+    upTitle:
+      "pulumi up: pull request 42's backend: a schema-only branch, the app's role, Auth, the Data API, a bucket, the app's API",
+    destroyTitle: "pulumi destroy: the pull request is closed; its branch and everything on it go",
     config: (DEMO) => ({ projectId: DEMO.orgProjectId, pullRequest: "42", expiresInDays: "3" }),
     // The emulator's real Postgres, when the optional package is installed: production gets a
     // table with rows first, then the app uses the preview's copy of it.
