@@ -46,7 +46,8 @@ import type { EmulatorControl } from "./types";
 //   -> body parse (400) -> the route's request schemas, from the document (400) -> handler
 //   -> error body {request_id, code, message} -> request log.
 // The control API lives under /__emulator and is neither faulted, limited nor logged; with a
-// control token it needs `Authorization: Bearer <token>`.
+// control token it needs `Authorization: Bearer <token>`. Presigned objects move under /__storage
+// and functions answer under /__functions, neither taking an API key.
 
 /** The API's base path. */
 export const API_PREFIX = "/api/v2";
