@@ -86,39 +86,35 @@ export class FunctionRunner {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** How many Workers run now. */
-  get workers(): number {
-    return this.#running.size;
-  }
-
   /** Sends the request to the function's Worker (started or replaced as `run` says) and answers its response. */
   invoke(run: FunctionRun, request: FunctionRequest): Promise<FunctionResponse> {
     if (this.#stopped) return Promise.resolve(functionError(503, "the emulator is stopping"));
     let running = this.#running.get(run.target);
     if (running !== undefined && running.version !== run.version) {
-      void this.#end(run.target, running, "a newer deployment of the function took over");
+      void this.#end(run.target, running, "a newer deployment or environment took over");
       running = undefined;
     }
-    if (running === undefined) {
-      try {
-        running = this.#start(run);
-      } catch (error) {
-        return Promise.resolve(crashed(error));
-      }
+    try {
+      running ??= this.#start(run);
+    } catch (error) {
+      return Promise.resolve(crashed(error));
     }
+    return this.#send(run.target, running, request);
+  }
+
+  /** Posts the request to the Worker; past the time limit it is answered 504 and the Worker ends. */
+  #send(target: string, running: Running, request: FunctionRequest): Promise<FunctionResponse> {
     const id = this.#nextId++;
-    const { worker, pending } = running;
-    const started = running;
     return new Promise<FunctionResponse>((resolve) => {
       const timer = setTimeout(() => {
-        pending.delete(id);
+        running.pending.delete(id);
         resolve(functionError(504, `the function did not answer within ${this.#timeoutMs} ms`));
-        void this.#end(run.target, started, `another request to the function ran past ${this.#timeoutMs} ms`);
+        void this.#end(target, running, `another request to the function ran past ${this.#timeoutMs} ms`);
       }, this.#timeoutMs);
       timer.unref();
-      pending.set(id, { resolve, timer });
+      running.pending.set(id, { resolve, timer });
       const body = request.body === null ? null : new Uint8Array(request.body);
-      worker.postMessage({ id, ...request, body }, body === null ? [] : [body.buffer]);
+      running.worker.postMessage({ id, ...request, body }, body === null ? [] : [body.buffer]);
     });
   }
 

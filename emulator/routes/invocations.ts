@@ -29,11 +29,13 @@ function functionAt(
   ctx: EmulatorContext,
   target: string,
 ): { branch: BranchRecord; fn: FunctionRecord } | undefined {
+  // A slug has no dash, so the last one ends the branch id.
   const dash = target.lastIndexOf("-");
+  if (dash < 0) return undefined;
   const branchId = target.slice(0, dash);
   const slug = target.slice(dash + 1);
   const projectId = ctx.store.branches.get(branchId)?.project_id;
-  if (dash < 0 || projectId === undefined || ctx.store.liveProject(projectId) === undefined) return undefined;
+  if (projectId === undefined || ctx.store.liveProject(projectId) === undefined) return undefined;
   const branch = ctx.store.liveBranch(projectId, branchId);
   const fn = branch?.functions?.find((f) => f.slug === slug);
   return branch === undefined || fn === undefined ? undefined : { branch, fn };

@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEMO, type RunningEmulator } from "../../emulator";
 import { api, deployTo, type Json, start, zipOf } from "./helpers";
 
 // A branch's functions and triggers (docs/api-rules.md §27): a function made by its first
 // deployment of a ZIP archive sent as multipart/form-data, its deployment's status moving on the
-// emulator's clock, a rename, a config-only deployment, a failed build, deletion, and triggers that
-// name a function, changed in place.
+// emulator's clock, a rename, a config-only deployment, the builds that fail and why, the
+// variables' values kept in the state file alone, deletion, and triggers that name a function,
+// changed in place. Running functions: functions-run.test.ts.
 
 const B = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}`;
 const ZIP = zipOf({ "index.mjs": "export default () => new Response('hello');\n" });
@@ -120,6 +124,29 @@ describe("emulator: functions and triggers", () => {
       [js.body.deployment.id, "completed"],
       "index.js at the root is an entry module too",
     );
+  });
+
+  it("keeps a deployment's variables in the state file, never in an answer, and runs it with them after a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fn-state-"));
+    const stateFile = join(dir, "state.json");
+    try {
+      emu = await start({ stateFile });
+      const code = "export default () => new Response(process.env.TOKEN ?? 'none');\n";
+      const made = await deployTo(emu, "keeper", {
+        zip: zipOf({ "index.mjs": code }),
+        environment: '{"TOKEN":"kept-value"}',
+      });
+      assert.ok(!JSON.stringify(made.body).includes("kept-value"));
+      emu.control.advance(3000);
+      await emu.stop();
+      emu = await start({ stateFile });
+      const fn = (await api(emu, DEMO.personalKey).get(`${B}/functions/keeper`)).body.function;
+      assert.ok(!JSON.stringify(fn).includes("kept-value"), "the API shows names only");
+      assert.equal(await (await fetch(fn.invocation_url)).text(), "kept-value");
+    } finally {
+      await emu.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("creates triggers naming a function, changes them in place, and deletes them", async () => {
