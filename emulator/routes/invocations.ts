@@ -101,6 +101,7 @@ function requestFor(request: FastifyRequest, target: string): FunctionRequest {
   };
 }
 
+/** Sends the function's answer as it is, but for the headers about the Worker's side of the hop. */
 function send(reply: FastifyReply, answer: FunctionResponse): FastifyReply {
   reply.code(answer.status);
   for (const [name, value] of answer.headers)
