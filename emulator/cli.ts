@@ -30,6 +30,8 @@ const USAGE = `Usage: clouddb-emulator [options]
                               (initdb, postgres; 15 or newer), e.g. /usr/lib/postgresql/15/bin
                               of a postgresql package (or set CLOUDDB_EMULATOR_POSTGRES_BIN)
   --allow-plain-connections   with --postgres, let clients log in without TLS (old clients)
+  --function-timeout-ms N     how long a request to a function may run before it gets 504
+                              (default 30000)
   --control-token TOKEN       token the control API (/__emulator) requires; needed when --host
                               is not loopback (or set CLOUDDB_EMULATOR_CONTROL_TOKEN)
   -h, --help                  show this help
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
       postgres: { type: "boolean" },
       "postgres-bin": { type: "string" },
       "allow-plain-connections": { type: "boolean" },
+      "function-timeout-ms": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
   const refusalStatus = number(values["refusal-status"], "--refusal-status");
   const platformEvery = number(values["platform-ops-every-ms"], "--platform-ops-every-ms");
   const seedIds = number(values["seed-ids"], "--seed-ids");
+  const functionTimeoutMs = number(values["function-timeout-ms"], "--function-timeout-ms");
   if (port !== undefined) options.port = port;
   if (seedIds !== undefined) options.seedIds = seedIds;
   if (opDurationMs !== undefined) options.opDurationMs = opDurationMs;
@@ -88,6 +92,7 @@ async function main(): Promise<void> {
   if (values.postgres || values["postgres-bin"] !== undefined) options.postgres = true;
   if (values["postgres-bin"] !== undefined) options.postgresBin = values["postgres-bin"];
   if (values["allow-plain-connections"]) options.allowPlainConnections = true;
+  if (functionTimeoutMs !== undefined) options.functionTimeoutMs = functionTimeoutMs;
 
   const started = startEmulator(options);
   let stopping = false;

@@ -1,6 +1,7 @@
 import type { Clock } from "./clock";
 import type { DataPlane } from "./data-plane/plane";
 import type { FaultQueue } from "./faults";
+import type { FunctionRunner } from "./function-runner";
 import type { RateLimiter } from "./limits";
 import type { ObjectStore } from "./object-store";
 import type { OperationEngine } from "./operations";
@@ -23,6 +24,8 @@ export interface EmulatorContext {
   data: DataPlane | undefined;
   /** The id seed a fresh state starts from (the `seedIds` option), when ids are not random. */
   seedIds: number | undefined;
+  /** The Workers that run the branches' functions. */
+  functions: FunctionRunner;
   /** The bytes of the buckets' objects. */
   objects: ObjectStore;
   /** The key presigned URLs are signed with (made on first use). */

@@ -325,9 +325,14 @@ export interface DeploymentRecord {
   runtime: string;
   /** The archive as uploaded, base64; the same as the previous deployment's when none was sent. */
   zip_base64: string;
-  /** The variables' names only: their values are write-only and never stored. */
+  /** The variables' names, sorted: all the API shows of them. */
   environment: string[];
-  /** Why the build fails, when it does (the archive is not a ZIP file). */
+  /**
+   * The variables' values, which the API never shows, kept to run the deployment (as the service
+   * keeps them). Absent in a record kept from before they were: it runs without its variables.
+   */
+  environment_values?: Record<string, string>;
+  /** Why the build fails, when it does (an archive that is not a ZIP file, or has no entry module). */
   error?: string;
 }
 

@@ -7,6 +7,7 @@ import { type FaultResponse, renderFault } from "./faults";
 import { hashToken, newUuid } from "./ids";
 import { requestValidatorCompiler } from "./openapi/contract";
 import { STORAGE_PREFIX } from "./presign";
+import { FUNCTIONS_PREFIX } from "./render/functions";
 import { splitPath, toTemplate } from "./route-pattern";
 import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
@@ -22,6 +23,7 @@ import { dataApiRoutes } from "./routes/data-api";
 import { databaseRoutes } from "./routes/databases";
 import { endpointRoutes } from "./routes/endpoints";
 import { functionRoutes } from "./routes/functions";
+import { invocationRoutes, retireFunctions } from "./routes/invocations";
 import { operationRoutes } from "./routes/operations";
 import { organizationRoutes } from "./routes/organizations";
 import { permissionRoutes } from "./routes/permissions";
@@ -44,7 +46,8 @@ import type { EmulatorControl } from "./types";
 //   -> body parse (400) -> the route's request schemas, from the document (400) -> handler
 //   -> error body {request_id, code, message} -> request log.
 // The control API lives under /__emulator and is neither faulted, limited nor logged; with a
-// control token it needs `Authorization: Bearer <token>`.
+// control token it needs `Authorization: Bearer <token>`. Presigned objects move under /__storage
+// and functions answer under /__functions, neither taking an API key.
 
 /** The API's base path. */
 export const API_PREFIX = "/api/v2";
@@ -237,6 +240,8 @@ export function buildServer(
 
   app.addHook("onResponse", async (request, reply) => {
     record(request, reply.statusCode);
+    // A request may have deleted a function or its branch, or changed what one runs with.
+    retireFunctions(ctx);
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
@@ -271,6 +276,7 @@ export function buildServer(
   app.register(async (api) => apiRoutes(api, ctx), { prefix: API_PREFIX });
   app.register(async (ctl) => controlRoutes(ctl, control), { prefix: CONTROL_PREFIX });
   app.register(async (storage) => storageRoutes(storage, ctx), { prefix: STORAGE_PREFIX });
+  app.register(async (functions) => invocationRoutes(functions, ctx), { prefix: FUNCTIONS_PREFIX });
   app.register(async (jwks) => authJwksRoutes(jwks, ctx));
   return app;
 }

@@ -4,6 +4,7 @@ import type { EmulatorContext } from "./context";
 import { createControl, resolveSeed } from "./control";
 import { DataPlane } from "./data-plane/plane";
 import { FaultQueue } from "./faults";
+import { FunctionRunner } from "./function-runner";
 import { RateLimiter, REAL_LIMITS } from "./limits";
 import { objectStoreFor } from "./object-store";
 import { OperationEngine, type PlatformSchedule } from "./operations";
@@ -18,6 +19,7 @@ import type { EmulatorOptions, RunningEmulator } from "./types";
 const DEFAULT_DURATION_MS = 1000;
 const DEFAULT_REFUSAL_STATUS = 422;
 const DEFAULT_PLATFORM_ACTIONS = ["check_availability", "suspend_compute"];
+const DEFAULT_FUNCTION_TIMEOUT_MS = 30_000;
 
 function durations(option: EmulatorOptions["opDurationMs"]): (action: string) => number {
   const check = (value: number, what: string) => {
@@ -118,6 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     logRequests: options.logRequests ?? false,
     data: undefined,
     seedIds: options.seedIds,
+    functions: new FunctionRunner(options.functionTimeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS),
     // With a state file, the objects' bytes and the presigning key are kept beside it.
     objects: objectStoreFor(stateFile),
     presignKey: signingKeyFor(stateFile),
@@ -165,6 +168,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stop() {
       stopping ??= (async () => {
         try {
+          // The functions' Workers end first: a request they hold is answered before the server closes.
+          await ctx.functions.stop();
           await app.close();
           await data?.stop();
         } finally {

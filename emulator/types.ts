@@ -69,6 +69,11 @@ export interface EmulatorOptions {
    * login that does not ask for TLS is refused with the service's message, as the service does.
    */
   allowPlainConnections?: boolean;
+  /**
+   * How long (real milliseconds) a request to a function may run before it is answered 504 and the
+   * function's Worker is ended; default 30000.
+   */
+  functionTimeoutMs?: number;
 }
 
 /** A started emulator. */

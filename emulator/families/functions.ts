@@ -1,13 +1,14 @@
 import type { EmulatorContext } from "../context";
 import { badRequest, HttpError, notFound } from "../errors";
+import { archiveProblem } from "../function-archive";
 import { newUuid } from "../ids";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
 
 // A branch's functions, their deployments and its triggers (docs/api-rules.md §27). A function is
 // made by its first deployment, which must carry a ZIP archive; later ones may change only the
 // runtime or the environment and reuse the archive. A deployment's status follows the emulator's
-// clock: pending, then building, then completed (or failed when the archive is not a ZIP file).
-// The emulator stores archives; it does not run them.
+// clock: pending, then building, then completed (or failed when the archive cannot run: not a ZIP
+// file, or no entry module at its root). The newest completed deployment is the one that serves.
 
 /**
  * How long a deployment is pending, in emulator milliseconds: the work length the emulator's
@@ -28,6 +29,11 @@ export function deploymentStatus(
   return d.error === undefined ? "completed" : "failed";
 }
 
+/** The deployment that serves: the newest whose build completed by `now`, if any. */
+export function activeDeployment(fn: FunctionRecord, now: number): DeploymentRecord | undefined {
+  return fn.deployments.findLast((d) => deploymentStatus(d, now) === "completed");
+}
+
 /** The function on the branch; 404 naming the slug otherwise. */
 export function functionOf(branch: BranchRecord, slug: string): FunctionRecord {
   const fn = branch.functions?.find((f) => f.slug === slug);
@@ -42,10 +48,11 @@ export interface DeployParts {
   environment?: string;
 }
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b]);
-
-/** The names of a JSON string-to-string map; 400 naming what is wrong otherwise. */
-function environmentNames(text: string): string[] {
+/**
+ * The variables a JSON string-to-string map sets (an empty value sets none); 400 naming what is
+ * wrong otherwise.
+ */
+function environmentOf(text: string): Record<string, string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -57,7 +64,7 @@ function environmentNames(text: string): string[] {
   const entries = Object.entries(parsed);
   const bad = entries.find(([, v]) => typeof v !== "string");
   if (bad) throw badRequest(`environment variable ${bad[0]} must be a string`);
-  return entries.filter(([, v]) => v !== "").map(([k]) => k);
+  return Object.fromEntries(entries.filter(([, v]) => v !== ""));
 }
 
 /** Adds a deployment, making the function on its first; the newest deployment becomes current. */
@@ -76,23 +83,23 @@ export function deploy(
   const previous = fn?.deployments.at(-1);
   if (parts.zip === undefined && previous === undefined)
     throw badRequest(`the first deployment of function ${slug} must include zip`);
-  const names = parts.environment === undefined ? undefined : environmentNames(parts.environment);
+  const values = parts.environment === undefined ? undefined : environmentOf(parts.environment);
   if (!fn) {
     fn = { id: newUuid(), slug, created_at_ms: now, deployments: [] };
     branch.functions = [...(branch.functions ?? []), fn];
   }
-  const zip = parts.zip === undefined ? undefined : parts.zip.toString("base64");
-  const zipBase64 = zip ?? previous?.zip_base64 ?? "";
+  const zipBase64 = parts.zip?.toString("base64") ?? previous?.zip_base64 ?? "";
+  const kept = values ?? previous?.environment_values;
+  const error = archiveProblem(Buffer.from(zipBase64, "base64"));
   const deployment: DeploymentRecord = {
     id: (previous?.id ?? 0) + 1,
     created_at_ms: now,
     pending_ms: ctx.engine.durationOf("deploy_function"),
     runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
     zip_base64: zipBase64,
-    environment: [...(names ?? previous?.environment ?? [])].sort(),
-    ...(Buffer.from(zipBase64, "base64").subarray(0, 2).equals(ZIP_MAGIC)
-      ? {}
-      : { error: "the uploaded archive is not a ZIP file: zip the function's source and deploy again" }),
+    environment: (values === undefined ? [...(previous?.environment ?? [])] : Object.keys(values)).sort(),
+    ...(kept === undefined ? {} : { environment_values: { ...kept } }),
+    ...(error === undefined ? {} : { error }),
   };
   fn.deployments.push(deployment);
   ctx.changed();

@@ -1,8 +1,17 @@
 import type { NeonFunction, NeonFunctionDeployment, Trigger } from "@neon/sdk/raw";
-import { deploymentStatus } from "../families/functions";
+import { activeDeployment, deploymentStatus } from "../families/functions";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
 
-// A branch's functions, their deployments and its triggers, as the API shows them.
+// A branch's functions, their deployments and its triggers, as the API shows them. A function's
+// invocation URL is on the emulator's own server, under `/__functions/<branchId>-<slug>/`, which
+// runs its active deployment (routes/invocations.ts).
+
+/** The path under which the emulator serves its functions. */
+export const FUNCTIONS_PREFIX = "/__functions";
+
+/** A function's invocation URL on the server at `origin`: the root its handler sees as `/`. */
+export const invocationUrl = (origin: string, branch: BranchRecord, fn: FunctionRecord) =>
+  `${origin}${FUNCTIONS_PREFIX}/${branch.id}-${fn.slug}/`;
 
 /** A deployment with its status at `now`; the environment's names only, never values. */
 export function renderDeployment(d: DeploymentRecord, now: number): NeonFunctionDeployment {
@@ -18,15 +27,20 @@ export function renderDeployment(d: DeploymentRecord, now: number): NeonFunction
   };
 }
 
-/** A function: its newest deployment is current, its newest completed one active. */
-export function renderFunction(branch: BranchRecord, fn: FunctionRecord, now: number): NeonFunction {
+/** A function reached on the server at `origin`: its newest deployment is current, its newest completed one active. */
+export function renderFunction(
+  branch: BranchRecord,
+  fn: FunctionRecord,
+  now: number,
+  origin: string,
+): NeonFunction {
   const current = fn.deployments.at(-1);
-  const active = fn.deployments.findLast((d) => deploymentStatus(d, now) === "completed");
+  const active = activeDeployment(fn, now);
   return {
     id: fn.id,
     slug: fn.slug,
     name: fn.name ?? fn.slug,
-    invocation_url: `https://${branch.id}-${fn.slug}.functions.clouddb.local/`,
+    invocation_url: invocationUrl(origin, branch, fn),
     ...(current ? { current_deployment: renderDeployment(current, now) } : {}),
     ...(active ? { active_deployment: renderDeployment(active, now) } : {}),
     created_at: new Date(fn.created_at_ms).toISOString(),

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context";
 import { badRequest } from "../errors";
 import {
@@ -15,6 +15,7 @@ import {
 import { type Grant, presignedPath } from "../presign";
 import { renderBucket, renderObjectPage } from "../render/buckets";
 import { branchOf } from "./lookup";
+import { originOf } from "./origin";
 import { route } from "./route";
 
 // A branch's buckets and their objects (docs/api-rules.md §26): make, list and delete buckets;
@@ -23,13 +24,6 @@ import { route } from "./route";
 
 /** How long a presigned URL lasts when the request does not say (the document's default). */
 const DEFAULT_EXPIRY_SECONDS = 900;
-
-/** The origin the caller reached this server on: where a presigned URL sends it back to. */
-function originOf(request: FastifyRequest): string {
-  const { localAddress, localPort } = request.raw.socket;
-  const host = localAddress?.includes(":") ? `[${localAddress}]` : localAddress;
-  return `http://${host}:${localPort}`;
-}
 
 /** The last item a cursor names: the base64url of the previous page's last key or folder. */
 function cursorItem(cursor: string | undefined): string | undefined {

@@ -15,6 +15,7 @@ import {
 } from "../families/functions";
 import { renderDeployment, renderFunction, renderTrigger } from "../render/functions";
 import { branchOf } from "./lookup";
+import { originOf } from "./origin";
 import { route } from "./route";
 
 // A branch's functions (the document's five routes) and triggers (routes only @neon/sdk
@@ -80,21 +81,23 @@ export function functionRoutes(app: FastifyInstance, ctx: EmulatorContext): void
     const page = rest.slice(0, limit ?? rest.length);
     const last = page.at(-1);
     return {
-      functions: page.map((f) => renderFunction(branch, f, now())),
+      functions: page.map((f) => renderFunction(branch, f, now(), originOf(request))),
       pagination: page.length < rest.length && last !== undefined ? { next: last.slug } : {},
     };
   });
 
   route(app, "GET /projects/{project_id}/branches/{branch_id}/functions/{slug}", async (request) => {
     const { branch } = branchOf(ctx, request);
-    return { function: renderFunction(branch, functionOf(branch, request.params.slug), now()) };
+    return {
+      function: renderFunction(branch, functionOf(branch, request.params.slug), now(), originOf(request)),
+    };
   });
 
   route(app, "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}", async (request) => {
     const { branch } = branchOf(ctx, request);
     const fn = functionOf(branch, request.params.slug);
     renameFunction(ctx, fn, request.body.name ?? null);
-    return { function: renderFunction(branch, fn, now()) };
+    return { function: renderFunction(branch, fn, now(), originOf(request)) };
   });
 
   route(

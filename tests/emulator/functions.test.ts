@@ -1,28 +1,18 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEMO, type RunningEmulator } from "../../emulator";
-import { api, type Json, start } from "./helpers";
+import { api, deployTo, type Json, start, zipOf } from "./helpers";
 
 // A branch's functions and triggers (docs/api-rules.md §27): a function made by its first
 // deployment of a ZIP archive sent as multipart/form-data, its deployment's status moving on the
-// emulator's clock, a rename, a config-only deployment, a failed build, deletion, and triggers that
-// name a function, changed in place.
+// emulator's clock, a rename, a config-only deployment, the builds that fail and why, the
+// variables' values kept in the state file alone, deletion, and triggers that name a function,
+// changed in place. Running functions: functions-run.test.ts.
 
 const B = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}`;
-const ZIP = Buffer.from("PK\u0003\u0004 a function's archive");
-
-/** Posts a deployment of `slug` with the given multipart parts. */
-async function deployTo(emu: RunningEmulator, slug: string, parts: Record<string, string | Buffer>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(parts))
-    if (typeof value === "string") form.append(name, value);
-    else form.append(name, new Blob([new Uint8Array(value)]), "bundle.zip");
-  const response = await fetch(`${emu.url}${B}/functions/${slug}/deployments`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${DEMO.personalKey}` },
-    body: form,
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const ZIP = zipOf({ "index.mjs": "export default () => new Response('hello');\n" });
 
 describe("emulator: functions and triggers", () => {
   let emu: RunningEmulator;
@@ -55,7 +45,7 @@ describe("emulator: functions and triggers", () => {
       [done.slug, done.name, done.current_deployment.status, done.active_deployment.id],
       ["hello", "hello", "completed", 1],
     );
-    assert.equal(done.invocation_url, `https://${DEMO.branchId}-hello.functions.clouddb.local/`);
+    assert.equal(done.invocation_url, `${emu.origin}/__functions/${DEMO.branchId}-hello/`);
     const listed = await http.get(`${B}/functions`);
     assert.deepEqual(
       listed.body.functions.map((f: Json) => f.slug),
@@ -95,6 +85,68 @@ describe("emulator: functions and triggers", () => {
     assert.equal((await http.patch(`${B}/functions/hello`, { name: "   " })).status, 400);
     assert.equal((await http.delete(`${B}/functions/hello`)).status, 204);
     assert.equal((await http.get(`${B}/functions/hello`)).status, 404);
+  });
+
+  it("fails the build of a ZIP archive that cannot run: unreadable, an entry outside its folder, or no entry module at its root", async () => {
+    emu = await start();
+    const http = api(emu, DEMO.personalKey);
+    // An entry named `../evil.mjs`: the same bytes as `xx/evil.mjs` with the folder's name changed.
+    const escaping = Buffer.from(
+      zipOf({ "index.mjs": "", "xx/evil.mjs": "" })
+        .toString("latin1")
+        .replaceAll("xx/evil.mjs", "../evil.mjs"),
+      "latin1",
+    );
+    const cases: [Buffer, RegExp][] = [
+      [Buffer.from("PK\u0003\u0004 cut short"), /cannot be read as a ZIP file/],
+      [escaping, /entry "\.\.\/evil\.mjs" points outside the archive/],
+      [
+        zipOf({ "src/index.mjs": "export default () => new Response('');\n" }),
+        /no entry module \(expected one of: index\.mjs, index\.js\)/,
+      ],
+      [zipOf({ "main.mjs": "", "index.ts": "" }), /no entry module/],
+    ];
+    for (const [zip, reason] of cases) {
+      const made = await deployTo(emu, "hello", { zip });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      emu.control.advance(3000);
+      const fn = (await http.get(`${B}/functions/hello`)).body.function;
+      assert.equal(fn.current_deployment.status, "failed", JSON.stringify(fn));
+      assert.match(fn.current_deployment.error, reason);
+    }
+    const js = await deployTo(emu, "hello", {
+      zip: zipOf({ "index.js": "export default () => new Response('');\n" }),
+    });
+    emu.control.advance(3000);
+    const fn = (await http.get(`${B}/functions/hello`)).body.function;
+    assert.deepEqual(
+      [fn.active_deployment.id, fn.active_deployment.status],
+      [js.body.deployment.id, "completed"],
+      "index.js at the root is an entry module too",
+    );
+  });
+
+  it("keeps a deployment's variables in the state file, never in an answer, and runs it with them after a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fn-state-"));
+    const stateFile = join(dir, "state.json");
+    try {
+      emu = await start({ stateFile });
+      const code = "export default () => new Response(process.env.TOKEN ?? 'none');\n";
+      const made = await deployTo(emu, "keeper", {
+        zip: zipOf({ "index.mjs": code }),
+        environment: '{"TOKEN":"kept-value"}',
+      });
+      assert.ok(!JSON.stringify(made.body).includes("kept-value"));
+      emu.control.advance(3000);
+      await emu.stop();
+      emu = await start({ stateFile });
+      const fn = (await api(emu, DEMO.personalKey).get(`${B}/functions/keeper`)).body.function;
+      assert.ok(!JSON.stringify(fn).includes("kept-value"), "the API shows names only");
+      assert.equal(await (await fetch(fn.invocation_url)).text(), "kept-value");
+    } finally {
+      await emu.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("creates triggers naming a function, changes them in place, and deletes them", async () => {

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Client } from "pg";
 import {
   DEMO,
@@ -9,6 +10,7 @@ import {
   startEmulator,
 } from "../../emulator";
 import { reachable, unprivilegedUser } from "../../emulator/data-plane/unprivileged";
+import { zipFolder } from "../../provider/resources/inputs/zip";
 
 // Shared test plumbing: start an emulator, call it over real HTTP, read the official OpenAPI document.
 
@@ -219,4 +221,36 @@ export async function dataPlaneProject(name: string): Promise<{
     await emu.stop();
     throw error;
   }
+}
+
+/** A ZIP archive of `files` (path to text), zipped as the provider zips a function's folder. */
+export function zipOf(files: Record<string, string>): Buffer {
+  const folder = mkdtempSync(join(tmpdir(), "fn-zip-"));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      writeFileSync(join(folder, path), text);
+    }
+    return zipFolder(folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Posts a deployment of the demo branch's function `slug` as the service takes it: multipart/form-data,
+ * a Buffer as the `zip` file part, strings as text parts. Answers the status and JSON body.
+ */
+export async function deployTo(emu: RunningEmulator, slug: string, parts: Record<string, string | Buffer>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(parts))
+    if (typeof value === "string") form.append(name, value);
+    else form.append(name, new Blob([new Uint8Array(value)]), "bundle.zip");
+  const path = `/projects/${DEMO.projectId}/branches/${DEMO.branchId}/functions/${slug}/deployments`;
+  const response = await fetch(`${emu.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${DEMO.personalKey}` },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as Json };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createNeonClient } from "@neon/sdk";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { zipOf } from "./helpers";
 
 // The official SDK (@neon/sdk, unchanged) on a branch's functions and triggers: a deployment sent
 // as the SDK sends it (multipart, the archive a Blob), its status, a rename, and a trigger's whole
@@ -19,7 +20,9 @@ describe("the official SDK (@neon/sdk): functions and triggers", function () {
   after(() => emu.stop());
 
   it("deploys, lists, reads, renames and deletes a function", async () => {
-    const zip = new Blob([new Uint8Array(Buffer.from("PK\u0003\u0004 archive"))]);
+    const zip = new Blob([
+      new Uint8Array(zipOf({ "index.mjs": "export default () => new Response('api');\n" })),
+    ]);
     const deployment = await neon.functions.deploy({ ...at, slug: "api", zip, runtime: "nodejs24" });
     assert.deepEqual([deployment.id, deployment.status], [1, "pending"]);
     emu.control.advance(3000);

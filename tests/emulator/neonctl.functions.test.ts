@@ -34,7 +34,7 @@ describe("the official CLI (neonctl): functions and triggers", function () {
   it("functions deploy waits until the deployment completes; list and get show it; a redeploy is a new version", async () => {
     const first = await ok("functions", "deploy", "hello", "--src", src, "--env", "GREETING=hi", ...on);
     assert.deepEqual([first.id, first.status], [1, "completed"]);
-    assert.equal(first.invocation_url, `https://${DEMO.branchId}-hello.functions.clouddb.local/`);
+    assert.equal(first.invocation_url, `${cli.emu.origin}/__functions/${DEMO.branchId}-hello/`);
     const listed = await ok("functions", "list", ...on);
     assert.deepEqual(
       listed.map((f: Json) => f.slug),
