@@ -268,6 +268,13 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
         ?.functions?.find((f) => f.slug === api?.slug)
         ?.deployments.at(-1)?.zip_base64;
       assert.equal(deployed, zipFolder(path.join(EXAMPLE, "api")).toString("base64"), "the files of api/");
+      // The emulator runs it: API_URL answers as the handler of api/ does, with every setting given.
+      const answer = await fetch(`${String(out.API_URL)}orders?page=2`);
+      assert.equal(answer.status, 200, await answer.clone().text());
+      assert.deepEqual(await answer.json(), {
+        path: "/orders",
+        configured: { DATABASE_URL: true, AUTH_JWKS_URL: true, DATA_API_URL: true, BUCKET: true },
+      });
 
       await e2e.stack.destroy(collect(e2e.output));
       const left = await fetch(`${emulator.url}${branchUrl}/buckets`, { headers: auth });
@@ -278,6 +285,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
       );
       const fnLeft = await fetch(`${emulator.url}${branchUrl}/functions/${api?.slug}`, { headers: auth });
       assert.equal(fnLeft.status, 404, "the function is gone");
+      assert.equal((await fetch(String(out.API_URL))).status, 404, "API_URL answers no more");
       assert.equal(branchesByName().get("preview/pr-9"), undefined);
       assert.equal((await fetch(String(out.AUTH_JWKS_URL))).status, 404, "the preview's Auth is gone");
     } finally {

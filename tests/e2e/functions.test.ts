@@ -6,7 +6,8 @@
 // place (a new deployment, a PATCH), and destroy. In YAML through the provider plugin: a function
 // deployed outside Pulumi imported (the next `up` deploys the program's code to it), another
 // adopted, a third with a generated slug invoked by a trigger with a generated name; the same
-// cycle. No environment value reaches a state file or the engine's output.
+// cycle, the function's answer at its invocation URL (the emulator runs it) the program's code with
+// the new value. No environment value reaches a state file or the engine's output.
 import * as assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -188,6 +189,10 @@ describe("e2e: functions imported, adopted and made, and a trigger, in a YAML pr
       "GREETING",
     ]);
     assert.equal(after.functions.find((f) => f.slug === "byhand")?.deployments.length, 3);
+    // The emulator runs the active deployment: the program's code, with the new greeting.
+    const { invocation_url } = await client.getFunction(P, B, "byhand");
+    const answer = await fetch(`${invocation_url}greet`);
+    assert.deepEqual(await answer.json(), { greeting: "bonjour", path: "/greet" });
     assert.deepEqual(
       after.triggers.map((t) => t.cron),
       ["15 4 * * 1-5"],

@@ -173,6 +173,12 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
         ["AUTH_JWKS_URL", "BUCKET", "DATABASE_URL", "DATA_API_URL"],
         "the backend's settings are the function's environment",
       );
+      const answer = await fetch(`${outputs.API_URL}health`);
+      assert.equal(answer.status, 200, "the emulator runs the function at API_URL");
+      assert.deepEqual(await answer.json(), {
+        path: "/health",
+        configured: { DATABASE_URL: true, AUTH_JWKS_URL: true, DATA_API_URL: true, BUCKET: true },
+      });
       const auth = await onBranchApi(branchId, "/auth");
       assert.equal(auth.status, 200, auth.text);
       const dataApi = await onBranchApi(branchId, "/data-api/neondb");
