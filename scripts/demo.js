@@ -94,6 +94,10 @@ async function useDatabase({ output, emulator }) {
     "SELECT count(*)::int AS n FROM notes",
   );
   note(`INSERT 2 rows; SELECT count(*) -> ${after.n}`);
+  step("The app's API at API_URL (the emulator runs the function deployed from api/)");
+  const url = `${await output("API_URL")}health`;
+  const answer = await fetch(url);
+  note(`GET ${url} -> ${answer.status} ${await answer.text()}`);
 }
 
 function chosenExample() {
