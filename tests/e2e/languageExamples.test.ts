@@ -237,10 +237,9 @@ for (const language of ["yaml", "python", "java"] as const satisfies ProgramLang
         // As the workflow does before each up: release the lock a killed run left.
         await runCli(e2e, ["cancel", "--yes"]);
         const run = await runCli(e2e, ["up", "--yes", "--skip-preview"], {
-          killWhen: () => {
-            if (!when()) return false;
+          killWhen: when,
+          alsoKill: () => {
             plugins = killPlugins(e2e.stack.workspace.workDir);
-            return true;
           },
         });
         printed.push(run.output);

@@ -108,10 +108,15 @@ async function outlived(
   return { leftover: left, watched };
 }
 
-/** When to kill a run: `killWhen` is polled every 25 ms; once true, the kill lands `killAfterMs` later. */
+/**
+ * When to kill a run: `killWhen` is polled every 25 ms; once true, the kill lands `killAfterMs` later.
+ * `alsoKill` runs at once after the group's SIGKILL, for processes outside the group (the plugins):
+ * killed before the CLI, a plugin's end could reach the CLI first, which then exits on its own.
+ */
 export interface KillPlan {
   killWhen: () => boolean;
   killAfterMs?: number;
+  alsoKill?: () => void;
 }
 
 /**
@@ -188,6 +193,7 @@ export function runKillable(
             } catch {
               // Already ended.
             }
+            kill.alsoKill?.();
           }, kill.killAfterMs ?? 0);
         }, 25);
   return new Promise((resolve) => {
