@@ -36,6 +36,24 @@ export interface PollInterval {
 export const DEFAULT_POLL_INTERVAL: Readonly<PollInterval> = Object.freeze({ first: 250, max: 5_000 });
 
 /**
+ * Reads with `read` while `busy` says the service is still at work on what it read, pausing
+ * `interval.first` and doubling up to `interval.max` in between; returns the first reading that is
+ * not busy, or at `deadline` the reading as it is.
+ */
+export async function readWhileBusy<T>(
+  interval: PollInterval,
+  deadline: number,
+  read: () => Promise<T>,
+  busy: (reading: T) => boolean,
+): Promise<T> {
+  for (let pause = interval.first; ; pause = Math.min(pause * 2, interval.max)) {
+    const reading = await read();
+    if (!busy(reading) || Date.now() + pause > deadline) return reading;
+    await sleep(pause);
+  }
+}
+
+/**
  * How long operations take, learned per action in the process (poll only unfinished
  * operations; first poll soon). With an expectation, a wait polls the operation it is waiting on
  * when it should end and then in short steps, instead of backing off blindly: a queued change to

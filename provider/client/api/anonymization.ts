@@ -16,7 +16,7 @@ import {
   type MaskingRule,
   MaskingRulesResponseSchema,
 } from "../schemas";
-import { sleep } from "../sleep";
+import { readWhileBusy } from "../wait";
 
 const branchPath = (projectId: string, branchId: string, tail: string) =>
   apiRoute(`/projects/{project_id}/branches/{branch_id}/${tail}`, {
@@ -112,9 +112,10 @@ export async function waitForAnonymization(
   branchId: string,
   options: { deadline: number },
 ): Promise<AnonymizedStatus> {
-  for (let pause = ctx.pollIntervalMs.first; ; pause = Math.min(pause * 2, ctx.pollIntervalMs.max)) {
-    const status = await getAnonymizedStatus(ctx, projectId, branchId);
-    if (!UNDER_WAY.has(status.state) || Date.now() + pause > options.deadline) return status;
-    await sleep(pause);
-  }
+  return readWhileBusy(
+    ctx.pollIntervalMs,
+    options.deadline,
+    () => getAnonymizedStatus(ctx, projectId, branchId),
+    (status) => UNDER_WAY.has(status.state),
+  );
 }

@@ -21,7 +21,7 @@ import {
   TriggersListResponseSchema,
 } from "../schemas";
 import type { Requests as SdkRequests } from "../sdk-routes.gen";
-import { sleep } from "../sleep";
+import { readWhileBusy } from "../wait";
 
 const NO_BODY = z.unknown();
 
@@ -72,13 +72,12 @@ export async function waitForDeployment(
   id: number,
   options: { deadline: number },
 ): Promise<CloudFunction> {
-  for (let pause = ctx.pollIntervalMs.first; ; pause = Math.min(pause * 2, ctx.pollIntervalMs.max)) {
-    const fn = await getFunction(ctx, projectId, branchId, slug);
-    const current = fn.current_deployment;
-    const working = current?.id === id && BUILDING.has(current.status);
-    if (!working || Date.now() + pause > options.deadline) return fn;
-    await sleep(pause);
-  }
+  return readWhileBusy(
+    ctx.pollIntervalMs,
+    options.deadline,
+    () => getFunction(ctx, projectId, branchId, slug),
+    (fn) => fn.current_deployment?.id === id && BUILDING.has(fn.current_deployment.status),
+  );
 }
 
 /** `PATCH .../functions/{slug}`: the display name; `null` falls back to the slug. */
