@@ -79,10 +79,13 @@ export const organizationMemberDefinition = defineResource<
     const giveBack =
       `gives back the role ${who} has in organization ${inputs.orgId} when this resource takes the membership, ` +
       "and they stay a member";
+    const invitation = isUnknown(inputs.invitationId)
+      ? "its invitation"
+      : `invitation ${inputs.invitationId}`;
     return inputs.invitationId === undefined
       ? `destroying it (\`pulumi destroy\`, dropping it from the program, or replacing it) ${giveBack}`
       : `destroying it (\`pulumi destroy\`, dropping it from the program, or replacing it) removes ${who} from ` +
-          `organization ${inputs.orgId} when they joined through invitation ${inputs.invitationId} (this stack's), ` +
+          `organization ${inputs.orgId} when they joined through ${invitation} (this stack's), ` +
           "and only a new invitation brings them back; otherwise it " +
           giveBack;
   },

@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type OrganizationInvitationInputs,
@@ -299,6 +300,10 @@ describe("organization governance providers against the emulator", () => {
           `removes casey@example.com from organization ${ORG} when they joined through invitation ${invited.id}`,
         ),
       );
+      const unknownYet = await lines(() =>
+        organizationMemberProvider.check!({} as OrganizationMemberInputs, member({ invitationId: UNKNOWN })),
+      );
+      assert.match(unknownYet.join("\n"), /when they joined through its invitation \(this stack's\)/);
       const said = await lines(() => organizationMemberProvider.create(member({ invitationId: invited.id })));
       assert.match(
         said[0] ?? "",
