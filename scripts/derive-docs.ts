@@ -17,6 +17,10 @@ const ROOT = join(__dirname, "..");
 /** The folders of the generated pages, relative to the root. */
 export const RESOURCE_DOCS = "docs/resources";
 export const FUNCTION_DOCS = "docs/functions";
+/** The registry's landing page: hand-written but for its list of kinds, written here between two markers. */
+export const INDEX_PAGE = "docs/_index.md";
+const KINDS_START = "<!-- The kinds, written by `npm run derive:docs` from the package schema: -->";
+const KINDS_END = "<!-- End of the kinds. -->";
 
 type Json = Record<string, unknown>;
 /** A property of the schema: a type (or `$ref`), a description, maybe secret or replacing. */
@@ -259,18 +263,38 @@ export function deriveDocs(
     ...notes(RESOURCE_DOCS, "README"),
   ];
   pages.set(`${RESOURCE_DOCS}/README.md`, `${summary.join("\n").trimEnd()}\n`);
+  pages.set(INDEX_PAGE, withKinds(readFileSync(join(ROOT, INDEX_PAGE), "utf8"), index));
   return pages;
 }
 
-/** The generated pages now in the folders: every `.md` there but the notes. */
+/** The landing page `text` with its list of kinds (`rows`, linked from `resources/`) between the markers. */
+function withKinds(text: string, rows: readonly string[]): string {
+  const start = text.indexOf(KINDS_START);
+  const end = text.indexOf(KINDS_END);
+  if (start < 0 || end < start)
+    throw new Error(
+      `${INDEX_PAGE} needs the lines ${KINDS_START} and ${KINDS_END} where the list of kinds goes`,
+    );
+  const table = [
+    "| kind | what it is |",
+    "| --- | --- |",
+    ...rows.map((row) => row.replace("](./", "](./resources/")),
+  ];
+  return `${text.slice(0, start + KINDS_START.length)}\n\n${table.join("\n")}\n\n${text.slice(end)}`;
+}
+
+/** The generated pages now in the folders: every `.md` there but the notes, and the landing page. */
 export function committedPages(): string[] {
-  return [RESOURCE_DOCS, FUNCTION_DOCS].flatMap((folder) =>
-    existsSync(join(ROOT, folder))
-      ? readdirSync(join(ROOT, folder))
-          .filter((f) => f.endsWith(".md") && !f.endsWith(".notes.md"))
-          .map((f) => `${folder}/${f}`)
-      : [],
-  );
+  const landing = existsSync(join(ROOT, INDEX_PAGE)) ? [INDEX_PAGE] : [];
+  return [RESOURCE_DOCS, FUNCTION_DOCS]
+    .flatMap((folder) =>
+      existsSync(join(ROOT, folder))
+        ? readdirSync(join(ROOT, folder))
+            .filter((f) => f.endsWith(".md") && !f.endsWith(".notes.md"))
+            .map((f) => `${folder}/${f}`)
+        : [],
+    )
+    .concat(landing);
 }
 
 if (require.main === module) {

@@ -136,11 +136,17 @@ export const bucketDefinition = defineResource<BucketInputs, BucketOutputs>(BUCK
       await client.deleteBucket(props.projectId, props.branchId, props.name);
     } catch (err) {
       if (!isConflict(err)) throw err;
+      const held = await client
+        .countBucketObjects(props.projectId, props.branchId, props.name)
+        .then(({ count, more }) => (count === 0 ? "" : ` (${more ? "more than " : ""}${count} objects)`))
+        .catch(() => "");
+      const id = err.requestId === undefined ? "" : ` (request id ${err.requestId})`;
       throw new ResourceError(
         "DeleteRefused",
-        `bucket ${props.name} on branch ${props.branchId} still has objects, so it was not deleted: set ` +
+        `bucket ${props.name} on branch ${props.branchId} is not empty${held}, so it was not deleted: set ` +
           "forceDestroy: true on the resource, with no other change, and run `pulumi up` (nothing is sent), then " +
-          `delete or replace it again (its objects are deleted first), or delete the objects yourself (\`neon bucket object delete ${props.name}/<folder>/ --recursive\`). API: ${err.message}`,
+          "`pulumi destroy` (or the replacement) again, which deletes its objects first; or empty it yourself " +
+          `(\`neon bucket object delete ${props.name}/<folder>/ --recursive\`)${id}`,
         err,
       );
     }

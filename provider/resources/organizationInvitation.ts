@@ -59,7 +59,7 @@ export const organizationInvitationDefinition = defineResource<
       ? undefined
       : `the API cannot withdraw an invitation: once sent, the invitation of ${inputs.email} to organization ` +
         `${inputs.orgId} stays when this stack destroys or replaces the resource, and so does their membership once ` +
-        "they join (an OrganizationMember removes a member)",
+        "they join (an OrganizationMember given this invitation's invitationId removes them)",
 
   /** A replacement sends a new invitation and cannot withdraw the old one: the preview says so. */
   review(olds, news) {
@@ -119,7 +119,7 @@ export const organizationInvitationDefinition = defineResource<
   async remove(_step, _id, props) {
     hostLine(
       `the invitation of ${props.email} to organization ${props.orgId} stays: the API cannot withdraw an invitation ` +
-        "(an OrganizationMember removes a member who joined through it)",
+        "(an OrganizationMember given its invitationId removes a member who joined through it)",
     );
   },
 });

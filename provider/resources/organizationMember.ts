@@ -26,6 +26,7 @@ export const OrganizationMemberInputsSchema = z
     email: emailInput("email must be the member's email").optional(),
     userId: optionalId("userId must be the member's user id; or give email instead"),
     role: z.enum(MEMBER_ROLE.enum, { error: `role is one of ${MEMBER_ROLE.enum.join(", ")}` }),
+    invitationId: optionalId("invitationId must be the id of the invitation this stack sent the user"),
     deleteProtection: DeleteProtectionInput,
   })
   .superRefine((inputs, ctx) => {
@@ -48,9 +49,11 @@ const WHO = ["orgId", "email", "userId"] as const;
 
 /**
  * A user's membership of an organization (docs/api-rules.md §17). Users join by invitation only, so
- * there is nothing to create: a create takes the membership of the user the inputs name and sets
- * the declared role with a PATCH when it differs, saying so. A delete removes the member, which
- * only a new invitation undoes: the preview says so. None starts an operation.
+ * there is nothing to create: a create takes the membership of the user the inputs name, records the
+ * role it found (`foundRole`), and sets the declared role with a PATCH when it differs, saying so. A
+ * delete gives that role back and leaves the member; only a member who joined through this stack's
+ * invitation (`invitationId`) is removed, which only a new invitation undoes. The preview says which.
+ * None starts an operation.
  */
 export const organizationMemberDefinition = defineResource<
   OrganizationMemberInputs,
@@ -72,22 +75,27 @@ export const organizationMemberDefinition = defineResource<
 
   noteAtCreate: (inputs) => {
     const who = inputs.email ?? inputs.userId;
-    return isUnknown(who) || isUnknown(inputs.orgId)
-      ? undefined
-      : `once this stack removes ${who} from organization ${inputs.orgId} (\`pulumi destroy\`, dropping the ` +
-          "OrganizationMember from the program, or replacing it), they lose the organization's projects and " +
-          "come back only through a new invitation";
+    if (isUnknown(who) || isUnknown(inputs.orgId)) return undefined;
+    const giveBack =
+      `gives back the role ${who} has in organization ${inputs.orgId} when this resource takes the membership, ` +
+      "and they stay a member";
+    const invitation = isUnknown(inputs.invitationId)
+      ? "its invitation"
+      : `invitation ${inputs.invitationId}`;
+    return inputs.invitationId === undefined
+      ? `destroying it (\`pulumi destroy\`, dropping it from the program, or replacing it) ${giveBack}`
+      : `destroying it (\`pulumi destroy\`, dropping it from the program, or replacing it) removes ${who} from ` +
+          `organization ${inputs.orgId} when they joined through ${invitation} (this stack's), ` +
+          "and only a new invitation brings them back; otherwise it " +
+          giveBack;
   },
-  /** A replacement removes the old member, whom only a new invitation brings back: the preview says so. */
+  /** A replacement gives the old member's role back, or removes a member this stack invited: the preview says so. */
   review(olds, news) {
     const moved = WHO.filter(
       (key) => news[key] !== undefined && !isUnknown(news[key]) && !sameValue(news[key], olds[key]),
     );
     if (moved.length === 0) return undefined;
-    return (
-      `changing ${moved.join(", ")} removes ${olds.email} from organization ${olds.orgId}, ` +
-      "who comes back only through a new invitation"
-    );
+    return `changing ${moved.join(", ")} ${onDestroy(olds)}`;
   },
 
   async create({ client }, inputs) {
@@ -99,12 +107,17 @@ export const organizationMemberDefinition = defineResource<
           "invitation; invite them (an OrganizationInvitation, or the console), and run `pulumi up` again once they have joined",
       );
     }
+    const joined = await joinedThrough(client, inputs, found);
+    const who = found.user?.email ?? found.member.user_id;
+    const since = found.member.joined_at === undefined ? "" : ` since ${found.member.joined_at}`;
     hostLine(
-      `${found.user?.email ?? found.member.user_id} has been a member of organization ${inputs.orgId}` +
-        `${found.member.joined_at === undefined ? "" : ` since ${found.member.joined_at}`}: this resource takes ` +
-        "the membership and removes the member when it is destroyed",
+      joined
+        ? `${who} joined organization ${inputs.orgId} through invitation ${inputs.invitationId}, this stack's: this ` +
+            "resource takes the membership and removes the member when it is destroyed"
+        : `${who} has been a member of organization ${inputs.orgId}${since} as ${found.member.role}: this resource ` +
+            `takes the membership, and destroying it gives back the role ${found.member.role} (the member stays)`,
     );
-    const outs = outputsOf(inputs, found);
+    const outs = outputsOf(inputs, found, joined ? undefined : found.member.role);
     if (found.member.role === inputs.role) return outs;
     const changed = await client.setOrgMemberRole(inputs.orgId, found.member.id, inputs.role);
     return { ...outs, role: changed.role };
@@ -123,7 +136,8 @@ export const organizationMemberDefinition = defineResource<
           "the email of a member",
       );
     }
-    return outputsOf(inputs, found);
+    // An imported member was there before the stack: destroying it gives back the role it has now.
+    return outputsOf(inputs, found, found.member.role);
   },
 
   /** The member by id; removed elsewhere, it is gone. */
@@ -140,7 +154,26 @@ export const organizationMemberDefinition = defineResource<
     return { ...outs, role: member.role };
   },
 
+  /**
+   * Gives back the role found, leaving the member; removes only a member who joined through this
+   * stack's invitation. A state recorded before roles were given back has neither: the member stays as is.
+   */
   async remove({ client }, id, props) {
+    if (props.foundRole !== undefined) {
+      const member = await client.getOrgMember(props.orgId, id);
+      if (member.role !== props.foundRole) await client.setOrgMemberRole(props.orgId, id, props.foundRole);
+      hostLine(
+        `${props.email} stays a member of organization ${props.orgId}, with the role ${props.foundRole} again`,
+      );
+      return;
+    }
+    if (props.invitationId === undefined) {
+      hostLine(
+        `${props.email} stays a member of organization ${props.orgId} as they are: the state does not record the role ` +
+          "the resource found",
+      );
+      return;
+    }
     await client.removeOrgMember(props.orgId, id);
   },
 
@@ -174,7 +207,37 @@ async function membership(
   );
 }
 
-function outputsOf(inputs: OrganizationMemberInputs, found: OrgMember): OrganizationMemberOutputs {
+/** What destroying the resource does to the member, for the preview of a replacement. */
+function onDestroy(olds: OrganizationMemberOutputs): string {
+  return olds.foundRole !== undefined
+    ? `gives ${olds.email} the role ${olds.foundRole} back in organization ${olds.orgId} (they stay a member)`
+    : olds.invitationId !== undefined
+      ? `removes ${olds.email} from organization ${olds.orgId}, who comes back only through a new invitation`
+      : `leaves ${olds.email} in organization ${olds.orgId} as they are`;
+}
+
+/** Whether the member joined through the invitation `invitationId` names (the stack's): one for their email. */
+async function joinedThrough(
+  client: CloudDbClient,
+  inputs: OrganizationMemberInputs,
+  found: OrgMember,
+): Promise<boolean> {
+  if (inputs.invitationId === undefined) return false;
+  const invitation = (await client.listOrgInvitations(inputs.orgId)).find(
+    (i) => i.id === inputs.invitationId,
+  );
+  const email = found.user?.email;
+  if (invitation === undefined || email === undefined || !sameEmail(invitation.email, email)) return false;
+  // A member since before the invitation was sent did not join through it; one of unknown date is kept.
+  const joined = found.member.joined_at === undefined ? Number.NaN : Date.parse(found.member.joined_at);
+  return !Number.isNaN(joined) && joined >= Date.parse(invitation.invited_at);
+}
+
+function outputsOf(
+  inputs: OrganizationMemberInputs,
+  found: OrgMember,
+  foundRole: string | undefined,
+): OrganizationMemberOutputs {
   return {
     ...declaredInputs<OrganizationMemberInputs>(OrganizationMemberInputsSchema, inputs),
     orgId: inputs.orgId,
@@ -183,6 +246,7 @@ function outputsOf(inputs: OrganizationMemberInputs, found: OrgMember): Organiza
     email: found.user?.email ?? inputs.email ?? "",
     role: found.member.role,
     ...(found.member.joined_at === undefined ? {} : { joinedAt: found.member.joined_at }),
+    ...(foundRole === undefined ? {} : { foundRole }),
   };
 }
 

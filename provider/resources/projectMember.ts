@@ -5,7 +5,7 @@ import { ResourceError } from "./errors";
 import { hostLine } from "./host/progress";
 import { optionalId, requiredId } from "./inputs/common";
 import { emailInput, sameEmail } from "./inputs/email";
-import { declaredInputs } from "./lifecycle/check";
+import { declaredInputs, isUnknown } from "./lifecycle/check";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
 import {
@@ -45,9 +45,9 @@ true satisfies Same<z.infer<typeof ProjectMemberInputsSchema>, ProjectMemberInpu
 /**
  * An organization member's explicit role on a project (docs/api-rules.md §20). The member exists
  * already (users join the organization by invitation), so a create finds them and sets the role
- * with the PUT, saying when it takes over an explicit role set before. The same PUT changes it; a
- * delete removes the explicit role, and the member falls back to their organization role's default.
- * None starts an operation.
+ * with the PUT, recording an explicit role set before (`foundRole`) and saying so. The same PUT
+ * changes it; a delete gives the role found back, or, when there was none, removes the explicit
+ * role, and the member falls back to their organization role's default. None starts an operation.
  */
 export const projectMemberDefinition = defineResource<ProjectMemberInputs, ProjectMemberOutputs>(
   PROJECT_MEMBER,
@@ -59,6 +59,15 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
     id: (outs) => `${outs.projectId}/${outs.memberId}`,
     finds: (inputs) => [{ kind: "projectRoles", property: "projectId", projectId: inputs.projectId }],
 
+    noteAtCreate: (inputs) => {
+      const who = inputs.email ?? inputs.memberId;
+      if (isUnknown(who) || isUnknown(inputs.projectId)) return undefined;
+      return (
+        `destroying it gives back the explicit role ${who} has on project ${inputs.projectId} when this resource ` +
+        "takes it, or, when they have none, removes the explicit role, so they fall back to their organization role's default"
+      );
+    },
+
     async create({ client }, inputs) {
       const found = await memberOf(client, inputs.projectId, inputs);
       if (found === undefined) {
@@ -69,14 +78,16 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
             "run `pulumi up` again once they have joined",
         );
       }
-      if (found.project_role !== undefined) {
-        hostLine(
-          `${found.email ?? found.member_id} already had the explicit role ${found.project_role} on project ` +
-            `${inputs.projectId}: this resource takes it, sets ${inputs.role}, and removes the explicit role when destroyed`,
-        );
-      }
+      hostLine(
+        found.project_role === undefined
+          ? `${found.email ?? found.member_id} has no explicit role on project ${inputs.projectId}: this resource ` +
+              `sets ${inputs.role}, and destroying it removes the explicit role`
+          : `${found.email ?? found.member_id} already had the explicit role ${found.project_role} on project ` +
+              `${inputs.projectId}: this resource takes it, sets ${inputs.role}, and gives back ` +
+              `${found.project_role} when destroyed`,
+      );
       const set = await client.setProjectMemberRole(inputs.projectId, found.member_id, inputs.role);
-      return outputsOf(inputs, set);
+      return withFound(outputsOf(inputs, set), found.project_role);
     },
 
     /** The project's member `idOrEmail`: a member id or an email. */
@@ -93,7 +104,11 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
       }
       // The import id's last part may be an email: the inputs recorded name the member by id.
       const role = found.project_role as ProjectMemberInputs["role"];
-      return outputsOf({ projectId: inputs.projectId, memberId: found.member_id, role }, found);
+      // An imported role was there before the stack: destroying it gives that role back.
+      return withFound(
+        outputsOf({ projectId: inputs.projectId, memberId: found.member_id, role }, found),
+        role,
+      );
     },
 
     /** The member's explicit role; once it is removed elsewhere, or the member left, it is gone. */
@@ -102,7 +117,10 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
       const members = await client.listProjectMembers(props.projectId);
       const found = members.find((m) => m.member_id === props.memberId);
       if (found?.project_role === undefined) return undefined;
-      return { ...outputsOf(props as ProjectMemberInputs, found), role: found.project_role };
+      return withFound(
+        { ...outputsOf(props as ProjectMemberInputs, found), role: found.project_role },
+        props.foundRole,
+      );
     },
 
     /** A new role is the same PUT. */
@@ -112,8 +130,15 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
       return { ...outs, ...outputsOf({ ...news, projectId: outs.projectId }, set) };
     },
 
+    /** Gives back the explicit role found; removes the explicit role when there was none. */
     async remove({ client }, _id, props) {
-      await client.removeProjectMemberRole(props.projectId, props.memberId);
+      if (props.foundRole === undefined) {
+        await client.removeProjectMemberRole(props.projectId, props.memberId);
+        return;
+      }
+      const role = props.foundRole as ProjectMemberInputs["role"];
+      await client.setProjectMemberRole(props.projectId, props.memberId, role);
+      hostLine(`${props.email} has the explicit role ${role} on project ${props.projectId} again`);
     },
   },
 );
@@ -130,6 +155,11 @@ async function memberOf(
       ? m.member_id === inputs.memberId
       : m.email !== undefined && inputs.email !== undefined && sameEmail(m.email, inputs.email),
   );
+}
+
+/** `outs` with the explicit role found at take-over, when there was one. */
+function withFound(outs: ProjectMemberOutputs, foundRole: string | undefined): ProjectMemberOutputs {
+  return foundRole === undefined ? outs : { ...outs, foundRole };
 }
 
 function outputsOf(inputs: ProjectMemberInputs, member: ApiMember | ProjectMemberRole): ProjectMemberOutputs {

@@ -7,12 +7,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { GO_MODULE } from "../derive-schema";
 import { buildEmulatorArchives } from "./emulator";
 import { buildPluginArchives } from "./plugin";
@@ -27,7 +28,7 @@ import { packageVersion, writeSums } from "./sea";
 //   go/<module>/@v/{list,v<v>.info,v<v>.mod,v<v>.zip}         the Go SDK as a module proxy serves it
 //   maven/<group path>/<artifact>/<v>/<artifact>-<v>.{jar,pom}  the Java SDK in a Maven repository layout
 //   dotnet/                                                    the .NET SDK's sources (no dotnet here to pack them)
-//   SHA256SUMS                                                 of every file above but the Go tree
+//   SHA256SUMS                                                 of every file above, by its path in the folder
 //   release.json                                               the version, the tags, the files
 //
 // The version is package.json's; the tags to push are v<v> (the plugin's release, whose assets
@@ -122,12 +123,37 @@ export interface ReleaseManifest {
   files: string[];
 }
 
-/** Writes the release into `dir` (emptied first) and returns its manifest. */
+/** Every file under `dir`, by its path from `dir` with `/` between folders, sorted. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .map((name) => name.split(sep).join("/"))
+    .sort();
+}
+
+/**
+ * Writes the release into `dir` and returns its manifest. It is written into a folder of its own
+ * beside `dir`, which then takes `dir`'s place: two runs never write into one folder.
+ */
 export async function release(dir = RELEASE_DIR): Promise<ReleaseManifest> {
+  const final = dir;
+  mkdirSync(dirname(final), { recursive: true });
+  const staging = mkdtempSync(`${final}.partial-`);
+  try {
+    const manifest = await releaseInto(staging);
+    rmSync(final, { recursive: true, force: true });
+    renameSync(staging, final);
+    log(`release ${manifest.version} in ${relative(ROOT, final)}`);
+    return manifest;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** `release` into the empty folder `dir`. */
+async function releaseInto(dir: string): Promise<ReleaseManifest> {
   const version = packageVersion();
   const started = Date.now();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
 
   let at = Date.now();
   run("npm", ["pack", "--silent", "--pack-destination", dir]);
@@ -165,7 +191,8 @@ export async function release(dir = RELEASE_DIR): Promise<ReleaseManifest> {
   log(`Java jar and pom, .NET sources in ${Date.now() - at} ms`);
 
   const files = readdirSync(dir).filter((name) => statSync(join(dir, name)).isFile());
-  writeSums(dir, files);
+  // Every artifact, the Go, Maven and .NET trees too: `sha256sum --check` takes paths.
+  writeSums(dir, filesUnder(dir));
   const manifest: ReleaseManifest = {
     version,
     // The module sits in the repository at its path after github.com/<owner>/<repo>/.
@@ -174,7 +201,7 @@ export async function release(dir = RELEASE_DIR): Promise<ReleaseManifest> {
     files: [...files, "SHA256SUMS"].sort(),
   };
   writeFileSync(join(dir, "release.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  log(`release ${version} in ${relative(ROOT, dir)} in ${Date.now() - started} ms`);
+  log(`release ${version} built in ${Date.now() - started} ms`);
   return manifest;
 }
 

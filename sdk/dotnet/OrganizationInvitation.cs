@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiCloudDb.CloudDb
 {
     /// <summary>
-    /// An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `&lt;orgId&gt;/&lt;invitationId&gt;` or `&lt;orgId&gt;/&lt;email&gt;`.
+    /// An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` given its `invitationId` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `&lt;orgId&gt;/&lt;invitationId&gt;` or `&lt;orgId&gt;/&lt;email&gt;`.
     /// 
     /// ## Import
     /// 

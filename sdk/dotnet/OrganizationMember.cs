@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiCloudDb.CloudDb
 {
     /// <summary>
-    /// A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place; destroying it removes the user from the organization, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `&lt;orgId&gt;/&lt;memberId&gt;`, `&lt;orgId&gt;/&lt;email&gt;` or `&lt;orgId&gt;/&lt;userId&gt;`.
+    /// A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack's invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `&lt;orgId&gt;/&lt;memberId&gt;`, `&lt;orgId&gt;/&lt;email&gt;` or `&lt;orgId&gt;/&lt;userId&gt;`.
     /// 
     /// ## Import
     /// 
@@ -29,6 +29,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Output("email")]
         public Output<string> Email { get; private set; } = null!;
+
+        /// <summary>
+        /// The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+        /// </summary>
+        [Output("foundRole")]
+        public Output<string?> FoundRole { get; private set; } = null!;
 
         /// <summary>
         /// When the user joined the organization, ISO 8601 UTC.
@@ -107,7 +113,7 @@ namespace PulumiCloudDb.CloudDb
     public sealed class OrganizationMemberArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// When true, deleting the resource (which removes the member) fails until it is set back to false.
+        /// When true, deleting the resource fails until it is set back to false.
         /// </summary>
         [Input("deleteProtection")]
         public Input<bool>? DeleteProtection { get; set; }
@@ -117,6 +123,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Input("email")]
         public Input<string>? Email { get; set; }
+
+        /// <summary>
+        /// The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+        /// </summary>
+        [Input("invitationId")]
+        public Input<string>? InvitationId { get; set; }
 
         /// <summary>
         /// The organization. Changing it replaces the resource: the user leaves the old organization.

@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiCloudDb.CloudDb
 {
     /// <summary>
-    /// An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place, and destroying the resource removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `&lt;projectId&gt;/&lt;memberId&gt;` or `&lt;projectId&gt;/&lt;email&gt;`.
+    /// An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `&lt;projectId&gt;/&lt;memberId&gt;` or `&lt;projectId&gt;/&lt;email&gt;`.
     /// 
     /// ## Import
     /// 
@@ -35,6 +35,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Output("email")]
         public Output<string> Email { get; private set; } = null!;
+
+        /// <summary>
+        /// The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+        /// </summary>
+        [Output("foundRole")]
+        public Output<string?> FoundRole { get; private set; } = null!;
 
         /// <summary>
         /// The organization member id, the one the role routes take.

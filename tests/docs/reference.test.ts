@@ -1,9 +1,16 @@
-// The reference pages of docs/resources/ and docs/functions/ are derived from schema.json by
+// The reference pages of docs/resources/ and docs/functions/, and the list of kinds on the landing
+// page docs/_index.md, are derived from schema.json by
 // `npm run derive:docs` (scripts/derive-docs.ts); these tests fail when a committed page is stale.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { committedPages, deriveDocs, FUNCTION_DOCS, RESOURCE_DOCS } from "../../scripts/derive-docs";
+import {
+  committedPages,
+  deriveDocs,
+  FUNCTION_DOCS,
+  INDEX_PAGE,
+  RESOURCE_DOCS,
+} from "../../scripts/derive-docs";
 import { EXAMPLE_FILES, KIND_EXAMPLES, resourceDeclarations, SCHEMA } from "../../scripts/derive-schema";
 import { ROOT } from "./blocks";
 
@@ -24,6 +31,17 @@ describe("the reference pages generated from schema.json", function () {
 
   it("no page is left for a kind or function that is gone", () => {
     assert.deepEqual(committedPages().sort(), [...pages.keys()].sort());
+  });
+
+  it("the landing page (docs/_index.md) lists every kind of the registry, linked to its page", () => {
+    const landing = pages.get(INDEX_PAGE) ?? "";
+    const listed = [...landing.matchAll(/^\| \[(\w+)\]\(\.\/resources\/(\w+)\.md\) \|/gm)];
+    assert.deepEqual(
+      listed.map((m) => m[1]),
+      resourceDeclarations().map((kind) => kind.type),
+    );
+    for (const [, , file] of listed)
+      assert.ok(pages.has(`${RESOURCE_DOCS}/${file}.md`), `no page ${file}.md`);
   });
 
   it("every kind has a page with its inputs, outputs and import, secrets marked", () => {

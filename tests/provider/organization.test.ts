@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type OrganizationInvitationInputs,
@@ -216,17 +217,17 @@ describe("organization governance providers against the emulator", () => {
         invitations: [{ email: "casey@example.com", role: "member" }],
       });
 
-    it("takes a member's membership by email, changes the role in place with one PATCH, and removes the member on delete", async () => {
+    it("takes a member's membership by email, changes the role in place with one PATCH, and leaves the member on delete", async () => {
       const said = await lines(() => organizationMemberProvider.create(member()));
       assert.match(
         said[0] ?? "",
         new RegExp(
-          `^casey@example.com has been a member of organization ${ORG} since \\S+: this resource takes the membership and removes the member when it is destroyed$`,
+          `^casey@example.com has been a member of organization ${ORG} since \\S+ as member: this resource takes the membership, and destroying it gives back the role member \\(the member stays\\)$`,
         ),
       );
       const made = await organizationMemberProvider.create(member());
       assert.equal(made.outs?.userId, DEMO.memberUserId);
-      assert.equal(made.outs?.role, "member");
+      assert.deepEqual([made.outs?.role, made.outs?.foundRole], ["member", "member"]);
       assert.deepEqual(harness.writes(), [], "a member with the declared role is taken as it is");
 
       const olds = made.outs as OrganizationMemberOutputs;
@@ -239,7 +240,7 @@ describe("organization governance providers against the emulator", () => {
       );
       assert.equal(same.changes, false, "emails compare without regard to case");
       const updated = await organizationMemberProvider.update!(made.id, olds, member({ role: "admin" }));
-      assert.equal(updated.outs?.role, "admin");
+      assert.deepEqual([updated.outs?.role, updated.outs?.foundRole], ["admin", "member"]);
       assert.equal(roleOf(DEMO.memberUserId), "admin");
       assert.deepEqual(harness.writes(), [`PATCH /organizations/${ORG}/members/${made.id}`]);
 
@@ -249,15 +250,86 @@ describe("organization governance providers against the emulator", () => {
         updated.outs as OrganizationMemberOutputs,
       );
       assert.equal(refreshed.props?.role, "member", "refresh reads a role changed elsewhere");
+      assert.equal(refreshed.props?.foundRole, "member", "refresh keeps the role found");
 
+      control().clearRequests();
       await organizationMemberProvider.delete!(made.id, refreshed.props as OrganizationMemberOutputs);
-      assert.equal(roleOf(DEMO.memberUserId), undefined);
-      const gone = await organizationMemberProvider.read!(
-        made.id,
-        refreshed.props as OrganizationMemberOutputs,
+      assert.equal(roleOf(DEMO.memberUserId), "member", "the member stays");
+      assert.deepEqual(harness.writes(), [], "the role found is the member's already");
+    });
+
+    it("gives back, when destroyed, the role a member it took over had, and leaves them a member", async () => {
+      // An admin for a year, made so outside the stack; the stack only declares them a plain member.
+      const casey = await organizationMemberProvider.read!(
+        `${ORG}/casey@example.com`,
+        undefined as unknown as OrganizationMemberOutputs,
       );
-      assert.equal(gone.id, "", "refresh drops a removed member");
+      await outside("PATCH", `/organizations/${ORG}/members/${casey.id}`, { role: "admin" });
+      assert.equal(roleOf(DEMO.memberUserId), "admin");
+      const made = await organizationMemberProvider.create(member({ role: "member" }));
+      assert.deepEqual([made.outs?.role, made.outs?.foundRole], ["member", "admin"]);
+      assert.equal(roleOf(DEMO.memberUserId), "member");
+      const said = await lines(() =>
+        organizationMemberProvider.delete!(made.id, made.outs as OrganizationMemberOutputs),
+      );
+      assert.equal(roleOf(DEMO.memberUserId), "admin", "still a member, with the role found");
+      assert.deepEqual(said, [
+        `casey@example.com stays a member of organization ${ORG}, with the role admin again`,
+      ]);
+      await outside("PATCH", `/organizations/${ORG}/members/${made.id}`, { role: "member" });
+    });
+
+    it("removes, when destroyed, a member who joined through the stack's invitation (invitationId)", async () => {
+      control().removeMember(ORG, DEMO.memberUserId);
+      const invited = await organizationInvitationProvider.create({
+        orgId: ORG,
+        email: "casey@example.com",
+        role: "member",
+        __provider: PROVIDER_TEXT,
+      } as OrganizationInvitationInputs);
+      assert.equal(roleOf(DEMO.memberUserId), "member", "casey has an account: joined at once");
+      const note = await lines(() =>
+        organizationMemberProvider.check!(
+          {} as OrganizationMemberInputs,
+          member({ invitationId: invited.id }),
+        ),
+      );
+      assert.match(
+        note.join("\n"),
+        new RegExp(
+          `removes casey@example.com from organization ${ORG} when they joined through invitation ${invited.id}`,
+        ),
+      );
+      const unknownYet = await lines(() =>
+        organizationMemberProvider.check!({} as OrganizationMemberInputs, member({ invitationId: UNKNOWN })),
+      );
+      assert.match(unknownYet.join("\n"), /when they joined through its invitation \(this stack's\)/);
+      const said = await lines(() => organizationMemberProvider.create(member({ invitationId: invited.id })));
+      assert.match(
+        said[0] ?? "",
+        /joined organization \S+ through invitation \S+, this stack's: this resource takes the membership and removes the member when it is destroyed/,
+      );
+      const made = await organizationMemberProvider.create(member({ invitationId: invited.id }));
+      assert.equal(made.outs?.foundRole, undefined, "no role found: the stack brought the member in");
+      const review = await lines(() =>
+        organizationMemberProvider.diff!(
+          made.id,
+          made.outs as OrganizationMemberOutputs,
+          member({ email: "demo@example.com", invitationId: invited.id }),
+        ),
+      );
+      assert.match(
+        review.join("\n"),
+        /changing email removes casey@example.com from organization \S+, who comes back only through a new invitation/,
+      );
+      await organizationMemberProvider.delete!(made.id, made.outs as OrganizationMemberOutputs);
+      assert.equal(roleOf(DEMO.memberUserId), undefined, "the member the stack invited is removed");
       await reinvite();
+      // The same invitation id names no invitation of a member who was there before it.
+      const before = await organizationMemberProvider.create(
+        member({ invitationId: "inv-not-this-members" }),
+      );
+      assert.equal(before.outs?.foundRole, "member");
     });
 
     it("sets the declared role when it takes a membership with another, and takes one by user id", async () => {
@@ -288,8 +360,10 @@ describe("organization governance providers against the emulator", () => {
       const admin = await organizationMemberProvider.create(
         member({ email: "demo@example.com", role: "admin" }),
       );
+      // As the state of a member who joined through the stack's invitation records it: removed on delete.
+      const { foundRole: _found, ...invited } = admin.outs as OrganizationMemberOutputs;
       await assert.rejects(
-        organizationMemberProvider.delete!(admin.id, admin.outs as OrganizationMemberOutputs),
+        organizationMemberProvider.delete!(admin.id, { ...invited, invitationId: "inv-of-the-stack" }),
         (err: unknown) => {
           assert.ok(isResourceError(err), String(err));
           assert.equal(err.kind, "DeleteRefused");
@@ -329,7 +403,7 @@ describe("organization governance providers against the emulator", () => {
       }
     });
 
-    it("refuses at preview neither email nor userId, and a plain member's key; says at its create that a removal is for good", async () => {
+    it("refuses at preview neither email nor userId, and a plain member's key; says at its create that a destroy gives the role back", async () => {
       const missing = only(
         await organizationMemberProvider.check!({} as OrganizationMemberInputs, member({ email: undefined })),
       );
@@ -348,11 +422,11 @@ describe("organization governance providers against the emulator", () => {
         organizationMemberProvider.check!({} as OrganizationMemberInputs, member()),
       );
       assert.deepEqual(said, [
-        `organization member: once this stack removes casey@example.com from organization ${ORG} (\`pulumi destroy\`, dropping the OrganizationMember from the program, or replacing it), they lose the organization's projects and come back only through a new invitation`,
+        `organization member: destroying it (\`pulumi destroy\`, dropping it from the program, or replacing it) gives back the role casey@example.com has in organization ${ORG} when this resource takes the membership, and they stay a member`,
       ]);
     });
 
-    it("explains at preview that a replacement removes the old member", async () => {
+    it("explains at preview that a replacement gives the old member's role back", async () => {
       const made = await organizationMemberProvider.create(member());
       const said = await lines(() =>
         organizationMemberProvider.diff!(
@@ -364,7 +438,7 @@ describe("organization governance providers against the emulator", () => {
       assert.ok(
         said.some((l) =>
           l.includes(
-            `changing email removes casey@example.com from organization ${ORG}, who comes back only through a new invitation`,
+            `changing email gives casey@example.com the role member back in organization ${ORG} (they stay a member)`,
           ),
         ),
         said.join("\n"),
@@ -471,7 +545,7 @@ describe("organization governance providers against the emulator", () => {
         organizationInvitationProvider.check!({} as OrganizationInvitationInputs, invitation()),
       );
       assert.deepEqual(said, [
-        `organization invitation: the API cannot withdraw an invitation: once sent, the invitation of new-hire@example.com to organization ${ORG} stays when this stack destroys or replaces the resource, and so does their membership once they join (an OrganizationMember removes a member)`,
+        `organization invitation: the API cannot withdraw an invitation: once sent, the invitation of new-hire@example.com to organization ${ORG} stays when this stack destroys or replaces the resource, and so does their membership once they join (an OrganizationMember given this invitation's invitationId removes them)`,
       ]);
       env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
       const refused = only(

@@ -54,8 +54,14 @@ describe("ProjectMember against the emulator", () => {
   };
 
   it("sets the role with one PUT, changes it in place, refreshes it, and removes it on delete (back to the default)", async () => {
-    const made = await projectMemberProvider.create(inputs());
+    const said: string[] = [];
+    setHostLineWriter((line) => said.push(line));
+    const made = await projectMemberProvider.create(inputs()).finally(() => setHostLineWriter(undefined));
+    assert.deepEqual(said, [
+      `casey@example.com has no explicit role on project ${PROJECT}: this resource sets viewer, and destroying it removes the explicit role`,
+    ]);
     const outs = made.outs as ProjectMemberOutputs;
+    assert.equal(outs.foundRole, undefined, "no role found: the stack added it");
     assert.equal(made.id, `${PROJECT}/${outs.memberId}`);
     assert.deepEqual(
       [outs.userId, outs.role, outs.orgRole, outs.effectivePermission],
@@ -87,7 +93,7 @@ describe("ProjectMember against the emulator", () => {
     assert.equal(gone.id, "", "refresh drops a role removed");
   });
 
-  it("takes over a role set before by member id, saying so", async () => {
+  it("takes over a role set before by member id, saying so, and gives it back when destroyed, through a refresh", async () => {
     const members = (await (
       await fetch(`${harness.emulator.url}/projects/${PROJECT}/members`, {
         headers: { authorization: `Bearer ${DEMO.personalKey}` },
@@ -97,9 +103,10 @@ describe("ProjectMember against the emulator", () => {
     assert.ok(casey);
     await outside("PUT", casey.member_id, "editor");
     const said: string[] = [];
+    let made: Awaited<ReturnType<typeof projectMemberProvider.create>>;
     setHostLineWriter((line) => said.push(line));
     try {
-      const made = await projectMemberProvider.create(
+      made = await projectMemberProvider.create(
         inputs({ email: undefined, memberId: casey.member_id, role: "admin" }),
       );
       assert.equal(made.outs?.email, "casey@example.com");
@@ -109,10 +116,14 @@ describe("ProjectMember against the emulator", () => {
     assert.match(
       said.join("\n"),
       new RegExp(
-        `casey@example.com already had the explicit role editor on project ${PROJECT}: this resource takes it, sets admin, and removes the explicit role when destroyed`,
+        `casey@example.com already had the explicit role editor on project ${PROJECT}: this resource takes it, sets admin, and gives back editor when destroyed`,
       ),
     );
     assert.deepEqual(roles(), { [DEMO.memberUserId]: "admin" });
+    const refreshed = await projectMemberProvider.read!(made.id, made.outs as ProjectMemberOutputs);
+    assert.equal(refreshed.props?.foundRole, "editor", "a refresh keeps the role found");
+    await projectMemberProvider.delete!(made.id, refreshed.props as ProjectMemberOutputs);
+    assert.deepEqual(roles(), { [DEMO.memberUserId]: "editor" }, "the explicit role found is back");
     await outside("DELETE", casey.member_id);
   });
 
@@ -140,8 +151,9 @@ describe("ProjectMember against the emulator", () => {
         undefined as unknown as ProjectMemberOutputs,
       );
       assert.deepEqual(
-        [imported.id, imported.props?.role, imported.props?.email],
-        [made.id, "editor", "casey@example.com"],
+        [imported.id, imported.props?.role, imported.props?.email, imported.props?.foundRole],
+        [made.id, "editor", "casey@example.com", "editor"],
+        "an imported role was there before the stack: destroying it gives that role back",
       );
     }
     await projectMemberProvider.delete!(made.id, outs);
@@ -152,7 +164,7 @@ describe("ProjectMember against the emulator", () => {
     assert.equal(none.id, "", "no explicit role to import");
   });
 
-  it("refuses at preview neither email nor memberId, a project-scoped key and a plain member's key; passes the organization's key", async () => {
+  it("refuses at preview neither email nor memberId, a project-scoped key and a plain member's key; passes the organization's key and says what a destroy does", async () => {
     const missing = only(
       await projectMemberProvider.check!({} as ProjectMemberInputs, inputs({ email: undefined })),
     );
@@ -177,6 +189,14 @@ describe("ProjectMember against the emulator", () => {
       undefined,
     );
     env.restore();
+    const said: string[] = [];
+    setHostLineWriter((line) => said.push(line));
+    await projectMemberProvider.check!({} as ProjectMemberInputs, inputs()).finally(() =>
+      setHostLineWriter(undefined),
+    );
+    assert.deepEqual(said, [
+      `project member role: destroying it gives back the explicit role casey@example.com has on project ${PROJECT} when this resource takes it, or, when they have none, removes the explicit role, so they fall back to their organization role's default`,
+    ]);
     const personal = only(
       await projectMemberProvider.check!({} as ProjectMemberInputs, inputs({ projectId: DEMO.projectId })),
     );

@@ -13,7 +13,7 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
 import { emulatorArchiveName, emulatorBinaryName } from "../../scripts/release/emulator";
 import { archiveName, binaryName } from "../../scripts/release/plugin";
-import { goProxyDir } from "../../scripts/release/release";
+import { filesUnder, goProxyDir } from "../../scripts/release/release";
 import { TARGETS } from "../../scripts/release/sea";
 import {
   configure,
@@ -118,13 +118,24 @@ describe("the release folder", function () {
     }
   });
 
-  it("lists every file's SHA-256 in SHA256SUMS, as sha256sum checks it", () => {
+  it("lists every file's SHA-256 in SHA256SUMS, the Go, Maven and .NET trees' too, as sha256sum checks it", () => {
     const listed = fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8").trim().split("\n");
-    const files = fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isFile());
+    const names = listed.map((line) => line.split("  ")[1]).sort();
     assert.deepEqual(
-      listed.map((line) => line.split("  ")[1]).sort(),
-      files.filter((f) => f !== "SHA256SUMS" && f !== "release.json").sort(),
+      names,
+      filesUnder(dir).filter((f) => f !== "SHA256SUMS" && f !== "release.json"),
     );
+    for (const tree of [
+      /^go\/.*\/@v\/v[^/]+\.zip$/,
+      /^maven\/.*\.jar$/,
+      /^maven\/.*\.pom$/,
+      /^dotnet\/.*\.cs$/,
+    ]) {
+      assert.ok(
+        names.some((name) => tree.test(name ?? "")),
+        `no ${tree} in SHA256SUMS`,
+      );
+    }
     for (const line of listed) {
       const [sum, file] = line.split("  ") as [string, string];
       assert.equal(sha256(path.join(dir, file)), sum, file);

@@ -106,6 +106,23 @@ export async function listBucketObjects(
   );
 }
 
+/** `GET .../objects`, its first page only: how many objects it lists, and whether there are more. */
+export async function countBucketObjects(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+): Promise<{ count: number; more: boolean }> {
+  const listed = await send(ctx.request, {
+    method: "GET",
+    route: bucketRoute(projectId, branchId, name, "/objects"),
+    query:
+      {} satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects"]["Querystring"],
+    schema: BucketObjectsListResponseSchema,
+  });
+  return { count: listed.objects.length, more: listed.is_truncated && Boolean(listed.next_cursor) };
+}
+
 /** `DELETE .../objects-by-prefix`: deletes every object under the folder `prefix` (ending in `/`); how many. */
 export async function deleteBucketObjectsByPrefix(
   ctx: ClientContext,

@@ -29,7 +29,9 @@ export const ORGANIZATION_MEMBER = declareResource({
     userId: { type: STRING, change: "replace", computed: true },
     /** The member's role, `admin` or `member`; changed in place. The organization's last admin cannot be demoted. */
     role: { type: MEMBER_ROLE, required: true, change: "update" },
-    /** When true, deleting the resource (which removes the member) fails until it is set back to false. */
+    /** The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created. */
+    invitationId: { type: STRING, change: "ignore" },
+    /** When true, deleting the resource fails until it is set back to false. */
     deleteProtection: { type: BOOLEAN, change: "update" },
   },
   outputs: {
@@ -45,6 +47,8 @@ export const ORGANIZATION_MEMBER = declareResource({
     role: { type: STRING },
     /** When the user joined the organization, ISO 8601 UTC. */
     joinedAt: { type: STRING, optional: true },
+    /** The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes. */
+    foundRole: { type: STRING, optional: true },
   },
 });
 
@@ -69,9 +73,10 @@ export interface OrganizationMember extends OutputFields<typeof ORGANIZATION_MEM
 /**
  * A user's membership of an organization, and their role in it. Users join by invitation (an
  * `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has
- * joined, by email or user id, and sets its role in place; destroying it removes the user from the
- * organization, which only a new invitation undoes. Only the organization's admins or its own API
- * key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>`
+ * joined, by email or user id, and sets its role in place. Destroying it gives back the role the
+ * member had when it took the membership (`foundRole`), and the member stays; only a member who
+ * joined through this stack's invitation (`invitationId`) is removed, which only a new invitation
+ * undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>`
  * or `<orgId>/<userId>`.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi sets each field: the base class seeds every declared output.

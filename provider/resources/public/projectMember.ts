@@ -45,6 +45,8 @@ export const PROJECT_MEMBER = declareResource({
     orgRole: { type: STRING },
     /** What the member holds on the project (`VIEWER`, `EDITOR`, `ADMIN`): an organization admin holds ADMIN whatever the role. */
     effectivePermission: { type: STRING, optional: true },
+    /** The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role. */
+    foundRole: { type: STRING, optional: true },
   },
 });
 
@@ -69,8 +71,9 @@ export interface ProjectMember extends OutputFields<typeof PROJECT_MEMBER> {}
 /**
  * An organization member's explicit role on one of the organization's projects. The member is
  * taken by member id or email (they join the organization by invitation); the role is set with one
- * PUT and changed in place, and destroying the resource removes the explicit role, so the member
- * falls back to what their organization role gives by default. Only the organization's admins,
+ * PUT and changed in place. Destroying the resource gives back the explicit role the member had
+ * when it was created (`foundRole`), or, when they had none, removes the explicit role, so the
+ * member falls back to what their organization role gives by default. Only the organization's admins,
  * its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes
  * `<projectId>/<memberId>` or `<projectId>/<email>`.
  */

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place; destroying it removes the user from the organization, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
+// A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack's invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
 //
 // ## Import
 //
@@ -26,6 +26,8 @@ type OrganizationMember struct {
 
 	// The member's email, as the API reports it.
 	Email pulumi.StringOutput `pulumi:"email"`
+	// The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+	FoundRole pulumi.StringPtrOutput `pulumi:"foundRole"`
 	// When the user joined the organization, ISO 8601 UTC.
 	JoinedAt pulumi.StringPtrOutput `pulumi:"joinedAt"`
 	// The membership's id, the one the member routes take (not the user's id).
@@ -84,10 +86,12 @@ func (OrganizationMemberState) ElementType() reflect.Type {
 }
 
 type organizationMemberArgs struct {
-	// When true, deleting the resource (which removes the member) fails until it is set back to false.
+	// When true, deleting the resource fails until it is set back to false.
 	DeleteProtection *bool `pulumi:"deleteProtection"`
 	// The member's email (compared without regard to case); give it or `userId`. Changing it replaces the resource.
 	Email *string `pulumi:"email"`
+	// The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+	InvitationId *string `pulumi:"invitationId"`
 	// The organization. Changing it replaces the resource: the user leaves the old organization.
 	OrgId string `pulumi:"orgId"`
 	// The member's role, `admin` or `member`; changed in place. The organization's last admin cannot be demoted.
@@ -98,10 +102,12 @@ type organizationMemberArgs struct {
 
 // The set of arguments for constructing a OrganizationMember resource.
 type OrganizationMemberArgs struct {
-	// When true, deleting the resource (which removes the member) fails until it is set back to false.
+	// When true, deleting the resource fails until it is set back to false.
 	DeleteProtection pulumi.BoolPtrInput
 	// The member's email (compared without regard to case); give it or `userId`. Changing it replaces the resource.
 	Email pulumi.StringPtrInput
+	// The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+	InvitationId pulumi.StringPtrInput
 	// The organization. Changing it replaces the resource: the user leaves the old organization.
 	OrgId pulumi.StringInput
 	// The member's role, `admin` or `member`; changed in place. The organization's last admin cannot be demoted.
@@ -200,6 +206,11 @@ func (o OrganizationMemberOutput) ToOrganizationMemberOutputWithContext(ctx cont
 // The member's email, as the API reports it.
 func (o OrganizationMemberOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *OrganizationMember) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
+}
+
+// The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+func (o OrganizationMemberOutput) FoundRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OrganizationMember) pulumi.StringPtrOutput { return v.FoundRole }).(pulumi.StringPtrOutput)
 }
 
 // When the user joined the organization, ISO 8601 UTC.

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place, and destroying the resource removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
+// An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
 //
 // ## Import
 //
@@ -28,6 +28,8 @@ type ProjectMember struct {
 	EffectivePermission pulumi.StringPtrOutput `pulumi:"effectivePermission"`
 	// The member's email, as the API reports it.
 	Email pulumi.StringOutput `pulumi:"email"`
+	// The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+	FoundRole pulumi.StringPtrOutput `pulumi:"foundRole"`
 	// The organization member id, the one the role routes take.
 	MemberId pulumi.StringOutput `pulumi:"memberId"`
 	// The member's role in the organization (`admin`, `member`, and more as the service adds them).
@@ -203,6 +205,11 @@ func (o ProjectMemberOutput) EffectivePermission() pulumi.StringPtrOutput {
 // The member's email, as the API reports it.
 func (o ProjectMemberOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *ProjectMember) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
+}
+
+// The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+func (o ProjectMemberOutput) FoundRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProjectMember) pulumi.StringPtrOutput { return v.FoundRole }).(pulumi.StringPtrOutput)
 }
 
 // The organization member id, the one the role routes take.

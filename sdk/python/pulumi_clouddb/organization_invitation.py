@@ -99,7 +99,7 @@ class OrganizationInvitation(pulumi.CustomResource):
                  role: pulumi.Input[Optional['MemberRole']] = None,
                  __props__=None):
         """
-        An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
+        An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` given its `invitationId` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
 
         ## Import
 
@@ -123,7 +123,7 @@ class OrganizationInvitation(pulumi.CustomResource):
                  args: OrganizationInvitationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
+        An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` given its `invitationId` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
 
         ## Import
 

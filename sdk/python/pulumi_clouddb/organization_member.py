@@ -24,14 +24,16 @@ class OrganizationMemberArgs:
                  role: pulumi.Input['MemberRole'],
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
+                 invitation_id: pulumi.Input[Optional[_builtins.str]] = None,
                  user_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a OrganizationMember resource.
 
         :param pulumi.Input[_builtins.str] org_id: The organization. Changing it replaces the resource: the user leaves the old organization.
         :param pulumi.Input['MemberRole'] role: The member's role, `admin` or `member`; changed in place. The organization's last admin cannot be demoted.
-        :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the resource (which removes the member) fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the resource fails until it is set back to false.
         :param pulumi.Input[_builtins.str] email: The member's email (compared without regard to case); give it or `userId`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] invitation_id: The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
         :param pulumi.Input[_builtins.str] user_id: The member's user id; give it or `email`. Changing it replaces the resource.
         """
         pulumi.set(__self__, "org_id", org_id)
@@ -40,6 +42,8 @@ class OrganizationMemberArgs:
             pulumi.set(__self__, "delete_protection", delete_protection)
         if email is not None:
             pulumi.set(__self__, "email", email)
+        if invitation_id is not None:
+            pulumi.set(__self__, "invitation_id", invitation_id)
         if user_id is not None:
             pulumi.set(__self__, "user_id", user_id)
 
@@ -71,7 +75,7 @@ class OrganizationMemberArgs:
     @pulumi.getter(name="deleteProtection")
     def delete_protection(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        When true, deleting the resource (which removes the member) fails until it is set back to false.
+        When true, deleting the resource fails until it is set back to false.
         """
         return pulumi.get(self, "delete_protection")
 
@@ -90,6 +94,18 @@ class OrganizationMemberArgs:
     @email.setter
     def email(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter(name="invitationId")
+    def invitation_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+        """
+        return pulumi.get(self, "invitation_id")
+
+    @invitation_id.setter
+    def invitation_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "invitation_id", value)
 
     @_builtins.property
     @pulumi.getter(name="userId")
@@ -112,12 +128,13 @@ class OrganizationMember(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
+                 invitation_id: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  role: pulumi.Input[Optional['MemberRole']] = None,
                  user_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place; destroying it removes the user from the organization, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
+        A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack's invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
 
         ## Import
 
@@ -129,8 +146,9 @@ class OrganizationMember(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the resource (which removes the member) fails until it is set back to false.
+        :param pulumi.Input[_builtins.bool] delete_protection: When true, deleting the resource fails until it is set back to false.
         :param pulumi.Input[_builtins.str] email: The member's email (compared without regard to case); give it or `userId`. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] invitation_id: The invitation this stack sent the user (an `OrganizationInvitation`'s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
         :param pulumi.Input[_builtins.str] org_id: The organization. Changing it replaces the resource: the user leaves the old organization.
         :param pulumi.Input['MemberRole'] role: The member's role, `admin` or `member`; changed in place. The organization's last admin cannot be demoted.
         :param pulumi.Input[_builtins.str] user_id: The member's user id; give it or `email`. Changing it replaces the resource.
@@ -142,7 +160,7 @@ class OrganizationMember(pulumi.CustomResource):
                  args: OrganizationMemberArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place; destroying it removes the user from the organization, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
+        A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack's invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `<orgId>/<memberId>`, `<orgId>/<email>` or `<orgId>/<userId>`.
 
         ## Import
 
@@ -169,6 +187,7 @@ class OrganizationMember(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  delete_protection: pulumi.Input[Optional[_builtins.bool]] = None,
                  email: pulumi.Input[Optional[_builtins.str]] = None,
+                 invitation_id: pulumi.Input[Optional[_builtins.str]] = None,
                  org_id: pulumi.Input[Optional[_builtins.str]] = None,
                  role: pulumi.Input[Optional['MemberRole']] = None,
                  user_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -183,6 +202,7 @@ class OrganizationMember(pulumi.CustomResource):
 
             __props__.__dict__["delete_protection"] = delete_protection
             __props__.__dict__["email"] = email
+            __props__.__dict__["invitation_id"] = invitation_id
             if org_id is None and not opts.urn:
                 raise TypeError("Missing required property 'org_id'")
             __props__.__dict__["org_id"] = org_id
@@ -190,6 +210,7 @@ class OrganizationMember(pulumi.CustomResource):
                 raise TypeError("Missing required property 'role'")
             __props__.__dict__["role"] = role
             __props__.__dict__["user_id"] = user_id
+            __props__.__dict__["found_role"] = None
             __props__.__dict__["joined_at"] = None
             __props__.__dict__["member_id"] = None
         super(OrganizationMember, __self__).__init__(
@@ -215,6 +236,7 @@ class OrganizationMember(pulumi.CustomResource):
         __props__ = OrganizationMemberArgs.__new__(OrganizationMemberArgs)
 
         __props__.__dict__["email"] = None
+        __props__.__dict__["found_role"] = None
         __props__.__dict__["joined_at"] = None
         __props__.__dict__["member_id"] = None
         __props__.__dict__["org_id"] = None
@@ -229,6 +251,14 @@ class OrganizationMember(pulumi.CustomResource):
         The member's email, as the API reports it.
         """
         return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="foundRole")
+    def found_role(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+        """
+        return pulumi.get(self, "found_role")
 
     @_builtins.property
     @pulumi.getter(name="joinedAt")

@@ -100,7 +100,7 @@ class ProjectMember(pulumi.CustomResource):
                  role: pulumi.Input[Optional['ProjectRole']] = None,
                  __props__=None):
         """
-        An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place, and destroying the resource removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
+        An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
 
         ## Import
 
@@ -124,7 +124,7 @@ class ProjectMember(pulumi.CustomResource):
                  args: ProjectMemberArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place, and destroying the resource removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
+        An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
 
         ## Import
 
@@ -171,6 +171,7 @@ class ProjectMember(pulumi.CustomResource):
                 raise TypeError("Missing required property 'role'")
             __props__.__dict__["role"] = role
             __props__.__dict__["effective_permission"] = None
+            __props__.__dict__["found_role"] = None
             __props__.__dict__["org_role"] = None
             __props__.__dict__["user_id"] = None
         super(ProjectMember, __self__).__init__(
@@ -197,6 +198,7 @@ class ProjectMember(pulumi.CustomResource):
 
         __props__.__dict__["effective_permission"] = None
         __props__.__dict__["email"] = None
+        __props__.__dict__["found_role"] = None
         __props__.__dict__["member_id"] = None
         __props__.__dict__["org_role"] = None
         __props__.__dict__["project_id"] = None
@@ -219,6 +221,14 @@ class ProjectMember(pulumi.CustomResource):
         The member's email, as the API reports it.
         """
         return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="foundRole")
+    def found_role(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+        """
+        return pulumi.get(self, "found_role")
 
     @_builtins.property
     @pulumi.getter(name="memberId")

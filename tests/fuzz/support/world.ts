@@ -428,8 +428,8 @@ class Sequence {
   }
 
   /**
-   * A removed member comes back only through an invitation (a destroy removes the program's): the
-   * user invites them again, as they would after reading the preview's warning.
+   * A removed member comes back only through an invitation: the user invites them again. (A destroy
+   * gives the program's member their role back and leaves them, so this only acts if that breaks.)
    */
   private async reinviteMemberIfRemoved(): Promise<void> {
     if (this.memberOf(this.dump()) !== undefined) return;

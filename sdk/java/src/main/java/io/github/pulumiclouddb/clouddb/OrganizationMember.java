@@ -14,7 +14,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A user&#39;s membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place; destroying it removes the user from the organization, which only a new invitation undoes. Only the organization&#39;s admins or its own API key change roles and remove members. `pulumi import` takes `&lt;orgId&gt;/&lt;memberId&gt;`, `&lt;orgId&gt;/&lt;email&gt;` or `&lt;orgId&gt;/&lt;userId&gt;`.
+ * A user&#39;s membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack&#39;s invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization&#39;s admins or its own API key change roles and remove members. `pulumi import` takes `&lt;orgId&gt;/&lt;memberId&gt;`, `&lt;orgId&gt;/&lt;email&gt;` or `&lt;orgId&gt;/&lt;userId&gt;`.
  * 
  * ## Import
  * 
@@ -40,6 +40,20 @@ public class OrganizationMember extends com.pulumi.resources.CustomResource {
      */
     public Output<String> email() {
         return this.email;
+    }
+    /**
+     * The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+     * 
+     */
+    @Export(name="foundRole", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> foundRole;
+
+    /**
+     * @return The role the member had when the resource took the membership, which destroying it sets back (the member stays); absent for a member who joined through `invitationId`, whom destroying it removes.
+     * 
+     */
+    public Output<Optional<String>> foundRole() {
+        return Codegen.optional(this.foundRole);
     }
     /**
      * When the user joined the organization, ISO 8601 UTC.

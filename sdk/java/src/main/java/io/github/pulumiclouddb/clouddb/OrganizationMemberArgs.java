@@ -19,14 +19,14 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
     public static final OrganizationMemberArgs Empty = new OrganizationMemberArgs();
 
     /**
-     * When true, deleting the resource (which removes the member) fails until it is set back to false.
+     * When true, deleting the resource fails until it is set back to false.
      * 
      */
     @Import(name="deleteProtection")
     private @Nullable Output<Boolean> deleteProtection;
 
     /**
-     * @return When true, deleting the resource (which removes the member) fails until it is set back to false.
+     * @return When true, deleting the resource fails until it is set back to false.
      * 
      */
     public Optional<Output<Boolean>> deleteProtection() {
@@ -46,6 +46,21 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
      */
     public Optional<Output<String>> email() {
         return Optional.ofNullable(this.email);
+    }
+
+    /**
+     * The invitation this stack sent the user (an `OrganizationInvitation`&#39;s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+     * 
+     */
+    @Import(name="invitationId")
+    private @Nullable Output<String> invitationId;
+
+    /**
+     * @return The invitation this stack sent the user (an `OrganizationInvitation`&#39;s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+     * 
+     */
+    public Optional<Output<String>> invitationId() {
+        return Optional.ofNullable(this.invitationId);
     }
 
     /**
@@ -98,6 +113,7 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
     private OrganizationMemberArgs(OrganizationMemberArgs $) {
         this.deleteProtection = $.deleteProtection;
         this.email = $.email;
+        this.invitationId = $.invitationId;
         this.orgId = $.orgId;
         this.role = $.role;
         this.userId = $.userId;
@@ -122,7 +138,7 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param deleteProtection When true, deleting the resource (which removes the member) fails until it is set back to false.
+         * @param deleteProtection When true, deleting the resource fails until it is set back to false.
          * 
          * @return builder
          * 
@@ -133,7 +149,7 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param deleteProtection When true, deleting the resource (which removes the member) fails until it is set back to false.
+         * @param deleteProtection When true, deleting the resource fails until it is set back to false.
          * 
          * @return builder
          * 
@@ -161,6 +177,27 @@ public final class OrganizationMemberArgs extends com.pulumi.resources.ResourceA
          */
         public Builder email(String email) {
             return email(Output.of(email));
+        }
+
+        /**
+         * @param invitationId The invitation this stack sent the user (an `OrganizationInvitation`&#39;s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder invitationId(@Nullable Output<String> invitationId) {
+            $.invitationId = invitationId;
+            return this;
+        }
+
+        /**
+         * @param invitationId The invitation this stack sent the user (an `OrganizationInvitation`&#39;s `invitationId`): a member who joined through it is removed when the resource is destroyed. Read when the resource is created.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder invitationId(String invitationId) {
+            return invitationId(Output.of(invitationId));
         }
 
         /**

@@ -14,7 +14,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * An organization member&#39;s explicit role on one of the organization&#39;s projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place, and destroying the resource removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization&#39;s admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `&lt;projectId&gt;/&lt;memberId&gt;` or `&lt;projectId&gt;/&lt;email&gt;`.
+ * An organization member&#39;s explicit role on one of the organization&#39;s projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization&#39;s admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `&lt;projectId&gt;/&lt;memberId&gt;` or `&lt;projectId&gt;/&lt;email&gt;`.
  * 
  * ## Import
  * 
@@ -54,6 +54,20 @@ public class ProjectMember extends com.pulumi.resources.CustomResource {
      */
     public Output<String> email() {
         return this.email;
+    }
+    /**
+     * The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+     * 
+     */
+    @Export(name="foundRole", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> foundRole;
+
+    /**
+     * @return The explicit role the member had when the resource took it, which destroying it sets back; absent when they had none, and destroying it removes the explicit role.
+     * 
+     */
+    public Output<Optional<String>> foundRole() {
+        return Codegen.optional(this.foundRole);
     }
     /**
      * The organization member id, the one the role routes take.
