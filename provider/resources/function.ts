@@ -91,7 +91,8 @@ function sameCode(
   olds: unknown,
   all: { news: FunctionInputs; olds: FunctionOutputs },
 ) {
-  return news === olds && (news === undefined || hashOf(all.news) === all.olds.sourceHash);
+  const hash = (all.news as { sourceHash?: string }).sourceHash ?? hashOf(all.news);
+  return news === olds && (news === undefined || hash === all.olds.sourceHash);
 }
 
 /** A code input's change: the path itself when it changed, and `sourceHash` when the code did. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { sha256, zipFolder } from "../../provider/resources/inputs/zip";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
@@ -122,6 +123,55 @@ describe("Function against the emulator", () => {
     assert.deepEqual(slug.replaces, ["slug"]);
     const both = await functionProvider.check!(inputs(), inputs({ archive: join(dir, "f.zip") }));
     assert.match(JSON.stringify(both.failures), /exactly one of source/);
+    await functionProvider.delete!(made.id, outs);
+  });
+
+  it("names what an update changes: the code as sourceHash, each environment variable by name, the runtime", async () => {
+    const made = await functionProvider.create(inputs({ slug: "named", environment: { A: "1", B: "2" } }));
+    const outs = made.outs as FunctionOutputs;
+    const checked = async (values: Partial<FunctionInputs>) =>
+      (await functionProvider.check!(outs as unknown as FunctionInputs, inputs({ slug: "named", ...values })))
+        .inputs as FunctionInputs & { sourceHash?: string };
+    const same = await checked({ environment: { A: "1", B: "2" } });
+    assert.equal(same.sourceHash, outs.sourceHash, "the preview's inputs carry the code's hash");
+
+    writeFileSync(join(dir, "index.js"), "export default () => new Response('v2');\n");
+    const code = await checked({ environment: { A: "1", B: "2" } });
+    assert.equal(
+      code.sourceHash,
+      sha256(zipFolder(dir)),
+      "so the engine's diff of the inputs shows new code",
+    );
+    const codeDiff = await functionProvider.diff!(made.id, outs, code);
+    assert.deepEqual((codeDiff as { detailedDiff?: unknown }).detailedDiff, { sourceHash: "update" });
+
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    try {
+      const env = await functionProvider.diff!(
+        made.id,
+        { ...outs, sourceHash: code.sourceHash ?? "" },
+        await checked({ environment: { A: "changed-secret", C: "3" } }),
+      );
+      assert.deepEqual((env as { detailedDiff?: unknown }).detailedDiff, {
+        "environment.A": "update",
+        "environment.B": "delete",
+        "environment.C": "add",
+      });
+      assert.ok(!JSON.stringify(env).includes("changed-secret"), "no value is named");
+      assert.deepEqual(lines, [
+        `function ${made.id} (named): deploys again with environment variables A (new value), B (removed), C (added)`,
+      ]);
+      assert.ok(!lines.join("").includes("changed-secret"));
+    } finally {
+      setHostLineWriter(undefined);
+    }
+    const runtime = await functionProvider.diff!(
+      made.id,
+      { ...outs, sourceHash: code.sourceHash ?? "", runtime: "nodejs20" },
+      await checked({ environment: { A: "1", B: "2" }, runtime: "nodejs24" }),
+    );
+    assert.deepEqual((runtime as { detailedDiff?: unknown }).detailedDiff, { runtime: "update" });
     await functionProvider.delete!(made.id, outs);
   });
 

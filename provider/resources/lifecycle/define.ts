@@ -67,7 +67,7 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
   /**
    * What a change of an input changes, finer than the input, for the preview to name: property paths
    * and how each changes (a function's new code is its `sourceHash`, its environment each variable by
-   * name). Without it, the changed input itself is named.
+   * name). A definition with it names every changed input in its diff (the plugin's detailed diff).
    */
   details?: {
     readonly [K in keyof I]?: (olds: O, news: I) => Record<string, "add" | "update" | "delete">;

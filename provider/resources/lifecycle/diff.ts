@@ -22,13 +22,13 @@ export type PropertyChange =
 
 /** A diff with, for each changed property path (`sourceHash`, `environment.TOKEN`), how it changes. */
 export interface InputsDiff extends pulumi.dynamic.DiffResult {
-  detailedDiff: Record<string, PropertyChange>;
+  detailedDiff?: Record<string, PropertyChange>;
 }
 
 /**
  * Replaces for changed `replace` rows, a change for `update` rows; pending operations make a change
- * too. Each changed row is named in the detailed diff, or the finer paths the definition's `details`
- * gives for it.
+ * too. For a definition with `details`, each changed row is named in the detailed diff, or the finer
+ * paths its `details` gives for it.
  */
 export function diffInputs<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
@@ -54,7 +54,8 @@ export function diffInputs<I extends CommonInputs, O extends CommonState>(
   if ((olds.pendingOperationIds ?? []).length > 0) changes = true;
   if (definition.stale?.(olds) === true) changes = true;
   const deleteBeforeReplace = replaces.length > 0 && (definition.deleteBeforeReplace?.(olds, news) ?? false);
-  return { changes: changes || replaces.length > 0, replaces, deleteBeforeReplace, detailedDiff };
+  const named = definition.details === undefined ? {} : { detailedDiff };
+  return { changes: changes || replaces.length > 0, replaces, deleteBeforeReplace, ...named };
 }
 
 /**
