@@ -147,6 +147,26 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     assert.equal((await backupScheduleProvider.read!(made.id, updated)).id, "", "an empty schedule is gone");
   });
 
+  it("records a backup schedule it set whose read-back failed, so destroy empties it", async () => {
+    const { branch } = await stackBranch("schedfail");
+    harness.emulator.control.failNext("GET /projects/{project_id}/branches/{branch_id}/backup_schedule", {
+      status: 403,
+    });
+    const inputs = withProvider<BackupScheduleInputs>({
+      projectId: P,
+      branchId: branch.id,
+      schedule: [{ frequency: "daily", hour: 4 }],
+    });
+    const err = await backupScheduleProvider.create(inputs).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: BackupScheduleOutputs },
+    );
+    assert.equal(err.id, branch.id, `a partial failure: ${err.message}`);
+    assert.deepEqual(err.properties?.schedule, [{ frequency: "daily", hour: 4 }], "recorded as declared");
+    await backupScheduleProvider.delete!(err.id ?? "", err.properties as BackupScheduleOutputs);
+    assert.deepEqual(await client().getBackupSchedule(P, branch.id), [], "destroy empties it");
+  });
+
   it("declares a yearly schedule, as the service takes one: checked, set and read back as declared", async () => {
     const { branch } = await stackBranch("yearly");
     const inputs = withProvider<BackupScheduleInputs>({
