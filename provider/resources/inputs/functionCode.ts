@@ -5,6 +5,7 @@
  * give instead, so a code the service could never run fails the preview, not the deployment.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,11 +101,20 @@ export function codeProblem(code: {
  * The syntax error of an ES module's source, `line N: SyntaxError: …`; undefined when it parses or
  * when it cannot be told. `node --check` on a temporary `.mjs` copy parses the module the way the
  * runtime imports it without running any of it, and says where the error is: the provider carries
- * no JavaScript parser of its own. The plugin's single executable cannot run Node's `--check`, so
- * there the check is left to the service.
+ * no JavaScript parser of its own. The plugin's single executable cannot run Node's `--check`: it
+ * skips this check, and a syntax error shows as the invocations' 500.
  */
 function syntaxError(source: Buffer): string | undefined {
   if (isSingleExecutable()) return undefined;
+  const key = createHash("sha256").update(source).digest("hex");
+  if (!JUDGED.has(key)) JUDGED.set(key, nodeCheck(source));
+  return JUDGED.get(key);
+}
+
+/** What `node --check` said of each module source this process judged, by its sha256: a preview judges the same code for every check. */
+const JUDGED = new Map<string, string | undefined>();
+
+function nodeCheck(source: Buffer): string | undefined {
   const dir = mkdtempSync(join(tmpdir(), "clouddb-function-check-"));
   try {
     const file = join(dir, "index.mjs");
