@@ -160,6 +160,11 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
     const hash = hashOf(inputs);
     return { failures: [], ...(hash === undefined ? {} : { derived: { sourceHash: hash } }) };
   },
+  /** Refresh's inputs keep the code's hash `check` adds, so the next preview compares the code with it. */
+  inputsOf: (outs) => ({
+    ...declaredInputs<FunctionInputs>(FunctionInputsSchema, outs),
+    ...(outs.sourceHash === "" ? {} : { sourceHash: outs.sourceHash }),
+  }),
   /** Names the environment variables a redeployment changes: the inputs' diff shows only `[secret]`. */
   review(olds, news) {
     if (isUnknown(news.environment)) return undefined;

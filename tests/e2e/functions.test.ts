@@ -115,7 +115,11 @@ describe("e2e: a function and its trigger converge after killed creates, change 
     writeFileSync(join(code, "index.mjs"), "export default () => new Response('v2');\n");
     await declare(api, nightly("*/30 * * * *"));
     const preview = await e2e.stack.preview({ diff: true });
-    assert.match(preview.stdout, /~ sourceHash: /, `the preview names new code as sourceHash: ${preview.stdout}`);
+    assert.match(
+      preview.stdout,
+      /~ sourceHash *: /,
+      `the preview names new code as sourceHash: ${preview.stdout}`,
+    );
     const up = await e2e.stack.up(collect(e2e.output));
     assert.deepEqual(changesOf(up), { same: 1, update: 2 }, e2e.output.join("\n"));
     const [after] = recorded(e2e, "Function");
