@@ -105,6 +105,16 @@ function answer<Req, Res>(
  * `Create` and `Update`; they answer what the engine answers itself for a provider that does not:
  * the inputs as the state (values not known yet included), sending nothing to the API.
  */
+/** The lifecycle's names of a property's change, as the engine's detailed diff kinds. */
+const PROPERTY_CHANGES = {
+  add: proto.PropertyDiff.Kind.ADD,
+  "add-replace": proto.PropertyDiff.Kind.ADD_REPLACE,
+  delete: proto.PropertyDiff.Kind.DELETE,
+  "delete-replace": proto.PropertyDiff.Kind.DELETE_REPLACE,
+  update: proto.PropertyDiff.Kind.UPDATE,
+  "update-replace": proto.PropertyDiff.Kind.UPDATE_REPLACE,
+} as const;
+
 function previewed<R extends proto.CreateResponse | proto.UpdateResponse>(
   response: R,
   inputs: StructValue | undefined,
@@ -260,6 +270,22 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       response.setReplacesList(result.replaces ?? []);
       response.setStablesList(result.stables ?? []);
       response.setDeletebeforereplace(result.deleteBeforeReplace === true);
+      // What the preview names: each changed path, judged (as the lifecycle's diff is) from the state's
+      // outputs to the new inputs.
+      const detailed = Object.entries(result.detailedDiff ?? {});
+      if (detailed.length > 0) {
+        const map = response.getDetaileddiffMap();
+        for (const [path, change] of detailed) {
+          const diff = new proto.PropertyDiff();
+          diff.setKind(
+            PROPERTY_CHANGES[change as keyof typeof PROPERTY_CHANGES] ?? proto.PropertyDiff.Kind.UPDATE,
+          );
+          diff.setInputdiff(false);
+          map.set(path, diff);
+        }
+        response.setHasdetaileddiff(true);
+        response.setDiffsList([...new Set(detailed.map(([path]) => path.split(/[.[]/)[0] ?? path))]);
+      }
       return response;
     }),
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BackupScheduleItem, CloudDbClient } from "../client";
 import { NotFoundError } from "../client/errors";
+import { unfinished } from "./errors";
 import { idInput, ProjectOfBranchInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { compact, defineResource, type Same } from "./lifecycle/define";
@@ -71,7 +72,7 @@ export const backupScheduleDefinition = defineResource<BackupScheduleInputs, Bac
 
     // Setting a schedule twice sets the same one: a create repeated after a killed run converges.
     async create({ client }, inputs) {
-      return applied(client, inputs, inputs.branchId);
+      return applied(client, inputs, inputs.branchId, true);
     },
 
     /** The branch's schedule as it is; a branch without one has nothing to import. */
@@ -105,6 +106,7 @@ async function applied(
   client: CloudDbClient,
   inputs: BackupScheduleInputs,
   branchId: string,
+  creating = false,
 ): Promise<BackupScheduleOutputs> {
   const entries = inputs.schedule.map((e) =>
     compact({
@@ -116,7 +118,17 @@ async function applied(
     }),
   );
   await client.setBackupSchedule(inputs.projectId, branchId, entries);
-  return outputsOf(inputs, branchId, await client.getBackupSchedule(inputs.projectId, branchId));
+  try {
+    return outputsOf(inputs, branchId, await client.getBackupSchedule(inputs.projectId, branchId));
+  } catch (err) {
+    // A create's schedule is set: recorded as declared, so destroy empties it and the next `up` reads it.
+    if (!creating) throw err;
+    const declared: BackupScheduleOutputs = {
+      ...declaredInputs<BackupScheduleInputs>(BackupScheduleInputsSchema, inputs),
+      branchId,
+    };
+    throw unfinished("backup schedule", branchId, inputs, declared, err);
+  }
 }
 
 /** An entry in the inputs' names; a frequency the service adds later is kept as it says it. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DataApiSettings as ApiSettings, CloudDbClient } from "../client";
 import { ConflictError, NotFoundError } from "../client/errors";
+import { unfinished } from "./errors";
 import { hostLine } from "./host/progress";
 import { idInput, optionalText, ProjectOfBranchInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
@@ -178,9 +179,12 @@ export const dataApiDefinition = defineResource<DataApiInputs, DataApiOutputs>(D
         `database ${databaseName} on branch ${branchId} already has the Data API: this resource takes it, applies its ` +
           "settings, and disables it when destroyed",
       );
-      await client.updateDataApi(projectId, branchId, databaseName, { settings: toApi(inputs.settings) });
+      return recordedIfFailing(inputs, async () => {
+        await client.updateDataApi(projectId, branchId, databaseName, { settings: toApi(inputs.settings) });
+        return outputsOf(client, inputs);
+      });
     }
-    return outputsOf(client, inputs);
+    return recordedIfFailing(inputs, () => outputsOf(client, inputs));
   },
 
   async readExisting({ client }, inputs) {
@@ -217,6 +221,36 @@ export const dataApiDefinition = defineResource<DataApiInputs, DataApiOutputs>(D
     await client.deleteDataApi(props.projectId, props.branchId, props.databaseName);
   },
 });
+
+/**
+ * The steps of a create after the Data API exists (enabled, or taken): when one fails, it is recorded
+ * (a partial failure) rather than left enabled outside the state; the next `up` applies the settings
+ * and reads it again.
+ */
+async function recordedIfFailing(
+  inputs: DataApiInputs,
+  steps: () => Promise<DataApiOutputs>,
+): Promise<DataApiOutputs> {
+  try {
+    return await steps();
+  } catch (err) {
+    const outs: DataApiOutputs = {
+      ...declaredInputs<DataApiInputs>(DataApiInputsSchema, inputs),
+      projectId: inputs.projectId,
+      branchId: inputs.branchId,
+      databaseName: inputs.databaseName,
+      url: "",
+      status: "",
+    };
+    throw unfinished(
+      "Data API",
+      `${inputs.projectId}/${inputs.branchId}/${inputs.databaseName}`,
+      inputs,
+      outs,
+      err,
+    );
+  }
+}
 
 /** The outputs of the Data API the inputs name, read back from the service. */
 async function outputsOf(client: CloudDbClient, inputs: DataApiInputs): Promise<DataApiOutputs> {

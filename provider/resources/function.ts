@@ -1,75 +1,25 @@
-import { z } from "zod";
 import type { CloudDbClient, CloudFunction, FunctionDeployment } from "../client";
 import { isNotFound } from "../client/errors";
-import { givenOrGenerated, ResourceError } from "./errors";
-import { adoptInput, ProjectOfBranchInput, requiredId } from "./inputs/common";
+import { isResourceError, messageOf, PartialFailure, ResourceError } from "./errors";
+import {
+  codeDetails,
+  environmentDetails,
+  FunctionInputsSchema,
+  hashOf,
+  type Slugged,
+  sameCode,
+  slugged,
+} from "./functionInputs";
+import { codeProblem } from "./inputs/functionCode";
 import { archiveOf, sha256 } from "./inputs/zip";
-import { declaredInputs } from "./lifecycle/check";
-import { createdSince, defineResource, type Same, type Step } from "./lifecycle/define";
+import { declaredInputs, isUnknown } from "./lifecycle/check";
+import { createdSince, defineResource, type Step } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
 import { isSlugGeneratedWith } from "./lifecycle/owner";
 import { FUNCTION, type FunctionInputs, type FunctionOutputs } from "./public/function";
 
+export { FunctionInputsSchema } from "./functionInputs";
 export type { FunctionInputs, FunctionOutputs } from "./public/function";
-
-// ---------------------------------------------------------------- inputs
-
-/** Inputs as the provider sees them. */
-export const FunctionInputsSchema = z
-  .object({
-    projectId: ProjectOfBranchInput,
-    branchId: requiredId("branchId", "the branch the function is on (br-...)"),
-    slug: z
-      .string({ error: "slug must be a string: the function's slug on its branch" })
-      .regex(/^[a-z0-9]{1,20}$/, "slug is 1 to 20 lowercase letters and digits; omit it for a generated one")
-      .optional(),
-    name: z
-      .string({ error: "name must be a string" })
-      .trim()
-      .min(1, "name must not be blank; omit it to show the slug")
-      .max(256, "name is at most 256 characters")
-      .optional(),
-    runtime: z.string({ error: "runtime must be a string" }).min(1, "runtime must not be empty").optional(),
-    environment: z.record(z.string(), z.string({ error: "environment values must be strings" })).optional(),
-    source: z.string({ error: "source must be a folder path" }).min(1, "source must not be empty").optional(),
-    archive: z
-      .string({ error: "archive must be a .zip path" })
-      .min(1, "archive must not be empty")
-      .optional(),
-    adoptExisting: adoptInput("function (its slug on the branch)"),
-  })
-  .refine((inputs) => (inputs.source === undefined) !== (inputs.archive === undefined), {
-    path: ["source"],
-    message: "give exactly one of source (a folder) or archive (a .zip file) with the function's code",
-  });
-
-// The schema validates exactly the public inputs.
-true satisfies Same<z.infer<typeof FunctionInputsSchema>, FunctionInputs>;
-
-/** Inputs whose slug is known: the program's, or the one `check` generated. */
-type Slugged = FunctionInputs & { slug: string };
-
-function slugged(inputs: FunctionInputs): Slugged {
-  return { ...inputs, slug: givenOrGenerated("function", "slug", inputs.slug) };
-}
-
-/** The hash of the code the inputs name; read from disk at every preview, nothing uploaded. */
-function hashOf(inputs: FunctionInputs): string | undefined {
-  try {
-    return sha256(archiveOf(inputs));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A code input is the same when the path is and the archive it gives still hashes to `sourceHash`. */
-function sameCode(
-  news: string | undefined,
-  olds: unknown,
-  all: { news: FunctionInputs; olds: FunctionOutputs },
-) {
-  return news === olds && (news === undefined || hashOf(all.news) === all.olds.sourceHash);
-}
 
 // ---------------------------------------------------------------- API calls
 
@@ -85,6 +35,42 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
   generatesName: "slug",
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.slug}`,
   same: { source: sameCode, archive: sameCode },
+  // The preview names new code as `sourceHash`, and environment variables by name (values are secret).
+  details: {
+    source: (olds, news) => codeDetails("source", olds, news),
+    archive: (olds, news) => codeDetails("archive", olds, news),
+    environment: (olds, news) => environmentDetails(olds.environment, news.environment),
+  },
+  /**
+   * What the preview can tell from the files: code the service could not run fails it, naming the
+   * input; runnable code's hash joins the inputs as `sourceHash`, so a preview's diff of the inputs
+   * shows new code. A path not known yet is left to the update.
+   */
+  inspect(inputs) {
+    if (isUnknown(inputs.source) || isUnknown(inputs.archive)) return { failures: [] };
+    const problem = codeProblem(inputs);
+    if (problem !== undefined) return { failures: [problem] };
+    const hash = hashOf(inputs);
+    return { failures: [], ...(hash === undefined ? {} : { derived: { sourceHash: hash } }) };
+  },
+  /** Refresh's inputs keep the code's hash `check` adds, so the next preview compares the code with it. */
+  inputsOf: (outs) => ({
+    ...declaredInputs<FunctionInputs>(FunctionInputsSchema, outs),
+    ...(outs.sourceHash === "" ? {} : { sourceHash: outs.sourceHash }),
+  }),
+  /** Names the environment variables a redeployment changes: the inputs' diff shows only `[secret]`. */
+  review(olds, news) {
+    if (isUnknown(news.environment)) return undefined;
+    const changed = Object.entries(environmentDetails(olds.environment, news.environment)).filter(
+      ([path]) => path !== "environment",
+    );
+    if (changed.length === 0) return undefined;
+    const named = changed.map(
+      ([path, how]) =>
+        `${path.slice("environment.".length)} (${how === "update" ? "new value" : how === "add" ? "added" : "removed"})`,
+    );
+    return `deploys again with environment variables ${named.join(", ")}`;
+  },
   // A slug is unique on its branch: a replacement that keeps it (another project or branch does not) deletes first.
   deleteBeforeReplace: (olds, news) =>
     news.projectId === olds.projectId &&
@@ -110,7 +96,7 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
           `resource's, add adoptExisting: "${inputs.slug}" and run \`pulumi up\` again (its code is deployed ` +
           "again); otherwise choose another slug, or omit slug for a generated one.",
       );
-    return deployAndWait(client, deadline, inputs, undefined);
+    return deployNew(client, deadline, inputs);
   },
 
   /** The deployment's answer was lost: a function of this slug made since the request is ours. */
@@ -120,7 +106,15 @@ export const functionDefinition = defineResource<FunctionInputs, FunctionOutputs
     if (fn === undefined || !(Date.parse(fn.created_at) >= createdSince(startedAt))) return undefined;
     const deployment = fn.current_deployment;
     if (deployment === undefined) return undefined;
-    return outputsOf(inputs, await waitFor(client, deadline, inputs, deployment.id), hashOf(inputs) ?? "");
+    try {
+      return outputsOf(
+        inputs,
+        await waitFor(client, deadline, inputs, deployment.id, true),
+        hashOf(inputs) ?? "",
+      );
+    } catch (err) {
+      throw await undoNew(client, inputs, err);
+    }
   },
 
   /** Takes the branch's function `slug` under management and deploys this resource's code to it. */
@@ -242,33 +236,116 @@ async function deployAndWait(
   return outputsOf(inputs, await waitFor(client, deadline, inputs, deployment.id), sha256(zip));
 }
 
-/** Waits until deployment `id` completed; its error, and what to do, when it failed or did not end in time. */
+/**
+ * The first deployment of a slug the branch lacks, which makes the function, then the rename and the
+ * wait. When a step after the deployment fails, nothing usable was made: the function is deleted (see
+ * `undoNew`). A deployment request that fails made nothing, or its answer was lost (`findLost`).
+ */
+async function deployNew(client: CloudDbClient, deadline: number, inputs: Slugged): Promise<FunctionOutputs> {
+  const zip = archiveOf(inputs);
+  const deployment = await client.deployFunction(inputs.projectId, inputs.branchId, inputs.slug, {
+    zip,
+    ...(inputs.runtime === undefined ? {} : { runtime: inputs.runtime }),
+    ...(inputs.environment === undefined || Object.keys(inputs.environment).length === 0
+      ? {}
+      : { environment: inputs.environment }),
+  });
+  try {
+    if (inputs.name !== undefined)
+      await client.renameFunction(inputs.projectId, inputs.branchId, inputs.slug, { name: inputs.name });
+    return outputsOf(inputs, await waitFor(client, deadline, inputs, deployment.id, true), sha256(zip));
+  } catch (err) {
+    throw await undoNew(client, inputs, err);
+  }
+}
+
+/**
+ * After a new function's first deployment did not complete (`err`): deletes the function it made, so
+ * nothing is left on the branch that the state does not hold, and answers the error saying so and
+ * what to fix. When the delete fails too, the function is recorded instead (a partial failure), so
+ * the next `up` deploys to it again and `destroy` deletes it.
+ */
+async function undoNew(client: CloudDbClient, inputs: Slugged, err: unknown): Promise<Error> {
+  // The deployment's own failure (`waitFor`'s), or another step's: an API error, a rename refused.
+  const ofDeployment = isResourceError(err) && err.kind === "Unusable";
+  const what = messageOf(err);
+  try {
+    await client.deleteFunction(inputs.projectId, inputs.branchId, inputs.slug);
+  } catch (gone) {
+    if (!isNotFound(gone)) {
+      const id = `${inputs.projectId}/${inputs.branchId}/${inputs.slug}`;
+      const outs: FunctionOutputs = {
+        ...declaredInputs<FunctionInputs>(FunctionInputsSchema, inputs),
+        slug: inputs.slug,
+        functionId: "",
+        name: inputs.name ?? inputs.slug,
+        runtime: inputs.runtime ?? "",
+        // Empty: the next `up` deploys the code again.
+        sourceHash: "",
+        invocationUrl: "",
+        deploymentId: 0,
+        deploymentStatus: "",
+        createdAt: "",
+      };
+      return new PartialFailure(
+        id,
+        { ...inputs, ...outs },
+        [
+          `function ${inputs.slug} on branch ${inputs.branchId} was made by its first deployment, which did not ` +
+            `complete (${what}), and deleting it failed too (${messageOf(gone)}). It is recorded in the state: ` +
+            "fix the cause and run `pulumi up`, which deploys its code again, or `pulumi destroy`, which deletes it.",
+        ],
+        err,
+      );
+    }
+  }
+  const next = !ofDeployment
+    ? "run `pulumi up` again"
+    : /is still \w+/.test(what)
+      ? "raise the resource's timeouts.create, or check the service's status, and run `pulumi up` again"
+      : /superseded/.test(what)
+        ? "deploy this function from one place only, and run `pulumi up` again"
+        : "fix the code (a folder, or a .zip archive, with index.mjs or index.js at its root) and run `pulumi up` again";
+  return new ResourceError(
+    "Unmade",
+    `${what}. The function this first deployment made was deleted, so nothing is left on branch ` +
+      `${inputs.branchId} and nothing is recorded: ${next}.`,
+    err,
+  );
+}
+
+/**
+ * Waits until deployment `id` completed; its error, and what to do, when it failed or did not end in
+ * time. For a new function's first deployment (`first`) the error says what happened alone:
+ * `undoNew` says what became of the function and what to do.
+ */
 async function waitFor(
   client: CloudDbClient,
   deadline: number,
   inputs: Slugged,
   id: number,
+  first = false,
 ): Promise<CloudFunction> {
   const fn = await client.waitForDeployment(inputs.projectId, inputs.branchId, inputs.slug, id, { deadline });
   const deployment: FunctionDeployment | undefined = fn.current_deployment;
   if (deployment?.id === id && deployment.status === "completed") return fn;
+  const which = `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId}`;
+  const fail = (what: string, next: string) =>
+    new ResourceError("Unusable", first ? what : `${what}: ${next}`);
   if (deployment?.id === id && deployment.status === "failed")
-    throw new ResourceError(
-      "Unusable",
-      `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} failed: ` +
-        `${deployment.error ?? "the service gave no reason"}. The function still serves its previous ` +
-        "deployment, if any: fix the code (a .zip archive, or a folder whose files make one) and run `pulumi up` again.",
+    throw fail(
+      `${which} failed: ${deployment.error ?? "the service gave no reason"}`,
+      "the function still serves its previous deployment, if any: fix the code (a folder, or a .zip archive, " +
+        "with index.mjs or index.js at its root) and run `pulumi up` again.",
     );
   if (deployment !== undefined && deployment.id > id)
-    throw new ResourceError(
-      "Unusable",
-      `deployment ${id} of function ${inputs.slug} was superseded by deployment ${deployment.id}, made ` +
-        "outside this stack: run `pulumi refresh`, then `pulumi up` to deploy this stack's code again.",
+    throw fail(
+      `${which} was superseded by deployment ${deployment.id}, made outside this stack`,
+      "run `pulumi refresh`, then `pulumi up` to deploy this stack's code again.",
     );
-  throw new ResourceError(
-    "Unusable",
-    `deployment ${id} of function ${inputs.slug} on branch ${inputs.branchId} is still ${deployment?.status ?? "pending"}: ` +
-      "run `pulumi refresh` to see it once it is built, or raise the resource's timeout.",
+  throw fail(
+    `${which} is still ${deployment?.status ?? "pending"}`,
+    "run `pulumi refresh` to see it once it is built, or raise the resource's timeout.",
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Snapshot as ApiSnapshot } from "../client";
 import { NotFoundError } from "../client/errors";
+import { SnapshotCreateResponseSchema } from "../client/schemas";
 import { expiresAtInput, sameInstant } from "./expiry";
 import { DeleteProtectionInput, idInput, ProjectOfBranchInput, TimeoutsInput } from "./inputs/common";
 import { lsnInput, pastTimestampInput } from "./inputs/history";
@@ -66,6 +67,14 @@ export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs
       { deadline },
     );
     return outputsOf(inputs, inputs.branchId, made.snapshot, made.operations);
+  },
+
+  // The snapshot was taken but the wait for its operation failed: recorded, the next `up` waits again.
+  created(inputs, response) {
+    const made = SnapshotCreateResponseSchema.safeParse(response);
+    return made.success
+      ? outputsOf(inputs, inputs.branchId, made.data.snapshot, made.data.operations)
+      : undefined;
   },
 
   /** The snapshot a killed run took for this resource carries its mark: it is taken, never a second one. */

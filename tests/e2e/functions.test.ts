@@ -114,6 +114,12 @@ describe("e2e: a function and its trigger converge after killed creates, change 
     const [before] = recorded(e2e, "Function");
     writeFileSync(join(code, "index.mjs"), "export default () => new Response('v2');\n");
     await declare(api, nightly("*/30 * * * *"));
+    const preview = await e2e.stack.preview({ diff: true });
+    assert.match(
+      preview.stdout,
+      /~ sourceHash *: /,
+      `the preview names new code as sourceHash: ${preview.stdout}`,
+    );
     const up = await e2e.stack.up(collect(e2e.output));
     assert.deepEqual(changesOf(up), { same: 1, update: 2 }, e2e.output.join("\n"));
     const [after] = recorded(e2e, "Function");
@@ -181,6 +187,13 @@ describe("e2e: functions imported, adopted and made, and a trigger, in a YAML pr
 
     await e2e.stack.setConfig("greeting", { value: "bonjour" });
     await e2e.stack.setConfig("cron", { value: "15 4 * * 1-5" });
+    const preview = await e2e.stack.preview({ diff: true });
+    assert.match(
+      preview.stdout,
+      /~ environment: \{\s*~ GREETING: \[secret\] => \[secret\]/,
+      `the plugin's detailed diff names the variable, not its value: ${preview.stdout}`,
+    );
+    assert.ok(!preview.stdout.includes("bonjour"), "never its value");
     const changed = await e2e.stack.up(collect(e2e.output));
     assert.deepEqual(changesOf(changed), { same: 3, update: 2 }, e2e.output.join("\n"));
     const after = onBranch(emulator);

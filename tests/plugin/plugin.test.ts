@@ -248,6 +248,45 @@ describe("the provider plugin over gRPC", function () {
     assert.deepEqual(diff.getReplacesList(), ["projectId"]);
   });
 
+  it("names in its Diff's detailed diff what a Function's update changes: sourceHash, each variable, the runtime", async () => {
+    const request = forResource(new proto.DiffRequest(), "clouddb:index:Function", "fn").setId("p/br/fn");
+    const olds = {
+      projectId: DEMO.projectId,
+      branchId: DEMO.branchId,
+      slug: "fn",
+      source: "/code",
+      runtime: "nodejs20",
+      sourceHash: "a".repeat(64),
+      environment: secret({ A: "1", B: "2" }),
+    };
+    // The new inputs as the plugin's check gives them: with the code's hash.
+    request.setOlds(struct(olds)).setNews(
+      struct({
+        ...olds,
+        runtime: "nodejs24",
+        sourceHash: "b".repeat(64),
+        environment: secret({ A: "s3cr3t-one", C: "3" }),
+      }),
+    );
+    const diff = await demo.call<proto.DiffRequest, proto.DiffResponse>("diff", request);
+    assert.equal(diff.getChanges(), proto.DiffResponse.DiffChanges.DIFF_SOME);
+    assert.equal(diff.getHasdetaileddiff(), true);
+    const { ADD, DELETE, UPDATE } = proto.PropertyDiff.Kind;
+    const detailed: Record<string, number> = {};
+    diff.getDetaileddiffMap().forEach((d, path) => {
+      detailed[path] = d.getKind();
+    });
+    assert.deepEqual(detailed, {
+      runtime: UPDATE,
+      sourceHash: UPDATE,
+      "environment.A": UPDATE,
+      "environment.B": DELETE,
+      "environment.C": ADD,
+    });
+    assert.deepEqual(diff.getDiffsList().sort(), ["environment", "runtime", "sourceHash"]);
+    assert.ok(!JSON.stringify(diff.toObject()).includes("s3cr3t"), "no value is named");
+  });
+
   it("answers a read without state whose id is not an import id with the id's shape, not a crash", async () => {
     const err = await rejection(read(demo, DEMO.branchId, undefined));
     assert.match(

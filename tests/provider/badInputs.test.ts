@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
+import { zipFolder } from "../../provider/resources/inputs/zip";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { backupScheduleProvider } from "../../provider/resources/public/backupSchedule";
 import { branchProvider } from "../../provider/resources/public/branch";
 import { endpointProvider } from "../../provider/resources/public/endpoint";
+import { functionProvider } from "../../provider/resources/public/function";
 import { projectProvider } from "../../provider/resources/public/project";
 import { projectPermissionProvider } from "../../provider/resources/public/projectPermission";
 import { projectVpcEndpointProvider } from "../../provider/resources/public/projectVpcEndpoint";
@@ -79,6 +84,23 @@ const endpoint = (inputs: Record<string, unknown>) => ({
   inputs: { projectId: PROJECT, branchId: BRANCH, type: "read_only", ...inputs },
 });
 const window = { weekdays: [1], startTime: "01:00", endTime: "02:00" };
+/** A Function whose code is the files `files` (none: an empty folder), or the bytes of an archive. */
+const fn = (inputs: Record<string, unknown>, files?: Record<string, string>, archive?: Buffer) => {
+  const root = mkdtempSync(join(tmpdir(), "clouddb-bad-function-"));
+  process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+  for (const [name, text] of Object.entries(files ?? {})) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  if (archive !== undefined) writeFileSync(join(root, "code.zip"), archive);
+  const code = archive === undefined ? { source: root } : { archive: join(root, "code.zip") };
+  return {
+    provider: functionProvider as Provider,
+    kind: "Function",
+    inputs: { projectId: PROJECT, branchId: BRANCH, ...code, ...inputs },
+  };
+};
+const HANDLER = { "index.mjs": "export default () => new Response('ok');\n" };
 
 const CASES: Case[] = [
   // Snapshot
@@ -304,6 +326,47 @@ const CASES: Case[] = [
     what: "a Postgres setting given as a number",
     ...endpoint({ pgSettings: { work_mem: 4 } }),
     says: /pgSettings\.work_mem must be a string/,
+  },
+  // Function
+  {
+    what: "a source folder that does not exist",
+    ...fn({ source: "/nowhere/clouddb-function" }),
+    says: /source folder \/nowhere\/clouddb-function cannot be read \(ENOENT\): give the path of an existing folder/,
+  },
+  {
+    what: "an empty source folder",
+    ...fn({}, {}),
+    says: /source folder .* has no files: put the function's code in it, with index\.mjs or index\.js at its root/,
+  },
+  {
+    what: "a source folder without index.mjs or index.js",
+    ...fn({}, { "main.js": "export default () => new Response('ok');\n" }),
+    says: /source folder .* has no index\.mjs nor index\.js at its root, the module the runtime imports \(it has main\.js\): add one/,
+  },
+  {
+    what: "an archive without index.mjs or index.js",
+    ...fn({}, undefined, zipFolder(fn({}, { "lib/index.mjs": "" }, undefined).inputs.source as string)),
+    says: /archive .* has no index\.mjs nor index\.js at its root.*zip the folder from inside it/,
+  },
+  {
+    what: "an archive that is not a zip",
+    ...fn({}, undefined, Buffer.from("not a zip")),
+    says: /archive .*code\.zip is not a ZIP file: zip the function's folder from inside it/,
+  },
+  {
+    what: "an entry module with a syntax error",
+    ...fn({}, { "index.mjs": "const a = 1;\nexport default () => new Response('x';\n" }),
+    says: /index\.mjs in the source folder .* is not a module the runtime can load: line 2: SyntaxError: .*every invocation would answer 500/,
+  },
+  {
+    what: "a runtime the service does not run",
+    ...fn({ runtime: "python3" }, HANDLER),
+    says: /runtime must be one the service runs: nodejs24/,
+  },
+  {
+    what: "an environment variable name that is no variable name",
+    ...fn({ environment: { "1BAD-NAME": "x" } }, HANDLER),
+    says: /environment variable "1BAD-NAME" is not a variable name: a name is letters, digits and _, not starting with a digit/,
   },
 ];
 

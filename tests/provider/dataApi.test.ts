@@ -142,6 +142,22 @@ describe("DataApi and Jwks against the emulator", () => {
     assert.equal(none.id, "", "nothing to import once disabled");
   });
 
+  it("DataApi: a create whose read-back fails records the Data API it enabled, and the next up finishes it", async () => {
+    control().failNext("GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}", {
+      status: 403,
+    });
+    const err = await dataApiProvider.create(dataApi()).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: DataApiOutputs },
+    );
+    assert.equal(err.id, `${P}/${B}/neondb`, `a partial failure: ${err.message}`);
+    assert.match(err.message, /It is recorded in the state/);
+    assert.equal(branch()?.data_apis?.length, 1, "enabled, and recorded");
+    const done = await dataApiProvider.update!(err.id ?? "", err.properties as DataApiOutputs, dataApi());
+    assert.notEqual((done.outs as DataApiOutputs).url, "", "the next up reads it");
+    await dataApiProvider.delete!(err.id ?? "", done.outs as DataApiOutputs);
+  });
+
   it("DataApi: preview refuses external authentication without a JWKS URL, and settings the API refuses", async () => {
     const external = await dataApiProvider.check!({} as DataApiInputs, dataApi({ authProvider: "external" }));
     assert.match(external.failures?.[0]?.reason ?? "", /authProvider external needs jwksUrl/);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
+import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { sha256, zipFolder } from "../../provider/resources/inputs/zip";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
@@ -125,22 +126,146 @@ describe("Function against the emulator", () => {
     await functionProvider.delete!(made.id, outs);
   });
 
-  it("fails with the deployment's error and what to do when the archive does not build", async () => {
+  it("names what an update changes: the code as sourceHash, each environment variable by name, the runtime", async () => {
+    const made = await functionProvider.create(inputs({ slug: "named", environment: { A: "1", B: "2" } }));
+    const outs = made.outs as FunctionOutputs;
+    const checked = async (values: Partial<FunctionInputs>) =>
+      (await functionProvider.check!(outs as unknown as FunctionInputs, inputs({ slug: "named", ...values })))
+        .inputs as FunctionInputs & { sourceHash?: string };
+    const same = await checked({ environment: { A: "1", B: "2" } });
+    assert.equal(same.sourceHash, outs.sourceHash, "the preview's inputs carry the code's hash");
+
+    writeFileSync(join(dir, "index.js"), "export default () => new Response('v2');\n");
+    const code = await checked({ environment: { A: "1", B: "2" } });
+    assert.equal(
+      code.sourceHash,
+      sha256(zipFolder(dir)),
+      "so the engine's diff of the inputs shows new code",
+    );
+    const codeDiff = await functionProvider.diff!(made.id, outs, code);
+    assert.deepEqual((codeDiff as { detailedDiff?: unknown }).detailedDiff, { sourceHash: "update" });
+
+    const lines: string[] = [];
+    setHostLineWriter((line) => lines.push(line));
+    try {
+      const env = await functionProvider.diff!(
+        made.id,
+        { ...outs, sourceHash: code.sourceHash ?? "" },
+        await checked({ environment: { A: "changed-secret", C: "3" } }),
+      );
+      assert.deepEqual((env as { detailedDiff?: unknown }).detailedDiff, {
+        "environment.A": "update",
+        "environment.B": "delete",
+        "environment.C": "add",
+      });
+      assert.ok(!JSON.stringify(env).includes("changed-secret"), "no value is named");
+      assert.deepEqual(lines, [
+        `function ${made.id} (named): deploys again with environment variables A (new value), B (removed), C (added)`,
+      ]);
+      assert.ok(!lines.join("").includes("changed-secret"));
+    } finally {
+      setHostLineWriter(undefined);
+    }
+    const runtime = await functionProvider.diff!(
+      made.id,
+      { ...outs, sourceHash: code.sourceHash ?? "", runtime: "nodejs20" },
+      await checked({ environment: { A: "1", B: "2" }, runtime: "nodejs24" }),
+    );
+    assert.deepEqual((runtime as { detailedDiff?: unknown }).detailedDiff, { runtime: "update" });
+    await functionProvider.delete!(made.id, outs);
+  });
+
+  /** The slugs of the functions on the demo branch, as the emulator's state holds them. */
+  const slugsOnBranch = () =>
+    (harness.emulator.control.dumpState().branches.find((b) => b.id === B)?.functions ?? []).map(
+      (f) => f.slug,
+    );
+
+  // Code the service cannot build, deployed without the preview's check (a program run with
+  // `--skip-preview`, or code changed between preview and up): the first deployment fails.
+  const UNBUILDABLE: { what: string; code: () => Partial<FunctionInputs> }[] = [
+    { what: "an empty folder", code: () => ({ source: mkdtempSync(join(dir, "empty-")) }) },
+    {
+      what: "a folder without index.mjs or index.js at its root",
+      code: () => {
+        const folder = mkdtempSync(join(dir, "noentry-"));
+        writeFileSync(join(folder, "main.js"), "export default () => new Response('x');\n");
+        return { source: folder };
+      },
+    },
+    {
+      what: "a zip without index.mjs or index.js at its root",
+      code: () => {
+        const folder = mkdtempSync(join(dir, "zipped-"));
+        writeFileSync(join(folder, "handler.mjs"), "export default () => new Response('x');\n");
+        writeFileSync(join(dir, "noentry.zip"), zipFolder(folder));
+        return { source: undefined, archive: join(dir, "noentry.zip") };
+      },
+    },
+    {
+      what: "a file that is not a zip",
+      code: () => {
+        writeFileSync(join(dir, "bad.zip"), "not a zip");
+        return { source: undefined, archive: join(dir, "bad.zip") };
+      },
+    },
+  ];
+  for (const [i, c] of UNBUILDABLE.entries()) {
+    it(`a create whose first deployment fails (${c.what}) deletes the function it made and says so`, async () => {
+      const slug = `broken${i}`;
+      await assert.rejects(functionProvider.create(inputs({ slug, ...c.code() })), (err: unknown) => {
+        assert.ok(isResourceError(err), String(err));
+        assert.ok(!("id" in (err as object)), "nothing is recorded");
+        assert.match(
+          (err as Error).message,
+          new RegExp(
+            `deployment 1 of function ${slug} on branch ${B} failed: .+\\. The function this first deployment ` +
+              "made was deleted, so nothing is left on branch .* nothing is recorded: fix the code \\(a folder, " +
+              "or a \\.zip archive, with index\\.mjs or index\\.js at its root\\) and run `pulumi up` again",
+            "s",
+          ),
+        );
+        return true;
+      });
+      assert.deepEqual(slugsOnBranch(), [], "no function is left on the branch");
+      assert.ok(harness.writes().includes(`DELETE ${FUNCTIONS}/${slug}`));
+    });
+  }
+
+  it("a create whose rename fails after the first deployment deletes the function it made", async () => {
+    harness.emulator.control.failNext("PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}", {
+      status: 400,
+    });
+    await assert.rejects(
+      functionProvider.create(inputs({ slug: "renamed", name: "Renamed" })),
+      /The function this first deployment made was deleted, so nothing is left on branch .*: run `pulumi up` again/s,
+    );
+    assert.deepEqual(slugsOnBranch(), []);
+  });
+
+  it("records the function when its delete fails too, so the next up deploys to it again", async () => {
     const bad = join(dir, "bad.zip");
     writeFileSync(bad, "not a zip");
-    await assert.rejects(
-      functionProvider.create(inputs({ slug: "broken", source: undefined, archive: bad })),
-      (err: unknown) => {
-        assert.ok(isResourceError(err), String(err));
-        assert.match((err as Error).message, /deployment 1 of function broken .* failed: .*fix the code/s);
-        return true;
-      },
+    harness.emulator.control.failNext("DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug}", {
+      status: 400,
+    });
+    const err = await functionProvider.create(inputs({ slug: "kept", source: undefined, archive: bad })).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: FunctionOutputs },
     );
-    await outside("DELETE", "/broken");
-    await assert.rejects(
-      functionProvider.create(inputs({ slug: "missing", source: join(dir, "nowhere") })),
-      /source folder .*nowhere cannot be read .*give a path that exists/,
+    assert.equal(err.id, `${P}/${B}/kept`, "a partial failure: the engine records the function");
+    assert.match(err.message, /deleting it failed too .* It is recorded in the state/s);
+    assert.deepEqual(slugsOnBranch(), ["kept"]);
+    const outs = err.properties as FunctionOutputs;
+    harness.emulator.control.clearRequests();
+    const fixed = await functionProvider.update!(err.id ?? "", outs, inputs({ slug: "kept" }));
+    assert.equal((fixed.outs as FunctionOutputs).deploymentStatus, "completed");
+    assert.deepEqual(
+      harness.writes(),
+      [`POST ${FUNCTIONS}/kept/deployments`],
+      "the next up deploys the code",
     );
+    await functionProvider.delete!(err.id ?? "", fixed.outs as FunctionOutputs);
   });
 
   it("imports by <projectId>/<branchId>/<slug>, refuses a slug taken without proof, and adopts it by deploying", async () => {

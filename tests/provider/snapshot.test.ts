@@ -83,6 +83,27 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     assert.equal((await snapshotProvider.read!(made.id, updated)).id, "");
   });
 
+  it("records a snapshot whose operation failed after it was taken, so it is neither lost nor taken twice", async () => {
+    const { branch } = await stackBranch("snapfail");
+    harness.emulator.control.scriptOperations(
+      { action: "create_timeline", projectId: P, count: 1 },
+      { kind: "cancelled" },
+    );
+    const inputs = withProvider<SnapshotInputs>({ projectId: P, branchId: branch.id, name: "half-taken" });
+    const err = await snapshotProvider.create(inputs).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: SnapshotOutputs },
+    );
+    harness.emulator.control.clearOperationScripts();
+    assert.match(err.id ?? "", /^snap-/, `a partial failure with the snapshot's id: ${err.message}`);
+    assert.ok(
+      state().snapshots.some((s) => s.id === err.id),
+      "the snapshot it records is the one the service holds",
+    );
+    assert.match(err.message, /It is recorded in the state/);
+    await snapshotProvider.delete!(err.id ?? "", err.properties as SnapshotOutputs);
+  });
+
   it("refuses at check a snapshot both at a time and at an LSN, and a schedule hour past 23, naming the input", async () => {
     const snap = await snapshotProvider.check!(
       {} as SnapshotInputs,
@@ -124,6 +145,26 @@ describe("Snapshot, BackupSchedule and Branch restores against the emulator", ()
     await backupScheduleProvider.delete!(made.id, updated);
     assert.equal(live(branch.id)?.backup_schedule, undefined);
     assert.equal((await backupScheduleProvider.read!(made.id, updated)).id, "", "an empty schedule is gone");
+  });
+
+  it("records a backup schedule it set whose read-back failed, so destroy empties it", async () => {
+    const { branch } = await stackBranch("schedfail");
+    harness.emulator.control.failNext("GET /projects/{project_id}/branches/{branch_id}/backup_schedule", {
+      status: 403,
+    });
+    const inputs = withProvider<BackupScheduleInputs>({
+      projectId: P,
+      branchId: branch.id,
+      schedule: [{ frequency: "daily", hour: 4 }],
+    });
+    const err = await backupScheduleProvider.create(inputs).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: BackupScheduleOutputs },
+    );
+    assert.equal(err.id, branch.id, `a partial failure: ${err.message}`);
+    assert.deepEqual(err.properties?.schedule, [{ frequency: "daily", hour: 4 }], "recorded as declared");
+    await backupScheduleProvider.delete!(err.id ?? "", err.properties as BackupScheduleOutputs);
+    assert.deepEqual(await client().getBackupSchedule(P, branch.id), [], "destroy empties it");
   });
 
   it("declares a yearly schedule, as the service takes one: checked, set and read back as declared", async () => {

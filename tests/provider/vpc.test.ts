@@ -142,6 +142,36 @@ describe("VpcEndpoint and ProjectVpcEndpoint providers against the emulator", ()
     assert.equal(control().requests({ method: "POST" }).length, 1, "the POST is not sent again");
   });
 
+  it("records an assignment whose read-back does not find it, so destroy removes it", async () => {
+    // The first read finds nothing (as it would), the read after the assignment nothing either.
+    control().failNext(
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      {
+        status: 404,
+      },
+      2,
+    );
+    const err = await vpcEndpointProvider
+      .create(endpoint({ vpcEndpointId: "vpce-0020", label: "unread" }))
+      .then(
+        () => assert.fail("the create succeeded"),
+        (e: unknown) => e as { id?: string; message: string; properties?: VpcEndpointOutputs },
+      );
+    assert.equal(
+      err.id,
+      `${ORG}/${REGION}/vpce-0020`,
+      `a partial failure with the endpoint's id: ${err.message}`,
+    );
+    assert.match(err.message, /It is recorded in the state/);
+    assert.ok(
+      assigned().some((e) => e.vpc_endpoint_id === "vpce-0020"),
+      "assigned, and recorded",
+    );
+
+    await vpcEndpointProvider.delete!(err.id ?? "", err.properties as VpcEndpointOutputs);
+    assert.ok(!assigned().some((e) => e.vpc_endpoint_id === "vpce-0020"), "destroy removes it");
+  });
+
   it("adopts an endpoint assigned elsewhere, setting its label in place; imports one as it is", async () => {
     await assignElsewhere(`/organizations/${ORG}/vpc/region/${REGION}/vpc_endpoints/vpce-0005`, "old");
     const adopted = await vpcEndpointProvider.create(

@@ -6,8 +6,9 @@
  * taken as it is. Present with another label, it was made elsewhere: refused, saying how to adopt it.
  */
 import type { CloudDbClient } from "../../client";
-import { ResourceError } from "../errors";
+import { ResourceError, unfinished } from "../errors";
 import { adoptLive } from "./adoption";
+import { declaredInputs } from "./check";
 import type { CommonInputs, CommonState, ResourceDefinition } from "./define";
 
 /** One assignment, as a create sees it. */
@@ -27,13 +28,26 @@ export interface Assignment<T> {
   assign(): Promise<void>;
 }
 
-/** The assignment made (or found made by this resource); throws `NameTaken` for one made elsewhere. */
-export async function assignOnce<T>(assignment: Assignment<T>): Promise<T> {
+/**
+ * The assignment made (or found made by this resource); throws `NameTaken` for one made elsewhere.
+ * Once assigned, a read-back that fails or does not list it throws what `unread` makes of the error
+ * (a partial failure that records it), so the assignment is never left out of the state.
+ */
+export async function assignOnce<T>(
+  assignment: Assignment<T>,
+  unread: (err: unknown) => Error = (err) => err as Error,
+): Promise<T> {
   const found = await assignment.current();
   if (found === undefined) {
     await assignment.assign();
-    const made = await assignment.current();
-    if (made === undefined) throw new Error(`${assignment.what} was assigned, yet the API does not list it`);
+    let made: T | undefined;
+    try {
+      made = await assignment.current();
+    } catch (err) {
+      throw unread(err);
+    }
+    if (made === undefined)
+      throw unread(new Error(`${assignment.what} was assigned, yet the API does not list it`));
     return made;
   }
   const label = assignment.labelOf(found);
@@ -75,7 +89,12 @@ export function assignmentMethods<I extends CommonInputs, O extends CommonState,
 ): Pick<ResourceDefinition<I, O>, "create" | "findLost" | "adopt" | "readExisting"> {
   return {
     create: ({ client }, inputs) =>
-      assignOnce(kind.assignment(client, inputs)).then((found) => kind.outputsOf(inputs, found)),
+      assignOnce(kind.assignment(client, inputs), (err) => {
+        // Assigned but not read back: recorded as declared; the next `up` reads it again.
+        const definition = kind.definition();
+        const declared = declaredInputs<O>(definition.inputs, inputs);
+        return unfinished(definition.noun, definition.id(declared), inputs, declared, err);
+      }).then((found) => kind.outputsOf(inputs, found)),
     async findLost({ client }, inputs) {
       const found = await assignedSince(kind.assignment(client, inputs));
       return found === undefined ? undefined : kind.outputsOf(inputs, found);

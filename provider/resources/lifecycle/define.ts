@@ -64,6 +64,14 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * type); `all` holds every new input and the whole state, for an input another one governs.
    */
   same?: { readonly [K in keyof I]?: (news: I[K], olds: unknown, all: { news: I; olds: O }) => boolean };
+  /**
+   * What a change of an input changes, finer than the input, for the preview to name: property paths
+   * and how each changes (a function's new code is its `sourceHash`, its environment each variable by
+   * name). A definition with it names every changed input in its diff (the plugin's detailed diff).
+   */
+  details?: {
+    readonly [K in keyof I]?: (olds: O, news: I) => Record<string, "add" | "update" | "delete">;
+  };
   /** Outputs kept as Pulumi secrets, encrypted in the state (`additionalSecretOutputs`): those declared `secret`. */
   secrets?: readonly (keyof O & string)[];
   /**
@@ -97,6 +105,15 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * restore, which acts on data the object already has): the input and what to do instead.
    */
   refuseAtCreate?(inputs: I): { property: string; reason: string } | undefined;
+  /**
+   * Judges, at every `check` of valid inputs, what they name outside the program (a function's
+   * files): the failures, each naming its input and what to give; or inputs derived from it (the
+   * files' hash) that `check` adds, so the preview's diff shows them. Values not known yet are skipped.
+   */
+  inspect?(inputs: I): {
+    failures: readonly { property: string; reason: string }[];
+    derived?: Record<string, unknown>;
+  };
   /** Whether a replacement must delete the old object first (e.g. a name unique in its project). */
   deleteBeforeReplace?(olds: O, news: I): boolean;
   /** The object's id in the state, from its outputs. */

@@ -11,25 +11,51 @@ const LIFECYCLE_SAME: Readonly<Record<string, (news: unknown, olds: unknown) => 
   deleteProtection: (news, olds) => (news ?? false) === (olds ?? false),
 };
 
-/** Replaces for changed `replace` rows, a change for `update` rows; pending operations make a change too. */
+/** How a property changes, as a preview names it (the plugin's detailed diff). */
+export type PropertyChange =
+  | "add"
+  | "update"
+  | "delete"
+  | "add-replace"
+  | "update-replace"
+  | "delete-replace";
+
+/** A diff with, for each changed property path (`sourceHash`, `environment.TOKEN`), how it changes. */
+export interface InputsDiff extends pulumi.dynamic.DiffResult {
+  detailedDiff?: Record<string, PropertyChange>;
+}
+
+/**
+ * Replaces for changed `replace` rows, a change for `update` rows; pending operations make a change
+ * too. For a definition with `details`, each changed row is named in the detailed diff, or the finer
+ * paths its `details` gives for it.
+ */
 export function diffInputs<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
   olds: O,
   news: I,
-): pulumi.dynamic.DiffResult {
+): InputsDiff {
   const replaces: string[] = [];
+  const detailedDiff: Record<string, PropertyChange> = {};
   let changes = false;
   for (const key of rows(definition)) {
     const change = definition.changes[key];
     if (change === "ignore" || !differs(definition, key, olds, news)) continue;
     if (change === "replace") replaces.push(String(key));
     else changes = true;
+    const had = (olds as Record<string, unknown>)[key];
+    const kind: "add" | "update" | "delete" =
+      had === undefined ? "add" : news[key] === undefined ? "delete" : "update";
+    const finer = definition.details?.[key]?.(olds, news) ?? { [key]: kind };
+    for (const [path, how] of Object.entries(finer))
+      detailedDiff[path] = change === "replace" ? (`${how}-replace` as PropertyChange) : how;
   }
   // An earlier run stopped waiting: an update resumes the wait.
   if ((olds.pendingOperationIds ?? []).length > 0) changes = true;
   if (definition.stale?.(olds) === true) changes = true;
   const deleteBeforeReplace = replaces.length > 0 && (definition.deleteBeforeReplace?.(olds, news) ?? false);
-  return { changes: changes || replaces.length > 0, replaces, deleteBeforeReplace };
+  const named = definition.details === undefined ? {} : { detailedDiff };
+  return { changes: changes || replaces.length > 0, replaces, deleteBeforeReplace, ...named };
 }
 
 /**

@@ -4,7 +4,12 @@ import type * as pulumi from "@pulumi/pulumi";
 export interface ResourceMethods<Inputs, Outputs> {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
   check(olds: Inputs, news: Inputs): Promise<pulumi.dynamic.CheckResult<Inputs>>;
-  diff(id: string, olds: Outputs, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
+  /** The dynamic provider's host reads the changes and replaces; the plugin also the detailed diff. */
+  diff(
+    id: string,
+    olds: Outputs,
+    news: Inputs,
+  ): Promise<pulumi.dynamic.DiffResult & { detailedDiff?: Record<string, string> }>;
   create(inputs: Inputs): Promise<pulumi.dynamic.CreateResult<Outputs>>;
   read(id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>>;
   update(id: string, olds: Outputs, news: Inputs): Promise<pulumi.dynamic.UpdateResult<Outputs>>;

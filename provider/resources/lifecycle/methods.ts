@@ -115,7 +115,17 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
         Object.keys(olds).length === 0 && valid.failures === undefined && valid.inputs !== undefined
           ? definition.refuseAtCreate?.(valid.inputs)
           : undefined;
-      const checked = refused === undefined ? valid : { inputs: news, failures: [refused] };
+      const refusedOrValid = refused === undefined ? valid : { inputs: news, failures: [refused] };
+      const inspected =
+        refusedOrValid.failures === undefined && refusedOrValid.inputs !== undefined
+          ? definition.inspect?.(refusedOrValid.inputs)
+          : undefined;
+      const checked =
+        inspected === undefined
+          ? refusedOrValid
+          : inspected.failures.length > 0
+            ? { inputs: news, failures: [...inspected.failures] }
+            : { inputs: { ...refusedOrValid.inputs, ...inspected.derived } as I };
       const note =
         Object.keys(olds).length === 0 && checked.failures === undefined && checked.inputs !== undefined
           ? definition.noteAtCreate?.(checked.inputs)
