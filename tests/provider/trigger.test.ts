@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient, type StorageObjectCreatedTrigger } from "../../provider/client";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import { type BucketInputs, bucketProvider } from "../../provider/resources/public/bucket";
 import {
   type TriggerInputs,
   type TriggerOutputs,
@@ -175,5 +176,36 @@ describe("Trigger against the emulator", () => {
     assert.deepEqual([diff.changes, diff.replaces], [true, []], "the next up puts the declared cron back");
     await client().deleteTrigger(P, B, outs.triggerId);
     assert.deepEqual(await triggerProvider.read!(made.id, outs), { id: "" });
+  });
+
+  it("passes at preview a storage trigger on a bucket the same run declares before it exists, and names a bucket nothing declares", async () => {
+    const storage = schedule({ type: "storage_object_created", cron: undefined, bucketName: "incoming" });
+    const incoming = {
+      projectId: P,
+      branchId: B,
+      name: "incoming",
+      __owner: "urn:pulumi:dev::app::clouddb:index:Bucket::in",
+    };
+    // The engine checks the Bucket first: the Trigger takes its name output.
+    assert.deepEqual(
+      (await bucketProvider.check!({} as BucketInputs, incoming as BucketInputs)).failures ?? [],
+      [],
+    );
+    assert.deepEqual((await triggerProvider.check!({} as TriggerInputs, storage)).failures ?? [], []);
+    assert.ok(
+      !(await client().listBuckets(P, B)).some((b) => b.name === "incoming"),
+      "the bucket is not made yet",
+    );
+    assert.deepEqual(harness.writes(), [], "the preview only reads");
+    forgetPreflight();
+    const refused = await triggerProvider.check!({} as TriggerInputs, storage);
+    assert.deepEqual(
+      (refused.failures ?? []).map((f) => [f.property, f.reason.replace(/:.*/s, "")]),
+      [["bucketName", "bucketName"]],
+    );
+    assert.match(
+      refused.failures?.[0]?.reason ?? "",
+      new RegExp(`branch ${B} of project ${P} has no bucket "incoming"`),
+    );
   });
 });
