@@ -375,6 +375,11 @@ const CASES: Case[] = [
     says: /its day of week field "MON" is not `\*`, a number, a range a-b or a step \/n/,
   },
   {
+    what: "a cron with two spaces between fields",
+    ...trigger({ cron: "0  3 * * *" }),
+    says: /cron "0 {2}3 \* \* \*" separates its fields with more than one space or a tab: write them with one space between/,
+  },
+  {
     what: "a storage trigger on a bucket the branch lacks",
     ...trigger({ type: "storage_object_created", cron: undefined, bucketName: "nobucket" }),
     says: /bucketName: branch br-aged-salad-aw7dnb1u of project winter-boat-25988145 has no bucket "nobucket", and this program declares none: declare it with a Bucket on this branch and pass its name output as bucketName/,

@@ -178,6 +178,20 @@ describe("Trigger against the emulator", () => {
     assert.deepEqual(await triggerProvider.read!(made.id, outs), { id: "" });
   });
 
+  it("takes at preview every numeric five-field cron form: steps, ranges, lists, Sunday as 0 or 7", async () => {
+    for (const cron of [
+      "*/15 * * * *",
+      "0 3 * * 1-5",
+      "0,30 9-17 * * *",
+      "59 23 31 12 7",
+      "0 0 1 */2 0",
+      " 5 4 * * * ",
+    ]) {
+      const result = await triggerProvider.check!({} as TriggerInputs, schedule({ cron }));
+      assert.deepEqual(result.failures ?? [], [], cron);
+    }
+  });
+
   it("passes at preview a storage trigger on a bucket the same run declares before it exists, and names a bucket nothing declares", async () => {
     const storage = schedule({ type: "storage_object_created", cron: undefined, bucketName: "incoming" });
     const incoming = {

@@ -18,9 +18,11 @@ const FORM = "five numeric UTC fields, minute hour day-of-month month day-of-wee
 
 /** What is wrong with `cron` as a schedule, as a sentence about the `cron` input; undefined when it is one. */
 export function cronProblem(cron: string): string | undefined {
-  const fields = cron.trim().split(/\s+/);
-  if (fields.length !== FIELDS.length || fields[0] === "")
-    return `cron ${JSON.stringify(cron)} has ${fields[0] === "" ? 0 : fields.length} field${fields.length === 1 ? "" : "s"}: a schedule is ${FORM}`;
+  const fields = cron.trim() === "" ? [] : cron.trim().split(/\s+/);
+  if (fields.length !== FIELDS.length)
+    return `cron ${JSON.stringify(cron)} has ${fields.length} field${fields.length === 1 ? "" : "s"}: a schedule is ${FORM}`;
+  if (/\s/.test(cron.trim().replace(/ (?=\S)/g, "")))
+    return `cron ${JSON.stringify(cron)} separates its fields with more than one space or a tab: write them with one space between, such as \`0 3 * * *\``;
   for (const [i, field] of fields.entries()) {
     const rule = FIELDS[i];
     if (rule === undefined) continue;
