@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient, type StorageObjectCreatedTrigger } from "../../provider/client";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { type BucketInputs, bucketProvider } from "../../provider/resources/public/bucket";
 import {
@@ -221,5 +222,22 @@ describe("Trigger against the emulator", () => {
       refused.failures?.[0]?.reason ?? "",
       new RegExp(`branch ${B} of project ${P} has no bucket "incoming"`),
     );
+  });
+
+  it("looks for nothing at preview while the branch is not known, and the up's check names the bucket the branch lacks", async () => {
+    const storage = (branchId: string) =>
+      schedule({ branchId, type: "storage_object_created", cron: undefined, bucketName: "later" });
+    const preview = await triggerProvider.check!({} as TriggerInputs, storage(UNKNOWN));
+    assert.deepEqual(preview.failures ?? [], []);
+    const up = await triggerProvider.check!({} as TriggerInputs, storage(B));
+    assert.deepEqual(
+      (up.failures ?? []).map((f) => f.property),
+      ["bucketName"],
+    );
+    assert.match(
+      up.failures?.[0]?.reason ?? "",
+      /has no bucket "later", and this program declares none: declare it with a Bucket/,
+    );
+    assert.deepEqual(harness.writes(), [], "nothing was sent");
   });
 });
