@@ -35,6 +35,16 @@ const OauthProviderSchema = z
       "give an OAuth provider both clientId and clientSecret (the team's own client), or neither (the shared one)",
   });
 
+/** What a standard (SMTP) email provider must give, as its messages say it. */
+const STANDARD_EMAIL_FIELDS = {
+  host: "the SMTP server's host name",
+  port: "the SMTP server's port, such as 587",
+  username: "the SMTP user name",
+  password: "the SMTP password (as a secret)",
+  senderEmail: "the address mail is sent from, such as auth@example.com",
+  senderName: 'the name mail is sent under, such as "Acme"',
+} as const;
+
 const EmailProviderSchema = z
   .object({
     type: z.enum(["shared", "standard"]),
@@ -45,12 +55,19 @@ const EmailProviderSchema = z
     senderEmail: z.string().optional(),
     senderName: z.string().optional(),
   })
-  .refine(
-    (e) =>
-      e.type === "shared" ||
-      [e.host, e.port, e.username, e.password, e.senderEmail, e.senderName].every((v) => v !== undefined),
-    { message: "a standard email provider takes host, port, username, password, senderEmail and senderName" },
-  );
+  .superRefine((e, ctx) => {
+    if (e.type !== "standard") return;
+    // The service's standard (SMTP) sender requires all six fields; its refusal names none of them.
+    for (const [field, what] of Object.entries(STANDARD_EMAIL_FIELDS)) {
+      const value = e[field as keyof typeof STANDARD_EMAIL_FIELDS];
+      if (value === undefined || (typeof value === "string" && value.trim() === "" && field !== "password"))
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `emailProvider.${field} is required for a standard email provider: give ${what} (or use type "shared", the service's own sender)`,
+        });
+    }
+  });
 
 /** Inputs as the provider sees them. */
 export const BranchAuthInputsSchema = z.object({

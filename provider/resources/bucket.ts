@@ -13,6 +13,13 @@ export type { BucketInputs, BucketOutputs } from "./public/bucket";
 
 // ---------------------------------------------------------------- inputs
 
+/**
+ * A bucket name (docs/api-rules.md §26): the document allows 1 to 255 characters, and the storage's S3
+ * endpoint takes the name as one segment of its path (path-style addressing), so no `/`, whitespace
+ * or control character, and not `.` or `..`.
+ */
+const BUCKET_NAME = /^[^/\s\p{Cc}]+$/u;
+
 /** Inputs as the provider sees them. */
 export const BucketInputsSchema = z.object({
   projectId: ProjectOfBranchInput,
@@ -21,6 +28,11 @@ export const BucketInputsSchema = z.object({
     .string({ error: "name must be a string" })
     .min(1, "name must not be empty; omit it for a generated one")
     .max(255, "name is at most 255 characters")
+    .refine((name) => BUCKET_NAME.test(name) && name !== "." && name !== "..", {
+      error: (issue) =>
+        `name must be a bucket name such as "uploads": 1 to 255 characters without "/", spaces or control characters ` +
+        `(S3 clients address the bucket as one segment of a path), not ${JSON.stringify(issue.input)}; omit it for a generated one`,
+    })
     .optional(),
   accessLevel: z
     .enum(BUCKET_ACCESS_LEVEL.enum, { error: `accessLevel is one of ${BUCKET_ACCESS_LEVEL.enum.join(", ")}` })

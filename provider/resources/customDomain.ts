@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CustomDomain as ApiDomain, CloudDbClient } from "../client";
 import { NotFoundError } from "../client/errors";
 import { idInput, requiredId } from "./inputs/common";
+import { functionFind } from "./inputs/onBranch";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
@@ -17,6 +18,10 @@ const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z
 /** The domain as the service keeps it: lower case, without a final dot. */
 const normal = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, "");
 
+/** The kinds of entity the service routes a domain to (docs/api-rules.md §25; another is refused with 400). */
+const ENTITY_TYPE_VALUES = ["function"] as const;
+const ENTITY_TYPES = ENTITY_TYPE_VALUES.map((t) => JSON.stringify(t)).join(" or ");
+
 /** Inputs as the provider sees them. */
 export const CustomDomainInputsSchema = z.object({
   projectId: requiredId("projectId", "the project of the branch"),
@@ -26,8 +31,22 @@ export const CustomDomainInputsSchema = z.object({
     .refine((d) => HOST.test(normal(d)), {
       error: (issue) =>
         `domain must be a host name such as app.example.com, not ${JSON.stringify(issue.input)}`,
+      abort: true,
+    })
+    // No top-level domain is all digits: such a name is an IPv4 address, which no CNAME record can point.
+    .refine((d) => !/(^|\.)\d+$/.test(normal(d)), {
+      error: (issue) =>
+        `domain must be a domain name you own, such as app.example.com, not the IP address ${JSON.stringify(issue.input)}: ` +
+        "the service routes a name whose CNAME record points at cnameTarget",
     }),
-  entityType: requiredId("entityType", 'what the domain routes to: "function"'),
+  entityType: requiredId("entityType", `what the domain routes to: ${ENTITY_TYPES}`).refine(
+    (type) => (ENTITY_TYPE_VALUES as readonly string[]).includes(type),
+    {
+      error: (issue) =>
+        `entityType must be ${ENTITY_TYPES}, not ${JSON.stringify(issue.input)}: a domain routes to a function ` +
+        "of the branch (the only kind of entity the service takes today), named by its slug in entityId",
+    },
+  ),
   entityId: requiredId("entityId", "the entity the domain routes to (a function's slug)"),
 });
 
@@ -49,6 +68,13 @@ export const customDomainDefinition = defineResource<CustomDomainInputs, CustomD
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.domain}`,
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   deleteBeforeReplace: (olds, news) => olds.domain === normal(news.domain),
+  /** The function the domain routes to: one the branch lacks would leave the domain routing nowhere. */
+  finds: (inputs, olds) => [
+    inputs.entityType !== "function" ||
+    (inputs.entityId === olds.entityId && inputs.branchId === olds.branchId)
+      ? undefined
+      : functionFind(inputs, "entityId", inputs.entityId),
+  ],
 
   async create({ client }, inputs) {
     const made = await client.registerCustomDomain(inputs.projectId, inputs.branchId, {

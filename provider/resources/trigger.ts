@@ -8,6 +8,8 @@ import type {
 import { isConflict, isNotFound } from "../client/errors";
 import { nameOf, ResourceError } from "./errors";
 import { adoptInput, ProjectOfBranchInput, requiredId } from "./inputs/common";
+import { cronProblem } from "./inputs/cron";
+import { bucketFind, functionFind } from "./inputs/onBranch";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
@@ -30,7 +32,14 @@ export const TriggerInputsSchema = z
       .optional(),
     functionSlug: requiredId("functionSlug", "the slug of the function of the branch it invokes"),
     functionPath: z.string({ error: "functionPath must be a string" }).optional(),
-    cron: z.string({ error: "cron must be a string" }).min(1, "cron must not be empty").optional(),
+    cron: z
+      .string({ error: "cron must be a string" })
+      .min(1, "cron must not be empty")
+      .superRefine((cron, ctx) => {
+        const problem = cronProblem(cron);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .optional(),
     bucketName: z
       .string({ error: "bucketName must be a string" })
       .min(1, "bucketName must not be empty")
@@ -70,6 +79,17 @@ export const triggerDefinition = defineResource<TriggerInputs, TriggerOutputs>(T
   inputs: TriggerInputsSchema,
   // Left out, the name is generated from the resource's name and create key (`lifecycle/owner.ts`).
   generatesName: true,
+  /** The function and the bucket it names, which the API refuses to trigger on when the branch lacks them. */
+  finds: (inputs, olds) => [
+    inputs.functionSlug === olds.functionSlug && inputs.branchId === olds.branchId
+      ? undefined
+      : functionFind(inputs, "functionSlug", inputs.functionSlug),
+    inputs.type !== "storage_object_created" ||
+    inputs.bucketName === undefined ||
+    (inputs.bucketName === olds.bucketName && inputs.branchId === olds.branchId)
+      ? undefined
+      : bucketFind(inputs, "bucketName", inputs.bucketName),
+  ],
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.triggerId}`,
   // A name is unique among the branch's triggers: a new type keeping it deletes the old one first.
   deleteBeforeReplace: (olds, news) =>

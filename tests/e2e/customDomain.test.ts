@@ -7,6 +7,7 @@
 // another declared as it is taken by `up`; destroy removes both.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
 import { call } from "../emulator/helpers";
 import { type Declared, declareResources, useCrashFixture } from "./support/crashFixture";
 import { nextRun, upKilledThenRerun } from "./support/kill";
@@ -17,6 +18,13 @@ const P = DEMO.projectId;
 const B = DEMO.branchId;
 const REGISTER = "POST /projects/{project_id}/branches/{branch_id}/custom-domains";
 const REMOVE = "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain}";
+
+/** Makes the branch's functions `slugs`, which the domains route to (a slug the branch lacks is refused at preview). */
+async function functionsOn(emulator: RunningEmulator, slugs: readonly string[]): Promise<void> {
+  const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+  for (const slug of slugs)
+    await client.deployFunction(P, B, slug, { zip: Buffer.from("PK\u0003\u0004 site") });
+}
 
 /** The branch's custom domains and what each routes to, as the emulator holds them. */
 const domains = (emulator: RunningEmulator) =>
@@ -37,6 +45,7 @@ describe("e2e: a custom domain converges after a killed create, is replaced by a
 
   it("kills up once the domain is registered and its answer held; the next up gets the same domain, registered once", async () => {
     const { emulator, e2e } = suite;
+    await functionsOn(emulator, ["web"]);
     await declareResources(e2e, declared("App.Example.com"));
     emulator.control.failNext(REGISTER, { holdMs: 60_000 });
     await upKilledThenRerun(e2e, { killWhen: () => domains(emulator).length === 1, killAfterMs: 300 }, () =>
@@ -72,6 +81,7 @@ describe("e2e: custom domains imported and taken into a YAML program through the
 
   it("imports one, takes the other on up with the same registration; previews and refreshes with no change; destroy removes both", async () => {
     const { emulator, e2e } = suite;
+    await functionsOn(emulator, ["docs", "web"]);
     for (const [domain, entity_id] of [
       ["docs.example.com", "docs"],
       ["app.example.com", "web"],

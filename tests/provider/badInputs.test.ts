@@ -8,12 +8,16 @@ import { zipFolder } from "../../provider/resources/inputs/zip";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import { backupScheduleProvider } from "../../provider/resources/public/backupSchedule";
 import { branchProvider } from "../../provider/resources/public/branch";
+import { branchAuthProvider } from "../../provider/resources/public/branchAuth";
+import { bucketProvider } from "../../provider/resources/public/bucket";
+import { customDomainProvider } from "../../provider/resources/public/customDomain";
 import { endpointProvider } from "../../provider/resources/public/endpoint";
 import { functionProvider } from "../../provider/resources/public/function";
 import { projectProvider } from "../../provider/resources/public/project";
 import { projectPermissionProvider } from "../../provider/resources/public/projectPermission";
 import { projectVpcEndpointProvider } from "../../provider/resources/public/projectVpcEndpoint";
 import { snapshotProvider } from "../../provider/resources/public/snapshot";
+import { triggerProvider } from "../../provider/resources/public/trigger";
 import { vpcEndpointProvider } from "../../provider/resources/public/vpcEndpoint";
 import { useEmulator } from "./support";
 
@@ -101,6 +105,50 @@ const fn = (inputs: Record<string, unknown>, files?: Record<string, string>, arc
   };
 };
 const HANDLER = { "index.mjs": "export default () => new Response('ok');\n" };
+
+// Functions and storage: the branch has no function "nofn" and no bucket "nobucket".
+const trigger = (inputs: Record<string, unknown>) => ({
+  provider: triggerProvider as Provider,
+  kind: "Trigger",
+  inputs: {
+    projectId: PROJECT,
+    branchId: BRANCH,
+    type: "schedule",
+    functionSlug: "nofn",
+    cron: "0 3 * * *",
+    ...inputs,
+  },
+});
+const bucket = (inputs: Record<string, unknown>) => ({
+  provider: bucketProvider as Provider,
+  kind: "Bucket",
+  inputs: { projectId: PROJECT, branchId: BRANCH, ...inputs },
+});
+const domain = (inputs: Record<string, unknown>) => ({
+  provider: customDomainProvider as Provider,
+  kind: "CustomDomain",
+  inputs: {
+    projectId: PROJECT,
+    branchId: BRANCH,
+    domain: "app.example.com",
+    entityType: "function",
+    entityId: "nofn",
+    ...inputs,
+  },
+});
+const auth = (inputs: Record<string, unknown>) => ({
+  provider: branchAuthProvider as Provider,
+  kind: "BranchAuth",
+  inputs: { projectId: PROJECT, branchId: BRANCH, ...inputs },
+});
+const smtp = {
+  type: "standard",
+  host: "smtp.example.com",
+  port: 587,
+  username: "u",
+  password: "p",
+  senderEmail: "auth@example.com",
+};
 
 const CASES: Case[] = [
   // Snapshot
@@ -367,6 +415,87 @@ const CASES: Case[] = [
     what: "an environment variable name that is no variable name",
     ...fn({ environment: { "1BAD-NAME": "x" } }, HANDLER),
     says: /environment variable "1BAD-NAME" is not a variable name: a name is letters, digits and _, not starting with a digit/,
+  },
+  // Trigger, Bucket, CustomDomain, BranchAuth: rules their pages state, and the validator's own phrases
+  {
+    what: "a cron minute of 61",
+    ...trigger({ cron: "61 3 * * *" }),
+    says: /cron "61 3 \* \* \*": its minute field "61" holds 61, outside 0-59; a schedule is five numeric UTC fields/,
+  },
+  {
+    what: "a cron written in words",
+    ...trigger({ cron: "every day" }),
+    says: /cron "every day" has 2 fields: a schedule is five numeric UTC fields.*`0 3 \* \* \*`/,
+  },
+  {
+    what: "a cron with a seconds field",
+    ...trigger({ cron: "0 0 3 * * *" }),
+    says: /cron "0 0 3 \* \* \*" has 6 fields: a schedule is five numeric UTC fields/,
+  },
+  {
+    what: "a cron naming a weekday",
+    ...trigger({ cron: "0 3 * * MON" }),
+    says: /its day of week field "MON" is not `\*`, a number, a range a-b or a step \/n/,
+  },
+  {
+    what: "a cron with two spaces between fields",
+    ...trigger({ cron: "0  3 * * *" }),
+    says: /cron "0 {2}3 \* \* \*" separates its fields with more than one space or a tab: write them with one space between/,
+  },
+  {
+    what: "a storage trigger on a bucket the branch lacks",
+    ...trigger({ type: "storage_object_created", cron: undefined, bucketName: "nobucket" }),
+    says: /bucketName: branch br-aged-salad-aw7dnb1u of project winter-boat-25988145 has no bucket "nobucket", and this program declares none: declare it with a Bucket on this branch and pass its name output as bucketName/,
+  },
+  {
+    what: "a trigger of a function the branch lacks",
+    ...trigger({}),
+    says: /functionSlug: branch br-aged-salad-aw7dnb1u of project winter-boat-25988145 has no function "nofn".*deploy it with a Function on this branch and pass its slug output as functionSlug/,
+  },
+  {
+    what: "a bucket name with a space and a slash",
+    ...bucket({ name: "Bad Name/slash" }),
+    says: /name must be a bucket name such as "uploads": 1 to 255 characters without "\/", spaces or control characters/,
+  },
+  {
+    what: "a domain that is an IP address",
+    ...domain({ domain: "10.0.0.1" }),
+    says: /domain must be a domain name you own, such as app\.example\.com, not the IP address "10\.0\.0\.1"/,
+  },
+  {
+    what: "a domain routed to an entity type the service does not take",
+    ...domain({ entityType: "endpoint" }),
+    says: /entityType must be "function", not "endpoint"/,
+  },
+  {
+    what: "a domain routed to a function the branch lacks",
+    ...domain({}),
+    says: /entityId: branch br-aged-salad-aw7dnb1u of project winter-boat-25988145 has no function "nofn".*pass its slug output as entityId/,
+  },
+  {
+    what: "a standard email provider without a sender name",
+    ...auth({ emailProvider: smtp }),
+    says: /emailProvider\.senderName is required for a standard email provider: give the name mail is sent under/,
+  },
+  {
+    what: "a webhook timeout above the service's",
+    ...auth({ webhooks: { enabled: true, url: "https://hooks.example.com/auth", timeoutSeconds: 11 } }),
+    says: /^webhooks\.timeoutSeconds must be 10 or less, not 11$/,
+  },
+  {
+    what: "a webhook URL that is no URL",
+    ...auth({ webhooks: { enabled: true, url: "hooks" } }),
+    says: /^webhooks\.url must be a URL such as https:\/\/app\.example\.com, not "hooks"$/,
+  },
+  {
+    what: "an auth provider the service does not know",
+    ...auth({ authProvider: "auth0" }),
+    says: /^authProvider must be one of "better_auth", "stack", "mock", not "auth0"$/,
+  },
+  {
+    what: "an empty auth app name",
+    ...auth({ appName: "" }),
+    says: /^appName must not be empty$/,
   },
 ];
 

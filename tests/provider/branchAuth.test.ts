@@ -206,7 +206,8 @@ describe("BranchAuth against the emulator", () => {
     );
     const reasons = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`).join("\n");
     assert.match(reasons, /both clientId and clientSecret/);
-    assert.match(reasons, /standard email provider takes host, port/);
+    assert.match(reasons, /emailProvider\.port is required for a standard email provider/);
+    assert.match(reasons, /emailProvider\.senderName is required for a standard email provider/);
     assert.match(reasons, /enabled webhooks need a url/);
   });
 });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
 import { createClient, type StorageObjectCreatedTrigger } from "../../provider/client";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import { type BucketInputs, bucketProvider } from "../../provider/resources/public/bucket";
 import {
   type TriggerInputs,
   type TriggerOutputs,
@@ -175,5 +177,67 @@ describe("Trigger against the emulator", () => {
     assert.deepEqual([diff.changes, diff.replaces], [true, []], "the next up puts the declared cron back");
     await client().deleteTrigger(P, B, outs.triggerId);
     assert.deepEqual(await triggerProvider.read!(made.id, outs), { id: "" });
+  });
+
+  it("takes at preview every numeric five-field cron form: steps, ranges, lists, Sunday as 0 or 7", async () => {
+    for (const cron of [
+      "*/15 * * * *",
+      "0 3 * * 1-5",
+      "0,30 9-17 * * *",
+      "59 23 31 12 7",
+      "0 0 1 */2 0",
+      " 5 4 * * * ",
+    ]) {
+      const result = await triggerProvider.check!({} as TriggerInputs, schedule({ cron }));
+      assert.deepEqual(result.failures ?? [], [], cron);
+    }
+  });
+
+  it("passes at preview a storage trigger on a bucket the same run declares before it exists, and names a bucket nothing declares", async () => {
+    const storage = schedule({ type: "storage_object_created", cron: undefined, bucketName: "incoming" });
+    const incoming = {
+      projectId: P,
+      branchId: B,
+      name: "incoming",
+      __owner: "urn:pulumi:dev::app::clouddb:index:Bucket::in",
+    };
+    // The engine checks the Bucket first: the Trigger takes its name output.
+    assert.deepEqual(
+      (await bucketProvider.check!({} as BucketInputs, incoming as BucketInputs)).failures ?? [],
+      [],
+    );
+    assert.deepEqual((await triggerProvider.check!({} as TriggerInputs, storage)).failures ?? [], []);
+    assert.ok(
+      !(await client().listBuckets(P, B)).some((b) => b.name === "incoming"),
+      "the bucket is not made yet",
+    );
+    assert.deepEqual(harness.writes(), [], "the preview only reads");
+    forgetPreflight();
+    const refused = await triggerProvider.check!({} as TriggerInputs, storage);
+    assert.deepEqual(
+      (refused.failures ?? []).map((f) => [f.property, f.reason.replace(/:.*/s, "")]),
+      [["bucketName", "bucketName"]],
+    );
+    assert.match(
+      refused.failures?.[0]?.reason ?? "",
+      new RegExp(`branch ${B} of project ${P} has no bucket "incoming"`),
+    );
+  });
+
+  it("looks for nothing at preview while the branch is not known, and the up's check names the bucket the branch lacks", async () => {
+    const storage = (branchId: string) =>
+      schedule({ branchId, type: "storage_object_created", cron: undefined, bucketName: "later" });
+    const preview = await triggerProvider.check!({} as TriggerInputs, storage(UNKNOWN));
+    assert.deepEqual(preview.failures ?? [], []);
+    const up = await triggerProvider.check!({} as TriggerInputs, storage(B));
+    assert.deepEqual(
+      (up.failures ?? []).map((f) => f.property),
+      ["bucketName"],
+    );
+    assert.match(
+      up.failures?.[0]?.reason ?? "",
+      /has no bucket "later", and this program declares none: declare it with a Bucket/,
+    );
+    assert.deepEqual(harness.writes(), [], "nothing was sent");
   });
 });

@@ -5,10 +5,12 @@
  *
  * The engine prints a failure that names a property as "property P value {V} has a problem", looking
  * V up by P among the top-level inputs only: a nested path or a missing input would print `{<nil>}`.
- * Such failures name no property and carry the path in their reason instead.
+ * Such failures name no property and carry the path in their reason instead. An issue whose schema
+ * gives no message of its own says a sentence naming the input and what to give (`issueSentence.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { issueSentence, propertyPath } from "./issueSentence";
 
 /** The unknown-value sentinel Pulumi passes to `check`/`diff` during preview for values not yet known. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -23,7 +25,7 @@ export function isUnknown(value: unknown): boolean {
  * Invalid: the inputs as given, with one failure per issue.
  */
 export function checkInputs<I>(schema: z.ZodObject<z.ZodRawShape>, news: I): pulumi.dynamic.CheckResult<I> {
-  const parsed = schema.safeParse(news);
+  const parsed = schema.safeParse(news, { error: issueSentence });
   const failures = parsed.success
     ? []
     : parsed.error.issues
@@ -102,11 +104,4 @@ function underUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return isUnknown(value);
-}
-
-/** `["endpoints", 1, "type"]` -> `endpoints[1].type`. */
-function propertyPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
-    .join("");
 }

@@ -20,6 +20,7 @@ import { clientFromSettings, configure, deadlineFrom } from "../host/settings";
 import { importIdShape } from "../public/declare";
 import { branchDeclared, branchDeleteBlock } from "./branchDelete";
 import { checkInputs, declaredInputs } from "./check";
+import { recordDeclared } from "./declared";
 import {
   type CommonInputs,
   type CommonState,
@@ -134,8 +135,14 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       const key = createKeyFor(olds as Record<string, unknown>, news as Record<string, unknown>);
       const finds =
         definition.finds === undefined ? undefined : (inputs: I) => definition.finds?.(inputs, olds) ?? [];
+      // What passes is recorded as declared by this run, for the finds of the resources that name it.
+      const declaring = (result: Awaited<ReturnType<typeof preflighted<I>>>) => {
+        if ((result.failures ?? []).length === 0 && result.inputs !== undefined)
+          recordDeclared(noun, result.inputs);
+        return result;
+      };
       if (key === undefined || (checked.failures ?? []).length > 0) {
-        return preflighted(definition.inputs, olds, checked, definition.adminOf, finds);
+        return declaring(await preflighted(definition.inputs, olds, checked, definition.adminOf, finds));
       }
       const inputs: Record<string, unknown> = { ...checked.inputs, [CREATE_KEY]: key };
       const owner = news[OWNER];
@@ -147,12 +154,14 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           inputs[field] = (field === "slug" ? generatedSlug : generatedName)(owner, key);
       }
       // Judged with the generated name in: an unnamed object whose stored inputs hold the name it got is unchanged.
-      return preflighted(
-        definition.inputs,
-        olds,
-        { ...checked, inputs: inputs as I },
-        definition.adminOf,
-        finds,
+      return declaring(
+        await preflighted(
+          definition.inputs,
+          olds,
+          { ...checked, inputs: inputs as I },
+          definition.adminOf,
+          finds,
+        ),
       );
     },
 

@@ -22,7 +22,8 @@
  * an invitation, the spending limit) that the key is theirs or the organization's own; for a member's
  * project role, that the key is not one that can never set it (a project-scoped key, a plain member's);
  * for a move to another organization that the key may give the project away (an admin of the old
- * one); and it says when a project to adopt is a deleted one the create recovers.
+ * one); it says when a project to adopt is a deleted one the create recovers; and it finds an object
+ * on a branch the inputs name (a trigger's bucket, a domain's function) unless this run declares it.
  * Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
@@ -44,6 +45,7 @@ import {
 import { hostLine } from "../host/progress";
 import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
+import { forgetDeclared, isDeclared } from "./declared";
 import { type CommonInputs, compact } from "./define";
 
 /** What a resource needs of the account, read from its inputs. */
@@ -65,7 +67,21 @@ export type Find =
   /** A member's role on the project, which its organization's or the project's admins set. */
   | { kind: "projectRoles"; property: string; projectId: string }
   | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string }
-  | { kind: "recoverable"; property: string; projectId: string; orgId?: string | undefined };
+  | { kind: "recoverable"; property: string; projectId: string; orgId?: string | undefined }
+  /**
+   * An object on a branch the inputs name (a trigger's bucket, a domain's function): there when this
+   * run declares it (`declared.ts`) or `exists` reads it; `fix` says what to do when it is neither.
+   */
+  | {
+      kind: "onBranch";
+      property: string;
+      noun: string;
+      projectId: string;
+      branchId: string;
+      name: string;
+      exists: (client: CloudDbClient) => Promise<boolean>;
+      fix: string;
+    };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
 type Finding = pulumi.dynamic.CheckFailure | undefined;
@@ -79,9 +95,13 @@ function memo(): Map<string, Promise<Finding>> {
   return holder[MEMO];
 }
 
-/** Forgets every check made in this process (tests that change the API under the same URL and key). */
+/**
+ * Forgets every check made in this process, and the objects its runs declared (tests that change the
+ * API under the same URL and key).
+ */
 export function forgetPreflight(): void {
   memo().clear();
+  forgetDeclared();
 }
 
 /**
@@ -269,6 +289,22 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         (client) => recoverableNote(client, find).catch(() => undefined),
         { property, what: `project ${find.projectId}`, fix: PROJECT_FIX },
       );
+    case "onBranch": {
+      const { noun, projectId, branchId, name, fix } = find;
+      if (isDeclared(noun, projectId, branchId, name)) return Promise.resolve(undefined);
+      return once(
+        `${credential} ${noun} ${projectId} ${branchId} ${name}`,
+        apiUrl,
+        async (client) =>
+          (await find.exists(client))
+            ? undefined
+            : missing(
+                `${property}: branch ${branchId} of project ${projectId} has no ${noun} ${JSON.stringify(name)}, ` +
+                  `and this program declares none: ${fix}`,
+              ),
+        { property: "branchId", what: `branch ${branchId} of project ${projectId}`, fix: BRANCH_FIX },
+      );
+    }
     case "transfer":
       return once(
         `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
@@ -460,6 +496,7 @@ async function projectRolesFinding(
   };
 }
 
+const BRANCH_FIX = "check projectId and branchId, or use a key that can use the project";
 const PROJECT_FIX =
   "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)";
 const ADMIN_FIX =

@@ -40,9 +40,9 @@ export const AUTH_EMAIL_PROVIDER_TYPE = objectType("AuthEmailProvider", {
   username: { type: STRING, optional: true },
   /** The SMTP password, for `standard`: pass it as a Pulumi secret. */
   password: { type: STRING, optional: true },
-  /** The sender's address. */
+  /** The sender's address: required for `standard`, optional for `shared`. */
   senderEmail: { type: STRING, optional: true },
-  /** The sender's name. */
+  /** The sender's name: required for `standard`, optional for `shared`. */
   senderName: { type: STRING, optional: true },
 });
 

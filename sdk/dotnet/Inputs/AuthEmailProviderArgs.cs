@@ -35,13 +35,13 @@ namespace PulumiCloudDb.CloudDb.Inputs
         public Input<int>? Port { get; set; }
 
         /// <summary>
-        /// The sender's address.
+        /// The sender's address: required for `standard`, optional for `shared`.
         /// </summary>
         [Input("senderEmail")]
         public Input<string>? SenderEmail { get; set; }
 
         /// <summary>
-        /// The sender's name.
+        /// The sender's name: required for `standard`, optional for `shared`.
         /// </summary>
         [Input("senderName")]
         public Input<string>? SenderName { get; set; }

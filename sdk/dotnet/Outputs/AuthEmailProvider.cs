@@ -30,11 +30,11 @@ namespace PulumiCloudDb.CloudDb.Outputs
         /// </summary>
         public readonly int? Port;
         /// <summary>
-        /// The sender's address.
+        /// The sender's address: required for `standard`, optional for `shared`.
         /// </summary>
         public readonly string? SenderEmail;
         /// <summary>
-        /// The sender's name.
+        /// The sender's name: required for `standard`, optional for `shared`.
         /// </summary>
         public readonly string? SenderName;
         /// <summary>

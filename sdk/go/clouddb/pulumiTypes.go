@@ -384,9 +384,9 @@ type AuthEmailProvider struct {
 	Password *string `pulumi:"password"`
 	// The SMTP port, for `standard`.
 	Port *int `pulumi:"port"`
-	// The sender's address.
+	// The sender's address: required for `standard`, optional for `shared`.
 	SenderEmail *string `pulumi:"senderEmail"`
-	// The sender's name.
+	// The sender's name: required for `standard`, optional for `shared`.
 	SenderName *string `pulumi:"senderName"`
 	// `shared` (the service's sender) or `standard` (the SMTP server below).
 	Type AuthEmailProviderType `pulumi:"type"`
@@ -413,9 +413,9 @@ type AuthEmailProviderArgs struct {
 	Password pulumi.StringPtrInput `pulumi:"password"`
 	// The SMTP port, for `standard`.
 	Port pulumi.IntPtrInput `pulumi:"port"`
-	// The sender's address.
+	// The sender's address: required for `standard`, optional for `shared`.
 	SenderEmail pulumi.StringPtrInput `pulumi:"senderEmail"`
-	// The sender's name.
+	// The sender's name: required for `standard`, optional for `shared`.
 	SenderName pulumi.StringPtrInput `pulumi:"senderName"`
 	// `shared` (the service's sender) or `standard` (the SMTP server below).
 	Type AuthEmailProviderTypeInput `pulumi:"type"`
@@ -516,12 +516,12 @@ func (o AuthEmailProviderOutput) Port() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v AuthEmailProvider) *int { return v.Port }).(pulumi.IntPtrOutput)
 }
 
-// The sender's address.
+// The sender's address: required for `standard`, optional for `shared`.
 func (o AuthEmailProviderOutput) SenderEmail() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AuthEmailProvider) *string { return v.SenderEmail }).(pulumi.StringPtrOutput)
 }
 
-// The sender's name.
+// The sender's name: required for `standard`, optional for `shared`.
 func (o AuthEmailProviderOutput) SenderName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AuthEmailProvider) *string { return v.SenderName }).(pulumi.StringPtrOutput)
 }
@@ -590,7 +590,7 @@ func (o AuthEmailProviderPtrOutput) Port() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// The sender's address.
+// The sender's address: required for `standard`, optional for `shared`.
 func (o AuthEmailProviderPtrOutput) SenderEmail() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AuthEmailProvider) *string {
 		if v == nil {
@@ -600,7 +600,7 @@ func (o AuthEmailProviderPtrOutput) SenderEmail() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The sender's name.
+// The sender's name: required for `standard`, optional for `shared`.
 func (o AuthEmailProviderPtrOutput) SenderName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AuthEmailProvider) *string {
 		if v == nil {

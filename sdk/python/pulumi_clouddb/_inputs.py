@@ -222,11 +222,11 @@ class AuthEmailProviderArgsDict(TypedDict):
     """
     sender_email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The sender's address.
+    The sender's address: required for `standard`, optional for `shared`.
     """
     sender_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The sender's name.
+    The sender's name: required for `standard`, optional for `shared`.
     """
     username: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -250,8 +250,8 @@ class AuthEmailProviderArgs:
         :param pulumi.Input[_builtins.str] host: The SMTP host, for `standard`.
         :param pulumi.Input[_builtins.str] password: The SMTP password, for `standard`: pass it as a Pulumi secret.
         :param pulumi.Input[_builtins.int] port: The SMTP port, for `standard`.
-        :param pulumi.Input[_builtins.str] sender_email: The sender's address.
-        :param pulumi.Input[_builtins.str] sender_name: The sender's name.
+        :param pulumi.Input[_builtins.str] sender_email: The sender's address: required for `standard`, optional for `shared`.
+        :param pulumi.Input[_builtins.str] sender_name: The sender's name: required for `standard`, optional for `shared`.
         :param pulumi.Input[_builtins.str] username: The SMTP user name, for `standard`.
         """
         pulumi.set(__self__, "type", type)
@@ -320,7 +320,7 @@ class AuthEmailProviderArgs:
     @pulumi.getter(name="senderEmail")
     def sender_email(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The sender's address.
+        The sender's address: required for `standard`, optional for `shared`.
         """
         return pulumi.get(self, "sender_email")
 
@@ -332,7 +332,7 @@ class AuthEmailProviderArgs:
     @pulumi.getter(name="senderName")
     def sender_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The sender's name.
+        The sender's name: required for `standard`, optional for `shared`.
         """
         return pulumi.get(self, "sender_name")
 

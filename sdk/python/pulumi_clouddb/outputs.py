@@ -193,8 +193,8 @@ class AuthEmailProvider(dict):
         :param _builtins.str host: The SMTP host, for `standard`.
         :param _builtins.str password: The SMTP password, for `standard`: pass it as a Pulumi secret.
         :param _builtins.int port: The SMTP port, for `standard`.
-        :param _builtins.str sender_email: The sender's address.
-        :param _builtins.str sender_name: The sender's name.
+        :param _builtins.str sender_email: The sender's address: required for `standard`, optional for `shared`.
+        :param _builtins.str sender_name: The sender's name: required for `standard`, optional for `shared`.
         :param _builtins.str username: The SMTP user name, for `standard`.
         """
         pulumi.set(__self__, "type", type)
@@ -247,7 +247,7 @@ class AuthEmailProvider(dict):
     @pulumi.getter(name="senderEmail")
     def sender_email(self) -> Optional[_builtins.str]:
         """
-        The sender's address.
+        The sender's address: required for `standard`, optional for `shared`.
         """
         return pulumi.get(self, "sender_email")
 
@@ -255,7 +255,7 @@ class AuthEmailProvider(dict):
     @pulumi.getter(name="senderName")
     def sender_name(self) -> Optional[_builtins.str]:
         """
-        The sender's name.
+        The sender's name: required for `standard`, optional for `shared`.
         """
         return pulumi.get(self, "sender_name")
 

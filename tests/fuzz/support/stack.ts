@@ -137,8 +137,9 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
  * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
- * the project trusts; a scoped credential, a custom domain and Auth on the app branch; a function on
- * the default branch, deployed from a folder beside this file, and a nightly trigger invoking it.
+ * the project trusts; a scoped credential and Auth on the app branch; a function on the default
+ * branch, deployed from a folder beside this file, a nightly trigger invoking it, and a custom domain
+ * routed to it.
  */
 export const PROGRAM: readonly Spec[] = [
   {
@@ -282,18 +283,6 @@ export const PROGRAM: readonly Spec[] = [
     }),
   },
   {
-    name: "domain",
-    kind: "CustomDomain",
-    deps: ["proj", "app"],
-    inputs: (o) => ({
-      projectId: o("proj").projectId,
-      branchId: o("app").branchId,
-      domain: "fz.example.com",
-      entityType: "function",
-      entityId: "fz",
-    }),
-  },
-  {
     name: "rest",
     kind: "DataApi",
     deps: ["proj"],
@@ -345,6 +334,19 @@ export const PROGRAM: readonly Spec[] = [
       type: "schedule",
       functionSlug: o("fn").slug,
       cron: "0 3 * * *",
+    }),
+  },
+  {
+    name: "domain",
+    kind: "CustomDomain",
+    // Routed to a function the branch has (a slug it lacks is refused at preview): `fn`, on the default branch.
+    deps: ["proj", "fn"],
+    inputs: (o) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      domain: "fz.example.com",
+      entityType: "function",
+      entityId: o("fn").slug,
     }),
   },
 ];

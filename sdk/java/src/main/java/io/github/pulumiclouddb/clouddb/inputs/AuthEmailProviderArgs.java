@@ -68,14 +68,14 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
     }
 
     /**
-     * The sender&#39;s address.
+     * The sender&#39;s address: required for `standard`, optional for `shared`.
      * 
      */
     @Import(name="senderEmail")
     private @Nullable Output<String> senderEmail;
 
     /**
-     * @return The sender&#39;s address.
+     * @return The sender&#39;s address: required for `standard`, optional for `shared`.
      * 
      */
     public Optional<Output<String>> senderEmail() {
@@ -83,14 +83,14 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
     }
 
     /**
-     * The sender&#39;s name.
+     * The sender&#39;s name: required for `standard`, optional for `shared`.
      * 
      */
     @Import(name="senderName")
     private @Nullable Output<String> senderName;
 
     /**
-     * @return The sender&#39;s name.
+     * @return The sender&#39;s name: required for `standard`, optional for `shared`.
      * 
      */
     public Optional<Output<String>> senderName() {
@@ -221,7 +221,7 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param senderEmail The sender&#39;s address.
+         * @param senderEmail The sender&#39;s address: required for `standard`, optional for `shared`.
          * 
          * @return builder
          * 
@@ -232,7 +232,7 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param senderEmail The sender&#39;s address.
+         * @param senderEmail The sender&#39;s address: required for `standard`, optional for `shared`.
          * 
          * @return builder
          * 
@@ -242,7 +242,7 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param senderName The sender&#39;s name.
+         * @param senderName The sender&#39;s name: required for `standard`, optional for `shared`.
          * 
          * @return builder
          * 
@@ -253,7 +253,7 @@ public final class AuthEmailProviderArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param senderName The sender&#39;s name.
+         * @param senderName The sender&#39;s name: required for `standard`, optional for `shared`.
          * 
          * @return builder
          * 

@@ -30,12 +30,12 @@ public final class AuthEmailProvider {
      */
     private @Nullable Integer port;
     /**
-     * @return The sender&#39;s address.
+     * @return The sender&#39;s address: required for `standard`, optional for `shared`.
      * 
      */
     private @Nullable String senderEmail;
     /**
-     * @return The sender&#39;s name.
+     * @return The sender&#39;s name: required for `standard`, optional for `shared`.
      * 
      */
     private @Nullable String senderName;
@@ -73,14 +73,14 @@ public final class AuthEmailProvider {
         return Optional.ofNullable(this.port);
     }
     /**
-     * @return The sender&#39;s address.
+     * @return The sender&#39;s address: required for `standard`, optional for `shared`.
      * 
      */
     public Optional<String> senderEmail() {
         return Optional.ofNullable(this.senderEmail);
     }
     /**
-     * @return The sender&#39;s name.
+     * @return The sender&#39;s name: required for `standard`, optional for `shared`.
      * 
      */
     public Optional<String> senderName() {
