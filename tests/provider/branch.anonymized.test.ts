@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
+import type * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
+import { createClient } from "../../provider/client";
 import type { PartialFailure } from "../../provider/resources/errors";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
+import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import type { BranchInputs, BranchOutputs, MaskingRule } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";
-import { branchSteps, PROVIDER_TEXT, useEmulator } from "./support";
+import { type SnapshotInputs, snapshotProvider } from "../../provider/resources/public/snapshot";
+import { branchSteps, OP_MS, PROVIDER_TEXT, useEmulator } from "./support";
 
 // A preview environment with production's data and none of its personal data: an anonymized
 // Branch, against the emulator. Its rules are the service's; its data is masked before the create
@@ -133,5 +138,173 @@ describe("an anonymized Branch, against the emulator", () => {
     );
     const both = await check({ maskingRules: [{ ...EMAIL, maskingValue: "x" }] });
     assert.match(both.failures?.[0]?.reason ?? "", /exactly one of maskingFunction .* or maskingValue/);
+  });
+});
+
+describe("an anonymized branch's history: points before its data was masked are refused at preview", () => {
+  // The run takes long enough that a point just after the branch was made is before its completion.
+  const harness = useEmulator({ opDurationMs: { default: OP_MS, anonymize: 300 } });
+  beforeEach(() => {
+    forgetPreflight();
+    harness.emulator.control.clearRequests();
+  });
+  afterEach(() => sinon.restore());
+
+  const client = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+  const urn = (name: string) => `urn:pulumi:dev::app::clouddb:index:Branch::${name}`;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const stored = (id: string) => harness.emulator.control.dumpState().branches.find((b) => b.id === id);
+
+  /** An anonymized branch made as the engine makes it (checked, then created): its id, stored inputs and first safe point. */
+  async function masked(name: string, rules: MaskingRule[] = [EMAIL]) {
+    const checked = await branchProvider.check!(
+      {} as BranchInputs,
+      { ...inputs({ name, maskingRules: rules }), __owner: urn(name) } as BranchInputs,
+    );
+    assert.equal(checked.failures, undefined, JSON.stringify(checked.failures));
+    const made = await branchProvider.create(checked.inputs as BranchInputs);
+    const status = await client().getAnonymizedStatus(PROJECT, made.id);
+    const completed = Date.parse(status.last_run?.completed_at ?? "");
+    harness.emulator.control.clearRequests();
+    return {
+      id: made.id,
+      olds: checked.inputs as BranchInputs,
+      outs: made.outs as BranchOutputs,
+      // Just after the branch was made: before its masking run completed.
+      early: iso((stored(made.id)?.created_at_ms ?? 0) + 50),
+      safe: iso(Math.floor(completed / 1000) * 1000 + 1000).replace(/\.000Z$/, "Z"),
+    };
+  }
+  const planChild = (values: Partial<BranchInputs>) =>
+    branchProvider.check!(
+      {} as BranchInputs,
+      {
+        projectId: PROJECT,
+        name: `child-${Math.random().toString(36).slice(2, 8)}`,
+        ...values,
+        __provider: PROVIDER_TEXT,
+      } as BranchInputs,
+    );
+  const only = (result: pulumi.dynamic.CheckResult<unknown>) => {
+    assert.equal(result.failures?.length, 1, JSON.stringify(result.failures));
+    assert.deepEqual(harness.writes(), [], "the preview only reads");
+    return result.failures?.[0] as pulumi.dynamic.CheckFailure;
+  };
+
+  it("refuses a child at a parentTimestamp before the masking run completed, naming the branch and the first safe point", async () => {
+    const parent = await masked("hist-early");
+    assert.ok(Date.parse(parent.early) < Date.parse(parent.safe));
+    const failure = only(await planChild({ parentId: parent.id, parentTimestamp: parent.early }));
+    assert.equal(failure.property, "parentTimestamp");
+    assert.match(failure.reason, new RegExp(`anonymized branch ${parent.id}`));
+    assert.match(
+      failure.reason,
+      new RegExp(`before ${parent.safe}, the first point of .* known to be masked`),
+    );
+    assert.match(failure.reason, new RegExp(`Give a parentTimestamp at or after ${parent.safe}`));
+  });
+
+  it("refuses a child by parentLsn of an anonymized parent, saying to use parentTimestamp at or after the first safe point", async () => {
+    const parent = await masked("hist-lsn");
+    const failure = only(await planChild({ parentId: parent.id, parentLsn: "0/1" }));
+    assert.equal(failure.property, "parentLsn");
+    assert.match(failure.reason, /an LSN cannot be placed in time from the API/);
+    assert.match(failure.reason, new RegExp(`Use parentTimestamp at or after ${parent.safe}`));
+  });
+
+  it("refuses a child at the head of an anonymized branch whose masking failed, saying why", async () => {
+    const bad = { ...EMAIL, maskingFunction: "anon.fake_emial()" };
+    const checked = await branchProvider.check!(
+      {} as BranchInputs,
+      {
+        ...inputs({ name: "hist-failed", maskingRules: [bad] }),
+        __owner: urn("hist-failed"),
+      } as BranchInputs,
+    );
+    const err = await branchProvider.create(checked.inputs as BranchInputs).then(
+      () => assert.fail("expected the masking to fail"),
+      (e: PartialFailure) => e,
+    );
+    harness.emulator.control.clearRequests();
+    const failure = only(await planChild({ parentId: err.id }));
+    assert.equal(failure.property, "parentId");
+    assert.match(failure.reason, new RegExp(`anonymized branch ${err.id}'s data is not masked now`));
+    assert.match(failure.reason, /its last masking run failed \(error: .*anon\.fake_emial\(\)/);
+    // A snapshot of its head is the same path.
+    const snapshot = only(
+      await snapshotProvider.check!(
+        {} as SnapshotInputs,
+        { projectId: PROJECT, branchId: err.id, name: "head" } as SnapshotInputs,
+      ),
+    );
+    assert.equal(snapshot.property, "branchId");
+    assert.match(snapshot.reason, /a snapshot of it would get its parent's data unmasked/);
+  });
+
+  it("refuses a snapshot at a timestamp or LSN before the masking run completed", async () => {
+    const branch = await masked("hist-snapshot");
+    const at = (point: Record<string, string>) =>
+      snapshotProvider.check!(
+        {} as SnapshotInputs,
+        { projectId: PROJECT, branchId: branch.id, name: "early", ...point } as SnapshotInputs,
+      );
+    const early = only(await at({ timestamp: branch.early }));
+    assert.equal(early.property, "timestamp");
+    assert.match(
+      early.reason,
+      new RegExp(`before ${branch.safe}, the first point of anonymized branch ${branch.id}`),
+    );
+    const lsn = only(await at({ lsn: "0/1" }));
+    assert.equal(lsn.property, "lsn");
+    assert.match(lsn.reason, new RegExp(`Use timestamp at or after ${branch.safe}`));
+  });
+
+  it("refuses a restore of the branch from a point before its masking run completed, at preview and again at up", async () => {
+    const branch = await masked("hist-restore");
+    const news = { ...branch.olds, restore: { timestamp: branch.early } } as BranchInputs;
+    const failure = only(await branchProvider.check!(branch.olds, news));
+    assert.equal(failure.property, "restore");
+    assert.match(
+      failure.reason,
+      new RegExp(`^restore\\.timestamp: ${branch.early} is before ${branch.safe}`),
+    );
+    // The update, should it be reached without that check, refuses before any write.
+    harness.emulator.control.clearRequests();
+    const refused = await branchProvider.update!(branch.id, branch.outs, news).then(
+      () => assert.fail("expected the restore to be refused"),
+      (e: Error) => e,
+    );
+    assert.equal(refused.message, failure.reason);
+    assert.deepEqual(harness.writes(), []);
+  });
+
+  it("checks a parent known only at up (an output of the same run) when check runs again with its id", async () => {
+    const parent = await masked("hist-unknown");
+    const preview = await planChild({ parentId: UNKNOWN, parentTimestamp: parent.early });
+    assert.equal(preview.failures, undefined);
+    assert.ok(!harness.log().some((line) => line.includes("anonymized_status")));
+    const up = only(await planChild({ parentId: parent.id, parentTimestamp: parent.early }));
+    assert.equal(up.property, "parentTimestamp");
+  });
+
+  it("accepts a child at the first safe point and at the head of a masked branch", async () => {
+    const parent = await masked("hist-safe");
+    // The first safe point is within a second of now: let the clock pass it.
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(parent.safe) - Date.now() + 20)),
+    );
+    assert.equal(
+      (await planChild({ parentId: parent.id, parentTimestamp: parent.safe })).failures,
+      undefined,
+    );
+    assert.equal((await planChild({ parentId: parent.id })).failures, undefined);
+    const child = await branchProvider.create({
+      projectId: PROJECT,
+      name: "hist-safe-child",
+      parentId: parent.id,
+      parentTimestamp: parent.safe,
+      __provider: PROVIDER_TEXT,
+    } as BranchInputs);
+    assert.equal((child.outs as BranchOutputs).parentId, parent.id);
   });
 });
