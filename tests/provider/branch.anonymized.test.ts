@@ -9,6 +9,7 @@ import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import type { BranchInputs, BranchOutputs, MaskingRule } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";
 import { type SnapshotInputs, snapshotProvider } from "../../provider/resources/public/snapshot";
+import { dataPlaneRun, runSql } from "../emulator/helpers";
 import { branchSteps, OP_MS, PROVIDER_TEXT, useEmulator } from "./support";
 
 // A preview environment with production's data and none of its personal data: an anonymized
@@ -306,5 +307,70 @@ describe("an anonymized branch's history: points before its data was masked are 
       __provider: PROVIDER_TEXT,
     } as BranchInputs);
     assert.equal((child.outs as BranchOutputs).parentId, parent.id);
+  });
+});
+
+describe(`an anonymized branch's history with real Postgres: a child at the first safe point reads no unmasked row${dataPlaneRun()}`, function () {
+  this.timeout(60_000);
+  const harness = useEmulator({
+    postgres: true,
+    limits: false,
+    opDurationMs: { default: OP_MS, anonymize: 300 },
+  });
+  const MARKER = "marker.real@corp.example";
+
+  it("refuses the child just after the branch was made, and a child at the first safe point has the row with its email masked", async () => {
+    forgetPreflight();
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+    const main = harness.emulator.control.dumpState().branches.find((b) => b.id === DEMO.branchId);
+    const database = main?.databases[0];
+    assert.ok(database !== undefined);
+    const production = await client.getConnectionUri(PROJECT, {
+      databaseName: database.name,
+      roleName: database.owner_name,
+    });
+    const caPath = harness.emulator.caPath;
+    await runSql(
+      production,
+      caPath,
+      "CREATE TABLE users (id serial PRIMARY KEY, email text NOT NULL, name text)",
+      `INSERT INTO users (email, name) VALUES ('${MARKER}', 'Ada')`,
+    );
+    const rule = { ...EMAIL, databaseName: database.name };
+    const urn = "urn:pulumi:dev::app::clouddb:index:Branch::hist-pg";
+    const checked = await branchProvider.check!(
+      {} as BranchInputs,
+      { ...inputs({ name: "hist-pg", maskingRules: [rule] }), __owner: urn } as BranchInputs,
+    );
+    const parent = await branchProvider.create(checked.inputs as BranchInputs);
+    const status = await client.getAnonymizedStatus(PROJECT, parent.id);
+    const completed = Date.parse(status.last_run?.completed_at ?? "");
+    const safe = new Date(Math.floor(completed / 1000) * 1000 + 1000).toISOString().replace(/\.000Z$/, "Z");
+    const child = (parentTimestamp: string) =>
+      ({
+        projectId: PROJECT,
+        name: "hist-pg-child",
+        parentId: parent.id,
+        parentTimestamp,
+        endpoints: [{ type: "read_write" }],
+        __provider: PROVIDER_TEXT,
+      }) as BranchInputs;
+    const created = harness.emulator.control
+      .dumpState()
+      .branches.find((b) => b.id === parent.id)?.created_at_ms;
+    const early = await branchProvider.check!(
+      {} as BranchInputs,
+      child(new Date((created ?? 0) + 50).toISOString()),
+    );
+    assert.equal(early.failures?.[0]?.property, "parentTimestamp");
+    assert.match(early.failures?.[0]?.reason ?? "", new RegExp(`Give a parentTimestamp at or after ${safe}`));
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(safe) - Date.now() + 20)));
+    assert.equal((await branchProvider.check!({} as BranchInputs, child(safe))).failures, undefined);
+    const made = (await branchProvider.create(child(safe))).outs as BranchOutputs;
+    const rows = await runSql<{ email: string }>(made.connectionUri, caPath, "SELECT email FROM users");
+    assert.equal(rows.length, 1, "the parent's row is there");
+    assert.notEqual(rows[0]?.email, MARKER, "its email is masked");
+    assert.match(rows[0]?.email ?? "", /@example\.(com|net|org)$/);
   });
 });
