@@ -11,7 +11,7 @@
 import type { AnonymizedStatus, CloudDbClient } from "../client";
 import { isApiError } from "../client";
 import { sameRestore } from "./branchRestore";
-import { ResourceError } from "./errors";
+import { messageOf, ResourceError } from "./errors";
 import { isUnknown } from "./lifecycle/check";
 import { CREATED_BY, createKeyOf } from "./lifecycle/owner";
 import type { Find } from "./lifecycle/preflight";
@@ -137,22 +137,11 @@ export function unmaskedPointReason(
   );
 }
 
-/** The branch's anonymization status; undefined when the service keeps none (not an anonymized branch, or gone). */
-async function statusIfAnonymized(
-  client: CloudDbClient,
-  projectId: string,
-  branchId: string,
-): Promise<AnonymizedStatus | undefined> {
-  try {
-    return await client.getAnonymizedStatus(projectId, branchId);
-  } catch (err) {
-    const status = isApiError(err) ? (err.status ?? 0) : 0;
-    if (status >= 400 && status < 500 && status !== 423 && status !== 429) return undefined;
-    throw err;
-  }
-}
-
-/** The reason to refuse `point` of branch `branchId` for `use`, read from the service; undefined when it may be taken. */
+/**
+ * The reason to refuse `point` of branch `branchId` for `use`, read from the service; undefined when
+ * it may be taken. A branch the service keeps no status of (it refuses with a 4xx) is not anonymized;
+ * a status that cannot be read (the client's retries spent) refuses: nothing is taken unless known masked.
+ */
 export async function maskedHistoryRefusal(
   client: CloudDbClient,
   projectId: string,
@@ -160,8 +149,19 @@ export async function maskedHistoryRefusal(
   point: HistoryPoint,
   use: PointUse,
 ): Promise<string | undefined> {
-  const status = await statusIfAnonymized(client, projectId, branchId);
-  return status === undefined ? undefined : unmaskedPointReason(status, branchId, point, use);
+  let status: AnonymizedStatus;
+  try {
+    status = await client.getAnonymizedStatus(projectId, branchId);
+  } catch (err) {
+    if (!isApiError(err)) throw err;
+    const code = err.status ?? 0;
+    if (code >= 400 && code < 500 && code !== 423 && code !== 429) return undefined;
+    return (
+      `${inputOf(point, use)}: whether branch ${branchId} is an anonymized branch whose data is masked there could ` +
+      `not be read (${messageOf(err)}), and nothing is taken from one unless its data is known to be masked: run again`
+    );
+  }
+  return unmaskedPointReason(status, branchId, point, use);
 }
 
 /** Whether every value is known (a value still unknown at preview is checked when `check` runs again at `up`). */

@@ -288,6 +288,21 @@ describe("an anonymized branch's history: points before its data was masked are 
     assert.equal(up.property, "parentTimestamp");
   });
 
+  it("refuses a child when the parent's anonymization status cannot be read after the client's retries", async () => {
+    const parent = await masked("hist-unread");
+    const route = "GET /projects/{project_id}/branches/{branch_id}/anonymized_status";
+    harness.emulator.control.failNext(route, { status: 503 }, 20);
+    const failure = only(
+      await planChild({ parentId: parent.id }).finally(() => harness.emulator.control.clearFaults()),
+    );
+    assert.equal(failure.property, "parentId");
+    assert.match(
+      failure.reason,
+      new RegExp(`whether branch ${parent.id} is an anonymized branch .* could not be read`),
+    );
+    assert.match(failure.reason, /run again/);
+  });
+
   it("accepts a child at the first safe point and at the head of a masked branch", async () => {
     const parent = await masked("hist-safe");
     // The first safe point is within a second of now: let the clock pass it.
