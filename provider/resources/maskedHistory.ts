@@ -34,6 +34,8 @@ export interface PointUse {
   property?: string;
   /** `a branch made from it`. */
   made: string;
+  /** What to do instead of a point: `leave it out to branch from its head`. */
+  instead: string;
 }
 
 /** A child branch's parent point. */
@@ -42,6 +44,7 @@ const CHILD: PointUse = {
   timestamp: "parentTimestamp",
   lsn: "parentLsn",
   made: "a branch made from it",
+  instead: "leave it out to branch from its head",
 };
 /** A reset of a child from its parent's head. */
 const RESET: PointUse = { ...CHILD, head: "resetTrigger", made: "a reset from it" };
@@ -52,6 +55,7 @@ const RESTORE: PointUse = {
   lsn: "restore.lsn",
   property: "restore",
   made: "a restore from it",
+  instead: "restore from a snapshot taken after it",
 };
 /** A snapshot's point. */
 export const SNAPSHOT_POINT: PointUse = {
@@ -59,6 +63,7 @@ export const SNAPSHOT_POINT: PointUse = {
   timestamp: "timestamp",
   lsn: "lsn",
   made: "a snapshot of it",
+  instead: "leave it out to snapshot its head",
 };
 
 /** The first point of the branch's history known to be masked, as RFC 3339; undefined when none is. */
@@ -113,27 +118,27 @@ export function unmaskedPointReason(
     return point.timestamp === undefined && point.lsn === undefined
       ? `${name}: ${branch}'s data is not masked now, and ${use.made} would get its parent's data unmasked: ${notMasked(status)}`
       : `${name}: no point of ${branch}'s history is known to be masked (${before}): ${notMasked(status)}; ` +
-          `then give a ${use.timestamp} at or after the time that run completed, or leave it out to take the branch's head`;
+          `then give a ${use.timestamp} at or after the time that run completed, or ${use.instead}`;
   }
   if (point.timestamp === undefined && point.lsn === undefined) return undefined;
   if (safe === undefined) {
     return (
       `${name}: the service gives no completion time of ${branch}'s masking run, so no point of its history is known ` +
-      `to be masked (${before}): leave ${name} out to take the branch's head`
+      `to be masked (${before}): ${use.instead}`
     );
   }
   if (point.lsn !== undefined) {
     return (
       `${use.lsn}: ${point.lsn} is a point of ${branch}'s history, and an LSN cannot be placed in time from the API, ` +
       `so whether its data was masked there cannot be told (${before}). Use ${use.timestamp} at or after ${safe}, ` +
-      `the first safe point (its last masking run completed just before it), or leave both out to take its head`
+      `the first safe point (its last masking run completed just before it), or ${use.instead}`
     );
   }
   if (!(Date.parse(point.timestamp ?? "") < Date.parse(safe))) return undefined;
   return (
     `${use.timestamp}: ${point.timestamp} is before ${safe}, the first point of ${branch}'s history whose data is ` +
     `known to be masked (${before}), and ${use.made} would get that data. Give a ${use.timestamp} at or after ` +
-    `${safe}, or leave it out to take the branch's head`
+    `${safe}, or ${use.instead}`
   );
 }
 
