@@ -398,12 +398,12 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
+    if (restore !== undefined) await refuseUnmaskedRestore(step.client, olds.projectId, id, restore);
     // A scratch branch a killed restore of this branch left is a copy no run comes back to, unless
     // this update restores from a snapshot (`scratchFor` reuses one of the same restore).
     if (restore?.snapshotId === undefined) {
       await deleteScratches(step.client, olds.projectId, id, branches, step.deadline);
     }
-    if (restore !== undefined) await refuseUnmaskedRestore(step.client, olds.projectId, id, restore);
     return converge(step, id, withLeftScratches(outs, []), now, news, reset, restore);
   },
 

@@ -213,7 +213,7 @@ describe("an anonymized branch's history: points before its data was masked are 
     assert.match(failure.reason, new RegExp(`Use parentTimestamp at or after ${parent.safe}`));
   });
 
-  it("refuses a child at the head of an anonymized branch whose masking failed, saying why", async () => {
+  it("refuses a child, a snapshot and a reset at the head of an anonymized branch whose masking failed, saying why", async () => {
     const bad = { ...EMAIL, maskingFunction: "anon.fake_emial()" };
     const checked = await branchProvider.check!(
       {} as BranchInputs,
@@ -240,6 +240,16 @@ describe("an anonymized branch's history: points before its data was masked are 
     );
     assert.equal(snapshot.property, "branchId");
     assert.match(snapshot.reason, /a snapshot of it would get its parent's data unmasked/);
+    // And a reset of an existing child from it.
+    const child = { projectId: PROJECT, name: "hist-child", parentId: err.id, __provider: PROVIDER_TEXT };
+    const reset = only(
+      await branchProvider.check!(
+        { ...child, resetTrigger: "1" } as BranchInputs,
+        { ...child, resetTrigger: "2" } as BranchInputs,
+      ),
+    );
+    assert.equal(reset.property, "resetTrigger");
+    assert.match(reset.reason, /a reset from it would get its parent's data unmasked/);
   });
 
   it("refuses a snapshot at a timestamp or LSN before the masking run completed", async () => {
