@@ -19,14 +19,6 @@ export type MaskingRule = z.infer<typeof MaskingRuleSchema>;
 export const MaskingRulesResponseSchema = z.looseObject({ masking_rules: z.array(MaskingRuleSchema) });
 DOCUMENTED.add(MaskingRulesResponseSchema, { as: "MaskingRulesResponse" });
 
-/** The latest anonymization run: when it started and completed (`completed_at` even for a failed run). */
-export const AnonymizationRunSchema = z.looseObject({
-  started_at: maybe(z.string()),
-  completed_at: maybe(z.string()),
-  masked_columns: maybe(z.number()),
-});
-DOCUMENTED.add(AnonymizationRunSchema, { as: "AnonymizationRunMetadata" });
-
 /**
  * Where an anonymized branch's anonymization is: `created`, `initialized`, `initialization_error`,
  * `anonymizing`, `anonymized` or `error` (other strings accepted), with the service's message.
@@ -39,7 +31,7 @@ export const AnonymizedStatusSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   failed_at: maybe(z.string()),
-  last_run: maybe(AnonymizationRunSchema),
+  last_run: maybe(z.looseObject({ started_at: maybe(z.string()), completed_at: maybe(z.string()) })),
 });
 DOCUMENTED.add(AnonymizedStatusSchema, { as: "AnonymizedBranchStatusResponse" });
 /** An anonymized branch's status. */
