@@ -412,6 +412,8 @@ export interface AnonymizationRunRecord {
   triggered_by?: string;
   /** The rules it applied, as `database.schema.table` per rule (the progress message names them). */
   tables: string[];
+  /** The clock's time once the masking was applied and its WAL read: the run completes no earlier. */
+  masked_at_ms?: number;
   /** Undefined while the masking is being applied; then what it did. */
   outcome?: { masked_columns: number; message: string; error?: string };
 }

@@ -99,7 +99,9 @@ export function anonymizationState(
   if (run === undefined || setup.state !== "initialized") return setup;
   // A run asked for with the create starts once the branch is made.
   const startedMs = Math.max(run.requested_at_ms, setup.updatedMs);
-  const endMs = startedMs + run.duration_ms;
+  // The data at the time a run completed is masked (docs/api-rules.md §16): it ends no earlier than
+  // the clock's reading after the masking, which may take longer than the run's duration.
+  const endMs = Math.max(startedMs + run.duration_ms, run.masked_at_ms ?? 0);
   const outcome = run.outcome;
   if (outcome === undefined || nowMs < endMs) {
     const total = run.tables.length;
@@ -152,6 +154,7 @@ export async function anonymize(ctx: EmulatorContext, branch: BranchRecord, user
     const result = await ctx.data
       .mask(branch, rules, branch.id)
       .catch((error: Error) => ({ maskedColumns: 0, error: `the masking could not run: ${error.message}` }));
+    run.masked_at_ms = ctx.clock.now();
     run.outcome = {
       masked_columns: result.maskedColumns,
       message: `anonymized: ${result.maskedColumns} column(s) masked`,

@@ -43,6 +43,7 @@ import { compact, createdSince, defineResource, labelOf } from "./lifecycle/defi
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, CREATED_NAME } from "./lifecycle/owner";
+import { branchHistoryFinds, refuseUnmaskedRestore } from "./maskedHistory";
 import { BRANCH, type BranchInputs, type BranchOutputs } from "./public/branch";
 import { carrierIn, refuseReplaced, replacedByDeleted } from "./restores";
 
@@ -94,17 +95,20 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
       : `the create restores the new branch's data from snapshot ${inputs.restore.snapshotId}: it is made, then its ` +
         "data, roles and databases become the snapshot's (not its parent's)",
   // A restore already made is not looked for again: its snapshot may have expired since.
-  finds: (inputs, olds) =>
-    inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
+  // A point of an anonymized branch's history is taken only where its data is known to be masked.
+  finds: (inputs, olds) => [
+    ...(inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
       ? []
       : [
           {
-            kind: "snapshot",
+            kind: "snapshot" as const,
             property: "restore",
             projectId: inputs.projectId,
             snapshotId: inputs.restore.snapshotId,
           },
-        ],
+        ]),
+    ...branchHistoryFinds(inputs, olds),
+  ],
   // A cancelled or failed compute operation leaves a usable branch: computes start on demand.
   survives: new Set(["start_compute", "suspend_compute"]),
   madeBy: "create_branch",
@@ -394,6 +398,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     const reset = news.resetTrigger !== undefined && news.resetTrigger !== olds.resetTrigger;
     const restore =
       news.restore !== undefined && !sameRestore(news.restore, olds.restore) ? news.restore : undefined;
+    if (restore !== undefined) await refuseUnmaskedRestore(step.client, olds.projectId, id, restore);
     // A scratch branch a killed restore of this branch left is a copy no run comes back to, unless
     // this update restores from a snapshot (`scratchFor` reuses one of the same restore).
     if (restore?.snapshotId === undefined) {

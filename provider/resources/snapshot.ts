@@ -10,6 +10,7 @@ import { createdSince, defineResource, type Same, type Step } from "./lifecycle/
 import { providerMethods } from "./lifecycle/methods";
 import { openOperations } from "./lifecycle/openOperations";
 import { createKeyOf, markedLabel } from "./lifecycle/owner";
+import { maskedPointFind, SNAPSHOT_POINT } from "./maskedHistory";
 import { SNAPSHOT, type SnapshotInputs, type SnapshotOutputs } from "./public/snapshot";
 import { carrierOf } from "./restores";
 
@@ -52,6 +53,18 @@ export const snapshotDefinition = defineResource<SnapshotInputs, SnapshotOutputs
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: SnapshotInputsSchema,
   id: (outs) => outs.snapshotId,
+  // A point of an anonymized branch's history is taken only where its data is known to be masked.
+  finds: (inputs, olds) =>
+    Object.keys(olds).length > 0
+      ? []
+      : [
+          maskedPointFind(
+            inputs.projectId,
+            inputs.branchId,
+            { timestamp: inputs.timestamp, lsn: inputs.lsn },
+            SNAPSHOT_POINT,
+          ),
+        ],
 
   /** Takes the snapshot under the name and this resource's mark, and waits for its operations. */
   async create({ client, deadline, createKey }, inputs) {

@@ -22,8 +22,10 @@
  * an invitation, the spending limit) that the key is theirs or the organization's own; for a member's
  * project role, that the key is not one that can never set it (a project-scoped key, a plain member's);
  * for a move to another organization that the key may give the project away (an admin of the old
- * one); it says when a project to adopt is a deleted one the create recovers; and it finds an object
- * on a branch the inputs name (a trigger's bucket, a domain's function) unless this run declares it.
+ * one); it says when a project to adopt is a deleted one the create recovers; it finds an object on
+ * a branch the inputs name (a trigger's bucket, a domain's function) unless this run declares it. A
+ * kind may bring a rule of its own that reads the service (a `rule` find): a point of an anonymized
+ * branch's history not known to be masked, say.
  * Not a VPC endpoint a restriction names: a program assigns it in the same run
  * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
  */
@@ -81,6 +83,17 @@ export type Find =
       name: string;
       exists: (client: CloudDbClient) => Promise<boolean>;
       fix: string;
+    }
+  /**
+   * A rule of the kind's own that reads the service: `read` gives the reason to refuse, or undefined;
+   * `key` names the read (made once per process), `about` what it reads (for a failed read's message).
+   */
+  | {
+      kind: "rule";
+      property: string;
+      key: string;
+      about: string;
+      read: (client: CloudDbClient) => Promise<string | undefined>;
     };
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
@@ -305,6 +318,16 @@ function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding
         { property: "branchId", what: `branch ${branchId} of project ${projectId}`, fix: BRANCH_FIX },
       );
     }
+    case "rule":
+      return once(
+        `${credential} rule ${find.key}`,
+        apiUrl,
+        async (client) => {
+          const reason = await find.read(client);
+          return reason === undefined ? undefined : missing(reason);
+        },
+        { property, what: find.about, fix: PROJECT_FIX },
+      );
     case "transfer":
       return once(
         `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
