@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
-import type { PartialFailure } from "../../provider/resources/errors";
 import type { BranchInputs, BranchOutputs, MaskingRule } from "../../provider/resources/public/branch";
 import { branchProvider } from "../../provider/resources/public/branch";
 import { branchSteps, PROVIDER_TEXT, useEmulator } from "./support";
@@ -50,7 +49,11 @@ describe("an anonymized Branch, against the emulator", () => {
       endpoints: [{ type: "read_write" }],
       maskingRules: [EMAIL],
     });
-    assert.deepEqual(writes(), [`POST /projects/${PROJECT}/branch_anonymized`]);
+    // The branch is made without a compute; its compute only once its data is masked.
+    assert.deepEqual(writes(), [
+      `POST /projects/${PROJECT}/branch_anonymized`,
+      `POST /projects/${PROJECT}/endpoints`,
+    ]);
     assert.equal(outs.anonymizationState, "anonymized");
     assert.deepEqual(outs.maskingRules, [{ ...EMAIL, schemaName: "public" }]);
     assert.match(outs.connectionUri, /^postgresql:\/\//);
@@ -89,26 +92,30 @@ describe("an anonymized Branch, against the emulator", () => {
     assert.equal(triggered.anonymizeTrigger, "2");
   });
 
-  it("records a branch whose anonymization fails without connection strings, naming the rule; the next up with the rule fixed masks it", async () => {
+  it("deletes the branch of a create whose masking fails, leaving nothing, and names the rule and maskingRules", async () => {
     const bad = { ...EMAIL, maskingFunction: "anon.fake_emial()" };
+    harness.emulator.control.clearRequests();
     const err = (await branchProvider.create(inputs({ name: "pr-typo", maskingRules: [bad] })).then(
       () => assert.fail("expected the create to fail"),
       (e: unknown) => e,
-    )) as PartialFailure;
-    assert.match(err.id, /^br-/);
-    assert.equal(err.reasons.length, 1);
-    assert.match(err.reasons[0] ?? "", /anonymization of branch .* ended in error: .*anon\.fake_emial\(\)/);
-    assert.match(err.reasons[0] ?? "", /recorded in the state without connection strings/);
-    const recorded = err.properties as unknown as BranchOutputs;
-    assert.equal(recorded.anonymizationState, "error");
-    assert.equal(recorded.connectionUri, "");
+    )) as Error & { id?: string };
+    assert.equal(err.id, undefined, "nothing is recorded");
+    assert.match(err.message, /anonymization of branch .* ended in error: .*anon\.fake_emial\(\)/);
+    assert.match(err.message, /Nothing was left: the branch is deleted, and it never had a compute/);
+    assert.match(err.message, /Fix maskingRules/);
+    const live = harness.emulator.control.dumpState().branches.filter((b) => b.name === "pr-typo");
+    assert.ok(
+      live.every((b) => b.deleted_at_ms !== undefined),
+      "the branch is deleted",
+    );
+    assert.deepEqual(
+      writes().map((line) => line.replace(/br-[a-z0-9-]+/, "<id>")),
+      [`POST /projects/${PROJECT}/branch_anonymized`, `DELETE /projects/${PROJECT}/branches/<id>`],
+      "no compute was ever made",
+    );
 
-    const id = err.id;
-    const fixed = inputs({ name: "pr-typo", maskingRules: [EMAIL] });
-    const diff = await branchProvider.diff!(id, recorded, fixed);
-    assert.equal(diff.changes, true);
-    assert.deepEqual(diff.replaces, []);
-    const outs = (await branchProvider.update!(id, recorded, fixed)).outs as BranchOutputs;
+    // The rule fixed, the next up makes the branch.
+    const { outs } = await create({ name: "pr-typo", maskingRules: [EMAIL] });
     assert.equal(outs.anonymizationState, "anonymized");
   });
 

@@ -31,6 +31,7 @@ export const AnonymizedStatusSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   failed_at: maybe(z.string()),
+  last_run: maybe(z.looseObject({ started_at: maybe(z.string()), completed_at: maybe(z.string()) })),
 });
 DOCUMENTED.add(AnonymizedStatusSchema, { as: "AnonymizedBranchStatusResponse" });
 /** An anonymized branch's status. */
