@@ -354,11 +354,14 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
    * before it; an update that deletes left scratch branches says so.
    */
   review(olds, news) {
-    if (
-      news.initSource === "anonymized" &&
-      (olds.anonymizationState !== "anonymized" || !sameRules(news.maskingRules, olds.maskingRules))
-    ) {
+    if (news.initSource === "anonymized" && !sameRules(news.maskingRules, olds.maskingRules)) {
       return "the update sets the branch's masking rules and masks its data again (the parent's data is not touched)";
+    }
+    if (news.initSource === "anonymized" && olds.anonymizationState !== "anonymized") {
+      return (
+        `the update masks the branch's data again (its anonymization is ${olds.anonymizationState ?? "unknown"}: ` +
+        "its data is not known masked), and only then enables its computes"
+      );
     }
     const left = leftScratchIds(olds);
     if (
