@@ -359,8 +359,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     }
     if (news.initSource === "anonymized" && olds.anonymizationState !== "anonymized") {
       return (
-        `the update masks the branch's data again (its anonymization is ${olds.anonymizationState ?? "unknown"}: ` +
-        "its data is not known masked), and only then enables its computes"
+        `the update masks the branch's data (its anonymization is ${olds.anonymizationState ?? "unknown"}: its data ` +
+        "is not known masked) before it makes or enables any of its computes"
       );
     }
     const left = leftScratchIds(olds);

@@ -145,6 +145,35 @@ describe("an anonymized Branch, against the emulator", () => {
   });
 });
 
+describe("an anonymized Branch whose masking outlasts the create's wait", () => {
+  const harness = useEmulator({ opDurationMs: { default: 20, anonymize: 3000 } });
+  const { update } = branchSteps(inputs);
+
+  it("is recorded without computes or connection strings; the next up waits for the masking, then makes its compute", async () => {
+    const values = {
+      name: "pr-slow",
+      endpoints: [{ type: "read_write" as const }],
+      maskingRules: [EMAIL],
+      timeouts: { create: 0.5 },
+    };
+    const err = (await branchProvider.create(inputs(values)).then(
+      () => assert.fail("expected a partial failure"),
+      (e: unknown) => e,
+    )) as Error & { id: string; properties: unknown; reasons: string[] };
+    assert.match(err.reasons[0] ?? "", /its data is not masked yet: its anonymization is anonymizing/);
+    const recorded = err.properties as BranchOutputs;
+    assert.deepEqual(recorded.endpoints, []);
+    assert.equal(recorded.connectionUri, "");
+    const live = () => harness.emulator.control.dumpState().endpoints.filter((e) => e.branch_id === err.id);
+    assert.deepEqual(live(), [], "no compute while the data is not masked");
+
+    const outs = await update(err.id, recorded, values);
+    assert.equal(outs.anonymizationState, "anonymized");
+    assert.equal(live().length, 1);
+    assert.match(outs.connectionUri, /^postgresql:\/\//);
+  });
+});
+
 // Each way an anonymized branch could serve its parent's personal data, on the emulator's real
 // Postgres: the parent holds a marker row, and a reader who asks the API for a connection string to
 // each compute of the branch (what anyone with the project's key can do) must never read it.
