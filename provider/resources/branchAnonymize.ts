@@ -185,10 +185,27 @@ export async function anonymizedAtCreate(
   outs: BranchOutputs,
 ): Promise<BranchOutputs> {
   const maskingRules = ruleInputs(apiRules(inputs.maskingRules));
-  const status = await client.waitForAnonymization(outs.projectId, outs.branchId, { deadline });
+  const label = labelOf("branch", outs.branchId, outs);
+  const unread = { ...outs, maskingRules, anonymizationState: "unknown", pendingOperationIds: [] };
+  // The branch exists: a status that cannot be read records it, without computes, for the next `up`.
+  const status = await client
+    .waitForAnonymization(outs.projectId, outs.branchId, { deadline })
+    .catch((err: unknown) =>
+      Promise.reject(
+        new PartialFailure(
+          outs.branchId,
+          unread,
+          [
+            `${label} was created in project ${outs.projectId} but its anonymization could not be read ` +
+              `(${messageOf(err)}). It is recorded in the state without computes or connection strings; the ` +
+              "next `pulumi up` waits for the masking, then makes its computes.",
+          ],
+          err,
+        ),
+      ),
+    );
   const recorded = { ...outs, maskingRules, ...compactStatus(status), pendingOperationIds: [] };
   if (FAILED.has(status.state)) throw await undoFailedMasking(client, recorded, status, deadline);
-  const label = labelOf("branch", outs.branchId, outs);
   if (status.state !== "anonymized") {
     throw new PartialFailure(outs.branchId, recorded, [
       `${label} was created in project ${outs.projectId} but its data is not masked yet: its anonymization is ` +
