@@ -869,11 +869,12 @@ class Sequence {
       }
       if (made.kind === "Branch") {
         const branch = s.branches.find((b) => b.id === made.id);
-        if (branch !== undefined && branch.name !== appName(this.knobs)) {
+        const declared = made.name === "anon" ? ANON_NAME : appName(this.knobs);
+        if (branch !== undefined && branch.name !== declared) {
           this.fail(
             "takes-only-its-own",
             index,
-            `${made.name} took branch ${made.id} and left it named ${branch.name}, not the declared ${appName(this.knobs)}`,
+            `${made.name} took branch ${made.id} and left it named ${branch.name}, not the declared ${declared}`,
           );
         }
       }
