@@ -155,7 +155,7 @@ export function updateBranch(ctx: EmulatorContext, branch: BranchRecord, changes
 /**
  * Restores a branch's data from a source branch (itself at an earlier point, its parent, or
  * another branch): its endpoints are suspended, a new timeline is created from the source, and
- * they start again. With `preserveUnderName` the previous state becomes a new branch of that name,
+ * they start again, but for a disabled one. With `preserveUnderName` the previous state becomes a new branch of that name,
  * which takes over the branch's children.
  */
 export function restoreBranch(
@@ -219,7 +219,8 @@ export function restoreBranch(
     [
       ...endpoints.flatMap((e) => onCompute(e, "suspend_compute")),
       { action: "create_branch", branch_id: branch.id },
-      ...endpoints.flatMap((e) => onCompute(e, "start_compute")),
+      // A disabled compute keeps its flag and is not started again: it serves nothing until enabled.
+      ...endpoints.filter((e) => e.disabled !== true).flatMap((e) => onCompute(e, "start_compute")),
     ],
     "user",
   );

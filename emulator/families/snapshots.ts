@@ -215,7 +215,10 @@ function swapIn(
   target.updated_at_ms = now;
   project.updated_at_ms = now;
   ctx.changed();
-  return endpoints.flatMap((e) => onCompute(e, "suspend_compute", "start_compute"));
+  // A disabled compute is suspended and stays so: no restart serves the restored data through it.
+  return endpoints.flatMap((e) =>
+    e.disabled === true ? onCompute(e, "suspend_compute") : onCompute(e, "suspend_compute", "start_compute"),
+  );
 }
 
 /** Replaces a branch's backup schedule (an empty one stops the automatic snapshots). */

@@ -11,9 +11,8 @@ import {
   anonymizedAtCreate,
   apiRules,
   existingBranch,
-  readAnonymization,
+  readAnonymizationStatus,
   sameRules,
-  waitForAnonymization,
 } from "./branchAnonymize";
 import { sameTypes } from "./branchComputes";
 import { converge } from "./branchConverge";
@@ -27,6 +26,7 @@ import {
 } from "./branchCreate";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import { baseOutputs, declaredOnly, liveFields, opIds, outputsOf, refreshed } from "./branchOutputs";
+import { knownMasked, quarantineAtRefresh } from "./branchQuarantine";
 import {
   deleteScratches,
   deleteStrayScratches,
@@ -128,7 +128,8 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     const settings = apiComputeSettings(inputs);
     const request = {
       branch: Object.keys(branch).length > 0 ? branch : undefined,
-      endpoints: inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
+      // An anonymized branch gets its computes once its data is masked (`anonymizedAtCreate`).
+      endpoints: anonymized ? undefined : inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
     };
     const annotation_value =
       createKey === undefined ? undefined : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name });
@@ -152,7 +153,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
       ),
     );
     const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
-    if (anonymized) return anonymizedAtCreate({ client, deadline }, inputs, outs, made);
+    if (anonymized) return anonymizedAtCreate({ client, deadline }, inputs, outs);
     if (inputs.restore?.snapshotId !== undefined) {
       return restoredAtCreate({ client, deadline }, made.branch.id, outs, inputs, inputs.restore);
     }
@@ -252,12 +253,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
         " (found by name after its response was lost)",
       );
     }
-    // A lost anonymized create started its anonymization: the data is masked before a program connects.
-    const masked =
-      inputs.initSource === "anonymized"
-        ? { ...outs, ...(await waitForAnonymization(client, outs, deadline)) }
-        : outs;
-    return withConnection(client, inputs, await refreshed(client, masked).catch(() => masked));
+    // A lost anonymized create started its anonymization: its computes come once the data is masked.
+    if (inputs.initSource === "anonymized") return anonymizedAtCreate({ client, deadline }, inputs, outs);
+    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
   },
 
   /**
@@ -285,7 +283,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     return withConnection(client, inputs, await existingBranch(client, inputs, branchId));
   },
 
-  async read({ client }, id, props) {
+  async read({ client, deadline }, id, props) {
     if (props?.projectId === undefined) return undefined;
     // A refresh reads every branch at once: they share one branch and one endpoint listing per project.
     const [branches, endpoints] = await Promise.all([
@@ -305,9 +303,17 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     }
     const own = endpoints.filter((ep) => ep.branch_id === carrier);
     const live = liveFields(branch, own, props.parentId ?? null);
-    // An anonymized branch: its rules and its anonymization, changed outside or still under way.
-    const anonymization =
-      props.anonymizationState === undefined ? {} : await readAnonymization(client, props.projectId, carrier);
+    // An anonymized branch: its rules and its anonymization, changed outside or still under way. Data
+    // not known masked (reset or restored outside, say) is kept from every connection until the next
+    // `up` masks it: its computes are disabled, the one write of a refresh.
+    let anonymization = {};
+    if (props.anonymizationState !== undefined) {
+      const { fields, status } = await readAnonymizationStatus(client, props.projectId, carrier);
+      if (!knownMasked(status, branch.last_reset_at)) {
+        await quarantineAtRefresh(client, { ...props, branchId: carrier }, own, status, deadline);
+      }
+      anonymization = fields;
+    }
     const parentId = carrier === id ? live.parentId : props.parentId;
     // Scratch branches a killed restore of it left: recorded, so the next `up` deletes them (`stale`).
     const left = leftScratches(branches, carrier).map((b) => b.id);
@@ -352,11 +358,14 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
    * before it; an update that deletes left scratch branches says so.
    */
   review(olds, news) {
-    if (
-      news.initSource === "anonymized" &&
-      (olds.anonymizationState !== "anonymized" || !sameRules(news.maskingRules, olds.maskingRules))
-    ) {
+    if (news.initSource === "anonymized" && !sameRules(news.maskingRules, olds.maskingRules)) {
       return "the update sets the branch's masking rules and masks its data again (the parent's data is not touched)";
+    }
+    if (news.initSource === "anonymized" && olds.anonymizationState !== "anonymized") {
+      return (
+        `the update masks the branch's data (its anonymization is ${olds.anonymizationState ?? "unknown"}: its data ` +
+        "is not known masked) before it makes or enables any of its computes"
+      );
     }
     const left = leftScratchIds(olds);
     if (

@@ -1,7 +1,8 @@
 /**
- * An anonymized Branch: made through the anonymized-branch route with its masking rules and
- * followed until its data is masked, so no program is handed a connection to its parent's data
- * unmasked; its rules set again and its data masked again in place.
+ * An anonymized Branch: made through the anonymized-branch route with its masking rules and no
+ * compute, followed until its data is masked, and only then given its computes and connection
+ * strings, so no program is handed a connection to its parent's data unmasked (a failed masking
+ * deletes the branch); its rules set again and its data masked again in place.
  */
 import {
   type AnonymizedStatus,
@@ -9,9 +10,10 @@ import {
   type CloudDbClient,
   isApiError,
 } from "../client";
+import { convergeComputes } from "./branchComputes";
 import { existing, refreshed } from "./branchOutputs";
-import { type CreatedAccess, withConnection } from "./connection";
-import { messageOf, PartialFailure, ResourceError } from "./errors";
+import { withConnection } from "./connection";
+import { messageOf, PartialFailure, ResourceError, unfinished } from "./errors";
 import { compact, labelOf, type Step } from "./lifecycle/define";
 import type { BranchInputs, BranchOutputs, MaskingRule } from "./public/branch";
 
@@ -62,17 +64,34 @@ function statusFields(status: AnonymizedStatus) {
   return { anonymizationState: status.state, anonymizationMessage: status.status_message };
 }
 
+/** When the branch's last masking run ended, if it succeeded (the status is `anonymized`). */
+export function lastMaskedAt(status: AnonymizedStatus): string | undefined {
+  return status.state === "anonymized" ? (status.last_run?.completed_at ?? undefined) : undefined;
+}
+
+/** The states in which a masking run failed, or the branch could not be made to run one. */
+const FAILED = new Set(["error", "initialization_error"]);
+
 /** The branch's rules and anonymization as they are now. */
 export async function readAnonymization(
   client: CloudDbClient,
   projectId: string,
   branchId: string,
 ): Promise<AnonymizationFields> {
+  return (await readAnonymizationStatus(client, projectId, branchId)).fields;
+}
+
+/** The same, with the status they are read from. */
+export async function readAnonymizationStatus(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+): Promise<{ fields: AnonymizationFields; status: AnonymizedStatus }> {
   const [status, rules] = await Promise.all([
     client.getAnonymizedStatus(projectId, branchId),
     client.getMaskingRules(projectId, branchId),
   ]);
-  return compact({ ...statusFields(status), maskingRules: ruleInputs(rules) });
+  return { fields: compact({ ...statusFields(status), maskingRules: ruleInputs(rules) }), status };
 }
 
 /**
@@ -107,7 +126,7 @@ export async function waitForAnonymization(
   const label = labelOf("branch", outs.branchId, outs);
   throw new ResourceError(
     "Unusable",
-    status.state === "error" || status.state === "initialization_error"
+    FAILED.has(status.state)
       ? `the anonymization of ${label} ended in ${status.state}: ${status.status_message ?? "the service gave no reason"}. ` +
           "Its data may not be masked: fix maskingRules (or change anonymizeTrigger to try again) and run `pulumi up`"
       : `the anonymization of ${label} is ${status.state}, not anonymized, at the end of the wait: its data may ` +
@@ -117,7 +136,9 @@ export async function waitForAnonymization(
 
 /**
  * Masks the branch's data again: sets its rules when they changed, starts the anonymization and
- * waits for it. For an update whose rules, trigger, reset or restore asks for it.
+ * waits for it. For an update whose rules, trigger, reset or restore asks for it. Unless `force`
+ * (the data was replaced, or a new trigger asks), a run an interrupted run started that ended
+ * `anonymized` with the same rules is the masking asked for: none is started again.
  */
 export async function anonymizeAgain(
   client: CloudDbClient,
@@ -125,10 +146,15 @@ export async function anonymizeAgain(
   olds: Pick<BranchOutputs, "maskingRules">,
   news: BranchInputs,
   deadline: number,
+  force = true,
 ): Promise<AnonymizationFields> {
   // A run an earlier, interrupted update started ends first: the service starts none while one runs.
-  await client.waitForAnonymization(outs.projectId, outs.branchId, { deadline });
-  const rules = sameRules(news.maskingRules, olds.maskingRules)
+  const before = await client.waitForAnonymization(outs.projectId, outs.branchId, { deadline });
+  const same = sameRules(news.maskingRules, olds.maskingRules);
+  if (!force && same && before.state === "anonymized") {
+    return { ...statusFields(before), maskingRules: olds.maskingRules };
+  }
+  const rules = same
     ? olds.maskingRules
     : ruleInputs(await client.setMaskingRules(outs.projectId, outs.branchId, apiRules(news.maskingRules)));
   await client.startAnonymization(outs.projectId, outs.branchId);
@@ -148,43 +174,91 @@ export function remasks(olds: BranchOutputs, news: BranchInputs, reset: boolean,
 }
 
 /**
- * The end of an anonymized branch's create: its data masked, then its connection strings read. A
- * branch whose anonymization fails or outlasts the wait is recorded without connection strings (its
- * data may be its parent's, unmasked), and the next `up` masks it again (`remasks`).
+ * The end of an anonymized branch's create, made without computes: waits for its masking, then
+ * makes the declared computes and reads the connection strings. A masking that fails leaves nothing
+ * (`undoFailedMasking`); one still running at the deadline records the branch without computes (a
+ * partial failure), and the next `up` waits for it before it makes any.
  */
 export async function anonymizedAtCreate(
   { client, deadline }: Pick<Step, "client" | "deadline">,
   inputs: BranchInputs,
   outs: BranchOutputs,
-  created: CreatedAccess,
 ): Promise<BranchOutputs> {
   const maskingRules = ruleInputs(apiRules(inputs.maskingRules));
-  let fields: AnonymizationFields;
+  const label = labelOf("branch", outs.branchId, outs);
+  const unread = { ...outs, maskingRules, anonymizationState: "unknown", pendingOperationIds: [] };
+  // The branch exists: a status that cannot be read records it, without computes, for the next `up`.
+  const status = await client
+    .waitForAnonymization(outs.projectId, outs.branchId, { deadline })
+    .catch((err: unknown) =>
+      Promise.reject(
+        new PartialFailure(
+          outs.branchId,
+          unread,
+          [
+            `${label} was created in project ${outs.projectId} but its anonymization could not be read ` +
+              `(${messageOf(err)}). It is recorded in the state without computes or connection strings; the ` +
+              "next `pulumi up` waits for the masking, then makes its computes.",
+          ],
+          err,
+        ),
+      ),
+    );
+  const recorded = { ...outs, maskingRules, ...compactStatus(status), pendingOperationIds: [] };
+  if (FAILED.has(status.state)) throw await undoFailedMasking(client, recorded, status, deadline);
+  if (status.state !== "anonymized") {
+    throw new PartialFailure(outs.branchId, recorded, [
+      `${label} was created in project ${outs.projectId} but its data is not masked yet: its anonymization is ` +
+        `${status.state} at the end of the wait. It is recorded in the state without computes or connection ` +
+        "strings; the next `pulumi up` waits for the masking, then makes its computes (raise timeouts to wait longer).",
+    ]);
+  }
+  // Only now is there a compute to connect to: the data it serves is masked.
   try {
-    fields = await waitForAnonymization(client, outs, deadline);
+    await convergeComputes(client, outs.projectId, outs.branchId, recorded, inputs, deadline);
   } catch (err) {
-    const status = await client.getAnonymizedStatus(outs.projectId, outs.branchId).catch(() => undefined);
-    const recorded = {
-      ...outs,
-      maskingRules,
-      anonymizationState: status?.state ?? "unknown",
-      ...compact({ anonymizationMessage: status?.status_message }),
-      pendingOperationIds: [],
-    };
-    throw new PartialFailure(
-      outs.branchId,
+    throw unfinished("branch", outs.branchId, inputs, recorded, err, " (its computes were not made)");
+  }
+  const current = await refreshed(client, recorded).catch(() => recorded);
+  return withConnection(client, inputs, current);
+}
+
+function compactStatus(status: AnonymizedStatus) {
+  return compact(statusFields(status)) as Pick<AnonymizationFields, "anonymizationState">;
+}
+
+/**
+ * A create's masking failed: the branch it made is deleted (it never had a compute), and the error
+ * names the rule (the service's message) and what to fix. A delete that fails too records the
+ * branch, still without computes, so the next `up` masks it or replaces it.
+ */
+async function undoFailedMasking(
+  client: CloudDbClient,
+  recorded: BranchOutputs,
+  status: AnonymizedStatus,
+  deadline: number,
+): Promise<Error> {
+  const label = labelOf("branch", recorded.branchId, recorded);
+  const why = `the anonymization of ${label} ended in ${status.state}: ${status.status_message ?? "the service gave no reason"}`;
+  try {
+    await client.deleteBranch(recorded.projectId, recorded.branchId, { deadline });
+  } catch (err) {
+    return new PartialFailure(
+      recorded.branchId,
       recorded,
       [
-        `${labelOf("branch", outs.branchId, outs)} was created in project ${outs.projectId} but its data is not ` +
-          `masked: ${messageOf(err)}. It is recorded in the state without connection strings; the next ` +
-          "`pulumi up` starts its anonymization again.",
+        `${why}. Its delete failed too (${messageOf(err)}): it is recorded in the state, without computes or ` +
+          "connection strings; fix maskingRules and run `pulumi up`.",
       ],
       err,
     );
   }
-  const masked = { ...outs, ...fields, maskingRules };
-  const current = await refreshed(client, masked).catch(() => masked);
-  return withConnection(client, inputs, current, created);
+  return new ResourceError(
+    "Unusable",
+    `${why}. Nothing was left: the branch is deleted, and it never had a compute or a connection string. ` +
+      "Fix maskingRules (the rule named: its databaseName, schemaName, tableName, columnName, and its " +
+      "maskingFunction or maskingValue) and run `pulumi up` again",
+  );
 }
 
 /** An existing branch as it is now (`existing`), with its anonymization when it is anonymized. */

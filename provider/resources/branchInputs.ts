@@ -129,6 +129,17 @@ export const BranchInputsSchema = withComputeRange(
       });
     }
   }
+  // A branch made anonymized with no rule would be a full copy of its parent's data said masked.
+  if (inputs.initSource === "anonymized" && (inputs.maskingRules ?? []).length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["maskingRules"],
+      message:
+        'initSource: "anonymized" masks the parent\'s data by maskingRules, and none is given: the branch would be ' +
+        "an unmasked copy of its parent's data. Add maskingRules (a rule per column of personal data: databaseName, " +
+        'tableName, columnName and maskingFunction or maskingValue), or use initSource: "parent-data" for a plain copy',
+    });
+  }
   if (inputs.resetTrigger !== undefined && inputs.initSource === "schema-only") {
     ctx.addIssue({
       code: "custom",

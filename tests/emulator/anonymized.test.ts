@@ -297,6 +297,30 @@ describe("anonymized branches without the data plane (rules and states)", () => 
     );
   });
 
+  it("keeps a disabled compute disabled through a restore from the parent, and starts it no more", async () => {
+    const created = await http.post(`${P}/branch_anonymized`, {
+      branch_create: { endpoints: [{ type: "read_write" }] },
+      masking_rules: [rule("email", { masking_function: "anon.fake_email()" })],
+    });
+    const id = created.body.branch.id;
+    const endpoint = created.body.endpoints[0].id;
+    emu.control.advance(3000);
+    const disabled = await http.patch(`${P}/endpoints/${endpoint}`, { endpoint: { disabled: true } });
+    assert.equal(disabled.status, 200, disabled.text);
+    emu.control.advance(3000);
+    const restored = await http.post(`${P}/branches/${id}/restore`, { source_branch_id: DEMO.branchId });
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual(
+      restored.body.operations.map((op: Json) => op.action),
+      ["suspend_compute", "create_branch"],
+      "no start_compute for the disabled compute",
+    );
+    emu.control.advance(3000);
+    const after = (await http.get(`${P}/endpoints/${endpoint}`)).body.endpoint;
+    assert.equal(after.disabled, true);
+    assert.equal(after.current_state, "idle");
+  });
+
   it("refuses rules that give both or neither of a function and a value", async () => {
     const both = await http.post(`${P}/branch_anonymized`, {
       masking_rules: [rule("email", { masking_function: "NULL", masking_value: "x" })],

@@ -58,6 +58,35 @@ describe("lifecycle fuzzer", function () {
     assert.equal(orphans[0]?.step, 2);
   });
 
+  it("finds an anonymized branch whose compute serves unmasked data", async () => {
+    const outcome = await fuzzer.run(1, { steps: ["up", "tamper reset-anon", "up"] });
+    const reads = outcome.violations.filter((v) => v.invariant === "no-unmasked-reads");
+    assert.equal(reads.length, 1, report(outcome));
+    assert.match(
+      reads[0]?.detail ?? "",
+      /^anonymized branch br-[a-z0-9-]+ \(anon\) holds unmasked data \(no masking run since its create or its last restore\) and its compute ep-[a-z0-9-]+ is enabled$/,
+    );
+    assert.equal(reads[0]?.step, 2);
+  });
+
+  it("keeps an anonymized branch reset outside from serving once a refresh saw it, and masks it at the next up", async () => {
+    const outcome = await fuzzer.run(1, {
+      steps: [
+        "up",
+        "outside reset-anon",
+        "refresh",
+        "up",
+        "set reset-anon",
+        "kill@2 up",
+        "up",
+        "cancel",
+        "up --refresh",
+        "destroy",
+      ],
+    });
+    assert.deepEqual(outcome.violations, [], report(outcome));
+  });
+
   // Shortest sequences the fuzzer found breaking an invariant before their fixes (the seed picks
   // what an outside action acts on): each names the invariant it broke.
   const FOUND: readonly [invariant: string, seed: number, steps: string][] = [

@@ -214,6 +214,17 @@ const CASES: Case[] = [
     ...schedule({ branchId: "main" }),
     says: /branchId must be a branch id/,
   },
+  // Branch.initSource "anonymized"
+  {
+    what: "an anonymized branch without masking rules",
+    ...branch({ initSource: "anonymized" }),
+    says: /initSource: "anonymized" masks the parent's data by maskingRules, and none is given: .* Add maskingRules/,
+  },
+  {
+    what: "an anonymized branch with an empty list of masking rules",
+    ...branch({ initSource: "anonymized", maskingRules: [] }),
+    says: /maskingRules.*none is given/,
+  },
   // Branch.restore (an existing branch: restores are updates)
   {
     what: "a restore timestamp in the future",

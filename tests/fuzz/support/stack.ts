@@ -103,9 +103,14 @@ export interface Knobs {
    * it removed, so after a destroy removed it the user declares the next one.
    */
   vpc: number;
+  /** The anonymized branch's `resetTrigger` (0: none): each new one resets it from its parent. */
+  anonReset: number;
 }
 
-export const FIRST_KNOBS: Knobs = { rename: 0, restore: "none", rotate: 0, vpc: 0 };
+export const FIRST_KNOBS: Knobs = { rename: 0, restore: "none", rotate: 0, vpc: 0, anonReset: 0 };
+
+/** The anonymized branch's declared name. */
+export const ANON_NAME = "anon";
 
 /** The VPC endpoint id the program assigns under `knobs`. */
 export const vpcEndpointOf = (knobs: Knobs) => `vpce-0f0a${String(knobs.vpc).padStart(4, "0")}`;
@@ -132,7 +137,8 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
 /**
  * The program, in dependency order: a project; two snapshots of its default branch; a branch with
  * a compute (restored in place from a snapshot when `restore` says so); a read-only compute of the
- * default branch; a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
+ * default branch; an anonymized branch of the default branch with a masking rule and a compute (reset
+ * from its parent by trigger); a role (unnamed, its password rotated by trigger), a database owned by it and a backup schedule on
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
@@ -170,6 +176,27 @@ export const PROGRAM: readonly Spec[] = [
       name: appName(k),
       endpoints: [{ type: "read_write" }],
       ...(k.restore === "none" ? {} : { restore: { snapshotId: o(k.restore).snapshotId } }),
+    }),
+  },
+  {
+    name: "anon",
+    kind: "Branch",
+    deps: ["proj"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      parentId: o("proj").defaultBranchId,
+      name: ANON_NAME,
+      initSource: "anonymized",
+      endpoints: [{ type: "read_write" }],
+      maskingRules: [
+        {
+          databaseName: "neondb",
+          tableName: "users",
+          columnName: "email",
+          maskingFunction: "anon.fake_email()",
+        },
+      ],
+      ...(k.anonReset === 0 ? {} : { resetTrigger: `r${k.anonReset}` }),
     }),
   },
   {

@@ -9,6 +9,7 @@ import { DEMO, type EmulatorStateView, type RunningEmulator, startEmulator } fro
 import { setHostLineWriter } from "../../../provider/resources/host/progress";
 import { runNeonctl } from "../../emulator/neonctl-harness";
 import {
+  ANON_NAME,
   appName,
   type Driver,
   type Entry,
@@ -76,6 +77,7 @@ export const OUTSIDE = [
   "reinvite",
   "remove-project-role",
   "trust-auth-domain",
+  "reset-anon",
 ] as const;
 type Outside = (typeof OUTSIDE)[number];
 
@@ -103,6 +105,7 @@ export function generate(seed: number): StepText[] {
         random.weighted([
           ["set rename", 1],
           ["set rotate", 1],
+          ["set reset-anon", 1],
           [`set restore=${random.pick(["none", "snapA", "snapB"])}`, 2],
         ] as const),
       );
@@ -297,6 +300,8 @@ class Sequence {
   /** Branches whose data a restore replaced (sticky: once replaced, always). */
   private readonly replaced = new Set<string>();
   private outsideCount = 0;
+  /** Anonymized branches reset from their parent outside the stack that no refresh has seen since. */
+  private readonly unseenResets = new Set<string>();
   /**
    * Whether something changed outside the stack, or a run was killed, since its last refresh: a
    * plain `up` does not read what changed outside or what the killed run did without recording it,
@@ -372,7 +377,11 @@ class Sequence {
       for (const id of after[kind]) if (!before[kind].has(id)) this.madeByStack.add(id);
     }
     const converged = !result.killed && result.errors.length === 0;
-    if (converged && (command === "refresh" || command === "up --refresh")) this.stale = false;
+    if (converged && (command === "refresh" || command === "up --refresh")) {
+      this.stale = false;
+      this.unseenResets.clear();
+    }
+    this.checkUnmaskedReads(index);
     // A killed run's last change may be missing from the state (a delete in flight keeps the object).
     if (result.killed) {
       this.lostByKill = true;
@@ -394,7 +403,8 @@ class Sequence {
   /**
    * What only the suite's own tests do, to show the checks fail: a change the checks do not see as
    * made outside (`reset-password`: the role's password changes as if the provider had lost it;
-   * `orphan`: a branch appears as if a create of the stack had not been recorded).
+   * `orphan`: a branch appears as if a create of the stack had not been recorded; `reset-anon`: the
+   * anonymized branch's data is its parent's again, as if the provider had reset it unmasked).
    */
   private async tamper(what: string): Promise<string> {
     const role = this.stack.state.get("owner");
@@ -414,6 +424,13 @@ class Sequence {
       };
       this.madeByStack.add(made.branch.id);
       return `made branch ${made.branch.id}`;
+    }
+    const anon = this.anonBranch();
+    if (what === "reset-anon" && anon !== undefined) {
+      await this.api("POST", `/projects/${anon.project_id}/branches/${anon.id}/restore`, {
+        source_branch_id: anon.parent_id,
+      });
+      return `reset ${anon.id} from its parent`;
     }
     throw new Error(`cannot tamper with ${what}`);
   }
@@ -449,6 +466,7 @@ class Sequence {
   private set(change: string): string {
     if (change === "rename") this.knobs.rename += 1;
     else if (change === "rotate") this.knobs.rotate += 1;
+    else if (change === "reset-anon") this.knobs.anonReset += 1;
     else this.knobs.restore = change.slice("restore=".length) as Knobs["restore"];
     return `knobs ${JSON.stringify(this.knobs)}`;
   }
@@ -514,6 +532,16 @@ class Sequence {
     return live.find((b) => b.name === appName(this.knobs)) ?? live.find((b) => b.id === recorded);
   }
 
+  /** The program's anonymized branch as it is live: the state's, else the one with its name. */
+  private anonBranch(s: State = this.dump()): Branch | undefined {
+    const projectId = this.projectId(s);
+    const live = s.branches.filter(
+      (b) => b.project_id === projectId && b.deleted_at_ms === undefined && b.anonymization !== undefined,
+    );
+    const recorded = this.stack.state.get("anon")?.id;
+    return live.find((b) => b.id === recorded) ?? live.find((b) => b.name === ANON_NAME);
+  }
+
   private branchPath(): string {
     const branch = this.appBranch();
     return `/projects/${branch?.project_id}/branches/${branch?.id}`;
@@ -566,6 +594,7 @@ class Sequence {
       for (const id of after[kind]) if (!before[kind].has(id)) this.madeByStack.delete(id);
     }
     this.checkReplaced(index);
+    this.checkUnmaskedReads(index);
     return line;
   }
 
@@ -643,6 +672,16 @@ class Sequence {
       const snap = this.random.pick(snaps);
       await this.api("DELETE", `/projects/${projectId}/snapshots/${snap.id}`);
       return `deleted snapshot ${snap.id} (${snap.name})`;
+    }
+    if (action === "reset-anon") {
+      const anon = this.anonBranch(s);
+      if (anon?.parent_id === undefined) return "no anonymized branch";
+      await this.api("POST", `/projects/${projectId}/branches/${anon.id}/restore`, {
+        source_branch_id: anon.parent_id,
+      });
+      // Its computes serve the parent's data until a refresh sees the reset: no provider can help that.
+      this.unseenResets.add(anon.id);
+      return `reset ${anon.id} from its parent`;
     }
     if (app === undefined) return "no app branch";
     const branchPath = `/projects/${projectId}/branches/${app.id}`;
@@ -742,6 +781,33 @@ class Sequence {
     }
   }
 
+  /**
+   * No outside reader who asks the API for a compute of an anonymized branch reads unmasked data: no
+   * enabled compute is on an anonymized branch whose data the emulator holds unmasked (no masking
+   * run succeeded since its create or its last restore), but for a reset outside the stack that no
+   * refresh has seen yet. A branch made from it would copy its data: the program makes none.
+   */
+  private checkUnmaskedReads(index: number): void {
+    const s = this.dump();
+    for (const b of s.branches) {
+      if (b.anonymization === undefined || b.deleted_at_ms !== undefined || this.unseenResets.has(b.id))
+        continue;
+      const run = b.anonymization.last_run;
+      if (run?.outcome !== undefined && run.outcome.error === undefined) continue;
+      const open = s.endpoints.filter((e) => e.branch_id === b.id && e.disabled !== true).map((e) => e.id);
+      if (open.length === 0) continue;
+      const why =
+        run === undefined
+          ? "no masking run since its create or its last restore"
+          : (run.outcome?.error ?? "its masking run has not ended");
+      this.fail(
+        "no-unmasked-reads",
+        index,
+        `anonymized branch ${b.id} (${b.name}) holds unmasked data (${why}) and its compute ${open.join(", ")} is enabled`,
+      );
+    }
+  }
+
   /** The data a restore replaced never returns: no replaced branch is in the state, or carries a declared name. */
   private checkReplaced(index: number): void {
     const s = this.dump();
@@ -803,11 +869,12 @@ class Sequence {
       }
       if (made.kind === "Branch") {
         const branch = s.branches.find((b) => b.id === made.id);
-        if (branch !== undefined && branch.name !== appName(this.knobs)) {
+        const declared = made.name === "anon" ? ANON_NAME : appName(this.knobs);
+        if (branch !== undefined && branch.name !== declared) {
           this.fail(
             "takes-only-its-own",
             index,
-            `${made.name} took branch ${made.id} and left it named ${branch.name}, not the declared ${appName(this.knobs)}`,
+            `${made.name} took branch ${made.id} and left it named ${branch.name}, not the declared ${declared}`,
           );
         }
       }
