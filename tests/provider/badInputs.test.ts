@@ -413,6 +413,16 @@ const CASES: Case[] = [
     says: /archive .*code\.zip is not a ZIP file: zip the function's folder from inside it/,
   },
   {
+    what: "an archive that does not exist",
+    ...fn({ source: undefined, archive: "/nowhere/clouddb-function.zip" }),
+    says: /archive \/nowhere\/clouddb-function\.zip cannot be read \(ENOENT\): give the path of an existing \.zip file/,
+  },
+  {
+    what: "an archive with no files",
+    ...fn({}, undefined, zipFolder(fn({}, {}).inputs.source as string)),
+    says: /archive .*code\.zip has no files: put the function's code in it, with index\.mjs or index\.js at its root/,
+  },
+  {
     what: "an entry module with a syntax error",
     ...fn({}, { "index.mjs": "const a = 1;\nexport default () => new Response('x';\n" }),
     says: /index\.mjs in the source folder .* is not a module the runtime can load: line 2: SyntaxError: .*every invocation would answer 500/,
