@@ -106,11 +106,16 @@ export function codeDetails(
   return hash === olds.sourceHash ? path : { ...path, sourceHash: "update" };
 }
 
-/** Each variable added, removed or given a new value, as `environment.NAME`; the map itself when none is. */
+/**
+ * Each variable added, removed or given a new value, as `environment.NAME`; the map itself when none
+ * is, or when either map is not known yet (a preview passes an unknown value as a placeholder string).
+ */
 export function environmentDetails(
   olds: Record<string, string> | undefined,
   news: Record<string, string> | undefined,
 ): Record<string, "add" | "update" | "delete"> {
+  const isMap = (value: unknown) => value === undefined || (typeof value === "object" && value !== null);
+  if (!isMap(olds) || !isMap(news)) return { environment: olds === undefined ? "add" : "update" };
   const before = olds ?? {};
   const after = news ?? {};
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();

@@ -6,6 +6,7 @@ import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { sha256, zipFolder } from "../../provider/resources/inputs/zip";
+import { UNKNOWN } from "../../provider/resources/lifecycle/check";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type FunctionInputs,
@@ -172,6 +173,13 @@ describe("Function against the emulator", () => {
       await checked({ environment: { A: "1", B: "2" }, runtime: "nodejs24" }),
     );
     assert.deepEqual((runtime as { detailedDiff?: unknown }).detailedDiff, { runtime: "update" });
+    // An environment not known yet at preview (built from another resource's unknown output).
+    const unknown = await functionProvider.diff!(
+      made.id,
+      { ...outs, sourceHash: code.sourceHash ?? "" },
+      { ...(await checked({ environment: { A: "1", B: "2" } })), environment: UNKNOWN as never },
+    );
+    assert.deepEqual((unknown as { detailedDiff?: unknown }).detailedDiff, { environment: "update" });
     await functionProvider.delete!(made.id, outs);
   });
 
