@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import type { AuthEmailProvider as ApiEmailProvider, AuthKeys, AuthPlugins, CloudDbClient } from "../client";
 import { isNotFound, NotFoundError } from "../client/errors";
-import { ResourceError } from "./errors";
+import { type PartialFailure, ResourceError, unfinished } from "./errors";
 import { hostLine } from "./host/progress";
 import { requiredId } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
@@ -468,6 +468,8 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
   },
   id: (outs) => `${outs.projectId}/${outs.branchId}`,
   onBranch: (props) => ({ projectId: props.projectId, branchId: props.branchId }),
+  // A create that did not finish: the next `up` applies the settings and reads Auth again.
+  stale: unfinishedCreate,
 
   async create({ client }, inputs) {
     const { projectId, branchId } = inputs;
@@ -476,13 +478,12 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
       throw err;
     });
     let keys: AuthKeys;
-    let have: Settings;
+    let kept: Settings | undefined;
     if (existing === undefined) {
       keys = await client.enableBranchAuth(projectId, branchId, {
         auth_provider: inputs.authProvider ?? "better_auth",
         ...(inputs.databaseName === undefined ? {} : { database_name: inputs.databaseName }),
       });
-      have = await settingsOf(client, projectId, branchId, "");
     } else {
       if (inputs.authProvider !== undefined && inputs.authProvider !== existing.auth_provider)
         throw new ResourceError(
@@ -490,22 +491,21 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
           `branch ${branchId} has Auth with provider ${existing.auth_provider} already, not ${inputs.authProvider}: ` +
             "declare that provider, or disable its Auth (the console, or `neon neon-auth disable`) and run `pulumi up` again",
         );
-      const kept = await settingsOf(client, projectId, branchId, existing.name ?? "");
       hostLine(
         `branch ${branchId} has Auth already (made with its parent, or by an interrupted run): ` +
           "it is enabled again to receive its keys, keeping its settings and users",
       );
-      await client.disableBranchAuth(projectId, branchId, false);
-      keys = await client.enableBranchAuth(projectId, branchId, {
-        auth_provider: existing.auth_provider as NonNullable<BranchAuthInputs["authProvider"]>,
-        database_name: existing.db_name,
-      });
-      have = await settingsOf(client, projectId, branchId, "");
-      await applySettings(client, projectId, branchId, existing.auth_provider, kept, have);
-      have = await settingsOf(client, projectId, branchId, kept.appName);
+      ({ keys, kept } = await enabledAgain(client, projectId, branchId, existing));
     }
-    await applySettings(client, projectId, branchId, keys.auth_provider, desiredOf(inputs), have);
-    const state = await stateOf(client, inputs, keysOf(keys));
+    // Auth is enabled: a failure of any later step records it rather than leaving it outside the state.
+    let state: BranchAuthOutputs | undefined;
+    try {
+      const have = await settingsAfterEnabling(client, projectId, branchId, keys.auth_provider, kept);
+      await applySettings(client, projectId, branchId, keys.auth_provider, desiredOf(inputs), have);
+      state = await stateOf(client, inputs, keysOf(keys));
+    } catch (err) {
+      throw unfinishedAuth(inputs, keys.auth_provider, err);
+    }
     if (state === undefined)
       throw new ResourceError(
         "Missing",
@@ -533,24 +533,42 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
   },
 
   async update({ client }, _id, outs, olds, news) {
+    let keys: Keys = { pubClientKey: outs.pubClientKey, secretServerKey: outs.secretServerKey };
+    let have = olds as Settings;
+    if (unfinishedCreate(olds)) {
+      // A create that did not finish recorded neither keys nor settings: Auth is enabled again to
+      // receive its keys (its settings and users kept), and the declared settings go over them.
+      const existing = await client.getBranchAuth(outs.projectId, outs.branchId).catch((err: unknown) => {
+        throw isNotFound(err) ? goneAuth(outs.branchId) : err;
+      });
+      hostLine(
+        `Auth on branch ${outs.branchId} did not finish its create: it is enabled again to receive its keys, ` +
+          "keeping its settings and users",
+      );
+      const again = await enabledAgain(client, outs.projectId, outs.branchId, existing);
+      keys = keysOf(again.keys);
+      have = await settingsAfterEnabling(
+        client,
+        outs.projectId,
+        outs.branchId,
+        again.keys.auth_provider,
+        again.kept,
+      );
+    }
     await applySettings(
       client,
       outs.projectId,
       outs.branchId,
       olds.authProvider ?? "better_auth",
       desiredOf(news),
-      olds as Settings,
+      have,
     );
     const state = await stateOf(
       client,
       { ...news, projectId: outs.projectId, branchId: outs.branchId },
-      outs,
+      keys,
     );
-    if (state === undefined)
-      throw new ResourceError(
-        "Missing",
-        `Auth on branch ${outs.branchId} is gone: run \`pulumi refresh\`, then \`pulumi up\``,
-      );
+    if (state === undefined) throw goneAuth(outs.branchId);
     return state;
   },
 
@@ -558,6 +576,78 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
     await client.disableBranchAuth(props.projectId, props.branchId, false);
   },
 });
+
+/** Whether the state is that of a create that stopped after enabling Auth (no JWKS address read yet). */
+function unfinishedCreate(olds: BranchAuthOutputs): boolean {
+  return olds.jwksUrl === "";
+}
+
+/**
+ * The partial failure of a create that enabled Auth and failed after: recorded with neither keys
+ * nor settings (a partial failure's properties are stored before secrets apply); the next `up`
+ * enables Auth again to receive keys and applies the settings.
+ */
+function unfinishedAuth(inputs: BranchAuthInputs, authProvider: string, err: unknown): PartialFailure {
+  const { projectId, branchId } = inputs;
+  const ids = {
+    projectId,
+    branchId,
+    ...(inputs.authProvider === undefined ? {} : { authProvider: inputs.authProvider }),
+    ...(inputs.databaseName === undefined ? {} : { databaseName: inputs.databaseName }),
+  };
+  const outs = {
+    ...ids,
+    authProvider: authProvider as NonNullable<BranchAuthInputs["authProvider"]>,
+    baseUrl: "",
+    jwksUrl: "",
+    ...NO_KEYS,
+    authProviderProjectId: "",
+    schemaName: "neon_auth",
+    tableName: "users_sync",
+  };
+  return unfinished("Auth", `${projectId}/${branchId}`, ids, outs, err, ` on branch ${branchId}`);
+}
+
+const goneAuth = (branchId: string) =>
+  new ResourceError(
+    "Missing",
+    `Auth on branch ${branchId} is gone: run \`pulumi refresh\`, then \`pulumi up\``,
+  );
+
+type ExistingAuth = Awaited<ReturnType<CloudDbClient["getBranchAuth"]>>;
+
+/**
+ * Auth that exists, disabled and enabled again to receive keys (the API shows them only then; the
+ * users stay in the `neon_auth` schema): its keys, and the settings it had, which enabling resets.
+ */
+async function enabledAgain(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  existing: ExistingAuth,
+): Promise<{ keys: AuthKeys; kept: Settings }> {
+  const kept = await settingsOf(client, projectId, branchId, existing.name ?? "");
+  await client.disableBranchAuth(projectId, branchId, false);
+  const keys = await client.enableBranchAuth(projectId, branchId, {
+    auth_provider: existing.auth_provider as NonNullable<BranchAuthInputs["authProvider"]>,
+    database_name: existing.db_name,
+  });
+  return { keys, kept };
+}
+
+/** The settings Auth has right after enabling, with those it had before (`kept`) set again. */
+async function settingsAfterEnabling(
+  client: CloudDbClient,
+  projectId: string,
+  branchId: string,
+  authProvider: string,
+  kept: Settings | undefined,
+): Promise<Settings> {
+  const have = await settingsOf(client, projectId, branchId, "");
+  if (kept === undefined) return have;
+  await applySettings(client, projectId, branchId, authProvider, kept, have);
+  return settingsOf(client, projectId, branchId, kept.appName);
+}
 
 // The module a BranchAuth provider stored in a stack's state requires by path: keep it stable.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(branchAuthDefinition);

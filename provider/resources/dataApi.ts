@@ -160,6 +160,8 @@ export const dataApiDefinition = defineResource<DataApiInputs, DataApiOutputs>(D
   onBranch: ({ projectId, branchId }) => ({ projectId, branchId }),
   inputs: DataApiInputsSchema,
   id: (outs) => `${outs.projectId}/${outs.branchId}/${outs.databaseName}`,
+  // A create that did not finish (no URL read yet): the next `up` applies the settings and reads it.
+  stale: (olds) => olds.url === "",
 
   async create({ client }, inputs) {
     const { projectId, branchId, databaseName } = inputs;

@@ -111,15 +111,19 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
       { deadline },
     );
     const outs = createdOutputs(inputs, made, made.connection_uris?.[0]?.connection_uri ?? "");
-    let protectedOuts: ProjectOutputs;
     try {
-      protectedOuts = await withDefaultBranchProtection(client, deadline, outs, inputs.protectDefaultBranch);
+      const protectedOuts = await withDefaultBranchProtection(
+        client,
+        deadline,
+        outs,
+        inputs.protectDefaultBranch,
+      );
+      return await withConnectionUri(client, protectedOuts);
     } catch (err) {
-      // The project exists: recorded, the next `up` protects its branch (the connection string is read again then).
+      // The project exists: recorded, the next `up` protects its branch and reads the connection string.
       const recorded: ProjectOutputs = { ...outs, connectionUri: "" };
       throw unfinished("project", outs.projectId, inputs, recorded, err);
     }
-    return withConnectionUri(client, protectedOuts);
   },
 
   // The connection string never enters a partial failure's properties (they are stored before

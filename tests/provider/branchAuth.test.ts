@@ -90,6 +90,41 @@ describe("BranchAuth against the emulator", () => {
     assert.equal(authOf(), undefined);
   });
 
+  it("records Auth a create enabled when a later step fails, without its keys, and the next up receives keys and applies the settings", async () => {
+    control().failNext("PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password", {
+      status: 403,
+    });
+    const err = await branchAuthProvider.create(declared()).then(
+      () => assert.fail("the create succeeded"),
+      (e: unknown) => e as { id?: string; message: string; properties?: BranchAuthOutputs },
+    );
+    assert.equal(err.id, `${P}/${B}`, `a partial failure: ${err.message}`);
+    assert.match(err.message, /Auth .* on branch .* did not finish: .*It is recorded in the state/);
+    const auth = authOf();
+    assert.ok(auth, "Auth stays enabled, and recorded");
+    const recorded = err.properties as BranchAuthOutputs;
+    for (const key of [auth.pub_client_key, auth.secret_server_key])
+      assert.ok(
+        !`${err.message} ${JSON.stringify(recorded)}`.includes(key),
+        "no key in what is recorded before secrets apply",
+      );
+    const diff = await branchAuthProvider.diff!(err.id ?? "", recorded, declared());
+    assert.equal(diff.changes, true, "the next up finishes it");
+    const done = await branchAuthProvider.update!(err.id ?? "", recorded, declared());
+    const outs = done.outs as BranchAuthOutputs;
+    assert.equal(authOf()?.email_and_password.require_email_verification, true, "the settings applied");
+    assert.notEqual(outs.jwksUrl, "");
+    assert.deepEqual(
+      [outs.pubClientKey, outs.secretServerKey],
+      [authOf()?.pub_client_key, authOf()?.secret_server_key],
+      "Auth enabled again to receive keys",
+    );
+    assert.notEqual(outs.secretServerKey, "");
+    const after = await branchAuthProvider.diff!(err.id ?? "", outs, declared());
+    assert.equal(after.changes, false, JSON.stringify(after));
+    await branchAuthProvider.delete!(err.id ?? "", outs);
+  });
+
   it("changes settings in place through their routes, and replaces for a new provider", async () => {
     const made = await branchAuthProvider.create(declared());
     const outs = made.outs as BranchAuthOutputs;

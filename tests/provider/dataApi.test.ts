@@ -153,6 +153,8 @@ describe("DataApi and Jwks against the emulator", () => {
     assert.equal(err.id, `${P}/${B}/neondb`, `a partial failure: ${err.message}`);
     assert.match(err.message, /It is recorded in the state/);
     assert.equal(branch()?.data_apis?.length, 1, "enabled, and recorded");
+    const diff = await dataApiProvider.diff!(err.id ?? "", err.properties as DataApiOutputs, dataApi());
+    assert.equal(diff.changes, true, "the next up finishes it");
     const done = await dataApiProvider.update!(err.id ?? "", err.properties as DataApiOutputs, dataApi());
     assert.notEqual((done.outs as DataApiOutputs).url, "", "the next up reads it");
     await dataApiProvider.delete!(err.id ?? "", done.outs as DataApiOutputs);

@@ -66,6 +66,24 @@ describe("Project provider against the emulator", () => {
     control().clearRequests();
     control().clearOperationScripts();
   });
+  /** Runs `body` with the provider behind a proxy that takes the connection strings out of a create's answer. */
+  const withoutUriInAnswer = async (body: () => Promise<void>) => {
+    const proxy = await startProxy(harness.emulator.url);
+    const restore = setEnv({ CLOUDDB_API_URL: proxy.url });
+    try {
+      resetRegistry();
+      proxy.after("POST", /^\/projects$/, {
+        kind: "rewrite",
+        rewrite: (answer) => JSON.stringify({ ...JSON.parse(answer), connection_uris: [] }),
+      });
+      await body();
+      assert.equal(proxy.applied, 1);
+    } finally {
+      restore();
+      resetRegistry();
+      await proxy.stop();
+    }
+  };
 
   it("creates the project with the API's field names, waits for its operations and keeps the connection string", async () => {
     const made = await projectProvider.create(
@@ -98,17 +116,9 @@ describe("Project provider against the emulator", () => {
   });
 
   it("reads the connection string from the connection_uri route when the create answer has none", async () => {
-    const proxy = await startProxy(harness.emulator.url);
-    const restore = setEnv({ CLOUDDB_API_URL: proxy.url });
-    try {
-      resetRegistry();
-      proxy.after("POST", /^\/projects$/, {
-        kind: "rewrite",
-        rewrite: (body) => JSON.stringify({ ...JSON.parse(body), connection_uris: [] }),
-      });
+    await withoutUriInAnswer(async () => {
       const outs = (await projectProvider.create(inputs({ name: "no-uri-in-answer" })))
         .outs as ProjectOutputs;
-      assert.equal(proxy.applied, 1);
       const asked = control().requests({ route: "GET /projects/{project_id}/connection_uri" });
       assert.equal(asked.length, 1);
       const query = new URLSearchParams(asked[0]?.query);
@@ -117,11 +127,25 @@ describe("Project provider against the emulator", () => {
         [outs.defaultRoleName, outs.defaultDatabaseName, outs.defaultBranchId],
       );
       assert.match(outs.connectionUri, new RegExp(`^postgresql://${outs.defaultRoleName}:[^@]+@`));
-    } finally {
-      restore();
-      resetRegistry();
-      await proxy.stop();
-    }
+    });
+  });
+
+  it("records a project whose connection-string read fails after the create, and the next up reads it", async () => {
+    await withoutUriInAnswer(async () => {
+      control().failNext("GET /projects/{project_id}/connection_uri", { status: 403 });
+      const err = (await projectProvider.create(inputs({ name: "uri-read-fails" })).then(
+        () => assert.fail("expected a partial failure"),
+        (e: PartialFailure) => e,
+      )) as PartialFailure;
+      assert.equal(err.id, stored(err.id)?.id, `the project is recorded: ${err.message}`);
+      assert.match(err.message, /It is recorded in the state/);
+      const recorded = err.properties as unknown as ProjectOutputs;
+      assert.equal(recorded.connectionUri, "");
+      const diff = await projectProvider.diff!(err.id, recorded, inputs({ name: "uri-read-fails" }));
+      assert.equal(diff.changes, true, "the next up resumes it");
+      const updated = await projectProvider.update!(err.id, recorded, inputs({ name: "uri-read-fails" }));
+      assert.match(updated.outs?.connectionUri ?? "", /^postgresql:\/\//);
+    });
   });
 
   it("records a project whose compute start was cancelled without its connection string, and the resuming update reads it again", async () => {
