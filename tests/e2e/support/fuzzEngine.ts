@@ -74,11 +74,7 @@ export class EngineStack implements Driver {
 
   /** The state as the backend holds it, secrets in plain text. */
   private load(): void {
-    const text = execFileSync(
-      "pulumi",
-      ["stack", "export", "--show-secrets", "--stack", this.e2e.stack.name, "--non-interactive"],
-      { cwd: CRASH_FIXTURE, env: { ...process.env, ...this.e2e.stack.workspace.envVars }, encoding: "utf8" },
-    );
+    const text = this.exported();
     const resources =
       (JSON.parse(text) as { deployment?: { resources?: Array<Record<string, unknown>> } }).deployment
         ?.resources ?? [];
@@ -96,6 +92,31 @@ export class EngineStack implements Driver {
         ...(r.delete === true ? { doomed: true } : {}),
       };
       this.state.set(entry.doomed === true ? `${name}~${entry.id}` : name, entry);
+    }
+  }
+
+  /**
+   * `pulumi stack export`, asked again (three times in a second) when it cannot read the state file:
+   * once seen after a SIGKILL, with the backend's file written whole a moment later. A state that
+   * stays unreadable fails the sequence with the file's size, so it can be looked at.
+   */
+  private exported(): string {
+    const args = ["stack", "export", "--show-secrets", "--stack", this.e2e.stack.name, "--non-interactive"];
+    const options = { cwd: CRASH_FIXTURE, env: { ...process.env, ...this.e2e.stack.workspace.envVars } };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return execFileSync("pulumi", args, { ...options, encoding: "utf8", stdio: "pipe" });
+      } catch (err) {
+        const said = String((err as { stderr?: unknown }).stderr ?? "");
+        if (attempt >= 3 || !/failed to load checkpoint/.test(said)) {
+          let size = "no file";
+          try {
+            size = `${this.e2e.rawState().length} characters`;
+          } catch {}
+          throw new Error(`pulumi stack export failed (state file: ${size}): ${said.trim()}`);
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      }
     }
   }
 
