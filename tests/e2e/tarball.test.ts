@@ -37,7 +37,12 @@ describe("the npm tarballs", function () {
   this.timeout(5 * 60 * 1000);
 
   before(() => {
-    execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    // The run's global set-up (tests/support/global.ts) built it already.
+    if (process.env.CLOUDDB_TEST_ENGINE_READY !== "1")
+      execFileSync("npm", ["run", "build", "--silent"], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "inherit"],
+      });
   });
 
   it("of the provider hold the built provider, the plugin's launcher and schema.json, its README and license, and no emulator", () => {

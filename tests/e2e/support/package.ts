@@ -33,13 +33,7 @@ export function installPacked(
   dependencies: Record<string, string> = {},
   npmArgs: string[] = [],
 ): string {
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
-    cwd: packageDir,
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  const packed = packedInto(packageDir, dir);
   const name = (
     JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as { name: string }
   ).name;
@@ -80,4 +74,23 @@ function packageJson(): {
   peerDependencies: Record<string, string>;
 } {
   return JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+}
+
+/**
+ * The package in `packageDir` as a tarball in `dir`, its file name: the tarball the run's global
+ * set-up packed once (tests/support/global.ts) when `packageDir` is this repository, else `npm pack`.
+ */
+function packedInto(packageDir: string, dir: string): string {
+  const shared = process.env.CLOUDDB_TEST_TARBALL;
+  if (shared !== undefined && path.resolve(packageDir) === ROOT) {
+    fs.copyFileSync(shared, path.join(dir, path.basename(shared)));
+    return path.basename(shared);
+  }
+  return execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], {
+    cwd: packageDir,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop() as string;
 }

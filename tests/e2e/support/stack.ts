@@ -22,7 +22,9 @@ export function prepareEngine(): void {
   if (cliPath === undefined) {
     cliPath = ensurePulumiCli().path;
     process.env.PATH = cliPath;
-    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+    // The run's global set-up (tests/support/global.ts) built it already.
+    if (process.env.CLOUDDB_TEST_ENGINE_READY !== "1")
+      execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   }
 }
 

@@ -1,0 +1,46 @@
+// Mocha's global set-up, once per run in the main process before any suite (also in parallel mode,
+// whose workers inherit what it puts in the environment): the Pulumi CLI on PATH, `lib/` and the
+// emulator built, and the package packed once into a tarball every suite that installs it copies.
+// `CLOUDDB_TEST_SETUP=none` (the fast tier, which runs no engine) skips it.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ensurePulumiCli } from "../../scripts/pulumi-cli";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** Set by the set-up: `lib/` is built and the CLI is on PATH. */
+export const ENGINE_READY = "CLOUDDB_TEST_ENGINE_READY";
+/** Set by the set-up: the path of the package's tarball, packed from the built tree. */
+export const TARBALL = "CLOUDDB_TEST_TARBALL";
+
+let packDir: string | undefined;
+
+export function mochaGlobalSetup(): void {
+  if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") return;
+  const started = Date.now();
+  process.env.PATH = ensurePulumiCli().path;
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  packDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-test-pack-"));
+  const packed = execFileSync(
+    "npm",
+    ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  )
+    .trim()
+    .split("\n")
+    .pop() as string;
+  process.env[TARBALL] = path.join(packDir, packed);
+  process.env[ENGINE_READY] = "1";
+  console.log(
+    `[set-up] Pulumi CLI on PATH, lib/ built, package packed: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+export function mochaGlobalTeardown(): void {
+  if (packDir !== undefined) fs.rmSync(packDir, { recursive: true, force: true });
+}
