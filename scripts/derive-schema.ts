@@ -62,7 +62,8 @@ export function declaredInPublic(): ResourceDeclaration[] {
       .filter((f) => f.endsWith(".ts"))
       .sort()
       .map((f) => join(PUBLIC_DIR, f)),
-    (value): value is ResourceDeclaration => isDeclaration(value) && typeof value["methods"] === "string",
+    (value): value is ResourceDeclaration =>
+      isDeclaration(value) && typeof value["type"] === "string" && typeof value["noun"] === "string",
   ).sort((a, b) => a.type.localeCompare(b.type));
 }
 

@@ -154,6 +154,6 @@ function outputsOf(
   };
 }
 
-// The module a BackupSchedule provider stored in a stack's state requires by name: keep its path stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } =
   providerMethods(backupScheduleDefinition);

@@ -649,5 +649,5 @@ async function settingsAfterEnabling(
   return settingsOf(client, projectId, branchId, kept.appName);
 }
 
-// The module a BranchAuth provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(branchAuthDefinition);

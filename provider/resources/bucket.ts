@@ -207,5 +207,5 @@ function outputsOf(inputs: BucketInputs, bucket: ApiBucket): BucketOutputs {
   };
 }
 
-// The module a Bucket provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(bucketDefinition);

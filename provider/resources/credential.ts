@@ -181,5 +181,5 @@ function outputsOf(
   };
 }
 
-// The module a Credential provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(credentialDefinition);

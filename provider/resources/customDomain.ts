@@ -140,6 +140,6 @@ function outputsOf(inputs: CustomDomainInputs, domain: ApiDomain): CustomDomainO
   };
 }
 
-// The module a CustomDomain provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } =
   providerMethods(customDomainDefinition);

@@ -267,5 +267,5 @@ async function outputsOf(client: CloudDbClient, inputs: DataApiInputs): Promise<
   };
 }
 
-// The module a DataApi provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(dataApiDefinition);

@@ -365,5 +365,5 @@ function outputsOf(inputs: Slugged, fn: CloudFunction, sourceHash: string): Func
   };
 }
 
-// The module a Function provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(functionDefinition);

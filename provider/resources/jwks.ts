@@ -119,5 +119,5 @@ function outputsOf(inputs: JwksInputs, j: ApiJwks): JwksOutputs {
   };
 }
 
-// The module a Jwks provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(jwksDefinition);

@@ -162,7 +162,7 @@ function outputsOf(found: Invitation): OrganizationInvitationOutputs {
   };
 }
 
-// The module an OrganizationInvitation provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(
   organizationInvitationDefinition,
 );

@@ -250,7 +250,7 @@ function outputsOf(
   };
 }
 
-// The module an OrganizationMember provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(
   organizationMemberDefinition,
 );

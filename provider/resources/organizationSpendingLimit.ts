@@ -99,7 +99,7 @@ function outputsOf(orgId: string, cents: number | null): OrganizationSpendingLim
   return { orgId, spendingLimitCents: cents };
 }
 
-// The module an OrganizationSpendingLimit provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(
   organizationSpendingLimitDefinition,
 );

@@ -177,6 +177,6 @@ function outputsOf(inputs: ProjectMemberInputs, member: ApiMember | ProjectMembe
   };
 }
 
-// The module a ProjectMember provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } =
   providerMethods(projectMemberDefinition);

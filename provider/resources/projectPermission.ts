@@ -113,6 +113,6 @@ function outputsOf(projectId: string, grant: ApiPermission): ProjectPermissionOu
   };
 }
 
-// The module a ProjectPermission provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } =
   providerMethods(projectPermissionDefinition);

@@ -247,5 +247,5 @@ function outputsOf(inputs: TriggerInputs, trigger: ApiTrigger): TriggerOutputs {
   };
 }
 
-// The module a Trigger provider stored in a stack's state requires by path: keep it stable.
+// The provider's methods, which the kinds' table (`methodsTable.ts`) serves.
 export const { configure, check, diff, create, read, update, remove } = providerMethods(triggerDefinition);

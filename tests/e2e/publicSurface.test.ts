@@ -9,16 +9,13 @@ import { DECLARATIONS } from "../../provider/plugin/kinds";
 import { installPackedProject } from "./support/package";
 import { ROOT } from "./support/stack";
 
-/**
- * Every resource kind, named by its definition module (`provider/resources/<kind>.ts`): the module
- * its declaration's provider methods come from, `<kind>Methods.ts` for the first six kinds.
- */
-const KINDS = DECLARATIONS.map((d) => path.basename(d.methods).replace(/(Methods)?(\.[jt]s)?$/, ""));
+/** Every resource kind, named by its definition module (`provider/resources/<kind>.ts`). */
+const KINDS = DECLARATIONS.map((d) => `${d.type[0]?.toLowerCase()}${d.type.slice(1)}`);
 
 /**
  * Files of zod, of the HTTP client, or of the package's client and resource definitions (the
  * client's error markers excepted: a program recognises the errors it catches with them): a
- * definition, its `…Methods` module, and the files beside it named after it (`branchInputs`).
+ * definition, its `methods/` module, and the files beside it named after it (`branchInputs`).
  */
 const PROVIDER_SIDE = new RegExp(
   `node_modules/(zod|got)/|pulumi-clouddb/lib/provider/(client/(?!errors\\.)|resources/(${KINDS.join("|")})\\w*\\.)`,

@@ -4,7 +4,6 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import * as clouddb from "../../provider";
-import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
 import { outputNames, secretsOf, type Type } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { providerSource } from "../../provider/resources/public/resource";
@@ -143,14 +142,13 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.ok(!/napi_|Bearer/.test(String(inputs.__provider)));
   });
 
-  it("sends provider code it writes itself, naming the methods module, not a serialized closure", async () => {
+  it("sends provider code it writes itself, naming the kind, not a serialized closure or a file", async () => {
     const key = new ApiKey("ci4", { name: "ci4" });
     const branch = new Branch("b4", { projectId: "p-1" });
     await Promise.all([resolved(key.urn), resolved(branch.urn)]);
-    const methods = (file: string) => moduleRef(require.resolve(`../../provider/resources/${file}`));
     assert.deepEqual(
       registrations.map((r) => r.inputs.__provider),
-      [providerSource(methods("apiKeyMethods")), providerSource(methods("branchMethods"))],
+      [providerSource("ApiKey"), providerSource("Branch")],
     );
   });
 
@@ -222,7 +220,7 @@ describe("the package in a program process", () => {
     // What the program process may load of the resources: the declarations and classes (and the
     // data generated beside them), the error markers, and the few lines naming a methods module.
     const programSide =
-      /provider\/resources\/(public\/\w+(\.gen)?|lifecycle\/(define|lazyProvider|moduleRef)|errors)\.ts$/;
+      /provider\/resources\/(public\/\w+(\.gen)?|lifecycle\/(define|lazyProvider|moduleRef|statePaths)|errors)\.ts$/;
     const definitions = loaded.filter(
       (file) =>
         /node_modules\/zod\/|provider\/client\/schemas\//.test(file) ||

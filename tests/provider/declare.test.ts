@@ -23,7 +23,6 @@ const WIDGET = declareResource({
   type: "Widget",
   noun: "widget",
   family: "widgets",
-  methods: "widgetMethods",
   inputs: {
     /** The widget's name. */
     name: { type: STRING, required: true, change: "replace" },
@@ -46,7 +45,6 @@ declareResource({
   type: "Careless",
   noun: "careless thing",
   family: "careless",
-  methods: "carelessMethods",
   inputs: {},
   outputs: {
     // @ts-expect-error an output named like a credential must be declared a secret

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
+import { methodsOf } from "../../provider/resources/methodsTable";
 import type { ResourceDeclaration, Type } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { useEmulator } from "./support";
@@ -58,7 +59,7 @@ describe("every input failure is a sentence naming the input", () => {
 
   for (const kind of DECLARATIONS) {
     it(`${kind.type}: no failure is the validator's own phrase`, async () => {
-      const methods = require(kind.methods) as Pick<pulumi.dynamic.ResourceProvider, "check">;
+      const methods = methodsOf(kind.type) as Pick<pulumi.dynamic.ResourceProvider, "check">;
       const raw: string[] = [];
       let failures = 0;
       for (const inputs of badInputs(kind)) {

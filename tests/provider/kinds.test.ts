@@ -50,17 +50,13 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
   for (const symbol of [type, `${name}Provider`, `${type}Args`, `${type}Inputs`, `${type}Outputs`]) {
     need(exported.has(symbol), `provider/index.ts exports ${symbol}`);
   }
-  // The provider process: the plugin's methods table names the module the declaration names.
+  // The provider process: the kinds' table (which the plugin and the state's code share) serves it.
   const methods = METHODS[type];
-  need(methods !== undefined, `provider/plugin/kinds.ts METHODS has ${type}`);
+  need(methods !== undefined, `provider/resources/methodsTable.ts METHODS has ${type}`);
   if (methods !== undefined) {
-    need(
-      methods() === require(kind.methods),
-      `METHODS.${type} requires ${path.relative(ROOT, kind.methods)}`,
-    );
-    const exportsOf = require(kind.methods) as Record<string, unknown>;
+    const exportsOf = methods() as unknown as Record<string, unknown>;
     for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
-      need(typeof exportsOf[method] === "function", `${path.relative(ROOT, kind.methods)} exports ${method}`);
+      need(typeof exportsOf[method] === "function", `METHODS.${type} exports ${method}`);
     }
   }
   // The client: the family's routes, bound by the client, and its response schemas.
@@ -123,8 +119,8 @@ describe("the registry of resource kinds, and each kind's checklist", () => {
     );
   });
 
-  it("has no type name, noun or methods module twice", () => {
-    for (const field of ["type", "noun", "methods"] as const) {
+  it("has no type name or noun twice", () => {
+    for (const field of ["type", "noun"] as const) {
       const values = DECLARATIONS.map((d) => d[field]);
       assert.equal(new Set(values).size, values.length, `${field} repeats: ${values}`);
     }

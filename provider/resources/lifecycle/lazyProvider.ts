@@ -1,4 +1,9 @@
+// Stacks made with 0.0.x require this file by its path (`pulumi-clouddb/lib/provider/resources/
+// lifecycle/lazyProvider`) from the code in their state: it never moves, and `lazyProvider` keeps
+// taking the module paths those states pass (`statePaths.ts`).
+import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import { kindOfStatePath } from "./statePaths";
 
 /** What a resource's methods module exports: the provider's methods as plain functions. */
 export interface ResourceMethods<Inputs, Outputs> {
@@ -17,12 +22,17 @@ export interface ResourceMethods<Inputs, Outputs> {
 }
 
 /**
- * A dynamic provider that requires its methods module by `ref` (see `moduleRef`) when a method is
- * called and forwards to it. Pulumi serializes the provider into the state as code: this way that
- * code is a few lines holding one string, never the client, its schemas or its registries.
+ * A dynamic provider of the kind `ref` names, its methods module loaded when a method is called.
+ * `ref` is the kind's type name (`Branch`: what the state's code holds since 0.1.0, see
+ * `provider/dynamic.ts`), or the path of its methods module as earlier states hold it (found in
+ * `statePaths.ts`, so the module may have moved since); another path is required as it is. Pulumi
+ * serializes the provider into the state as code: this way that code is a few lines holding one
+ * string, never the client, its schemas or its registries.
  */
 export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.ResourceProvider<Inputs, Outputs> {
-  const methods = (): ResourceMethods<Inputs, Outputs> => require(ref);
+  const kind = /^[A-Z]\w*$/.test(ref) ? ref : kindOfStatePath(ref);
+  const methods = (): ResourceMethods<Inputs, Outputs> =>
+    kind === undefined ? require(ref) : (kindTable().methodsOf(kind) as ResourceMethods<Inputs, Outputs>);
   return {
     configure: (req) => methods().configure(req).catch(rethrow),
     check: (olds, news) => methods().check(olds, news).catch(rethrow),
@@ -32,6 +42,14 @@ export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.Resou
     update: (id, olds, news) => methods().update(id, olds, news).catch(rethrow),
     delete: (id, props) => methods().remove(id, props).catch(rethrow),
   };
+}
+
+/**
+ * The kinds' table (`provider/dynamic.ts`), required by a path computed at run time: it requires
+ * every kind's methods, and those reach this module, so a static import would close a circle.
+ */
+function kindTable(): { methodsOf(type: string): ResourceMethods<unknown, unknown> } {
+  return require(path.join(__dirname, "..", "..", "dynamic"));
 }
 
 /** Whether this process is Pulumi's dynamic-provider host (its main module), which prints errors as below. */

@@ -3,7 +3,7 @@
  * dynamic provider. Written once here: validation, diff from the change table, adoption, recording
  * partial failures, resuming pending operations, refresh dropping what is gone, delete counting
  * what is gone as done, the delete guard, and explaining refusals. Loaded only in the provider
- * process (through a resource's `...Methods` module), so it may hold the client.
+ * process (through the kinds' table, `methodsTable.ts`), so it may hold the client.
  */
 import {
   type ApiError,
@@ -44,7 +44,7 @@ import {
 import { settlePending } from "./pending";
 import { preflighted } from "./preflight";
 
-/** The provider methods of `definition`, as a resource's `...Methods` module exports them. */
+/** The provider methods of `definition`, as the kinds' table serves them. */
 export function providerMethods<I extends CommonInputs, O extends CommonState>(
   definition: ResourceDefinition<I, O>,
 ): ResourceMethods<I, O> {

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, enumOf, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf, ValueOf } from "./shapes";
@@ -20,7 +19,6 @@ export const API_KEY = declareResource({
   type: "ApiKey",
   noun: "API key",
   family: "apiKeys",
-  methods: moduleRef(require.resolve("../apiKeyMethods")),
   inputs: {
     /** Descriptive name, 1 to 64 characters. Changing it rotates the key (keys cannot be edited). */
     name: { type: STRING, required: true, change: "replace" },
@@ -68,9 +66,9 @@ export interface ApiKeyInputs extends InputsOf<typeof API_KEY> {}
 /** Everything the state records of a key (inputs included). `key` is a Pulumi secret. */
 export interface ApiKeyOutputs extends StateOf<typeof API_KEY> {}
 
-/** The dynamic provider of {@link ApiKey}: it loads `apiKeyMethods` when called (see `lazyProvider`). */
+/** The dynamic provider of {@link ApiKey}: it loads the kind's methods when called (see `lazyProvider`). */
 export const apiKeyProvider: pulumi.dynamic.ResourceProvider<ApiKeyInputs, ApiKeyOutputs> = lazyProvider(
-  API_KEY.methods,
+  API_KEY.type,
 );
 
 // The class's fields: one Output per declared output.

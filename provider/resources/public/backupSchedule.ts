@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf, ValueOf } from "./shapes";
@@ -38,7 +37,6 @@ export const BACKUP_SCHEDULE = declareResource({
   type: "BackupSchedule",
   noun: "backup schedule",
   family: "snapshots",
-  methods: moduleRef(require.resolve("../backupSchedule")),
   importId: ["projectId", "branchId"],
   inputs: {
     /** The project of the branch. Changing it replaces the schedule. */
@@ -71,7 +69,7 @@ export interface BackupScheduleOutputs extends StateOf<typeof BACKUP_SCHEDULE> {
 export const backupScheduleProvider: pulumi.dynamic.ResourceProvider<
   BackupScheduleInputs,
   BackupScheduleOutputs
-> = lazyProvider(BACKUP_SCHEDULE.methods);
+> = lazyProvider(BACKUP_SCHEDULE.type);
 
 // The class's fields: one Output per declared output.
 export interface BackupSchedule extends OutputFields<typeof BACKUP_SCHEDULE> {}

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import type { Timeouts } from "./common";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
 import {
@@ -112,7 +111,6 @@ export const BRANCH = declareResource({
   type: "Branch",
   noun: "branch",
   family: "branches",
-  methods: moduleRef(require.resolve("../branchMethods")),
   importId: ["projectId", "branchId"],
   inputs: {
     /** The project the branch belongs to. Changing it replaces the branch. */
@@ -244,9 +242,9 @@ export type Connection = Pick<
   "roleName" | "databaseName" | "connectionUri" | "pooledConnectionUri"
 >;
 
-/** The dynamic provider of {@link Branch}: it loads `branchMethods` when called (see `lazyProvider`). */
+/** The dynamic provider of {@link Branch}: it loads the kind's methods when called (see `lazyProvider`). */
 export const branchProvider: pulumi.dynamic.ResourceProvider<BranchInputs, BranchOutputs> = lazyProvider(
-  BRANCH.methods,
+  BRANCH.type,
 );
 
 // The class's fields: one Output per declared output.

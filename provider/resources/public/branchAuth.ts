@@ -5,7 +5,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf } from "./shapes";
@@ -102,7 +101,6 @@ export const BRANCH_AUTH = declareResource({
   type: "BranchAuth",
   noun: "branch Auth",
   family: "auth",
-  methods: moduleRef(require.resolve("../branchAuth")),
   importId: ["projectId", "branchId"],
   inputs: {
     /** The project. Changing it replaces the resource. */
@@ -167,7 +165,7 @@ export interface BranchAuthOutputs extends StateOf<typeof BRANCH_AUTH> {}
 
 /** The dynamic provider of {@link BranchAuth}: it loads `../branchAuth` when called (see `lazyProvider`). */
 export const branchAuthProvider: pulumi.dynamic.ResourceProvider<BranchAuthInputs, BranchAuthOutputs> =
-  lazyProvider(BRANCH_AUTH.methods);
+  lazyProvider(BRANCH_AUTH.type);
 
 // The class's fields: one Output per declared output.
 export interface BranchAuth extends OutputFields<typeof BRANCH_AUTH> {}

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, enumOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -17,7 +16,6 @@ export const BUCKET = declareResource({
   type: "Bucket",
   noun: "bucket",
   family: "buckets",
-  methods: moduleRef(require.resolve("../bucket")),
   importId: ["projectId", "branchId", "name"],
   inputs: {
     /** The project of the branch. Changing it replaces the bucket. */
@@ -61,7 +59,7 @@ export interface BucketOutputs extends StateOf<typeof BUCKET> {}
 
 /** The dynamic provider of {@link Bucket}: it loads `../bucket` when called (see `lazyProvider`). */
 export const bucketProvider: pulumi.dynamic.ResourceProvider<BucketInputs, BucketOutputs> = lazyProvider(
-  BUCKET.methods,
+  BUCKET.type,
 );
 
 // The class's fields: one Output per declared output.

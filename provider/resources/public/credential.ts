@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, declareResource, enumOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf, ValueOf } from "./shapes";
@@ -25,7 +24,6 @@ export const CREDENTIAL = declareResource({
   type: "Credential",
   noun: "credential",
   family: "credentials",
-  methods: moduleRef(require.resolve("../credential")),
   importId: ["projectId", "branchId", "tokenId"],
   inputs: {
     /** The project of the branch. Changing it issues a new credential there and revokes this one. */
@@ -78,7 +76,7 @@ export interface CredentialOutputs extends StateOf<typeof CREDENTIAL> {}
 
 /** The dynamic provider of {@link Credential}: it loads `../credential` when called (see `lazyProvider`). */
 export const credentialProvider: pulumi.dynamic.ResourceProvider<CredentialInputs, CredentialOutputs> =
-  lazyProvider(CREDENTIAL.methods);
+  lazyProvider(CREDENTIAL.type);
 
 // The class's fields: one Output per declared output.
 export interface Credential extends OutputFields<typeof CREDENTIAL> {}

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -14,7 +13,6 @@ export const CUSTOM_DOMAIN = declareResource({
   type: "CustomDomain",
   noun: "custom domain",
   family: "credentials",
-  methods: moduleRef(require.resolve("../customDomain")),
   importId: ["projectId", "branchId", "domain"],
   inputs: {
     /** The project of the branch. Changing it registers the domain there instead. */
@@ -63,7 +61,7 @@ export interface CustomDomainOutputs extends StateOf<typeof CUSTOM_DOMAIN> {}
 
 /** The dynamic provider of {@link CustomDomain}: it loads `../customDomain` when called (see `lazyProvider`). */
 export const customDomainProvider: pulumi.dynamic.ResourceProvider<CustomDomainInputs, CustomDomainOutputs> =
-  lazyProvider(CUSTOM_DOMAIN.methods);
+  lazyProvider(CUSTOM_DOMAIN.type);
 
 // The class's fields: one Output per declared output.
 export interface CustomDomain extends OutputFields<typeof CUSTOM_DOMAIN> {}

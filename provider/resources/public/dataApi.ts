@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, ObjectOf, OutputFields, StateOf } from "./shapes";
@@ -44,7 +43,6 @@ export const DATA_API = declareResource({
   type: "DataApi",
   noun: "Data API",
   family: "dataApi",
-  methods: moduleRef(require.resolve("../dataApi")),
   importId: ["projectId", "branchId", "databaseName"],
   inputs: {
     /** The project of the branch. Changing it replaces the resource. */
@@ -93,7 +91,7 @@ export interface DataApiOutputs extends StateOf<typeof DATA_API> {}
 
 /** The dynamic provider of {@link DataApi}: it loads `../dataApi` when called (see `lazyProvider`). */
 export const dataApiProvider: pulumi.dynamic.ResourceProvider<DataApiInputs, DataApiOutputs> = lazyProvider(
-  DATA_API.methods,
+  DATA_API.type,
 );
 
 // The class's fields: one Output per declared output.

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { TIMEOUTS_INPUT } from "./common";
 import { arrayOf, BOOLEAN, declareResource, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -15,7 +14,6 @@ export const DATABASE = declareResource({
   type: "Database",
   noun: "database",
   family: "databases",
-  methods: moduleRef(require.resolve("../databaseMethods")),
   importId: ["projectId", "branchId", "name"],
   inputs: {
     /** The project of the branch. Changing it replaces the database. */
@@ -65,9 +63,9 @@ export interface DatabaseInputs extends InputsOf<typeof DATABASE> {}
 /** Everything the state records of a database. */
 export interface DatabaseOutputs extends StateOf<typeof DATABASE> {}
 
-/** The dynamic provider of {@link Database}: it loads `databaseMethods` when called (see `lazyProvider`). */
+/** The dynamic provider of {@link Database}: it loads the kind's methods when called (see `lazyProvider`). */
 export const databaseProvider: pulumi.dynamic.ResourceProvider<DatabaseInputs, DatabaseOutputs> =
-  lazyProvider(DATABASE.methods);
+  lazyProvider(DATABASE.type);
 
 // The class's fields: one Output per declared output.
 export interface Database extends OutputFields<typeof DATABASE> {}

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { ENDPOINT_TYPE, TIMEOUTS_INPUT } from "./common";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, mapOf, NUMBER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -21,7 +20,6 @@ export const ENDPOINT = declareResource({
   type: "Endpoint",
   noun: "compute endpoint",
   family: "endpoints",
-  methods: moduleRef(require.resolve("../endpointMethods")),
   importId: ["projectId", "endpointId"],
   inputs: {
     /** The project of the branch. Changing it replaces the compute. */
@@ -104,9 +102,9 @@ export interface EndpointInputs extends InputsOf<typeof ENDPOINT> {}
 /** Everything the state records of a compute endpoint. */
 export interface EndpointOutputs extends StateOf<typeof ENDPOINT> {}
 
-/** The dynamic provider of {@link Endpoint}: it loads `endpointMethods` when called (see `lazyProvider`). */
+/** The dynamic provider of {@link Endpoint}: it loads the kind's methods when called (see `lazyProvider`). */
 export const endpointProvider: pulumi.dynamic.ResourceProvider<EndpointInputs, EndpointOutputs> =
-  lazyProvider(ENDPOINT.methods);
+  lazyProvider(ENDPOINT.type);
 
 // The class's fields: one Output per declared output.
 export interface Endpoint extends OutputFields<typeof ENDPOINT> {}

@@ -5,7 +5,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, INTEGER, mapOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -15,7 +14,6 @@ export const FUNCTION = declareResource({
   type: "Function",
   noun: "function",
   family: "functions",
-  methods: moduleRef(require.resolve("../function")),
   importId: ["projectId", "branchId", "slug"],
   inputs: {
     /** The project of the branch. Changing it replaces the function. */
@@ -76,7 +74,7 @@ export interface FunctionOutputs extends StateOf<typeof FUNCTION> {}
 
 /** The dynamic provider of {@link Function}: it loads `../function` when called (see `lazyProvider`). */
 export const functionProvider: pulumi.dynamic.ResourceProvider<FunctionInputs, FunctionOutputs> =
-  lazyProvider(FUNCTION.methods);
+  lazyProvider(FUNCTION.type);
 
 // The class's fields: one Output per declared output.
 export interface Function extends OutputFields<typeof FUNCTION> {}

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { arrayOf, declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -14,7 +13,6 @@ export const JWKS = declareResource({
   type: "Jwks",
   noun: "JWKS URL",
   family: "dataApi",
-  methods: moduleRef(require.resolve("../jwks")),
   importId: ["projectId", "jwksId"],
   inputs: {
     /** The project that trusts the key set. Changing it replaces the resource. */
@@ -56,9 +54,7 @@ export interface JwksInputs extends InputsOf<typeof JWKS> {}
 export interface JwksOutputs extends StateOf<typeof JWKS> {}
 
 /** The dynamic provider of {@link Jwks}: it loads `../jwks` when called (see `lazyProvider`). */
-export const jwksProvider: pulumi.dynamic.ResourceProvider<JwksInputs, JwksOutputs> = lazyProvider(
-  JWKS.methods,
-);
+export const jwksProvider: pulumi.dynamic.ResourceProvider<JwksInputs, JwksOutputs> = lazyProvider(JWKS.type);
 
 // The class's fields: one Output per declared output.
 export interface Jwks extends OutputFields<typeof JWKS> {}

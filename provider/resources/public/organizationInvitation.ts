@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, STRING } from "./declare";
 import { MEMBER_ROLE } from "./organizationMember";
 import { DynamicResource } from "./resource";
@@ -16,7 +15,6 @@ export const ORGANIZATION_INVITATION = declareResource({
   type: "OrganizationInvitation",
   noun: "organization invitation",
   family: "organizations",
-  methods: moduleRef(require.resolve("../organizationInvitation")),
   importId: ["orgId", "invitationId"],
   inputs: {
     /** The organization to join. Changing it sends a new invitation. */
@@ -57,7 +55,7 @@ export interface OrganizationInvitationOutputs extends StateOf<typeof ORGANIZATI
 export const organizationInvitationProvider: pulumi.dynamic.ResourceProvider<
   OrganizationInvitationInputs,
   OrganizationInvitationOutputs
-> = lazyProvider(ORGANIZATION_INVITATION.methods);
+> = lazyProvider(ORGANIZATION_INVITATION.type);
 
 // The class's fields: one Output per declared output.
 export interface OrganizationInvitation extends OutputFields<typeof ORGANIZATION_INVITATION> {}

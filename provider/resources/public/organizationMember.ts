@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, enumOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -18,7 +17,6 @@ export const ORGANIZATION_MEMBER = declareResource({
   type: "OrganizationMember",
   noun: "organization member",
   family: "organizations",
-  methods: moduleRef(require.resolve("../organizationMember")),
   importId: ["orgId", "memberId"],
   inputs: {
     /** The organization. Changing it replaces the resource: the user leaves the old organization. */
@@ -65,7 +63,7 @@ export interface OrganizationMemberOutputs extends StateOf<typeof ORGANIZATION_M
 export const organizationMemberProvider: pulumi.dynamic.ResourceProvider<
   OrganizationMemberInputs,
   OrganizationMemberOutputs
-> = lazyProvider(ORGANIZATION_MEMBER.methods);
+> = lazyProvider(ORGANIZATION_MEMBER.type);
 
 // The class's fields: one Output per declared output.
 export interface OrganizationMember extends OutputFields<typeof ORGANIZATION_MEMBER> {}

@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -15,7 +14,6 @@ export const ORGANIZATION_SPENDING_LIMIT = declareResource({
   type: "OrganizationSpendingLimit",
   noun: "organization spending limit",
   family: "organizations",
-  methods: moduleRef(require.resolve("../organizationSpendingLimit")),
   importId: ["orgId"],
   inputs: {
     /** The organization whose limit this is. Changing it clears the old organization's limit and sets the new one's. */
@@ -46,7 +44,7 @@ export interface OrganizationSpendingLimitOutputs extends StateOf<typeof ORGANIZ
 export const organizationSpendingLimitProvider: pulumi.dynamic.ResourceProvider<
   OrganizationSpendingLimitInputs,
   OrganizationSpendingLimitOutputs
-> = lazyProvider(ORGANIZATION_SPENDING_LIMIT.methods);
+> = lazyProvider(ORGANIZATION_SPENDING_LIMIT.type);
 
 // The class's fields: one Output per declared output.
 export interface OrganizationSpendingLimit extends OutputFields<typeof ORGANIZATION_SPENDING_LIMIT> {}

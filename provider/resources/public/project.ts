@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import type { ComputeSettings } from "./common";
 import { COMPUTE_SETTINGS_TYPE, TIMEOUTS_INPUT } from "./common";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
@@ -63,7 +62,6 @@ export const PROJECT = declareResource({
   type: "Project",
   noun: "project",
   family: "projects",
-  methods: moduleRef(require.resolve("../projectMethods")),
   importId: ["projectId"],
   inputs: {
     /** Project name (1-256 characters); omit for a generated name. Changing it renames in place. */
@@ -180,9 +178,9 @@ export interface ProjectInputs extends InputsOf<typeof PROJECT> {}
 /** Everything the state records of a project. `connectionUri` is a Pulumi secret. */
 export interface ProjectOutputs extends StateOf<typeof PROJECT> {}
 
-/** The dynamic provider of {@link Project}: it loads `projectMethods` when called (see `lazyProvider`). */
+/** The dynamic provider of {@link Project}: it loads the kind's methods when called (see `lazyProvider`). */
 export const projectProvider: pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> = lazyProvider(
-  PROJECT.methods,
+  PROJECT.type,
 );
 
 // The class's fields: one Output per declared output.

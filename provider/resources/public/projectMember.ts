@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, enumOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -18,7 +17,6 @@ export const PROJECT_MEMBER = declareResource({
   type: "ProjectMember",
   noun: "project member role",
   family: "projectMembers",
-  methods: moduleRef(require.resolve("../projectMember")),
   importId: ["projectId", "memberId"],
   inputs: {
     /** The project, owned by an organization. Changing it replaces the resource: the role on the old project is removed. */
@@ -63,7 +61,7 @@ export interface ProjectMemberOutputs extends StateOf<typeof PROJECT_MEMBER> {}
 export const projectMemberProvider: pulumi.dynamic.ResourceProvider<
   ProjectMemberInputs,
   ProjectMemberOutputs
-> = lazyProvider(PROJECT_MEMBER.methods);
+> = lazyProvider(PROJECT_MEMBER.type);
 
 // The class's fields: one Output per declared output.
 export interface ProjectMember extends OutputFields<typeof PROJECT_MEMBER> {}

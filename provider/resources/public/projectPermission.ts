@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -15,7 +14,6 @@ export const PROJECT_PERMISSION = declareResource({
   type: "ProjectPermission",
   noun: "project permission",
   family: "permissions",
-  methods: moduleRef(require.resolve("../projectPermission")),
   importId: ["projectId", "permissionId"],
   inputs: {
     /** The project to share. Changing it replaces the grant. */
@@ -51,7 +49,7 @@ export interface ProjectPermissionOutputs extends StateOf<typeof PROJECT_PERMISS
 export const projectPermissionProvider: pulumi.dynamic.ResourceProvider<
   ProjectPermissionInputs,
   ProjectPermissionOutputs
-> = lazyProvider(PROJECT_PERMISSION.methods);
+> = lazyProvider(PROJECT_PERMISSION.type);
 
 // The class's fields: one Output per declared output.
 export interface ProjectPermission extends OutputFields<typeof PROJECT_PERMISSION> {}

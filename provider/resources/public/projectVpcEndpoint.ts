@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -15,7 +14,6 @@ export const PROJECT_VPC_ENDPOINT = declareResource({
   type: "ProjectVpcEndpoint",
   noun: "VPC endpoint restriction",
   family: "vpc",
-  methods: moduleRef(require.resolve("../projectVpcEndpoint")),
   importId: ["projectId", "vpcEndpointId"],
   inputs: {
     /** The project to restrict (one of an organization). Changing it replaces the restriction. */
@@ -50,7 +48,7 @@ export interface ProjectVpcEndpointOutputs extends StateOf<typeof PROJECT_VPC_EN
 export const projectVpcEndpointProvider: pulumi.dynamic.ResourceProvider<
   ProjectVpcEndpointInputs,
   ProjectVpcEndpointOutputs
-> = lazyProvider(PROJECT_VPC_ENDPOINT.methods);
+> = lazyProvider(PROJECT_VPC_ENDPOINT.type);
 
 // The class's fields: one Output per declared output.
 export interface ProjectVpcEndpoint extends OutputFields<typeof PROJECT_VPC_ENDPOINT> {}

@@ -14,11 +14,16 @@ import { warnPlaintextApiKey } from "./plaintextKey";
 import { ownerInput, seedOutputs, withSecretOutputs } from "./props";
 import type { ResourceDeclaration } from "./shapes";
 
-const LAZY_PROVIDER = moduleRef(require.resolve("../lifecycle/lazyProvider"));
+/** This package's `provider/dynamic` module: `pulumi-clouddb/lib/provider/dynamic.js` installed, a path in a checkout. */
+const DYNAMIC = moduleRef(require.resolve("../../dynamic"));
+/** What the state's code requires: the package's `dynamic` export when installed, so no file path is stored. */
+const ENTRY = DYNAMIC.includes("/lib/provider/")
+  ? `${DYNAMIC.slice(0, DYNAMIC.indexOf("/lib/"))}/dynamic`
+  : DYNAMIC;
 
-/** The `__provider` code of a resource whose methods module is `methods` (a `moduleRef`). */
-export function providerSource(methods: string): string {
-  return `exports.handler = () => require(${JSON.stringify(LAZY_PROVIDER)}).lazyProvider(${JSON.stringify(methods)});\n`;
+/** The `__provider` code of a resource of the kind `type`: it names the kind, never a file of it. */
+export function providerSource(type: string): string {
+  return `exports.handler = () => require(${JSON.stringify(ENTRY)}).provider(${JSON.stringify(type)});\n`;
 }
 
 /**
@@ -48,7 +53,7 @@ export abstract class DynamicResource extends pulumi.CustomResource {
         {
           ...seedOutputs<Record<string, unknown>>(args, outputNames(declaration)),
           ...ownerInput(name, declaration.type, opts),
-          __provider: providerSource(declaration.methods),
+          __provider: providerSource(declaration.type),
         },
         withSecretOutputs(opts, secretsOf(declaration)),
       );

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { TIMEOUTS_INPUT } from "./common";
 import { arrayOf, BOOLEAN, declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -15,7 +14,6 @@ export const ROLE = declareResource({
   type: "Role",
   noun: "role",
   family: "roles",
-  methods: moduleRef(require.resolve("../roleMethods")),
   importId: ["projectId", "branchId", "name"],
   inputs: {
     /** The project of the branch. Changing it replaces the role. */
@@ -69,10 +67,8 @@ export interface RoleInputs extends InputsOf<typeof ROLE> {}
 /** Everything the state records of a role. `password` is a Pulumi secret. */
 export interface RoleOutputs extends StateOf<typeof ROLE> {}
 
-/** The dynamic provider of {@link Role}: it loads `roleMethods` when called (see `lazyProvider`). */
-export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> = lazyProvider(
-  ROLE.methods,
-);
+/** The dynamic provider of {@link Role}: it loads the kind's methods when called (see `lazyProvider`). */
+export const roleProvider: pulumi.dynamic.ResourceProvider<RoleInputs, RoleOutputs> = lazyProvider(ROLE.type);
 
 // The class's fields: one Output per declared output.
 export interface Role extends OutputFields<typeof ROLE> {}

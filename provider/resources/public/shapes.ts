@@ -99,8 +99,6 @@ export interface ResourceDeclaration {
    * `families/<family>.ts` and `routes/<family>.ts` (in kebab case there).
    */
   readonly family: string;
-  /** The methods module the provider loads, as `moduleRef` gives it. */
-  readonly methods: string;
   readonly inputs: { readonly [name: string]: Input };
   /** What the class exposes; the state also keeps the inputs that are not outputs. */
   readonly outputs: { readonly [name: string]: Output };

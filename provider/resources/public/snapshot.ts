@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { TIMEOUTS_INPUT } from "./common";
 import { arrayOf, BOOLEAN, declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -15,7 +14,6 @@ export const SNAPSHOT = declareResource({
   type: "Snapshot",
   noun: "snapshot",
   family: "snapshots",
-  methods: moduleRef(require.resolve("../snapshot")),
   importId: ["projectId", "snapshotId"],
   inputs: {
     /** The project of the branch. Changing it replaces the snapshot. */
@@ -70,7 +68,7 @@ export interface SnapshotOutputs extends StateOf<typeof SNAPSHOT> {}
 
 /** The dynamic provider of {@link Snapshot}: it loads `snapshot` when called (see `lazyProvider`). */
 export const snapshotProvider: pulumi.dynamic.ResourceProvider<SnapshotInputs, SnapshotOutputs> =
-  lazyProvider(SNAPSHOT.methods);
+  lazyProvider(SNAPSHOT.type);
 
 // The class's fields: one Output per declared output.
 export interface Snapshot extends OutputFields<typeof SNAPSHOT> {}

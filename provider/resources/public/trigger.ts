@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, enumOf, INTEGER, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -17,7 +16,6 @@ export const TRIGGER = declareResource({
   type: "Trigger",
   noun: "trigger",
   family: "functions",
-  methods: moduleRef(require.resolve("../trigger")),
   importId: ["projectId", "branchId", "triggerId"],
   inputs: {
     /** The project of the branch. Changing it replaces the trigger. */
@@ -78,7 +76,7 @@ export interface TriggerOutputs extends StateOf<typeof TRIGGER> {}
 
 /** The dynamic provider of {@link Trigger}: it loads `../trigger` when called (see `lazyProvider`). */
 export const triggerProvider: pulumi.dynamic.ResourceProvider<TriggerInputs, TriggerOutputs> = lazyProvider(
-  TRIGGER.methods,
+  TRIGGER.type,
 );
 
 // The class's fields: one Output per declared output.

@@ -4,7 +4,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../lifecycle/lazyProvider";
-import { moduleRef } from "../lifecycle/moduleRef";
 import { BOOLEAN, declareResource, STRING } from "./declare";
 import { DynamicResource } from "./resource";
 import type { ArgsOf, InputsOf, OutputFields, StateOf } from "./shapes";
@@ -14,7 +13,6 @@ export const VPC_ENDPOINT = declareResource({
   type: "VpcEndpoint",
   noun: "VPC endpoint",
   family: "vpc",
-  methods: moduleRef(require.resolve("../vpcEndpoint")),
   importId: ["orgId", "regionId", "vpcEndpointId"],
   inputs: {
     /** The organization the endpoint is assigned to. Changing it replaces the assignment. */
@@ -55,7 +53,7 @@ export interface VpcEndpointOutputs extends StateOf<typeof VPC_ENDPOINT> {}
 
 /** The dynamic provider of {@link VpcEndpoint}: it loads `../vpcEndpoint` when called (see `lazyProvider`). */
 export const vpcEndpointProvider: pulumi.dynamic.ResourceProvider<VpcEndpointInputs, VpcEndpointOutputs> =
-  lazyProvider(VPC_ENDPOINT.methods);
+  lazyProvider(VPC_ENDPOINT.type);
 
 // The class's fields: one Output per declared output.
 export interface VpcEndpoint extends OutputFields<typeof VPC_ENDPOINT> {}

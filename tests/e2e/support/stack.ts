@@ -108,6 +108,7 @@ export interface StateResource {
   urn?: string;
   type: string;
   id?: string;
+  inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
 

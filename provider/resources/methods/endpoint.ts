@@ -1,0 +1,5 @@
+// The provider methods of this kind, which the kinds' table (`../methodsTable.ts`) serves.
+import { endpointDefinition } from "../endpoint";
+import { providerMethods } from "../lifecycle/methods";
+
+export const { configure, check, diff, create, read, update, remove } = providerMethods(endpointDefinition);

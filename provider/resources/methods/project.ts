@@ -1,0 +1,5 @@
+// The provider methods of this kind, which the kinds' table (`../methodsTable.ts`) serves.
+import { providerMethods } from "../lifecycle/methods";
+import { projectDefinition } from "../project";
+
+export const { configure, check, diff, create, read, update, remove } = providerMethods(projectDefinition);
