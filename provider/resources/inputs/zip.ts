@@ -2,6 +2,9 @@
  * A function's code as a ZIP archive: a folder zipped the same way every time (entries sorted by
  * path, fixed timestamps and attributes, deflated), so the same files give the same bytes and the
  * same `sourceHash`, and a preview tells a change of code from none without uploading anything.
+ * Written here rather than with a ZIP library: the provider's runtime dependencies stay `got` and
+ * `zod`, and a deterministic archive needs only entries in order with fixed times, which
+ * `node:zlib`'s `deflateRawSync` and `crc32` cover.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
