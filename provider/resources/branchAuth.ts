@@ -265,8 +265,12 @@ export const branchAuthDefinition = defineResource<BranchAuthInputs, BranchAuthO
 
   async update({ client }, _id, outs, olds, news) {
     let keys: Keys = { pubClientKey: outs.pubClientKey, secretServerKey: outs.secretServerKey };
-    let have = olds as Settings;
-    if (unfinishedCreate(olds)) {
+    let have: Settings;
+    if (!unfinishedCreate(olds)) {
+      // The declared settings go over the live ones (a change made outside since the last read
+      // included), so the update leaves exactly what is declared and the state read back is true.
+      have = await settingsOf(client, outs.projectId, outs.branchId, olds.appName ?? "");
+    } else {
       // A create that did not finish recorded neither keys nor settings: Auth is enabled again to
       // receive its keys (its settings and users kept), and the declared settings go over them.
       const existing = await client.getBranchAuth(outs.projectId, outs.branchId).catch((err: unknown) => {

@@ -6,6 +6,7 @@
  * third of a second). Our providers are one line (require the methods module by its specifier, see
  * `lazyProvider`), so the code is written here instead: same format, same type token, no serializer.
  */
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { outputNames, secretsOf } from "./declare";
@@ -17,9 +18,7 @@ import type { ResourceDeclaration } from "./shapes";
 /** This package's `provider/dynamic` module: `pulumi-clouddb/lib/provider/dynamic.js` installed, a path in a checkout. */
 const DYNAMIC = moduleRef(require.resolve("../../dynamic"));
 /** What the state's code requires: the package's `dynamic` export when installed, so no file path is stored. */
-const ENTRY = DYNAMIC.includes("/lib/provider/")
-  ? `${DYNAMIC.slice(0, DYNAMIC.indexOf("/lib/"))}/dynamic`
-  : DYNAMIC;
+const ENTRY = path.isAbsolute(DYNAMIC) ? DYNAMIC : `${DYNAMIC.slice(0, DYNAMIC.indexOf("/lib/"))}/dynamic`;
 
 /** The `__provider` code of a resource of the kind `type`: it names the kind, never a file of it. */
 export function providerSource(type: string): string {
