@@ -103,9 +103,10 @@ describe("e2e: the package installed from npm pack, under the real Pulumi engine
           `branch ${id} exists`,
         );
       }
-      // The provider in the state requires the package by name, so it works from any checkout path.
+      // The provider in the state requires the package's export by name and names the kind, so it
+      // works from any checkout path and whichever file holds the kind.
       const text = state();
-      assert.match(text, /pulumi-clouddb\/lib\/provider\/resources\/apiKeyMethods\.js/);
+      assert.match(text, /require\(\\"pulumi-clouddb\/dynamic\\"\)\.provider\(\\"ApiKey\\"\)/);
       assert.ok(!text.includes(project), "the serialized provider holds a machine-specific path");
     });
 
