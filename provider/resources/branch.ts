@@ -420,6 +420,9 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
    * Deletes the branch, and first any scratch branch a killed restore of it left (`scratchFor`):
    * left before this run, so the project's first listing of the run (one per project) shows it.
    * A listing that fails leaves them to their expiry: the branch's own delete says what is wrong.
+   * When a finalized restore outside the stack swapped in another branch, the delete follows it,
+   * as a refresh would (`carrierIn`): that one carries the name and computes; the replaced branch,
+   * holding the data before the restore, is left to the user.
    */
   async remove({ client, deadline }, id, props) {
     const { branches } = await firstListing(`branches of ${props.projectId}`, () =>
@@ -427,13 +430,15 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     ).catch(() => ({ branches: [] }));
     await deleteScratches(client, props.projectId, id, branches, deadline);
     await deleteStrayScratches(client, props.projectId, branches, deadline);
-    await client.deleteBranch(props.projectId, id, { deadline });
+    await client.deleteBranch(props.projectId, carrierIn(branches, id), { deadline });
   },
 
   /** The API's refusal status is not documented: the branch and its children, as read now, say why. */
-  async refusal({ client }, id, props) {
+  async refusal({ client }, stateId, props) {
     const root = (b: { default?: boolean; parentId: string | null; initSource?: string | undefined }) =>
       b.default === true || (b.parentId === null && b.initSource !== "schema-only");
+    const branches = await client.listBranches(props.projectId);
+    const id = carrierIn(branches, stateId);
     const live = root(props) ? undefined : (await client.getBranch(props.projectId, id)).branch;
     if (
       live === undefined ||
@@ -457,7 +462,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
               "off) or unprotect it in the console, then delete it",
           };
     }
-    const children = (await client.listBranches(props.projectId)).filter((b) => b.parent_id === id);
+    const children = branches.filter((b) => b.parent_id === id);
     if (children.length === 0) return undefined;
     return {
       why: `it still has child branches (${children.map((b) => b.id).join(", ")})`,

@@ -108,6 +108,11 @@ describe("lifecycle fuzzer", function () {
     ["state-is-true", 46, "up; set restore=snapA; up"],
     ["secrets-work", 7, "up; outside reset-password; up --refresh"],
     ["refused-destroy-deletes-nothing", 1, "up; outside protect-branch; destroy"],
+    [
+      "refused-destroy-deletes-nothing",
+      951,
+      "up; outside protect-branch; outside restore-finalize-cli; destroy; cancel; up --refresh; destroy",
+    ],
     ["no-change-preview", 106, "up; outside rename-branch; outside restore-finalize-cli; up --refresh"],
     ["converges", 25, "up; destroy; set restore=snapB; up"],
     [

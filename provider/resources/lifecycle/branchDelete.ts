@@ -9,8 +9,10 @@
  * every resource the program declares before it deletes any that it no longer declares, and a
  * destroy diffs none) and a Branch resource made it (it carries the create-key mark, see
  * `owner.ts`): a branch made elsewhere, which no Branch of a stack deletes, never blocks anything.
- * A branch a finalized restore replaced is never about to be deleted: the Branch follows the branch
- * that took its place. Its delete would be refused when it is protected. One listing of the project's branches per
+ * A branch a finalized restore replaced is never deleted: the Branch follows the branch that took
+ * its place (its read and its delete both act on `carrierIn`), so the objects left on the replaced
+ * branch are blocked by what blocks the carrier's delete: its protection (a finalize carries it
+ * over), unless the program still declares the carrier. One listing of the project's branches per
  * process answers for every object on them.
  */
 import type { CloudDbClient } from "../../client";
@@ -49,14 +51,15 @@ export function branchDeleteBlock(
   let answer = answers.get(key);
   if (answer === undefined) {
     answer = client.listAnnotatedBranches(projectId).then(({ branches, annotations }) => {
-      const branch = branches.find((b) => b.id === branchId);
-      if (branch === undefined || annotations.get(branchId)?.[CREATED_BY] === undefined) return undefined;
-      // A branch a finalized restore replaced is the user's: the stack's Branch follows the branch
-      // that took its place, so no run deletes this one, and what is on it may be deleted.
-      if (carrierIn(branches, branchId) !== branchId) return undefined;
-      if (branch.protected !== true) return undefined;
+      if (annotations.get(branchId)?.[CREATED_BY] === undefined) return undefined;
+      // The Branch deletes the branch that carries its name now, which a finalized restore may have
+      // swapped in: that one's delete is what would be refused.
+      const carrier = carrierIn(branches, branchId);
+      if (carrier !== branchId && declared.has(`${projectId}/${carrier}`)) return undefined;
+      const branch = branches.find((b) => b.id === carrier);
+      if (branch === undefined || branch.protected !== true) return undefined;
       return (
-        `its branch ${branchId} (${branch.name}) is protected, so the branch's delete would be refused after ` +
+        `its branch ${carrier} (${branch.name}) is protected, so the branch's delete would be refused after ` +
         "everything on it was deleted. If the program's Branch does not set `protected: true`, it was protected " +
         "outside Pulumi: run `pulumi up --refresh` (the Branch then turns the protection off) or unprotect it in " +
         "the console; if it sets it, set `protected: false` and run `pulumi up`. Then run the destroy again"
