@@ -201,6 +201,8 @@ export class Fuzzer {
     options: { steps?: StepText[]; ignored?: ReadonlySet<string>; driver?: Driver } = {},
   ): Promise<Outcome> {
     this.emulator.control.seed("demo");
+    // The request log is read (and copied) at each preview: one sequence's requests, not all of them.
+    this.emulator.control.clearRequests();
     const given = options.steps;
     const steps = [...(given ?? generate(seed)), ...(given === undefined ? FINALE : [])];
     const driver = options.driver ?? new Stack(this.emulator.url);
