@@ -18,6 +18,10 @@ export const TARBALL = "CLOUDDB_TEST_TARBALL";
 let packDir: string | undefined;
 
 export function mochaGlobalSetup(): void {
+  // Every Node.js process of the run (the workers, the programs and the plugin each engine command
+  // starts, the CLIs) keeps the bytecode of what it compiles here and reuses it: a TypeScript
+  // program's preview takes about a quarter less time once its modules are in it.
+  process.env.NODE_COMPILE_CACHE ??= path.join(os.homedir(), ".cache/pulumi-clouddb/node-compile-cache");
   if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") return;
   const started = Date.now();
   process.env.PATH = ensurePulumiCli().path;
