@@ -111,12 +111,26 @@ function typesSection(named: Set<string>, types: Record<string, PropertySpec>): 
   return lines.length === 0 ? [] : ["## Types", "", ...lines];
 }
 
-/** A schema description as Markdown: the registry's example shortcodes dropped, the `## Import` part split off. */
-function splitDescription(description: string): { about: string; imported: string | undefined } {
+/**
+ * A schema description as Markdown: the registry's example shortcodes dropped, the `## Import` part
+ * and the `## Notes` part (the kind's notes file, see derive-schema.ts) split off.
+ */
+function splitDescription(description: string): {
+  about: string;
+  notes: string | undefined;
+  imported: string | undefined;
+} {
   const text = description.replace(/^\{\{% \/?examples? %\}\}\n?/gm, "");
-  const at = text.indexOf("## Import\n");
-  if (at < 0) return { about: text.trim(), imported: undefined };
-  return { about: text.slice(0, at).trim(), imported: text.slice(at + "## Import\n".length).trim() };
+  const importAt = text.indexOf("## Import\n");
+  const body = importAt < 0 ? text : text.slice(0, importAt);
+  const imported = importAt < 0 ? undefined : text.slice(importAt + "## Import\n".length).trim();
+  const notesAt = body.indexOf("## Notes\n");
+  if (notesAt < 0) return { about: body.trim(), notes: undefined, imported };
+  return {
+    about: body.slice(0, notesAt).trim(),
+    notes: body.slice(notesAt + "## Notes\n".length).trim(),
+    imported,
+  };
 }
 
 /** The hand-written notes next to a page (`<folder>/<file>.notes.md`), when there are some. */
@@ -147,7 +161,7 @@ export function deriveDocs(
     const resource = token === undefined ? undefined : resources[token];
     if (token === undefined || resource === undefined)
       throw new Error(`schema.json has no ${kind.type}: run npm run derive:schema`);
-    const { about, imported } = splitDescription(String(resource["description"] ?? ""));
+    const { about, notes, imported } = splitDescription(String(resource["description"] ?? ""));
     const firstSentence = about.split("\n")[0]?.replace(/\. .*$/, ".") ?? "";
     const named = new Set<string>();
     const required = new Set((resource["requiredInputs"] as string[] | undefined) ?? []);
@@ -185,7 +199,7 @@ export function deriveDocs(
     lines.push(...outputTable("output", resource["properties"] as Record<string, PropertySpec>, named));
     lines.push("", "## Import", "", imported ?? "", "");
     lines.push(...typesSection(named, types));
-    lines.push(...notes(RESOURCE_DOCS, fileOf(kind.type)));
+    if (notes !== undefined) lines.push("## Notes", "", notes, "");
     pages.set(
       `${RESOURCE_DOCS}/${fileOf(kind.type)}.md`,
       `${lines

@@ -211,6 +211,21 @@ function examplesOf(type: string): string {
   return `{{% examples %}}\n## Example Usage\n\n{{% example %}}\n### Basic usage\n\n${fences.join("\n")}\n{{% /example %}}\n{{% /examples %}}`;
 }
 
+/**
+ * A kind's hand-written notes (`docs/resources/<kind>.notes.md`) as a `## Notes` part of its
+ * description, so the SDKs' doc comments and the registry's pages carry them; empty without a file.
+ */
+function notesOf(type: string): string {
+  const path = join(
+    __dirname,
+    "..",
+    "docs",
+    "resources",
+    `${type.charAt(0).toLowerCase() + type.slice(1)}.notes.md`,
+  );
+  return existsSync(path) ? `## Notes\n\n${readFileSync(path, "utf8").trim()}` : "";
+}
+
 /** The package schema, derived (deterministic: same declarations, same schema). */
 export function deriveSchema(): Json {
   const docs = new Docs();
@@ -249,7 +264,11 @@ export function deriveSchema(): Json {
         ? `${kind.type} resources cannot be imported: what one holds is returned only when it is created.`
         : `Import an existing one by its id, \`${importIdShape(kind.type, kind.importId)}\`:\n\n` +
           `\`\`\`sh\n$ pulumi import ${token(kind.type)} <name> ${importIdShape(kind.type, kind.importId)}\n\`\`\``;
-    const about = [describedBy(kind.type).description ?? "", examplesOf(kind.type)].filter((p) => p !== "");
+    const about = [
+      describedBy(kind.type).description ?? "",
+      examplesOf(kind.type),
+      notesOf(kind.type),
+    ].filter((p) => p !== "");
     resources.set(token(kind.type), {
       description: [...about, `## Import\n\n${imported}`].join("\n\n"),
       properties: properties("resource", kind.type, "outputs", kind.outputs),

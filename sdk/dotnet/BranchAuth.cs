@@ -13,6 +13,10 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// Auth on a branch: enabled with a provider, its trusted domains, OAuth providers, email provider, email-and-password settings, plugins, webhooks and localhost access, each changed in place; the outputs are what an app needs (base URL, JWKS URL, publishable and server keys, both secrets). A branch made from a parent with Auth starts with the parent's settings: a BranchAuth on it takes that Auth over, keeps the settings it does not declare, and receives keys of its own. Destroying it disables Auth and keeps the `neon_auth` schema. `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;`.
     /// 
+    /// ## Notes
+    /// 
+    /// A setting left out keeps what the branch has: the service's defaults for a new Auth, the parent's settings on a branch made from a parent with Auth. `oauthProviders`, when given, is the whole set: a provider left out is removed. A nested setting (`emailAndPassword`, `plugins`, `webhooks`, `emailProvider`) compares only the fields it gives. On a branch that has Auth already (a preview branch made from a parent with Auth, or a create whose answer was lost), the resource takes it over: Auth is enabled again with the same provider and database to receive keys of the branch's own, its settings and users kept, and the declared settings set over them; the run's output says so. The keys are shown by the API only when Auth is enabled, so `pulumi import` records them empty. A `standard` email provider takes all of `host`, `port`, `username`, `password`, `senderEmail` and `senderName` (the service's SMTP sender requires them); the preview names each one missing. A `shared` one takes `senderEmail` and `senderName` optionally. The OAuth client secrets and the SMTP password are kept encrypted in the state, inputs included. Destroying the resource disables Auth and keeps the `neon_auth` schema and its users.
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;`:

@@ -42,6 +42,10 @@ namespace PulumiCloudDb.CloudDb
     /// });
     /// ```
     /// 
+    /// ## Notes
+    /// 
+    /// Declare the owner with a `Role` and pass `role.name`, so Pulumi creates the role first and deletes it last.
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;databaseName&gt;`:

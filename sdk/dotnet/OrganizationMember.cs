@@ -13,6 +13,10 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A user's membership of an organization, and their role in it. Users join by invitation (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by email or user id, and sets its role in place. Destroying it gives back the role the member had when it took the membership (`foundRole`), and the member stays; only a member who joined through this stack's invitation (`invitationId`) is removed, which only a new invitation undoes. Only the organization's admins or its own API key change roles and remove members. `pulumi import` takes `&lt;orgId&gt;/&lt;memberId&gt;`, `&lt;orgId&gt;/&lt;email&gt;` or `&lt;orgId&gt;/&lt;userId&gt;`.
     /// 
+    /// ## Notes
+    /// 
+    /// Needs an organization admin's personal key or the organization's key; the preview refuses a plain member's key. Users join by invitation only (an `OrganizationInvitation`, or the console), so the resource takes the membership of a user who has joined, by `email` or `userId`, sets the declared role in place, and says in the run's output that it took it. A user who has not joined fails the create, saying to invite them. The create records the role the member had (`foundRole`), and destroying the resource gives that role back: the member stays. Only a member who joined through this stack's invitation (give `invitationId: invitation.invitationId` of the `OrganizationInvitation` that invited them) is removed when the resource is destroyed, and comes back only through a new invitation. The preview of its create says which, and so does the preview of a replacement; `pulumi import` records the role the member has then. A state recorded before `foundRole` existed leaves the member as they are. The organization's last admin can be neither demoted nor removed: a delete that would do either is refused saying to make another member admin first.
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;orgId&gt;/&lt;memberId&gt;`:

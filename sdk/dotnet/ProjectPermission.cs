@@ -13,6 +13,10 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// A project shared with an email: the account of that email can then use the project (all but deleting it) and finds it among the projects shared with it. A project has one grant per email: one that already exists when the resource is created is taken as the resource's (a run after a killed one finds its grant so), and destroying the resource revokes it. `pulumi import` takes `&lt;projectId&gt;/&lt;permissionId&gt;` or `&lt;projectId&gt;/&lt;email&gt;`.
     /// 
+    /// ## Notes
+    /// 
+    /// The account of the email can then use the project (all but deleting it). A grant that already exists for the email is taken as the resource's (the run says so), and destroy revokes it: a grant carries nothing that tells who made it. Project-scoped keys cannot grant (403). See `docs/api-rules.md` §11.
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;permissionId&gt;`:

@@ -42,6 +42,22 @@ import (
 //
 // ```
 //
+// ## Notes
+//
+//   - The token is returned only by the create call. It lives in the state, encrypted.
+//   - A refresh (`pulumi refresh`) finds the key by id in the API's list. It updates the audit fields
+//     and carries the token forward. If someone revoked the key outside Pulumi, the refresh drops it
+//     from the state, and the next `up` creates a new one.
+//   - Delete revokes the key through the path for its kind. A key already revoked or gone counts as
+//     done.
+//   - A project-scoped create must come back scoped to that project. If it comes back scoped to
+//     anything else, the key is revoked at once and the create fails.
+//   - Organization and project-scoped keys need an organization admin's personal key. Any member may
+//     create a project-scoped key, but only admins may revoke one, so with a member's key every
+//     `destroy` and rotation would fail with 403 and leave the old key live: `pulumi preview` refuses
+//     it (one read of `/users/me` and of the organization's members per run) and says to use an
+//     admin's key.
+//
 // ## Import
 //
 // ApiKey resources cannot be imported: what one holds is returned only when it is created.

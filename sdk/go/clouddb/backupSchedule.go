@@ -14,6 +14,13 @@ import (
 
 // The snapshots the service takes of a branch by itself (the branch's one backup schedule).
 //
+// ## Notes
+//
+// The snapshots the service takes of the branch by itself (`manual: false` in the listing), each
+// kept `retentionSeconds` (at least 3600). A branch has one schedule: the resource's id is the
+// branch's. Deleting the resource empties it. A finalized restore done elsewhere moves the schedule
+// with the branch's name, and a refresh follows it.
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>`:

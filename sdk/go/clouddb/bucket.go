@@ -14,6 +14,10 @@ import (
 
 // An object-storage bucket on a branch: an app's file uploads, per preview environment. A child branch starts with its parent's buckets and objects. Objects are moved with presigned URLs (`POST .../objects/{key}/presign`), not by this resource. The API cannot change a bucket, so a new name or access level replaces it; a bucket that still has objects is deleted only with `forceDestroy: true`, which deletes the objects first. `pulumi import` takes `<projectId>/<branchId>/<name>`.
 //
+// ## Notes
+//
+// A name is 1 to 255 characters without `/`, whitespace or control characters (S3 clients address the bucket as one segment of a path), and not `.` or `..`; another fails at preview. The bucket lives on its branch: a branch made from it starts with its buckets and objects, and deleting the branch deletes them. The resource manages the bucket, not its objects: an app uploads and downloads with presigned URLs (`POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign`, or `neon bucket object put` and `get`). Deleting a bucket that still has objects is refused (HTTP 409), and so is the destroy, saying the bucket is not empty, how many objects it holds, and what to do: set `forceDestroy: true`, run `pulumi up` (nothing is sent), and destroy again; the objects are then deleted first, each top folder with one `objects-by-prefix` call and the other keys one by one. A new access level or name replaces the bucket, the old one deleted first when the name stays (names are unique on a branch), so a non-empty bucket needs `forceDestroy` for that too, set in an `up` of its own before the change (a delete reads the state, and the preview says so). Refresh drops the resource once the bucket is deleted elsewhere, and reports an access level changed elsewhere, which the next `up` puts back by replacing the bucket.
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>/<bucketName>`:

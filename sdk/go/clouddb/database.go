@@ -53,6 +53,10 @@ import (
 //
 // ```
 //
+// ## Notes
+//
+// Declare the owner with a `Role` and pass `role.name`, so Pulumi creates the role first and deletes it last.
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>/<databaseName>`:

@@ -48,6 +48,36 @@ import (
 //
 // ```
 //
+// ## Notes
+//
+// - **Network access.** `allowedIps`, its switch and the two blocks are in place; each left out is no
+// opinion (the project keeps what it has, and a change made in the console shows on refresh). An
+// entry that is no address, block or range fails at preview, naming it. With `--postgres`, the
+// emulator's compute endpoints refuse a connection these settings keep out, as the service does, so
+// a rule can be tried offline (see [`docs/api-rules.md`](../api-rules.md) §8).
+//
+// - **Delete is a real delete.** `pulumi destroy`, removing the resource from the program, or a
+// replacement (a new region or Postgres version) deletes the project with every branch, compute,
+// role and database in it. Set `deleteProtection: true` on projects whose data you keep: delete
+// then fails until it is set back to `false`.
+// - The connection string comes from the create answer (or the API's `connection_uri` route when the
+// answer has none). It is stored only as an encrypted secret; a create interrupted after the
+// project was made records the project without it, and the next `up` reads it again.
+// - A refresh reads the project by id; one deleted outside Pulumi is dropped from the state, and a
+// delete of a project already gone succeeds.
+// - `adoptExisting: "<project id>"` takes an existing project under management and reads its default
+// branch, compute, role, database and connection string. A declared `regionId` or `pgVersion` that
+// differs from the project is refused rather than replacing it; `name`, retention, default settings
+// and `orgId` (a move, below) are applied in place. A project deleted less than 7 days ago (by a
+// `pulumi destroy`, say) is recovered first, with its branches and computes, and the preview says so
+// (see [`docs/api-rules.md`](../api-rules.md) §22).
+// - **Moving between organizations.** A new `orgId` moves the project in place (a transfer request,
+// accepted at once with the stack's key): its id, branches, computes and data stay, and the old
+// organization's project-scoped API keys stop working for good. The key must be a user's personal
+// key, of an admin of the old organization (or the owner of a personal project) who is a member of
+// the new one; the preview refuses another and names the key to use. Leaving `orgId` out keeps the
+// project where it is (see [`docs/api-rules.md`](../api-rules.md) §21).
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>`:

@@ -14,6 +14,10 @@ import (
 
 // An organization member's explicit role on one of the organization's projects. The member is taken by member id or email (they join the organization by invitation); the role is set with one PUT and changed in place. Destroying the resource gives back the explicit role the member had when it was created (`foundRole`), or, when they had none, removes the explicit role, so the member falls back to what their organization role gives by default. Only the organization's admins, its own API key, or a member holding ADMIN on the project set roles. `pulumi import` takes `<projectId>/<memberId>` or `<projectId>/<email>`.
 //
+// ## Notes
+//
+// Needs an organization admin's personal key, the organization's key, or the personal key of a member holding ADMIN on the project; the preview refuses a project-scoped key and a plain member's key without it. The project must belong to an organization, and the member must have joined it (by invitation): the resource takes the member by `memberId` or `email` and sets the explicit role with one PUT, saying in the run's output when it takes over a role set before. A role change is the same PUT. The create records an explicit role the member had (`foundRole`), and destroying the resource gives it back; when they had none, destroying it removes the explicit role, and the member falls back to what their organization role gives by default (an organization admin keeps ADMIN whatever the role). The preview of its create says so, and the run's output says which; `pulumi import` records the role imported as found. Refresh drops the resource once the role is removed elsewhere or the member leaves the organization. Lowering your own role, or removing your own ADMIN, is refused by the API unless confirmed, and this resource does not confirm it: change your own role in the console.
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<memberId>`:

@@ -14,6 +14,10 @@ import (
 
 // A trigger that invokes a function of a branch (named by its slug, so declare it after the `Function`): on a `schedule` (`cron`) or when an object is created in a bucket (`storage_object_created`, `bucketName` and an optional `prefix`). Every field but the type is changed in place; a new type replaces it. `pulumi import` takes `<projectId>/<branchId>/<triggerId>`.
 //
+// ## Notes
+//
+// A trigger names its function by slug, so declare the `Function` first and pass its `slug` output as `functionSlug`: the API refuses a trigger naming a slug the branch lacks. A `schedule` trigger takes `cron`, five numeric UTC fields (minute 0-59, hour 0-23, day of month 1-31, month 1-12, day of week 0-7), each `*`, a number, a range `a-b`, either with a step `/n`, or a list of these, one space between fields, such as `*/15 * * * *`; words, names (`MON`), a sixth field and values out of range fail at preview. It reports `nextRunAt`, null while it is disabled. A `storage_object_created` trigger takes `bucketName` and an optional `prefix`. The preview looks for the function and the bucket on the branch, and takes one the program declares as there (pass the `Function`'s `slug` and the `Bucket`'s `name` outputs, so the trigger waits for them); when the branch is not known at preview, the `up` looks before the create. Names are unique among the branch's triggers: a create whose name is taken is refused with the id of the trigger that holds it, to give `adoptExisting` when it is this resource's. Refresh reports fields changed elsewhere, which the next `up` puts back with one `PATCH`.
+//
 // ## Import
 //
 // Import an existing one by its id, `<projectId>/<branchId>/<triggerId>`:

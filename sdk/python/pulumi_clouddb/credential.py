@@ -135,6 +135,14 @@ class Credential(pulumi.CustomResource):
         """
         A scoped service credential of a branch: a bearer token and an S3 key pair that the branch's storage, functions and AI gateway accept for the scopes granted, and the control API does not. Deleting it revokes it. Changing `rotationTrigger` rotates it create-before-revoke: the new credential exists before the old one stops working. `pulumi import` takes `<projectId>/<branchId>/<tokenId>`.
 
+        ## Notes
+
+        The token and the S3 secret are for the branch's data planes (its S3 storage, with `tokenId` as
+        the access key id; its functions; its AI gateway), for the scopes granted; the Control API does not
+        accept them. Rotating with `rotationTrigger` issues the new credential before the old one is
+        revoked, so an app can switch over on the next deploy; the service's own in-place rotation is not
+        used, as it ends the old secrets at once. See `docs/api-rules.md` §25.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<tokenId>`:
@@ -160,6 +168,14 @@ class Credential(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A scoped service credential of a branch: a bearer token and an S3 key pair that the branch's storage, functions and AI gateway accept for the scopes granted, and the control API does not. Deleting it revokes it. Changing `rotationTrigger` rotates it create-before-revoke: the new credential exists before the old one stops working. `pulumi import` takes `<projectId>/<branchId>/<tokenId>`.
+
+        ## Notes
+
+        The token and the S3 secret are for the branch's data planes (its S3 storage, with `tokenId` as
+        the access key id; its functions; its AI gateway), for the scopes granted; the Control API does not
+        accept them. Rotating with `rotationTrigger` issues the new credential before the old one is
+        revoked, so an app can switch over on the next deploy; the service's own in-place rotation is not
+        used, as it ends the old secrets at once. See `docs/api-rules.md` §25.
 
         ## Import
 

@@ -115,6 +115,15 @@ class CustomDomain(pulumi.CustomResource):
         """
         A domain you own routed to an entity of a branch (a function, by its slug). The service gives the CNAME target to point the domain at; it goes live once that DNS resolves and a certificate is issued on the first request (`status`). Registering a domain already registered for the same entity takes it; one another entity holds is refused. Deleting it stops the routing. `pulumi import` takes `<projectId>/<branchId>/<domain>`.
 
+        ## Notes
+
+        `domain` is a domain name you own, not an IP address, and `entityType` is `function`, the only entity the
+        service routes a domain to; `entityId` names a function of the branch by its slug, which the preview
+        looks for (one the program declares counts: pass the `Function`'s `slug` output). Each fails at
+        preview otherwise. Point a CNAME record for `domain` at `cnameTarget`; the service issues a certificate on the first
+        request once it resolves, and `status` (read again on refresh) turns `active`. The emulator checks
+        no DNS: its domains stay `pending`. See `docs/api-rules.md` §25.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<domain>`:
@@ -139,6 +148,15 @@ class CustomDomain(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A domain you own routed to an entity of a branch (a function, by its slug). The service gives the CNAME target to point the domain at; it goes live once that DNS resolves and a certificate is issued on the first request (`status`). Registering a domain already registered for the same entity takes it; one another entity holds is refused. Deleting it stops the routing. `pulumi import` takes `<projectId>/<branchId>/<domain>`.
+
+        ## Notes
+
+        `domain` is a domain name you own, not an IP address, and `entityType` is `function`, the only entity the
+        service routes a domain to; `entityId` names a function of the branch by its slug, which the preview
+        looks for (one the program declares counts: pass the `Function`'s `slug` output). Each fails at
+        preview otherwise. Point a CNAME record for `domain` at `cnameTarget`; the service issues a certificate on the first
+        request once it resolves, and `status` (read again on refresh) turns `active`. The emulator checks
+        no DNS: its domains stay `pending`. See `docs/api-rules.md` §25.
 
         ## Import
 

@@ -167,6 +167,10 @@ class Database(pulumi.CustomResource):
         pulumi.export("databaseName", orders.name)
         ```
 
+        ## Notes
+
+        Declare the owner with a `Role` and pass `role.name`, so Pulumi creates the role first and deletes it last.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<databaseName>`:
@@ -208,6 +212,10 @@ class Database(pulumi.CustomResource):
 
         pulumi.export("databaseName", orders.name)
         ```
+
+        ## Notes
+
+        Declare the owner with a `Role` and pass `role.name`, so Pulumi creates the role first and deletes it last.
 
         ## Import
 

@@ -186,6 +186,30 @@ class Function(pulumi.CustomResource):
         """
         A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
 
+        ## Notes
+
+        The function lives on its branch, and deleting the branch deletes it. There is no create call: the
+        first deployment of a slug makes the function, so a create first reads the slug and refuses one the
+        branch already has (it may be another stack's); if it is this resource's (a run killed before it
+        recorded the function), add `adoptExisting: "<slug>"` and run `pulumi up`, which deploys this
+        resource's code to it. Each deployment is built by the service: the step waits until it is
+        `completed`, and a `failed` build ends the step with the build's error while the function keeps
+        serving its previous deployment. `environment` values are write-only: the API returns the names
+        only, so refresh cannot see a value changed elsewhere; it sees a deployment made elsewhere (another
+        active deployment id) and leaves `sourceHash` empty, and the next `up` deploys this stack's code,
+        runtime and environment again. `pulumi import` cannot recover the code nor the environment's values:
+        after the import, set `source` or `archive` (and `environment`) on the resource, and the next `up`
+        deploys them. A preview refuses code the service could not run, naming `source` or `archive`: a path
+        that does not exist, an empty folder, no `index.mjs` nor `index.js` at the root (zip a folder from
+        inside it), a file that is not a ZIP archive, an entry module with a syntax error (with its line);
+        it also refuses a `runtime` other than `nodejs24` and an environment variable whose name is not
+        letters, digits and `_` (not starting with a digit). When a create's first deployment still fails
+        (the build, the wait, the rename after it), the function it made is deleted, so nothing is left on
+        the branch, and the error says what to fix; only when that delete fails too is the function
+        recorded, and the next `up` deploys to it again. An update's preview names what it changes:
+        `sourceHash` for new code, `runtime`, and each environment variable by name
+        (`environment.API_TOKEN`), never a value.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<slug>`:
@@ -214,6 +238,30 @@ class Function(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive's sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource's name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `<projectId>/<branchId>/<slug>` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
+
+        ## Notes
+
+        The function lives on its branch, and deleting the branch deletes it. There is no create call: the
+        first deployment of a slug makes the function, so a create first reads the slug and refuses one the
+        branch already has (it may be another stack's); if it is this resource's (a run killed before it
+        recorded the function), add `adoptExisting: "<slug>"` and run `pulumi up`, which deploys this
+        resource's code to it. Each deployment is built by the service: the step waits until it is
+        `completed`, and a `failed` build ends the step with the build's error while the function keeps
+        serving its previous deployment. `environment` values are write-only: the API returns the names
+        only, so refresh cannot see a value changed elsewhere; it sees a deployment made elsewhere (another
+        active deployment id) and leaves `sourceHash` empty, and the next `up` deploys this stack's code,
+        runtime and environment again. `pulumi import` cannot recover the code nor the environment's values:
+        after the import, set `source` or `archive` (and `environment`) on the resource, and the next `up`
+        deploys them. A preview refuses code the service could not run, naming `source` or `archive`: a path
+        that does not exist, an empty folder, no `index.mjs` nor `index.js` at the root (zip a folder from
+        inside it), a file that is not a ZIP archive, an entry module with a syntax error (with its line);
+        it also refuses a `runtime` other than `nodejs24` and an environment variable whose name is not
+        letters, digits and `_` (not starting with a digit). When a create's first deployment still fails
+        (the build, the wait, the rename after it), the function it made is deleted, so nothing is left on
+        the branch, and the error says what to fix; only when that delete fails too is the function
+        recorded, and the next `up` deploys to it again. An update's preview names what it changes:
+        `sourceHash` for new code, `runtime`, and each environment variable by name
+        (`environment.API_TOKEN`), never a value.
 
         ## Import
 

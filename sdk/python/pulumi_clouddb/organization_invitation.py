@@ -101,6 +101,10 @@ class OrganizationInvitation(pulumi.CustomResource):
         """
         An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` given its `invitationId` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
 
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key; the preview refuses a plain member's key. A user who has an account joins at once, with the role invited; one who has not is asked to make one. The API has no route to withdraw an invitation, so destroying or replacing the resource changes nothing in the organization: the invitation stays, and so does a membership it led to (an `OrganizationMember` given this invitation's `invitationId` removes the member who joined through it: `invitationId: invitation.invitationId`). The preview of the create and of a replacement say so. A later invitation for the same email, from this stack or elsewhere, takes the place of the earlier one, which refresh then drops. A create that finds the email's user already a member takes the invitation they joined through when it has the declared role (a killed run's); otherwise it fails with the API's 409.
+
         ## Import
 
         Import an existing one by its id, `<orgId>/<invitationId>`:
@@ -124,6 +128,10 @@ class OrganizationInvitation(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An invitation to join an organization with a role, sent to an email. A user who has an account joins at once; one who has not is asked to make one. The API has no way to withdraw an invitation: destroying the resource only forgets it (the run's output says so), and a member who joined through it stays (an `OrganizationMember` given its `invitationId` removes them). Only the organization's admins or its own API key invite. `pulumi import` takes `<orgId>/<invitationId>` or `<orgId>/<email>`.
+
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key; the preview refuses a plain member's key. A user who has an account joins at once, with the role invited; one who has not is asked to make one. The API has no route to withdraw an invitation, so destroying or replacing the resource changes nothing in the organization: the invitation stays, and so does a membership it led to (an `OrganizationMember` given this invitation's `invitationId` removes the member who joined through it: `invitationId: invitation.invitationId`). The preview of the create and of a replacement say so. A later invitation for the same email, from this stack or elsewhere, takes the place of the earlier one, which refresh then drops. A create that finds the email's user already a member takes the invitation they joined through when it has the declared role (a killed run's); otherwise it fails with the API's 409.
 
         ## Import
 

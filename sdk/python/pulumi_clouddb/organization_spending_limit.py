@@ -84,6 +84,10 @@ class OrganizationSpendingLimit(pulumi.CustomResource):
         """
         An organization's monthly spending limit: the service emails its admins at 80% and 100% of it, and computes go on past it. An organization has one limit: creating the resource sets it (over a limit set before, which the run's output names), destroying it clears it. Only the organization's admins or its own API key set it. `pulumi import` takes the organization id.
 
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key; the preview refuses a plain member's key. An organization has one limit, which the resource sets over any limit there was (the run's output names the old value) and clears when destroyed. `0` is not a limit: to have none, remove the resource.
+
         ## Import
 
         Import an existing one by its id, `<orgId>`:
@@ -106,6 +110,10 @@ class OrganizationSpendingLimit(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An organization's monthly spending limit: the service emails its admins at 80% and 100% of it, and computes go on past it. An organization has one limit: creating the resource sets it (over a limit set before, which the run's output names), destroying it clears it. Only the organization's admins or its own API key set it. `pulumi import` takes the organization id.
+
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key; the preview refuses a plain member's key. An organization has one limit, which the resource sets over any limit there was (the run's output names the old value) and clears when destroyed. `0` is not a limit: to have none, remove the resource.
 
         ## Import
 

@@ -67,6 +67,10 @@ class ProjectPermission(pulumi.CustomResource):
         """
         A project shared with an email: the account of that email can then use the project (all but deleting it) and finds it among the projects shared with it. A project has one grant per email: one that already exists when the resource is created is taken as the resource's (a run after a killed one finds its grant so), and destroying the resource revokes it. `pulumi import` takes `<projectId>/<permissionId>` or `<projectId>/<email>`.
 
+        ## Notes
+
+        The account of the email can then use the project (all but deleting it). A grant that already exists for the email is taken as the resource's (the run says so), and destroy revokes it: a grant carries nothing that tells who made it. Project-scoped keys cannot grant (403). See `docs/api-rules.md` §11.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<permissionId>`:
@@ -88,6 +92,10 @@ class ProjectPermission(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A project shared with an email: the account of that email can then use the project (all but deleting it) and finds it among the projects shared with it. A project has one grant per email: one that already exists when the resource is created is taken as the resource's (a run after a killed one finds its grant so), and destroying the resource revokes it. `pulumi import` takes `<projectId>/<permissionId>` or `<projectId>/<email>`.
+
+        ## Notes
+
+        The account of the email can then use the project (all but deleting it). A grant that already exists for the email is taken as the resource's (the run says so), and destroy revokes it: a grant carries nothing that tells who made it. Project-scoped keys cannot grant (403). See `docs/api-rules.md` §11.
 
         ## Import
 

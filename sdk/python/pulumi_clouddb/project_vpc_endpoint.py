@@ -101,6 +101,12 @@ class ProjectVpcEndpoint(pulumi.CustomResource):
         """
         A project restricted to one VPC endpoint of its organization: it then accepts VPC connections through that endpoint only.
 
+        ## Notes
+
+        With a restriction, the project accepts VPC connections through that endpoint only. Needs an
+        organization admin's personal key or the organization's key. Pass `vpcEndpoint.vpcEndpointId` so
+        Pulumi assigns the endpoint first and removes it last.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<vpcEndpointId>`:
@@ -124,6 +130,12 @@ class ProjectVpcEndpoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A project restricted to one VPC endpoint of its organization: it then accepts VPC connections through that endpoint only.
+
+        ## Notes
+
+        With a restriction, the project accepts VPC connections through that endpoint only. Needs an
+        organization admin's personal key or the organization's key. Pass `vpcEndpoint.vpcEndpointId` so
+        Pulumi assigns the endpoint first and removes it last.
 
         ## Import
 

@@ -188,6 +188,10 @@ class Role(pulumi.CustomResource):
         pulumi.export("password", app.password)  # a secret
         ```
 
+        ## Notes
+
+        The password is returned by the create and by a reset; the state keeps it encrypted and no message ever contains it. A restore gives a role its password of the restore point (`docs/api-rules.md` §9): the `up` that applies a `Branch.restore` records the live password of each `Role` on the branch (and makes again a role or database the restore removed), and a refresh reads the live password (one request per role), so after a restore or a reset done outside the stack, `pulumi up --refresh` leaves a `password` that logs in.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<branchId>/<roleName>`:
@@ -233,6 +237,10 @@ class Role(pulumi.CustomResource):
         pulumi.export("roleName", app.name)
         pulumi.export("password", app.password)  # a secret
         ```
+
+        ## Notes
+
+        The password is returned by the create and by a reset; the state keeps it encrypted and no message ever contains it. A restore gives a role its password of the restore point (`docs/api-rules.md` §9): the `up` that applies a `Branch.restore` records the live password of each `Role` on the branch (and makes again a role or database the restore removed), and a refresh reads the live password (one request per role), so after a restore or a reset done outside the stack, `pulumi up --refresh` leaves a `password` that logs in.
 
         ## Import
 

@@ -169,6 +169,16 @@ class Snapshot(pulumi.CustomResource):
         """
         A snapshot of a branch (now, or at a point of its history), kept until deleted or until it expires; a Branch's `restore: { snapshotId }` restores it in place.
 
+        ## Notes
+
+        A run killed while the snapshot is taken leaves one snapshot: the next `up` finds it by its mark. After a restore done elsewhere, `branchId` follows the branch that carries the name.
+
+        A snapshot of an anonymized branch is refused at preview when its data there is not known to be
+        masked: a `timestamp` before the branch's first safe point (the second after its last masking run
+        completed), any `lsn` (an LSN cannot be placed in time from the API: use `timestamp`), or its head
+        while its masking failed or is still running. A branch made in the same run is checked when the
+        `up` checks the snapshot again with its id, before the snapshot is taken. See `docs/api-rules.md` §16.
+
         ## Import
 
         Import an existing one by its id, `<projectId>/<snapshotId>`:
@@ -196,6 +206,16 @@ class Snapshot(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A snapshot of a branch (now, or at a point of its history), kept until deleted or until it expires; a Branch's `restore: { snapshotId }` restores it in place.
+
+        ## Notes
+
+        A run killed while the snapshot is taken leaves one snapshot: the next `up` finds it by its mark. After a restore done elsewhere, `branchId` follows the branch that carries the name.
+
+        A snapshot of an anonymized branch is refused at preview when its data there is not known to be
+        masked: a `timestamp` before the branch's first safe point (the second after its last masking run
+        completed), any `lsn` (an LSN cannot be placed in time from the API: use `timestamp`), or its head
+        while its masking failed or is still running. A branch made in the same run is checked when the
+        `up` checks the snapshot again with its id, before the snapshot is taken. See `docs/api-rules.md` §16.
 
         ## Import
 

@@ -134,6 +134,10 @@ class VpcEndpoint(pulumi.CustomResource):
         """
         A VPC endpoint assigned to an organization in a region: its projects accept connections through it.
 
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key. A change of `orgId`, `regionId` or `vpcEndpointId` replaces the assignment, and the preview says the old endpoint is removed for good (the service never lets the organization assign it again); the preview of the create says a destroy will be too. An assignment already there with the declared label (a killed run's) is taken; one with another label is refused, saying how to adopt it.
+
         ## Import
 
         Import an existing one by its id, `<orgId>/<regionId>/<vpcEndpointId>`:
@@ -159,6 +163,10 @@ class VpcEndpoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A VPC endpoint assigned to an organization in a region: its projects accept connections through it.
+
+        ## Notes
+
+        Needs an organization admin's personal key or the organization's key. A change of `orgId`, `regionId` or `vpcEndpointId` replaces the assignment, and the preview says the old endpoint is removed for good (the service never lets the organization assign it again); the preview of the create says a destroy will be too. An assignment already there with the declared label (a killed run's) is taken; one with another label is refused, saying how to adopt it.
 
         ## Import
 

@@ -17,6 +17,13 @@ import javax.annotation.Nullable;
 /**
  * The snapshots the service takes of a branch by itself (the branch&#39;s one backup schedule).
  * 
+ * ## Notes
+ * 
+ * The snapshots the service takes of the branch by itself (`manual: false` in the listing), each
+ * kept `retentionSeconds` (at least 3600). A branch has one schedule: the resource&#39;s id is the
+ * branch&#39;s. Deleting the resource empties it. A finalized restore done elsewhere moves the schedule
+ * with the branch&#39;s name, and a refresh follows it.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;`:

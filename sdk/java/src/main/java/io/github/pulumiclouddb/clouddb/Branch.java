@@ -53,6 +53,79 @@ import javax.annotation.Nullable;
  * }
  * </pre>
  * 
+ * ## Notes
+ * 
+ * Leaving an optional input out means &#34;no opinion&#34;: for example, a refresh that records the parent
+ * the API chose, or the project&#39;s default compute size, never causes a change.
+ * 
+ * Replacements create the new branch before deleting the old one. The exception is a branch that
+ * keeps its name in the same project: names are unique, so the old branch is deleted first.
+ * 
+ * - **Expiry.** The service deletes an expired branch by itself. `ttl` is the easy form for preview
+ *   environments: at create it becomes a timestamp (`expiresAt`), and that timestamp is kept while the
+ *   ttl stands, so the same program previewed a day later shows no change. Changing the ttl counts
+ *   again from that `up`. An `expiresAt` in the past, or more than 30 days ahead, fails at preview
+ *   with what to change. After the branch expired, `pulumi refresh` drops it and the next `up`
+ *   creates a new one.
+ * - **Schema-only.** `initSource: &#34;schema-only&#34;` copies the parent&#39;s schema, roles and databases but
+ *   no data. The API then reports the branch as a root (no parent): the declared `parentId` is kept
+ *   in the state, so it does not show as a change. Such a branch cannot be reset from a parent.
+ * - **Connection strings.** After the create&#39;s operations finished, the branch&#39;s connection strings
+ *   are read for its first database and its first unprotected role (else the database&#39;s owner),
+ *   direct and pooled. They are additional secret outputs: encrypted in the state, masked in the
+ *   CLI, and a stack output made from them stays secret (`export const databaseUrl = branch.connectionUri`).
+ *   A branch without an endpoint has no host to connect to: both are empty strings. A refresh keeps
+ *   the strings it has; a reset reads them again.
+ * - **Reset.** `resetTrigger` works like `rotationTrigger`: set it to anything (a date, a build
+ *   number), and each later change restores the branch from its parent&#39;s current data
+ *   (`POST .../restore`) and waits until its computes are back. Setting it at create does nothing. A
+ *   root branch has no parent: the update fails saying so. The reset makes the branch&#39;s roles and
+ *   databases its parent&#39;s too: a `Role` or `Database` declared on the branch is gone after it (stop
+ *   declaring it in the same `up`, or let `pulumi up --refresh` create it again).
+ * - **Restore.** `restore: { snapshotId: snap.snapshotId }` (or a `timestamp` or `lsn` of the
+ *   branch&#39;s own history) restores an existing branch&#39;s data when the value changes, and the preview shows it
+ *   as an in-place update. The branch keeps its id, name and computes (they restart), so nothing on it
+ *   is replaced and the next preview shows no change. From a point of history, the data before it is
+ *   kept as a new branch named `preserveUnderName` (generated when left out; the stack does not manage
+ *   it). As with a reset, roles and databases become those of the snapshot or point. A Branch
+ *   created with `restore: { snapshotId }` (again after a `destroy`, or after its branch expired or
+ *   was deleted) is made and then restored from the snapshot, and its preview says so; a `timestamp`
+ *   or `lsn` restore is refused at the preview of a create (a new branch has no history of its own:
+ *   use `parentTimestamp` or `parentLsn`). A snapshot to restore from is looked for at preview; one of
+ *   another project fails there, saying so. A restore done elsewhere (the console,
+ *   `neonctl snapshots restore --finalize`) gives the branch&#39;s name and computes to a new branch:
+ *   `pulumi refresh` follows it (the `Branch` and everything on it take the new branch&#39;s id), and the
+ *   next preview shows no change. See `docs/api-rules.md` §9.
+ * - **Anonymized.** `initSource: &#34;anonymized&#34;` needs at least one of `maskingRules` (none is refused
+ *   at preview). The branch is made without a compute; its computes are made, and its connection
+ *   strings read, only once its data is masked. A rule that fails (a missing column, an unknown
+ *   function) deletes the branch and fails the create, naming the rule: nothing is left. A reset or a
+ *   restore of the branch disables its computes first and enables them once the new data is masked; a
+ *   refresh that finds its data not known masked (reset outside the stack) disables them, with a
+ *   warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+ * - **Protection.** `protected: true` is the API&#39;s own guard; `deleteProtection` is this library&#39;s
+ *   guard in the provider. A delete of a protected branch fails with &#34;it is protected&#34; and how to
+ *   lift it.
+ * - The branch&#39;s roles and databases are not part of its state: declare the ones you manage with
+ *   `Role` and `Database`.
+ * - **History of an anonymized branch.** An anonymized branch is a copy of its parent&#39;s data, masked
+ *   afterwards, so its history holds that data unmasked until its masking run completes (and again
+ *   from a reset or restore until the next run), and the service lets a branch, snapshot or restore be
+ *   taken there. The preview refuses them: a child with `parentTimestamp` before the first safe point
+ *   (the second after the parent&#39;s last masking run completed, from its anonymization status), any
+ *   `parentLsn` (an LSN cannot be placed in time from the API: use `parentTimestamp`), a child or a
+ *   reset at the head of one whose masking failed or is still running, and a `restore` of the branch
+ *   from a `timestamp` or `lsn` before its first safe point. The message names the input, the branch
+ *   and the first safe point. A parent made in the same run is checked when the `up` checks the
+ *   child again with its id, before the create; a restore is checked again by the update, before
+ *   any write. See `docs/api-rules.md` §16.
+ * 
+ * In a TypeScript program, whose `Branch` is a dynamic resource, `pulumi import` does not work (it
+ * does through the plugin, for Python, Go, Java, .NET and YAML programs: see Import above). To take an
+ * existing branch under management there, declare it with `adoptExisting: &#34;br-...&#34;` and its `projectId`. A different `name`, `protected`,
+ * expiry or compute setting is applied in place. A `parentId` or `endpoints` that does not match the
+ * branch is refused, rather than replacing the branch on the next `up`.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;`:

@@ -52,6 +52,14 @@ import javax.annotation.Nullable;
  * }
  * </pre>
  * 
+ * ## Notes
+ * 
+ * Compute sizes are checked at preview: 0.25, 0.5 or a whole number of CU up to 56; the minimum not
+ * above the maximum; an autoscaling range (minimum below maximum) at most 8 CU wide and ending at
+ * 16 CU or below. Each message names the value to use instead. Create waits for `start_compute`,
+ * updates for the operations the `PATCH` starts; a compute whose start or suspend was cancelled is
+ * accepted, since it starts on the next connection.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;endpointId&gt;`:

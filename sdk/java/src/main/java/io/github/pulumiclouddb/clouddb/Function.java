@@ -19,6 +19,30 @@ import javax.annotation.Nullable;
 /**
  * A function on a branch, deployed from `source` (a folder, zipped by the provider with sorted entries and fixed timestamps, so the same files make the same archive) or `archive` (a .zip). A preview compares the archive&#39;s sha256 with `sourceHash` and shows an update when the code changed; the update deploys again and waits until the deployment completed. `environment` is a secret. Left out, the slug is generated (the resource&#39;s name and a mark), so a run killed during the create takes its function back; a new slug replaces it. `pulumi import` takes `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;` and cannot recover the code: set `source` or `archive` on the imported resource, and the next `up` deploys it.
  * 
+ * ## Notes
+ * 
+ * The function lives on its branch, and deleting the branch deletes it. There is no create call: the
+ * first deployment of a slug makes the function, so a create first reads the slug and refuses one the
+ * branch already has (it may be another stack&#39;s); if it is this resource&#39;s (a run killed before it
+ * recorded the function), add `adoptExisting: &#34;&lt;slug&gt;&#34;` and run `pulumi up`, which deploys this
+ * resource&#39;s code to it. Each deployment is built by the service: the step waits until it is
+ * `completed`, and a `failed` build ends the step with the build&#39;s error while the function keeps
+ * serving its previous deployment. `environment` values are write-only: the API returns the names
+ * only, so refresh cannot see a value changed elsewhere; it sees a deployment made elsewhere (another
+ * active deployment id) and leaves `sourceHash` empty, and the next `up` deploys this stack&#39;s code,
+ * runtime and environment again. `pulumi import` cannot recover the code nor the environment&#39;s values:
+ * after the import, set `source` or `archive` (and `environment`) on the resource, and the next `up`
+ * deploys them. A preview refuses code the service could not run, naming `source` or `archive`: a path
+ * that does not exist, an empty folder, no `index.mjs` nor `index.js` at the root (zip a folder from
+ * inside it), a file that is not a ZIP archive, an entry module with a syntax error (with its line);
+ * it also refuses a `runtime` other than `nodejs24` and an environment variable whose name is not
+ * letters, digits and `_` (not starting with a digit). When a create&#39;s first deployment still fails
+ * (the build, the wait, the rename after it), the function it made is deleted, so nothing is left on
+ * the branch, and the error says what to fix; only when that delete fails too is the function
+ * recorded, and the next `up` deploys to it again. An update&#39;s preview names what it changes:
+ * `sourceHash` for new code, `runtime`, and each environment variable by name
+ * (`environment.API_TOKEN`), never a value.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;slug&gt;`:

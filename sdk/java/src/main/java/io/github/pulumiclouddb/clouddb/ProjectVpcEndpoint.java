@@ -15,6 +15,12 @@ import javax.annotation.Nullable;
 /**
  * A project restricted to one VPC endpoint of its organization: it then accepts VPC connections through that endpoint only.
  * 
+ * ## Notes
+ * 
+ * With a restriction, the project accepts VPC connections through that endpoint only. Needs an
+ * organization admin&#39;s personal key or the organization&#39;s key. Pass `vpcEndpoint.vpcEndpointId` so
+ * Pulumi assigns the endpoint first and removes it last.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;vpcEndpointId&gt;`:

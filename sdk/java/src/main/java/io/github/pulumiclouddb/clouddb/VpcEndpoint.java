@@ -15,6 +15,10 @@ import javax.annotation.Nullable;
 /**
  * A VPC endpoint assigned to an organization in a region: its projects accept connections through it.
  * 
+ * ## Notes
+ * 
+ * Needs an organization admin&#39;s personal key or the organization&#39;s key. A change of `orgId`, `regionId` or `vpcEndpointId` replaces the assignment, and the preview says the old endpoint is removed for good (the service never lets the organization assign it again); the preview of the create says a destroy will be too. An assignment already there with the declared label (a killed run&#39;s) is taken; one with another label is refused, saying how to adopt it.
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;orgId&gt;/&lt;regionId&gt;/&lt;vpcEndpointId&gt;`:
