@@ -38,6 +38,7 @@ import {
 import { withConnection } from "./connection";
 import { unfinished } from "./errors";
 import { sameInstant, sameTtl, wantedExpiry } from "./expiry";
+import { snapshotFind } from "./finds";
 import { apiComputeSettings } from "./inputs/compute";
 import { compact, createdSince, defineResource, labelOf } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
@@ -99,14 +100,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
   finds: (inputs, olds) => [
     ...(inputs.restore?.snapshotId === undefined || sameRestore(inputs.restore, olds.restore)
       ? []
-      : [
-          {
-            kind: "snapshot" as const,
-            property: "restore",
-            projectId: inputs.projectId,
-            snapshotId: inputs.restore.snapshotId,
-          },
-        ]),
+      : [snapshotFind("restore", inputs.projectId, inputs.restore.snapshotId)]),
     ...branchHistoryFinds(inputs, olds),
   ],
   // A cancelled or failed compute operation leaves a usable branch: computes start on demand.

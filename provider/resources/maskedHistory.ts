@@ -12,6 +12,7 @@ import type { AnonymizedStatus, CloudDbClient } from "../client";
 import { isApiError } from "../client";
 import { sameRestore } from "./branchRestore";
 import { messageOf, ResourceError } from "./errors";
+import { ruleFind } from "./finds";
 import { isUnknown } from "./lifecycle/check";
 import { CREATED_BY, createKeyOf } from "./lifecycle/owner";
 import type { Find } from "./lifecycle/preflight";
@@ -182,13 +183,13 @@ export function maskedPointFind(
   use: PointUse,
 ): Find | undefined {
   if (branchId === undefined || !allKnown(projectId, branchId, point.timestamp, point.lsn)) return undefined;
-  return {
-    kind: "rule",
+  return ruleFind({
     property: use.property ?? inputOf(point, use),
     key: `masked history ${projectId} ${branchId} ${use.head} ${point.timestamp ?? ""} ${point.lsn ?? ""}`,
     about: `branch ${branchId}`,
+    ids: [projectId, branchId, point.timestamp, point.lsn],
     read: (client) => maskedHistoryRefusal(client, projectId, branchId, point, use),
-  };
+  });
 }
 
 /**
@@ -240,11 +241,11 @@ function restoreFind(
   const name = olds.name ?? inputs.name;
   if (!allKnown(projectId, key, olds.adoptExisting, name, restore.timestamp, restore.lsn)) return undefined;
   const point = { timestamp: restore.timestamp, lsn: restore.lsn };
-  return {
-    kind: "rule",
+  return ruleFind({
     property: "restore",
     key: `masked history restore ${projectId} ${key ?? ""} ${olds.adoptExisting ?? ""} ${name ?? ""} ${point.timestamp ?? ""} ${point.lsn ?? ""}`,
     about: `the branches of project ${projectId}`,
+    ids: [projectId, key, olds.adoptExisting, name, point.timestamp, point.lsn],
     read: async (client) => {
       const { branches, annotations } = await client.listAnnotatedBranches(projectId);
       const marked =
@@ -253,7 +254,7 @@ function restoreFind(
       if (id === undefined) return undefined;
       return maskedHistoryRefusal(client, projectId, carrierIn(branches, id), point, RESTORE);
     },
-  };
+  });
 }
 
 /**

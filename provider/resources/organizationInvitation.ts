@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CloudDbClient, Invitation } from "../client";
 import { isConflict, NotFoundError } from "../client/errors";
+import { governanceFind } from "./finds";
 import { hostLine } from "./host/progress";
 import { adoptInput, idInput } from "./inputs/common";
 import { emailInput, sameEmail } from "./inputs/email";
@@ -52,7 +53,7 @@ export const organizationInvitationDefinition = defineResource<
     email: (news, olds) => typeof olds === "string" && sameEmail(news, olds),
   },
   id: (outs) => outs.invitationId,
-  finds: (inputs) => [{ kind: "governance", property: "orgId", orgId: inputs.orgId, what: "invite members" }],
+  finds: (inputs) => [governanceFind("orgId", inputs.orgId, "invite members")],
 
   noteAtCreate: (inputs) =>
     isUnknown(inputs.email) || isUnknown(inputs.orgId)

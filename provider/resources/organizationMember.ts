@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CloudDbClient, OrgMember } from "../client";
 import { NotFoundError } from "../client/errors";
 import { ResourceError } from "./errors";
+import { governanceFind } from "./finds";
 import { hostLine } from "./host/progress";
 import { DeleteProtectionInput, idInput, optionalId } from "./inputs/common";
 import { emailInput, sameEmail } from "./inputs/email";
@@ -64,14 +65,7 @@ export const organizationMemberDefinition = defineResource<
     email: (news, olds) => news === undefined || (typeof olds === "string" && sameEmail(news, olds)),
   },
   id: (outs) => outs.memberId,
-  finds: (inputs) => [
-    {
-      kind: "governance",
-      property: "orgId",
-      orgId: inputs.orgId,
-      what: "change members' roles and remove members",
-    },
-  ],
+  finds: (inputs) => [governanceFind("orgId", inputs.orgId, "change members' roles and remove members")],
 
   noteAtCreate: (inputs) => {
     const who = inputs.email ?? inputs.userId;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
+import { governanceFind } from "./finds";
 import { hostLine } from "./host/progress";
 import { DeleteProtectionInput, idInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
@@ -47,9 +48,7 @@ export const organizationSpendingLimitDefinition = defineResource<
 >(ORGANIZATION_SPENDING_LIMIT, {
   inputs: OrganizationSpendingLimitInputsSchema,
   id: (outs) => outs.orgId,
-  finds: (inputs) => [
-    { kind: "governance", property: "orgId", orgId: inputs.orgId, what: "set its spending limit" },
-  ],
+  finds: (inputs) => [governanceFind("orgId", inputs.orgId, "set its spending limit")],
 
   async create({ client }, inputs) {
     const before = await client.getOrgSpendingLimit(inputs.orgId);

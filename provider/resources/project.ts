@@ -6,6 +6,7 @@
 import { isNotFound, type Operation } from "../client";
 import { ProjectCreateResponseSchema } from "../client/schemas";
 import { ResourceError, unfinished } from "./errors";
+import { recoverableFind, regionFind, transferFind } from "./finds";
 import { apiComputeSettings } from "./inputs/compute";
 import { sameQuota, sameWindow } from "./inputs/projectSettings";
 import { adoptLive } from "./lifecycle/adoption";
@@ -46,28 +47,15 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
 >(PROJECT, {
   inputs: ProjectInputsSchema,
   finds: (inputs, olds) => [
-    inputs.regionId === undefined
-      ? undefined
-      : { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
+    inputs.regionId === undefined ? undefined : regionFind("regionId", inputs.regionId, inputs.orgId),
     // A move out of a declared organization: the key must be one of its admins' (see `moveProject`).
     typeof olds.orgId === "string" && inputs.orgId !== undefined && inputs.orgId !== olds.orgId
-      ? {
-          kind: "transfer",
-          property: "orgId",
-          fromOrgId: olds.orgId,
-          toOrgId: inputs.orgId,
-          fix: transferFix(olds.orgId, inputs.orgId),
-        }
+      ? transferFind("orgId", olds.orgId, inputs.orgId, transferFix(olds.orgId, inputs.orgId))
       : undefined,
     // Adopting a deleted project recovers it: the preview says so.
     inputs.adoptExisting === undefined || Object.keys(olds).length > 0
       ? undefined
-      : {
-          kind: "recoverable",
-          property: "adoptExisting",
-          projectId: inputs.adoptExisting,
-          orgId: inputs.orgId,
-        },
+      : recoverableFind("adoptExisting", inputs.adoptExisting, inputs.orgId),
   ],
   review(olds, news) {
     const lines = [

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ProjectMember as ApiMember, CloudDbClient, ProjectMemberRole } from "../client";
 import { NotFoundError } from "../client/errors";
 import { ResourceError } from "./errors";
+import { projectRolesFind } from "./finds";
 import { hostLine } from "./host/progress";
 import { optionalId, requiredId } from "./inputs/common";
 import { emailInput, sameEmail } from "./inputs/email";
@@ -57,7 +58,7 @@ export const projectMemberDefinition = defineResource<ProjectMemberInputs, Proje
       email: (news, olds) => news === undefined || (typeof olds === "string" && sameEmail(news, olds)),
     },
     id: (outs) => `${outs.projectId}/${outs.memberId}`,
-    finds: (inputs) => [{ kind: "projectRoles", property: "projectId", projectId: inputs.projectId }],
+    finds: (inputs) => [projectRolesFind("projectId", inputs.projectId)],
 
     noteAtCreate: (inputs) => {
       const who = inputs.email ?? inputs.memberId;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CloudDbClient, VpcEndpointDetails } from "../client";
 import { isNotFound } from "../client/errors";
+import { regionFind } from "./finds";
 import { adoptInput, DeleteProtectionInput, idInput, LabelInput } from "./inputs/common";
 import { regionInput } from "./inputs/regions";
 import { type Assignment, assignmentMethods } from "./lifecycle/assignment";
@@ -42,9 +43,7 @@ const WHERE = ["orgId", "regionId", "vpcEndpointId"] as const;
 export const vpcEndpointDefinition = defineResource<VpcEndpointInputs, VpcEndpointOutputs>(VPC_ENDPOINT, {
   inputs: VpcEndpointInputsSchema,
   id: (outs) => `${outs.orgId}/${outs.regionId}/${outs.vpcEndpointId}`,
-  finds: (inputs) => [
-    { kind: "region", property: "regionId", regionId: inputs.regionId, orgId: inputs.orgId },
-  ],
+  finds: (inputs) => [regionFind("regionId", inputs.regionId, inputs.orgId)],
 
   noteAtCreate: (inputs) =>
     isUnknown(inputs.vpcEndpointId) || isUnknown(inputs.orgId)

@@ -3,8 +3,10 @@
  * custom domain's function), as finds `check` looks for at preview (`lifecycle/preflight.ts`): one
  * this run declares is taken as there (`lifecycle/declared.ts`), any other is read.
  */
+import type { CloudDbClient } from "../../client";
 import { isNotFound } from "../../client/errors";
-import type { Find } from "../lifecycle/preflight";
+import { isDeclared } from "../lifecycle/declared";
+import { BRANCH_FIX, type Find } from "../lifecycle/preflight";
 
 /** The branch the inputs are on. */
 interface OnBranch {
@@ -12,33 +14,59 @@ interface OnBranch {
   branchId: string;
 }
 
-/** The bucket `name` of the branch `inputs` name, to find at preview (a storage trigger's). */
-export function bucketFind(inputs: OnBranch, property: string, name: string): Find {
+/**
+ * The `noun` named `name` on the branch `inputs` name, named by input `property`: there when this
+ * run declares it or `exists` reads it (undefined: nothing to read); `fix` says what to do when it
+ * is neither.
+ */
+function onBranchFind(
+  inputs: OnBranch,
+  property: string,
+  noun: string,
+  name: string,
+  exists: (client: CloudDbClient) => Promise<boolean>,
+  fix: string,
+): Find | undefined {
+  const { projectId, branchId } = inputs;
+  if (isDeclared(noun, projectId, branchId, name)) return undefined;
   return {
-    kind: "onBranch",
-    property,
-    noun: "bucket",
-    projectId: inputs.projectId,
-    branchId: inputs.branchId,
-    name,
-    exists: async (client) =>
-      (await client.listBuckets(inputs.projectId, inputs.branchId)).some((b) => b.name === name),
-    fix:
-      `declare it with a Bucket on this branch and pass its name output as ${property} (this resource then waits ` +
-      "for it), or give the name of a bucket the branch has",
+    key: `${noun} ${projectId} ${branchId} ${name}`,
+    ids: [projectId, branchId, name],
+    subject: { property: "branchId", what: `branch ${branchId} of project ${projectId}`, fix: BRANCH_FIX },
+    read: async (client) =>
+      (await exists(client))
+        ? undefined
+        : {
+            property,
+            reason:
+              `${property}: branch ${branchId} of project ${projectId} has no ${noun} ${JSON.stringify(name)}, ` +
+              `and this program declares none: ${fix}`,
+          },
   };
 }
 
-/** The function of slug `slug` on the branch `inputs` name, to find at preview (a trigger's, a domain's). */
-export function functionFind(inputs: OnBranch, property: string, slug: string): Find {
-  return {
-    kind: "onBranch",
+/** The bucket `name` of the branch `inputs` name, to find at preview (a storage trigger's). */
+export function bucketFind(inputs: OnBranch, property: string, name: string): Find | undefined {
+  return onBranchFind(
+    inputs,
     property,
-    noun: "function",
-    projectId: inputs.projectId,
-    branchId: inputs.branchId,
-    name: slug,
-    exists: (client) =>
+    "bucket",
+    name,
+    async (client) =>
+      (await client.listBuckets(inputs.projectId, inputs.branchId)).some((b) => b.name === name),
+    `declare it with a Bucket on this branch and pass its name output as ${property} (this resource then waits ` +
+      "for it), or give the name of a bucket the branch has",
+  );
+}
+
+/** The function of slug `slug` on the branch `inputs` name, to find at preview (a trigger's, a domain's). */
+export function functionFind(inputs: OnBranch, property: string, slug: string): Find | undefined {
+  return onBranchFind(
+    inputs,
+    property,
+    "function",
+    slug,
+    (client) =>
       client.getFunction(inputs.projectId, inputs.branchId, slug).then(
         () => true,
         (err: unknown) => {
@@ -46,8 +74,7 @@ export function functionFind(inputs: OnBranch, property: string, slug: string): 
           throw err;
         },
       ),
-    fix:
-      `deploy it with a Function on this branch and pass its slug output as ${property} (this resource then ` +
+    `deploy it with a Function on this branch and pass its slug output as ${property} (this resource then ` +
       "waits for it), or give the slug of a function the branch has",
-  };
+  );
 }

@@ -16,18 +16,11 @@
  * the administrator check, `GET /users/me` and `GET /organizations/{id}/members`. An unchanged
  * resource is not checked, so a preview with no changes makes no request.
  *
- * It also checks what the inputs name that the key can read, where a missing one would fail the `up`
- * (a resource's `finds`): a region the service offers (`GET /regions`), a snapshot to restore from (the
- * project's snapshots), and for a change only an organization's administrators make (a member's role,
- * an invitation, the spending limit) that the key is theirs or the organization's own; for a member's
- * project role, that the key is not one that can never set it (a project-scoped key, a plain member's);
- * for a move to another organization that the key may give the project away (an admin of the old
- * one); it says when a project to adopt is a deleted one the create recovers; it finds an object on
- * a branch the inputs name (a trigger's bucket, a domain's function) unless this run declares it. A
- * kind may bring a rule of its own that reads the service (a `rule` find): a point of an anonymized
- * branch's history not known to be masked, say.
- * Not a VPC endpoint a restriction names: a program assigns it in the same run
- * with a literal id (the engine passes a planned create's inputs on as its outputs at preview).
+ * It also makes the reads a kind asks for (its `finds`, values made by the kind: `resources/finds.ts`
+ * has the shared ones), where what the inputs name would fail the `up`: a region the service does
+ * not offer, say, or a point of an anonymized branch's history not known to be masked. This module
+ * holds no kind's name: it runs each read once per process and credential, skips one whose ids are
+ * not known yet, and explains a read that fails.
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
@@ -44,10 +37,9 @@ import {
   keyFingerprint,
   resolveConfig,
 } from "../../client";
-import { hostLine } from "../host/progress";
 import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
-import { forgetDeclared, isDeclared } from "./declared";
+import { forgetDeclared } from "./declared";
 import { type CommonInputs, compact } from "./define";
 
 /** What a resource needs of the account, read from its inputs. */
@@ -60,44 +52,22 @@ interface Needs {
   finds?: readonly Find[];
 }
 
-/** An object the inputs name, to find at preview; `property` is the input that names it. */
-export type Find =
-  | { kind: "region"; property: string; regionId: string; orgId?: string | undefined }
-  | { kind: "snapshot"; property: string; projectId: string; snapshotId: string }
-  /** A change only the organization's administrators make: `what` names it (`set its spending limit`). */
-  | { kind: "governance"; property: string; orgId: string; what: string }
-  /** A member's role on the project, which its organization's or the project's admins set. */
-  | { kind: "projectRoles"; property: string; projectId: string }
-  | { kind: "transfer"; property: string; fromOrgId: string; toOrgId: string; fix: string }
-  | { kind: "recoverable"; property: string; projectId: string; orgId?: string | undefined }
-  /**
-   * An object on a branch the inputs name (a trigger's bucket, a domain's function): there when this
-   * run declares it (`declared.ts`) or `exists` reads it; `fix` says what to do when it is neither.
-   */
-  | {
-      kind: "onBranch";
-      property: string;
-      noun: string;
-      projectId: string;
-      branchId: string;
-      name: string;
-      exists: (client: CloudDbClient) => Promise<boolean>;
-      fix: string;
-    }
-  /**
-   * A rule of the kind's own that reads the service: `read` gives the reason to refuse, or undefined;
-   * `key` names the read (made once per process), `about` what it reads (for a failed read's message).
-   */
-  | {
-      kind: "rule";
-      property: string;
-      key: string;
-      about: string;
-      read: (client: CloudDbClient) => Promise<string | undefined>;
-    };
+/**
+ * A read of the service that a resource's inputs call for at preview (a kind's `finds`): made once
+ * per process for each credential and `key`, it gives a finding (the input and what to do) or
+ * undefined when all is well. `ids` are the values it reads by: one still unknown at preview (or
+ * empty) skips it. `subject` explains a read that fails (a 403 or 404: what it reads, the input it
+ * is about, what to do).
+ */
+export interface Find {
+  key: string;
+  ids: readonly unknown[];
+  subject: Subject;
+  read: (client: CloudDbClient) => Promise<Finding>;
+}
 
 /** A failed check: the input it is about (none for the credential itself) and what to do. */
-type Finding = pulumi.dynamic.CheckFailure | undefined;
+export type Finding = pulumi.dynamic.CheckFailure | undefined;
 
 const MEMO = Symbol.for("pulumi-clouddb.preflight");
 type Holder = { [MEMO]?: Map<string, Promise<Finding>> };
@@ -143,10 +113,7 @@ export async function preflighted<I extends CommonInputs>(
 
 /** Whether every id of `find` is known (a value still unknown at preview is not looked for). */
 function known(find: Find | undefined): find is Find {
-  return (
-    find !== undefined &&
-    Object.values(find).every((value) => value === undefined || (value !== "" && !isUnknown(value)))
-  );
+  return find?.ids.every((id) => id === undefined || (id !== "" && !isUnknown(id))) === true;
 }
 
 /** The project and organization `inputs` name, when known (a value still unknown at preview is skipped). */
@@ -206,7 +173,8 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
       once(credential, apiUrl, firstProject, { property: "", what: "this account's projects", fix: KEY_FIX }),
     );
   }
-  for (const find of needs.finds ?? []) reads.push(findAt(find, credential, apiUrl));
+  for (const find of needs.finds ?? [])
+    reads.push(once(`${credential} ${find.key}`, apiUrl, find.read, find.subject));
   const findings = (await Promise.all(reads)).filter((f) => f !== undefined);
   const { adminOf } = needs;
   // Who may delete matters only once the key can use the organization at all.
@@ -222,7 +190,7 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
 }
 
 /** The input a read is about, how messages name its object, and what to do when the key cannot use it. */
-interface Subject {
+export interface Subject {
   property: string;
   what: string;
   fix: string;
@@ -245,158 +213,6 @@ function once(
     known.set(key, finding);
   }
   return finding;
-}
-
-/** The finding of one {@link Find}: undefined when the object is there (or the read says nothing). */
-function findAt(find: Find, credential: string, apiUrl: string): Promise<Finding> {
-  const { property } = find;
-  const missing = (reason: string): Finding => ({ property, reason });
-  switch (find.kind) {
-    case "region":
-      return once(
-        `${credential} region ${find.orgId ?? ""} ${find.regionId}`,
-        apiUrl,
-        async (client) => {
-          const regions = (await client.listRegions({ orgId: find.orgId })).map((r) => r.region_id);
-          if (regions.includes(find.regionId)) return undefined;
-          return missing(
-            `${property}: the service offers no region ${find.regionId}${find.orgId === undefined ? "" : ` to organization ${find.orgId}`}: ` +
-              `use one of ${regions.join(", ")} (getRegions lists them)`,
-          );
-        },
-        { property, what: "the regions", fix: KEY_FIX },
-      );
-    case "snapshot":
-      return once(
-        `${credential} snapshot ${find.projectId} ${find.snapshotId}`,
-        apiUrl,
-        async (client) => {
-          const snapshots = await client.listSnapshots(find.projectId);
-          if (snapshots.some((s) => s.id === find.snapshotId)) return undefined;
-          return missing(
-            `${property}: project ${find.projectId} has no snapshot ${find.snapshotId}: a branch is restored from a ` +
-              "snapshot of its own project; check the id (`neonctl snapshots list` lists them), or take one with a Snapshot " +
-              "and pass its snapshotId output",
-          );
-        },
-        { property: "projectId", what: `project ${find.projectId}`, fix: PROJECT_FIX },
-      );
-    case "governance":
-      return once(
-        `${credential} governs ${find.orgId}`,
-        apiUrl,
-        (client) => governanceFinding(client, find),
-        { property, what: `the members of organization ${find.orgId}`, fix: GOVERNANCE_FIX },
-      );
-    case "projectRoles":
-      return once(
-        `${credential} project roles ${find.projectId}`,
-        apiUrl,
-        (client) => projectRolesFinding(client, find),
-        { property, what: `the members of project ${find.projectId}`, fix: PROJECT_ROLES_FIX },
-      );
-    case "recoverable":
-      return once(
-        `${credential} recoverable ${find.orgId ?? ""} ${find.projectId}`,
-        apiUrl,
-        (client) => recoverableNote(client, find).catch(() => undefined),
-        { property, what: `project ${find.projectId}`, fix: PROJECT_FIX },
-      );
-    case "onBranch": {
-      const { noun, projectId, branchId, name, fix } = find;
-      if (isDeclared(noun, projectId, branchId, name)) return Promise.resolve(undefined);
-      return once(
-        `${credential} ${noun} ${projectId} ${branchId} ${name}`,
-        apiUrl,
-        async (client) =>
-          (await find.exists(client))
-            ? undefined
-            : missing(
-                `${property}: branch ${branchId} of project ${projectId} has no ${noun} ${JSON.stringify(name)}, ` +
-                  `and this program declares none: ${fix}`,
-              ),
-        { property: "branchId", what: `branch ${branchId} of project ${projectId}`, fix: BRANCH_FIX },
-      );
-    }
-    case "rule":
-      return once(
-        `${credential} rule ${find.key}`,
-        apiUrl,
-        async (client) => {
-          const reason = await find.read(client);
-          return reason === undefined ? undefined : missing(reason);
-        },
-        { property, what: find.about, fix: PROJECT_FIX },
-      );
-    case "transfer":
-      return once(
-        `${credential} transfer ${find.fromOrgId} ${find.toOrgId}`,
-        apiUrl,
-        (client) => transferFinding(client, find),
-        { property, what: `the members of organization ${find.fromOrgId}`, fix: find.fix },
-      );
-  }
-}
-
-/**
- * Says at preview that adopting project `projectId` recovers it, when it is deleted and still
- * recoverable (listed with `recoverable=true` in its organization, or the key's own account). Never
- * a finding: a project the listing misses is still recovered by the create, when it can be.
- */
-async function recoverableNote(
-  client: CloudDbClient,
-  { projectId, orgId }: Extract<Find, { kind: "recoverable" }>,
-): Promise<Finding> {
-  const live = await client.getProject(projectId).then(
-    () => true,
-    (err: unknown) => {
-      if (isNotFound(err)) return false;
-      throw err;
-    },
-  );
-  if (live) return undefined;
-  for await (const project of client.listProjects({ recoverable: true, orgId, search: projectId })) {
-    if (project.id !== projectId) continue;
-    hostLine(
-      `project ${projectId}: it was deleted and can still be recovered (for 7 days after its deletion): ` +
-        "the create recovers it, with its branches and computes, and adopts it",
-    );
-    break;
-  }
-  return undefined;
-}
-
-/**
- * A finding unless the key can move a project out of `fromOrgId` into `toOrgId` on its own: only a
- * user's personal key acts in two organizations, and only an admin gives a project away (the
- * organization read of `orgId` already checks the key can use the new one).
- */
-async function transferFinding(
-  client: CloudDbClient,
-  find: Extract<Find, { kind: "transfer" }>,
-): Promise<Finding> {
-  const { property, fromOrgId, toOrgId, fix } = find;
-  const move = `moving the project from organization ${fromOrgId} to organization ${toOrgId}`;
-  const me = await client.getCurrentUser().catch((err: unknown) => {
-    if (isForbidden(err)) return undefined;
-    throw err;
-  });
-  if (me === undefined) {
-    return {
-      property,
-      reason:
-        `${move} takes a user's personal API key, and this is an organization's or a project's own key, ` +
-        `which acts in one organization only. ${fix}`,
-    };
-  }
-  const role = (await client.listOrgMembers(fromOrgId)).find((m) => m.member.user_id === me.id)?.member.role;
-  if (role === "admin") return undefined;
-  const who =
-    role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
-  return {
-    property,
-    reason: `${move} takes an admin of organization ${fromOrgId}, and this API key belongs to ${who} of it. ${fix}`,
-  };
 }
 
 /** Reads one project of the account: enough to learn whether the API takes the key. */
@@ -433,7 +249,7 @@ async function adminFinding(client: CloudDbClient, orgId: string): Promise<Findi
  * The role in `orgId` of the user whose personal key this is (`role` undefined: not a member); undefined
  * for a key `GET /users/me` refuses (an organization's or a project's own key).
  */
-async function callerRole(
+export async function callerRole(
   client: CloudDbClient,
   orgId: string,
 ): Promise<{ role: string | undefined } | undefined> {
@@ -446,89 +262,20 @@ async function callerRole(
 }
 
 /** How a finding names the key's user by their role. */
-function describeRole(role: string | undefined): string {
+export function describeRole(role: string | undefined): string {
   return role === undefined ? "a user who is not a member" : `a user whose role is ${JSON.stringify(role)}`;
 }
 
-/**
- * A finding unless the key may govern the organization: the organization's own key, or an
- * administrator's personal key. A key `GET /users/me` refuses is not a personal key, and one that
- * reads the organization (checked first, by `orgId`) and is not personal is the organization's own
- * key, since a project-scoped key cannot act on the organization.
- */
-async function governanceFinding(
-  client: CloudDbClient,
-  find: Extract<Find, { kind: "governance" }>,
-): Promise<Finding> {
-  const caller = await callerRole(client, find.orgId);
-  if (caller === undefined || caller.role === "admin") return undefined;
-  const who = describeRole(caller.role);
-  return {
-    property: find.property,
-    reason:
-      `this API key belongs to ${who} of organization ${find.orgId}, and only its admins (or the organization's own ` +
-      `API key) ${find.what}: the up would fail with 403. ${GOVERNANCE_FIX}`,
-  };
-}
-
-/**
- * A finding unless the key may set the project's member roles (docs/api-rules.md §20): the project
- * must be an organization's, and the key its organization's own, or the personal key of an
- * organization admin or of a member holding ADMIN on the project. A key `GET /users/me` refuses is
- * the organization's key when it reads the organization's members, and a project-scoped key, which
- * can never set roles, when it does not.
- */
-async function projectRolesFinding(
-  client: CloudDbClient,
-  find: Extract<Find, { kind: "projectRoles" }>,
-): Promise<Finding> {
-  const { property, projectId } = find;
-  const orgId = (await client.getProject(projectId)).org_id;
-  if (orgId === undefined || orgId === null) {
-    return {
-      property,
-      reason: `project ${projectId} is a personal project, and only an organization's projects have members with roles`,
-    };
-  }
-  const me = await client.getCurrentUser().catch((err: unknown) => {
-    if (isForbidden(err)) return undefined;
-    throw err;
-  });
-  if (me === undefined) {
-    const orgKey = await client.listOrgMembers(orgId).then(
-      () => true,
-      (err: unknown) => {
-        if (isForbidden(err)) return false;
-        throw err;
-      },
-    );
-    if (orgKey) return undefined;
-    return {
-      property,
-      reason: `this is a project-scoped API key, which can never set members' roles on project ${projectId}. ${PROJECT_ROLES_FIX}`,
-    };
-  }
-  const mine = (await client.listProjectMembers(projectId)).find((m) => m.user_id === me.id);
-  if (mine?.effective_project_permission === "ADMIN") return undefined;
-  return {
-    property,
-    reason:
-      `this API key belongs to ${mine === undefined ? "a user with no permission on the project" : describeRole(mine.org_role)} of organization ${orgId}, without ADMIN on project ` +
-      `${projectId}, and only the organization's admins, its own API key and the project's admins set members' ` +
-      `roles there: the up would fail with 403. ${PROJECT_ROLES_FIX}`,
-  };
-}
-
-const BRANCH_FIX = "check projectId and branchId, or use a key that can use the project";
-const PROJECT_FIX =
+export const BRANCH_FIX = "check projectId and branchId, or use a key that can use the project";
+export const PROJECT_FIX =
   "check projectId, or use a key that can use the project (a key of its owner or organization, or one scoped to it)";
 const ADMIN_FIX =
   "Use the personal API key of an admin of the organization for this stack " +
   "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
-const GOVERNANCE_FIX =
+export const GOVERNANCE_FIX =
   "Use the personal API key of an admin of the organization, or the organization's API key, for this stack " +
   "(`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
-const KEY_FIX =
+export const KEY_FIX =
   "set a valid key with `pulumi config set --secret clouddb:apiKey <key>` (or the CLOUDDB_API_KEY environment variable)";
 const URL_FIX =
   "check clouddb:apiUrl (`pulumi config set clouddb:apiUrl <url>`) or CLOUDDB_API_URL, and that this machine can reach it";
@@ -559,6 +306,6 @@ function explain(err: unknown, apiUrl: string, { property, what, fix }: Subject)
   return undefined;
 }
 
-const PROJECT_ROLES_FIX =
+export const PROJECT_ROLES_FIX =
   "Use the personal API key of an admin of the project's organization, or the organization's API key, for this " +
   "stack (`pulumi config set --secret clouddb:apiKey <key>`, or CLOUDDB_API_KEY).";
