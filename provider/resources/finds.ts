@@ -21,6 +21,7 @@ import {
   KEY_FIX,
   PROJECT_FIX,
   PROJECT_ROLES_FIX,
+  userOfKey,
 } from "./lifecycle/preflight";
 
 /** The region `regionId` (offered to organization `orgId`, when given), named by input `property`. */
@@ -115,10 +116,7 @@ async function projectRolesFinding(
       reason: `project ${projectId} is a personal project, and only an organization's projects have members with roles`,
     };
   }
-  const me = await client.getCurrentUser().catch((err: unknown) => {
-    if (isForbidden(err)) return undefined;
-    throw err;
-  });
+  const me = await userOfKey(client);
   if (me === undefined) {
     const orgKey = await client.listOrgMembers(orgId).then(
       () => true,
@@ -157,10 +155,7 @@ export function transferFind(property: string, fromOrgId: string, toOrgId: strin
     subject: { property, what: `the members of organization ${fromOrgId}`, fix },
     read: async (client) => {
       const move = `moving the project from organization ${fromOrgId} to organization ${toOrgId}`;
-      const me = await client.getCurrentUser().catch((err: unknown) => {
-        if (isForbidden(err)) return undefined;
-        throw err;
-      });
+      const me = await userOfKey(client);
       if (me === undefined) {
         return {
           property,

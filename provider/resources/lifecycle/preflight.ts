@@ -253,12 +253,17 @@ export async function callerRole(
   client: CloudDbClient,
   orgId: string,
 ): Promise<{ role: string | undefined } | undefined> {
-  const me = await client.getCurrentUser().catch((err: unknown) => {
+  const me = await userOfKey(client);
+  if (me === undefined) return undefined;
+  return { role: (await client.listOrgMembers(orgId)).find((m) => m.member.user_id === me.id)?.member.role };
+}
+
+/** The user whose personal key this is; undefined for a key `GET /users/me` refuses (an organization's or a project's own key). */
+export function userOfKey(client: CloudDbClient): Promise<{ id: string } | undefined> {
+  return client.getCurrentUser().catch((err: unknown) => {
     if (isForbidden(err)) return undefined;
     throw err;
   });
-  if (me === undefined) return undefined;
-  return { role: (await client.listOrgMembers(orgId)).find((m) => m.member.user_id === me.id)?.member.role };
 }
 
 /** How a finding names the key's user by their role. */
