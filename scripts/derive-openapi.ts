@@ -8,6 +8,10 @@ import {
   SDK_CLIENT_TYPES,
   SDK_EMULATOR_TYPES,
 } from "./derive-sdk-contract";
+import type { DerivedOperation, DerivedRequests, TypesArtifact } from "./derived-requests";
+
+export type { DerivedOperation, DerivedRequests, TypesArtifact };
+
 import { documentPath, OpenApiDocument, refName, taggedOneOf } from "./openapi-document";
 
 // Derives `emulator/openapi/requests.gen.json` from the official OpenAPI document shipped in
@@ -36,22 +40,6 @@ const DROPPED_KEYS = new Set(["description", "example", "examples", "deprecated"
 const METHODS = ["get", "put", "post", "patch", "delete"];
 
 export { documentPath };
-
-/** One route's request schemas. */
-export interface DerivedOperation {
-  params: Obj;
-  query: Obj;
-  body?: Obj;
-  bodyRequired: boolean;
-}
-
-/** The artifact: ajv-ready schemas keyed by "METHOD /template". */
-export interface DerivedRequests {
-  $id: string;
-  source: string;
-  operations: Record<string, DerivedOperation>;
-  components: { schemas: Record<string, Obj> };
-}
 
 const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -142,27 +130,6 @@ export function deriveRequests(text: string = readFileSync(documentPath(), "utf8
 
 /** The artifact's path in the repository. */
 export const ARTIFACT = join(__dirname, "..", "emulator", "openapi", "requests.gen.json");
-
-/** A file of the artifact's TypeScript types, and how its reader sees a request. */
-export interface TypesArtifact {
-  /** Where the file is written. */
-  path: string;
-  /** The file's first line and the doc of its `Requests`. */
-  header: string;
-  doc: string;
-  /**
-   * The reader gets path parameters and query with their defaults filled in (the emulator's
-   * validator does that), so a property with a default is always present.
-   */
-  defaultsApplied: boolean;
-  /** The reader sends the request as JSON, which leaves an `undefined` property out: an optional one may be `undefined`. */
-  undefinedWhenOptional: boolean;
-  /**
-   * The reader may send a value the document does not list: a string enum offers the listed values
-   * and takes any string (the service adds values before the document lists them, and judges them).
-   */
-  openEnums: boolean;
-}
 
 /** The emulator's handlers' types: what a request is once fastify has checked it. */
 export const EMULATOR_TYPES: TypesArtifact = {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
-import type { DerivedOperation, DerivedRequests, TypesArtifact } from "./derive-openapi";
+import type { DerivedOperation, DerivedRequests, TypesArtifact } from "./derived-requests";
 import type { OpenApiDocument } from "./openapi-document";
 
 // Derives `emulator/openapi/sdk-routes.gen.json` from the types @neon/sdk ships

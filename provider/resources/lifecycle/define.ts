@@ -16,7 +16,7 @@ import {
   type ResourceDeclaration,
   secretsOf,
 } from "../public/declare";
-import type { Find } from "./preflight";
+import type { Find } from "./find";
 import type { CommonInputs, CommonState } from "./state";
 
 export type { Timeouts } from "../public/common";

@@ -41,6 +41,9 @@ import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { forgetDeclared } from "./declared";
 import { type CommonInputs, compact } from "./define";
+import type { Find, Finding, Subject } from "./find";
+
+export type { Find, Finding, Subject };
 
 /** What a resource needs of the account, read from its inputs. */
 interface Needs {
@@ -51,23 +54,6 @@ interface Needs {
   /** Objects the inputs name that must exist for the `up` to work. */
   finds?: readonly Find[];
 }
-
-/**
- * A read of the service that a resource's inputs call for at preview (a kind's `finds`): made once
- * per process for each credential and `key`, it gives a finding (the input and what to do) or
- * undefined when all is well. `ids` are the values it reads by: one still unknown at preview (or
- * empty) skips it. `subject` explains a read that fails (a 403 or 404: what it reads, the input it
- * is about, what to do).
- */
-export interface Find {
-  key: string;
-  ids: readonly unknown[];
-  subject: Subject;
-  read: (client: CloudDbClient) => Promise<Finding>;
-}
-
-/** A failed check: the input it is about (none for the credential itself) and what to do. */
-export type Finding = pulumi.dynamic.CheckFailure | undefined;
 
 const MEMO = Symbol.for("pulumi-clouddb.preflight");
 type Holder = { [MEMO]?: Map<string, Promise<Finding>> };
@@ -187,13 +173,6 @@ export async function preflight(needs: Needs): Promise<pulumi.dynamic.CheckFailu
     if (finding !== undefined) findings.push(finding);
   }
   return [...new Map(findings.map((f) => [f.reason, f])).values()];
-}
-
-/** The input a read is about, how messages name its object, and what to do when the key cannot use it. */
-export interface Subject {
-  property: string;
-  what: string;
-  fix: string;
 }
 
 /** The finding of `read` (what it returns, or its failure explained), made once per `key` in the process. */
