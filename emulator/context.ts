@@ -1,5 +1,5 @@
 import type { Clock } from "./clock";
-import type { DataPlane } from "./data-plane/plane";
+import type { DataPlaneView } from "./data-plane/view";
 import type { FaultQueue } from "./faults";
 import type { FunctionRunner } from "./function-runner";
 import type { RateLimiter } from "./limits";
@@ -21,7 +21,7 @@ export interface EmulatorContext {
   refusalStatus: number;
   logRequests: boolean;
   /** The Postgres behind the endpoints; undefined unless the emulator runs with `postgres`. */
-  data: DataPlane | undefined;
+  data: DataPlaneView | undefined;
   /** The id seed a fresh state starts from (the `seedIds` option), when ids are not random. */
   seedIds: number | undefined;
   /** The Workers that run the branches' functions. */

@@ -128,18 +128,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
 
+  let data: DataPlane | undefined;
   if (options.postgres ?? seed?.postgres ?? false) {
     // With a state file the rows and the endpoints' CA come back with the state: both are kept
     // beside it (Postgres's folder is cleared when the state file is new, so no other state's
     // rows are taken in).
-    ctx.data = await DataPlane.start(ctx, {
+    data = await DataPlane.start(ctx, {
       stateFile,
       fresh: saved === undefined,
       allowPlainConnections: options.allowPlainConnections,
       postgresBin: options.postgresBin,
     });
+    ctx.data = data;
   }
-  const data = ctx.data;
   const control = createControl(ctx, () => persister?.flush());
   const app = buildServer(ctx, control, controlToken === "" ? undefined : controlToken);
   try {

@@ -19,6 +19,7 @@ import { ServerRoles } from "./roles";
 import { dumpSchema } from "./schema";
 import { ServerlessListener, type ServerlessSettings } from "./serverless";
 import { Timeline } from "./timeline";
+import type { DataPlaneView } from "./view";
 
 // The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
 // the truth; `sync()` brings Postgres to it after every API request (and before every login):
@@ -60,7 +61,7 @@ function certificateHosts(ctx: EmulatorContext): string[] {
 }
 
 /** The Postgres behind the emulator's endpoints. */
-export class DataPlane implements ProxyTarget {
+export class DataPlane implements ProxyTarget, DataPlaneView {
   readonly #ctx: EmulatorContext;
   readonly #server: PostgresServer;
   readonly #admin: pg.Client;
