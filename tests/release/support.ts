@@ -6,19 +6,70 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { type ReleaseManifest, release } from "../../scripts/release/release";
 
-// The release as `npm run release` writes it, made once per test process into a temporary folder
-// (the plugin archives come from the cache when the bundle has not changed).
+// The release as `npm run release` writes it, made once per test run (the plugin archives come
+// from the cache when the bundle has not changed). The run's global set-up names a folder for it
+// (`RELEASE_FOLDER`): the first worker to ask builds the release there, the others wait for its
+// manifest. A process outside such a run (one file run alone) makes its own.
 
-let made: Promise<{ dir: string; manifest: ReleaseManifest }> | undefined;
+/** Set by the global set-up (tests/support/global.ts): the folder the run's release is built in. */
+export const RELEASE_FOLDER = "CLOUDDB_TEST_RELEASE";
+
+type Release = { dir: string; manifest: ReleaseManifest };
+
+let made: Promise<Release> | undefined;
 
 /** The release folder and its manifest. */
-export function releaseFolder(): Promise<{ dir: string; manifest: ReleaseManifest }> {
+export function releaseFolder(): Promise<Release> {
   made ??= (async () => {
+    const shared = process.env[RELEASE_FOLDER];
+    if (shared !== undefined) return sharedRelease(shared);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-release-"));
     process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
     return { dir, manifest: await release(dir) };
   })();
   return made;
+}
+
+/**
+ * The release in `base`, shared by the run's workers: the one that makes `base/lock` first builds
+ * it into `base/release` and writes `base/manifest.json` (or `base/failed.txt`); the others poll for
+ * either.
+ */
+async function sharedRelease(base: string): Promise<Release> {
+  const dir = path.join(base, "release");
+  const manifestFile = path.join(base, "manifest.json");
+  const failedFile = path.join(base, "failed.txt");
+  const builds = (() => {
+    try {
+      fs.mkdirSync(path.join(base, "lock"));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err;
+    }
+  })();
+  if (builds) {
+    try {
+      const manifest = await release(dir);
+      fs.writeFileSync(`${manifestFile}.partial`, JSON.stringify(manifest));
+      fs.renameSync(`${manifestFile}.partial`, manifestFile);
+      return { dir, manifest };
+    } catch (err) {
+      fs.writeFileSync(failedFile, err instanceof Error ? (err.stack ?? err.message) : String(err));
+      throw err;
+    }
+  }
+  for (;;) {
+    if (fs.existsSync(manifestFile)) {
+      return { dir, manifest: JSON.parse(fs.readFileSync(manifestFile, "utf8")) as ReleaseManifest };
+    }
+    if (fs.existsSync(failedFile)) {
+      throw new Error(
+        `the release another test worker built failed:\n${fs.readFileSync(failedFile, "utf8")}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** The SHA-256 of a file, in hex. */

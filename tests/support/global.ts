@@ -1,6 +1,7 @@
 // Mocha's global set-up, once per run in the main process before any suite (also in parallel mode,
 // whose workers inherit what it puts in the environment): the Pulumi CLI on PATH, `lib/` and the
-// emulator built, and the package packed once into a tarball every suite that installs it copies.
+// emulator built, the package packed once into a tarball every suite that installs it copies, and a
+// folder for the release the release suites share.
 // `CLOUDDB_TEST_SETUP=none` (the fast tier, which runs no engine) skips it.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -39,6 +40,9 @@ export function mochaGlobalSetup(): void {
     .split("\n")
     .pop() as string;
   process.env[TARBALL] = path.join(packDir, packed);
+  // The release the release suites share, built by the first worker that needs it (tests/release/support.ts).
+  process.env.CLOUDDB_TEST_RELEASE = path.join(packDir, "release");
+  fs.mkdirSync(process.env.CLOUDDB_TEST_RELEASE);
   process.env[ENGINE_READY] = "1";
   console.log(
     `[set-up] Pulumi CLI on PATH, lib/ built, package packed: ${((Date.now() - started) / 1000).toFixed(1)} s`,
