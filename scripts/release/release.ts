@@ -155,9 +155,11 @@ async function releaseInto(dir: string): Promise<ReleaseManifest> {
   const version = packageVersion();
   const started = Date.now();
 
+  // lib/ and emulator/lib/ as built (`npm run release` builds them first): the packs' own prepack
+  // would rewrite them in place, under any program loading them at that moment.
   let at = Date.now();
-  run("npm", ["pack", "--silent", "--pack-destination", dir]);
-  run("npm", ["pack", "--silent", "--workspace", "emulator", "--pack-destination", dir]);
+  run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir]);
+  run("npm", ["pack", "--ignore-scripts", "--silent", "--workspace", "emulator", "--pack-destination", dir]);
   log(`npm tarballs in ${Date.now() - at} ms`);
 
   at = Date.now();
