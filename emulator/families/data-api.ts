@@ -1,9 +1,9 @@
 import type { EmulatorContext } from "../context";
 import { badRequest, HttpError, notFound } from "../errors";
+import { endpointHost } from "../hosts";
 import { newUuid } from "../ids";
 import type { AddProjectJWKSRequest, DataAPICreateRequest, DataAPISettings } from "../openapi/requests.gen";
 import type { BranchRecord, DataApiRecord, DatabaseRecord, JwksRecord, ProjectRecord } from "../records";
-import { endpointHost } from "../render/hosts";
 
 // The Data API on a branch's database and the JWKS URLs a project trusts (docs/api-rules.md §24).
 // The Data API's record lives on its branch, so a branch's delete, recovery and restore carry it;

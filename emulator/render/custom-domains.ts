@@ -1,8 +1,8 @@
 import type { BranchAiGateway, CustomDomain } from "@neon/sdk/raw";
 import { DEFAULT_REGION } from "../defaults";
+import { proxyHost } from "../hosts";
 import type { BranchRecord, CustomDomainRecord } from "../records";
 import type { Store } from "../state";
-import { proxyHost } from "./hosts";
 
 // A branch's custom domains and its AI gateway endpoint as the API shows them. No DNS is checked
 // offline, so a domain stays `pending` with the CNAME target it must point at.

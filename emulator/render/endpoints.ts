@@ -7,10 +7,10 @@ import {
   DEFAULT_ROLE_NAME,
 } from "../defaults";
 import { computeState } from "../families/endpoints";
+import { endpointHost, proxyHost } from "../hosts";
 import { isoSeconds } from "../ids";
 import type { BranchRecord, EndpointRecord, RoleRecord } from "../records";
 import type { Store } from "../state";
-import { endpointHost, proxyHost } from "./hosts";
 
 // Compute endpoints as the API shows them, and the connection URIs that reach them: the service's
 // host names, or a loopback port when the data plane serves the endpoint; TLS required either way.

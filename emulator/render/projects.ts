@@ -5,10 +5,10 @@ import {
   DEFAULT_PROVISIONER,
   DEFAULT_REGION,
 } from "../defaults";
+import { platformOf, proxyHost } from "../hosts";
 import { isoSeconds } from "../ids";
 import { type ProjectRecord, RECOVERY_WINDOW_MS, type TransferRequestRecord } from "../records";
 import type { Store } from "../state";
-import { platformOf, proxyHost } from "./hosts";
 
 // Projects as the API shows them: on their own (`GET /projects/{id}`, creation) and as listing
 // items; their transfer requests; and the regions projects are made in.

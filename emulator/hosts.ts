@@ -1,9 +1,10 @@
-import { DEFAULT_REGION, REGIONS } from "../defaults";
-import type { EndpointRecord } from "../records";
-import type { Store } from "../state";
+import { DEFAULT_REGION, REGIONS } from "./defaults";
+import type { EndpointRecord } from "./records";
+import type { Store } from "./state";
 
 // The host names the API shows: a region's proxy host (a project's and an endpoint's
-// `proxy_host`) and each endpoint's own host under it.
+// `proxy_host`) and each endpoint's own host under it. A primitive, not a renderer: the families
+// store URLs built on them (a Data API's) and the data plane's certificate covers them.
 
 const HOST_SUFFIX = "clouddb.local";
 
