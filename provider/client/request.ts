@@ -39,11 +39,14 @@ export interface RequestContext {
   deadline?: number | undefined;
 }
 
+/** A query parameter's value; a list is sent as one comma-separated value, which the service accepts for every list. */
+type QueryValue = string | number | boolean | readonly string[] | undefined;
+
 /** One logical request. */
 export interface RequestSpec<S extends z.ZodType> {
   method: HttpMethod;
   route: ApiRoute;
-  query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
+  query?: Readonly<Record<string, QueryValue>> | undefined;
   body?: unknown;
   /** A multipart/form-data body instead of a JSON one. */
   form?: FormData | undefined;
@@ -62,7 +65,7 @@ function formatIssues(error: z.ZodError): string[] {
 function cleanQuery(query: RequestSpec<z.ZodType>["query"]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) out[name] = String(value);
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(",") : String(value);
   }
   return out;
 }

@@ -26,13 +26,9 @@ export interface ConsumptionQuery {
   limit?: number | undefined;
 }
 
-/** A list parameter as one comma-separated value, which the service accepts for every list. */
-const listed = (values: readonly string[] | undefined): string | undefined =>
-  values === undefined ? undefined : values.join(",");
-
-/** The query both routes share, typed by the document (lists as arrays), then sent with lists joined. */
+/** The query both routes share (each list is sent as one comma-separated value). */
 function sharedQuery(query: ConsumptionQuery) {
-  const typed = {
+  return {
     org_id: query.orgId,
     from: query.from,
     to: query.to,
@@ -42,7 +38,6 @@ function sharedQuery(query: ConsumptionQuery) {
     cursor: query.cursor,
     limit: query.limit,
   } satisfies Requests["GET /consumption_history/v2/projects"]["Querystring"];
-  return { ...typed, metrics: listed(typed.metrics), project_ids: listed(typed.project_ids) };
 }
 
 /**
@@ -72,12 +67,14 @@ export async function getBranchConsumption(
   ctx: ClientContext,
   query: ConsumptionQuery & { projectIds: readonly string[]; branchIds?: readonly string[] | undefined },
 ): Promise<BranchConsumptionPage> {
-  const branchIds: Requests["GET /consumption_history/v2/branches"]["Querystring"]["branch_ids"] =
-    query.branchIds === undefined ? undefined : [...query.branchIds];
   return send(ctx.request, {
     method: "GET",
     route: apiRoute("/consumption_history/v2/branches"),
-    query: { ...sharedQuery(query), branch_ids: listed(branchIds) },
+    query: {
+      ...sharedQuery(query),
+      project_ids: [...query.projectIds],
+      branch_ids: query.branchIds === undefined ? undefined : [...query.branchIds],
+    } satisfies Requests["GET /consumption_history/v2/branches"]["Querystring"],
     schema: BranchConsumptionPageSchema,
   });
 }
