@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { apiRoute, isInvalidArgument } from "../../provider/client";
+import { namedRoute } from "../../provider/client/path";
 
 describe("client path parameters", () => {
   afterEach(() => sinon.restore());
@@ -36,5 +37,29 @@ describe("client path parameters", () => {
 
   it("refuses a missing parameter", () => {
     assert.throws(() => apiRoute("/projects/{project_id}", {}), isInvalidArgument);
+  });
+});
+
+describe("client routes by their documented name", () => {
+  it("take the method and template from the name, and fill the path by apiRoute's rules", () => {
+    assert.deepEqual(
+      namedRoute("PATCH /projects/{project_id}/branches/{branch_id}", {
+        project_id: "a/b",
+        branch_id: "br-2",
+      }),
+      {
+        method: "PATCH",
+        route: {
+          path: "/projects/a%2Fb/branches/br-2",
+          template: "/projects/{project_id}/branches/{branch_id}",
+        },
+      },
+    );
+    assert.deepEqual(namedRoute("GET /users/me"), {
+      method: "GET",
+      route: { path: "/users/me", template: "/users/me" },
+    });
+    assert.equal(namedRoute("DELETE /api_keys/{key_id}", { key_id: 7 }).route.path, "/api_keys/7");
+    assert.throws(() => namedRoute("GET /projects/{project_id}", { project_id: ".." }), isInvalidArgument);
   });
 });
