@@ -1,6 +1,5 @@
 /** Consumption history: an organization's usage per project and per branch over a time range. */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -37,7 +36,7 @@ function sharedQuery(query: ConsumptionQuery) {
     project_ids: query.projectIds === undefined ? undefined : [...query.projectIds],
     cursor: query.cursor,
     limit: query.limit,
-  } satisfies Requests["GET /consumption_history/v2/projects"]["Querystring"];
+  };
 }
 
 /**
@@ -49,9 +48,7 @@ export async function getProjectConsumption(
   ctx: ClientContext,
   query: ConsumptionQuery,
 ): Promise<ProjectConsumptionPage> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/consumption_history/v2/projects"),
+  return send(ctx.request, "GET /consumption_history/v2/projects", {
     query: sharedQuery(query),
     schema: ProjectConsumptionPageSchema,
   });
@@ -67,14 +64,12 @@ export async function getBranchConsumption(
   ctx: ClientContext,
   query: ConsumptionQuery & { projectIds: readonly string[]; branchIds?: readonly string[] | undefined },
 ): Promise<BranchConsumptionPage> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/consumption_history/v2/branches"),
+  return send(ctx.request, "GET /consumption_history/v2/branches", {
     query: {
       ...sharedQuery(query),
       project_ids: [...query.projectIds],
       branch_ids: query.branchIds === undefined ? undefined : [...query.branchIds],
-    } satisfies Requests["GET /consumption_history/v2/branches"]["Querystring"],
+    },
     schema: BranchConsumptionPageSchema,
   });
 }
