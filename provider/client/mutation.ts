@@ -10,7 +10,8 @@ import { type ClientContext, withDeadline } from "./context";
 import { isApiError, isLocked, isOperationTimeout, OperationTimeoutError } from "./errors";
 import { operationPages } from "./operation-reads";
 import { waitForProjectOperations } from "./operation-wait";
-import { type RequestSpec, send, sendOrEmpty } from "./request";
+import type { RouteName, RouteParams } from "./path";
+import { type RouteParts, routeSpec, sendRequest } from "./request";
 import type { Operation } from "./schemas";
 import { sleep } from "./sleep";
 import { isOperationTerminal } from "./wait";
@@ -127,22 +128,46 @@ export async function waitForStarted<T extends Started>(
   return response;
 }
 
-/** A mutating call that is one request: `spec`, sent under `runMutation` with the call's deadline. */
-export function sendMutation<S extends z.ZodType<Started>>(
+/** A route of one project: its template names `{project_id}`, the project a change to it queues on. */
+export type ProjectRouteName = {
+  [R in RouteName]: RouteParams<R> extends { project_id: string } ? R : never;
+}[RouteName];
+
+/** Sends the request to route `name` under `runMutation` with the call's deadline, on the project of its `project_id`. */
+function mutate<R extends ProjectRouteName, S extends z.ZodType<Started>>(
   ctx: ClientContext,
-  projectId: string,
+  name: R,
+  parts: RouteParts<R, S>,
   options: MutationOptions,
-  spec: Omit<RequestSpec<S>, "deadline">,
+  allowEmpty: boolean,
+): Promise<z.output<S> | null> {
+  // The path is filled now, before the call queues: a refused parameter throws at the call.
+  const spec = routeSpec(name, parts);
+  const projectId = (parts.params as { project_id: string }).project_id;
+  return runMutation(ctx, projectId, options, (deadline) =>
+    sendRequest(ctx.request, { ...spec, deadline }, allowEmpty),
+  );
+}
+
+/**
+ * A mutating call that is one request, to route `name` (`"POST /projects/{project_id}/branches"`):
+ * queued on the project its `params.project_id` names, sent with the call's deadline.
+ */
+export function sendMutation<R extends ProjectRouteName, S extends z.ZodType<Started>>(
+  ctx: ClientContext,
+  name: R,
+  parts: RouteParts<NoInfer<R>, S>,
+  options: MutationOptions = {},
 ): Promise<z.output<S>> {
-  return runMutation(ctx, projectId, options, (deadline) => send(ctx.request, { ...spec, deadline }));
+  return mutate(ctx, name, parts, options, false) as Promise<z.output<S>>;
 }
 
 /** `sendMutation` for a delete: `null` when the API answers 204 (already gone). */
-export function sendMutationOrEmpty<S extends z.ZodType<Started>>(
+export function sendMutationOrEmpty<R extends ProjectRouteName, S extends z.ZodType<Started>>(
   ctx: ClientContext,
-  projectId: string,
-  options: MutationOptions,
-  spec: Omit<RequestSpec<S>, "deadline">,
+  name: R,
+  parts: RouteParts<NoInfer<R>, S>,
+  options: MutationOptions = {},
 ): Promise<z.output<S> | null> {
-  return runMutation(ctx, projectId, options, (deadline) => sendOrEmpty(ctx.request, { ...spec, deadline }));
+  return mutate(ctx, name, parts, options, true);
 }

@@ -4,10 +4,8 @@
  * through these, so a request only ever goes down to `request.ts`.
  */
 import type { ClientContext } from "./context";
-import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "./paginate";
-import { apiRoute } from "./path";
+import { checkPageSize, DEFAULT_MAX_PAGES, pages, sendPage } from "./paginate";
 import { send } from "./request";
-import type { Requests } from "./requests.gen";
 import { type Operation, OperationResponseSchema, OperationsPageSchema } from "./schemas";
 
 /** Options of `listOperations`. */
@@ -32,14 +30,9 @@ export function operationPages(
     limit,
     maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
     maxItems: options.maxItems,
-    fetchPage: ({ cursor, limit: pageSize }) =>
-      send(ctx.request, {
-        method: "GET",
-        route: apiRoute("/projects/{project_id}/operations", { project_id: projectId }),
-        query: {
-          limit: pageSize,
-          cursor,
-        } satisfies Requests["GET /projects/{project_id}/operations"]["Querystring"],
+    fetchPage: (page) =>
+      sendPage(ctx.request, "GET /projects/{project_id}/operations", page, {
+        params: { project_id: projectId },
         schema: OperationsPageSchema,
       }),
     items: (page) => page.operations,
@@ -53,12 +46,8 @@ export async function readOperation(
   projectId: string,
   operationId: string,
 ): Promise<Operation> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/operations/{operation_id}", {
-      project_id: projectId,
-      operation_id: operationId,
-    }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/operations/{operation_id}", {
+    params: { project_id: projectId, operation_id: operationId },
     schema: OperationResponseSchema,
   });
   return body.operation;

@@ -6,7 +6,10 @@
  * Not got's `paginate`: each page goes through the request loop (throttle, retry, zod), and these
  * stop rules (short page, repeated cursor) are the API's, not a `Link` header's.
  */
+import type { z } from "zod";
 import { InvalidArgumentError, PageLimitError } from "./errors";
+import type { RouteName } from "./path";
+import { type ParamsPart, type RequestContext, type RouteQuery, type RouteRequest, send } from "./request";
 
 /** What to ask for next. */
 export interface PageRequest {
@@ -83,4 +86,32 @@ export function pages<C, TPage, TItem>(
   walk: (ctx: C) => PaginateOptions<TPage, TItem>,
 ): AsyncIterable<TItem> {
   return { [Symbol.asyncIterator]: () => paginate(walk(context()))[Symbol.asyncIterator]() };
+}
+
+/** A route listed by cursor: its query names a page's `limit` and `cursor`. */
+export type PagedRouteName = {
+  [R in RouteName]: string extends keyof RouteQuery<R>
+    ? never
+    : "limit" | "cursor" extends keyof RouteQuery<R>
+      ? RouteQuery<R> extends { limit?: number | undefined; cursor?: string | undefined }
+        ? R
+        : never
+      : never;
+}[RouteName];
+
+/** A page's request to route `R`: its parameters, and its query but for `limit` and `cursor`. */
+export type PageParts<R extends PagedRouteName, S extends z.ZodType> = ParamsPart<R> & {
+  query?: (RouteQuery<R> & { limit?: undefined; cursor?: undefined }) | undefined;
+  schema: S;
+};
+
+/** One page of a listing on route `name`: its request asks for the page's `limit` after its `cursor`, then `query`. */
+export function sendPage<R extends PagedRouteName, S extends z.ZodType>(
+  request: RequestContext,
+  name: R,
+  page: PageRequest,
+  parts: PageParts<NoInfer<R>, S>,
+): Promise<z.output<S>> {
+  const query = { limit: page.limit, cursor: page.cursor, ...parts.query };
+  return send(request, name, { ...parts, query } as unknown as RouteRequest<R, S>);
 }

@@ -9,7 +9,7 @@ import type { ApiError } from "./errors";
 import { ResponseValidationError } from "./errors";
 import type { EventSink } from "./events";
 import type { ListingCache } from "./listing-cache";
-import type { ApiRoute } from "./path";
+import { type ApiRoute, type ClientRequests, namedRoute, type RouteName, type RouteParams } from "./path";
 import { redactSecrets } from "./redact";
 import { errorFromNetwork, errorFromResponse, type FailureContext, headerValue } from "./response-error";
 import { boundedRetryAfter, computeRetryDelay, type RetryFailure, type RetryPolicy } from "./retry";
@@ -39,11 +39,14 @@ export interface RequestContext {
   deadline?: number | undefined;
 }
 
+/** A query parameter's value; a list is sent as one comma-separated value, which the service accepts for every list. */
+type QueryValue = string | number | boolean | readonly string[] | undefined;
+
 /** One logical request. */
 export interface RequestSpec<S extends z.ZodType> {
   method: HttpMethod;
   route: ApiRoute;
-  query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
+  query?: Readonly<Record<string, QueryValue>> | undefined;
   body?: unknown;
   /** A multipart/form-data body instead of a JSON one. */
   form?: FormData | undefined;
@@ -62,13 +65,13 @@ function formatIssues(error: z.ZodError): string[] {
 function cleanQuery(query: RequestSpec<z.ZodType>["query"]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) out[name] = String(value);
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(",") : String(value);
   }
   return out;
 }
 
 /** Send `spec`; resolves with the parsed body, or `null` for a 204 / empty 2xx when `allowEmpty`. */
-async function sendRequest<S extends z.ZodType>(
+export async function sendRequest<S extends z.ZodType>(
   ctx: RequestContext,
   spec: RequestSpec<S>,
   allowEmpty: boolean,
@@ -257,18 +260,73 @@ function parseSuccess<S extends z.ZodType>(
   return parsed.data as z.output<S>;
 }
 
-/** Send a request whose success always has a JSON body. Throws a typed `ApiError` otherwise. */
-export async function send<S extends z.ZodType>(
-  ctx: RequestContext,
-  spec: RequestSpec<S>,
-): Promise<z.output<S>> {
-  return (await sendRequest(ctx, spec, false)) as z.output<S>;
+/** A route's query parameters by name, typed as the document types them. */
+export type RouteQuery<R extends RouteName> = ClientRequests[R]["Querystring"];
+
+/** The document writes "none" (no path parameter, no query) as `Record<string, unknown>`: no named key. */
+type Unnamed<T> = string extends keyof T ? true : false;
+type NoFields = Record<never, never>;
+
+/** `params`: required, typed by the route, when its template names any; else none. */
+export type ParamsPart<R extends RouteName> =
+  Unnamed<RouteParams<R>> extends true ? { params?: undefined } : { params: RouteParams<R> };
+
+/** `query`: the route's, required when a parameter of it is; none for a route without one. */
+type QueryPart<R extends RouteName> =
+  Unnamed<RouteQuery<R>> extends true
+    ? { query?: undefined }
+    : NoFields extends RouteQuery<R>
+      ? { query?: RouteQuery<R> | undefined }
+      : { query: RouteQuery<R> };
+
+/** `body`: the route's, for a route that has one. */
+type BodyPart<R extends RouteName> = ClientRequests[R] extends { Body: infer B }
+  ? { body?: B | undefined }
+  : { body?: undefined };
+
+/** What a request to route `R` sends besides its name, each part typed by the route. */
+export type RouteParts<R extends RouteName, S extends z.ZodType> = ParamsPart<R> &
+  QueryPart<R> &
+  BodyPart<R> & {
+    /** A multipart/form-data body instead of a JSON one. */
+    form?: FormData | undefined;
+    schema: S;
+  };
+
+/** One request to route `R`, by its name; `deadline` as `RequestSpec`'s. */
+export type RouteRequest<R extends RouteName, S extends z.ZodType> = RouteParts<R, S> & {
+  deadline?: number | undefined;
+};
+
+/**
+ * The request named `name`: its method and path from the name, the path filled from `params`
+ * (throws `InvalidArgumentError` for a value `apiRoute` refuses), and the other parts as given.
+ */
+export function routeSpec<R extends RouteName, S extends z.ZodType>(
+  name: R,
+  request: RouteParts<R, S>,
+): RequestSpec<S> {
+  const { params, ...parts } = request;
+  return { ...namedRoute(name, params), ...parts } as RequestSpec<S>;
 }
 
-/** Send a request whose success may be a 204 / empty body (resolves `null` then). */
-export function sendOrEmpty<S extends z.ZodType>(
+/**
+ * Send the request to route `name` (`"GET /projects/{project_id}"`) whose success always has a
+ * JSON body. Throws a typed `ApiError` otherwise.
+ */
+export function send<R extends RouteName, S extends z.ZodType>(
   ctx: RequestContext,
-  spec: RequestSpec<S>,
+  name: R,
+  request: RouteRequest<NoInfer<R>, S>,
+): Promise<z.output<S>> {
+  return sendRequest(ctx, routeSpec(name, request), false) as Promise<z.output<S>>;
+}
+
+/** `send` for a request whose success may be a 204 / empty body (resolves `null` then). */
+export function sendOrEmpty<R extends RouteName, S extends z.ZodType>(
+  ctx: RequestContext,
+  name: R,
+  request: RouteRequest<NoInfer<R>, S>,
 ): Promise<z.output<S> | null> {
-  return sendRequest(ctx, spec, true);
+  return sendRequest(ctx, routeSpec(name, request), true);
 }

@@ -1,8 +1,6 @@
 /** The caller's account: the user the key belongs to, their organizations, and one organization. */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
-import type { Requests } from "../requests.gen";
 import {
   type CurrentUser,
   CurrentUserSchema,
@@ -15,14 +13,12 @@ import {
 
 /** `GET /users/me`. */
 export function getCurrentUser(ctx: ClientContext): Promise<CurrentUser> {
-  return send(ctx.request, { method: "GET", route: apiRoute("/users/me"), schema: CurrentUserSchema });
+  return send(ctx.request, "GET /users/me", { schema: CurrentUserSchema });
 }
 
 /** `GET /users/me/organizations`: the organizations the user belongs to. */
 export async function listMyOrganizations(ctx: ClientContext): Promise<Organization[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/users/me/organizations"),
+  const body = await send(ctx.request, "GET /users/me/organizations", {
     schema: OrganizationsResponseSchema,
   });
   return body.organizations;
@@ -30,9 +26,8 @@ export async function listMyOrganizations(ctx: ClientContext): Promise<Organizat
 
 /** `GET /organizations/{org_id}`. */
 export function getOrganization(ctx: ClientContext, orgId: string): Promise<Organization> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/organizations/{org_id}", { org_id: orgId }),
+  return send(ctx.request, "GET /organizations/{org_id}", {
+    params: { org_id: orgId },
     schema: OrganizationSchema,
   });
 }
@@ -45,10 +40,9 @@ export async function listOrgMembers(ctx: ClientContext, orgId: string): Promise
   const members: OrgMember[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MEMBER_PAGES; page++) {
-    const body = await send(ctx.request, {
-      method: "GET",
-      route: apiRoute("/organizations/{org_id}/members", { org_id: orgId }),
-      query: { limit: 500, cursor } satisfies Requests["GET /organizations/{org_id}/members"]["Querystring"],
+    const body = await send(ctx.request, "GET /organizations/{org_id}/members", {
+      params: { org_id: orgId },
+      query: { limit: 500, cursor },
       schema: OrgMembersResponseSchema,
     });
     members.push(...body.members);

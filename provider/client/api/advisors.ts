@@ -1,6 +1,5 @@
 /** A project's advisor findings and the shared preload libraries its Postgres version offers. */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -27,15 +26,14 @@ export async function listAdvisorIssues(
     minSeverity?: AdvisorsQuery["min_severity"];
   } = {},
 ): Promise<AdvisorIssue[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/advisors", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/advisors", {
+    params: { project_id: projectId },
     query: {
       branch_id: query.branchId,
       database_name: query.databaseName,
       category: query.category,
       min_severity: query.minSeverity,
-    } satisfies AdvisorsQuery,
+    },
     schema: AdvisorIssuesResponseSchema,
   });
   return body.issues;
@@ -43,9 +41,8 @@ export async function listAdvisorIssues(
 
 /** `GET /projects/{project_id}/available_preload_libraries`: the shared preload libraries of the project's Postgres version. */
 export async function listPreloadLibraries(ctx: ClientContext, projectId: string): Promise<PreloadLibrary[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/available_preload_libraries", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/available_preload_libraries", {
+    params: { project_id: projectId },
     schema: PreloadLibrariesResponseSchema,
   });
   return body.libraries;

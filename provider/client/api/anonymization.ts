@@ -5,7 +5,6 @@
  */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -18,11 +17,7 @@ import {
 } from "../schemas";
 import { readWhileBusy } from "../wait";
 
-const branchPath = (projectId: string, branchId: string, tail: string) =>
-  apiRoute(`/projects/{project_id}/branches/{branch_id}/${tail}`, {
-    project_id: projectId,
-    branch_id: branchId,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
 
 /**
  * `POST /projects/{project_id}/branch_anonymized` (201): a branch and its computes, as a branch
@@ -34,12 +29,12 @@ export function createAnonymizedBranch(
   body: Requests["POST /projects/{project_id}/branch_anonymized"]["Body"],
   options: MutationOptions = {},
 ): Promise<BranchCreateResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branch_anonymized", { project_id: projectId }),
-    body,
-    schema: BranchCreateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branch_anonymized",
+    { params: { project_id: projectId }, body, schema: BranchCreateResponseSchema },
+    options,
+  );
 }
 
 /** `GET .../masking_rules`: the branch's masking rules. */
@@ -48,9 +43,8 @@ export async function getMaskingRules(
   projectId: string,
   branchId: string,
 ): Promise<MaskingRule[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: branchPath(projectId, branchId, "masking_rules"),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/masking_rules", {
+    params: branch(projectId, branchId),
     schema: MaskingRulesResponseSchema,
   });
   return body.masking_rules;
@@ -63,9 +57,8 @@ export async function setMaskingRules(
   branchId: string,
   rules: Requests["PATCH /projects/{project_id}/branches/{branch_id}/masking_rules"]["Body"]["masking_rules"],
 ): Promise<MaskingRule[]> {
-  const body = await send(ctx.request, {
-    method: "PATCH",
-    route: branchPath(projectId, branchId, "masking_rules"),
+  const body = await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules", {
+    params: branch(projectId, branchId),
     body: { masking_rules: rules },
     schema: MaskingRulesResponseSchema,
   });
@@ -78,9 +71,8 @@ export function getAnonymizedStatus(
   projectId: string,
   branchId: string,
 ): Promise<AnonymizedStatus> {
-  return send(ctx.request, {
-    method: "GET",
-    route: branchPath(projectId, branchId, "anonymized_status"),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/anonymized_status", {
+    params: branch(projectId, branchId),
     schema: AnonymizedStatusSchema,
   });
 }
@@ -91,9 +83,8 @@ export function startAnonymization(
   projectId: string,
   branchId: string,
 ): Promise<AnonymizedStatus> {
-  return send(ctx.request, {
-    method: "POST",
-    route: branchPath(projectId, branchId, "anonymize"),
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/anonymize", {
+    params: branch(projectId, branchId),
     schema: AnonymizedStatusSchema,
   });
 }

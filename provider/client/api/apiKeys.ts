@@ -1,8 +1,6 @@
 /** API keys: personal keys (`/api_keys`) and organization or project-scoped keys (`/organizations/{org_id}/api_keys`). */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
-import type { Requests } from "../requests.gen";
 import {
   type ApiKeyCreated,
   ApiKeyCreatedSchema,
@@ -18,24 +16,21 @@ import {
 
 /** `POST /api_keys`: create a personal key. The secret is in `key`, returned only now. */
 export function createApiKey(ctx: ClientContext, body: { keyName: string }): Promise<ApiKeyCreated> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/api_keys"),
-    body: { key_name: body.keyName } satisfies Requests["POST /api_keys"]["Body"],
+  return send(ctx.request, "POST /api_keys", {
+    body: { key_name: body.keyName },
     schema: ApiKeyCreatedSchema,
   });
 }
 
 /** `GET /api_keys`: the personal keys that are not revoked. */
 export function listApiKeys(ctx: ClientContext): Promise<ApiKeyListItem[]> {
-  return send(ctx.request, { method: "GET", route: apiRoute("/api_keys"), schema: ApiKeyListSchema });
+  return send(ctx.request, "GET /api_keys", { schema: ApiKeyListSchema });
 }
 
 /** `DELETE /api_keys/{key_id}`: revoke a personal key. */
 export function revokeApiKey(ctx: ClientContext, keyId: number): Promise<ApiKeyRevoked> {
-  return send(ctx.request, {
-    method: "DELETE",
-    route: apiRoute("/api_keys/{key_id}", { key_id: keyId }),
+  return send(ctx.request, "DELETE /api_keys/{key_id}", {
+    params: { key_id: keyId },
     schema: ApiKeyRevokedSchema,
   });
 }
@@ -46,33 +41,28 @@ export function createOrgApiKey(
   orgId: string,
   body: { keyName: string; projectId?: string | undefined },
 ): Promise<OrgApiKeyCreated> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/organizations/{org_id}/api_keys", { org_id: orgId }),
-    body: (body.projectId === undefined
-      ? { key_name: body.keyName }
-      : {
-          key_name: body.keyName,
-          project_id: body.projectId,
-        }) satisfies Requests["POST /organizations/{org_id}/api_keys"]["Body"],
+  return send(ctx.request, "POST /organizations/{org_id}/api_keys", {
+    params: { org_id: orgId },
+    body:
+      body.projectId === undefined
+        ? { key_name: body.keyName }
+        : { key_name: body.keyName, project_id: body.projectId },
     schema: OrgApiKeyCreatedSchema,
   });
 }
 
 /** `GET /organizations/{org_id}/api_keys`: the organization's keys (items may carry `project_id`). */
 export function listOrgApiKeys(ctx: ClientContext, orgId: string): Promise<OrgApiKeyListItem[]> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/organizations/{org_id}/api_keys", { org_id: orgId }),
+  return send(ctx.request, "GET /organizations/{org_id}/api_keys", {
+    params: { org_id: orgId },
     schema: OrgApiKeyListSchema,
   });
 }
 
 /** `DELETE /organizations/{org_id}/api_keys/{key_id}`: revoke an organization or project-scoped key. */
 export function revokeOrgApiKey(ctx: ClientContext, orgId: string, keyId: number): Promise<ApiKeyRevoked> {
-  return send(ctx.request, {
-    method: "DELETE",
-    route: apiRoute("/organizations/{org_id}/api_keys/{key_id}", { org_id: orgId, key_id: keyId }),
+  return send(ctx.request, "DELETE /organizations/{org_id}/api_keys/{key_id}", {
+    params: { org_id: orgId, key_id: keyId },
     schema: ApiKeyRevokedSchema,
   });
 }

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -28,21 +27,23 @@ import {
 } from "../schemas";
 
 const NO_BODY = z.unknown();
-const B = "/projects/{project_id}/branches/{branch_id}/auth";
+type B = "/projects/{project_id}/branches/{branch_id}/auth";
 type R<K extends keyof Requests> = Requests[K];
 
-/** A route of the branch's Auth: `B` and `sub`. */
-const at = (projectId: string, branchId: string, sub = "", extra: Record<string, string> = {}) =>
-  apiRoute(`${B}${sub}`, { project_id: projectId, branch_id: branchId, ...extra });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
 
 /** `POST .../auth`: enables Auth on the branch; 409 when it is on already. The answer's keys are secrets. */
 export function enableBranchAuth(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`POST ${typeof B}`>["Body"],
+  body: R<`POST ${B}`>["Body"],
 ): Promise<AuthKeys> {
-  return send(ctx.request, { method: "POST", route: at(projectId, branchId), body, schema: AuthKeysSchema });
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/auth", {
+    params: branch(projectId, branchId),
+    body,
+    schema: AuthKeysSchema,
+  });
 }
 
 /** `GET .../auth`: the branch's Auth integration; 404 when Auth is off. */
@@ -51,7 +52,10 @@ export function getBranchAuth(
   projectId: string,
   branchId: string,
 ): Promise<AuthIntegration> {
-  return send(ctx.request, { method: "GET", route: at(projectId, branchId), schema: AuthIntegrationSchema });
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/auth", {
+    params: branch(projectId, branchId),
+    schema: AuthIntegrationSchema,
+  });
 }
 
 /** `DELETE .../auth`: disables Auth; `deleteData` also drops the `neon_auth` schema. */
@@ -61,10 +65,9 @@ export async function disableBranchAuth(
   branchId: string,
   deleteData = false,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: at(projectId, branchId),
-    body: { delete_data: deleteData } satisfies R<`DELETE ${typeof B}`>["Body"],
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/branches/{branch_id}/auth", {
+    params: branch(projectId, branchId),
+    body: { delete_data: deleteData },
     schema: NO_BODY,
   });
 }
@@ -76,10 +79,9 @@ export async function setBranchAuthName(
   branchId: string,
   name: string,
 ) {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/config"),
-    body: { name } satisfies R<`PATCH ${typeof B}/config`>["Body"],
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/config", {
+    params: branch(projectId, branchId),
+    body: { name },
     schema: z.looseObject({ name: z.string() }),
   });
 }
@@ -91,19 +93,17 @@ export async function setBranchAuthAllowLocalhost(
   branchId: string,
   allow: boolean,
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/allow_localhost"),
-    body: { allow_localhost: allow } satisfies R<`PATCH ${typeof B}/allow_localhost`>["Body"],
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost", {
+    params: branch(projectId, branchId),
+    body: { allow_localhost: allow },
     schema: z.looseObject({ allow_localhost: z.boolean() }),
   });
 }
 
 /** `GET .../auth/domains`: the trusted domains. */
 export async function listBranchAuthDomains(ctx: ClientContext, projectId: string, branchId: string) {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: at(projectId, branchId, "/domains"),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/auth/domains", {
+    params: branch(projectId, branchId),
     schema: AuthDomainsSchema,
   });
   return body.domains.map((d) => d.domain);
@@ -114,11 +114,10 @@ export async function addBranchAuthDomain(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`POST ${typeof B}/domains`>["Body"],
+  body: R<`POST ${B}/domains`>["Body"],
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "POST",
-    route: at(projectId, branchId, "/domains"),
+  await sendOrEmpty(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/auth/domains", {
+    params: branch(projectId, branchId),
     body,
     schema: NO_BODY,
   });
@@ -129,11 +128,10 @@ export async function removeBranchAuthDomains(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`DELETE ${typeof B}/domains`>["Body"],
+  body: R<`DELETE ${B}/domains`>["Body"],
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: at(projectId, branchId, "/domains"),
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains", {
+    params: branch(projectId, branchId),
     body,
     schema: NO_BODY,
   });
@@ -145,9 +143,8 @@ export function getBranchAuthPlugins(
   projectId: string,
   branchId: string,
 ): Promise<AuthPlugins> {
-  return send(ctx.request, {
-    method: "GET",
-    route: at(projectId, branchId, "/plugins"),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/auth/plugins", {
+    params: branch(projectId, branchId),
     schema: AuthPluginsSchema,
   });
 }
@@ -157,11 +154,10 @@ export function addBranchAuthOauthProvider(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`POST ${typeof B}/oauth_providers`>["Body"],
+  body: R<`POST ${B}/oauth_providers`>["Body"],
 ): Promise<AuthOauthProvider> {
-  return send(ctx.request, {
-    method: "POST",
-    route: at(projectId, branchId, "/oauth_providers"),
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthOauthProviderSchema,
   });
@@ -173,14 +169,17 @@ export function updateBranchAuthOauthProvider(
   projectId: string,
   branchId: string,
   id: string,
-  body: R<`PATCH ${typeof B}/oauth_providers/{oauth_provider_id}`>["Body"],
+  body: R<`PATCH ${B}/oauth_providers/{oauth_provider_id}`>["Body"],
 ): Promise<AuthOauthProvider> {
-  return send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/oauth_providers/{oauth_provider_id}", { oauth_provider_id: id }),
-    body,
-    schema: AuthOauthProviderSchema,
-  });
+  return send(
+    ctx.request,
+    "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+    {
+      params: { ...branch(projectId, branchId), oauth_provider_id: id },
+      body,
+      schema: AuthOauthProviderSchema,
+    },
+  );
 }
 
 /** `DELETE .../auth/oauth_providers/{id}`: removes an OAuth provider. */
@@ -190,11 +189,14 @@ export async function removeBranchAuthOauthProvider(
   branchId: string,
   id: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: at(projectId, branchId, "/oauth_providers/{oauth_provider_id}", { oauth_provider_id: id }),
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+    {
+      params: { ...branch(projectId, branchId), oauth_provider_id: id },
+      schema: NO_BODY,
+    },
+  );
 }
 
 /** `GET .../auth/email_provider`. */
@@ -203,9 +205,8 @@ export function getBranchAuthEmailProvider(
   projectId: string,
   branchId: string,
 ): Promise<AuthEmailProvider> {
-  return send(ctx.request, {
-    method: "GET",
-    route: at(projectId, branchId, "/email_provider"),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/auth/email_provider", {
+    params: branch(projectId, branchId),
     schema: AuthEmailProviderSchema,
   });
 }
@@ -215,11 +216,10 @@ export function setBranchAuthEmailProvider(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PATCH ${typeof B}/email_provider`>["Body"],
+  body: R<`PATCH ${B}/email_provider`>["Body"],
 ): Promise<AuthEmailProvider> {
-  return send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/email_provider"),
+  return send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_provider", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthEmailProviderSchema,
   });
@@ -230,11 +230,10 @@ export async function updateBranchAuthEmailAndPassword(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PATCH ${typeof B}/email_and_password`>["Body"],
+  body: R<`PATCH ${B}/email_and_password`>["Body"],
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/email_and_password"),
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthEmailAndPasswordSchema,
   });
@@ -245,11 +244,10 @@ export async function updateBranchAuthMagicLink(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PATCH ${typeof B}/plugins/magic-link`>["Body"],
+  body: R<`PATCH ${B}/plugins/magic-link`>["Body"],
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/plugins/magic-link"),
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthMagicLinkSchema,
   });
@@ -260,11 +258,10 @@ export async function updateBranchAuthOrganization(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PATCH ${typeof B}/plugins/organization`>["Body"],
+  body: R<`PATCH ${B}/plugins/organization`>["Body"],
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/plugins/organization"),
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/organization", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthOrganizationSchema,
   });
@@ -275,11 +272,10 @@ export async function updateBranchAuthPhoneNumber(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PATCH ${typeof B}/plugins/phone-number`>["Body"],
+  body: R<`PATCH ${B}/plugins/phone-number`>["Body"],
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PATCH",
-    route: at(projectId, branchId, "/plugins/phone-number"),
+  await send(ctx.request, "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthPhoneNumberSchema,
   });
@@ -291,9 +287,8 @@ export function getBranchAuthWebhooks(
   projectId: string,
   branchId: string,
 ): Promise<AuthWebhooks> {
-  return send(ctx.request, {
-    method: "GET",
-    route: at(projectId, branchId, "/webhooks"),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/auth/webhooks", {
+    params: branch(projectId, branchId),
     schema: AuthWebhooksSchema,
   });
 }
@@ -303,11 +298,10 @@ export function setBranchAuthWebhooks(
   ctx: ClientContext,
   projectId: string,
   branchId: string,
-  body: R<`PUT ${typeof B}/webhooks`>["Body"],
+  body: R<`PUT ${B}/webhooks`>["Body"],
 ): Promise<AuthWebhooks> {
-  return send(ctx.request, {
-    method: "PUT",
-    route: at(projectId, branchId, "/webhooks"),
+  return send(ctx.request, "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks", {
+    params: branch(projectId, branchId),
     body,
     schema: AuthWebhooksSchema,
   });

@@ -4,7 +4,6 @@
  */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -24,8 +23,7 @@ import {
   type Endpoint,
 } from "../schemas";
 
-const branchRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}", { project_id: projectId, branch_id: branchId });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
 
 /**
  * `POST /projects/{project_id}/branches` (201). `body` is the API's own shape
@@ -38,13 +36,12 @@ export function createBranch(
   body: Requests["POST /projects/{project_id}/branches"]["Body"],
   options: MutationOptions = {},
 ): Promise<BranchCreateResponse> {
-  const route = apiRoute("/projects/{project_id}/branches", { project_id: projectId });
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route,
-    body,
-    schema: BranchCreateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches",
+    { params: { project_id: projectId }, body, schema: BranchCreateResponseSchema },
+    options,
+  );
 }
 
 /** `GET /projects/{project_id}/branches/{branch_id}`. */
@@ -53,9 +50,8 @@ export function getBranch(
   projectId: string,
   branchId: string,
 ): Promise<BranchGetResponse> {
-  return send(ctx.request, {
-    method: "GET",
-    route: branchRoute(projectId, branchId),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}", {
+    params: branch(projectId, branchId),
     schema: BranchGetResponseSchema,
   });
 }
@@ -70,10 +66,9 @@ export async function listBranches(ctx: ClientContext, projectId: string): Promi
  * deleted (the answer does not say which: a branch missing from `listBranches` is deleted).
  */
 export async function listBranchesWithDeleted(ctx: ClientContext, projectId: string): Promise<Branch[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
-    query: { include_deleted: true } satisfies Requests["GET /projects/{project_id}/branches"]["Querystring"],
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches", {
+    params: { project_id: projectId },
+    query: { include_deleted: true },
     schema: BranchListResponseSchema,
   });
   return body.branches;
@@ -84,9 +79,8 @@ export async function listAnnotatedBranches(
   ctx: ClientContext,
   projectId: string,
 ): Promise<{ branches: Branch[]; annotations: Map<string, Record<string, string>> }> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches", {
+    params: { project_id: projectId },
     schema: BranchListResponseSchema,
   });
   const annotations = new Map(
@@ -101,12 +95,8 @@ export async function listBranchEndpoints(
   projectId: string,
   branchId: string,
 ): Promise<Endpoint[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/endpoints", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/endpoints", {
+    params: branch(projectId, branchId),
     schema: BranchEndpointsResponseSchema,
   });
   return body.endpoints;
@@ -123,12 +113,12 @@ export function updateBranch(
   body: Requests["PATCH /projects/{project_id}/branches/{branch_id}"]["Body"]["branch"],
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "PATCH",
-    route: branchRoute(projectId, branchId),
-    body: { branch: body },
-    schema: BranchUpdateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "PATCH /projects/{project_id}/branches/{branch_id}",
+    { params: branch(projectId, branchId), body: { branch: body }, schema: BranchUpdateResponseSchema },
+    options,
+  );
 }
 
 /**
@@ -143,15 +133,12 @@ export function restoreBranch(
   body: Requests["POST /projects/{project_id}/branches/{branch_id}/restore"]["Body"],
   options: MutationOptions = {},
 ): Promise<BranchUpdateResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/restore", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
-    body,
-    schema: BranchUpdateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/restore",
+    { params: branch(projectId, branchId), body, schema: BranchUpdateResponseSchema },
+    options,
+  );
 }
 
 /** `DELETE /projects/{project_id}/branches/{branch_id}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -161,11 +148,12 @@ export function deleteBranch(
   branchId: string,
   options: MutationOptions = {},
 ): Promise<BranchDeleteResponse | null> {
-  return sendMutationOrEmpty(ctx, projectId, options, {
-    method: "DELETE",
-    route: branchRoute(projectId, branchId),
-    schema: BranchDeleteResponseSchema,
-  });
+  return sendMutationOrEmpty(
+    ctx,
+    "DELETE /projects/{project_id}/branches/{branch_id}",
+    { params: branch(projectId, branchId), schema: BranchDeleteResponseSchema },
+    options,
+  );
 }
 
 /** A point of a branch's history: an LSN (`0/1F0A3B8`) or a timestamp (RFC 3339); neither is its head. */
@@ -181,17 +169,9 @@ export async function getBranchSchema(
   branchId: string,
   query: SchemaPoint & { dbName: string },
 ): Promise<string> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/schema", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
-    query: {
-      db_name: query.dbName,
-      lsn: query.lsn,
-      timestamp: query.timestamp,
-    } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/schema"]["Querystring"],
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/schema", {
+    params: branch(projectId, branchId),
+    query: { db_name: query.dbName, lsn: query.lsn, timestamp: query.timestamp },
     schema: BranchSchemaResponseSchema,
   });
   return body.sql;
@@ -208,12 +188,8 @@ export async function compareBranchSchema(
   branchId: string,
   query: SchemaPoint & { dbName: string; baseBranchId?: string | undefined; base?: SchemaPoint | undefined },
 ): Promise<string> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/compare_schema", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/compare_schema", {
+    params: branch(projectId, branchId),
     query: {
       db_name: query.dbName,
       base_branch_id: query.baseBranchId,
@@ -221,7 +197,7 @@ export async function compareBranchSchema(
       timestamp: query.timestamp,
       base_lsn: query.base?.lsn,
       base_timestamp: query.base?.timestamp,
-    } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/compare_schema"]["Querystring"],
+    },
     schema: BranchSchemaCompareResponseSchema,
   });
   return body.diff;

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -22,18 +21,11 @@ const NO_BODY = z.unknown();
 /** Listing pages are bounded: a bucket of millions of keys is not emptied in one run by accident. */
 const MAX_OBJECT_PAGES = 1000;
 
-const bucketsRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/buckets", {
-    project_id: projectId,
-    branch_id: branchId,
-  });
-
-const bucketRoute = (projectId: string, branchId: string, name: string, rest = "") =>
-  apiRoute(`/projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}${rest}`, {
-    project_id: projectId,
-    branch_id: branchId,
-    bucket_name: name,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
+const bucket = (projectId: string, branchId: string, name: string) => ({
+  ...branch(projectId, branchId),
+  bucket_name: name,
+});
 
 /** `GET .../buckets`: the branch's buckets. */
 export async function listBuckets(
@@ -41,9 +33,8 @@ export async function listBuckets(
   projectId: string,
   branchId: string,
 ): Promise<Bucket[]> {
-  const listed = await send(ctx.request, {
-    method: "GET",
-    route: bucketsRoute(projectId, branchId),
+  const listed = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/buckets", {
+    params: branch(projectId, branchId),
     schema: BucketsListResponseSchema,
   });
   return listed.buckets;
@@ -56,9 +47,8 @@ export async function createBucket(
   branchId: string,
   body: Requests["POST /projects/{project_id}/branches/{branch_id}/buckets"]["Body"],
 ): Promise<Bucket> {
-  const made = await send(ctx.request, {
-    method: "POST",
-    route: bucketsRoute(projectId, branchId),
+  const made = await send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/buckets", {
+    params: branch(projectId, branchId),
     body,
     schema: BucketResponseSchema,
   });
@@ -72,9 +62,8 @@ export async function deleteBucket(
   branchId: string,
   name: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: bucketRoute(projectId, branchId, name),
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}", {
+    params: bucket(projectId, branchId, name),
     schema: NO_BODY,
   });
 }
@@ -89,14 +78,15 @@ export async function listBucketObjects(
   const objects: BucketObject[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_OBJECT_PAGES; page++) {
-    const listed = await send(ctx.request, {
-      method: "GET",
-      route: bucketRoute(projectId, branchId, name, "/objects"),
-      query: {
-        cursor,
-      } satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects"]["Querystring"],
-      schema: BucketObjectsListResponseSchema,
-    });
+    const listed = await send(
+      ctx.request,
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects",
+      {
+        params: bucket(projectId, branchId, name),
+        query: { cursor },
+        schema: BucketObjectsListResponseSchema,
+      },
+    );
     objects.push(...listed.objects);
     if (!listed.is_truncated || !listed.next_cursor) return objects;
     cursor = listed.next_cursor;
@@ -113,13 +103,14 @@ export async function countBucketObjects(
   branchId: string,
   name: string,
 ): Promise<{ count: number; more: boolean }> {
-  const listed = await send(ctx.request, {
-    method: "GET",
-    route: bucketRoute(projectId, branchId, name, "/objects"),
-    query:
-      {} satisfies Requests["GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects"]["Querystring"],
-    schema: BucketObjectsListResponseSchema,
-  });
+  const listed = await send(
+    ctx.request,
+    "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects",
+    {
+      params: bucket(projectId, branchId, name),
+      schema: BucketObjectsListResponseSchema,
+    },
+  );
   return { count: listed.objects.length, more: listed.is_truncated && Boolean(listed.next_cursor) };
 }
 
@@ -131,12 +122,15 @@ export async function deleteBucketObjectsByPrefix(
   name: string,
   prefix: string,
 ): Promise<number> {
-  const done = await send(ctx.request, {
-    method: "DELETE",
-    route: bucketRoute(projectId, branchId, name, "/objects-by-prefix"),
-    query: { prefix },
-    schema: BucketObjectsDeletePrefixResponseSchema,
-  });
+  const done = await send(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix",
+    {
+      params: bucket(projectId, branchId, name),
+      query: { prefix },
+      schema: BucketObjectsDeletePrefixResponseSchema,
+    },
+  );
   return done.deleted;
 }
 
@@ -148,17 +142,12 @@ export async function deleteBucketObject(
   name: string,
   key: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: apiRoute(
-      "/projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
-      {
-        project_id: projectId,
-        branch_id: branchId,
-        bucket_name: name,
-        object_key: key,
-      },
-    ),
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
+    {
+      params: { ...bucket(projectId, branchId, name), object_key: key },
+      schema: NO_BODY,
+    },
+  );
 }

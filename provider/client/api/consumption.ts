@@ -1,6 +1,5 @@
 /** Consumption history: an organization's usage per project and per branch over a time range. */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -26,13 +25,9 @@ export interface ConsumptionQuery {
   limit?: number | undefined;
 }
 
-/** A list parameter as one comma-separated value, which the service accepts for every list. */
-const listed = (values: readonly string[] | undefined): string | undefined =>
-  values === undefined ? undefined : values.join(",");
-
-/** The query both routes share, typed by the document (lists as arrays), then sent with lists joined. */
+/** The query both routes share (each list is sent as one comma-separated value). */
 function sharedQuery(query: ConsumptionQuery) {
-  const typed = {
+  return {
     org_id: query.orgId,
     from: query.from,
     to: query.to,
@@ -41,8 +36,7 @@ function sharedQuery(query: ConsumptionQuery) {
     project_ids: query.projectIds === undefined ? undefined : [...query.projectIds],
     cursor: query.cursor,
     limit: query.limit,
-  } satisfies Requests["GET /consumption_history/v2/projects"]["Querystring"];
-  return { ...typed, metrics: listed(typed.metrics), project_ids: listed(typed.project_ids) };
+  };
 }
 
 /**
@@ -54,9 +48,7 @@ export async function getProjectConsumption(
   ctx: ClientContext,
   query: ConsumptionQuery,
 ): Promise<ProjectConsumptionPage> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/consumption_history/v2/projects"),
+  return send(ctx.request, "GET /consumption_history/v2/projects", {
     query: sharedQuery(query),
     schema: ProjectConsumptionPageSchema,
   });
@@ -72,12 +64,12 @@ export async function getBranchConsumption(
   ctx: ClientContext,
   query: ConsumptionQuery & { projectIds: readonly string[]; branchIds?: readonly string[] | undefined },
 ): Promise<BranchConsumptionPage> {
-  const branchIds: Requests["GET /consumption_history/v2/branches"]["Querystring"]["branch_ids"] =
-    query.branchIds === undefined ? undefined : [...query.branchIds];
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/consumption_history/v2/branches"),
-    query: { ...sharedQuery(query), branch_ids: listed(branchIds) },
+  return send(ctx.request, "GET /consumption_history/v2/branches", {
+    query: {
+      ...sharedQuery(query),
+      project_ids: [...query.projectIds],
+      branch_ids: query.branchIds === undefined ? undefined : [...query.branchIds],
+    },
     schema: BranchConsumptionPageSchema,
   });
 }

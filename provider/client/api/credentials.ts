@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { DEFAULT_MAX_PAGES, paginate } from "../paginate";
-import { apiRoute } from "../path";
+import { DEFAULT_MAX_PAGES, paginate, sendPage } from "../paginate";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -51,9 +50,8 @@ export function createCredential(
   branchId: string,
   body: NewCredential,
 ): Promise<CredentialIssued> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/credentials", ids(projectId, branchId)),
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/credentials", {
+    params: ids(projectId, branchId),
     body,
     schema: CredentialIssuedSchema,
   });
@@ -65,9 +63,8 @@ export async function listCredentials(
   projectId: string,
   branchId: string,
 ): Promise<CredentialMeta[]> {
-  const listed = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/credentials", ids(projectId, branchId)),
+  const listed = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/credentials", {
+    params: ids(projectId, branchId),
     schema: CredentialListSchema,
   });
   return listed.credentials;
@@ -80,14 +77,14 @@ export async function revokeCredential(
   branchId: string,
   tokenId: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: apiRoute(
-      "/projects/{project_id}/branches/{branch_id}/credentials/{token_id}",
-      credential(projectId, branchId, tokenId),
-    ),
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}",
+    {
+      params: credential(projectId, branchId, tokenId),
+      schema: NO_BODY,
+    },
+  );
 }
 
 /** `POST .../credentials/{token_id}/reveal`: a live credential's secrets; 404 once it is revoked. */
@@ -97,12 +94,8 @@ export function revealCredential(
   branchId: string,
   tokenId: string,
 ): Promise<CredentialSecret> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute(
-      "/projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal",
-      credential(projectId, branchId, tokenId),
-    ),
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/credentials/{token_id}/reveal", {
+    params: credential(projectId, branchId, tokenId),
     schema: CredentialSecretSchema,
   });
 }
@@ -118,17 +111,9 @@ export async function listCustomDomains(
     what: `custom domains of branch ${branchId}`,
     limit: 100,
     maxPages: DEFAULT_MAX_PAGES,
-    fetchPage: ({ cursor, limit }) =>
-      send(ctx.request, {
-        method: "GET",
-        route: apiRoute(
-          "/projects/{project_id}/branches/{branch_id}/custom-domains",
-          ids(projectId, branchId),
-        ),
-        query: {
-          limit,
-          cursor,
-        } satisfies SdkRequests["GET /projects/{project_id}/branches/{branch_id}/custom-domains"]["Querystring"],
+    fetchPage: (page) =>
+      sendPage(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/custom-domains", page, {
+        params: ids(projectId, branchId),
         schema: CustomDomainPageSchema,
       }),
     items: (page) => page.custom_domains,
@@ -145,9 +130,8 @@ export function registerCustomDomain(
   branchId: string,
   body: NewCustomDomain,
 ): Promise<CustomDomain> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/custom-domains", ids(projectId, branchId)),
+  return send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/custom-domains", {
+    params: ids(projectId, branchId),
     body,
     schema: CustomDomainSchema,
   });
@@ -160,21 +144,20 @@ export async function deleteCustomDomain(
   branchId: string,
   domain: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/custom-domains/{domain}", {
-      ...ids(projectId, branchId),
-      domain,
-    }),
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/custom-domains/{domain}",
+    {
+      params: { ...ids(projectId, branchId), domain },
+      schema: NO_BODY,
+    },
+  );
 }
 
 /** `GET .../ai_gateway`: the branch's AI gateway endpoint; 404 (with a reason) where it has none. */
 export function getAiGateway(ctx: ClientContext, projectId: string, branchId: string): Promise<AiGateway> {
-  return send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/ai_gateway", ids(projectId, branchId)),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/ai_gateway", {
+    params: ids(projectId, branchId),
     schema: AiGatewaySchema,
   });
 }

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation } from "../mutation";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -22,14 +21,11 @@ import {
 
 type DataApiRoute = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}";
 
-const dataApiRoute = (projectId: string, branchId: string, databaseName: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/data-api/{database_name}", {
-    project_id: projectId,
-    branch_id: branchId,
-    database_name: databaseName,
-  });
-
-const jwksRoute = (projectId: string) => apiRoute("/projects/{project_id}/jwks", { project_id: projectId });
+const database = (projectId: string, branchId: string, databaseName: string) => ({
+  project_id: projectId,
+  branch_id: branchId,
+  database_name: databaseName,
+});
 
 /** The empty object a change or a delete of the Data API answers with. */
 const EmptySchema = z.unknown();
@@ -42,12 +38,15 @@ export async function createDataApi(
   databaseName: string,
   body: Requests[`POST ${DataApiRoute}`]["Body"],
 ): Promise<string> {
-  const created = await send(ctx.request, {
-    method: "POST",
-    route: dataApiRoute(projectId, branchId, databaseName),
-    body,
-    schema: DataApiCreatedSchema,
-  });
+  const created = await send(
+    ctx.request,
+    "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+    {
+      params: database(projectId, branchId, databaseName),
+      body,
+      schema: DataApiCreatedSchema,
+    },
+  );
   return created.url;
 }
 
@@ -58,9 +57,8 @@ export function getDataApi(
   branchId: string,
   databaseName: string,
 ): Promise<DataApi> {
-  return send(ctx.request, {
-    method: "GET",
-    route: dataApiRoute(projectId, branchId, databaseName),
+  return send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}", {
+    params: database(projectId, branchId, databaseName),
     schema: DataApiSchema,
   });
 }
@@ -76,12 +74,15 @@ export async function updateDataApi(
   databaseName: string,
   body: Requests[`PATCH ${DataApiRoute}`]["Body"],
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "PATCH",
-    route: dataApiRoute(projectId, branchId, databaseName),
-    body,
-    schema: EmptySchema,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+    {
+      params: database(projectId, branchId, databaseName),
+      body,
+      schema: EmptySchema,
+    },
+  );
 }
 
 /** `DELETE .../data-api/{database_name}`: turns the Data API off for the database. */
@@ -91,18 +92,20 @@ export async function deleteDataApi(
   branchId: string,
   databaseName: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: dataApiRoute(projectId, branchId, databaseName),
-    schema: EmptySchema,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+    {
+      params: database(projectId, branchId, databaseName),
+      schema: EmptySchema,
+    },
+  );
 }
 
 /** `GET /projects/{project_id}/jwks`: every JWKS URL the project trusts. */
 export async function listJwks(ctx: ClientContext, projectId: string): Promise<Jwks[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: jwksRoute(projectId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/jwks", {
+    params: { project_id: projectId },
     schema: ProjectJwksSchema,
   });
   return body.jwks;
@@ -115,20 +118,19 @@ export async function addJwks(
   body: Requests["POST /projects/{project_id}/jwks"]["Body"],
   options: MutationOptions = {},
 ): Promise<Jwks> {
-  const added = await sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: jwksRoute(projectId),
-    body,
-    schema: JwksCreationSchema,
-  });
+  const added = await sendMutation(
+    ctx,
+    "POST /projects/{project_id}/jwks",
+    { params: { project_id: projectId }, body, schema: JwksCreationSchema },
+    options,
+  );
   return added.jwks;
 }
 
 /** `DELETE /projects/{project_id}/jwks/{jwks_id}`: removes a JWKS URL; the one removed. */
 export function deleteJwks(ctx: ClientContext, projectId: string, jwksId: string): Promise<Jwks> {
-  return send(ctx.request, {
-    method: "DELETE",
-    route: apiRoute("/projects/{project_id}/jwks/{jwks_id}", { project_id: projectId, jwks_id: jwksId }),
+  return send(ctx.request, "DELETE /projects/{project_id}/jwks/{jwks_id}", {
+    params: { project_id: projectId, jwks_id: jwksId },
     schema: JwksSchema,
   });
 }

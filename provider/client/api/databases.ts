@@ -1,7 +1,6 @@
 /** Databases of a branch (`/projects/{project_id}/branches/{branch_id}/databases`), each owned by a role. */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -12,18 +11,11 @@ import {
   DatabasesResponseSchema,
 } from "../schemas";
 
-const databasesRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/databases", {
-    project_id: projectId,
-    branch_id: branchId,
-  });
-
-const databaseRoute = (projectId: string, branchId: string, databaseName: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/databases/{database_name}", {
-    project_id: projectId,
-    branch_id: branchId,
-    database_name: databaseName,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
+const database = (projectId: string, branchId: string, databaseName: string) => ({
+  ...branch(projectId, branchId),
+  database_name: databaseName,
+});
 
 /** `POST .../databases` (201); waits for the operations it starts. */
 export function createDatabase(
@@ -33,12 +25,12 @@ export function createDatabase(
   body: Requests["POST /projects/{project_id}/branches/{branch_id}/databases"]["Body"],
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: databasesRoute(projectId, branchId),
-    body,
-    schema: DatabaseOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/databases",
+    { params: branch(projectId, branchId), body, schema: DatabaseOperationsSchema },
+    options,
+  );
 }
 
 /** `GET .../databases/{database_name}`. */
@@ -48,11 +40,14 @@ export async function getDatabase(
   branchId: string,
   databaseName: string,
 ): Promise<Database> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: databaseRoute(projectId, branchId, databaseName),
-    schema: DatabaseResponseSchema,
-  });
+  const body = await send(
+    ctx.request,
+    "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+    {
+      params: database(projectId, branchId, databaseName),
+      schema: DatabaseResponseSchema,
+    },
+  );
   return body.database;
 }
 
@@ -62,9 +57,8 @@ export async function listDatabases(
   projectId: string,
   branchId: string,
 ): Promise<Database[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: databasesRoute(projectId, branchId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/databases", {
+    params: branch(projectId, branchId),
     schema: DatabasesResponseSchema,
   });
   return body.databases;
@@ -79,12 +73,12 @@ export function updateDatabase(
   body: Requests["PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}"]["Body"],
   options: MutationOptions = {},
 ): Promise<DatabaseOperations> {
-  return sendMutation(ctx, projectId, options, {
-    method: "PATCH",
-    route: databaseRoute(projectId, branchId, databaseName),
-    body,
-    schema: DatabaseOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+    { params: database(projectId, branchId, databaseName), body, schema: DatabaseOperationsSchema },
+    options,
+  );
 }
 
 /** `DELETE .../databases/{database_name}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -95,9 +89,10 @@ export function deleteDatabase(
   databaseName: string,
   options: MutationOptions = {},
 ): Promise<DatabaseOperations | null> {
-  return sendMutationOrEmpty(ctx, projectId, options, {
-    method: "DELETE",
-    route: databaseRoute(projectId, branchId, databaseName),
-    schema: DatabaseOperationsSchema,
-  });
+  return sendMutationOrEmpty(
+    ctx,
+    "DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+    { params: database(projectId, branchId, databaseName), schema: DatabaseOperationsSchema },
+    options,
+  );
 }

@@ -4,7 +4,6 @@
  */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -15,11 +14,10 @@ import {
   EndpointResponseSchema,
 } from "../schemas";
 
-const endpointRoute = (projectId: string, endpointId: string) =>
-  apiRoute("/projects/{project_id}/endpoints/{endpoint_id}", {
-    project_id: projectId,
-    endpoint_id: endpointId,
-  });
+const endpoint = (projectId: string, endpointId: string) => ({
+  project_id: projectId,
+  endpoint_id: endpointId,
+});
 
 /** `POST /projects/{project_id}/endpoints` (201); waits for the `start_compute` operation unless `wait: false`. */
 export function createEndpoint(
@@ -28,13 +26,12 @@ export function createEndpoint(
   body: Requests["POST /projects/{project_id}/endpoints"]["Body"],
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
-  const route = apiRoute("/projects/{project_id}/endpoints", { project_id: projectId });
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route,
-    body,
-    schema: EndpointOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/endpoints",
+    { params: { project_id: projectId }, body, schema: EndpointOperationsSchema },
+    options,
+  );
 }
 
 /** `GET /projects/{project_id}/endpoints/{endpoint_id}`. */
@@ -43,9 +40,8 @@ export async function getEndpoint(
   projectId: string,
   endpointId: string,
 ): Promise<Endpoint> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: endpointRoute(projectId, endpointId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/endpoints/{endpoint_id}", {
+    params: endpoint(projectId, endpointId),
     schema: EndpointResponseSchema,
   });
   return body.endpoint;
@@ -53,9 +49,8 @@ export async function getEndpoint(
 
 /** `GET /projects/{project_id}/endpoints`: every compute of the project. */
 export async function listEndpoints(ctx: ClientContext, projectId: string): Promise<Endpoint[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/endpoints", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/endpoints", {
+    params: { project_id: projectId },
     schema: BranchEndpointsResponseSchema,
   });
   return body.endpoints;
@@ -69,12 +64,12 @@ export function updateEndpoint(
   body: Requests["PATCH /projects/{project_id}/endpoints/{endpoint_id}"]["Body"],
   options: MutationOptions = {},
 ): Promise<EndpointOperations> {
-  return sendMutation(ctx, projectId, options, {
-    method: "PATCH",
-    route: endpointRoute(projectId, endpointId),
-    body,
-    schema: EndpointOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
+    { params: endpoint(projectId, endpointId), body, schema: EndpointOperationsSchema },
+    options,
+  );
 }
 
 /** `DELETE /projects/{project_id}/endpoints/{endpoint_id}`: 200 with operations, or 204 (already gone) -> `null`. */
@@ -84,9 +79,10 @@ export function deleteEndpoint(
   endpointId: string,
   options: MutationOptions = {},
 ): Promise<EndpointOperations | null> {
-  return sendMutationOrEmpty(ctx, projectId, options, {
-    method: "DELETE",
-    route: endpointRoute(projectId, endpointId),
-    schema: EndpointOperationsSchema,
-  });
+  return sendMutationOrEmpty(
+    ctx,
+    "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+    { params: endpoint(projectId, endpointId), schema: EndpointOperationsSchema },
+    options,
+  );
 }

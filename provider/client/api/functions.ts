@@ -8,7 +8,6 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -25,12 +24,8 @@ import { readWhileBusy } from "../wait";
 
 const NO_BODY = z.unknown();
 
-const functionRoute = (projectId: string, branchId: string, slug: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/functions/{slug}", {
-    project_id: projectId,
-    branch_id: branchId,
-    slug,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
+const fn = (projectId: string, branchId: string, slug: string) => ({ ...branch(projectId, branchId), slug });
 
 /** What a deployment sends: each part left out inherits the function's latest version. */
 export interface FunctionDeployParts {
@@ -48,9 +43,8 @@ export async function getFunction(
   branchId: string,
   slug: string,
 ): Promise<CloudFunction> {
-  const got = await send(ctx.request, {
-    method: "GET",
-    route: functionRoute(projectId, branchId, slug),
+  const got = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/functions/{slug}", {
+    params: fn(projectId, branchId, slug),
     schema: FunctionResponseSchema,
   });
   return got.function;
@@ -88,12 +82,15 @@ export async function renameFunction(
   slug: string,
   body: Requests["PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}"]["Body"],
 ): Promise<CloudFunction> {
-  const renamed = await send(ctx.request, {
-    method: "PATCH",
-    route: functionRoute(projectId, branchId, slug),
-    body,
-    schema: FunctionResponseSchema,
-  });
+  const renamed = await send(
+    ctx.request,
+    "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+    {
+      params: fn(projectId, branchId, slug),
+      body,
+      schema: FunctionResponseSchema,
+    },
+  );
   return renamed.function;
 }
 
@@ -104,9 +101,8 @@ export async function deleteFunction(
   branchId: string,
   slug: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: functionRoute(projectId, branchId, slug),
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug}", {
+    params: fn(projectId, branchId, slug),
     schema: NO_BODY,
   });
 }
@@ -127,31 +123,22 @@ export async function deployFunction(
     form.set("zip", new Blob([new Uint8Array(parts.zip)], { type: "application/zip" }), "function.zip");
   if (parts.runtime !== undefined) form.set("runtime", parts.runtime);
   if (parts.environment !== undefined) form.set("environment", JSON.stringify(parts.environment));
-  const made = await send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments", {
-      project_id: projectId,
-      branch_id: branchId,
-      slug,
-    }),
-    form,
-    schema: FunctionDeploymentResponseSchema,
-  });
+  const made = await send(
+    ctx.request,
+    "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments",
+    {
+      params: fn(projectId, branchId, slug),
+      form,
+      schema: FunctionDeploymentResponseSchema,
+    },
+  );
   return made.deployment;
 }
 
-const triggersRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/triggers", {
-    project_id: projectId,
-    branch_id: branchId,
-  });
-
-const triggerRoute = (projectId: string, branchId: string, triggerId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}", {
-    project_id: projectId,
-    branch_id: branchId,
-    trigger_id: triggerId,
-  });
+const trigger = (projectId: string, branchId: string, triggerId: string) => ({
+  ...branch(projectId, branchId),
+  trigger_id: triggerId,
+});
 
 /** `GET .../triggers`: the branch's triggers. */
 export async function listTriggers(
@@ -159,9 +146,8 @@ export async function listTriggers(
   projectId: string,
   branchId: string,
 ): Promise<Trigger[]> {
-  const listed = await send(ctx.request, {
-    method: "GET",
-    route: triggersRoute(projectId, branchId),
+  const listed = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/triggers", {
+    params: branch(projectId, branchId),
     schema: TriggersListResponseSchema,
   });
   return listed.triggers;
@@ -174,9 +160,8 @@ export async function createTrigger(
   branchId: string,
   body: SdkRequests["POST /projects/{project_id}/branches/{branch_id}/triggers"]["Body"],
 ): Promise<Trigger> {
-  const made = await send(ctx.request, {
-    method: "POST",
-    route: triggersRoute(projectId, branchId),
+  const made = await send(ctx.request, "POST /projects/{project_id}/branches/{branch_id}/triggers", {
+    params: branch(projectId, branchId),
     body,
     schema: TriggerResponseSchema,
   });
@@ -190,11 +175,14 @@ export async function getTrigger(
   branchId: string,
   triggerId: string,
 ): Promise<Trigger> {
-  const got = await send(ctx.request, {
-    method: "GET",
-    route: triggerRoute(projectId, branchId, triggerId),
-    schema: TriggerResponseSchema,
-  });
+  const got = await send(
+    ctx.request,
+    "GET /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
+    {
+      params: trigger(projectId, branchId, triggerId),
+      schema: TriggerResponseSchema,
+    },
+  );
   return got.trigger;
 }
 
@@ -206,12 +194,15 @@ export async function updateTrigger(
   triggerId: string,
   body: SdkRequests["PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}"]["Body"],
 ): Promise<Trigger> {
-  const updated = await send(ctx.request, {
-    method: "PATCH",
-    route: triggerRoute(projectId, branchId, triggerId),
-    body,
-    schema: TriggerResponseSchema,
-  });
+  const updated = await send(
+    ctx.request,
+    "PATCH /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}",
+    {
+      params: trigger(projectId, branchId, triggerId),
+      body,
+      schema: TriggerResponseSchema,
+    },
+  );
   return updated.trigger;
 }
 
@@ -222,9 +213,8 @@ export async function deleteTrigger(
   branchId: string,
   triggerId: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: triggerRoute(projectId, branchId, triggerId),
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/branches/{branch_id}/triggers/{trigger_id}", {
+    params: trigger(projectId, branchId, triggerId),
     schema: NO_BODY,
   });
 }

@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -16,10 +15,7 @@ import {
   SpendingLimitSchema,
 } from "../schemas";
 
-const member = (orgId: string, memberId: string) =>
-  apiRoute("/organizations/{org_id}/members/{member_id}", { org_id: orgId, member_id: memberId });
-const spendingLimit = (orgId: string) =>
-  apiRoute("/organizations/{org_id}/billing/spending_limit", { org_id: orgId });
+const member = (orgId: string, memberId: string) => ({ org_id: orgId, member_id: memberId });
 /** The removals' answer (`{}`): nothing the client reads. */
 const NO_BODY = z.unknown();
 
@@ -28,7 +24,10 @@ export type MemberRole = Requests["PATCH /organizations/{org_id}/members/{member
 
 /** `GET /organizations/{org_id}/members/{member_id}`: one membership (its id is not the user's); 404 when there is none. */
 export function getOrgMember(ctx: ClientContext, orgId: string, memberId: string): Promise<Member> {
-  return send(ctx.request, { method: "GET", route: member(orgId, memberId), schema: MemberSchema });
+  return send(ctx.request, "GET /organizations/{org_id}/members/{member_id}", {
+    params: member(orgId, memberId),
+    schema: MemberSchema,
+  });
 }
 
 /** `PATCH /organizations/{org_id}/members/{member_id}`: sets the member's role (admins only; never the last admin's). */
@@ -38,24 +37,25 @@ export function setOrgMemberRole(
   memberId: string,
   role: MemberRole,
 ): Promise<Member> {
-  return send(ctx.request, {
-    method: "PATCH",
-    route: member(orgId, memberId),
-    body: { role } satisfies Requests["PATCH /organizations/{org_id}/members/{member_id}"]["Body"],
+  return send(ctx.request, "PATCH /organizations/{org_id}/members/{member_id}", {
+    params: member(orgId, memberId),
+    body: { role },
     schema: MemberSchema,
   });
 }
 
 /** `DELETE /organizations/{org_id}/members/{member_id}`: removes the member (admins only; never the last admin). */
 export async function removeOrgMember(ctx: ClientContext, orgId: string, memberId: string): Promise<void> {
-  await sendOrEmpty(ctx.request, { method: "DELETE", route: member(orgId, memberId), schema: NO_BODY });
+  await sendOrEmpty(ctx.request, "DELETE /organizations/{org_id}/members/{member_id}", {
+    params: member(orgId, memberId),
+    schema: NO_BODY,
+  });
 }
 
 /** `GET /organizations/{org_id}/invitations`: the invitations sent, pending and accepted. */
 export async function listOrgInvitations(ctx: ClientContext, orgId: string): Promise<Invitation[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/organizations/{org_id}/invitations", { org_id: orgId }),
+  const body = await send(ctx.request, "GET /organizations/{org_id}/invitations", {
+    params: { org_id: orgId },
     schema: InvitationsResponseSchema,
   });
   return body.invitations;
@@ -67,10 +67,9 @@ export async function inviteOrgMembers(
   orgId: string,
   invitations: Requests["POST /organizations/{org_id}/invitations"]["Body"]["invitations"],
 ): Promise<Invitation[]> {
-  const body = await send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/organizations/{org_id}/invitations", { org_id: orgId }),
-    body: { invitations } satisfies Requests["POST /organizations/{org_id}/invitations"]["Body"],
+  const body = await send(ctx.request, "POST /organizations/{org_id}/invitations", {
+    params: { org_id: orgId },
+    body: { invitations },
     schema: InvitationsResponseSchema,
   });
   return body.invitations;
@@ -78,9 +77,8 @@ export async function inviteOrgMembers(
 
 /** `GET /organizations/{org_id}/billing/spending_limit`: the monthly limit in cents, null when none is set. */
 export async function getOrgSpendingLimit(ctx: ClientContext, orgId: string): Promise<number | null> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: spendingLimit(orgId),
+  const body = await send(ctx.request, "GET /organizations/{org_id}/billing/spending_limit", {
+    params: { org_id: orgId },
     schema: SpendingLimitSchema,
   });
   return body.spending_limit_cents;
@@ -92,12 +90,9 @@ export async function setOrgSpendingLimit(
   orgId: string,
   cents: number,
 ): Promise<number | null> {
-  const body = await send(ctx.request, {
-    method: "PUT",
-    route: spendingLimit(orgId),
-    body: {
-      spending_limit_cents: cents,
-    } satisfies Requests["PUT /organizations/{org_id}/billing/spending_limit"]["Body"],
+  const body = await send(ctx.request, "PUT /organizations/{org_id}/billing/spending_limit", {
+    params: { org_id: orgId },
+    body: { spending_limit_cents: cents },
     schema: SpendingLimitSchema,
   });
   return body.spending_limit_cents;
@@ -105,5 +100,8 @@ export async function setOrgSpendingLimit(
 
 /** `DELETE /organizations/{org_id}/billing/spending_limit`: clears the limit; clearing none succeeds too (admins only). */
 export async function clearOrgSpendingLimit(ctx: ClientContext, orgId: string): Promise<void> {
-  await sendOrEmpty(ctx.request, { method: "DELETE", route: spendingLimit(orgId), schema: NO_BODY });
+  await sendOrEmpty(ctx.request, "DELETE /organizations/{org_id}/billing/spending_limit", {
+    params: { org_id: orgId },
+    schema: NO_BODY,
+  });
 }

@@ -1,21 +1,15 @@
 /** Who a project is shared with (`/projects/{project_id}/permissions`): grants by email, revoked by id. None starts an operation. */
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send } from "../request";
-import type { Requests } from "../requests.gen";
 import { type ProjectPermission, ProjectPermissionSchema, ProjectPermissionsSchema } from "../schemas";
-
-const permissionsRoute = (projectId: string) =>
-  apiRoute("/projects/{project_id}/permissions", { project_id: projectId });
 
 /** `GET /projects/{project_id}/permissions`: the grants in force (revoked ones are not listed). */
 export async function listProjectPermissions(
   ctx: ClientContext,
   projectId: string,
 ): Promise<ProjectPermission[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: permissionsRoute(projectId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/permissions", {
+    params: { project_id: projectId },
     schema: ProjectPermissionsSchema,
   });
   return body.project_permissions;
@@ -27,10 +21,9 @@ export function grantProjectPermission(
   projectId: string,
   email: string,
 ): Promise<ProjectPermission> {
-  return send(ctx.request, {
-    method: "POST",
-    route: permissionsRoute(projectId),
-    body: { email } satisfies Requests["POST /projects/{project_id}/permissions"]["Body"],
+  return send(ctx.request, "POST /projects/{project_id}/permissions", {
+    params: { project_id: projectId },
+    body: { email },
     schema: ProjectPermissionSchema,
   });
 }
@@ -41,12 +34,8 @@ export function revokeProjectPermission(
   projectId: string,
   permissionId: string,
 ): Promise<ProjectPermission> {
-  return send(ctx.request, {
-    method: "DELETE",
-    route: apiRoute("/projects/{project_id}/permissions/{permission_id}", {
-      project_id: projectId,
-      permission_id: permissionId,
-    }),
+  return send(ctx.request, "DELETE /projects/{project_id}/permissions/{permission_id}", {
+    params: { project_id: projectId, permission_id: permissionId },
     schema: ProjectPermissionSchema,
   });
 }

@@ -4,8 +4,7 @@
  * types describe, typed by `sdk-routes.gen.ts`. None starts an operation.
  */
 import type { ClientContext } from "../context";
-import { DEFAULT_MAX_PAGES, paginate } from "../paginate";
-import { apiRoute } from "../path";
+import { DEFAULT_MAX_PAGES, paginate, sendPage } from "../paginate";
 import { send } from "../request";
 import {
   type ProjectMember,
@@ -15,14 +14,10 @@ import {
 } from "../schemas";
 import type { Requests } from "../sdk-routes.gen";
 
-type SetRole = Requests["PUT /projects/{project_id}/members/{member_id}/role"];
-type RemoveRole = Requests["DELETE /projects/{project_id}/members/{member_id}/role"];
-
 /** A project role: `viewer`, `editor` or `admin`. */
-export type ProjectRole = SetRole["Body"]["role"];
+export type ProjectRole = Requests["PUT /projects/{project_id}/members/{member_id}/role"]["Body"]["role"];
 
-const role = (projectId: string, memberId: string) =>
-  apiRoute("/projects/{project_id}/members/{member_id}/role", { project_id: projectId, member_id: memberId });
+const member = (projectId: string, memberId: string) => ({ project_id: projectId, member_id: memberId });
 
 /** `GET /projects/{project_id}/members`: every member the caller may see, page by page; 404 for a personal project. */
 export async function listProjectMembers(ctx: ClientContext, projectId: string): Promise<ProjectMember[]> {
@@ -31,11 +26,9 @@ export async function listProjectMembers(ctx: ClientContext, projectId: string):
     what: `members of project ${projectId}`,
     limit: 500,
     maxPages: DEFAULT_MAX_PAGES,
-    fetchPage: ({ cursor, limit }) =>
-      send(ctx.request, {
-        method: "GET",
-        route: apiRoute("/projects/{project_id}/members", { project_id: projectId }),
-        query: { limit, cursor } satisfies Requests["GET /projects/{project_id}/members"]["Querystring"],
+    fetchPage: (page) =>
+      sendPage(ctx.request, "GET /projects/{project_id}/members", page, {
+        params: { project_id: projectId },
         schema: ProjectMembersSchema,
       }),
     items: (page) => page.project_members,
@@ -56,11 +49,10 @@ export function setProjectMemberRole(
   projectRole: ProjectRole,
   confirmSelfDemotion = false,
 ): Promise<ProjectMemberRole> {
-  return send(ctx.request, {
-    method: "PUT",
-    route: role(projectId, memberId),
-    query: (confirmSelfDemotion ? { confirm_self_demotion: true } : {}) satisfies SetRole["Querystring"],
-    body: { role: projectRole } satisfies SetRole["Body"],
+  return send(ctx.request, "PUT /projects/{project_id}/members/{member_id}/role", {
+    params: member(projectId, memberId),
+    query: confirmSelfDemotion ? { confirm_self_demotion: true } : {},
+    body: { role: projectRole },
     schema: ProjectMemberRoleSchema,
   });
 }
@@ -76,10 +68,9 @@ export function removeProjectMemberRole(
   memberId: string,
   confirmSelfLockout = false,
 ): Promise<ProjectMemberRole> {
-  return send(ctx.request, {
-    method: "DELETE",
-    route: role(projectId, memberId),
-    query: (confirmSelfLockout ? { confirm_self_lockout: true } : {}) satisfies RemoveRole["Querystring"],
+  return send(ctx.request, "DELETE /projects/{project_id}/members/{member_id}/role", {
+    params: member(projectId, memberId),
+    query: confirmSelfLockout ? { confirm_self_lockout: true } : {},
     schema: ProjectMemberRoleSchema,
   });
 }

@@ -2,8 +2,7 @@
 import { z } from "zod";
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty, waitForStarted } from "../mutation";
-import { checkPageSize, DEFAULT_MAX_PAGES, pages } from "../paginate";
-import { apiRoute } from "../path";
+import { checkPageSize, DEFAULT_MAX_PAGES, pages, sendPage } from "../paginate";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import { iterableRoute } from "../route";
@@ -64,17 +63,9 @@ export const listProjects = iterableRoute(
         limit,
         maxPages: query.maxPages ?? DEFAULT_MAX_PAGES,
         maxItems: query.maxItems,
-        fetchPage: ({ cursor, limit: pageSize }) =>
-          send(ctx.request, {
-            method: "GET",
-            route: apiRoute("/projects"),
-            query: {
-              limit: pageSize,
-              cursor,
-              search: query.search,
-              org_id: query.orgId,
-              recoverable: query.recoverable,
-            } satisfies Requests["GET /projects"]["Querystring"],
+        fetchPage: (page) =>
+          sendPage(ctx.request, "GET /projects", page, {
+            query: { search: query.search, org_id: query.orgId, recoverable: query.recoverable },
             schema: ProjectsPageSchema,
           }),
         items: (page) => page.projects,
@@ -102,9 +93,7 @@ export async function createProject(
   options: MutationOptions = {},
 ): Promise<ProjectCreateResponse> {
   const deadline = options.deadline ?? ctx.deadline;
-  const made = await send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects"),
+  const made = await send(ctx.request, "POST /projects", {
     body,
     schema: ProjectCreateResponseSchema,
     deadline,
@@ -112,13 +101,10 @@ export async function createProject(
   return waitForStarted(ctx, made.project.id, made, { ...options, deadline });
 }
 
-const projectRoute = (projectId: string) => apiRoute("/projects/{project_id}", { project_id: projectId });
-
 /** `GET /projects/{project_id}`. */
 export async function getProject(ctx: ClientContext, projectId: string): Promise<ProjectDetail> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: projectRoute(projectId),
+  const body = await send(ctx.request, "GET /projects/{project_id}", {
+    params: { project_id: projectId },
     schema: ProjectResponseSchema,
   });
   return body.project;
@@ -131,12 +117,12 @@ export function updateProject(
   body: Requests["PATCH /projects/{project_id}"]["Body"],
   options: MutationOptions = {},
 ): Promise<ProjectUpdateResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "PATCH",
-    route: projectRoute(projectId),
-    body,
-    schema: ProjectUpdateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "PATCH /projects/{project_id}",
+    { params: { project_id: projectId }, body, schema: ProjectUpdateResponseSchema },
+    options,
+  );
 }
 
 /** `DELETE /projects/{project_id}`: deletes the project and everything in it, for good. Queued per project. */
@@ -145,11 +131,12 @@ export function deleteProject(
   projectId: string,
   options: MutationOptions = {},
 ): Promise<ProjectResponse | null> {
-  return sendMutationOrEmpty(ctx, projectId, options, {
-    method: "DELETE",
-    route: projectRoute(projectId),
-    schema: ProjectResponseSchema,
-  });
+  return sendMutationOrEmpty(
+    ctx,
+    "DELETE /projects/{project_id}",
+    { params: { project_id: projectId }, schema: ProjectResponseSchema },
+    options,
+  );
 }
 
 /**
@@ -157,9 +144,8 @@ export function deleteProject(
  * branches and computes; 404 for a live project, or one deleted longer ago.
  */
 export function recoverProject(ctx: ClientContext, projectId: string): Promise<ProjectRecoverResponse> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/recover", { project_id: projectId }),
+  return send(ctx.request, "POST /projects/{project_id}/recover", {
+    params: { project_id: projectId },
     schema: ProjectRecoverResponseSchema,
   });
 }
@@ -174,14 +160,9 @@ export function createProjectTransferRequest(
   projectId: string,
   ttlSeconds?: number,
 ): Promise<ProjectTransferRequest> {
-  return send(ctx.request, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/transfer_requests", { project_id: projectId }),
-    body: (ttlSeconds === undefined
-      ? {}
-      : {
-          ttl_seconds: ttlSeconds,
-        }) satisfies Requests["POST /projects/{project_id}/transfer_requests"]["Body"],
+  return send(ctx.request, "POST /projects/{project_id}/transfer_requests", {
+    params: { project_id: projectId },
+    body: ttlSeconds === undefined ? {} : { ttl_seconds: ttlSeconds },
     schema: ProjectTransferRequestSchema,
   });
 }
@@ -200,17 +181,9 @@ export async function acceptProjectTransferRequest(
   requestId: string,
   orgId?: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "PUT",
-    route: apiRoute("/projects/{project_id}/transfer_requests/{request_id}", {
-      project_id: projectId,
-      request_id: requestId,
-    }),
-    body: (orgId === undefined
-      ? {}
-      : {
-          org_id: orgId,
-        }) satisfies Requests["PUT /projects/{project_id}/transfer_requests/{request_id}"]["Body"],
+  await sendOrEmpty(ctx.request, "PUT /projects/{project_id}/transfer_requests/{request_id}", {
+    params: { project_id: projectId, request_id: requestId },
+    body: orgId === undefined ? {} : { org_id: orgId },
     schema: NO_BODY,
   });
 }
@@ -231,16 +204,15 @@ export async function getConnectionUri(
   projectId: string,
   query: ConnectionUriQuery,
 ): Promise<string> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/connection_uri", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/connection_uri", {
+    params: { project_id: projectId },
     query: {
       database_name: query.databaseName,
       role_name: query.roleName,
       branch_id: query.branchId,
       endpoint_id: query.endpointId,
       pooled: query.pooled,
-    } satisfies Requests["GET /projects/{project_id}/connection_uri"]["Querystring"],
+    },
     schema: ConnectionUriResponseSchema,
   });
   return body.uri;
@@ -251,10 +223,8 @@ export async function listRegions(
   ctx: ClientContext,
   query: { orgId?: string | undefined } = {},
 ): Promise<Region[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/regions"),
-    query: { org_id: query.orgId } satisfies Requests["GET /regions"]["Querystring"],
+  const body = await send(ctx.request, "GET /regions", {
+    query: { org_id: query.orgId },
     schema: RegionsResponseSchema,
   });
   return body.regions;

@@ -4,7 +4,6 @@
  */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation, sendMutationOrEmpty } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -16,18 +15,11 @@ import {
   RolesResponseSchema,
 } from "../schemas";
 
-const rolesRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/roles", {
-    project_id: projectId,
-    branch_id: branchId,
-  });
-
-const roleRoute = (projectId: string, branchId: string, roleName: string, action = "") =>
-  apiRoute(`/projects/{project_id}/branches/{branch_id}/roles/{role_name}${action}`, {
-    project_id: projectId,
-    branch_id: branchId,
-    role_name: roleName,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
+const role = (projectId: string, branchId: string, roleName: string) => ({
+  ...branch(projectId, branchId),
+  role_name: roleName,
+});
 
 /** `POST .../roles` (201): the role with its password; waits for the operations it starts. */
 export function createRole(
@@ -37,12 +29,12 @@ export function createRole(
   body: Requests["POST /projects/{project_id}/branches/{branch_id}/roles"]["Body"],
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: rolesRoute(projectId, branchId),
-    body,
-    schema: RoleOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/roles",
+    { params: branch(projectId, branchId), body, schema: RoleOperationsSchema },
+    options,
+  );
 }
 
 /** `GET .../roles/{role_name}` (no password). */
@@ -52,9 +44,8 @@ export async function getRole(
   branchId: string,
   roleName: string,
 ): Promise<Role> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: roleRoute(projectId, branchId, roleName),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}", {
+    params: role(projectId, branchId, roleName),
     schema: RoleResponseSchema,
   });
   return body.role;
@@ -62,9 +53,8 @@ export async function getRole(
 
 /** `GET .../roles`: every role of the branch (no passwords). */
 export async function listRoles(ctx: ClientContext, projectId: string, branchId: string): Promise<Role[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: rolesRoute(projectId, branchId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/roles", {
+    params: branch(projectId, branchId),
     schema: RolesResponseSchema,
   });
   return body.roles;
@@ -78,11 +68,12 @@ export function deleteRole(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations | null> {
-  return sendMutationOrEmpty(ctx, projectId, options, {
-    method: "DELETE",
-    route: roleRoute(projectId, branchId, roleName),
-    schema: RoleOperationsSchema,
-  });
+  return sendMutationOrEmpty(
+    ctx,
+    "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+    { params: role(projectId, branchId, roleName), schema: RoleOperationsSchema },
+    options,
+  );
 }
 
 /** `POST .../roles/{role_name}/reset_password`: the role with its new password; waits for the operations. */
@@ -93,11 +84,12 @@ export function resetRolePassword(
   roleName: string,
   options: MutationOptions = {},
 ): Promise<RoleOperations> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: roleRoute(projectId, branchId, roleName, "/reset_password"),
-    schema: RoleOperationsSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+    { params: role(projectId, branchId, roleName), schema: RoleOperationsSchema },
+    options,
+  );
 }
 
 /** `GET .../roles/{role_name}/reveal_password`: the current password (the project must store passwords). */
@@ -107,10 +99,13 @@ export async function revealRolePassword(
   branchId: string,
   roleName: string,
 ): Promise<string> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: roleRoute(projectId, branchId, roleName, "/reveal_password"),
-    schema: RolePasswordResponseSchema,
-  });
+  const body = await send(
+    ctx.request,
+    "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+    {
+      params: role(projectId, branchId, roleName),
+      schema: RolePasswordResponseSchema,
+    },
+  );
   return body.password;
 }

@@ -4,7 +4,6 @@
  */
 import type { ClientContext } from "../context";
 import { type MutationOptions, sendMutation } from "../mutation";
-import { apiRoute } from "../path";
 import { send } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -22,17 +21,11 @@ import {
   SnapshotsResponseSchema,
 } from "../schemas";
 
-const snapshotRoute = (projectId: string, snapshotId: string) =>
-  apiRoute("/projects/{project_id}/snapshots/{snapshot_id}", {
-    project_id: projectId,
-    snapshot_id: snapshotId,
-  });
-
-const scheduleRoute = (projectId: string, branchId: string) =>
-  apiRoute("/projects/{project_id}/branches/{branch_id}/backup_schedule", {
-    project_id: projectId,
-    branch_id: branchId,
-  });
+const branch = (projectId: string, branchId: string) => ({ project_id: projectId, branch_id: branchId });
+const snapshot = (projectId: string, snapshotId: string) => ({
+  project_id: projectId,
+  snapshot_id: snapshotId,
+});
 
 /** `POST .../branches/{branch_id}/snapshot` (now, or at `timestamp` / `lsn`); waits for the operations it starts. */
 export function createSnapshot(
@@ -42,22 +35,18 @@ export function createSnapshot(
   query: Requests["POST /projects/{project_id}/branches/{branch_id}/snapshot"]["Querystring"],
   options: MutationOptions = {},
 ): Promise<SnapshotCreateResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/snapshot", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
-    query,
-    schema: SnapshotCreateResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/snapshot",
+    { params: branch(projectId, branchId), query, schema: SnapshotCreateResponseSchema },
+    options,
+  );
 }
 
 /** `GET /projects/{project_id}/snapshots`: every snapshot of the project, the scheduled ones too. */
 export async function listSnapshots(ctx: ClientContext, projectId: string): Promise<Snapshot[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/snapshots", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/snapshots", {
+    params: { project_id: projectId },
     schema: SnapshotsResponseSchema,
   });
   return body.snapshots;
@@ -79,9 +68,8 @@ export async function updateSnapshot(
   snapshotId: string,
   body: SnapshotUpdateBody,
 ): Promise<Snapshot> {
-  const answer = await send(ctx.request, {
-    method: "PATCH",
-    route: snapshotRoute(projectId, snapshotId),
+  const answer = await send(ctx.request, "PATCH /projects/{project_id}/snapshots/{snapshot_id}", {
+    params: snapshot(projectId, snapshotId),
     body,
     schema: SnapshotResponseSchema,
   });
@@ -95,11 +83,12 @@ export function deleteSnapshot(
   snapshotId: string,
   options: MutationOptions = {},
 ): Promise<OperationsOnlyResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "DELETE",
-    route: snapshotRoute(projectId, snapshotId),
-    schema: OperationsOnlyResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "DELETE /projects/{project_id}/snapshots/{snapshot_id}",
+    { params: snapshot(projectId, snapshotId), schema: OperationsOnlyResponseSchema },
+    options,
+  );
 }
 
 /**
@@ -113,15 +102,12 @@ export function restoreSnapshot(
   body: Requests["POST /projects/{project_id}/snapshots/{snapshot_id}/restore"]["Body"],
   options: MutationOptions = {},
 ): Promise<SnapshotRestoreResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/snapshots/{snapshot_id}/restore", {
-      project_id: projectId,
-      snapshot_id: snapshotId,
-    }),
-    body,
-    schema: SnapshotRestoreResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
+    { params: snapshot(projectId, snapshotId), body, schema: SnapshotRestoreResponseSchema },
+    options,
+  );
 }
 
 /** `POST .../branches/{branch_id}/finalize_restore`: swaps the restored branch in; waits for the computes' restarts. */
@@ -132,15 +118,12 @@ export function finalizeRestore(
   body: Requests["POST /projects/{project_id}/branches/{branch_id}/finalize_restore"]["Body"] = {},
   options: MutationOptions = {},
 ): Promise<OperationsOnlyResponse> {
-  return sendMutation(ctx, projectId, options, {
-    method: "POST",
-    route: apiRoute("/projects/{project_id}/branches/{branch_id}/finalize_restore", {
-      project_id: projectId,
-      branch_id: branchId,
-    }),
-    body,
-    schema: OperationsOnlyResponseSchema,
-  });
+  return sendMutation(
+    ctx,
+    "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
+    { params: branch(projectId, branchId), body, schema: OperationsOnlyResponseSchema },
+    options,
+  );
 }
 
 /** `GET .../branches/{branch_id}/backup_schedule`: the entries the service takes snapshots by (none: empty). */
@@ -149,9 +132,8 @@ export async function getBackupSchedule(
   projectId: string,
   branchId: string,
 ): Promise<BackupScheduleItem[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: scheduleRoute(projectId, branchId),
+  const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/backup_schedule", {
+    params: branch(projectId, branchId),
     schema: BackupScheduleResponseSchema,
   });
   return body.schedule;
@@ -164,12 +146,9 @@ export async function setBackupSchedule(
   branchId: string,
   schedule: Requests["PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"]["Body"]["schedule"],
 ): Promise<void> {
-  await send(ctx.request, {
-    method: "PUT",
-    route: scheduleRoute(projectId, branchId),
-    body: {
-      schedule,
-    } satisfies Requests["PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"]["Body"],
+  await send(ctx.request, "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule", {
+    params: branch(projectId, branchId),
+    body: { schedule },
     schema: EmptyResponseSchema,
   });
 }

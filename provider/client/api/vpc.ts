@@ -4,9 +4,7 @@
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
-import { apiRoute } from "../path";
 import { send, sendOrEmpty } from "../request";
-import type { Requests } from "../requests.gen";
 import {
   type VpcEndpoint,
   type VpcEndpointDetails,
@@ -14,17 +12,15 @@ import {
   VpcEndpointsResponseSchema,
 } from "../schemas";
 
-const orgEndpoint = (orgId: string, regionId: string, vpcEndpointId: string) =>
-  apiRoute("/organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}", {
-    org_id: orgId,
-    region_id: regionId,
-    vpc_endpoint_id: vpcEndpointId,
-  });
-const projectEndpoint = (projectId: string, vpcEndpointId: string) =>
-  apiRoute("/projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}", {
-    project_id: projectId,
-    vpc_endpoint_id: vpcEndpointId,
-  });
+const orgEndpoint = (orgId: string, regionId: string, vpcEndpointId: string) => ({
+  org_id: orgId,
+  region_id: regionId,
+  vpc_endpoint_id: vpcEndpointId,
+});
+const projectEndpoint = (projectId: string, vpcEndpointId: string) => ({
+  project_id: projectId,
+  vpc_endpoint_id: vpcEndpointId,
+});
 /** The changes' answer: nothing the client reads. */
 const NO_BODY = z.unknown();
 
@@ -35,11 +31,14 @@ export function getOrgVpcEndpoint(
   regionId: string,
   vpcEndpointId: string,
 ): Promise<VpcEndpointDetails> {
-  return send(ctx.request, {
-    method: "GET",
-    route: orgEndpoint(orgId, regionId, vpcEndpointId),
-    schema: VpcEndpointDetailsSchema,
-  });
+  return send(
+    ctx.request,
+    "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+    {
+      params: orgEndpoint(orgId, regionId, vpcEndpointId),
+      schema: VpcEndpointDetailsSchema,
+    },
+  );
 }
 
 /** `POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}`: assigns the endpoint, or sets its label. */
@@ -50,14 +49,15 @@ export async function assignOrgVpcEndpoint(
   vpcEndpointId: string,
   label: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "POST",
-    route: orgEndpoint(orgId, regionId, vpcEndpointId),
-    body: {
-      label,
-    } satisfies Requests["POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}"]["Body"],
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+    {
+      params: orgEndpoint(orgId, regionId, vpcEndpointId),
+      body: { label },
+      schema: NO_BODY,
+    },
+  );
 }
 
 /** `DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}`: removes it for good. */
@@ -67,18 +67,20 @@ export async function removeOrgVpcEndpoint(
   regionId: string,
   vpcEndpointId: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: orgEndpoint(orgId, regionId, vpcEndpointId),
-    schema: NO_BODY,
-  });
+  await sendOrEmpty(
+    ctx.request,
+    "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+    {
+      params: orgEndpoint(orgId, regionId, vpcEndpointId),
+      schema: NO_BODY,
+    },
+  );
 }
 
 /** `GET /projects/{project_id}/vpc_endpoints`: the endpoints the project is restricted to. */
 export async function listProjectVpcEndpoints(ctx: ClientContext, projectId: string): Promise<VpcEndpoint[]> {
-  const body = await send(ctx.request, {
-    method: "GET",
-    route: apiRoute("/projects/{project_id}/vpc_endpoints", { project_id: projectId }),
+  const body = await send(ctx.request, "GET /projects/{project_id}/vpc_endpoints", {
+    params: { project_id: projectId },
     schema: VpcEndpointsResponseSchema,
   });
   return body.endpoints;
@@ -91,10 +93,9 @@ export async function restrictProjectVpcEndpoint(
   vpcEndpointId: string,
   label: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "POST",
-    route: projectEndpoint(projectId, vpcEndpointId),
-    body: { label } satisfies Requests["POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}"]["Body"],
+  await sendOrEmpty(ctx.request, "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}", {
+    params: projectEndpoint(projectId, vpcEndpointId),
+    body: { label },
     schema: NO_BODY,
   });
 }
@@ -105,9 +106,8 @@ export async function removeProjectVpcEndpoint(
   projectId: string,
   vpcEndpointId: string,
 ): Promise<void> {
-  await sendOrEmpty(ctx.request, {
-    method: "DELETE",
-    route: projectEndpoint(projectId, vpcEndpointId),
+  await sendOrEmpty(ctx.request, "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}", {
+    params: projectEndpoint(projectId, vpcEndpointId),
     schema: NO_BODY,
   });
 }
