@@ -13,6 +13,7 @@ import { advisorRoutes } from "./routes/advisors";
 import { anonymizedBranchRoutes } from "./routes/anonymized";
 import { apiKeyRoutes } from "./routes/api-keys";
 import { authJwksRoutes, authRoutes } from "./routes/auth";
+import { authProjectRoutes } from "./routes/auth-project";
 import { branchRoutes } from "./routes/branches";
 import { bucketRoutes } from "./routes/buckets";
 import { consumptionRoutes } from "./routes/consumption";
@@ -309,6 +310,7 @@ export function apiRoutes(api: FastifyInstance, ctx: EmulatorContext): void {
   customDomainRoutes(api, ctx);
   dataApiRoutes(api, ctx);
   authRoutes(api, ctx);
+  authProjectRoutes(api, ctx);
 }
 
 function sendFault(

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { accessProject } from "../auth";
 import type { EmulatorContext } from "../context";
-import { badRequest, notFound } from "../errors";
+import { badRequest } from "../errors";
 import {
   addDomain,
   addOauthProvider,
@@ -19,7 +18,6 @@ import {
 import type { BranchAuthRecord, BranchRecord } from "../records";
 import {
   AUTH_BASE_PATH,
-  authBaseUrl,
   renderAuthIntegration,
   renderAuthKeys,
   renderDomains,
@@ -34,52 +32,39 @@ import { principalOf } from "./principal";
 import { route } from "./route";
 
 // Auth on a branch (docs/api-rules.md §23): enabling and disabling it, its settings, its users.
-// The project-level routes the document marks deprecated act on the project's default branch,
-// as the service's descriptions send them to the branch-level ones.
+// The project-level routes the document marks deprecated, which act on the project's default
+// branch, are in auth-project.ts.
 
 /** The origin the request came to: the base and JWKS URLs point back at this server. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? "localhost"}`;
+export const originOf = (request: FastifyRequest) =>
+  `${request.protocol}://${request.headers.host ?? "localhost"}`;
+
+/** How an Auth route answers a change: each tells persistence. */
+export function authAnswers(ctx: EmulatorContext) {
+  return {
+    /** Applies a change and tells persistence. */
+    changed: <T>(value: T): T => {
+      ctx.changed();
+      return value;
+    },
+    /** Answers a change the document gives no body, and tells persistence. */
+    noBody: (reply: FastifyReply, status = 200) => {
+      ctx.changed();
+      return reply.code(status).send();
+    },
+  };
+}
 
 type BranchPath = FastifyRequest<{ Params: { project_id: string; branch_id: string } }>;
-type ProjectPath = FastifyRequest<{ Params: { project_id: string } }>;
 
-/** Registers the Auth routes, and the JWKS each branch's Auth serves outside the API. */
+/** Registers the Auth routes of a branch, and `GET /auth` (who the caller is). */
 export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  const { store } = ctx;
+  const { changed, noBody } = authAnswers(ctx);
 
   /** The path's branch and its Auth (404 when Auth is off). */
   const branchAuth = (request: BranchPath): { branch: BranchRecord; auth: BranchAuthRecord } => {
     const { branch } = branchOf(ctx, request);
     return { branch, auth: authOf(branch) };
-  };
-
-  /** A project's live branch, with the caller's access checked (its default branch unless named). */
-  const projectBranch = (request: FastifyRequest, projectId: string, branchId?: string) => {
-    const project = accessProject(store, principalOf(request), projectId);
-    const id = branchId ?? project.default_branch_id;
-    const branch = store.liveBranch(project.id, id);
-    if (!branch) throw notFound(`branch ${id} not found in project ${project.id}`);
-    return { project, branch };
-  };
-
-  /** The path's project's default branch. */
-  const defaultBranch = (request: ProjectPath): BranchRecord =>
-    projectBranch(request, request.params.project_id).branch;
-
-  /** The Auth of the default branch of the project a body names. */
-  const bodyProjectAuth = (request: FastifyRequest, projectId: string) =>
-    authOf(projectBranch(request, projectId).branch);
-
-  /** Applies a change and tells persistence. */
-  const changed = <T>(value: T): T => {
-    ctx.changed();
-    return value;
-  };
-
-  /** Answers a change the document gives no body, and tells persistence. */
-  const noBody = (reply: FastifyReply, status = 200) => {
-    ctx.changed();
-    return reply.code(status).send();
   };
 
   route(app, "GET /auth", async (request) => {
@@ -296,110 +281,6 @@ export function authRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       return changed({ id: request.params.auth_user_id });
     },
   );
-
-  // The project-level routes: the default branch's Auth.
-
-  route(app, "POST /projects/auth/create", async (request, reply) => {
-    const { project_id, branch_id, auth_provider, database_name } = request.body;
-    const { project, branch } = projectBranch(request, project_id, branch_id);
-    const auth = enableAuth(project, branch, auth_provider, database_name, ctx.clock.now());
-    reply.code(201);
-    return changed(renderAuthKeys(auth, originOf(request)));
-  });
-
-  route(app, "POST /projects/auth/keys", async (request, reply) => {
-    const auth = bodyProjectAuth(request, request.body.project_id);
-    reply.code(201);
-    return renderAuthKeys(auth, originOf(request));
-  });
-
-  route(app, "POST /projects/auth/user", async (request, reply) => {
-    const auth = bodyProjectAuth(request, request.body.project_id);
-    const id = addUser(auth, request.body.email, request.body.name, ctx.clock.now());
-    reply.code(201);
-    return changed({ id });
-  });
-
-  route(app, "POST /projects/auth/transfer_ownership", async (request) => {
-    const auth = bodyProjectAuth(request, request.body.project_id);
-    // The emulator has no provider console to move the project to: the URL names where it would be.
-    return { url: `${authBaseUrl(originOf(request), auth)}/transfer` };
-  });
-
-  route(app, "GET /projects/{project_id}/auth/integrations", async (request) => {
-    const branch = defaultBranch(request);
-    return { data: branch.auth ? [renderAuthIntegration(branch, branch.auth, originOf(request))] : [] };
-  });
-
-  route(app, "DELETE /projects/{project_id}/auth/integration/{auth_provider}", async (request, reply) => {
-    const branch = defaultBranch(request);
-    const auth = authOf(branch);
-    if (auth.auth_provider !== request.params.auth_provider)
-      throw notFound(
-        `the default branch's Auth uses provider ${auth.auth_provider}, not ${request.params.auth_provider}`,
-      );
-    disableAuth(branch, request.body?.delete_data === true);
-    return noBody(reply);
-  });
-
-  route(app, "GET /projects/{project_id}/auth/domains", async (request) =>
-    renderDomains(authOf(defaultBranch(request))),
-  );
-
-  route(app, "POST /projects/{project_id}/auth/domains", async (request, reply) => {
-    addDomain(authOf(defaultBranch(request)), request.body.domain);
-    return noBody(reply, 201);
-  });
-
-  route(app, "DELETE /projects/{project_id}/auth/domains", async (request, reply) => {
-    removeDomains(
-      authOf(defaultBranch(request)),
-      request.body.domains.map((d) => d.domain),
-    );
-    return noBody(reply);
-  });
-
-  route(app, "GET /projects/{project_id}/auth/email_server", async (request) =>
-    renderEmailProvider(authOf(defaultBranch(request))),
-  );
-
-  route(app, "PATCH /projects/{project_id}/auth/email_server", async (request) => {
-    const auth = authOf(defaultBranch(request));
-    auth.email_provider = { ...request.body };
-    return changed(renderEmailProvider(auth));
-  });
-
-  route(app, "GET /projects/{project_id}/auth/oauth_providers", async (request) => ({
-    providers: authOf(defaultBranch(request)).oauth_providers.map(renderOauthProvider),
-  }));
-
-  route(app, "POST /projects/{project_id}/auth/oauth_providers", async (request) =>
-    changed(renderOauthProvider(addOauthProvider(authOf(defaultBranch(request)), request.body))),
-  );
-
-  route(app, "PATCH /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}", async (request) =>
-    changed(
-      renderOauthProvider(
-        updateOauthProvider(authOf(defaultBranch(request)), request.params.oauth_provider_id, request.body),
-      ),
-    ),
-  );
-
-  route(
-    app,
-    "DELETE /projects/{project_id}/auth/oauth_providers/{oauth_provider_id}",
-    async (request, reply) => {
-      removeOauthProvider(authOf(defaultBranch(request)), request.params.oauth_provider_id);
-      return noBody(reply);
-    },
-  );
-
-  route(app, "DELETE /projects/{project_id}/auth/users/{auth_user_id}", async (request, reply) => {
-    const auth = authOf(defaultBranch(request));
-    userOf(auth, request.params.auth_user_id);
-    delete auth.users[request.params.auth_user_id];
-    return noBody(reply, 204);
-  });
 }
 
 /** Registers the JWKS of every branch's Auth on the server itself: no API key, as an app fetches it. */
