@@ -1,8 +1,8 @@
 /**
  * A Branch's definition: the one object the lifecycle runs for a branch, each step with its API calls.
- * It is one object read as a unit, so the file runs past 400 lines; what its steps call lives beside
- * it: `branchInputs.ts`, `branchOutputs.ts`, `branchCreate.ts`, `branchConverge.ts`,
- * `branchComputes.ts`, `branchRestore.ts` and `connection.ts`.
+ * What its steps call lives beside it: `branchInputs.ts`, `branchOutputs.ts`, `branchCreate.ts`,
+ * `branchConverge.ts`, `branchComputes.ts`, `branchRestore.ts`, `branchMessages.ts` and
+ * `connection.ts`.
  */
 import type { Operation } from "../client";
 import { isConflict } from "../client/errors";
