@@ -41,7 +41,12 @@ export interface FunctionRun {
 interface Pending {
   resolve(answer: FunctionResponse): void;
   timer: NodeJS.Timeout;
+  /** The Worker called the handler: the request's own time limit starts. */
+  started(): void;
 }
+
+/** Real milliseconds a Worker may take to start and load its module before a request is answered 504. */
+const START_LIMIT_MS = 10_000;
 
 /** One function's Worker, the folder its deployment is unpacked in, and the requests it holds. */
 interface Running {
@@ -102,17 +107,32 @@ export class FunctionRunner {
     return this.#send(run.target, running, request);
   }
 
-  /** Posts the request to the Worker; past the time limit it is answered 504 and the Worker ends. */
+  /**
+   * Posts the request to the Worker; past the time limit it is answered 504 and the Worker ends. The
+   * limit counts from the call of the handler (the Worker says when): until then the Worker's start
+   * and its module's load have a bound of their own, so a slow machine's cold start is not a timeout.
+   */
   #send(target: string, running: Running, request: FunctionRequest): Promise<FunctionResponse> {
     const id = this.#nextId++;
     return new Promise<FunctionResponse>((resolve) => {
-      const timer = setTimeout(() => {
-        running.pending.delete(id);
-        resolve(functionError(504, `the function did not answer within ${this.#timeoutMs} ms`));
-        void this.#end(target, running, `another request to the function ran past ${this.#timeoutMs} ms`);
-      }, this.#timeoutMs);
-      timer.unref();
-      running.pending.set(id, { resolve, timer });
+      const limit = (ms: number, what: string) => {
+        const timer = setTimeout(() => {
+          running.pending.delete(id);
+          resolve(functionError(504, `the function did not ${what} within ${ms} ms`));
+          void this.#end(target, running, `another request to the function ran past ${ms} ms`);
+        }, ms);
+        timer.unref();
+        return timer;
+      };
+      const pending: Pending = {
+        resolve,
+        timer: limit(Math.max(this.#timeoutMs, START_LIMIT_MS), "start"),
+        started: () => {
+          clearTimeout(pending.timer);
+          pending.timer = limit(this.#timeoutMs, "answer");
+        },
+      };
+      running.pending.set(id, pending);
       const body = request.body === null ? null : new Uint8Array(request.body);
       running.worker.postMessage({ id, ...request, body }, body === null ? [] : [body.buffer]);
     });
@@ -152,7 +172,11 @@ export class FunctionRunner {
     });
     worker.unref();
     const running: Running = { version: run.version, worker, folder, pending: new Map() };
-    worker.on("message", (answer: FunctionResponse & { id: number }) => {
+    worker.on("message", (answer: (FunctionResponse & { id: number }) | { started: number }) => {
+      if ("started" in answer) {
+        running.pending.get(answer.started)?.started();
+        return;
+      }
       const waiting = running.pending.get(answer.id);
       if (waiting === undefined) return;
       running.pending.delete(answer.id);

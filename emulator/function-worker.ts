@@ -3,7 +3,8 @@
 // single executable, where no separate script file can be started. It imports the deployment's
 // entry module (a file URL in `workerData.entry`), resolves its handler as the runtime does
 // (`export default { fetch(req) }` first, then `export default function (req)`), and answers each
-// message `{id, method, url, headers, body}` with `{id, status, headers, body}`, bodies whole.
+// message `{id, method, url, headers, body}` with `{started: id}` once its handler is called, then
+// `{id, status, headers, body}`, bodies whole.
 // A handler that throws, answers something other than a Response, or a module that does not load
 // gives a 500 whose body carries the error, as the platform's local runtime answers.
 
@@ -39,7 +40,10 @@ function failure(error) {
 async function answer(message) {
   const init = { method: message.method, headers: message.headers };
   if (message.body !== null) init.body = message.body;
-  const response = await (await handler)(new Request(message.url, init));
+  const run = await handler;
+  // The time limit counts from here: the Worker's start and the module's load are not the request's.
+  parentPort.postMessage({ started: message.id });
+  const response = await run(new Request(message.url, init));
   if (typeof response !== "object" || response === null || typeof response.arrayBuffer !== "function")
     throw new Error("the handler answered " + String(response) + ", not a Response");
   const body = new Uint8Array(await response.arrayBuffer());

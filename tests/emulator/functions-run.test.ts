@@ -325,4 +325,16 @@ export default async (req) => {
     assert.match(((await late.json()) as Json).message, /did not answer within 300 ms/);
     assert.deepEqual(await (await fetch(url)).json(), { calls: 1 }, "a fresh Worker answers");
   });
+
+  it("counts from the call of the handler: a module that takes longer than the limit to load still answers", async () => {
+    const code = `
+await new Promise((resolve) => setTimeout(resolve, 600));
+export default () => Response.json({ loaded: true });
+`;
+    await deployTo(emu, "heavy", { zip: zipOf({ "index.mjs": code }) });
+    emu.control.advance(3000);
+    const answer = await fetch(`${emu.origin}/__functions/${DEMO.branchId}-heavy/`);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(await answer.json(), { loaded: true });
+  });
 });
