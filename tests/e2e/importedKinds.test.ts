@@ -23,12 +23,15 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
   const ctx = { outputs: {} } as ImportContext;
   const imports: Imported[] = [];
   const secrets = new Set<string>();
+  /** Every line the engine printed, across the suite's commands. */
+  const printed: string[] = [];
   const resources = ROWS.reduce((sum, row) => sum + row.resources, 0);
 
   /** No secret of any row, now or earlier, in the state file or the engine's output. */
   function assertNoSecret(): void {
     for (const row of ROWS) for (const secret of row.secrets?.(emulator) ?? []) secrets.add(secret);
-    assertNeverShown(secrets, e2e.rawState(), e2e.output.join("\n"));
+    printed.push(...e2e.output);
+    assertNeverShown(secrets, e2e.rawState(), printed.join("\n"));
   }
 
   /** The mutating requests since the log was cleared, split by the row whose routes they are. */
@@ -74,6 +77,7 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
       ...collect(e2e.output),
     });
     assert.equal(imported.summary.resourceChanges?.import, imports.length, e2e.output.join("\n"));
+    printed.push(...e2e.output);
     await eachRow(ROWS, "after the import", (row) => row.imported?.(ctx));
 
     emulator.control.clearRequests();
@@ -92,6 +96,7 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
 
   it("previews and refreshes with no change and no request that changes anything", async () => {
     await assertNothingToChange(emulator, e2e, 1 + resources);
+    assertNoSecret();
   });
 
   it("changes each row's config: each kind in place or replaced as it says, with its own requests only", async () => {
@@ -99,6 +104,7 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
       for (const [key, value] of Object.entries(row.change)) await e2e.stack.setConfig(key, { value });
     const preview = await e2e.stack.preview({ diff: true });
     await eachRow(ROWS, "the preview of the change", (row) => row.changePreview?.(preview.stdout));
+    printed.push(preview.stdout);
 
     emulator.control.clearRequests();
     const up = await e2e.stack.up(collect(e2e.output));

@@ -1,4 +1,4 @@
-// `pulumi import` through the provider plugin, under the real engine: a project, a branch, a compute
+// `pulumi import` into a Python program through the provider plugin, under the real engine: a project, a branch, a compute
 // endpoint, a role, a database, a snapshot and a backup schedule made outside Pulumi (as a script or the console would) are
 // brought into a stack by the ids each kind takes; the program that declares them as they are then
 // previews and refreshes with no change, the credentials stored encrypted, and destroys them.
@@ -10,7 +10,8 @@ import type { ProgramLanguage } from "./support/languages";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack, isEncryptedSecret, stateResources } from "./support/stack";
 
-for (const language of ["yaml", "python"] as const satisfies ProgramLanguage[]) {
+// In YAML: the Project, Branch, ... row of importedKinds.test.ts.
+for (const language of ["python"] as const satisfies ProgramLanguage[]) {
   describe(`e2e: pulumi import into a ${language} program, through the provider plugin`, function () {
     this.timeout(10 * 60 * 1000);
     let emulator: RunningEmulator;

@@ -50,7 +50,7 @@ import {
   upload,
   vpcEndpoints,
 } from "./kindRows";
-import { type E2eStack, type StateResource, stateResources } from "./stack";
+import { type E2eStack, isEncryptedSecret, type StateResource, stateResources } from "./stack";
 
 /** What a row's hooks read. */
 export interface ImportContext {
@@ -110,6 +110,90 @@ async function byHand(
   assert.ok(answer.status < 300, `${method} ${path}: ${answer.status} ${answer.text}`);
   return answer.body;
 }
+
+// --- Project, Branch, Endpoint, Role, Database, Snapshot, BackupSchedule ------------------------
+
+/** The core objects made by hand, and the ids `pulumi import` takes for each. */
+const core = { projectId: "", branchId: "", endpointId: "", password: "", snapshotId: "" };
+
+const CORE: ImportedKindRow = {
+  name: "Project, Branch, Endpoint, Role, Database, Snapshot, BackupSchedule",
+  resources: 7,
+  async setUp(emulator) {
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    const idle = () => projectIdle(emulator, core.projectId);
+    core.projectId = (await client.createProject({ project: { name: "made-by-hand" } })).project.id;
+    await idle();
+    core.branchId = (await client.createBranch(core.projectId, { branch: { name: "feature" } })).branch.id;
+    await idle();
+    const endpoint = { branch_id: core.branchId, type: "read_write" as const };
+    core.endpointId = (await client.createEndpoint(core.projectId, { endpoint })).endpoint.id;
+    await idle();
+    const role = await client.createRole(core.projectId, core.branchId, { role: { name: "app_by_hand" } });
+    core.password = role.role.password ?? "";
+    await idle();
+    const database = { name: "app_db", owner_name: "app_by_hand" };
+    await client.createDatabase(core.projectId, core.branchId, { database });
+    await idle();
+    core.snapshotId = (
+      await client.createSnapshot(core.projectId, core.branchId, { name: "by-hand" })
+    ).snapshot.id;
+    await client.setBackupSchedule(core.projectId, core.branchId, [{ frequency: "daily", hour: 2 }]);
+    await idle();
+    const { projectId: p, branchId: b } = core;
+    return {
+      imports: [
+        { type: "clouddb:index:Project", name: "project", id: p },
+        { type: "clouddb:index:Branch", name: "feature", id: `${p}/${b}` },
+        { type: "clouddb:index:Endpoint", name: "compute", id: `${p}/${core.endpointId}` },
+        { type: "clouddb:index:Role", name: "app", id: `${p}/${b}/app_by_hand` },
+        { type: "clouddb:index:Database", name: "appdb", id: `${p}/${b}/app_db` },
+        { type: "clouddb:index:Snapshot", name: "snapshot", id: `${p}/${core.snapshotId}` },
+        { type: "clouddb:index:BackupSchedule", name: "backups", id: `${p}/${b}` },
+      ],
+    };
+  },
+  imported({ e2e }) {
+    assert.equal(stateOf(e2e, "Branch")?.id, core.branchId, "the branch is recorded by its own id");
+    assert.equal(stateOf(e2e, "Endpoint")?.id, core.endpointId);
+    assert.equal(stateOf(e2e, "Snapshot")?.id, core.snapshotId);
+    assert.equal(stateOf(e2e, "BackupSchedule")?.id, core.branchId);
+    assert.ok(
+      isEncryptedSecret(stateOf(e2e, "Role")?.outputs?.password),
+      "the role's password is stored encrypted",
+    );
+    assert.ok(isEncryptedSecret(stateOf(e2e, "Project")?.outputs?.connectionUri));
+    assert.ok(isEncryptedSecret(stateOf(e2e, "Branch")?.outputs?.connectionUri));
+    assert.ok(
+      !/postgresql:\/\/[^:@"]+:[^@"]+@/.test(e2e.rawState()),
+      "a connection string with a password is in the state",
+    );
+  },
+  firstUp: {},
+  afterFirstUp({ outputs }, routes) {
+    assert.deepEqual(routes, [], "the program declares them as they are");
+    const password = outputs.password as { secret?: boolean; value?: unknown } | undefined;
+    assert.equal(password?.secret, true);
+    assert.equal(password?.value, core.password, "the imported password is the role's");
+  },
+  change: {},
+  changes: {},
+  routes: [],
+  changed(_ctx, routes) {
+    assert.deepEqual(routes, []);
+  },
+  destroyed(emulator) {
+    const state = emulator.control.dumpState();
+    const project = state.projects.find((p) => p.id === core.projectId);
+    assert.notEqual(project?.deleted_at_ms, undefined, "destroy deleted the imported project");
+    assert.deepEqual(
+      state.snapshots.filter((s) => s.id === core.snapshotId),
+      [],
+      "and the imported snapshot",
+    );
+  },
+  secrets: () => [core.password, DEMO.personalKey],
+};
 
 // --- BranchAuth -------------------------------------------------------------------------------
 
@@ -503,6 +587,7 @@ const VPC: ImportedKindRow = {
 
 /** Every row, in the order the program declares them. */
 export const IMPORTED_KIND_ROWS: readonly ImportedKindRow[] = [
+  CORE,
   AUTH,
   BUCKET,
   CREDENTIAL,
