@@ -6,15 +6,10 @@
 // own requests only; destroy. No secret of any row in the state file or the engine's output.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import {
-  type ImportContext,
-  type Imported,
-  type ImportedKindRow,
-  IMPORTED_KIND_ROWS as ROWS,
-} from "./support/importedKindRows";
-import { assertNeverShown, eachRow, summed } from "./support/kindRows";
+import { type ImportContext, type Imported, IMPORTED_KIND_ROWS as ROWS } from "./support/importedKindRows";
+import { assertNeverShown, eachRow, upByRow } from "./support/kindRows";
 import { fixture, programStack } from "./support/programStack";
-import { assertNothingToChange, changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
+import { assertNothingToChange, collect, type E2eStack } from "./support/stack";
 
 describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a YAML program through the plugin", function () {
   this.timeout(10 * 60 * 1000);
@@ -32,14 +27,6 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
     for (const row of ROWS) for (const secret of row.secrets?.(emulator) ?? []) secrets.add(secret);
     printed.push(...e2e.output);
     assertNeverShown(secrets, e2e.rawState(), printed.join("\n"));
-  }
-
-  /** The mutating requests since the log was cleared, split by the row whose routes they are. */
-  function sentByRow(): Map<ImportedKindRow, string[]> {
-    const sent = mutatingRequests(emulator).map((r) => r.route);
-    const unowned = sent.filter((route) => !ROWS.some((row) => row.routes.includes(route)));
-    assert.deepEqual(unowned, [], "requests no row expects");
-    return new Map(ROWS.map((row) => [row, sent.filter((route) => row.routes.includes(route))]));
   }
 
   before(async () => {
@@ -80,16 +67,8 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
     printed.push(...e2e.output);
     await eachRow(ROWS, "after the import", (row) => row.imported?.(ctx));
 
-    emulator.control.clearRequests();
-    const up = await e2e.stack.up(collect(e2e.output));
-    const { same: _same, ...changes } = changesOf(up);
-    assert.deepEqual(
-      changes,
-      summed(ROWS, (row) => row.firstUp),
-      e2e.output.join("\n"),
-    );
+    const { up, sent } = await upByRow(emulator, e2e, ROWS, (row) => row.firstUp);
     ctx.outputs = up.outputs;
-    const sent = sentByRow();
     await eachRow(ROWS, "after the first up", (row) => row.afterFirstUp(ctx, sent.get(row) ?? []));
     assertNoSecret();
   });
@@ -106,15 +85,7 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
     await eachRow(ROWS, "the preview of the change", (row) => row.changePreview?.(preview.stdout));
     printed.push(preview.stdout);
 
-    emulator.control.clearRequests();
-    const up = await e2e.stack.up(collect(e2e.output));
-    const { same: _same, ...changes } = changesOf(up);
-    assert.deepEqual(
-      changes,
-      summed(ROWS, (row) => row.changes),
-      e2e.output.join("\n"),
-    );
-    const sent = sentByRow();
+    const { sent } = await upByRow(emulator, e2e, ROWS, (row) => row.changes);
     await eachRow(ROWS, "after the change", (row) => row.changed(ctx, sent.get(row) ?? []));
     assertNoSecret();
   });

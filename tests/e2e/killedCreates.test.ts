@@ -11,8 +11,8 @@ import { type RunningEmulator, startEmulator } from "../../emulator";
 import { crashFixtureStack, type Declared, declareResources } from "./support/crashFixture";
 import { nextRun } from "./support/kill";
 import { KILLED_CREATE_ROWS as ROWS, type RowContext, recordedIn } from "./support/killedCreateRows";
-import { assertNeverShown, eachRow, summed } from "./support/kindRows";
-import { assertNothingToChange, changesOf, collect, type E2eStack, mutatingRequests } from "./support/stack";
+import { assertNeverShown, eachRow, upByRow } from "./support/kindRows";
+import { assertNothingToChange, collect, type E2eStack, mutatingRequests } from "./support/stack";
 
 const declaredIn = (phase: 2 | "changed"): Declared[] => ROWS.flatMap((row) => row.declared(phase));
 
@@ -105,27 +105,8 @@ describe("e2e: every kind converges after an up killed during its create, then c
     const preview = await e2e.stack.preview({ diff: true });
     await eachRow(ROWS, "the preview of the change", (row) => row.changePreview?.(preview.stdout));
 
-    emulator.control.clearRequests();
-    const up = await e2e.stack.up(collect(e2e.output));
-    const { same: _same, ...changes } = changesOf(up);
-    assert.deepEqual(
-      changes,
-      summed(ROWS, (row) => row.changes),
-      e2e.output.join("\n"),
-    );
-    const sent = mutatingRequests(emulator).map((r) => r.route);
-    const owned = new Set(ROWS.flatMap((row) => row.routes));
-    await eachRow(ROWS, "after the change", (row) =>
-      row.changed(
-        ctx,
-        sent.filter((route) => row.routes.includes(route)),
-      ),
-    );
-    assert.deepEqual(
-      sent.filter((route) => !owned.has(route)),
-      [],
-      "requests no row expects",
-    );
+    const { sent } = await upByRow(emulator, e2e, ROWS, (row) => row.changes);
+    await eachRow(ROWS, "after the change", (row) => row.changed(ctx, sent.get(row) ?? []));
     assertNoSecret(e2e.output.join("\n"));
   });
 

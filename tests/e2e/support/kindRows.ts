@@ -2,9 +2,11 @@
 // demo account's ids, the routes the rows expect, the emulator's objects each row reads, and the
 // runners' way of checking every row at once.
 import * as assert from "node:assert/strict";
+import type { UpResult } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator } from "../../../emulator";
 import type { CredentialRecord } from "../../../emulator/records";
 import { call } from "../../emulator/helpers";
+import { changesOf, collect, type E2eStack, mutatingRequests } from "./stack";
 
 export const P = DEMO.projectId;
 export const B = DEMO.branchId;
@@ -84,6 +86,36 @@ export function summed<R>(rows: readonly R[], changes: (row: R) => Changes): Cha
     for (const [change, count] of Object.entries(changes(row)) as [keyof Changes, number][])
       total[change] = (total[change] ?? 0) + count;
   return total;
+}
+
+/** A row of a table: its name and the routes of the requests its kind sends. */
+interface RoutedRow {
+  name: string;
+  routes: readonly string[];
+}
+
+/**
+ * Runs an `up` on a cleared request log and asserts that it reported the rows' changes added up
+ * and sent no request that changes anything on a route no row names. Returns the up's result and
+ * the mutating requests' routes by the row they belong to, in the order sent.
+ */
+export async function upByRow<R extends RoutedRow>(
+  emulator: RunningEmulator,
+  e2e: E2eStack,
+  rows: readonly R[],
+  expected: (row: R) => Changes,
+): Promise<{ up: UpResult; sent: Map<R, string[]> }> {
+  emulator.control.clearRequests();
+  const up = await e2e.stack.up(collect(e2e.output));
+  const { same: _same, ...changes } = changesOf(up);
+  assert.deepEqual(changes, summed(rows, expected), e2e.output.join("\n"));
+  const routes = mutatingRequests(emulator).map((r) => r.route);
+  const unowned = routes.filter((route) => !rows.some((row) => row.routes.includes(route)));
+  assert.deepEqual(unowned, [], "requests no row expects");
+  return {
+    up,
+    sent: new Map(rows.map((row) => [row, routes.filter((route) => row.routes.includes(route))])),
+  };
 }
 
 /** Runs `check` for every row and fails once, naming each row whose check failed and why. */
