@@ -10,13 +10,13 @@
 // the masking rule's column masked.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { call, dataPlaneRun, runSql } from "../emulator/helpers";
-import { killPlugins, runCli } from "./support/kill";
-import type { ProgramLanguage } from "./support/languages";
-import { programStack } from "./support/programStack";
-import { collect, type E2eStack, isEncryptedSecret, leaks, leaksUnder, ROOT } from "./support/stack";
-import { previewOnBranch, runAppMigration, userOperationsOn } from "./support/workflow";
+import { DEMO, type RunningEmulator, startEmulator } from "../../../emulator";
+import { call, dataPlaneRun, runSql } from "../../emulator/helpers";
+import { killPlugins, runCli } from "./kill";
+import type { ProgramLanguage } from "./languages";
+import { programStack } from "./programStack";
+import { collect, type E2eStack, isEncryptedSecret, leaks, leaksUnder, ROOT } from "./stack";
+import { previewOnBranch, runAppMigration, userOperationsOn } from "./workflow";
 
 const PROJECT = DEMO.projectId;
 
@@ -46,7 +46,13 @@ interface ApiFunction {
   active_deployment?: { status: string; environment: string[] };
 }
 
-for (const language of ["yaml", "python", "java"] as const satisfies ProgramLanguage[]) {
+/**
+ * The suite of one language's example; each language has a file of its own (languageExamples.<language>.test.ts)
+ * so that the three run side by side.
+ */
+export function describeLanguageExample(
+  language: Extract<ProgramLanguage, "yaml" | "python" | "java">,
+): void {
   describe(`e2e: the ${language} preview environment through the provider plugin${dataPlaneRun()}`, function () {
     // A Java program is built by Maven on every run: slower.
     this.timeout((language === "java" ? 20 : 10) * 60 * 1000);
