@@ -4,6 +4,16 @@ import type { EmulatorContext } from "./context";
 import { createControl, resolveSeed } from "./control";
 import { DataPlane } from "./data-plane/plane";
 import { FaultQueue } from "./faults";
+// Each family registers what it keeps on a branch when its module loads (families/branch-data.ts):
+// every family that keeps something there is loaded before any branch is copied or a state loaded.
+import "./families/anonymization";
+import "./families/auth";
+import "./families/buckets";
+import "./families/credentials";
+import "./families/custom-domains";
+import "./families/data-api";
+import "./families/functions";
+import "./families/snapshots";
 import { FunctionRunner } from "./function-runner";
 import { RateLimiter, REAL_LIMITS } from "./limits";
 import { objectStoreFor } from "./object-store";

@@ -3,12 +3,26 @@ import { badRequest, HttpError, notFound } from "../errors";
 import { archiveProblem } from "../function-archive";
 import { newUuid } from "../ids";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // A branch's functions, their deployments and its triggers (docs/api-rules.md §27). A function is
 // made by its first deployment, which must carry a ZIP archive; later ones may change only the
 // runtime or the environment and reuse the archive. A deployment's status follows the emulator's
 // clock: pending, then building, then completed (or failed when the archive cannot run: not a ZIP
 // file, or no entry module at its root). The newest completed deployment is the one that serves.
+
+declare module "../records" {
+  interface BranchData {
+    /** The branch's functions and their deployments (docs/api-rules.md §27). */
+    functions?: FunctionRecord[];
+    /** The branch's triggers, each naming a function of the branch by slug. */
+    triggers?: TriggerRecord[];
+  }
+}
+
+// A child starts without functions or triggers; a branch preserved by a restore keeps a copy of both.
+holdOnBranch({ field: "functions", toChild: false, preserved: true });
+holdOnBranch({ field: "triggers", toChild: false, preserved: true });
 
 /**
  * How long a deployment is pending, in emulator milliseconds: the work length the emulator's
