@@ -14,6 +14,7 @@ import "./families/custom-domains";
 import "./families/data-api";
 import "./families/functions";
 import "./families/snapshots";
+import { upgradeBranches } from "./families/branch-data";
 import { FunctionRunner } from "./function-runner";
 import { RateLimiter, REAL_LIMITS } from "./limits";
 import { objectStoreFor } from "./object-store";
@@ -137,6 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
+  // A state an older emulator saved is brought up to date by each family, then saved as it now is.
+  if (saved && upgradeBranches(store.branches.values(), { objects: ctx.objects })) ctx.changed();
 
   let data: DataPlane | undefined;
   if (options.postgres ?? seed?.postgres ?? false) {

@@ -3,7 +3,7 @@ import { badRequest, HttpError, notFound } from "../errors";
 import { archiveProblem } from "../function-archive";
 import { newUuid } from "../ids";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
-import { holdOnBranch } from "./branch-data";
+import { holdOnBranch, sweepBlobs } from "./branch-data";
 
 // A branch's functions, their deployments and its triggers (docs/api-rules.md §27). A function is
 // made by its first deployment, which must carry a ZIP archive; later ones may change only the
@@ -20,8 +20,25 @@ declare module "../records" {
   }
 }
 
-// A child starts without functions or triggers; a branch preserved by a restore keeps a copy of both.
-holdOnBranch({ field: "functions", toChild: false, preserved: true });
+// A child starts without functions or triggers; a branch preserved by a restore keeps a copy of both
+// (its deployments name the same archives). A deployment's archive is in the object store by its
+// SHA-256; a state an older emulator saved holds it inline, base64, and moves it there on load.
+holdOnBranch({
+  field: "functions",
+  toChild: false,
+  preserved: true,
+  blobs: (functions) => functions.flatMap((fn) => fn.deployments.map((d) => d.archive)),
+  upgrade: (functions, { objects }) => {
+    const saved = functions as { deployments: (Partial<DeploymentRecord> & { zip_base64?: string })[] }[];
+    const inline = saved.flatMap((fn) => fn.deployments).filter((d) => d.zip_base64 !== undefined);
+    if (inline.length === 0) return undefined;
+    for (const deployment of inline) {
+      deployment.archive = objects.put(Buffer.from(deployment.zip_base64 as string, "base64"));
+      delete deployment.zip_base64;
+    }
+    return functions as FunctionRecord[];
+  },
+});
 holdOnBranch({ field: "triggers", toChild: false, preserved: true });
 
 /**
@@ -46,6 +63,14 @@ export function deploymentStatus(
 /** The deployment that serves: the newest whose build completed by `now`, if any. */
 export function activeDeployment(fn: FunctionRecord, now: number): DeploymentRecord | undefined {
   return fn.deployments.findLast((d) => deploymentStatus(d, now) === "completed");
+}
+
+/** The bytes of a deployment's archive; a 500 when the object store lost them (a state folder edited by hand). */
+export function archiveOf(ctx: EmulatorContext, deployment: DeploymentRecord): Buffer {
+  const bytes = ctx.objects.get(deployment.archive);
+  if (!bytes)
+    throw new HttpError(500, `the archive of deployment ${deployment.id} is missing from the object store`);
+  return bytes;
 }
 
 /** The function on the branch; 404 naming the slug otherwise. */
@@ -102,15 +127,16 @@ export function deploy(
     fn = { id: newUuid(), slug, created_at_ms: now, deployments: [] };
     branch.functions = [...(branch.functions ?? []), fn];
   }
-  const zipBase64 = parts.zip?.toString("base64") ?? previous?.zip_base64 ?? "";
+  // A deployment without an archive reuses the previous one's, and so its build's verdict.
+  const archive = parts.zip === undefined ? (previous?.archive ?? "") : ctx.objects.put(parts.zip);
+  const error = parts.zip === undefined ? previous?.error : archiveProblem(parts.zip);
   const kept = values ?? previous?.environment_values;
-  const error = archiveProblem(Buffer.from(zipBase64, "base64"));
   const deployment: DeploymentRecord = {
     id: (previous?.id ?? 0) + 1,
     created_at_ms: now,
     pending_ms: ctx.engine.durationOf("deploy_function"),
     runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
-    zip_base64: zipBase64,
+    archive,
     environment: (values === undefined ? [...(previous?.environment ?? [])] : Object.keys(values)).sort(),
     ...(kept === undefined ? {} : { environment_values: { ...kept } }),
     ...(error === undefined ? {} : { error }),
@@ -136,6 +162,7 @@ export function deleteFunction(ctx: EmulatorContext, branch: BranchRecord, slug:
   functionOf(branch, slug);
   branch.functions = (branch.functions ?? []).filter((f) => f.slug !== slug);
   ctx.changed();
+  sweepBlobs(ctx.store.branches.values(), ctx.objects);
 }
 
 /** The trigger on the branch; 404 naming it otherwise. */
