@@ -1,4 +1,5 @@
 import type { EmulatorContext } from "../context";
+import { CronError, nextRun, parseCron } from "../cron";
 import { badRequest, HttpError, notFound } from "../errors";
 import { archiveProblem } from "../function-archive";
 import { newUuid } from "../ids";
@@ -172,9 +173,6 @@ export function triggerOf(branch: BranchRecord, triggerId: string): TriggerRecor
   return trigger;
 }
 
-/** A numeric five-field cron expression: five fields of digits, `*`, `,`, `-` and `/`. */
-const CRON = /^[0-9*,/-]+( [0-9*,/-]+){4}$/;
-
 /** What a trigger create or update may set. */
 export interface TriggerFields {
   function_slug?: string;
@@ -198,12 +196,33 @@ function checkTrigger(branch: BranchRecord, fields: TriggerFields, self: string 
         `trigger name ${fields.name} is taken by ${clash.trigger_id}: choose another name`,
       );
   }
-  if (fields.cron !== undefined && !CRON.test(fields.cron.trim()))
-    throw badRequest(
-      `schedule.cron ${JSON.stringify(fields.cron)} is not a numeric five-field cron expression`,
-    );
+  if (fields.cron !== undefined) {
+    try {
+      parseCron(fields.cron);
+    } catch (error) {
+      if (!(error instanceof CronError)) throw error;
+      throw badRequest(
+        `schedule.cron ${JSON.stringify(fields.cron)} is not a numeric five-field cron expression: ${error.message}`,
+      );
+    }
+  }
   if (fields.function_path !== undefined && !fields.function_path.startsWith("/"))
     throw badRequest("function_path must start with /");
+}
+
+/**
+ * When a schedule trigger next runs after `now` (ISO 8601); null for a disabled one, a storage
+ * trigger, or a schedule that never comes (or that an older emulator took and this one cannot read).
+ */
+export function nextRunAt(trigger: TriggerRecord, now: number): string | null {
+  if (trigger.type !== "schedule" || !trigger.enabled || trigger.cron === undefined) return null;
+  let at: number | undefined;
+  try {
+    at = nextRun(parseCron(trigger.cron), now);
+  } catch (error) {
+    if (!(error instanceof CronError)) throw error;
+  }
+  return at === undefined ? null : new Date(at).toISOString();
 }
 
 /** Adds a trigger to the branch. */
