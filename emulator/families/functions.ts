@@ -29,15 +29,17 @@ holdOnBranch({
   toChild: false,
   preserved: true,
   blobs: (functions) => functions.flatMap((fn) => fn.deployments.map((d) => d.archive)),
-  upgrade: (functions, { objects }) => {
-    const saved = functions as { deployments: (Partial<DeploymentRecord> & { zip_base64?: string })[] }[];
-    const inline = saved.flatMap((fn) => fn.deployments).filter((d) => d.zip_base64 !== undefined);
-    if (inline.length === 0) return undefined;
-    for (const deployment of inline) {
-      deployment.archive = objects.put(Buffer.from(deployment.zip_base64 as string, "base64"));
+  upgrade: (saved, { objects }) => {
+    // An older emulator's deployment has `zip_base64` where today's has `archive`.
+    const functions = saved as { deployments: (Partial<DeploymentRecord> & { zip_base64?: string })[] }[];
+    let moved = false;
+    for (const deployment of functions.flatMap((fn) => fn.deployments)) {
+      if (deployment.zip_base64 === undefined) continue;
+      deployment.archive = objects.put(Buffer.from(deployment.zip_base64, "base64"));
       delete deployment.zip_base64;
+      moved = true;
     }
-    return functions as FunctionRecord[];
+    return moved ? (saved as FunctionRecord[]) : undefined;
   },
 });
 holdOnBranch({ field: "triggers", toChild: false, preserved: true });
