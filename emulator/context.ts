@@ -26,7 +26,7 @@ export interface EmulatorContext {
   seedIds: number | undefined;
   /** The Workers that run the branches' functions. */
   functions: FunctionRunner;
-  /** The bytes of the buckets' objects. */
+  /** The bytes of the buckets' objects and the functions' archives, by their SHA-256. */
   objects: ObjectStore;
   /** The key presigned URLs are signed with (made on first use). */
   presignKey(): Buffer;

@@ -94,7 +94,7 @@ export interface JwksRecord {
   updated_at_ms: number;
 }
 
-/** One deployment of a function: the archive as uploaded, and what its status derives from. */
+/** One deployment of a function: the archive it runs, and what its status derives from. */
 export interface DeploymentRecord {
   /** The function's version number, counting from 1. */
   id: number;
@@ -102,8 +102,11 @@ export interface DeploymentRecord {
   /** How long it is pending; it then builds for twice as long (`opDurationMs` of `deploy_function`). */
   pending_ms?: number;
   runtime: string;
-  /** The archive as uploaded, base64; the same as the previous deployment's when none was sent. */
-  zip_base64: string;
+  /**
+   * The SHA-256 (hex) of the archive as uploaded: its name in the object store, so deployments of the
+   * same archive share its bytes. The previous deployment's when none was sent.
+   */
+  archive: string;
   /** The variables' names, sorted: all the API shows of them. */
   environment: string[];
   /**

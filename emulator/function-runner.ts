@@ -34,7 +34,8 @@ export interface FunctionRun {
   target: string;
   /** Names what the Worker was started with; another version replaces the Worker. */
   version: string;
-  archive: Buffer;
+  /** The deployment's ZIP archive, read when a Worker starts; throws when its bytes are gone. */
+  archive(): Buffer;
   env: Record<string, string>;
 }
 
@@ -158,7 +159,7 @@ export class FunctionRunner {
     const folder = mkdtempSync(join(tmpdir(), "clouddb-function-"));
     let entry: string;
     try {
-      entry = unpackArchive(run.archive, folder);
+      entry = unpackArchive(run.archive(), folder);
     } catch (error) {
       rmSync(folder, { recursive: true, force: true });
       throw error;

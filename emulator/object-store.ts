@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-// The bytes of the buckets' objects, named by their SHA-256: the branch records hold only each
-// object's metadata and the name of its bytes, so a branch's copy, delete and recovery carry its
-// objects without copying bytes, and two objects with the same bytes share them. In memory for an
-// emulator without a state file; in a folder beside the state file (`<state>.objects/`) with one,
-// so the objects come back with the state after a restart.
+// The bytes the families keep out of the state, named by their SHA-256: the buckets' objects and the
+// functions' archives. The branch records hold only the name of the bytes, so a branch's copy,
+// delete and recovery carry them without copying bytes, and two objects or deployments with the
+// same bytes share them. In memory for an emulator without a state file; in a folder beside the
+// state file (`<state>.objects/`) with one, so the bytes come back with the state after a restart.
 
 /** Where the objects' bytes are kept, by their SHA-256 (hex). */
 export interface ObjectStore {
@@ -14,7 +14,7 @@ export interface ObjectStore {
   put(bytes: Buffer): string;
   /** The bytes kept under `blob`; undefined when there are none. */
   get(blob: string): Buffer | undefined;
-  /** Forgets every blob not in `used` (no object of any branch names it any more). */
+  /** Forgets every blob not in `used` (nothing of any branch names it any more). */
   sweep(used: ReadonlySet<string>): void;
 }
 

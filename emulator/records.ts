@@ -1,19 +1,10 @@
 // The account model: users, organizations (admin/member, their invitations, spending limit and VPC
 // endpoints), projects (personal or organization-owned; their permissions and VPC restrictions),
-// branches (their roles, databases and backup schedules), endpoints, snapshots, API keys and
-// operations. Plain JSON-able records: the store (state.ts) indexes them, and its persisted document
-// is made of them as they are.
+// branches (their own fields, roles and databases; what each family keeps on a branch the family
+// declares itself, on `BranchData`), endpoints, snapshots, API keys and operations. Plain JSON-able
+// records: the store (state.ts) indexes them, and its persisted document is made of them as they are.
 
-import type {
-  BranchAuthRecord,
-  BucketRecord,
-  CredentialRecord,
-  CustomDomainRecord,
-  DataApiRecord,
-  FunctionRecord,
-  JwksRecord,
-  TriggerRecord,
-} from "./family-records";
+import type { JwksRecord } from "./family-records";
 import type { MaskingRule } from "./openapi/requests.gen";
 
 export type {
@@ -186,8 +177,16 @@ export interface DatabaseRecord {
   updated_at_ms?: number;
 }
 
+/**
+ * What the families keep on a branch besides its own fields: empty here, each family adds its fields
+ * by declaration merging (`declare module "../records" { interface BranchData { ... } }`) and says in
+ * families/branch-data.ts what a copy, preserve, restore and delete of the branch does to them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the families fill it in by declaration merging
+export interface BranchData {}
+
 /** A branch; deleted branches stay as tombstones so a repeated DELETE can answer 204. */
-export interface BranchRecord {
+export interface BranchRecord extends BranchData {
   id: string;
   project_id: string;
   parent_id?: string;
@@ -226,28 +225,6 @@ export interface BranchRecord {
   restore_target_id?: string;
   /** The branch this one replaced when its restore was finalized. */
   restored_as?: string;
-  /** The automatic snapshots the service takes of the branch. */
-  backup_schedule?: BackupScheduleEntry[];
-  /** Up to when the scheduled snapshots have been taken. */
-  backup_checked_ms?: number;
-  /** Set on a branch made anonymized (`POST .../branch_anonymized`): its masking rules and runs. */
-  anonymization?: AnonymizationRecord;
-  /** The branch's object-storage buckets and their objects' metadata (the bytes are in the object store). */
-  buckets?: BucketRecord[];
-  /** The scoped service credentials issued on the branch, revoked ones included. */
-  credentials?: CredentialRecord[];
-  /** The custom domains registered on the branch. */
-  custom_domains?: CustomDomainRecord[];
-  /** The Data API on the branch's databases, one per database it serves (docs/api-rules.md §24). */
-  data_apis?: DataApiRecord[];
-  /** The branch's functions and their deployments (docs/api-rules.md §27). */
-  functions?: FunctionRecord[];
-  /** The branch's triggers, each naming a function of the branch by slug. */
-  triggers?: TriggerRecord[];
-  /** The branch's Auth, when it is enabled: its provider project, keys and settings. */
-  auth?: BranchAuthRecord;
-  /** The users of the `neon_auth` schema Auth left when it was disabled without `delete_data`; enabling it again finds them. */
-  auth_users?: BranchAuthRecord["users"];
 }
 
 /** One masking rule of an anonymized branch, as the API says it. */

@@ -4,6 +4,17 @@ import type { EmulatorContext } from "./context";
 import { createControl, resolveSeed } from "./control";
 import { DataPlane } from "./data-plane/plane";
 import { FaultQueue } from "./faults";
+// Each family registers what it keeps on a branch when its module loads (families/branch-data.ts):
+// every family that keeps something there is loaded before any branch is copied or a state loaded.
+import "./families/anonymization";
+import "./families/auth";
+import "./families/buckets";
+import "./families/credentials";
+import "./families/custom-domains";
+import "./families/data-api";
+import "./families/functions";
+import "./families/snapshots";
+import { upgradeBranches } from "./families/branch-data";
 import { FunctionRunner } from "./function-runner";
 import { RateLimiter, REAL_LIMITS } from "./limits";
 import { objectStoreFor } from "./object-store";
@@ -127,6 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     changed: () => persister?.markDirty(),
   };
   if (stateFile !== undefined && !saved) writeStateFile(stateFile, store.toJSON(clock.now()));
+  // A state an older emulator saved is brought up to date by each family, then saved as it now is.
+  if (saved && upgradeBranches(store.branches.values(), { objects: ctx.objects })) ctx.changed();
 
   let data: DataPlane | undefined;
   if (options.postgres ?? seed?.postgres ?? false) {

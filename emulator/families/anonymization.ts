@@ -8,6 +8,7 @@ import type {
   BranchRecord,
   MaskingRuleRecord,
 } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // Anonymized branches: a branch made with masking rules, whose anonymization masks its own copy
 // of the parent's data (docs/api-rules.md §16). The state is computed from the records and the
@@ -15,6 +16,23 @@ import type {
 // (`initialization_error` if it failed), then `initialized`; a run is `anonymizing` for the
 // `anonymize` duration (`opDurationMs`), then `anonymized` or `error`. The masking itself is done
 // when the run is asked for, before the API answers, as every data-plane change is.
+
+declare module "../records" {
+  interface BranchData {
+    /** Set on a branch made anonymized (`POST .../branch_anonymized`): its masking rules and runs. */
+    anonymization?: AnonymizationRecord;
+  }
+}
+
+// The route that makes an anonymized branch sets its rules, so a child starts without any. A branch
+// preserved by a restore keeps them with its last run; the branch whose data a restore replaced has
+// lost what its last run masked, so it is ready to be masked again.
+holdOnBranch({
+  field: "anonymization",
+  toChild: false,
+  preserved: true,
+  onRestore: ({ last_run: _masked, ...rules }) => rules,
+});
 
 /** The operation-duration key of an anonymization run. */
 export const ANONYMIZE_ACTION = "anonymize";

@@ -1,10 +1,25 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { badRequest, HttpError, notFound } from "../errors";
 import type { AuthOauthProviderRecord, BranchAuthRecord, BranchRecord, ProjectRecord } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // A branch's Auth (docs/api-rules.md §23): enabling it makes a provider project with its keys and
 // a signing key pair, and the settings the routes change. A child branch starts with a copy of
 // its parent's settings and a provider project, keys and key pair of its own.
+
+declare module "../records" {
+  interface BranchData {
+    /** The branch's Auth, when it is enabled: its provider project, keys and settings. */
+    auth?: BranchAuthRecord;
+    /** The users of the `neon_auth` schema Auth left when it was disabled without `delete_data`; enabling it again finds them. */
+    auth_users?: BranchAuthRecord["users"];
+  }
+}
+
+// A child's Auth is its parent's with an identity of its own; a branch preserved by a restore is a
+// copy of the data, so it keeps the users the schema holds but not the Auth, a setting of the branch.
+holdOnBranch({ field: "auth", toChild: (auth, { now }) => inheritAuth(auth, now), preserved: false });
+holdOnBranch({ field: "auth_users", toChild: false, preserved: true });
 
 /** The OAuth providers a new Auth starts with: the service's shared Google and GitHub clients. */
 const DEFAULT_OAUTH: AuthOauthProviderRecord[] = [

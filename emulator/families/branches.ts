@@ -10,7 +10,7 @@ import { newBranchId } from "../ids";
 import type { OperationSpec } from "../operations";
 import type { BranchRecord, EndpointRecord, Fields, OperationRecord, ProjectRecord } from "../records";
 import type { Store } from "../state";
-import { inheritAuth } from "./auth";
+import { afterDelete, afterRestore, copyToChild, keepPreserved } from "./branch-data";
 import { addEndpoint, type EndpointSpec, onCompute } from "./endpoints";
 
 // Branches: created from a parent (its data, or its schema only), updated, restored from a
@@ -97,10 +97,6 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
       roles: input.parent.roles.map((r) => ({ ...r, created_at_ms: now })),
       databases: input.parent.databases.map((d) => ({ ...d, id: store.nextDbId(), created_at_ms: now })),
       annotation: { ...(input.annotation ?? {}) },
-      // A child sees its parent's buckets and objects as they are now (their bytes are shared).
-      ...(schemaOnly || input.parent.buckets === undefined
-        ? {}
-        : { buckets: structuredClone(input.parent.buckets) }),
       init_source: schemaOnly ? "schema-only" : "parent-data",
       logical_size: schemaOnly ? EMPTY_BRANCH_BYTES : (input.parent.logical_size ?? DEFAULT_BRANCH_BYTES),
     },
@@ -118,7 +114,8 @@ export function createBranch(ctx: EmulatorContext, project: ProjectRecord, input
   }
   if (input.expiresAtMs !== undefined) setExpiry(branch, input.expiresAtMs, now);
   if (input.creatorUserId !== undefined) branch.created_by_user_id = input.creatorUserId;
-  if (input.parent.auth !== undefined) branch.auth = inheritAuth(input.parent.auth, now);
+  // What each family hands down to a child is the family's rule (branch-data.ts).
+  copyToChild(input.parent, branch, { now, schemaOnly });
   ctx.data?.copyData(branch, ctx.data.databasesOf(input.parent), {
     schemaOnly,
     ...(point === undefined
@@ -185,10 +182,8 @@ export function restoreBranch(
     delete preserved.create_op_id;
     delete preserved.expires_at_ms;
     delete preserved.ttl_interval_seconds;
-    // A copy of the data, not of the branch's settings: the backup schedule stays with the branch.
-    delete preserved.backup_schedule;
-    delete preserved.backup_checked_ms;
-    delete preserved.auth;
+    // A copy of the data, not of the branch's settings: each family says what stays with the branch.
+    keepPreserved(preserved);
     store.branches.set(preserved.id, preserved);
     if (previous !== undefined) ctx.data?.copyData(preserved, previous);
     for (const child of store.liveBranches(project.id)) {
@@ -208,8 +203,7 @@ export function restoreBranch(
     );
   }
   branch.logical_size = source.logical_size ?? DEFAULT_BRANCH_BYTES;
-  // The data an anonymization masked is gone: an anonymized branch is ready to be masked again.
-  delete branch.anonymization?.last_run;
+  afterRestore(branch);
   if (other) branch.parent_lsn = options.lsn ?? pointLsn(ctx, source, now);
   branch.last_reset_at_ms = now;
   branch.updated_at_ms = now;
@@ -326,6 +320,7 @@ export function deleteBranch(
   if (endpoints.length > 0) branch.deleted_endpoints = structuredClone(endpoints);
   branch.deleted_at_ms = now;
   branch.updated_at_ms = now;
+  afterDelete(branch);
   project.updated_at_ms = now;
   ctx.changed();
   return operations;

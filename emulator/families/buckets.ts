@@ -2,11 +2,28 @@ import { createHash } from "node:crypto";
 import type { EmulatorContext } from "../context";
 import { badRequest, HttpError, notFound } from "../errors";
 import type { BranchRecord, BucketObjectRecord, BucketRecord } from "../records";
+import { holdOnBranch, sweepBlobs } from "./branch-data";
 
 // A branch's object-storage buckets and their objects (docs/api-rules.md §26). The branch record
 // holds each object's metadata; its bytes are in the object store, named by their SHA-256, so a
 // child branch starts with its parent's buckets and objects by copying the records alone. A
 // bucket that still has objects is not deleted (409): its objects are deleted first.
+
+declare module "../records" {
+  interface BranchData {
+    /** The branch's object-storage buckets and their objects' metadata (the bytes are in the object store). */
+    buckets?: BucketRecord[];
+  }
+}
+
+// A child sees its parent's buckets and objects as they are now (their bytes are shared); a
+// schema-only child has no data, so no objects. A preserved branch keeps them: they are data.
+holdOnBranch({
+  field: "buckets",
+  toChild: (buckets, { schemaOnly }) => (schemaOnly ? undefined : structuredClone(buckets)),
+  preserved: true,
+  blobs: (buckets) => buckets.flatMap((bucket) => Object.values(bucket.objects).map((o) => o.blob)),
+});
 
 /** The branch's buckets (none yet: an empty list, kept on the branch). */
 export function bucketsOf(branch: BranchRecord): BucketRecord[] {
@@ -170,11 +187,7 @@ export function listObjects(
   return out;
 }
 
-/** Forgets the bytes no object of any branch (live or deleted, which may come back) names any more. */
+/** Forgets the bytes nothing of any branch (live or deleted, which may come back) names any more. */
 function sweep(ctx: EmulatorContext): void {
-  const used = new Set<string>();
-  for (const branch of ctx.store.branches.values())
-    for (const bucket of branch.buckets ?? [])
-      for (const object of Object.values(bucket.objects)) used.add(object.blob);
-  ctx.objects.sweep(used);
+  sweepBlobs(ctx.store.branches.values(), ctx.objects);
 }

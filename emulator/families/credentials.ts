@@ -2,12 +2,23 @@ import { randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../context";
 import { notFound } from "../errors";
 import type { BranchRecord, CredentialRecord, CredentialScope } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // A branch's scoped service credentials (docs/api-rules.md §25). Each has an id that doubles as the
 // S3 access key id, a bearer token and an S3 secret. The service keeps the live secrets so that
 // `reveal` can return them again; `rotate` replaces both secrets in place (the old ones stop
 // working at once) and keeps the id; a revocation is soft, so the credential stays listed with
 // its `revoked_at`.
+
+declare module "../records" {
+  interface BranchData {
+    /** The scoped service credentials issued on the branch, revoked ones included. */
+    credentials?: CredentialRecord[];
+  }
+}
+
+// Credentials are issued to a branch: a child starts without any; a branch preserved by a restore keeps a copy.
+holdOnBranch({ field: "credentials", toChild: false, preserved: true });
 
 /** What the credential functions use of the emulator: its store, its clock and persistence. */
 export type CredentialContext = Pick<EmulatorContext, "store" | "clock" | "changed">;

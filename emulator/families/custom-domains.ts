@@ -1,10 +1,21 @@
 import type { EmulatorContext } from "../context";
 import { badRequest, HttpError, notFound } from "../errors";
 import type { BranchRecord, CustomDomainRecord } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // Custom domains on a branch (docs/api-rules.md §25): a domain name routed to an entity of the
 // branch, today only a function (by its slug). A domain belongs to one entity across the whole
 // service: registering it for another is a conflict, for the same one changes nothing.
+
+declare module "../records" {
+  interface BranchData {
+    /** The custom domains registered on the branch. */
+    custom_domains?: CustomDomainRecord[];
+  }
+}
+
+// A domain is registered on one branch: a child starts without any; a branch preserved by a restore keeps a copy.
+holdOnBranch({ field: "custom_domains", toChild: false, preserved: true });
 
 /** The entity types a domain may target. */
 const ENTITY_TYPES = new Set(["function"]);

@@ -4,10 +4,21 @@ import { endpointHost } from "../hosts";
 import { newUuid } from "../ids";
 import type { AddProjectJWKSRequest, DataAPICreateRequest, DataAPISettings } from "../openapi/requests.gen";
 import type { BranchRecord, DataApiRecord, DatabaseRecord, JwksRecord, ProjectRecord } from "../records";
+import { holdOnBranch } from "./branch-data";
 
 // The Data API on a branch's database and the JWKS URLs a project trusts (docs/api-rules.md §24).
 // The Data API's record lives on its branch, so a branch's delete, recovery and restore carry it;
 // the key sets live on the project.
+
+declare module "../records" {
+  interface BranchData {
+    /** The Data API on the branch's databases, one per database it serves (docs/api-rules.md §24). */
+    data_apis?: DataApiRecord[];
+  }
+}
+
+// A child starts without a Data API; a branch preserved by a restore keeps a copy.
+holdOnBranch({ field: "data_apis", toChild: false, preserved: true });
 
 /** The documented defaults of the Data API's settings: what a setting left out reads as. */
 export const DATA_API_DEFAULTS: DataAPISettings = {

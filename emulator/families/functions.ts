@@ -1,14 +1,48 @@
 import type { EmulatorContext } from "../context";
+import { CronError, nextRun, parseCron } from "../cron";
 import { badRequest, HttpError, notFound } from "../errors";
 import { archiveProblem } from "../function-archive";
 import { newUuid } from "../ids";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
+import { holdOnBranch, sweepBlobs } from "./branch-data";
 
 // A branch's functions, their deployments and its triggers (docs/api-rules.md §27). A function is
 // made by its first deployment, which must carry a ZIP archive; later ones may change only the
 // runtime or the environment and reuse the archive. A deployment's status follows the emulator's
 // clock: pending, then building, then completed (or failed when the archive cannot run: not a ZIP
 // file, or no entry module at its root). The newest completed deployment is the one that serves.
+
+declare module "../records" {
+  interface BranchData {
+    /** The branch's functions and their deployments (docs/api-rules.md §27). */
+    functions?: FunctionRecord[];
+    /** The branch's triggers, each naming a function of the branch by slug. */
+    triggers?: TriggerRecord[];
+  }
+}
+
+// A child starts without functions or triggers; a branch preserved by a restore keeps a copy of both
+// (its deployments name the same archives). A deployment's archive is in the object store by its
+// SHA-256; a state an older emulator saved holds it inline, base64, and moves it there on load.
+holdOnBranch({
+  field: "functions",
+  toChild: false,
+  preserved: true,
+  blobs: (functions) => functions.flatMap((fn) => fn.deployments.map((d) => d.archive)),
+  upgrade: (saved, { objects }) => {
+    // An older emulator's deployment has `zip_base64` where today's has `archive`.
+    const functions = saved as { deployments: (Partial<DeploymentRecord> & { zip_base64?: string })[] }[];
+    let moved = false;
+    for (const deployment of functions.flatMap((fn) => fn.deployments)) {
+      if (deployment.zip_base64 === undefined) continue;
+      deployment.archive = objects.put(Buffer.from(deployment.zip_base64, "base64"));
+      delete deployment.zip_base64;
+      moved = true;
+    }
+    return moved ? (saved as FunctionRecord[]) : undefined;
+  },
+});
+holdOnBranch({ field: "triggers", toChild: false, preserved: true });
 
 /**
  * How long a deployment is pending, in emulator milliseconds: the work length the emulator's
@@ -32,6 +66,14 @@ export function deploymentStatus(
 /** The deployment that serves: the newest whose build completed by `now`, if any. */
 export function activeDeployment(fn: FunctionRecord, now: number): DeploymentRecord | undefined {
   return fn.deployments.findLast((d) => deploymentStatus(d, now) === "completed");
+}
+
+/** The bytes of a deployment's archive; a 500 when the object store lost them (a state folder edited by hand). */
+export function archiveOf(ctx: EmulatorContext, deployment: DeploymentRecord): Buffer {
+  const bytes = ctx.objects.get(deployment.archive);
+  if (!bytes)
+    throw new HttpError(500, `the archive of deployment ${deployment.id} is missing from the object store`);
+  return bytes;
 }
 
 /** The function on the branch; 404 naming the slug otherwise. */
@@ -88,15 +130,16 @@ export function deploy(
     fn = { id: newUuid(), slug, created_at_ms: now, deployments: [] };
     branch.functions = [...(branch.functions ?? []), fn];
   }
-  const zipBase64 = parts.zip?.toString("base64") ?? previous?.zip_base64 ?? "";
+  // A deployment without an archive reuses the previous one's, and so its build's verdict.
+  const archive = parts.zip === undefined ? (previous?.archive ?? "") : ctx.objects.put(parts.zip);
+  const error = parts.zip === undefined ? previous?.error : archiveProblem(parts.zip);
   const kept = values ?? previous?.environment_values;
-  const error = archiveProblem(Buffer.from(zipBase64, "base64"));
   const deployment: DeploymentRecord = {
     id: (previous?.id ?? 0) + 1,
     created_at_ms: now,
     pending_ms: ctx.engine.durationOf("deploy_function"),
     runtime: parts.runtime ?? previous?.runtime ?? "nodejs24",
-    zip_base64: zipBase64,
+    archive,
     environment: (values === undefined ? [...(previous?.environment ?? [])] : Object.keys(values)).sort(),
     ...(kept === undefined ? {} : { environment_values: { ...kept } }),
     ...(error === undefined ? {} : { error }),
@@ -122,6 +165,7 @@ export function deleteFunction(ctx: EmulatorContext, branch: BranchRecord, slug:
   functionOf(branch, slug);
   branch.functions = (branch.functions ?? []).filter((f) => f.slug !== slug);
   ctx.changed();
+  sweepBlobs(ctx.store.branches.values(), ctx.objects);
 }
 
 /** The trigger on the branch; 404 naming it otherwise. */
@@ -130,9 +174,6 @@ export function triggerOf(branch: BranchRecord, triggerId: string): TriggerRecor
   if (!trigger) throw notFound(`trigger ${triggerId} not found on branch ${branch.id}`);
   return trigger;
 }
-
-/** A numeric five-field cron expression: five fields of digits, `*`, `,`, `-` and `/`. */
-const CRON = /^[0-9*,/-]+( [0-9*,/-]+){4}$/;
 
 /** What a trigger create or update may set. */
 export interface TriggerFields {
@@ -157,12 +198,33 @@ function checkTrigger(branch: BranchRecord, fields: TriggerFields, self: string 
         `trigger name ${fields.name} is taken by ${clash.trigger_id}: choose another name`,
       );
   }
-  if (fields.cron !== undefined && !CRON.test(fields.cron.trim()))
-    throw badRequest(
-      `schedule.cron ${JSON.stringify(fields.cron)} is not a numeric five-field cron expression`,
-    );
+  if (fields.cron !== undefined) {
+    try {
+      parseCron(fields.cron);
+    } catch (error) {
+      if (!(error instanceof CronError)) throw error;
+      throw badRequest(
+        `schedule.cron ${JSON.stringify(fields.cron)} is not a numeric five-field cron expression: ${error.message}`,
+      );
+    }
+  }
   if (fields.function_path !== undefined && !fields.function_path.startsWith("/"))
     throw badRequest("function_path must start with /");
+}
+
+/**
+ * When a schedule trigger next runs after `now` (ISO 8601); null for a disabled one, a storage
+ * trigger, or a schedule that never comes (or that an older emulator took and this one cannot read).
+ */
+export function nextRunAt(trigger: TriggerRecord, now: number): string | null {
+  if (trigger.type !== "schedule" || !trigger.enabled || trigger.cron === undefined) return null;
+  let at: number | undefined;
+  try {
+    at = nextRun(parseCron(trigger.cron), now);
+  } catch (error) {
+    if (!(error instanceof CronError)) throw error;
+  }
+  return at === undefined ? null : new Date(at).toISOString();
 }
 
 /** Adds a trigger to the branch. */

@@ -17,6 +17,10 @@ export interface FamilyLevel {
 /** The levels from the bottom (level 0): a family may import the families of the levels before its own. */
 export const FAMILY_LEVELS: readonly FamilyLevel[] = [
   {
+    why: "the registry through which each family says what it keeps on a branch and what a copy, preserve, restore or delete does to it: it imports no family, so every family may register and the branches family reaches them all through it",
+    families: ["branch-data"],
+  },
+  {
     why: "changes only its own records, no branch or compute: the operations every compute change starts, and the account's access (organizations, members, keys, grants, VPC endpoints)",
     families: ["operations", "organizations", "api-keys", "permissions", "project-members", "vpc"],
   },

@@ -10,6 +10,7 @@ import type {
   ProjectRecord,
   SnapshotRecord,
 } from "../records";
+import { holdOnBranch } from "./branch-data";
 import { pointLsn, putBranch, uniqueBranchId } from "./branches";
 import { onCompute } from "./endpoints";
 
@@ -18,6 +19,20 @@ import { onCompute } from "./endpoints";
 // for the branch it replaces (its name, its computes, its default flag and backup schedule move
 // to the restored branch; the replaced one stays, renamed). A branch's backup schedule makes the
 // platform take snapshots on the emulator's clock.
+
+declare module "../records" {
+  interface BranchData {
+    /** The automatic snapshots the service takes of the branch. */
+    backup_schedule?: BackupScheduleEntry[];
+    /** Up to when the scheduled snapshots have been taken. */
+    backup_checked_ms?: number;
+  }
+}
+
+// A backup schedule is a setting of the branch, not its data: a child starts without one, and it
+// stays with the branch when a restore preserves a copy (a finalized snapshot restore moves it).
+holdOnBranch({ field: "backup_schedule", toChild: false, preserved: false });
+holdOnBranch({ field: "backup_checked_ms", toChild: false, preserved: false });
 
 const HOUR_MS = 3_600_000;
 

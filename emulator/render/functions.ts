@@ -1,5 +1,5 @@
 import type { NeonFunction, NeonFunctionDeployment, Trigger } from "@neon/sdk/raw";
-import { activeDeployment, deploymentStatus } from "../families/functions";
+import { activeDeployment, deploymentStatus, nextRunAt } from "../families/functions";
 import type { BranchRecord, DeploymentRecord, FunctionRecord, TriggerRecord } from "../records";
 
 // A branch's functions, their deployments and its triggers, as the API shows them. A function's
@@ -47,49 +47,7 @@ export function renderFunction(
   };
 }
 
-/** Whether a cron field (`*`, `5`, `1-5`, `*\/15`, lists of these) admits `value`. */
-function fieldMatches(field: string, value: number): boolean {
-  return field.split(",").some((part) => {
-    const [range = "*", stepText] = part.split("/");
-    const step = stepText === undefined ? 1 : Number(stepText);
-    const [lo, hi] =
-      range === "*"
-        ? [0, 59]
-        : range.includes("-")
-          ? range.split("-").map(Number)
-          : [Number(range), stepText === undefined ? Number(range) : 59];
-    if (lo === undefined || hi === undefined) return false;
-    return value >= lo && value <= hi && (value - lo) % step === 0;
-  });
-}
-
-/** The first whole UTC minute after `now` the five-field expression admits, within a year. */
-export function nextRun(cron: string, now: number): string | null {
-  const [min, hour, dom, month, dow] = cron.trim().split(" ");
-  if (
-    min === undefined ||
-    hour === undefined ||
-    dom === undefined ||
-    month === undefined ||
-    dow === undefined
-  )
-    return null;
-  let t = Math.floor(now / 60_000) * 60_000 + 60_000;
-  for (let i = 0; i < 366 * 24 * 60; i++, t += 60_000) {
-    const d = new Date(t);
-    if (
-      fieldMatches(min, d.getUTCMinutes()) &&
-      fieldMatches(hour, d.getUTCHours()) &&
-      fieldMatches(dom, d.getUTCDate()) &&
-      fieldMatches(month, d.getUTCMonth() + 1) &&
-      fieldMatches(dow, d.getUTCDay())
-    )
-      return d.toISOString();
-  }
-  return null;
-}
-
-/** A trigger as @neon/sdk shapes it; a disabled schedule has no next run. */
+/** A trigger as @neon/sdk shapes it, with the next run the functions family computes. */
 export function renderTrigger(t: TriggerRecord, now: number): Trigger {
   const base = {
     trigger_id: t.trigger_id,
@@ -106,7 +64,7 @@ export function renderTrigger(t: TriggerRecord, now: number): Trigger {
       type: "schedule",
       ...base,
       schedule: { cron },
-      next_run_at: t.enabled ? nextRun(cron, now) : null,
+      next_run_at: nextRunAt(t, now),
     };
   }
   return {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context";
-import { activeDeployment } from "../families/functions";
+import { activeDeployment, archiveOf } from "../families/functions";
 import {
   type FunctionRequest,
   type FunctionResponse,
@@ -64,7 +64,7 @@ function runOf(
   return {
     target,
     version: `${fn.id}/${deployment.id}/${database}`,
-    archive: Buffer.from(deployment.zip_base64, "base64"),
+    archive: () => archiveOf(ctx, deployment),
     env,
   };
 }
