@@ -1,4 +1,6 @@
+import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
+import sinon from "sinon";
 import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient, resetRegistry } from "../../provider/client";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
@@ -233,6 +235,57 @@ export function useGovernanceSuite() {
       });
       if (reply.status !== 200)
         throw new Error(`${method} ${path} answered ${reply.status}: ${await reply.text()}`);
+    },
+  };
+}
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => assert.fail("expected a rejection"),
+    (e: Error) => e,
+  );
+}
+
+/** Branch inputs as the engine passes them: in the demo project, with the serialized provider alongside. */
+export function branchInputs(values: Partial<BranchInputs> = {}): BranchInputs {
+  return { projectId: DEMO.projectId, ...values, __provider: PROVIDER_TEXT } as BranchInputs;
+}
+
+/**
+ * The set-up of the Branch suites: one emulator, with sinon, operation scripts and faults reset
+ * after each test. `checked` makes inputs as `check` does for a resource not in the state, with its
+ * URN; `create` makes a branch through the provider; `branchState` reads a branch from the
+ * emulator's state and `operationStatus` an operation's status.
+ */
+export function useBranchSuite() {
+  const harness = useEmulator();
+  afterEach(() => {
+    sinon.restore();
+    harness.emulator.control.clearOperationScripts();
+    harness.emulator.control.clearFaults();
+  });
+  return {
+    harness,
+    async checked(values: Partial<BranchInputs>, resource: string): Promise<BranchInputs> {
+      const owner = `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${resource}`;
+      const news = { ...branchInputs(values), __owner: owner } as BranchInputs;
+      const result = await branchProvider.check!({} as BranchInputs, news);
+      assert.deepEqual(result.failures ?? [], []);
+      return result.inputs as BranchInputs;
+    },
+    async create(values: Partial<BranchInputs> = {}) {
+      const made = await branchProvider.create(branchInputs(values));
+      assert.ok(made.outs);
+      return { id: made.id, outs: made.outs };
+    },
+    branchState(id: string) {
+      const branch = harness.emulator.control.dumpState().branches.find((b) => b.id === id);
+      assert.ok(branch, `branch ${id} is in the emulator's state`);
+      return branch;
+    },
+    operationStatus(id: string): string | undefined {
+      return harness.emulator.control.dumpState().operations.find((op) => op.id === id)?.status;
     },
   };
 }
