@@ -11,6 +11,7 @@ import {
   type BranchInputs,
   type BranchOutputs,
   branchProvider,
+  type MaskingRule,
 } from "../../provider/resources/public/branch";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
@@ -288,4 +289,26 @@ export function useBranchSuite() {
       return harness.emulator.control.dumpState().operations.find((op) => op.id === id)?.status;
     },
   };
+}
+
+/** A masking rule of the anonymized Branch suites: the demo database's users' emails, faked. */
+export const EMAIL_RULE: MaskingRule = {
+  databaseName: "neondb",
+  tableName: "users",
+  columnName: "email",
+  maskingFunction: "anon.fake_email()",
+};
+
+/** A masking rule of the anonymized Branch suites: the demo database's users' names, one fixed value. */
+export const NAME_RULE: MaskingRule = {
+  databaseName: "neondb",
+  schemaName: "public",
+  tableName: "users",
+  columnName: "name",
+  maskingValue: "someone",
+};
+
+/** Inputs of an anonymized Branch in the demo project, as the engine passes them. */
+export function anonymizedInputs(values: Partial<BranchInputs> = {}): BranchInputs {
+  return branchInputs({ initSource: "anonymized", ...values });
 }
