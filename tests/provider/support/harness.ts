@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
-import sinon from "sinon";
-import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { createClient, resetRegistry } from "../../provider/client";
-import { setHostLineWriter } from "../../provider/resources/host/progress";
-import { configureFromStack } from "../../provider/resources/host/settings";
-import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
-import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
-import {
-  type BranchInputs,
-  type BranchOutputs,
-  branchProvider,
-  type MaskingRule,
-} from "../../provider/resources/public/branch";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import { resetRegistry } from "../../../provider/client";
+import { setHostLineWriter } from "../../../provider/resources/host/progress";
+import { configureFromStack } from "../../../provider/resources/host/settings";
+import { forgetFirstListings } from "../../../provider/resources/lifecycle/firstListings";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -154,40 +146,6 @@ export async function projectIdle(
   }
 }
 
-/**
- * Creates a branch of the demo project with a read_write compute out of band (as the console would)
- * and returns its id once its operations ended.
- */
-export async function demoBranch(emulator: RunningEmulator, name: string): Promise<string> {
-  const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
-  const made = await client.createBranch(DEMO.projectId, {
-    branch: { name, parent_id: DEMO.branchId },
-    endpoints: [{ type: "read_write" }],
-  });
-  await projectIdle(emulator, DEMO.projectId);
-  return made.branch.id;
-}
-
-/**
- * A Branch made and changed through its provider as the engine does it: `create`, and `update`
- * after a diff that must plan the change in place. `inputs` turns a test's values into inputs.
- */
-export function branchSteps(inputs: (values: Partial<BranchInputs>) => BranchInputs) {
-  return {
-    async create(values: Partial<BranchInputs>) {
-      const made = await branchProvider.create(inputs(values));
-      return { id: made.id, outs: made.outs as BranchOutputs };
-    },
-    async update(id: string, olds: BranchOutputs, values: Partial<BranchInputs>) {
-      const news = inputs(values);
-      const diff = await branchProvider.diff?.(id, olds, news);
-      if (diff?.replaces?.length)
-        throw new Error(`expected an in-place change, the diff replaces ${diff.replaces}`);
-      return (await branchProvider.update?.(id, olds, news))?.outs as BranchOutputs;
-    },
-  };
-}
-
 /** What `act` writes for the user (the lines a preview or an `up` shows), and what it returns. */
 export async function linesOf<T>(act: () => Promise<T>): Promise<{ lines: string[]; result: T }> {
   const lines: string[] = [];
@@ -206,109 +164,10 @@ export function onlyFailure(result: pulumi.dynamic.CheckResult<unknown>): pulumi
   return result.failures[0] as pulumi.dynamic.CheckFailure;
 }
 
-/**
- * The set-up the governance suites (an organization's kinds, a project's members) share: an
- * emulator on a manual clock and the test environment, with the preflight cache and the request log
- * cleared before each test. `org()` reads the demo organization's record; `outside` calls the API as
- * another tool would, with the demo admin's key, and expects a 200.
- */
-export function useGovernanceSuite() {
-  const harness = useEmulator({ clock: "manual" });
-  const env = useTestEnv();
-  const control = () => harness.emulator.control;
-  beforeEach(() => {
-    forgetPreflight();
-    control().clearRequests();
-  });
-  return {
-    harness,
-    env,
-    control,
-    org: () =>
-      control()
-        .dumpState()
-        .organizations.find((o) => o.id === DEMO.orgId),
-    async outside(method: string, path: string, body?: unknown): Promise<void> {
-      const reply = await fetch(`${harness.emulator.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${DEMO.personalKey}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (reply.status !== 200)
-        throw new Error(`${method} ${path} answered ${reply.status}: ${await reply.text()}`);
-    },
-  };
-}
-
 /** The error `promise` rejects with; fails the test when it resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
   return promise.then(
     () => assert.fail("expected a rejection"),
     (e: Error) => e,
   );
-}
-
-/** Branch inputs as the engine passes them: in the demo project, with the serialized provider alongside. */
-export function branchInputs(values: Partial<BranchInputs> = {}): BranchInputs {
-  return { projectId: DEMO.projectId, ...values, __provider: PROVIDER_TEXT } as BranchInputs;
-}
-
-/**
- * The set-up of the Branch suites: one emulator, with sinon, operation scripts and faults reset
- * after each test. `checked` makes inputs as `check` does for a resource not in the state, with its
- * URN; `create` makes a branch through the provider; `branchState` reads a branch from the
- * emulator's state and `operationStatus` an operation's status.
- */
-export function useBranchSuite() {
-  const harness = useEmulator();
-  afterEach(() => {
-    sinon.restore();
-    harness.emulator.control.clearOperationScripts();
-    harness.emulator.control.clearFaults();
-  });
-  return {
-    harness,
-    async checked(values: Partial<BranchInputs>, resource: string): Promise<BranchInputs> {
-      const owner = `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${resource}`;
-      const news = { ...branchInputs(values), __owner: owner } as BranchInputs;
-      const result = await branchProvider.check!({} as BranchInputs, news);
-      assert.deepEqual(result.failures ?? [], []);
-      return result.inputs as BranchInputs;
-    },
-    async create(values: Partial<BranchInputs> = {}) {
-      const made = await branchProvider.create(branchInputs(values));
-      assert.ok(made.outs);
-      return { id: made.id, outs: made.outs };
-    },
-    branchState(id: string) {
-      const branch = harness.emulator.control.dumpState().branches.find((b) => b.id === id);
-      assert.ok(branch, `branch ${id} is in the emulator's state`);
-      return branch;
-    },
-    operationStatus(id: string): string | undefined {
-      return harness.emulator.control.dumpState().operations.find((op) => op.id === id)?.status;
-    },
-  };
-}
-
-/** A masking rule of the anonymized Branch suites: the demo database's users' emails, faked. */
-export const EMAIL_RULE: MaskingRule = {
-  databaseName: "neondb",
-  tableName: "users",
-  columnName: "email",
-  maskingFunction: "anon.fake_email()",
-};
-
-/** A masking rule of the anonymized Branch suites: the demo database's users' names, one fixed value. */
-export const NAME_RULE: MaskingRule = {
-  databaseName: "neondb",
-  schemaName: "public",
-  tableName: "users",
-  columnName: "name",
-  maskingValue: "someone",
-};
-
-/** Inputs of an anonymized Branch in the demo project, as the engine passes them. */
-export function anonymizedInputs(values: Partial<BranchInputs> = {}): BranchInputs {
-  return branchInputs({ initSource: "anonymized", ...values });
 }
