@@ -52,6 +52,32 @@ export function branchInputs(values: Partial<BranchInputs> = {}): BranchInputs {
   return { projectId: DEMO.projectId, ...values, __provider: PROVIDER_TEXT } as BranchInputs;
 }
 
+/** The inputs `check` gives the Branch resource `resource` of a program (its create key included). */
+export async function checkedBranch(resource: string, values: Partial<BranchInputs>): Promise<BranchInputs> {
+  const owner = `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${resource}`;
+  const news = { ...branchInputs(values), __owner: owner } as BranchInputs;
+  const result = await branchProvider.check!({} as BranchInputs, news);
+  assert.deepEqual(result.failures ?? [], []);
+  return result.inputs as BranchInputs;
+}
+
+/**
+ * The set-up of the restore suites: one emulator; `client` calls the API with the demo user's key,
+ * `liveBranches` lists the branches not deleted, `posts` counts the POSTs on a route that succeeded.
+ */
+export function useRestoreSuite() {
+  const harness = useEmulator();
+  return {
+    harness,
+    client: () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url }),
+    liveBranches: () =>
+      harness.emulator.control.dumpState().branches.filter((b) => b.deleted_at_ms === undefined),
+    posts: (route: string) =>
+      harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status < 300)
+        .length,
+  };
+}
+
 /**
  * The set-up of the Branch suites: one emulator, with sinon, operation scripts and faults reset
  * after each test. `checked` makes inputs as `check` does for a resource not in the state, with its
@@ -67,13 +93,7 @@ export function useBranchSuite() {
   });
   return {
     harness,
-    async checked(values: Partial<BranchInputs>, resource: string): Promise<BranchInputs> {
-      const owner = `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${resource}`;
-      const news = { ...branchInputs(values), __owner: owner } as BranchInputs;
-      const result = await branchProvider.check!({} as BranchInputs, news);
-      assert.deepEqual(result.failures ?? [], []);
-      return result.inputs as BranchInputs;
-    },
+    checked: (values: Partial<BranchInputs>, resource: string) => checkedBranch(resource, values),
     async create(values: Partial<BranchInputs> = {}) {
       const made = await branchProvider.create(branchInputs(values));
       assert.ok(made.outs);
