@@ -1,6 +1,8 @@
 // The in-repo examples under the real Pulumi engine, against the emulator: the quickstart through
 // the root Pulumi.yaml (what `npm start` runs), the GitOps preview-branches pattern, and the
 // preview environment with the workflow users copy next to it.
+// Longer than 400 lines: the examples share one emulator and the stack helper below (`exampleStack`),
+// so they stay one file.
 import * as assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,7 +1,9 @@
+import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Client } from "pg";
+import { TLSSocket } from "node:tls";
+import { Client, type ClientConfig } from "pg";
 import {
   DEMO,
   type EmulatorOptions,
@@ -253,4 +255,44 @@ export async function deployTo(emu: RunningEmulator, slug: string, parts: Record
     body: form,
   });
   return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Connects, runs `SELECT 1`, and answers whether the client's socket is encrypted; always ends. */
+export async function selectOne(config: ClientConfig): Promise<{ one: number; encrypted: boolean }> {
+  const client = new Client(config);
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ one: number }>("SELECT 1 AS one");
+    const stream = client.connection.stream;
+    return { one: rows[0]?.one ?? 0, encrypted: stream instanceof TLSSocket && stream.encrypted };
+  } finally {
+    await client.end();
+  }
+}
+
+/** `uri` with each of `params` set (`sslmode` replaced, others added). */
+export function withParams(uri: string, params: Record<string, string>): string {
+  const url = new URL(uri);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.href;
+}
+
+/** A project with a read-write endpoint: the endpoint's host names and the owner's connection URIs. */
+export async function tlsProject(
+  emu: RunningEmulator,
+): Promise<{ uri: string; pooledUri: string; host: string }> {
+  const http = api(emu, DEMO.personalKey);
+  const created = await http.post("/projects", { project: { name: "tls" } });
+  assert.equal(created.status, 201, created.text);
+  const project = created.body.project.id as string;
+  const pooled = await http.get(
+    `/projects/${project}/connection_uri?database_name=neondb&role_name=neondb_owner&pooled=true`,
+  );
+  assert.equal(pooled.status, 200, pooled.text);
+  return {
+    uri: created.body.connection_uris[0].connection_uri as string,
+    pooledUri: pooled.body.uri as string,
+    host: (created.body.endpoints as Json[])[0].host as string,
+  };
 }

@@ -13,6 +13,8 @@ import { api, dataPlaneRun, type Json, newProject, untilIdle, verifyFull } from 
 // with the real Postgres behind them. The only settings are the ones the driver documents for a
 // local server (`fetchEndpoint`, `wsProxy`, `useSecureWebSocket`), taken from `emu.serverless`; the
 // connection strings are the API's, `sslmode=require` included, as an app has them.
+// Longer than 400 lines: the driver's cases share one emulator with real Postgres and one project
+// with its table, made once, since each Postgres start costs seconds on a busy machine.
 
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<Error & Json> {

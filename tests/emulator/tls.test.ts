@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { execFile, spawn, spawnSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect as connectTls, TLSSocket } from "node:tls";
+import { connect as connectTls } from "node:tls";
 import { Client, type ClientConfig } from "pg";
-import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { type RunningEmulator, startEmulator } from "../../emulator";
 import { endpointCertificates } from "../../emulator/data-plane/certificates";
 import { INSECURE_CONNECTION } from "../../emulator/data-plane/proxy";
 import { errorMessageOf, MessageReader, startupMessage } from "../../emulator/data-plane/wire";
 import { exited, output } from "../support/child-output";
-import { api, call, dataPlaneRun, type Json, verifyFull } from "./helpers";
+import { call, dataPlaneRun, selectOne, tlsProject, verifyFull, withParams } from "./helpers";
 
 // TLS on every endpoint, as the service does it (docs/api-rules.md §14): connection URIs say
 // `sslmode=require`, the endpoints answer the SSL request and present a certificate that the
@@ -21,20 +21,6 @@ import { api, call, dataPlaneRun, type Json, verifyFull } from "./helpers";
 // allowed. Every client here is a real one: `pg`, and `psql` where the machine has it.
 
 const ROOT = join(__dirname, "..", "..");
-
-/** Connects, runs `SELECT 1`, and answers whether the client's socket is encrypted; always ends. */
-async function selectOne(config: ClientConfig): Promise<{ one: number; encrypted: boolean }> {
-  const client = new Client(config);
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ one: number }>("SELECT 1 AS one");
-    const stream = client.connection.stream;
-    return { one: rows[0]?.one ?? 0, encrypted: stream instanceof TLSSocket && stream.encrypted };
-  } finally {
-    await client.end();
-  }
-}
 
 /** The error a connection with `config` fails with. */
 async function connectError(config: ClientConfig): Promise<Error & { code?: string; severity?: string }> {
@@ -47,13 +33,6 @@ async function connectError(config: ClientConfig): Promise<Error & { code?: stri
   }
   await client.end();
   assert.fail("expected the connection to fail");
-}
-
-/** `uri` with each of `params` set (`sslmode` replaced, others added). */
-function withParams(uri: string, params: Record<string, string>): string {
-  const url = new URL(uri);
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  return url.href;
 }
 
 /** The parts of a connection URI, for a client configured field by field. */
@@ -71,23 +50,6 @@ function partsOf(uri: string): {
     user: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     database: decodeURIComponent(url.pathname.slice(1)),
-  };
-}
-
-/** A project with a read-write endpoint: the endpoint's host names and the owner's connection URIs. */
-async function newProject(emu: RunningEmulator): Promise<{ uri: string; pooledUri: string; host: string }> {
-  const http = api(emu, DEMO.personalKey);
-  const created = await http.post("/projects", { project: { name: "tls" } });
-  assert.equal(created.status, 201, created.text);
-  const project = created.body.project.id as string;
-  const pooled = await http.get(
-    `/projects/${project}/connection_uri?database_name=neondb&role_name=neondb_owner&pooled=true`,
-  );
-  assert.equal(pooled.status, 200, pooled.text);
-  return {
-    uri: created.body.connection_uris[0].connection_uri as string,
-    pooledUri: pooled.body.uri as string,
-    host: (created.body.endpoints as Json[])[0].host as string,
   };
 }
 
@@ -112,7 +74,7 @@ describe(`emulator endpoints' TLS (real Postgres behind the endpoints${dataPlane
 
   before(async () => {
     emu = await startEmulator({ postgres: true, opDurationMs: 20, limits: false });
-    ({ uri, pooledUri, host } = await newProject(emu));
+    ({ uri, pooledUri, host } = await tlsProject(emu));
   });
   after(async () => {
     await emu?.stop();
@@ -325,90 +287,6 @@ describe(`emulator endpoints' TLS (real Postgres behind the endpoints${dataPlane
     assert.notEqual(other.caCertificate, emu.caCertificate, "a CA of its own per emulator");
     await other.stop();
     assert.equal(existsSync(caPath), false);
-  });
-});
-
-describe(`emulator endpoints with plain connections allowed${dataPlaneRun()}`, function () {
-  this.timeout(60_000);
-
-  it("lets a login without TLS in, and TLS still works", async () => {
-    const emu = await startEmulator({
-      postgres: true,
-      allowPlainConnections: true,
-      opDurationMs: 20,
-      limits: false,
-    });
-    try {
-      const { uri } = await newProject(emu);
-      assert.match(uri, /\?sslmode=require$/, "the URIs still say sslmode=require");
-      assert.deepEqual(await selectOne({ connectionString: withParams(uri, { sslmode: "disable" }) }), {
-        one: 1,
-        encrypted: false,
-      });
-      assert.deepEqual(await selectOne({ connectionString: verifyFull(uri, emu.caPath) }), {
-        one: 1,
-        encrypted: true,
-      });
-    } finally {
-      await emu.stop();
-    }
-  });
-});
-
-describe(`emulator endpoints' CA with a state file${dataPlaneRun()}`, function () {
-  this.timeout(60_000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), "clouddb-tls-state-"));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("keeps the CA beside the state file and reuses it after a restart, so a client trusting it still connects", async () => {
-    const stateFile = join(dir, "state.json");
-    const first = await startEmulator({ stateFile, postgres: true, opDurationMs: 20, limits: false });
-    let ca: string;
-    try {
-      assert.equal(first.caPath, `${stateFile}.ca.pem`);
-      assert.equal(
-        statSync(`${stateFile}.ca.key`).mode & 0o777,
-        0o600,
-        "the CA's key is readable by its owner only",
-      );
-      ca = first.caCertificate as string;
-    } finally {
-      await first.stop();
-    }
-    assert.ok(existsSync(`${stateFile}.ca.pem`), "the kept CA stays after a stop");
-
-    const second = await startEmulator({ stateFile, postgres: true, opDurationMs: 20, limits: false });
-    try {
-      assert.equal(second.caCertificate, ca, "the same CA after a restart");
-      assert.equal(second.caPath, `${stateFile}.ca.pem`);
-      const served = await api(second, DEMO.personalKey).get(
-        `/projects/${DEMO.projectId}/connection_uri?database_name=neondb&role_name=neondb_owner`,
-      );
-      assert.equal(served.status, 200, served.text);
-      assert.deepEqual(
-        await selectOne({ connectionString: verifyFull(served.body.uri, `${stateFile}.ca.pem`) }),
-        {
-          one: 1,
-          encrypted: true,
-        },
-      );
-    } finally {
-      await second.stop();
-    }
-  });
-
-  it("refuses to start with a kept CA it cannot read, naming the files", async () => {
-    const stateFile = join(dir, "broken.json");
-    const made = await endpointCertificates({ stateFile, hosts: ["127.0.0.1"] });
-    made.dispose();
-    writeFileSync(`${stateFile}.ca.key`, "not a key");
-    await assert.rejects(
-      startEmulator({ stateFile, postgres: true }),
-      /cannot load the endpoints' CA from \S+broken\.json\.ca\.pem and \S+broken\.json\.ca\.key/,
-    );
   });
 });
 

@@ -4,6 +4,7 @@
 // Every row ends with the same checks (World.finish): every object the API created is in the recorded
 // state, deleted, or reported by the error; destroy leaves no key unrevoked and no branch behind; no
 // secret is in the state (outside ApiKey `key`), the logs or any error message.
+// A table of faults: it grows by a row with each fault, so it is longer than 400 lines.
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEMO, type EmulatorOptions } from "../../emulator";

@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
-import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../emulator";
 import { isResourceError } from "../../provider/resources/errors";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
-import { forgetPreflight } from "../../provider/resources/lifecycle/preflight";
 import {
   type ProjectMemberInputs,
   type ProjectMemberOutputs,
   projectMemberProvider,
 } from "../../provider/resources/public/projectMember";
-import { PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
+import { onlyFailure, PROVIDER_TEXT, useGovernanceSuite } from "./support";
 
 // A member's explicit role on an organization's project against the emulator (docs/api-rules.md
 // §20): set with one PUT, changed in place, removed on delete so the member falls back to the
@@ -19,13 +17,7 @@ import { PROVIDER_TEXT, useEmulator, useTestEnv } from "./support";
 const PROJECT = DEMO.orgProjectId;
 
 describe("ProjectMember against the emulator", () => {
-  const harness = useEmulator({ clock: "manual" });
-  const env = useTestEnv();
-  const control = () => harness.emulator.control;
-  beforeEach(() => {
-    forgetPreflight();
-    control().clearRequests();
-  });
+  const { harness, env, control, outside: call } = useGovernanceSuite();
 
   const roles = () =>
     control()
@@ -39,19 +31,9 @@ describe("ProjectMember against the emulator", () => {
       ...values,
       __provider: PROVIDER_TEXT,
     }) as ProjectMemberInputs;
-  const only = (result: pulumi.dynamic.CheckResult<unknown>) => {
-    assert.equal(result.failures?.length, 1, JSON.stringify(result.failures));
-    return result.failures?.[0] as pulumi.dynamic.CheckFailure;
-  };
   /** Sets casey's role as another tool would, with the demo admin's key. */
-  const outside = async (method: "PUT" | "DELETE", memberId: string, role?: string) => {
-    const reply = await fetch(`${harness.emulator.url}/projects/${PROJECT}/members/${memberId}/role`, {
-      method,
-      headers: { authorization: `Bearer ${DEMO.personalKey}`, "content-type": "application/json" },
-      ...(role === undefined ? {} : { body: JSON.stringify({ role }) }),
-    });
-    assert.equal(reply.status, 200, await reply.text());
-  };
+  const outside = (method: "PUT" | "DELETE", memberId: string, role?: string) =>
+    call(method, `/projects/${PROJECT}/members/${memberId}/role`, role === undefined ? undefined : { role });
 
   it("sets the role with one PUT, changes it in place, refreshes it, and removes it on delete (back to the default)", async () => {
     const said: string[] = [];
@@ -165,7 +147,7 @@ describe("ProjectMember against the emulator", () => {
   });
 
   it("refuses at preview neither email nor memberId, a project-scoped key and a plain member's key; passes the organization's key and says what a destroy does", async () => {
-    const missing = only(
+    const missing = onlyFailure(
       await projectMemberProvider.check!({} as ProjectMemberInputs, inputs({ email: undefined })),
     );
     assert.equal(
@@ -173,14 +155,14 @@ describe("ProjectMember against the emulator", () => {
       "email or memberId is required: the organization member whose project role this is",
     );
     env.set({ CLOUDDB_API_KEY: DEMO.projectKey });
-    const scoped = only(await projectMemberProvider.check!({} as ProjectMemberInputs, inputs()));
+    const scoped = onlyFailure(await projectMemberProvider.check!({} as ProjectMemberInputs, inputs()));
     assert.equal(scoped.property, "projectId");
     assert.match(
       scoped.reason,
       /this is a project-scoped API key, which can never set members' roles on project/,
     );
     env.set({ CLOUDDB_API_KEY: DEMO.memberPersonalKey });
-    const member = only(await projectMemberProvider.check!({} as ProjectMemberInputs, inputs()));
+    const member = onlyFailure(await projectMemberProvider.check!({} as ProjectMemberInputs, inputs()));
     assert.match(member.reason, /role is "member" of organization .*, without ADMIN on project/);
     assert.ok(!member.reason.includes(DEMO.memberPersonalKey), "no key in the message");
     env.set({ CLOUDDB_API_KEY: DEMO.orgKey });
@@ -197,7 +179,7 @@ describe("ProjectMember against the emulator", () => {
     assert.deepEqual(said, [
       `project member role: destroying it gives back the explicit role casey@example.com has on project ${PROJECT} when this resource takes it, or, when they have none, removes the explicit role, so they fall back to their organization role's default`,
     ]);
-    const personal = only(
+    const personal = onlyFailure(
       await projectMemberProvider.check!({} as ProjectMemberInputs, inputs({ projectId: DEMO.projectId })),
     );
     assert.match(

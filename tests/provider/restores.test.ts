@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { DEMO } from "../../emulator";
-import { createClient } from "../../provider/client";
 import { setHostLineWriter } from "../../provider/resources/host/progress";
 import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
 import {
@@ -15,209 +14,22 @@ import {
 } from "../../provider/resources/public/database";
 import { type RoleInputs, type RoleOutputs, roleProvider } from "../../provider/resources/public/role";
 import { snapshotProvider } from "../../provider/resources/public/snapshot";
-import { PROVIDER_TEXT, projectIdle, useEmulator, withProvider } from "./support";
+import { checkedBranch, projectIdle, useRestoreSuite, withProvider } from "./support";
 
-// Restores and what the stack does after them (docs/api-rules.md §9): a create never takes back
-// the branch a restore replaced, and a restore cut off halfway leaves no copy behind and is never
-// done twice.
+// Restores the stack makes (docs/api-rules.md §9): a restore cut off halfway leaves no copy behind
+// and is never done twice; a Branch created from a snapshot; the roles and databases a restore
+// changed, read again. Restores made outside the stack are in restores.outside.test.ts.
 
 const P = DEMO.projectId;
-const urn = (name: string) => `urn:pulumi:dev::app::pulumi-nodejs:dynamic/clouddb:Branch::${name}`;
 const RESTORE = "POST /projects/{project_id}/branches/{branch_id}/restore";
 const SNAPSHOT_RESTORE = "POST /projects/{project_id}/snapshots/{snapshot_id}/restore";
 const DELETE = "DELETE /projects/{project_id}/branches/{branch_id}";
 
-/** The inputs `check` gives the Branch resource `name` of a program (its create key included). */
-async function checked(name: string, args: Omit<Partial<BranchInputs>, "projectId">): Promise<BranchInputs> {
-  const news: Record<string, unknown> = {
-    projectId: P,
-    ...args,
-    __owner: urn(name),
-    __provider: PROVIDER_TEXT,
-  };
-  const result = await branchProvider.check!({} as BranchInputs, news as unknown as BranchInputs);
-  assert.deepEqual(result.failures ?? [], []);
-  return result.inputs as BranchInputs;
-}
-
 describe("restores never bring back replaced data nor leave copies behind", () => {
-  const harness = useEmulator();
-  const client = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
-  const liveBranches = () =>
-    harness.emulator.control.dumpState().branches.filter((b) => b.deleted_at_ms === undefined);
-  const posts = (route: string) =>
-    harness.emulator.control.requests({ route }).filter((r) => r.method === "POST" && r.status < 300).length;
+  const { harness, client, liveBranches, posts } = useRestoreSuite();
 
-  /** A stack's branch, a snapshot of it, then a restore of that snapshot finalized outside the stack. */
-  async function restoredOutside(resource: string, args: Partial<BranchInputs>) {
-    const declared = { endpoints: [{ type: "read_write" as const }], ...args };
-    const inputs = await checked(resource, declared);
-    const made = await branchProvider.create(inputs);
-    const snapshot = await client().createSnapshot(P, made.id, { name: `${resource}-snap` });
-    await projectIdle(harness.emulator, P);
-    const carrier = await client().restoreSnapshot(P, snapshot.snapshot.id, {
-      target_branch_id: made.id,
-      finalize_restore: true,
-    });
-    await projectIdle(harness.emulator, P);
-    return { declared, inputs, made, carrier: carrier.branch.id };
-  }
-
-  for (const [what, args] of [
-    ["named", { name: "replaced" }],
-    ["unnamed", {}],
-  ] as const) {
-    it(`never takes the ${what} branch an outside restore replaced: after destroy, up makes a fresh branch`, async () => {
-      const { declared, inputs, made, carrier } = await restoredOutside(`swap-${what}`, args);
-      const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
-      assert.equal(refreshed.id, carrier, "refresh follows the branch that carries the name");
-      await branchProvider.delete!(carrier, refreshed.props as BranchOutputs);
-      // `pulumi up` of the same stack: a new process, the same URN, so the same create key.
-      forgetFirstListings();
-      const again = await branchProvider.create(await checked(`swap-${what}`, declared));
-      assert.notEqual(again.id, made.id, "the replaced branch, which still carries the mark, is not taken");
-      const replaced = liveBranches().find((b) => b.id === made.id);
-      assert.match(replaced?.name ?? "", /_old_/, "and it keeps the name the restore gave it");
-      assert.equal((again.outs as BranchOutputs).name, inputs.name ?? again.id);
-      assert.equal((again.outs as BranchOutputs).endpoints.length, 1, "the fresh branch has its compute");
-    });
-  }
-
-  for (const [what, args] of [
-    ["named", { name: "swap-live" }],
-    ["unnamed", {}],
-  ] as const) {
-    it(`a create after the state lost the ${what} branch takes the branch a live outside restore swapped in, never the replaced one`, async () => {
-      const { declared, made, carrier } = await restoredOutside(`swap-live-${what}`, args);
-      forgetFirstListings();
-      const before = posts("POST /projects/{project_id}/branches");
-      const again = await branchProvider.create(await checked(`swap-live-${what}`, declared));
-      // The swapped-in branch carries the name and the compute the lost create made: making another
-      // would leave that compute behind (unnamed) or meet the name taken (named).
-      assert.equal(again.id, carrier, "the branch that carries the name and computes is taken");
-      assert.notEqual(again.id, made.id);
-      assert.equal(
-        (again.outs as BranchOutputs).endpoints.length,
-        1,
-        "with the compute the lost create made",
-      );
-      assert.equal(posts("POST /projects/{project_id}/branches"), before, "and no second branch is made");
-    });
-  }
-
-  it("refuses an update by the state's id once an outside restore replaced the branch: nothing changes, the message says to refresh", async () => {
-    const { inputs, made, carrier } = await restoredOutside("swap-update", { name: "swap-update" });
-    const replacedName = liveBranches().find((b) => b.id === made.id)?.name;
-    const patches = () =>
-      harness.emulator.control.requests({ route: "PATCH /projects/{project_id}/branches/{branch_id}" })
-        .length;
-    const before = patches();
-    const outs = made.outs as BranchOutputs;
-    await assert.rejects(
-      branchProvider.update!(made.id, outs, { ...inputs, name: "swap-update-2", autoscalingLimitMaxCu: 2 }),
-      (err: Error) => {
-        assert.match(
-          err.message,
-          new RegExp(`branch ${made.id} was replaced by a restore done outside Pulumi`),
-        );
-        assert.match(err.message, new RegExp(`branch ${carrier} now carries`));
-        assert.match(err.message, /run `pulumi up --refresh` \(or `pulumi refresh`\)/);
-        return true;
-      },
-    );
-    assert.equal(patches(), before, "no write reached the API");
-    assert.equal(
-      liveBranches().find((b) => b.id === made.id)?.name,
-      replacedName,
-      "the replaced branch keeps its name",
-    );
-    assert.equal(liveBranches().find((b) => b.id === carrier)?.name, "swap-update");
-  });
-
-  it("an update after the branch was renamed and protected outside brings both back to the declared ones, so the next preview shows no change", async () => {
-    const rw = [{ type: "read_write" as const }];
-    const inputs = await checked("stale-update", { name: "stale-update", endpoints: rw });
-    const made = await branchProvider.create(inputs);
-    await client().updateBranch(P, made.id, { name: "renamed-outside-2", protected: true });
-    await projectIdle(harness.emulator, P);
-    const news = await checked("stale-update", {
-      name: "stale-update",
-      endpoints: rw,
-      suspendTimeoutSeconds: 600,
-    });
-    const updated = await branchProvider.update!(made.id, made.outs as BranchOutputs, news);
-    const after = updated.outs as BranchOutputs;
-    assert.deepEqual([after.name, after.protected], ["stale-update", false]);
-    const live = liveBranches().find((b) => b.id === made.id);
-    assert.deepEqual([live?.name, live?.protected], ["stale-update", false]);
-    assert.equal((await branchProvider.diff!(made.id, after, news)).changes, false);
-  });
-
-  it("keeps the parent the branch was made from once it follows an outside restore: a second refresh and an update do not plan a replace", async () => {
-    const { inputs, made, carrier } = await restoredOutside("swap-parent", { name: "swap-parent" });
-    const parent = (made.outs as BranchOutputs).parentId;
-    assert.notEqual(parent, null, "the branch was made from the default branch");
-    const followed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
-    assert.equal(followed.id, carrier);
-    forgetFirstListings();
-    const again = await branchProvider.read!(carrier, followed.props as BranchOutputs);
-    assert.equal((again.props as BranchOutputs).parentId, parent, "the second refresh keeps it");
-    const olds = again.props as BranchOutputs;
-    const updated = await branchProvider.update!(carrier, olds, { ...inputs, protected: true });
-    assert.equal((updated.outs as BranchOutputs).parentId, parent, "the update keeps it");
-    const diff = await branchProvider.diff!(carrier, updated.outs as BranchOutputs, {
-      ...inputs,
-      protected: true,
-    });
-    assert.deepEqual(diff.replaces ?? [], [], "no replace is planned");
-    await client().updateBranch(P, carrier, { protected: false });
-    await projectIdle(harness.emulator, P);
-  });
-
-  for (const gone of ["deleted", "expired"] as const) {
-    it(`drops the branch at refresh when the branch that replaced it was ${gone} before any refresh: the replaced one is not kept`, async () => {
-      const { made, carrier } = await restoredOutside(`swap-${gone}`, { name: `swap-${gone}` });
-      if (gone === "deleted") {
-        await client().deleteBranch(P, carrier);
-      } else {
-        const soon = new Date(harness.emulator.control.now() + 60_000).toISOString();
-        await client().updateBranch(P, carrier, { expires_at: soon });
-        harness.emulator.control.advance(120_000);
-      }
-      await projectIdle(harness.emulator, P);
-      assert.equal(
-        liveBranches().some((b) => b.id === carrier),
-        false,
-        `the successor is ${gone}`,
-      );
-      forgetFirstListings();
-      const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
-      assert.equal(refreshed.id, "", "the Branch is gone from the state");
-      assert.match(liveBranches().find((b) => b.id === made.id)?.name ?? "", /_old_/);
-    });
-  }
-
-  it("keeps at refresh a branch renamed outside without a restore", async () => {
-    const inputs = await checked("renamed-outside", { name: "renamed-outside" });
-    const made = await branchProvider.create(inputs);
-    const listings = () =>
-      harness.emulator.control.requests({ route: "GET /projects/{project_id}/branches" }).length;
-    await projectIdle(harness.emulator, P);
-    forgetFirstListings();
-    const before = listings();
-    await branchProvider.read!(made.id, made.outs as BranchOutputs);
-    assert.equal(listings() - before, 1, "a refresh of a branch that kept its name lists the branches once");
-    await client().updateBranch(P, made.id, { name: "renamed-elsewhere" });
-    await projectIdle(harness.emulator, P);
-    forgetFirstListings();
-    const refreshed = await branchProvider.read!(made.id, made.outs as BranchOutputs);
-    assert.equal(refreshed.id, made.id);
-    assert.equal((refreshed.props as BranchOutputs).name, "renamed-elsewhere");
-  });
-
-  /** A stack's branch and a snapshot of it, and the inputs that restore it from the snapshot. */
   async function withSnapshot(resource: string) {
-    const inputs = await checked(resource, { name: resource, endpoints: [{ type: "read_write" }] });
+    const inputs = await checkedBranch(resource, { name: resource, endpoints: [{ type: "read_write" }] });
     const made = await branchProvider.create(inputs);
     const snapshot = await snapshotProvider.create(
       withProvider({ projectId: P, branchId: made.id, name: "good" }),
@@ -288,7 +100,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
   });
 
   it("restores from the snapshot after a reset, though a killed run left a scratch branch of that very restore", async () => {
-    const inputs = await checked("reset-between", {
+    const inputs = await checkedBranch("reset-between", {
       name: "reset-between",
       endpoints: [{ type: "read_write" }],
     });
@@ -330,7 +142,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
   /** A snapshot of a branch holding role `in_snapshot`, which a branch of the parent's data lacks. */
   async function snapshotWithRole(resource: string) {
     const source = await branchProvider.create(
-      await checked(`${resource}-source`, { name: `${resource}-source` }),
+      await checkedBranch(`${resource}-source`, { name: `${resource}-source` }),
     );
     await client().createRole(P, source.id, { role: { name: "in_snapshot" } });
     await projectIdle(harness.emulator, P);
@@ -345,7 +157,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     const snapshotId = await snapshotWithRole("fresh");
     const lines: string[] = [];
     setHostLineWriter((line) => lines.push(line));
-    const inputs = await checked("fresh", {
+    const inputs = await checkedBranch("fresh", {
       name: "fresh",
       endpoints: [{ type: "read_write" }],
       restore: { snapshotId },
@@ -370,7 +182,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     const snapshotId = await snapshotWithRole("ahead");
     harness.emulator.control.advance(3 * 3_600_000);
     const made = await branchProvider.create(
-      await checked("ahead", { name: "ahead", restore: { snapshotId } }),
+      await checkedBranch("ahead", { name: "ahead", restore: { snapshotId } }),
     );
     await projectIdle(harness.emulator, P);
     assert.equal(roles(made.id).includes("in_snapshot"), true);
@@ -379,7 +191,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
 
   it("finishes the restore of a create killed before it, on the branch that create made, and never restores twice", async () => {
     const snapshotId = await snapshotWithRole("cut");
-    const inputs = await checked("cut", { name: "cut", restore: { snapshotId } });
+    const inputs = await checkedBranch("cut", { name: "cut", restore: { snapshotId } });
     harness.emulator.control.failNext(SNAPSHOT_RESTORE, { status: 400 });
     await assert.rejects(branchProvider.create(inputs));
     await projectIdle(harness.emulator, P);
@@ -390,7 +202,7 @@ describe("restores never bring back replaced data nor leave copies behind", () =
     assert.equal(liveBranches().filter((b) => b.name === "cut").length, 1, "no second branch");
     assert.equal(roles(taken.id).includes("in_snapshot"), true);
     // Killed once the branch was restored, before its scratch branch was deleted: no second restore.
-    const again = await checked("cut-after", { name: "cut-after", restore: { snapshotId } });
+    const again = await checkedBranch("cut-after", { name: "cut-after", restore: { snapshotId } });
     harness.emulator.control.failNext(RESTORE, { afterHandler: true, reset: true });
     harness.emulator.control.failNext(DELETE, { status: 422 });
     setHostLineWriter(() => {});

@@ -1,6 +1,6 @@
 /**
  * Builders of API-shaped records for client tests (the shapes the API documents), and a fake
- * transport. The suites that time the client's schedules (retry.test.ts, throttle.test.ts,
+ * transport. The suites that time the client's schedules (retry.loop.test.ts, throttle.test.ts,
  * wait.test.ts, queue.test.ts) use it: they run under sinon fake timers, where a virtual minute of
  * 423 doubling, 429 backoff or poll intervals passes in no time, and a real socket to the emulator
  * would not answer while the clock is frozen. Every other client suite uses the emulator.

@@ -2,6 +2,8 @@
 // generator of seeded sequences of a stack's steps, kills and outside actions, and the invariants
 // of docs/invariants.md, checked after every step. A failing sequence is reported with its seed,
 // its steps and the command that replays it.
+// Longer than 400 lines: a sequence's invariants read every kind's records at once (one `Sequence`),
+// and the generator and the checks must agree on each outside action, so they are kept together.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,14 +1,10 @@
+import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
-import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
-import { createClient, resetRegistry } from "../../provider/client";
-import { setHostLineWriter } from "../../provider/resources/host/progress";
-import { configureFromStack } from "../../provider/resources/host/settings";
-import { forgetFirstListings } from "../../provider/resources/lifecycle/firstListings";
-import {
-  type BranchInputs,
-  type BranchOutputs,
-  branchProvider,
-} from "../../provider/resources/public/branch";
+import { DEMO, type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import { resetRegistry } from "../../../provider/client";
+import { setHostLineWriter } from "../../../provider/resources/host/progress";
+import { configureFromStack } from "../../../provider/resources/host/settings";
+import { forgetFirstListings } from "../../../provider/resources/lifecycle/firstListings";
 
 // Shared plumbing of the provider suites: one emulator per suite, credentials in the environment
 // (restored afterwards), fast operation polling, and a fake stack config for `configure()`.
@@ -150,40 +146,6 @@ export async function projectIdle(
   }
 }
 
-/**
- * Creates a branch of the demo project with a read_write compute out of band (as the console would)
- * and returns its id once its operations ended.
- */
-export async function demoBranch(emulator: RunningEmulator, name: string): Promise<string> {
-  const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
-  const made = await client.createBranch(DEMO.projectId, {
-    branch: { name, parent_id: DEMO.branchId },
-    endpoints: [{ type: "read_write" }],
-  });
-  await projectIdle(emulator, DEMO.projectId);
-  return made.branch.id;
-}
-
-/**
- * A Branch made and changed through its provider as the engine does it: `create`, and `update`
- * after a diff that must plan the change in place. `inputs` turns a test's values into inputs.
- */
-export function branchSteps(inputs: (values: Partial<BranchInputs>) => BranchInputs) {
-  return {
-    async create(values: Partial<BranchInputs>) {
-      const made = await branchProvider.create(inputs(values));
-      return { id: made.id, outs: made.outs as BranchOutputs };
-    },
-    async update(id: string, olds: BranchOutputs, values: Partial<BranchInputs>) {
-      const news = inputs(values);
-      const diff = await branchProvider.diff?.(id, olds, news);
-      if (diff?.replaces?.length)
-        throw new Error(`expected an in-place change, the diff replaces ${diff.replaces}`);
-      return (await branchProvider.update?.(id, olds, news))?.outs as BranchOutputs;
-    },
-  };
-}
-
 /** What `act` writes for the user (the lines a preview or an `up` shows), and what it returns. */
 export async function linesOf<T>(act: () => Promise<T>): Promise<{ lines: string[]; result: T }> {
   const lines: string[] = [];
@@ -193,4 +155,19 @@ export async function linesOf<T>(act: () => Promise<T>): Promise<{ lines: string
   } finally {
     setHostLineWriter(undefined);
   }
+}
+
+/** The one failure a `check` returned; fails the test when there is not exactly one. */
+export function onlyFailure(result: pulumi.dynamic.CheckResult<unknown>): pulumi.dynamic.CheckFailure {
+  if (result.failures?.length !== 1)
+    throw new Error(`expected one failure: ${JSON.stringify(result.failures)}`);
+  return result.failures[0] as pulumi.dynamic.CheckFailure;
+}
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => assert.fail("expected a rejection"),
+    (e: Error) => e,
+  );
 }
