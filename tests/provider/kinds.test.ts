@@ -50,14 +50,10 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
   for (const symbol of [type, `${name}Provider`, `${type}Args`, `${type}Inputs`, `${type}Outputs`]) {
     need(exported.has(symbol), `provider/index.ts exports ${symbol}`);
   }
-  // The provider process: the kinds' table (which the plugin and the state's code share) serves it.
-  const methods = METHODS[type];
-  need(methods !== undefined, `provider/resources/methodsTable.ts METHODS has ${type}`);
-  if (methods !== undefined) {
-    const exportsOf = methods() as unknown as Record<string, unknown>;
-    for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
-      need(typeof exportsOf[method] === "function", `METHODS.${type} exports ${method}`);
-    }
+  // The provider process: the registry's methods module (which the plugin and the state's code share).
+  const exportsOf = METHODS[type]?.() as unknown as Record<string, unknown>;
+  for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
+    need(typeof exportsOf[method] === "function", `its methods module (public/kinds.ts) exports ${method}`);
   }
   // The client: the family's routes, bound by the client, and its response schemas.
   need(exists(`provider/client/api/${family}.ts`), `provider/client/api/${family}.ts`);
