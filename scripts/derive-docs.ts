@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { importIdShape } from "../provider/resources/public/declare";
 import type { Change } from "../provider/resources/public/shapes";
 import { functionDeclarations, resourceDeclarations, SCHEMA } from "./derive-schema";
 
@@ -7,7 +8,9 @@ import { functionDeclarations, resourceDeclarations, SCHEMA } from "./derive-sch
 // `docs/functions/` (one per data source) from `schema.json`: each kind's description, its inputs
 // (type, whether required, what a change does: from the declaration's change rule), its outputs
 // (secrets marked), the named types they use and the import id. A hand-written `<name>.notes.md`
-// next to a page is appended to it where prose is needed.
+// next to a page is appended to it where prose is needed. The lists of kinds in hand-written pages
+// are written here too, between markers: `docs/_index.md`'s table, the README's list and the guide's
+// table of import ids.
 //
 //   npm run derive:docs          # rewrites docs/resources/*.md and docs/functions/*.md
 //
@@ -21,6 +24,13 @@ export const FUNCTION_DOCS = "docs/functions";
 export const INDEX_PAGE = "docs/_index.md";
 const KINDS_START = "<!-- The kinds, written by `npm run derive:docs` from the package schema: -->";
 const KINDS_END = "<!-- End of the kinds. -->";
+/** The README, hand-written but for its list of kinds, written between two markers. */
+export const README = "README.md";
+/** The guide, hand-written but for its table of import ids, written between two markers. */
+export const GUIDE = "docs/guide.md";
+const README_START = "<!-- The kinds, written by `npm run derive:docs` from the registry: -->";
+const IMPORT_START = "<!-- The import ids, written by `npm run derive:docs` from the declarations: -->";
+const IMPORT_END = "<!-- End of the import ids. -->";
 
 type Json = Record<string, unknown>;
 /** A property of the schema: a type (or `$ref`), a description, maybe secret or replacing. */
@@ -277,29 +287,47 @@ export function deriveDocs(
     ...notes(RESOURCE_DOCS, "README"),
   ];
   pages.set(`${RESOURCE_DOCS}/README.md`, `${summary.join("\n").trimEnd()}\n`);
-  pages.set(INDEX_PAGE, withKinds(readFileSync(join(ROOT, INDEX_PAGE), "utf8"), index));
+  pages.set(
+    INDEX_PAGE,
+    between(INDEX_PAGE, KINDS_START, KINDS_END, [
+      "| kind | what it is |",
+      "| --- | --- |",
+      ...index.map((row) => row.replace("](./", "](./resources/")),
+    ]),
+  );
+  const kinds = resourceDeclarations();
+  pages.set(
+    README,
+    between(README, README_START, KINDS_END, [
+      `Its resources, one kind each: ${kinds.map((k) => `${k.noun} ([\`${k.type}\`](docs/resources/${k.type[0]?.toLowerCase()}${k.type.slice(1)}.md))`).join(", ")}.`,
+    ]),
+  );
+  pages.set(
+    GUIDE,
+    between(GUIDE, IMPORT_START, IMPORT_END, [
+      "| kind | import id |",
+      "| --- | --- |",
+      ...kinds.flatMap((k) =>
+        k.importId === undefined ? [] : [`| \`${k.type}\` | \`${importIdShape(k.type, k.importId)}\` |`],
+      ),
+    ]),
+  );
   return pages;
 }
 
-/** The landing page `text` with its list of kinds (`rows`, linked from `resources/`) between the markers. */
-function withKinds(text: string, rows: readonly string[]): string {
-  const start = text.indexOf(KINDS_START);
-  const end = text.indexOf(KINDS_END);
-  if (start < 0 || end < start)
-    throw new Error(
-      `${INDEX_PAGE} needs the lines ${KINDS_START} and ${KINDS_END} where the list of kinds goes`,
-    );
-  const table = [
-    "| kind | what it is |",
-    "| --- | --- |",
-    ...rows.map((row) => row.replace("](./", "](./resources/")),
-  ];
-  return `${text.slice(0, start + KINDS_START.length)}\n\n${table.join("\n")}\n\n${text.slice(end)}`;
+/** The hand-written page `page` with `lines` written between the markers `start` and `end`. */
+function between(page: string, start: string, end: string, lines: readonly string[]): string {
+  const text = readFileSync(join(ROOT, page), "utf8");
+  const from = text.indexOf(start);
+  const to = text.indexOf(end, from);
+  if (from < 0 || to < from)
+    throw new Error(`${page} needs the lines ${start} and ${end} where the list goes`);
+  return `${text.slice(0, from + start.length)}\n\n${lines.join("\n")}\n\n${text.slice(to)}`;
 }
 
-/** The generated pages now in the folders: every `.md` there but the notes, and the landing page. */
+/** The generated pages now in the folders: every `.md` there but the notes, and the pages with a derived list. */
 export function committedPages(): string[] {
-  const landing = existsSync(join(ROOT, INDEX_PAGE)) ? [INDEX_PAGE] : [];
+  const landing = [INDEX_PAGE, README, GUIDE].filter((page) => existsSync(join(ROOT, page)));
   return [RESOURCE_DOCS, FUNCTION_DOCS]
     .flatMap((folder) =>
       existsSync(join(ROOT, folder))

@@ -231,7 +231,7 @@ describe("the package in a program process", () => {
 
   it("importing it loads no provider methods, no emulator and no optional peer: the provider process loads those", () => {
     const unused = loaded.filter((file) =>
-      /provider\/resources\/(lifecycle\/(methods|settings|diff|pending)|\w+Methods)\.ts$|\/emulator\/|node_modules\/(fastify|ajv|redis|@redis|rate-limiter-flexible)\//.test(
+      /provider\/resources\/(lifecycle\/(methods|diff|pending)|host\/settings|methods\/\w+)\.ts$|\/emulator\/|node_modules\/(fastify|ajv|redis|@redis|rate-limiter-flexible)\//.test(
         file,
       ),
     );

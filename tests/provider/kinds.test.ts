@@ -7,11 +7,13 @@ import { METHODS } from "../../provider/plugin/kinds";
 import type { ResourceDeclaration } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { declaredInPublic } from "../../scripts/derive-schema";
+import { PROGRAM } from "../fuzz/support/stack";
 
 // The checklist of a resource kind (docs/architecture.md, "Adding a resource kind"), held for every
 // kind of the registry: each place that must know a kind is checked here, by the kind's names, so a
 // kind left out of one fails naming the kind and the place. Lists that derive from the registry
-// (the schema's tokens, the plugin's kinds, the class and drift tests) need no line here.
+// (the plugin's kinds and methods, the package's exports, the schema's tokens, the docs' lists of
+// kinds, the fuzzer's providers, the class and drift tests) need no line here.
 
 const ROOT = path.join(__dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -44,20 +46,15 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
     if (!ok) gaps.push(what);
   };
   const mentions = (file: string, pattern: RegExp) => pattern.test(read(file));
-  const noun = new RegExp(kind.noun.replace(/ /g, "\\s+"), "i");
 
   // The package: the class, its provider and the types derived from its declaration.
   for (const symbol of [type, `${name}Provider`, `${type}Args`, `${type}Inputs`, `${type}Outputs`]) {
     need(exported.has(symbol), `provider/index.ts exports ${symbol}`);
   }
-  // The provider process: the kinds' table (which the plugin and the state's code share) serves it.
-  const methods = METHODS[type];
-  need(methods !== undefined, `provider/resources/methodsTable.ts METHODS has ${type}`);
-  if (methods !== undefined) {
-    const exportsOf = methods() as unknown as Record<string, unknown>;
-    for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
-      need(typeof exportsOf[method] === "function", `METHODS.${type} exports ${method}`);
-    }
+  // The provider process: the registry's methods module (which the plugin and the state's code share).
+  const exportsOf = METHODS[type]?.() as unknown as Record<string, unknown>;
+  for (const method of ["configure", "check", "diff", "create", "read", "update", "remove"]) {
+    need(typeof exportsOf[method] === "function", `its methods module (public/kinds.ts) exports ${method}`);
   }
   // The client: the family's routes, bound by the client, and its response schemas.
   need(exists(`provider/client/api/${family}.ts`), `provider/client/api/${family}.ts`);
@@ -87,8 +84,7 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
     mentions("docs/resources/README.md", new RegExp(`\\(\\./${name}\\.md\\)`)),
     `docs/resources/README.md links ${name}.md`,
   );
-  // The prose a user reads: the README's list of kinds, the changelog, the API's rules it relies on.
-  need(mentions("README.md", noun), `README.md names the kind (${kind.noun})`);
+  // The prose a user reads: the changelog, the API's rules it relies on.
   need(mentions("CHANGELOG.md", new RegExp(`\\b${type}\\b`)), `CHANGELOG.md names ${type}`);
   need(
     mentions("docs/api-rules.md", new RegExp(`\`${type}\``)),
@@ -102,8 +98,8 @@ function missing(kind: ResourceDeclaration, exported: Set<string>): string[] {
     `a tests/provider suite runs ${type}'s definition against the emulator`,
   );
   need(
-    mentions("tests/fuzz/support/stack.ts", new RegExp(`\\b${type}:`)),
-    `the fuzzer's program (tests/fuzz/support/stack.ts) has ${type}`,
+    PROGRAM.some((spec) => spec.kind === type),
+    `the fuzzer's program (PROGRAM in tests/fuzz/support/stack.ts) has a ${type}`,
   );
   return gaps;
 }

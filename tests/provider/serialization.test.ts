@@ -136,7 +136,13 @@ describe("serialized providers", () => {
       assert.equal(kindOfStatePath(`pulumi-clouddb/lib/provider/${file}`), type);
       assert.equal(kindOfStatePath(`/home/ci/app/node_modules/pulumi-clouddb/lib/provider/${file}.js`), type);
     }
-    assert.deepEqual(Object.values(STATE_PATHS_0_0).sort(), DECLARATIONS.map((d) => d.type).sort());
+    // Every kind a 0.0.x stack may hold is still served; a kind added since has no row there.
+    const declared = new Set(DECLARATIONS.map((d) => d.type));
+    assert.deepEqual(
+      Object.values(STATE_PATHS_0_0).filter((type) => !declared.has(type)),
+      [],
+      "a kind of 0.0.x is no longer declared",
+    );
     const result = await createInFreshProcess("apiKeyBefore", serializedBefore("apiKeyMethods"), {
       name: "from-old-state",
     });

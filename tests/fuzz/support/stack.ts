@@ -8,89 +8,29 @@
 import { join } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { DEMO } from "../../../emulator";
-import {
-  apiKeyProvider,
-  backupScheduleProvider,
-  branchAuthProvider,
-  branchProvider,
-  bucketProvider,
-  credentialProvider,
-  customDomainProvider,
-  dataApiProvider,
-  databaseProvider,
-  endpointProvider,
-  functionProvider,
-  jwksProvider,
-  organizationInvitationProvider,
-  organizationMemberProvider,
-  organizationSpendingLimitProvider,
-  projectMemberProvider,
-  projectPermissionProvider,
-  projectProvider,
-  projectVpcEndpointProvider,
-  roleProvider,
-  snapshotProvider,
-  triggerProvider,
-  vpcEndpointProvider,
-} from "../../../provider";
 import { resetRegistry } from "../../../provider/client";
+import { lazyProvider } from "../../../provider/resources/lifecycle/lazyProvider";
 import { forgetRun } from "../../../provider/resources/processState";
+import { DECLARATIONS } from "../../../provider/resources/public/kinds";
 import { type KillSwitch, startKillSwitch } from "./killSwitch";
 
 type Props = Record<string, unknown>;
 type Provider = pulumi.dynamic.ResourceProvider<Props, Props>;
 
-/** The kinds of the fuzzer's program. */
-export type Kind =
-  | "Project"
-  | "Branch"
-  | "Endpoint"
-  | "Role"
-  | "Database"
-  | "Snapshot"
-  | "BackupSchedule"
-  | "ApiKey"
-  | "ProjectPermission"
-  | "VpcEndpoint"
-  | "ProjectVpcEndpoint"
-  | "OrganizationSpendingLimit"
-  | "OrganizationMember"
-  | "OrganizationInvitation"
-  | "ProjectMember"
-  | "Bucket"
-  | "Credential"
-  | "CustomDomain"
-  | "DataApi"
-  | "Jwks"
-  | "BranchAuth"
-  | "Function"
-  | "Trigger";
+/** A kind of the fuzzer's program: a type name of the registry (`provider/resources/public/kinds.ts`). */
+export type Kind = string;
 
-const PROVIDERS: Record<Kind, Provider> = {
-  Project: projectProvider as unknown as Provider,
-  Branch: branchProvider as unknown as Provider,
-  Endpoint: endpointProvider as unknown as Provider,
-  Role: roleProvider as unknown as Provider,
-  Database: databaseProvider as unknown as Provider,
-  Snapshot: snapshotProvider as unknown as Provider,
-  BackupSchedule: backupScheduleProvider as unknown as Provider,
-  ApiKey: apiKeyProvider as unknown as Provider,
-  ProjectPermission: projectPermissionProvider as unknown as Provider,
-  VpcEndpoint: vpcEndpointProvider as unknown as Provider,
-  ProjectVpcEndpoint: projectVpcEndpointProvider as unknown as Provider,
-  OrganizationSpendingLimit: organizationSpendingLimitProvider as unknown as Provider,
-  OrganizationMember: organizationMemberProvider as unknown as Provider,
-  OrganizationInvitation: organizationInvitationProvider as unknown as Provider,
-  ProjectMember: projectMemberProvider as unknown as Provider,
-  Bucket: bucketProvider as unknown as Provider,
-  Credential: credentialProvider as unknown as Provider,
-  CustomDomain: customDomainProvider as unknown as Provider,
-  DataApi: dataApiProvider as unknown as Provider,
-  Function: functionProvider as unknown as Provider,
-  Trigger: triggerProvider as unknown as Provider,
-  Jwks: jwksProvider as unknown as Provider,
-  BranchAuth: branchAuthProvider as unknown as Provider,
-};
+/** Each kind's dynamic provider, from the registry: a new kind needs only its resources in `PROGRAM`. */
+const PROVIDERS: ReadonlyMap<Kind, Provider> = new Map(
+  DECLARATIONS.map((d) => [d.type, lazyProvider<Props, Props>(d.type)]),
+);
+
+/** The provider of `kind`; throws when the registry has no such kind (a misspelt `PROGRAM` row). */
+function providerOf(kind: Kind): Provider {
+  const provider = PROVIDERS.get(kind);
+  if (provider === undefined) throw new Error(`the fuzzer's program names ${kind}, which the registry lacks`);
+  return provider;
+}
 
 /** The declared inputs a sequence varies between steps. */
 export interface Knobs {
@@ -450,7 +390,7 @@ export class Stack implements Driver {
     // A new engine run is a new provider process: nothing of the last one is remembered.
     forgetRun();
     resetRegistry();
-    await Promise.all(Object.values(PROVIDERS).map((p) => p.configure?.({ config: NO_CONFIG })));
+    await Promise.all([...PROVIDERS.values()].map((p) => p.configure?.({ config: NO_CONFIG })));
     const proxy: KillSwitch = await startKillSwitch(this.apiUrl, options.killAfterWrite);
     process.env.CLOUDDB_API_URL = proxy.url;
     const result: StepResult = { killed: false, errors: [], creates: [] };
@@ -492,7 +432,7 @@ export class Stack implements Driver {
       // Replaced objects go last, in reverse order.
       for (const entry of [...this.state.values()].reverse()) {
         if (entry.doomed !== true) continue;
-        await call(PROVIDERS[entry.kind].delete!(entry.id, entry.outs));
+        await call(providerOf(entry.kind).delete!(entry.id, entry.outs));
         this.state.delete(`${entry.name}~${entry.id}`);
       }
     });
@@ -504,7 +444,7 @@ export class Stack implements Driver {
     call: <T>(promise: Promise<T>) => Promise<T>,
     result: StepResult,
   ): Promise<void> {
-    const provider = PROVIDERS[spec.kind];
+    const provider = providerOf(spec.kind);
     const news = this.newsOf(spec, knobs);
     const entry = this.state.get(spec.name);
     const checked = await call(provider.check!(entry?.inputs ?? {}, news));
@@ -550,7 +490,7 @@ export class Stack implements Driver {
     result: StepResult,
   ): Promise<void> {
     try {
-      const made = await call(PROVIDERS[spec.kind].create(inputs));
+      const made = await call(providerOf(spec.kind).create(inputs));
       this.record(spec, made.id, inputs, made.outs ?? {});
       result.creates.push({ name: spec.name, kind: spec.kind, id: made.id });
     } catch (err) {
@@ -590,7 +530,7 @@ export class Stack implements Driver {
     const errors: string[] = [];
     for (const [key, entry] of [...this.state]) {
       try {
-        const read = await call(PROVIDERS[entry.kind].read!(entry.id, entry.outs));
+        const read = await call(providerOf(entry.kind).read!(entry.id, entry.outs));
         if (!read.id) this.state.delete(key);
         else {
           const inputs = (read.inputs as Props | undefined) ?? entry.inputs;
@@ -608,7 +548,7 @@ export class Stack implements Driver {
   destroy(options: StepOptions = {}): Promise<StepResult> {
     return this.run(options, async (call) => {
       for (const [key, entry] of [...this.state].reverse()) {
-        await call(PROVIDERS[entry.kind].delete!(entry.id, entry.outs));
+        await call(providerOf(entry.kind).delete!(entry.id, entry.outs));
         this.state.delete(key);
       }
     });
@@ -646,7 +586,7 @@ export class Stack implements Driver {
       changes.push(`${spec.name}: create`);
       return;
     }
-    const provider = PROVIDERS[spec.kind];
+    const provider = providerOf(spec.kind);
     const checked = await call(provider.check!(entry.inputs, this.newsOf(spec, knobs)));
     if ((checked.failures ?? []).length > 0) {
       changes.push(`${spec.name}: check fails (${(checked.failures ?? []).map((f) => f.reason).join("; ")})`);
