@@ -1,36 +1,17 @@
 // The in-repo examples under the real Pulumi engine, against the emulator: the quickstart through
 // the root Pulumi.yaml (what `npm start` runs), the GitOps preview-branches pattern, and the
-// preview environment with the workflow users copy next to it.
-// Longer than 400 lines: the examples share one emulator and the stack helper below (`exampleStack`),
-// so they stay one file.
+// preview environment (its workflow: examples.workflow.test.ts; on real Postgres: examples.postgres.test.ts).
 import * as assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
-import { createClient } from "../../provider/client";
 import { zipFolder } from "../../provider/resources/inputs/zip";
-import { runSql } from "../emulator/helpers";
 import { runCli } from "./support/kill";
 import { programStack } from "./support/programStack";
 import { apiKeySecretsIn, collect, type E2eStack, ROOT } from "./support/stack";
-import { checkoutExample, EXAMPLE, type JobRun, readWorkflow, userOperationsOn } from "./support/workflow";
+import { EXAMPLE, exampleStack, liveBranchesByName, userOperationsOn } from "./support/workflow";
 
-const execFileAsync = promisify(execFile);
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A stack of the preview-environment example, in place, for pull request `pullRequest` of the demo organization's project. */
-function exampleStack(emulator: RunningEmulator, pullRequest: string, config: Record<string, string> = {}) {
-  return programStack({
-    workDir: EXAMPLE,
-    emulator,
-    stackName: `e2e-pr-${pullRequest}-${process.pid}`,
-    config: { projectId: DEMO.orgProjectId, pullRequest, ...config },
-  });
-}
 
 describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   this.timeout(10 * 60 * 1000);
@@ -105,13 +86,7 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
   });
 
   /** The branches of the demo organization's project, by name. */
-  const branchesByName = () =>
-    new Map(
-      emulator.control
-        .dumpState()
-        .branches.filter((b) => b.project_id === DEMO.orgProjectId && b.deleted_at_ms === undefined)
-        .map((b) => [b.name, b]),
-    );
+  const branchesByName = () => liveBranchesByName(emulator, DEMO.orgProjectId);
 
   /** The stack outputs as plain values. */
   const outputsOf = async (stack: E2eStack) =>
@@ -329,187 +304,5 @@ describe("e2e: the in-repo examples under the real Pulumi engine", function () {
     assert.equal(second.roleName, first.roleName, "the generated name is the same");
     const url = new URL(String(second.DATABASE_URL));
     assert.equal(decodeURIComponent(url.password), roleOn("preview/pr-8", first.roleName).role?.password);
-  });
-
-  it("preview-environment's workflow: its own commands, run in order: opened creates the stack and masks DATABASE_URL; a push after the branch expired makes it again; closed after it expired destroys and removes the stack", async () => {
-    const checkout = checkoutExample({
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      projectId: DEMO.orgProjectId,
-      pullRequest: "9",
-      install: "link",
-    });
-    assert.deepEqual(
-      Object.keys(readWorkflow().env).sort(),
-      Object.keys(checkout.env)
-        .filter((k) => k in readWorkflow().env)
-        .sort(),
-    );
-    /** The DATABASE_URL the up job handed on, after checking that it was masked first. */
-    const handedOn = (run: JobRun) => {
-      const urls = [...checkout.githubEnv().matchAll(/^DATABASE_URL=(postgresql:\/\/\S+)$/gm)];
-      const url = urls.at(-1)?.[1];
-      assert.ok(url, `the up job exports DATABASE_URL: ${checkout.githubEnv()}`);
-      assert.ok(
-        run.output.includes(`::add-mask::${url}`),
-        "the connection string is masked before it is exported",
-      );
-      return new URL(url);
-    };
-    try {
-      const opened = await checkout.runJob("up");
-      assert.equal(opened.code, 0, opened.output);
-      const firstUrl = handedOn(opened);
-      const first = branchesByName().get("preview/pr-9");
-      assert.ok(first);
-
-      // The service deletes a branch whose expiry passed, with everything on it.
-      emulator.control.deleteBranch(DEMO.orgProjectId, first.id);
-      const pushed = await checkout.runJob("up");
-      assert.equal(pushed.code, 0, pushed.output);
-      const second = branchesByName().get("preview/pr-9");
-      assert.ok(second && second.id !== first.id, "a new branch for the pull request");
-      const secondUrl = handedOn(pushed);
-      assert.equal(secondUrl.username, firstUrl.username, "the same generated role name");
-      assert.equal(
-        decodeURIComponent(secondUrl.password),
-        second.roles.find((r) => r.name === decodeURIComponent(secondUrl.username))?.password,
-      );
-
-      emulator.control.deleteBranch(DEMO.orgProjectId, second.id);
-      const closed = await checkout.runJob("destroy");
-      assert.equal(closed.code, 0, closed.output);
-      const { stdout: stacks } = await execFileAsync("pulumi", ["stack", "ls", "--json"], {
-        cwd: checkout.programDir,
-        env: checkout.env,
-        encoding: "utf8",
-      });
-      assert.deepEqual(JSON.parse(stacks), [], "the pull request's stack is removed");
-    } finally {
-      checkout.dispose();
-    }
-  });
-
-  it("preview-environment's workflow as copied: its install step gets everything the program needs", async () => {
-    // The package as the registry would serve it: this repository, packed.
-    const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-pack-"));
-    const tarball = path.join(
-      packDir,
-      execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
-        cwd: ROOT,
-        encoding: "utf8",
-      })
-        .trim()
-        .split("\n")
-        .pop()!,
-    );
-    const checkout = checkoutExample({
-      apiUrl: emulator.url,
-      apiKey: DEMO.personalKey,
-      projectId: DEMO.orgProjectId,
-      pullRequest: "10",
-      install: "run",
-      rewrite: (run) => run.replace("pulumi-clouddb@^0.1.0", tarball),
-    });
-    try {
-      const opened = await checkout.runJob("up");
-      assert.equal(opened.code, 0, opened.output);
-      assert.ok(
-        fs.existsSync(path.join(checkout.programDir, "node_modules", "pulumi-clouddb", "package.json")),
-      );
-      assert.ok(
-        !fs.lstatSync(path.join(checkout.programDir, "node_modules", "@pulumi")).isSymbolicLink(),
-        "installed, not this repository's",
-      );
-      assert.match(checkout.githubEnv(), /^DATABASE_URL=postgresql:\/\//m);
-      const closed = await checkout.runJob("destroy");
-      assert.equal(closed.code, 0, closed.output);
-    } finally {
-      checkout.dispose();
-      fs.rmSync(packDir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("e2e: the preview-environment example on the emulator's real Postgres", function () {
-  this.timeout(10 * 60 * 1000);
-  let emulator: RunningEmulator;
-  let e2e: E2eStack | undefined;
-
-  /** Runs `statements` in order on a fresh connection to `uri` (verifying the endpoint); returns the last one's rows. */
-  const query = <T>(uri: string, ...statements: string[]) => runSql<T>(uri, emulator.caPath, ...statements);
-
-  before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
-  });
-  after(async () => {
-    await e2e?.dispose({ destroy: true });
-    await emulator?.stop();
-  });
-
-  it("DATABASE_URL connects as the app's own role to the branch's copy of neondb: production's table, none of its rows, and the role writes to it", async () => {
-    const production = await createClient({
-      apiKey: DEMO.personalKey,
-      apiUrl: emulator.url,
-    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
-    await query(
-      production,
-      "CREATE TABLE items (id serial PRIMARY KEY, note text)",
-      "INSERT INTO items (note) VALUES ('a'), ('b'), ('c')",
-    );
-    e2e = await exampleStack(emulator, "11");
-    await e2e.stack.up(collect(e2e.output));
-    const out = await e2e.stack.outputs();
-    const url = String(out.DATABASE_URL?.value);
-
-    const [who] = await query<{ role: string; items: number }>(
-      url,
-      "SELECT current_user AS role, (SELECT count(*)::int FROM items) AS items",
-    );
-    assert.deepEqual(who, { role: out.roleName?.value, items: 0 }, "the schema, none of the rows");
-    const [written] = await query<{ n: number }>(
-      url,
-      "INSERT INTO items (note) VALUES ('fixture 1'), ('fixture 2')",
-      "SELECT count(*)::int AS n FROM items",
-    );
-    assert.equal(written?.n, 2);
-    const [kept] = await query<{ n: number }>(production, "SELECT count(*)::int AS n FROM items");
-    assert.equal(kept?.n, 3, "production keeps its own rows");
-  });
-
-  it("with data: anonymized, DATABASE_URL reads production's rows with the emails its masking rule names masked", async () => {
-    const production = await createClient({
-      apiKey: DEMO.personalKey,
-      apiUrl: emulator.url,
-    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
-    await query(
-      production,
-      "CREATE TABLE people (id serial PRIMARY KEY, email text, team text)",
-      "INSERT INTO people (email, team) VALUES ('ada@corp.example', 'core'), ('grace@corp.example', 'db')",
-    );
-    const rule = {
-      databaseName: "neondb",
-      tableName: "people",
-      columnName: "email",
-      maskingFunction: "anon.fake_email()",
-    };
-    e2e = await exampleStack(emulator, "12", { data: "anonymized", maskingRules: JSON.stringify([rule]) });
-    await e2e.stack.up(collect(e2e.output));
-    const url = String((await e2e.stack.outputs()).DATABASE_URL?.value);
-    const rows = await query<{ email: string; team: string }>(
-      url,
-      "SELECT email, team FROM people ORDER BY id",
-    );
-    assert.deepEqual(
-      rows.map((r) => r.team),
-      ["core", "db"],
-      "production's rows, the columns no rule names as they are",
-    );
-    for (const { email } of rows) {
-      assert.match(email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
-      assert.ok(!["ada@corp.example", "grace@corp.example"].includes(email), `${email} is masked`);
-    }
-    const [kept] = await query<{ email: string }>(production, "SELECT email FROM people ORDER BY id LIMIT 1");
-    assert.equal(kept?.email, "ada@corp.example", "production keeps its data");
   });
 });

@@ -2,9 +2,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { RunningEmulator } from "../../../emulator";
+import { DEMO, type RunningEmulator } from "../../../emulator";
 import { runSql } from "../../emulator/helpers";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
+import { programStack } from "./programStack";
 import { prepareEngine, ROOT } from "./stack";
 
 /** The preview-environment example: its program and the GitHub Actions workflow next to it. */
@@ -204,5 +205,29 @@ export function runAppMigration(
     "CREATE TABLE preview_items (id int PRIMARY KEY, note text)",
     "INSERT INTO preview_items VALUES (1, 'made by the migration')",
     "SELECT current_user AS who, count(*)::int AS n FROM preview_items",
+  );
+}
+
+/** A stack of the preview-environment example, in place, for pull request `pullRequest` of the demo organization's project. */
+export function exampleStack(
+  emulator: RunningEmulator,
+  pullRequest: string,
+  config: Record<string, string> = {},
+) {
+  return programStack({
+    workDir: EXAMPLE,
+    emulator,
+    stackName: `e2e-pr-${pullRequest}-${process.pid}`,
+    config: { projectId: DEMO.orgProjectId, pullRequest, ...config },
+  });
+}
+
+/** The live branches of project `projectId`, by name. */
+export function liveBranchesByName(emulator: RunningEmulator, projectId: string) {
+  return new Map(
+    emulator.control
+      .dumpState()
+      .branches.filter((b) => b.project_id === projectId && b.deleted_at_ms === undefined)
+      .map((b) => [b.name, b]),
   );
 }

@@ -1,0 +1,92 @@
+// The preview-environment example on the emulator's real Postgres, under the real Pulumi engine:
+// DATABASE_URL connects as the app's own role to the branch's copy of production's database, with no
+// rows, or with production's rows masked by the example's rule when `data: anonymized`.
+import * as assert from "node:assert/strict";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { runSql } from "../emulator/helpers";
+import { collect, type E2eStack } from "./support/stack";
+import { exampleStack } from "./support/workflow";
+
+describe("e2e: the preview-environment example on the emulator's real Postgres", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack | undefined;
+
+  /** Runs `statements` in order on a fresh connection to `uri` (verifying the endpoint); returns the last one's rows. */
+  const query = <T>(uri: string, ...statements: string[]) => runSql<T>(uri, emulator.caPath, ...statements);
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
+  });
+  after(async () => {
+    await e2e?.dispose({ destroy: true });
+    await emulator?.stop();
+  });
+
+  it("DATABASE_URL connects as the app's own role to the branch's copy of neondb: production's table, none of its rows, and the role writes to it", async () => {
+    const production = await createClient({
+      apiKey: DEMO.personalKey,
+      apiUrl: emulator.url,
+    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    await query(
+      production,
+      "CREATE TABLE items (id serial PRIMARY KEY, note text)",
+      "INSERT INTO items (note) VALUES ('a'), ('b'), ('c')",
+    );
+    e2e = await exampleStack(emulator, "11");
+    await e2e.stack.up(collect(e2e.output));
+    const out = await e2e.stack.outputs();
+    const url = String(out.DATABASE_URL?.value);
+
+    const [who] = await query<{ role: string; items: number }>(
+      url,
+      "SELECT current_user AS role, (SELECT count(*)::int FROM items) AS items",
+    );
+    assert.deepEqual(who, { role: out.roleName?.value, items: 0 }, "the schema, none of the rows");
+    const [written] = await query<{ n: number }>(
+      url,
+      "INSERT INTO items (note) VALUES ('fixture 1'), ('fixture 2')",
+      "SELECT count(*)::int AS n FROM items",
+    );
+    assert.equal(written?.n, 2);
+    const [kept] = await query<{ n: number }>(production, "SELECT count(*)::int AS n FROM items");
+    assert.equal(kept?.n, 3, "production keeps its own rows");
+  });
+
+  it("with data: anonymized, DATABASE_URL reads production's rows with the emails its masking rule names masked", async () => {
+    const production = await createClient({
+      apiKey: DEMO.personalKey,
+      apiUrl: emulator.url,
+    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    await query(
+      production,
+      "CREATE TABLE people (id serial PRIMARY KEY, email text, team text)",
+      "INSERT INTO people (email, team) VALUES ('ada@corp.example', 'core'), ('grace@corp.example', 'db')",
+    );
+    const rule = {
+      databaseName: "neondb",
+      tableName: "people",
+      columnName: "email",
+      maskingFunction: "anon.fake_email()",
+    };
+    e2e = await exampleStack(emulator, "12", { data: "anonymized", maskingRules: JSON.stringify([rule]) });
+    await e2e.stack.up(collect(e2e.output));
+    const url = String((await e2e.stack.outputs()).DATABASE_URL?.value);
+    const rows = await query<{ email: string; team: string }>(
+      url,
+      "SELECT email, team FROM people ORDER BY id",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.team),
+      ["core", "db"],
+      "production's rows, the columns no rule names as they are",
+    );
+    for (const { email } of rows) {
+      assert.match(email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      assert.ok(!["ada@corp.example", "grace@corp.example"].includes(email), `${email} is masked`);
+    }
+    const [kept] = await query<{ email: string }>(production, "SELECT email FROM people ORDER BY id LIMIT 1");
+    assert.equal(kept?.email, "ada@corp.example", "production keeps its data");
+  });
+});
