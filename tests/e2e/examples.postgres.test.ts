@@ -16,6 +16,13 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
   /** Runs `statements` in order on a fresh connection to `uri` (verifying the endpoint); returns the last one's rows. */
   const query = <T>(uri: string, ...statements: string[]) => runSql<T>(uri, emulator.caPath, ...statements);
 
+  /** The connection string of the project's default branch (production) as its owner. */
+  const productionUri = () =>
+    createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url }).getConnectionUri(DEMO.orgProjectId, {
+      roleName: "neondb_owner",
+      databaseName: "neondb",
+    });
+
   before(async () => {
     emulator = await startEmulator({ seed: "demo", opDurationMs: 60, postgres: true });
   });
@@ -25,10 +32,7 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
   });
 
   it("DATABASE_URL connects as the app's own role to the branch's copy of neondb: production's table, none of its rows, and the role writes to it", async () => {
-    const production = await createClient({
-      apiKey: DEMO.personalKey,
-      apiUrl: emulator.url,
-    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    const production = await productionUri();
     await query(
       production,
       "CREATE TABLE items (id serial PRIMARY KEY, note text)",
@@ -55,10 +59,7 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
   });
 
   it("with data: anonymized, DATABASE_URL reads production's rows with the emails its masking rule names masked", async () => {
-    const production = await createClient({
-      apiKey: DEMO.personalKey,
-      apiUrl: emulator.url,
-    }).getConnectionUri(DEMO.orgProjectId, { roleName: "neondb_owner", databaseName: "neondb" });
+    const production = await productionUri();
     await query(
       production,
       "CREATE TABLE people (id serial PRIMARY KEY, email text, team text)",
