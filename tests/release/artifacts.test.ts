@@ -4,7 +4,7 @@
 // refuses a wrong one, pip finds the wheel, go gets the SDK through a file:// module proxy, npm
 // installs the tarballs, and all of them carry one version.
 import assert from "node:assert/strict";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -26,6 +26,7 @@ import {
   startPlugin,
   struct,
 } from "../plugin/support";
+import { finished } from "../support/child-output";
 import { pathWith, releaseFolder, type ServedFolder, serveFolder, sha256, unpackBinary } from "./support";
 
 const ROOT = path.join(__dirname, "../..");
@@ -64,24 +65,8 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv, c
 }
 
 /** `run` without blocking this process (which serves the release folder to it). */
-function runAsync(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: os.tmpdir(), env: { ...process.env, ...env } });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
-  });
-}
+const runAsync = (command: string, args: readonly string[], env: NodeJS.ProcessEnv) =>
+  finished(command, args, { cwd: os.tmpdir(), env });
 
 describe("the release folder", function () {
   // The first build of the plugin binaries takes minutes (they are cached after).

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 
 // A child process's output as the tests wait for it: everything it wrote to stdout and stderr,
 // and a wait for the first match of a pattern that fails when the process exits first.
@@ -39,3 +39,20 @@ export const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
     else child.once("exit", (code) => resolve(code));
   });
+
+/**
+ * Runs `command` without blocking this process; resolves with its exit code and everything it
+ * wrote to stdout and stderr.
+ */
+export function finished(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
+    const collected = output(child);
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output: collected.text() }));
+  });
+}

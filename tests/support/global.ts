@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
+import { finished } from "./child-output";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -18,15 +19,32 @@ export const TARBALL = "CLOUDDB_TEST_TARBALL";
 
 let packDir: string | undefined;
 
-export function mochaGlobalSetup(): void {
+/** Runs `command` in the repository; rejects with what ran and its output when it fails. */
+async function run(command: string, args: string[]): Promise<void> {
+  const { code, output } = await finished(command, args, { cwd: ROOT });
+  if (code !== 0) throw new Error(`${[command, ...args].join(" ")} failed:\n${output}`);
+}
+
+export async function mochaGlobalSetup(): Promise<void> {
   // Every Node.js process of the run (the workers, the programs and the plugin each engine command
   // starts, the CLIs) keeps the bytecode of what it compiles here and reuses it: a TypeScript
   // program's preview takes about a quarter less time once its modules are in it.
   process.env.NODE_COMPILE_CACHE ??= path.join(os.homedir(), ".cache/pulumi-clouddb/node-compile-cache");
-  if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") return;
+  // `npm test` asks for the type check here (CLOUDDB_TEST_TYPECHECK=1) rather than before mocha: it
+  // runs beside the build, each on a core, and a type error still stops the run before any suite.
+  const typecheck =
+    process.env.CLOUDDB_TEST_TYPECHECK === "1"
+      ? run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"])
+      : Promise.resolve();
+  if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") {
+    await typecheck;
+    return;
+  }
   const started = Date.now();
   process.env.PATH = ensurePulumiCli().path;
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const build = run("npm", ["run", "build", "--silent"]);
+  const [checked, built] = await Promise.allSettled([typecheck, build]);
+  for (const outcome of [checked, built]) if (outcome.status === "rejected") throw outcome.reason;
   packDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-test-pack-"));
   const packed = execFileSync(
     "npm",
@@ -45,7 +63,7 @@ export function mochaGlobalSetup(): void {
   fs.mkdirSync(process.env.CLOUDDB_TEST_RELEASE);
   process.env[ENGINE_READY] = "1";
   console.log(
-    `[set-up] Pulumi CLI on PATH, lib/ built, package packed: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `[set-up] Pulumi CLI on PATH, ${process.env.CLOUDDB_TEST_TYPECHECK === "1" ? "types checked, " : ""}lib/ built, package packed: ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

@@ -76,8 +76,11 @@ export async function programStack(opts: ProgramFolder & ProgramStackOptions): P
     },
   };
   try {
-    for (const [key, value] of Object.entries(opts.secrets ?? {}))
-      await e2e.stack.setConfig(key, { value, secret: true });
+    const secrets = Object.entries(opts.secrets ?? {});
+    if (secrets.length > 0)
+      await e2e.stack.setAllConfig(
+        Object.fromEntries(secrets.map(([key, value]) => [key, { value, secret: true }])),
+      );
   } catch (err) {
     await e2e.dispose();
     throw err;
