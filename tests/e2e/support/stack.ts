@@ -7,7 +7,9 @@ import {
   type DestroyOptions,
   type DestroyResult,
   LocalWorkspace,
+  type OutputMap,
   type Stack,
+  type UpdateSummary,
   type UpResult,
 } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../../emulator";
@@ -86,15 +88,18 @@ export async function createStack(opts: {
   for (const [key, value] of Object.entries(opts.config ?? {})) config[key] = { value };
   if (Object.keys(config).length > 0) await stack.setAllConfig(config);
   const output: string[] = [];
+  const rawState = () => {
+    const file = findFile(path.join(backendDir, ".pulumi", "stacks"), `${stack.name}.json`);
+    if (file === undefined) throw new Error(`no state file for stack ${stack.name} under ${backendDir}`);
+    return fs.readFileSync(file, "utf8");
+  };
+  readOutputsFromState(stack, rawState);
+  readSummaryFromHistory(stack, backendDir);
   return {
     stack,
     backendDir,
     output,
-    rawState() {
-      const file = findFile(path.join(backendDir, ".pulumi", "stacks"), `${stack.name}.json`);
-      if (file === undefined) throw new Error(`no state file for stack ${stack.name} under ${backendDir}`);
-      return fs.readFileSync(file, "utf8");
-    },
+    rawState,
     async dispose({ destroy } = {}) {
       if (destroy !== undefined)
         await stack.destroy(destroy === true ? undefined : destroy).catch(() => undefined);
@@ -104,6 +109,73 @@ export async function createStack(opts: {
       // Setting config writes it next to Pulumi.yaml, in a folder that may be this repository's.
       fs.rmSync(path.join(opts.workDir, `Pulumi.${stack.name}.yaml`), { force: true });
     },
+  };
+}
+
+/**
+ * The Automation API reads a stack's outputs after every `up` with two CLI commands, the second
+ * deriving the passphrase's key (a million rounds of PBKDF2, about 0.3 CPU-seconds). Outputs that
+ * hold no secret are in the state file as the CLI prints them, so `stack`'s workspace reads them
+ * there, and asks the CLI as before only when one holds a secret (or the state cannot be read).
+ */
+function readOutputsFromState(stack: Stack, rawState: () => string): void {
+  const workspace = stack.workspace;
+  const fromCli = workspace.stackOutputs.bind(workspace);
+  workspace.stackOutputs = async (name: string): Promise<OutputMap> => {
+    if (name !== stack.name) return fromCli(name);
+    let outputs: Record<string, unknown>;
+    try {
+      const root = stateResources(rawState()).find((r) => r.type === "pulumi:pulumi:Stack");
+      outputs = root?.outputs ?? {};
+    } catch {
+      return fromCli(name);
+    }
+    if (JSON.stringify(outputs).includes(SECRET_SIG)) return fromCli(name);
+    return Object.fromEntries(Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]));
+  };
+}
+
+/**
+ * The Automation API reads the summary of every `up`, `refresh` and `destroy` with `pulumi stack
+ * history`, which derives the passphrase's key too. The `file://` backend writes that summary as
+ * the stack's newest history file: `stack` reads it there (its times and config values as the
+ * Automation API gives them, a secret without its value), and asks the CLI when there is none or
+ * when secrets are to be shown.
+ */
+function readSummaryFromHistory(stack: Stack, backendDir: string): void {
+  const fromCli = stack.info.bind(stack);
+  const named = new RegExp(`^${stack.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d+)\\.history\\.json$`);
+  stack.info = async (showSecrets?: boolean): Promise<UpdateSummary | undefined> => {
+    const dir = path.join(backendDir, ".pulumi", "history");
+    const newest = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir, { recursive: true, encoding: "utf8" })
+          .map((file) => ({ file, stamp: named.exec(path.basename(file))?.[1] }))
+          .filter((f): f is { file: string; stamp: string } => f.stamp !== undefined)
+          .sort((a, b) => (BigInt(a.stamp) < BigInt(b.stamp) ? -1 : 1))
+          .pop()
+      : undefined;
+    if (newest === undefined || showSecrets === true) return fromCli(showSecrets);
+    const info = JSON.parse(fs.readFileSync(path.join(dir, newest.file), "utf8")) as Omit<
+      UpdateSummary,
+      "startTime" | "endTime" | "config"
+    > & { startTime: number; endTime?: number; config?: Record<string, unknown> };
+    const at = (seconds: number) => new Date(seconds * 1000);
+    return {
+      ...info,
+      startTime: at(info.startTime),
+      ...(info.endTime !== undefined ? { endTime: at(info.endTime) } : {}),
+      config: Object.fromEntries(
+        Object.entries(info.config ?? {}).map(([key, value]) => [
+          key,
+          typeof value !== "object" || value === null
+            ? { value: String(value), secret: false }
+            : "secure" in value
+              ? { secret: true }
+              : { value: JSON.stringify(value), secret: false, object: true },
+        ]),
+      ),
+    } as UpdateSummary;
   };
 }
 
