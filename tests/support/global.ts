@@ -34,7 +34,7 @@ export async function mochaGlobalSetup(): Promise<void> {
   // runs beside the build, each on a core, and a type error still stops the run before any suite.
   const typecheck =
     process.env.CLOUDDB_TEST_TYPECHECK === "1"
-      ? run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"])
+      ? run("npm", ["run", "typecheck", "--silent"])
       : Promise.resolve();
   if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") {
     await typecheck;
