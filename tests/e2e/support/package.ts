@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,7 +26,8 @@ export function installPackedProject(
 /**
  * `npm pack` of the package in `packageDir` (built already: no scripts run), installed the way
  * users install it into the project folder `dir`, next to `dependencies`. `npmArgs` go to the
- * install (e.g. `--omit=optional`). Returns the package's name.
+ * install (e.g. `--omit=optional`). The run's tarball is installed once per package.json and
+ * `npmArgs`, and linked into each folder that asks for the same. Returns the package's name.
  */
 export function installPacked(
   packageDir: string,
@@ -45,6 +47,25 @@ export function installPacked(
       dependencies: { [name]: `file:./${packed}`, ...dependencies },
     }),
   );
+  const installed = sharedInstall(packageDir, dir, npmArgs);
+  if (installed === undefined || !linkInstall(installed, dir)) npmInstall(dir, npmArgs);
+  return name;
+}
+
+/** Puts the tree installed in `installed` into `dir`, its files linked, not copied; false if they cannot be. */
+function linkInstall(installed: string, dir: string): boolean {
+  try {
+    execFileSync("cp", ["-al", path.join(installed, "node_modules"), path.join(dir, "node_modules")]);
+    fs.copyFileSync(path.join(installed, "package-lock.json"), path.join(dir, "package-lock.json"));
+    return true;
+  } catch {
+    // Another file system, or no GNU cp: npm installs it.
+    fs.rmSync(path.join(dir, "node_modules"), { recursive: true, force: true });
+    return false;
+  }
+}
+
+function npmInstall(dir: string, npmArgs: string[]): void {
   execFileSync(
     "npm",
     [
@@ -58,7 +79,35 @@ export function installPacked(
     ],
     { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
   );
-  return name;
+}
+
+/**
+ * The folder where this run installed the project `dir` describes (its package.json, naming the
+ * tarball the global set-up packed, and `npmArgs`), installing it there the first time: `npm install`
+ * of the same package.json gives the same tree, and takes about 9 CPU-seconds where linking it takes
+ * a quarter of one. None for another package, or a folder that has an install to change (an upgrade).
+ */
+function sharedInstall(packageDir: string, dir: string, npmArgs: string[]): string | undefined {
+  const shared = process.env.CLOUDDB_TEST_TARBALL;
+  if (shared === undefined || path.resolve(packageDir) !== ROOT) return undefined;
+  if (fs.existsSync(path.join(dir, "node_modules"))) return undefined;
+  const manifest = fs.readFileSync(path.join(dir, "package.json"), "utf8");
+  const key = createHash("sha256").update(manifest).update(JSON.stringify(npmArgs)).digest("hex");
+  const installed = path.join(path.dirname(shared), "installs", key.slice(0, 16));
+  if (fs.existsSync(path.join(installed, "package-lock.json"))) return installed;
+  // Installed aside, then renamed into place: another worker either sees all of it or none. When two
+  // install at once, the first rename wins and the other's copy is dropped.
+  fs.mkdirSync(path.dirname(installed), { recursive: true });
+  const aside = fs.mkdtempSync(`${installed}.`);
+  fs.copyFileSync(shared, path.join(aside, path.basename(shared)));
+  fs.writeFileSync(path.join(aside, "package.json"), manifest);
+  npmInstall(aside, npmArgs);
+  try {
+    fs.renameSync(aside, installed);
+  } catch {
+    fs.rmSync(aside, { recursive: true, force: true });
+  }
+  return installed;
 }
 
 /** The lower bound of the package's `@pulumi/pulumi` peer range (`^3.139.0` -> `3.139.0`). */

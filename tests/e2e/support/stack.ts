@@ -8,6 +8,7 @@ import {
   type DestroyResult,
   LocalWorkspace,
   type OutputMap,
+  PulumiCommand,
   type Stack,
   type UpdateSummary,
   type UpResult,
@@ -18,6 +19,8 @@ import { ensurePulumiCli, quietEnv } from "../../../scripts/pulumi-cli";
 export const ROOT = path.resolve(__dirname, "../../..");
 const PASSPHRASE = "e2e-passphrase";
 let cliPath: string | undefined;
+/** The CLI every workspace of this process runs: found once, where each workspace would run `pulumi version`. */
+let pulumiCommand: Promise<PulumiCommand> | undefined;
 
 /** Puts the Pulumi CLI on this process's PATH (building it once when none exists) and builds lib/. */
 export function prepareEngine(): void {
@@ -77,9 +80,12 @@ export async function createStack(opts: {
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...opts.env,
   };
-  const stack = await LocalWorkspace.createOrSelectStack(
+  pulumiCommand ??= PulumiCommand.get();
+  // The backend is new, so the stack is too: `createStack` runs `stack init` alone, where
+  // `createOrSelectStack` would first try `stack select`.
+  const stack = await LocalWorkspace.createStack(
     { stackName: opts.stackName ?? "e2e", workDir: opts.workDir },
-    { envVars },
+    { envVars, pulumiCommand: await pulumiCommand },
   );
   // One `pulumi config set-all` for the whole config: each CLI command costs a process and a key derivation.
   const config: Record<string, { value: string; secret?: boolean }> = {};
@@ -103,7 +109,7 @@ export async function createStack(opts: {
     async dispose({ destroy } = {}) {
       if (destroy !== undefined)
         await stack.destroy(destroy === true ? undefined : destroy).catch(() => undefined);
-      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+      // The backend is the stack's own folder: deleting it removes the stack, with no `stack rm`.
       fs.rmSync(backendDir, { recursive: true, force: true });
       fs.rmSync(pulumiHome, { recursive: true, force: true });
       // Setting config writes it next to Pulumi.yaml, in a folder that may be this repository's.
