@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { ADVISOR_ISSUE, GET_ADVISORS } from "./declared";
@@ -55,5 +56,5 @@ export function getAdvisorsOutput(
   args: GetAdvisorsOutputArgs,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetAdvisorsResult> {
-  return pulumi.output(args).apply((a) => getAdvisors(a as GetAdvisorsArgs, opts));
+  return output(args).apply((a) => getAdvisors(a as GetAdvisorsArgs, opts));
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_AI_GATEWAY } from "./declared";
@@ -28,5 +29,5 @@ export function getAiGatewayOutput(
   args: pulumi.Input<GetAiGatewayArgs>,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetAiGatewayResult> {
-  return pulumi.output(args).apply((a) => getAiGateway(a as GetAiGatewayArgs, opts));
+  return output(args).apply((a) => getAiGateway(a as GetAiGatewayArgs, opts));
 }

@@ -1,4 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { RunError } from "@pulumi/pulumi/errors";
+import { output, secret, unknown } from "@pulumi/pulumi/output";
+import { isDryRun } from "@pulumi/pulumi/runtime/settings";
 import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
 import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
@@ -54,15 +57,15 @@ export function getConnectionUriOutput(
   args: GetConnectionUriOutputArgs,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetConnectionUriResult> {
-  return pulumi.secret(
-    pulumi.output(args).apply(async (a) => {
+  return secret(
+    output(args).apply(async (a) => {
       try {
         return await getConnectionUri(a, opts);
       } catch (error) {
-        if (isNotFound(error) && pulumi.runtime.isDryRun()) return unknownOutput<GetConnectionUriResult>();
+        if (isNotFound(error) && isDryRun()) return unknownOutput<GetConnectionUriResult>();
         // The message says what failed and what to do; a stack would point into the package's
         // compiled files (or at sources it does not ship).
-        throw isCloudDbError(error) ? new pulumi.RunError(error.message) : error;
+        throw isCloudDbError(error) ? new RunError(error.message) : error;
       }
     }),
   );
@@ -72,7 +75,7 @@ export function getConnectionUriOutput(
 function unknownOutput<T>(): pulumi.Output<T> {
   // `pulumi.output` of Pulumi's unknown sentinel is an Output whose `isKnown` is false: an apply
   // returning it makes its own result unknown, and the engine shows it as such.
-  return pulumi.output(pulumi.unknown) as unknown as pulumi.Output<T>;
+  return output(unknown) as unknown as pulumi.Output<T>;
 }
 
 /** The not-found error of a connection-string lookup, saying what was asked for and what to do. */

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { ConsumptionPeriod } from "../client";
 import { InvalidArgumentError } from "../client/errors";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
@@ -126,5 +127,5 @@ export function getConsumptionOutput(
   args: GetConsumptionOutputArgs,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetConsumptionResult> {
-  return pulumi.output(args).apply((a) => getConsumption(a as GetConsumptionArgs, opts));
+  return output(args).apply((a) => getConsumption(a as GetConsumptionArgs, opts));
 }

@@ -1,4 +1,4 @@
-import * as pulumi from "@pulumi/pulumi";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 import type { CloudDbClient } from "../client";
 import type { DataSourceOptions } from "./options";
 
@@ -30,6 +30,6 @@ export function dataSourceClient(opts: DataSourceOptions = {}): CloudDbClient {
 
 function stackConfig(key: string): string | undefined {
   // Raw lookup: `new pulumi.Config().get` warns on secrets; outside a Pulumi program this is empty.
-  const value = pulumi.runtime.getConfig(key);
+  const value = getConfig(key);
   return value === undefined || value === "" ? undefined : value;
 }

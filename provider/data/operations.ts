@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { Operation } from "../client";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
@@ -36,7 +37,7 @@ export function getOperationsOutput(
   args: pulumi.Input<GetOperationsArgs>,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetOperationsResult> {
-  return pulumi.output(args).apply((a) => getOperations(a as GetOperationsArgs, opts));
+  return output(args).apply((a) => getOperations(a as GetOperationsArgs, opts));
 }
 
 /** Arguments of {@link getOperation}. */
@@ -59,7 +60,7 @@ export function getOperationOutput(
   args: pulumi.Input<GetOperationArgs>,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetOperationResult> {
-  return pulumi.output(args).apply((a) => getOperation(a as GetOperationArgs, opts));
+  return output(args).apply((a) => getOperation(a as GetOperationArgs, opts));
 }
 
 function toSummary(op: Operation): OperationSummary {

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_PRELOAD_LIBRARIES, PRELOAD_LIBRARY } from "./declared";
@@ -35,5 +36,5 @@ export function getPreloadLibrariesOutput(
   args: pulumi.Input<GetPreloadLibrariesArgs>,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetPreloadLibrariesResult> {
-  return pulumi.output(args).apply((a) => getPreloadLibraries(a as GetPreloadLibrariesArgs, opts));
+  return output(args).apply((a) => getPreloadLibraries(a as GetPreloadLibrariesArgs, opts));
 }

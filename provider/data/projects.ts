@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_PROJECTS, PROJECT_SUMMARY } from "./declared";
@@ -50,5 +51,5 @@ export function getProjectsOutput(
   args: pulumi.Input<GetProjectsArgs> = {},
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetProjectsResult> {
-  return pulumi.output(args).apply((a) => getProjects(a as GetProjectsArgs, opts));
+  return output(args).apply((a) => getProjects(a as GetProjectsArgs, opts));
 }

@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_REGIONS, REGION } from "./declared";
@@ -35,5 +36,5 @@ export function getRegionsOutput(
   args: pulumi.Input<GetRegionsArgs> = {},
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetRegionsResult> {
-  return pulumi.output(args).apply((a) => getRegions(a as GetRegionsArgs, opts));
+  return output(args).apply((a) => getRegions(a as GetRegionsArgs, opts));
 }

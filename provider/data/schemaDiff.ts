@@ -1,4 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output } from "@pulumi/pulumi/output";
 import { BadRequestError, isBadRequest } from "../client/errors";
 import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
@@ -57,5 +58,5 @@ export function getSchemaDiffOutput(
   args: GetSchemaDiffOutputArgs,
   opts: DataSourceOptions = {},
 ): pulumi.Output<GetSchemaDiffResult> {
-  return pulumi.output(args).apply((a) => getSchemaDiff(a as GetSchemaDiffArgs, opts));
+  return output(args).apply((a) => getSchemaDiff(a as GetSchemaDiffArgs, opts));
 }

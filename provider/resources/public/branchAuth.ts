@@ -3,7 +3,8 @@
  * The definition (inputs schema, API calls) is `../branchAuth.ts`, loaded only in the provider
  * process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { arrayOf, BOOLEAN, declareResource, enumOf, INTEGER, objectType, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -189,8 +190,8 @@ export class BranchAuth extends DynamicResource {
       name,
       {
         ...args,
-        ...(oauthProviders === undefined ? {} : { oauthProviders: pulumi.secret(oauthProviders) }),
-        ...(emailProvider === undefined ? {} : { emailProvider: pulumi.secret(emailProvider) }),
+        ...(oauthProviders === undefined ? {} : { oauthProviders: secret(oauthProviders) }),
+        ...(emailProvider === undefined ? {} : { emailProvider: secret(emailProvider) }),
       },
       opts,
     );

@@ -3,7 +3,8 @@
  * definition (inputs schema, source archive, API calls) is `../function.ts`, loaded only in the
  * provider process.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
 import { lazyProvider } from "../lifecycle/lazyProvider";
 import { declareResource, INTEGER, mapOf, STRING } from "./declare";
 import { DynamicResource } from "./resource";
@@ -94,7 +95,7 @@ export interface Function extends OutputFields<typeof FUNCTION> {}
 export class Function extends DynamicResource {
   constructor(name: string, args: FunctionArgs, opts?: pulumi.CustomResourceOptions) {
     // The values are secrets: the state keeps the inputs too, so they are encrypted there as well.
-    const environment = args.environment === undefined ? undefined : pulumi.secret(args.environment);
+    const environment = args.environment === undefined ? undefined : secret(args.environment);
     super(FUNCTION, name, { ...args, ...(environment === undefined ? {} : { environment }) }, opts);
   }
 }

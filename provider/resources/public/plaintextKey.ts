@@ -5,7 +5,8 @@
  * `PULUMI_CONFIG_SECRET_KEYS` (`[]` when there are none; absent when the CLI does not say, and then
  * nothing is claimed).
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as log from "@pulumi/pulumi/log";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 
 const KEY = "clouddb:apiKey";
 const WARNED = Symbol.for("pulumi-clouddb.plaintextKeyWarned");
@@ -36,6 +37,6 @@ export function warnPlaintextApiKey(): void {
   const holder = globalThis as Holder;
   if (holder[WARNED]) return;
   holder[WARNED] = true;
-  const warning = plaintextKeyWarning(pulumi.runtime.getConfig(KEY), process.env.PULUMI_CONFIG_SECRET_KEYS);
-  if (warning !== undefined) void pulumi.log.warn(warning);
+  const warning = plaintextKeyWarning(getConfig(KEY), process.env.PULUMI_CONFIG_SECRET_KEYS);
+  if (warning !== undefined) void log.warn(warning);
 }

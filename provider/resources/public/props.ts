@@ -2,7 +2,8 @@
  * What a resource class hands to `pulumi.dynamic.Resource`: every declared output seeded (so each is
  * an Output on the object), and the definition's secret outputs next to the caller's own.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { createUrn } from "@pulumi/pulumi/resource";
 
 /** `args` with every output key present (undefined until the provider returns it). */
 export function seedOutputs<O>(
@@ -29,5 +30,5 @@ export function ownerInput(
   type: string,
   opts: pulumi.CustomResourceOptions | undefined,
 ): { __owner: pulumi.Output<string> } {
-  return { __owner: pulumi.createUrn(name, `pulumi-nodejs:dynamic/clouddb:${type}`, opts?.parent) };
+  return { __owner: createUrn(name, `pulumi-nodejs:dynamic/clouddb:${type}`, opts?.parent) };
 }

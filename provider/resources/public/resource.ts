@@ -7,7 +7,9 @@
  * `lazyProvider`), so the code is written here instead: same format, same type token, no serializer.
  */
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import * as log from "@pulumi/pulumi/log";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { moduleRef } from "../lifecycle/moduleRef";
 import { outputNames, secretsOf } from "./declare";
 import { deprecatedInputWarnings } from "./deprecatedInputs";
@@ -34,7 +36,7 @@ export function providerSource(type: string): string {
  * up; Pulumi turns it back on for the one trace it keeps (where the program declared the
  * resource), and an error thrown on the way gets the caller's stack again.
  */
-export abstract class DynamicResource extends pulumi.CustomResource {
+export abstract class DynamicResource extends CustomResource {
   protected constructor(
     declaration: ResourceDeclaration,
     name: string,
@@ -64,7 +66,6 @@ export abstract class DynamicResource extends pulumi.CustomResource {
       Error.stackTraceLimit = limit;
     }
     // At preview as at up: an input sent as a field the API marks deprecated says what to use instead.
-    for (const warning of deprecatedInputWarnings(declaration.type, args))
-      void pulumi.log.warn(warning, this);
+    for (const warning of deprecatedInputWarnings(declaration.type, args)) void log.warn(warning, this);
   }
 }
