@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Pulumi CLI and its Node.js, Python, YAML and Java language hosts from Go modules into a
 # cache folder, each once, and prints that folder. Reused on every later call. No binary is ever
-# committed. The tools are independent: they build side by side.
+# committed.
 #
 #   tools/pulumi-cli/build.sh            -> prints the bin folder (builds what is missing)
 #   PULUMI_CLI_CACHE=/some/dir ...       -> where to build (default ~/.cache/pulumi-clouddb/pulumi-cli)
@@ -14,10 +14,11 @@ cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-clouddb/pulumi
 required() { sed -n "s#^[[:space:]]*\(require \)\{0,1\}$1 \(v[0-9.]*\).*#\2#p" "$2" | head -1; }
 version="$(required github.com/pulumi/pulumi/pkg/v3 "$here/go.mod")"
 host_version="$(required github.com/pulumi/pulumi/sdk/v3 "$here/language-hosts/go.mod")"
-# pulumi-yaml v1.25.0 (the newest the proxy serves) requires pkg/v3 v3.206.0: a host no newer than
-# the CLI it serves.
-yaml_version=v1.25.0
-java_version="$(required github.com/pulumi/pulumi-java/pkg "$here/java-host/go.mod")"
+# The YAML and Java hosts share one module, yaml-java-hosts: pulumi-yaml v1.25.0 (the newest the
+# proxy serves) and pulumi-java v1.17.0 both build on pkg/v3 v3.206.0 (a host no newer than the CLI
+# it serves), so what they share is compiled once.
+yaml_version="$(required github.com/pulumi/pulumi-yaml "$here/yaml-java-hosts/go.mod")"
+java_version="$(required github.com/pulumi/pulumi-java/pkg "$here/yaml-java-hosts/go.mod")"
 bin="$cache/$version-nodejs-$host_version/bin"
 log() { echo "[pulumi-cli] $*" >&2; }
 
@@ -30,16 +31,16 @@ copy_plugin_script() {
   fi
 }
 
-# The YAML and Java hosts' versions are not in the folder's name: a stamp next to each says which
-# one was built.
-yaml_stamp="$bin/.pulumi-language-yaml.version"
-java_stamp="$bin/.pulumi-language-java.version"
+# The YAML and Java hosts' versions are not in the folder's name: a stamp says which were built, and
+# from which go.sum.
+hosts_stamp="$bin/.yaml-java-hosts.version"
+hosts_id="yaml $yaml_version java $java_version $(sha256sum "$here/yaml-java-hosts/go.sum" | cut -c1-16)"
 built() {
   local name
   for name in pulumi pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml pulumi-language-java; do
     [[ -x "$bin/$name" ]] || return 1
   done
-  [[ "$(cat "$yaml_stamp" 2>/dev/null)" == "$yaml_version" && "$(cat "$java_stamp" 2>/dev/null)" == "$java_version" ]]
+  [[ "$(cat "$hosts_stamp" 2>/dev/null)" == "$hosts_id" ]]
 }
 
 if built; then
@@ -51,8 +52,8 @@ fi
 command -v go >/dev/null || { log "Go is needed to build the Pulumi CLI (https://go.dev/dl), or put a pulumi >= 3 on PATH"; exit 1; }
 mkdir -p "$bin"
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
-# The checksum database serves no pulumi-java module: java-host/go.sum lists them, so only a module
-# missing from it would be looked up.
+# The checksum database serves no pulumi-java module: yaml-java-hosts/go.sum lists them, so only a
+# module missing from it would be looked up.
 export GONOSUMDB=github.com/pulumi/pulumi-java
 version_flag="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version"
 
@@ -62,60 +63,48 @@ begin=$SECONDS
 ticker=$!
 trap 'kill "$ticker" 2>/dev/null' EXIT
 
-# build NAME WHAT DIR ARGS...: `go build ARGS` in DIR into $bin/NAME, unless it is there already.
+# build NAMES WHAT DIR ARGS...: `go build ARGS` in DIR into $bin, unless every one of NAMES (the
+# binaries of the packages in ARGS, comma-separated) is there already.
 build() {
-  local name="$1" what="$2" dir="$3"
+  local names="$1" what="$2" dir="$3" name missing=0
   shift 3
-  [[ -x "$bin/$name" ]] && return 0
-  local start=$SECONDS
+  for name in ${names//,/ }; do [[ -x "$bin/$name" ]] || missing=1; done
+  (( missing )) || return 0
+  local start=$SECONDS out="$bin/.build.$$.$RANDOM"
   log "building $what into $bin"
-  (cd "$dir" && go build -o "$bin/$name.tmp.$$" "$@")
-  mv "$bin/$name.tmp.$$" "$bin/$name"
-  log "$name built in $((SECONDS - start)) s"
+  mkdir -p "$out"
+  (cd "$dir" && go build -o "$out/" "$@")
+  for name in ${names//,/ }; do mv "$out/$name" "$bin/$name"; done
+  rmdir "$out"
+  log "${names//,/ and } built in $((SECONDS - start)) s"
 }
 
-build pulumi "pulumi $version from Go modules (first time only: 10-20 minutes)" "$here" \
-  -ldflags "-s -w $version_flag=$version" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &
-
-# The Node.js and Python hosts: the proxy serves neither standalone module (sdk/nodejs/cmd/... and
-# sdk/python/cmd/... at any version), so both come from sdk/v3 v3.68.0, the last release that
-# carried them inside the SDK module.
+# Three builds, each on its own module with its own versions. Concurrent builds share nothing they
+# compile at the same time, so the Node.js and Python hosts go first (Go's standard library is then in
+# the build cache for the other two, which run side by side). The proxy serves neither standalone
+# module (sdk/nodejs/cmd/... and sdk/python/cmd/... at any version), so both come from sdk/v3
+# v3.68.0, the last release that carried them inside the SDK module.
 hosts="$here/language-hosts"
-(
-  build pulumi-language-nodejs "the Node.js language host (sdk $host_version)" "$hosts" \
-    -ldflags "-s -w $version_flag=$host_version" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
-  build pulumi-language-python "the Python language host (sdk $host_version, about a minute)" "$hosts" \
-    -ldflags "-s -w $version_flag=$host_version" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
-  # The Python host runs programs through this script, found on PATH; it comes with the host's module.
-  if [[ ! -x "$bin/pulumi-language-python-exec" ]]; then
-    sdk_dir="$(cd "$hosts" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
-    install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$bin/pulumi-language-python-exec"
-  fi
-) &
-
-# The YAML host is built inside the module folder `go mod download` fetches, on that module's own
-# go.mod and go.sum (read-only: nothing in the module cache changes). Unlike `go install ...@version`,
-# this also builds a release whose go.mod carries replace directives.
-if [[ "$(cat "$yaml_stamp" 2>/dev/null)" != "$yaml_version" ]]; then
-  (
-    rm -f "$bin/pulumi-language-yaml"
-    yaml_dir="$(cd "$bin" && go mod download -json "github.com/pulumi/pulumi-yaml@$yaml_version" |
-      sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-    [[ -d "$yaml_dir" ]] || { log "go mod download github.com/pulumi/pulumi-yaml@$yaml_version gave no module folder"; exit 1; }
-    build pulumi-language-yaml "the YAML language host (pulumi-yaml $yaml_version, about two minutes)" "$yaml_dir" \
-      -mod=readonly -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version" ./cmd/pulumi-language-yaml
-    echo "$yaml_version" >"$yaml_stamp"
-  ) &
+build pulumi-language-nodejs,pulumi-language-python "the Node.js and Python language hosts (sdk $host_version)" "$hosts" \
+  -ldflags "-s -w $version_flag=$host_version" \
+  github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+# The Python host runs programs through this script, found on PATH; it comes with the host's module.
+if [[ ! -x "$bin/pulumi-language-python-exec" ]]; then
+  sdk_dir="$(cd "$hosts" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+  install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$bin/pulumi-language-python-exec"
 fi
 
-# The Java host, from java-host/go.mod (pulumi-java's pkg module, with its replace directives).
-if [[ "$(cat "$java_stamp" 2>/dev/null)" != "$java_version" ]]; then
+build pulumi "pulumi $version from Go modules (first time only: 5-10 minutes)" "$here" \
+  -ldflags "-s -w $version_flag=$version" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &
+
+if [[ "$(cat "$hosts_stamp" 2>/dev/null)" != "$hosts_id" ]]; then
   (
-    rm -f "$bin/pulumi-language-java"
-    build pulumi-language-java "the Java language host (pulumi-java $java_version, about two minutes)" "$here/java-host" \
-      -ldflags "-s -w -X github.com/pulumi/pulumi-java/pkg/version.Version=$java_version" \
-      github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
-    echo "$java_version" >"$java_stamp"
+    rm -f "$bin/pulumi-language-yaml" "$bin/pulumi-language-java"
+    build pulumi-language-java,pulumi-language-yaml \
+      "the Java and YAML language hosts (pulumi-java $java_version, pulumi-yaml $yaml_version)" "$here/yaml-java-hosts" \
+      -ldflags "-s -w -X github.com/pulumi/pulumi-java/pkg/version.Version=$java_version -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version" \
+      github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
+    echo "$hosts_id" >"$hosts_stamp"
   ) &
 fi
 
