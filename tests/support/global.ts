@@ -4,6 +4,7 @@
 // folder for the release the release suites share.
 // `CLOUDDB_TEST_SETUP=none` (the fast tier, which runs no engine) skips it.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -32,9 +33,17 @@ export async function mochaGlobalSetup(): Promise<void> {
   process.env.NODE_COMPILE_CACHE ??= path.join(os.homedir(), ".cache/pulumi-clouddb/node-compile-cache");
   // `npm test` asks for the type check here (CLOUDDB_TEST_TYPECHECK=1) rather than before mocha: it
   // runs beside the build, each on a core, and a type error still stops the run before any suite.
+  // Incremental, its record in the cache folder (one per checkout path): a run whose sources match the
+  // last one's checks only what changed, about 4 s where a whole check takes 17 (tsc compares each
+  // file's content, so a fresh clone of the same tree counts as unchanged).
+  const record = path.join(
+    os.homedir(),
+    ".cache/pulumi-clouddb/tsbuildinfo",
+    `${createHash("sha256").update(ROOT).digest("hex").slice(0, 16)}.tsbuildinfo`,
+  );
   const typecheck =
     process.env.CLOUDDB_TEST_TYPECHECK === "1"
-      ? run("npm", ["run", "typecheck", "--silent"])
+      ? run("npm", ["run", "typecheck", "--silent", "--", "--incremental", "--tsBuildInfoFile", record])
       : Promise.resolve();
   if (process.env.CLOUDDB_TEST_SETUP === "none" || process.env[ENGINE_READY] === "1") {
     await typecheck;
@@ -42,9 +51,14 @@ export async function mochaGlobalSetup(): Promise<void> {
   }
   const started = Date.now();
   process.env.PATH = ensurePulumiCli().path;
-  const build = run("npm", ["run", "build", "--silent"]);
-  const [checked, built] = await Promise.allSettled([typecheck, build]);
-  for (const outcome of [checked, built]) if (outcome.status === "rejected") throw outcome.reason;
+  // `npm run build`'s steps, the two compilations side by side (each tsc takes one core).
+  await run("npm", ["run", "clean", "--silent"]);
+  const outcomes = await Promise.allSettled([
+    typecheck,
+    run("npm", ["run", "build:provider", "--silent"]),
+    run("npm", ["run", "build", "--silent", "--workspace", "emulator"]),
+  ]);
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
   packDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-test-pack-"));
   const packed = execFileSync(
     "npm",
