@@ -252,8 +252,8 @@ export default async function (req) {
     const deployed = await ok("functions", "deploy", "beat", "--src", src, "--no-bundle", "--no-wait", ...on);
     built();
     const { folder } = (await (await fetch(deployed.invocation_url)).json()) as Json;
-    await sleep(100);
-    assert.equal(await stopped(beat), false, "the Worker runs");
+    // On a loaded machine a Worker can go 200 ms without a turn: it runs when its beat moves at all.
+    assert.ok(await within5s(async () => !(await stopped(beat))), "the Worker runs");
     await ok("functions", "delete", "beat", ...on);
     assert.ok(await within5s(() => stopped(beat)), "the Worker ended");
     assert.ok(await within5s(() => !existsSync(folder)), "its folder went with it");
