@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createDecipheriv, pbkdf2Sync } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -120,25 +121,87 @@ export async function createStack(opts: {
 
 /**
  * The Automation API reads a stack's outputs after every `up` with two CLI commands, the second
- * deriving the passphrase's key (a million rounds of PBKDF2, about 0.3 CPU-seconds). Outputs that
- * hold no secret are in the state file as the CLI prints them, so `stack`'s workspace reads them
- * there, and asks the CLI as before only when one holds a secret (or the state cannot be read).
+ * deriving the passphrase's key (a million rounds of PBKDF2, about 0.3 CPU-seconds). The outputs are
+ * in the state file, so `stack`'s workspace reads them there as the CLI would print them: a secret
+ * decrypted with the stack's key (derived once per stack, `StateSecrets`) and marked secret when it is
+ * an output of its own, as `stack output` masks it. It asks the CLI when the state cannot be read.
  */
 function readOutputsFromState(stack: Stack, rawState: () => string): void {
   const workspace = stack.workspace;
   const fromCli = workspace.stackOutputs.bind(workspace);
+  const secrets = new StateSecrets(PASSPHRASE);
   workspace.stackOutputs = async (name: string): Promise<OutputMap> => {
     if (name !== stack.name) return fromCli(name);
-    let outputs: Record<string, unknown>;
     try {
-      const root = stateResources(rawState()).find((r) => r.type === "pulumi:pulumi:Stack");
-      outputs = root?.outputs ?? {};
+      const state = JSON.parse(rawState()) as StateFile;
+      const root = (state.checkpoint.latest?.resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack");
+      const salt = state.checkpoint.latest?.secrets_providers?.state?.salt;
+      return Object.fromEntries(
+        Object.entries(root?.outputs ?? {}).map(([key, value]) => [
+          key,
+          { value: secrets.reveal(value, salt), secret: isEncryptedSecret(value) },
+        ]),
+      );
     } catch {
       return fromCli(name);
     }
-    if (JSON.stringify(outputs).includes(SECRET_SIG)) return fromCli(name);
-    return Object.fromEntries(Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]));
   };
+}
+
+/** A state file as the `file://` backend writes it, what the outputs need of it. */
+interface StateFile {
+  checkpoint: {
+    latest?: {
+      resources?: StateResource[];
+      secrets_providers?: { type?: string; state?: { salt?: string } };
+    };
+  };
+}
+
+/**
+ * The passphrase secrets manager's decryption, as the CLI does it: the key is PBKDF2-SHA256 of the
+ * passphrase over the salt the state records (a million rounds), a value is `v1:<nonce>:<sealed>` in
+ * AES-256-GCM and decrypts to the value's JSON. Keys are kept by salt.
+ */
+class StateSecrets {
+  private readonly keys = new Map<string, Buffer>();
+  constructor(private readonly passphrase: string) {}
+
+  /** `value` with every secret in it replaced by its plaintext. */
+  reveal(value: unknown, salt: string | undefined): unknown {
+    if (isEncryptedSecret(value)) {
+      if (salt === undefined) throw new Error("a secret in a state with no passphrase salt");
+      return this.reveal(JSON.parse(this.decrypt((value as { ciphertext: string }).ciphertext, salt)), salt);
+    }
+    if (Array.isArray(value)) return value.map((v) => this.reveal(v, salt));
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.reveal(v, salt)]));
+    return value;
+  }
+
+  private decrypt(ciphertext: string, salt: string): string {
+    const [version, nonce, sealed] = ciphertext.split(":");
+    const [saltVersion, saltBytes] = salt.split(":");
+    if (
+      version !== "v1" ||
+      saltVersion !== "v1" ||
+      nonce === undefined ||
+      sealed === undefined ||
+      saltBytes === undefined
+    )
+      throw new Error("not a v1 passphrase ciphertext");
+    let key = this.keys.get(salt);
+    if (key === undefined) {
+      key = pbkdf2Sync(this.passphrase, Buffer.from(saltBytes, "base64"), 1_000_000, 32, "sha256");
+      this.keys.set(salt, key);
+    }
+    const bytes = Buffer.from(sealed, "base64");
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString(
+      "utf8",
+    );
+  }
 }
 
 /**
