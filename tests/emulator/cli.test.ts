@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { exited, output } from "../support/child-output";
-import { alive, call, dataPlaneRun, verifyFull } from "./helpers";
+import { alive, call, dataPlaneRun, emulatorCliArgs, verifyFull } from "./helpers";
 
 // The `clouddb-emulator` bin as a separate process: it prints its URL, answers real HTTP
 // requests, and on SIGTERM stops cleanly with its state flushed.
@@ -14,7 +14,7 @@ import { alive, call, dataPlaneRun, verifyFull } from "./helpers";
 const ROOT = join(__dirname, "..", "..");
 
 function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "emulator/cli.ts", ...args], {
+  return spawn(process.execPath, [...emulatorCliArgs(), ...args], {
     cwd: ROOT,
     env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -26,7 +26,7 @@ function spawnCli(args: string[]): ChildProcess {
  * passes SIGTERM and SIGINT on to that shell.
  */
 function spawnCliWithNpm(args: string[]): ChildProcess {
-  const command = ["node -r ts-node/register/transpile-only emulator/cli.ts", ...args].join(" ");
+  const command = ["node", ...emulatorCliArgs(), ...args].join(" ");
   return spawn("npm", ["exec", "--offline", "--yes", "-c", command], {
     cwd: ROOT,
     env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client as NeonClient, neon, neonConfig } from "@neondatabase/serverless";
 import { DEMO } from "../../emulator";
 import { exited, output } from "../support/child-output";
-import { alive, call, dataPlaneRun, type Json, runSql } from "./helpers";
+import { alive, call, dataPlaneRun, emulatorCliArgs, type Json, runSql } from "./helpers";
 
 // Rows survive a restart: with --state-file and --postgres the cluster lives beside the state
 // file and a restarted emulator starts Postgres on it again, after a clean stop as after a
@@ -27,11 +27,11 @@ interface Cli {
 
 /** The CLI as a separate process, and what it printed once it listens. */
 async function startCli(stateFile: string): Promise<Cli> {
-  const child = spawn(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", "emulator/cli.ts", "--postgres", "--state-file", stateFile],
-    { cwd: ROOT, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [...emulatorCliArgs(), "--postgres", "--state-file", stateFile], {
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const out = output(child);
   const [, url] = await out.line(/^clouddb-emulator listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v2)$/m);
   const [, pid] = await out.line(/postgres \(pid (\d+)\)/);
@@ -189,15 +189,11 @@ describe(`emulator restart with --state-file and --postgres${dataPlaneRun()}`, f
 
   it("refuses a second emulator on the same state file while the first runs", async () => {
     await startAndWrite("a");
-    const second = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "emulator/cli.ts", "--postgres", "--state-file", stateFile],
-      {
-        cwd: ROOT,
-        env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const second = spawn(process.execPath, [...emulatorCliArgs(), "--postgres", "--state-file", stateFile], {
+      cwd: ROOT,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const out = output(second);
     assert.equal(await exited(second), 1);
     assert.match(out.text(), /is in use by another emulator \(pid \d+\): stop it first/);
