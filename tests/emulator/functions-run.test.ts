@@ -55,11 +55,12 @@ export default () => Response.json({ folder: new URL(".", import.meta.url).pathn
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Whether the file `beat` stopped changing: read twice, 200 ms apart. */
+/** Whether the file `beat` stopped changing: read twice, 200 ms apart (a file not there reads as empty). */
 async function stopped(beat: string): Promise<boolean> {
-  const before = readFileSync(beat, "utf8");
+  const read = () => (existsSync(beat) ? readFileSync(beat, "utf8") : "");
+  const before = read();
   await sleep(200);
-  return readFileSync(beat, "utf8") === before;
+  return read() === before;
 }
 
 /** Whether `check` holds within 5 s: a Worker ends, and its folder goes, just after the answer that ends it. */
