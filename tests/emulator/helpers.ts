@@ -122,7 +122,6 @@ export async function newProject(
   };
 }
 
-/** Starts an emulator with a manual clock and quick operations unless told otherwise. */
 /**
  * The arguments for Node.js that run the `clouddb-emulator` bin: its build in `emulator/lib` (what
  * `npx clouddb-emulator` runs) when the run's global set-up built it, else its sources through
@@ -135,6 +134,7 @@ export function emulatorCliArgs(): string[] {
     : ["-r", "ts-node/register/transpile-only", "emulator/cli.ts"];
 }
 
+/** Starts an emulator with a manual clock and quick operations unless told otherwise. */
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ clock: "manual", opDurationMs: 100, ...options });
 }

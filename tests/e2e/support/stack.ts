@@ -259,8 +259,7 @@ export interface StateResource {
 
 /** The resources of a state file's latest checkpoint (`E2eStack.rawState()`). */
 export function stateResources(rawState: string): StateResource[] {
-  const state = JSON.parse(rawState) as { checkpoint: { latest?: { resources?: StateResource[] } } };
-  return state.checkpoint.latest?.resources ?? [];
+  return (JSON.parse(rawState) as StateFile).checkpoint.latest?.resources ?? [];
 }
 
 /** Collects a command's output lines (shown only when a test fails, through the returned array). */
