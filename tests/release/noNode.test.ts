@@ -15,7 +15,7 @@ import { PLUGIN_DOWNLOAD_URL } from "../../scripts/derive-schema";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
 import { archiveName } from "../../scripts/release/plugin";
 import { venvPython } from "../e2e/support/languages";
-import { leaks } from "../e2e/support/stack";
+import { fileBackendUrl, leaks } from "../e2e/support/stack";
 import { previewOnBranch, runAppMigration } from "../e2e/support/workflow";
 import { dataPlaneRun } from "../emulator/helpers";
 import { pathWith, releaseFolder, type ServedFolder, serveFolder } from "./support";
@@ -115,7 +115,7 @@ for (const language of ["python", "yaml"] as const) {
         PATH,
         HOME: process.env.HOME,
         PULUMI_HOME: path.join(work, "pulumi-home"),
-        PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
+        PULUMI_BACKEND_URL: fileBackendUrl(path.join(work, "state")),
         PULUMI_CONFIG_PASSPHRASE: "no-node",
         PULUMI_SKIP_UPDATE_CHECK: "true",
         // A pattern on the download URL the SDK or the program names, not on the plugin's name.

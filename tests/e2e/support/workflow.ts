@@ -6,7 +6,7 @@ import { DEMO, type RunningEmulator } from "../../../emulator";
 import { runSql } from "../../emulator/helpers";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
 import { programStack } from "./programStack";
-import { prepareEngine, ROOT } from "./stack";
+import { fileBackendUrl, prepareEngine, ROOT } from "./stack";
 
 /** The preview-environment example: its program and the GitHub Actions workflow next to it. */
 export const EXAMPLE = path.join(ROOT, "examples/preview-environment");
@@ -113,7 +113,7 @@ export function checkoutExample(opts: {
     CLOUDDB_PROJECT_ID: opts.projectId,
     CLOUDDB_API_KEY: opts.apiKey,
     CLOUDDB_API_URL: opts.apiUrl,
-    PULUMI_BACKEND_URL: `file://${work}`,
+    PULUMI_BACKEND_URL: fileBackendUrl(work),
     PULUMI_CONFIG_PASSPHRASE: "workflow-passphrase",
     ...opts.env,
   };
