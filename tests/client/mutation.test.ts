@@ -27,9 +27,16 @@ describe("client mutations against the emulator", () => {
   const liveBranches = (name: string) => harness.liveBranches(name);
 
   it("after the 423 retries are spent, waits for the project's unfinished operations and sends again", async () => {
-    const maintenance = control().startPlatformOperation(P, "check_availability", 300);
+    // The maintenance lasts an hour of emulator time, so it outlives the retries however slowly the
+    // machine runs them; it ends when the client starts waiting for it.
+    const hour = 3_600_000;
+    const maintenance = control().startPlatformOperation(P, "check_availability", hour);
     const events: ClientEvent[] = [];
-    const client = harness.client({ retry: { lockedBaseMs: 1 }, onEvent: (e) => events.push(e) });
+    const onEvent = (e: ClientEvent) => {
+      events.push(e);
+      if (e.type === "locked-wait") control().advance(hour);
+    };
+    const client = harness.client({ retry: { lockedBaseMs: 1 }, onEvent });
     const made = await client.createBranch(P, { branch: { name: "after-maintenance" } });
     assert.deepEqual(
       liveBranches("after-maintenance").map((b) => b.id),
