@@ -148,13 +148,14 @@ describe("client mutations under the queue, against the emulator", () => {
 
   /**
    * Starts a branch creation in `projectId` whose operation never ends, so it gives up at its
-   * deadline; resolves once it was sent, with its outcome and whether it has settled yet.
+   * deadline (`deadlineMs` from now); resolves once it was sent, with its outcome and whether it has
+   * settled yet.
    */
-  async function stuckChange(client: CloudDbClient, projectId: string) {
+  async function stuckChange(client: CloudDbClient, projectId: string, deadlineMs = 600) {
     control().scriptOperations({ action: "create_branch", projectId, count: 1 }, { kind: "stuck" });
     let settled = false;
     const outcome = client
-      .createBranch(projectId, { branch: { name: "stuck" } }, { deadline: Date.now() + 600 })
+      .createBranch(projectId, { branch: { name: "stuck" } }, { deadline: Date.now() + deadlineMs })
       .catch((e: unknown) => e)
       .finally(() => {
         settled = true;
@@ -165,7 +166,8 @@ describe("client mutations under the queue, against the emulator", () => {
 
   it("does not hold different projects for each other", async () => {
     const client = harness.client();
-    const held = await stuckChange(client, DEMO.projectId);
+    // Long enough that the other project's change ends first however loaded the machine is.
+    const held = await stuckChange(client, DEMO.projectId, 3000);
     await client.createBranch(DEMO.orgProjectId, { branch: { name: "elsewhere" } });
     assert.ok(live("elsewhere"));
     assert.equal(held.settled(), false, "the other project's change was made while the first still waits");
