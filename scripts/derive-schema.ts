@@ -15,7 +15,14 @@ import type {
   Type,
 } from "../provider/resources/public/declare";
 import { importIdShape } from "../provider/resources/public/declare";
-import { DATA_DIR, type DeclaredDoc, declarationDocs, ownerDocs, PUBLIC_DIR } from "./declaration-docs";
+import {
+  DATA_DIR,
+  type DeclaredDoc,
+  declarationDocs,
+  FUNCTION_FILES,
+  ownerDocs,
+  PUBLIC_DIR,
+} from "./declaration-docs";
 
 // Derives `schema.json`, the Pulumi package schema of the provider plugin, from the declarations:
 // every resource kind of the registry (`provider/resources/public/kinds.ts`), every function of `provider/data/declared.ts`
@@ -67,10 +74,10 @@ export function declaredInPublic(): ResourceDeclaration[] {
   ).sort((a, b) => a.type.localeCompare(b.type));
 }
 
-/** The function declarations of `provider/data/declared.ts`, by name. */
+/** The function declarations of `provider/data/`, by name. */
 export function functionDeclarations(): FunctionDeclaration[] {
   return declarationsIn(
-    [join(DATA_DIR, "declared.ts")],
+    FUNCTION_FILES.map((f) => join(DATA_DIR, f)),
     (value): value is FunctionDeclaration => isDeclaration(value) && typeof value["name"] === "string",
   ).sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -2,10 +2,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { RunError } from "@pulumi/pulumi/errors";
 import { output, secret, unknown } from "@pulumi/pulumi/output";
 import { isDryRun } from "@pulumi/pulumi/runtime/settings";
-import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
+import type { NotFoundError } from "../client/errors";
+import { isCloudDbError, isNotFound } from "../client/errors";
 import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_CONNECTION_URI } from "./declared";
+import { notFoundSaying } from "./notFound";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getConnectionUri}. */
@@ -82,22 +84,13 @@ function unknownOutput<T>(): pulumi.Output<T> {
 function missingObject(args: GetConnectionUriArgs, error: NotFoundError): NotFoundError {
   const branch = args.branchId === undefined ? "the default branch" : `branch ${args.branchId}`;
   const compute = args.endpointId === undefined ? "" : ` (compute ${args.endpointId})`;
-  return new NotFoundError(
+  return notFoundSaying(
     `getConnectionUri: no connection string for role "${args.roleName}" and database ` +
       `"${args.databaseName}" on ${branch}${compute} of project ${args.projectId}: one of them does ` +
       "not exist. If a resource of this program creates it, pass that resource's output " +
       "(`role.name`, `database.name`, `branch.branchId`) so the lookup runs after its create; if it " +
       "was deleted outside Pulumi or its branch expired, `pulumi up --refresh` creates it again. " +
       `The API said: ${error.message}`,
-    {
-      status: error.status,
-      code: error.code,
-      requestId: error.requestId,
-      method: error.method,
-      path: error.path,
-      pathTemplate: error.pathTemplate,
-      attempts: error.attempts,
-      elapsedMs: error.elapsedMs,
-    },
+    error,
   );
 }

@@ -1,11 +1,12 @@
 /**
  * The functions (data sources) the plugin serves, by token: `clouddb:index:<name>` for each
- * declaration of `../data/declared.ts`, run by the package's function of the same name (the one a
+ * declaration of `../data/declared.ts` and `../data/lookups.declared.ts`, run by the package's function of the same name (the one a
  * Node.js program calls), so both run one implementation. Their arguments are checked against the
  * declaration first, each failure naming the argument.
  */
 
 import * as declared from "../data/declared";
+import * as lookups from "../data/lookups.declared";
 import * as exported from "../index";
 import type { Argument, FunctionDeclaration, Type } from "../resources/public/declare";
 import { token } from "./token";
@@ -22,16 +23,18 @@ const isFunction = (value: unknown): value is FunctionDeclaration =>
   typeof value === "object" && value !== null && "name" in value && "inputs" in value && "outputs" in value;
 
 const FUNCTIONS = new Map<string, ServedFunction>(
-  (Object.values(declared) as unknown[]).filter(isFunction).map((declaration) => {
-    const implementation = (exported as unknown as Record<string, unknown>)[declaration.name];
-    if (typeof implementation !== "function") {
-      throw new Error(
-        `the declared function ${declaration.name} has no implementation exported by the package`,
-      );
-    }
-    const run = implementation as (args: Props) => Promise<Props>;
-    return [token(declaration.name), { declaration, run: (args: Props) => run(args) }];
-  }),
+  ([...Object.values(declared), ...Object.values(lookups)] as unknown[])
+    .filter(isFunction)
+    .map((declaration) => {
+      const implementation = (exported as unknown as Record<string, unknown>)[declaration.name];
+      if (typeof implementation !== "function") {
+        throw new Error(
+          `the declared function ${declaration.name} has no implementation exported by the package`,
+        );
+      }
+      const run = implementation as (args: Props) => Promise<Props>;
+      return [token(declaration.name), { declaration, run: (args: Props) => run(args) }];
+    }),
 );
 
 /** The function of `tok`; throws naming the functions served when there is none. */

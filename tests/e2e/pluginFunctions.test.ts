@@ -1,7 +1,9 @@
 // The data sources as provider functions under the real engine: a YAML program invokes getProjects
 // and getConnectionUri on the default provider and on an explicit one holding another account's
 // key. Each lists its own account's projects, and the connection strings reach the program as
-// secrets: encrypted in the state, never printed.
+// secrets: encrypted in the state, never printed. Lookups find a branch by name, its read-write
+// compute and a role, whose connection string the program exports; a name that is not there fails
+// the preview, naming it.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { fixture, programStack } from "./support/programStack";
@@ -21,7 +23,12 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
       copyOf: fixture("plugin-functions-yaml"),
       emulator,
       language: "yaml",
-      config: { apiUrl: emulator.url, projectId: DEMO.projectId, memberProjectId: DEMO.memberProjectId },
+      config: {
+        apiUrl: emulator.url,
+        projectId: DEMO.projectId,
+        memberProjectId: DEMO.memberProjectId,
+        branchName: "main",
+      },
       secrets: { memberApiKey: DEMO.memberPersonalKey },
     });
   });
@@ -36,7 +43,7 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
     printed.push(...e2e.output);
     const log = e2e.output.join("\n");
     const ids = (value: unknown) => ((value ?? []) as { id: string }[]).map((p) => p.id);
-    const { projects, memberProjects, uri, memberUri } = up.outputs;
+    const { projects, memberProjects, uri, memberUri, branchId, computeHost, foundUri } = up.outputs;
 
     assert.ok(ids(projects?.value).includes(DEMO.projectId), log);
     assert.ok(!ids(projects?.value).includes(DEMO.memberProjectId), "the default provider uses its own key");
@@ -49,9 +56,21 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
       "each provider listed with its own key",
     );
 
+    assert.equal(branchId?.value, DEMO.branchId, "getBranch found the branch by its name");
+    assert.match(
+      String(computeHost?.value),
+      new RegExp(`^${DEMO.endpointId}\\.`),
+      "getEndpoint found its compute",
+    );
+    assert.match(
+      String(foundUri?.value),
+      new RegExp(`@${DEMO.endpointId}\\.`),
+      "the lookups' connection string",
+    );
     for (const [name, output] of [
       ["uri", uri],
       ["memberUri", memberUri],
+      ["foundUri", foundUri],
     ] as const) {
       assert.equal(output?.secret, true, `${name} is a secret stack output`);
       assert.match(String(output?.value), PLAIN_URI, `${name} is the connection string`);
@@ -67,6 +86,20 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
     assert.ok(isEncryptedSecret(stackOutputs?.uri), JSON.stringify(stackOutputs?.uri));
     assert.ok(isEncryptedSecret(stackOutputs?.memberUri), JSON.stringify(stackOutputs?.memberUri));
     assert.doesNotMatch(e2e.rawState(), PLAIN_URI, "a password is in the state in plain text");
+
+    // A branch name the project lacks fails the preview, naming it and the branches there are.
+    await e2e.stack.setConfig("branchName", { value: "mian" });
+    const refused = await e2e.stack.preview(collect(e2e.output)).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    printed.push(...e2e.output);
+    assert.ok(refused, "the preview of a missing branch name failed");
+    assert.match(
+      `${e2e.output.join("\n")}\n${refused.message}`,
+      /getBranch: project hidden-river-50598307 has no branch with name "mian" \(its branches: "main"\)/,
+    );
+    await e2e.stack.setConfig("branchName", { value: "main" });
 
     await e2e.stack.destroy(collect(e2e.output));
     printed.push(...e2e.output);

@@ -152,6 +152,23 @@ describe("the provider plugin's functions (Invoke)", function () {
     );
   });
 
+  it("answers the lookups under the instance's own key, and a name that is not there with what there is", async () => {
+    const found = await invoke(demo, "getBranch", { projectId: DEMO.projectId, name: "main" });
+    assert.deepEqual(found.failures, []);
+    assert.equal((found.result.branch as { id: string }).id, DEMO.branchId);
+    const compute = await invoke(demo, "getEndpoint", { projectId: DEMO.projectId, branchId: DEMO.branchId });
+    assert.equal((compute.result.endpoint as { id: string }).id, DEMO.endpointId);
+    await assert.rejects(
+      invoke(demo, "getRole", { projectId: DEMO.projectId, branchId: DEMO.branchId, name: "app" }),
+      /getRole: branch br-damp-glitter-adqd4hk5 of project hidden-river-50598307 has no role "app" \(its roles: "neondb_owner"\)/,
+    );
+    // The member's key cannot see the demo project: the API's refusal, with its request id.
+    await assert.rejects(
+      invoke(member, "getBranches", { projectId: DEMO.projectId }),
+      /403 Forbidden: this personal API key's user has no access to project hidden-river-50598307.*\(request id [0-9a-f-]{36};/,
+    );
+  });
+
   it("answers getPreloadLibraries, getAdvisors and getConsumption, and refuses a granularity the declaration does not list", async () => {
     const libraries = await invoke(demo, "getPreloadLibraries", { projectId: DEMO.projectId });
     assert.deepEqual(libraries.failures, []);

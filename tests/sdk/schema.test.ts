@@ -45,13 +45,22 @@ describe("the package schema", () => {
     assert.deepEqual(keysAt("functions"), [
       "clouddb:index:getAdvisors",
       "clouddb:index:getAiGateway",
+      "clouddb:index:getBranch",
+      "clouddb:index:getBranches",
       "clouddb:index:getConnectionUri",
       "clouddb:index:getConsumption",
+      "clouddb:index:getDatabase",
+      "clouddb:index:getDatabases",
+      "clouddb:index:getEndpoint",
+      "clouddb:index:getEndpoints",
       "clouddb:index:getOperation",
       "clouddb:index:getOperations",
       "clouddb:index:getPreloadLibraries",
+      "clouddb:index:getProject",
       "clouddb:index:getProjects",
       "clouddb:index:getRegions",
+      "clouddb:index:getRole",
+      "clouddb:index:getRoles",
       "clouddb:index:getSchemaDiff",
     ]);
   });

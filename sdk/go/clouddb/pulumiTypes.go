@@ -1729,6 +1729,115 @@ func (o BranchRestorePtrOutput) Timestamp() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A branch as the API shows it, with its fields in camelCase.
+type BranchSummary struct {
+	// Creation time, ISO 8601 UTC.
+	CreatedAt string `pulumi:"createdAt"`
+	// State, e.g. `ready` or `init`.
+	CurrentState *string `pulumi:"currentState"`
+	// Whether this is the project's default branch.
+	Default bool `pulumi:"default"`
+	// When the service deletes the branch by itself (RFC 3339); absent when it never expires.
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Branch id (`br-...`).
+	Id string `pulumi:"id"`
+	// Branch name, unique in its project.
+	Name string `pulumi:"name"`
+	// The parent branch's id; absent for the project's root branch.
+	ParentId *string `pulumi:"parentId"`
+	// Owning project.
+	ProjectId string `pulumi:"projectId"`
+	// Whether the branch is protected.
+	Protected bool `pulumi:"protected"`
+	// Last update time, ISO 8601 UTC.
+	UpdatedAt string `pulumi:"updatedAt"`
+}
+
+// A branch as the API shows it, with its fields in camelCase.
+type BranchSummaryOutput struct{ *pulumi.OutputState }
+
+func (BranchSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchSummary)(nil)).Elem()
+}
+
+func (o BranchSummaryOutput) ToBranchSummaryOutput() BranchSummaryOutput {
+	return o
+}
+
+func (o BranchSummaryOutput) ToBranchSummaryOutputWithContext(ctx context.Context) BranchSummaryOutput {
+	return o
+}
+
+// Creation time, ISO 8601 UTC.
+func (o BranchSummaryOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchSummary) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// State, e.g. `ready` or `init`.
+func (o BranchSummaryOutput) CurrentState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchSummary) *string { return v.CurrentState }).(pulumi.StringPtrOutput)
+}
+
+// Whether this is the project's default branch.
+func (o BranchSummaryOutput) Default() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchSummary) bool { return v.Default }).(pulumi.BoolOutput)
+}
+
+// When the service deletes the branch by itself (RFC 3339); absent when it never expires.
+func (o BranchSummaryOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchSummary) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Branch id (`br-...`).
+func (o BranchSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Branch name, unique in its project.
+func (o BranchSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The parent branch's id; absent for the project's root branch.
+func (o BranchSummaryOutput) ParentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BranchSummary) *string { return v.ParentId }).(pulumi.StringPtrOutput)
+}
+
+// Owning project.
+func (o BranchSummaryOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchSummary) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Whether the branch is protected.
+func (o BranchSummaryOutput) Protected() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchSummary) bool { return v.Protected }).(pulumi.BoolOutput)
+}
+
+// Last update time, ISO 8601 UTC.
+func (o BranchSummaryOutput) UpdatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchSummary) string { return v.UpdatedAt }).(pulumi.StringOutput)
+}
+
+type BranchSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (BranchSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchSummary)(nil)).Elem()
+}
+
+func (o BranchSummaryArrayOutput) ToBranchSummaryArrayOutput() BranchSummaryArrayOutput {
+	return o
+}
+
+func (o BranchSummaryArrayOutput) ToBranchSummaryArrayOutputWithContext(ctx context.Context) BranchSummaryArrayOutput {
+	return o
+}
+
+func (o BranchSummaryArrayOutput) Index(i pulumi.IntInput) BranchSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchSummary {
+		return vs[0].([]BranchSummary)[vs[1].(int)]
+	}).(BranchSummaryOutput)
+}
+
 // A compute's size and suspend timeout; a setting left out is the service's (or the project's) default.
 type ComputeSettings struct {
 	// Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU.
@@ -2297,6 +2406,203 @@ func (o DataApiSettingsPtrOutput) ServerTimingEnabled() pulumi.BoolPtrOutput {
 		}
 		return v.ServerTimingEnabled
 	}).(pulumi.BoolPtrOutput)
+}
+
+// A database of a branch as the API shows it.
+type DatabaseSummary struct {
+	// The branch the database is on.
+	BranchId string `pulumi:"branchId"`
+	// Creation time, ISO 8601 UTC.
+	CreatedAt *string `pulumi:"createdAt"`
+	// Database id (a number).
+	Id *float64 `pulumi:"id"`
+	// Database name.
+	Name string `pulumi:"name"`
+	// The role that owns it.
+	OwnerName *string `pulumi:"ownerName"`
+}
+
+// A database of a branch as the API shows it.
+type DatabaseSummaryOutput struct{ *pulumi.OutputState }
+
+func (DatabaseSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabaseSummary)(nil)).Elem()
+}
+
+func (o DatabaseSummaryOutput) ToDatabaseSummaryOutput() DatabaseSummaryOutput {
+	return o
+}
+
+func (o DatabaseSummaryOutput) ToDatabaseSummaryOutputWithContext(ctx context.Context) DatabaseSummaryOutput {
+	return o
+}
+
+// The branch the database is on.
+func (o DatabaseSummaryOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseSummary) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Creation time, ISO 8601 UTC.
+func (o DatabaseSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DatabaseSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Database id (a number).
+func (o DatabaseSummaryOutput) Id() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DatabaseSummary) *float64 { return v.Id }).(pulumi.Float64PtrOutput)
+}
+
+// Database name.
+func (o DatabaseSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DatabaseSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The role that owns it.
+func (o DatabaseSummaryOutput) OwnerName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DatabaseSummary) *string { return v.OwnerName }).(pulumi.StringPtrOutput)
+}
+
+type DatabaseSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (DatabaseSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DatabaseSummary)(nil)).Elem()
+}
+
+func (o DatabaseSummaryArrayOutput) ToDatabaseSummaryArrayOutput() DatabaseSummaryArrayOutput {
+	return o
+}
+
+func (o DatabaseSummaryArrayOutput) ToDatabaseSummaryArrayOutputWithContext(ctx context.Context) DatabaseSummaryArrayOutput {
+	return o
+}
+
+func (o DatabaseSummaryArrayOutput) Index(i pulumi.IntInput) DatabaseSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DatabaseSummary {
+		return vs[0].([]DatabaseSummary)[vs[1].(int)]
+	}).(DatabaseSummaryOutput)
+}
+
+// A compute endpoint as the API shows it, with its fields in camelCase.
+type EndpointSummary struct {
+	// Maximum compute units of autoscaling.
+	AutoscalingLimitMaxCu *float64 `pulumi:"autoscalingLimitMaxCu"`
+	// Minimum compute units of autoscaling.
+	AutoscalingLimitMinCu *float64 `pulumi:"autoscalingLimitMinCu"`
+	// The branch it serves.
+	BranchId string `pulumi:"branchId"`
+	// Creation time, ISO 8601 UTC.
+	CreatedAt *string `pulumi:"createdAt"`
+	// State, e.g. `active`, `idle` or `init`.
+	CurrentState *string `pulumi:"currentState"`
+	// Whether connections to the compute are refused.
+	Disabled bool `pulumi:"disabled"`
+	// The host to connect to (the pooled host adds `-pooler` to its first label).
+	Host string `pulumi:"host"`
+	// Compute id (`ep-...`).
+	Id string `pulumi:"id"`
+	// The compute's free label, when it has one.
+	Name *string `pulumi:"name"`
+	// Owning project.
+	ProjectId string `pulumi:"projectId"`
+	// Seconds of inactivity before the compute suspends (0: the default, -1: never).
+	SuspendTimeoutSeconds *float64 `pulumi:"suspendTimeoutSeconds"`
+	// `read_write` or `read_only`.
+	Type string `pulumi:"type"`
+}
+
+// A compute endpoint as the API shows it, with its fields in camelCase.
+type EndpointSummaryOutput struct{ *pulumi.OutputState }
+
+func (EndpointSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EndpointSummary)(nil)).Elem()
+}
+
+func (o EndpointSummaryOutput) ToEndpointSummaryOutput() EndpointSummaryOutput {
+	return o
+}
+
+func (o EndpointSummaryOutput) ToEndpointSummaryOutputWithContext(ctx context.Context) EndpointSummaryOutput {
+	return o
+}
+
+// Maximum compute units of autoscaling.
+func (o EndpointSummaryOutput) AutoscalingLimitMaxCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *float64 { return v.AutoscalingLimitMaxCu }).(pulumi.Float64PtrOutput)
+}
+
+// Minimum compute units of autoscaling.
+func (o EndpointSummaryOutput) AutoscalingLimitMinCu() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *float64 { return v.AutoscalingLimitMinCu }).(pulumi.Float64PtrOutput)
+}
+
+// The branch it serves.
+func (o EndpointSummaryOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointSummary) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Creation time, ISO 8601 UTC.
+func (o EndpointSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// State, e.g. `active`, `idle` or `init`.
+func (o EndpointSummaryOutput) CurrentState() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *string { return v.CurrentState }).(pulumi.StringPtrOutput)
+}
+
+// Whether connections to the compute are refused.
+func (o EndpointSummaryOutput) Disabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v EndpointSummary) bool { return v.Disabled }).(pulumi.BoolOutput)
+}
+
+// The host to connect to (the pooled host adds `-pooler` to its first label).
+func (o EndpointSummaryOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointSummary) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// Compute id (`ep-...`).
+func (o EndpointSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The compute's free label, when it has one.
+func (o EndpointSummaryOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Owning project.
+func (o EndpointSummaryOutput) ProjectId() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointSummary) string { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// Seconds of inactivity before the compute suspends (0: the default, -1: never).
+func (o EndpointSummaryOutput) SuspendTimeoutSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointSummary) *float64 { return v.SuspendTimeoutSeconds }).(pulumi.Float64PtrOutput)
+}
+
+// `read_write` or `read_only`.
+func (o EndpointSummaryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointSummary) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type EndpointSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (EndpointSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EndpointSummary)(nil)).Elem()
+}
+
+func (o EndpointSummaryArrayOutput) ToEndpointSummaryArrayOutput() EndpointSummaryArrayOutput {
+	return o
+}
+
+func (o EndpointSummaryArrayOutput) ToEndpointSummaryArrayOutputWithContext(ctx context.Context) EndpointSummaryArrayOutput {
+	return o
+}
+
+func (o EndpointSummaryArrayOutput) Index(i pulumi.IntInput) EndpointSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EndpointSummary {
+		return vs[0].([]EndpointSummary)[vs[1].(int)]
+	}).(EndpointSummaryOutput)
 }
 
 // When the service may do maintenance on a project, interrupting its computes' connections.
@@ -3232,6 +3538,73 @@ func (o RegionArrayOutput) Index(i pulumi.IntInput) RegionOutput {
 	}).(RegionOutput)
 }
 
+// A Postgres role of a branch as the API shows it, without its password (`getConnectionUri` gives one).
+type RoleSummary struct {
+	// The branch the role is on.
+	BranchId string `pulumi:"branchId"`
+	// Creation time, ISO 8601 UTC.
+	CreatedAt *string `pulumi:"createdAt"`
+	// Role name.
+	Name string `pulumi:"name"`
+	// Whether the role is protected (a system role).
+	Protected bool `pulumi:"protected"`
+}
+
+// A Postgres role of a branch as the API shows it, without its password (`getConnectionUri` gives one).
+type RoleSummaryOutput struct{ *pulumi.OutputState }
+
+func (RoleSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RoleSummary)(nil)).Elem()
+}
+
+func (o RoleSummaryOutput) ToRoleSummaryOutput() RoleSummaryOutput {
+	return o
+}
+
+func (o RoleSummaryOutput) ToRoleSummaryOutputWithContext(ctx context.Context) RoleSummaryOutput {
+	return o
+}
+
+// The branch the role is on.
+func (o RoleSummaryOutput) BranchId() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleSummary) string { return v.BranchId }).(pulumi.StringOutput)
+}
+
+// Creation time, ISO 8601 UTC.
+func (o RoleSummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RoleSummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Role name.
+func (o RoleSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RoleSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the role is protected (a system role).
+func (o RoleSummaryOutput) Protected() pulumi.BoolOutput {
+	return o.ApplyT(func(v RoleSummary) bool { return v.Protected }).(pulumi.BoolOutput)
+}
+
+type RoleSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (RoleSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RoleSummary)(nil)).Elem()
+}
+
+func (o RoleSummaryArrayOutput) ToRoleSummaryArrayOutput() RoleSummaryArrayOutput {
+	return o
+}
+
+func (o RoleSummaryArrayOutput) ToRoleSummaryArrayOutputWithContext(ctx context.Context) RoleSummaryArrayOutput {
+	return o
+}
+
+func (o RoleSummaryArrayOutput) Index(i pulumi.IntInput) RoleSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RoleSummary {
+		return vs[0].([]RoleSummary)[vs[1].(int)]
+	}).(RoleSummaryOutput)
+}
+
 // Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers).
 type Timeouts struct {
 	// Bound on waiting for the create (or adoption) operations.
@@ -3459,12 +3832,18 @@ func init() {
 	pulumi.RegisterOutputType(BranchEndpointSpecArrayOutput{})
 	pulumi.RegisterOutputType(BranchRestoreOutput{})
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
+	pulumi.RegisterOutputType(BranchSummaryOutput{})
+	pulumi.RegisterOutputType(BranchSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionRowOutput{})
 	pulumi.RegisterOutputType(ConsumptionRowArrayOutput{})
 	pulumi.RegisterOutputType(DataApiSettingsOutput{})
 	pulumi.RegisterOutputType(DataApiSettingsPtrOutput{})
+	pulumi.RegisterOutputType(DatabaseSummaryOutput{})
+	pulumi.RegisterOutputType(DatabaseSummaryArrayOutput{})
+	pulumi.RegisterOutputType(EndpointSummaryOutput{})
+	pulumi.RegisterOutputType(EndpointSummaryArrayOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})
@@ -3479,6 +3858,8 @@ func init() {
 	pulumi.RegisterOutputType(ProjectSummaryArrayOutput{})
 	pulumi.RegisterOutputType(RegionOutput{})
 	pulumi.RegisterOutputType(RegionArrayOutput{})
+	pulumi.RegisterOutputType(RoleSummaryOutput{})
+	pulumi.RegisterOutputType(RoleSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TimeoutsOutput{})
 	pulumi.RegisterOutputType(TimeoutsPtrOutput{})
 }

@@ -21,8 +21,11 @@ __all__ = [
     'AuthOauthProvider',
     'BackupScheduleEntry',
     'BranchEndpoint',
+    'BranchSummary',
     'ComputeSettings',
     'ConsumptionRow',
+    'DatabaseSummary',
+    'EndpointSummary',
     'MaintenanceWindow',
     'MaskingRule',
     'OperationSummary',
@@ -30,6 +33,7 @@ __all__ = [
     'ProjectQuota',
     'ProjectSummary',
     'Region',
+    'RoleSummary',
 ]
 
 @pulumi.output_type
@@ -554,6 +558,131 @@ class BranchEndpoint(dict):
 
 
 @pulumi.output_type
+class BranchSummary(dict):
+    """
+    A branch as the API shows it, with its fields in camelCase.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 default: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 project_id: _builtins.str,
+                 protected: _builtins.bool,
+                 updated_at: _builtins.str,
+                 current_state: Optional[_builtins.str] = None,
+                 expires_at: Optional[_builtins.str] = None,
+                 parent_id: Optional[_builtins.str] = None):
+        """
+        A branch as the API shows it, with its fields in camelCase.
+
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.bool default: Whether this is the project's default branch.
+        :param _builtins.str id: Branch id (`br-...`).
+        :param _builtins.str name: Branch name, unique in its project.
+        :param _builtins.str project_id: Owning project.
+        :param _builtins.bool protected: Whether the branch is protected.
+        :param _builtins.str updated_at: Last update time, ISO 8601 UTC.
+        :param _builtins.str current_state: State, e.g. `ready` or `init`.
+        :param _builtins.str expires_at: When the service deletes the branch by itself (RFC 3339); absent when it never expires.
+        :param _builtins.str parent_id: The parent branch's id; absent for the project's root branch.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "default", default)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "protected", protected)
+        pulumi.set(__self__, "updated_at", updated_at)
+        if current_state is not None:
+            pulumi.set(__self__, "current_state", current_state)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if parent_id is not None:
+            pulumi.set(__self__, "parent_id", parent_id)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> _builtins.bool:
+        """
+        Whether this is the project's default branch.
+        """
+        return pulumi.get(self, "default")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Branch id (`br-...`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Branch name, unique in its project.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Owning project.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> _builtins.bool:
+        """
+        Whether the branch is protected.
+        """
+        return pulumi.get(self, "protected")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> _builtins.str:
+        """
+        Last update time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="currentState")
+    def current_state(self) -> Optional[_builtins.str]:
+        """
+        State, e.g. `ready` or `init`.
+        """
+        return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> Optional[_builtins.str]:
+        """
+        When the service deletes the branch by itself (RFC 3339); absent when it never expires.
+        """
+        return pulumi.get(self, "expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="parentId")
+    def parent_id(self) -> Optional[_builtins.str]:
+        """
+        The parent branch's id; absent for the project's root branch.
+        """
+        return pulumi.get(self, "parent_id")
+
+
+@pulumi.output_type
 class ComputeSettings(dict):
     """
     A compute's size and suspend timeout; a setting left out is the service's (or the project's) default.
@@ -698,6 +827,226 @@ class ConsumptionRow(dict):
         Its value in the timeframe: seconds, bytes or byte-months as the metric's name says.
         """
         return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class DatabaseSummary(dict):
+    """
+    A database of a branch as the API shows it.
+    """
+    def __init__(__self__, *,
+                 branch_id: _builtins.str,
+                 name: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 id: Optional[_builtins.float] = None,
+                 owner_name: Optional[_builtins.str] = None):
+        """
+        A database of a branch as the API shows it.
+
+        :param _builtins.str branch_id: The branch the database is on.
+        :param _builtins.str name: Database name.
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.float id: Database id (a number).
+        :param _builtins.str owner_name: The role that owns it.
+        """
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "name", name)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if owner_name is not None:
+            pulumi.set(__self__, "owner_name", owner_name)
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        The branch the database is on.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Database name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.float]:
+        """
+        Database id (a number).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="ownerName")
+    def owner_name(self) -> Optional[_builtins.str]:
+        """
+        The role that owns it.
+        """
+        return pulumi.get(self, "owner_name")
+
+
+@pulumi.output_type
+class EndpointSummary(dict):
+    """
+    A compute endpoint as the API shows it, with its fields in camelCase.
+    """
+    def __init__(__self__, *,
+                 branch_id: _builtins.str,
+                 disabled: _builtins.bool,
+                 host: _builtins.str,
+                 id: _builtins.str,
+                 project_id: _builtins.str,
+                 type: _builtins.str,
+                 autoscaling_limit_max_cu: Optional[_builtins.float] = None,
+                 autoscaling_limit_min_cu: Optional[_builtins.float] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 current_state: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None,
+                 suspend_timeout_seconds: Optional[_builtins.float] = None):
+        """
+        A compute endpoint as the API shows it, with its fields in camelCase.
+
+        :param _builtins.str branch_id: The branch it serves.
+        :param _builtins.bool disabled: Whether connections to the compute are refused.
+        :param _builtins.str host: The host to connect to (the pooled host adds `-pooler` to its first label).
+        :param _builtins.str id: Compute id (`ep-...`).
+        :param _builtins.str project_id: Owning project.
+        :param _builtins.str type: `read_write` or `read_only`.
+        :param _builtins.float autoscaling_limit_max_cu: Maximum compute units of autoscaling.
+        :param _builtins.float autoscaling_limit_min_cu: Minimum compute units of autoscaling.
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.str current_state: State, e.g. `active`, `idle` or `init`.
+        :param _builtins.str name: The compute's free label, when it has one.
+        :param _builtins.float suspend_timeout_seconds: Seconds of inactivity before the compute suspends (0: the default, -1: never).
+        """
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "disabled", disabled)
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "project_id", project_id)
+        pulumi.set(__self__, "type", type)
+        if autoscaling_limit_max_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_max_cu", autoscaling_limit_max_cu)
+        if autoscaling_limit_min_cu is not None:
+            pulumi.set(__self__, "autoscaling_limit_min_cu", autoscaling_limit_min_cu)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if current_state is not None:
+            pulumi.set(__self__, "current_state", current_state)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if suspend_timeout_seconds is not None:
+            pulumi.set(__self__, "suspend_timeout_seconds", suspend_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        The branch it serves.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def disabled(self) -> _builtins.bool:
+        """
+        Whether connections to the compute are refused.
+        """
+        return pulumi.get(self, "disabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        The host to connect to (the pooled host adds `-pooler` to its first label).
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Compute id (`ep-...`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> _builtins.str:
+        """
+        Owning project.
+        """
+        return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        `read_write` or `read_only`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMaxCu")
+    def autoscaling_limit_max_cu(self) -> Optional[_builtins.float]:
+        """
+        Maximum compute units of autoscaling.
+        """
+        return pulumi.get(self, "autoscaling_limit_max_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="autoscalingLimitMinCu")
+    def autoscaling_limit_min_cu(self) -> Optional[_builtins.float]:
+        """
+        Minimum compute units of autoscaling.
+        """
+        return pulumi.get(self, "autoscaling_limit_min_cu")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="currentState")
+    def current_state(self) -> Optional[_builtins.str]:
+        """
+        State, e.g. `active`, `idle` or `init`.
+        """
+        return pulumi.get(self, "current_state")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The compute's free label, when it has one.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="suspendTimeoutSeconds")
+    def suspend_timeout_seconds(self) -> Optional[_builtins.float]:
+        """
+        Seconds of inactivity before the compute suspends (0: the default, -1: never).
+        """
+        return pulumi.get(self, "suspend_timeout_seconds")
 
 
 @pulumi.output_type
@@ -1394,5 +1743,62 @@ class Region(dict):
         Region id, e.g. `aws-us-east-2`: a project's `regionId`.
         """
         return pulumi.get(self, "region_id")
+
+
+@pulumi.output_type
+class RoleSummary(dict):
+    """
+    A Postgres role of a branch as the API shows it, without its password (`getConnectionUri` gives one).
+    """
+    def __init__(__self__, *,
+                 branch_id: _builtins.str,
+                 name: _builtins.str,
+                 protected: _builtins.bool,
+                 created_at: Optional[_builtins.str] = None):
+        """
+        A Postgres role of a branch as the API shows it, without its password (`getConnectionUri` gives one).
+
+        :param _builtins.str branch_id: The branch the role is on.
+        :param _builtins.str name: Role name.
+        :param _builtins.bool protected: Whether the role is protected (a system role).
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        """
+        pulumi.set(__self__, "branch_id", branch_id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "protected", protected)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+
+    @_builtins.property
+    @pulumi.getter(name="branchId")
+    def branch_id(self) -> _builtins.str:
+        """
+        The branch the role is on.
+        """
+        return pulumi.get(self, "branch_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Role name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> _builtins.bool:
+        """
+        Whether the role is protected (a system role).
+        """
+        return pulumi.get(self, "protected")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
 
 

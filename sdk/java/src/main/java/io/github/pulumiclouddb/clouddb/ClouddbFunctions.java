@@ -13,31 +13,58 @@ import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBranchArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBranchPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBranchesArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBranchesPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetDatabaseArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetDatabasePlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetDatabasesArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetDatabasesPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetEndpointArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetEndpointPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetEndpointsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetEndpointsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetProjectArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetProjectPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetProjectsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetProjectsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRoleArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRolePlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRolesArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRolesPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffPlainArgs;
 import io.github.pulumiclouddb.clouddb.outputs.GetAdvisorsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetAiGatewayResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetBranchResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetBranchesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConnectionUriResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConsumptionResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetDatabaseResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetDatabasesResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetEndpointResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetEndpointsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetPreloadLibrariesResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetProjectResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetProjectsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetRegionsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetRoleResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetRolesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetSchemaDiffResult;
 import java.util.concurrent.CompletableFuture;
 
@@ -113,6 +140,76 @@ public final class ClouddbFunctions {
         return Deployment.getInstance().invokeAsync("clouddb:index:getAiGateway", TypeShape.of(GetAiGatewayResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
+     * 
+     */
+    public static Output<GetBranchResult> getBranch(GetBranchArgs args) {
+        return getBranch(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
+     * 
+     */
+    public static CompletableFuture<GetBranchResult> getBranchPlain(GetBranchPlainArgs args) {
+        return getBranchPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
+     * 
+     */
+    public static Output<GetBranchResult> getBranch(GetBranchArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBranch", TypeShape.of(GetBranchResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
+     * 
+     */
+    public static Output<GetBranchResult> getBranch(GetBranchArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBranch", TypeShape.of(GetBranchResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
+     * 
+     */
+    public static CompletableFuture<GetBranchResult> getBranchPlain(GetBranchPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getBranch", TypeShape.of(GetBranchResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the branches of a project.
+     * 
+     */
+    public static Output<GetBranchesResult> getBranches(GetBranchesArgs args) {
+        return getBranches(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the branches of a project.
+     * 
+     */
+    public static CompletableFuture<GetBranchesResult> getBranchesPlain(GetBranchesPlainArgs args) {
+        return getBranchesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the branches of a project.
+     * 
+     */
+    public static Output<GetBranchesResult> getBranches(GetBranchesArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBranches", TypeShape.of(GetBranchesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the branches of a project.
+     * 
+     */
+    public static Output<GetBranchesResult> getBranches(GetBranchesArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBranches", TypeShape.of(GetBranchesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the branches of a project.
+     * 
+     */
+    public static CompletableFuture<GetBranchesResult> getBranchesPlain(GetBranchesPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getBranches", TypeShape.of(GetBranchesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Reads a connection string, password included: the result is a secret.
      * 
      */
@@ -181,6 +278,146 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetConsumptionResult> getConsumptionPlain(GetConsumptionPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getConsumption", TypeShape.of(GetConsumptionResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one database of a branch by name.
+     * 
+     */
+    public static Output<GetDatabaseResult> getDatabase(GetDatabaseArgs args) {
+        return getDatabase(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one database of a branch by name.
+     * 
+     */
+    public static CompletableFuture<GetDatabaseResult> getDatabasePlain(GetDatabasePlainArgs args) {
+        return getDatabasePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one database of a branch by name.
+     * 
+     */
+    public static Output<GetDatabaseResult> getDatabase(GetDatabaseArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getDatabase", TypeShape.of(GetDatabaseResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one database of a branch by name.
+     * 
+     */
+    public static Output<GetDatabaseResult> getDatabase(GetDatabaseArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getDatabase", TypeShape.of(GetDatabaseResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one database of a branch by name.
+     * 
+     */
+    public static CompletableFuture<GetDatabaseResult> getDatabasePlain(GetDatabasePlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getDatabase", TypeShape.of(GetDatabaseResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the databases of a branch.
+     * 
+     */
+    public static Output<GetDatabasesResult> getDatabases(GetDatabasesArgs args) {
+        return getDatabases(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the databases of a branch.
+     * 
+     */
+    public static CompletableFuture<GetDatabasesResult> getDatabasesPlain(GetDatabasesPlainArgs args) {
+        return getDatabasesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the databases of a branch.
+     * 
+     */
+    public static Output<GetDatabasesResult> getDatabases(GetDatabasesArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getDatabases", TypeShape.of(GetDatabasesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the databases of a branch.
+     * 
+     */
+    public static Output<GetDatabasesResult> getDatabases(GetDatabasesArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getDatabases", TypeShape.of(GetDatabasesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the databases of a branch.
+     * 
+     */
+    public static CompletableFuture<GetDatabasesResult> getDatabasesPlain(GetDatabasesPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getDatabases", TypeShape.of(GetDatabasesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one compute: by id, or the read-write compute of a branch.
+     * 
+     */
+    public static Output<GetEndpointResult> getEndpoint(GetEndpointArgs args) {
+        return getEndpoint(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one compute: by id, or the read-write compute of a branch.
+     * 
+     */
+    public static CompletableFuture<GetEndpointResult> getEndpointPlain(GetEndpointPlainArgs args) {
+        return getEndpointPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one compute: by id, or the read-write compute of a branch.
+     * 
+     */
+    public static Output<GetEndpointResult> getEndpoint(GetEndpointArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getEndpoint", TypeShape.of(GetEndpointResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one compute: by id, or the read-write compute of a branch.
+     * 
+     */
+    public static Output<GetEndpointResult> getEndpoint(GetEndpointArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getEndpoint", TypeShape.of(GetEndpointResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one compute: by id, or the read-write compute of a branch.
+     * 
+     */
+    public static CompletableFuture<GetEndpointResult> getEndpointPlain(GetEndpointPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getEndpoint", TypeShape.of(GetEndpointResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the computes of a project, or of one of its branches.
+     * 
+     */
+    public static Output<GetEndpointsResult> getEndpoints(GetEndpointsArgs args) {
+        return getEndpoints(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the computes of a project, or of one of its branches.
+     * 
+     */
+    public static CompletableFuture<GetEndpointsResult> getEndpointsPlain(GetEndpointsPlainArgs args) {
+        return getEndpointsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the computes of a project, or of one of its branches.
+     * 
+     */
+    public static Output<GetEndpointsResult> getEndpoints(GetEndpointsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getEndpoints", TypeShape.of(GetEndpointsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the computes of a project, or of one of its branches.
+     * 
+     */
+    public static Output<GetEndpointsResult> getEndpoints(GetEndpointsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getEndpoints", TypeShape.of(GetEndpointsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the computes of a project, or of one of its branches.
+     * 
+     */
+    public static CompletableFuture<GetEndpointsResult> getEndpointsPlain(GetEndpointsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getEndpoints", TypeShape.of(GetEndpointsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads one operation; fails with a not-found error when it does not exist (or was removed after 6 months).
@@ -288,6 +525,55 @@ public final class ClouddbFunctions {
         return Deployment.getInstance().invokeAsync("clouddb:index:getPreloadLibraries", TypeShape.of(GetPreloadLibrariesResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static Output<GetProjectResult> getProject() {
+        return getProject(GetProjectArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static CompletableFuture<GetProjectResult> getProjectPlain() {
+        return getProjectPlain(GetProjectPlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static Output<GetProjectResult> getProject(GetProjectArgs args) {
+        return getProject(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static CompletableFuture<GetProjectResult> getProjectPlain(GetProjectPlainArgs args) {
+        return getProjectPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static Output<GetProjectResult> getProject(GetProjectArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getProject", TypeShape.of(GetProjectResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static Output<GetProjectResult> getProject(GetProjectArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getProject", TypeShape.of(GetProjectResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one project by id or by its exact name; fails when none, or more than one, has the name.
+     * 
+     */
+    public static CompletableFuture<GetProjectResult> getProjectPlain(GetProjectPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getProject", TypeShape.of(GetProjectResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Lists every project the key can see (all pages).
      * 
      */
@@ -384,6 +670,76 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetRegionsResult> getRegionsPlain(GetRegionsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getRegions", TypeShape.of(GetRegionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one role of a branch by name (without its password).
+     * 
+     */
+    public static Output<GetRoleResult> getRole(GetRoleArgs args) {
+        return getRole(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one role of a branch by name (without its password).
+     * 
+     */
+    public static CompletableFuture<GetRoleResult> getRolePlain(GetRolePlainArgs args) {
+        return getRolePlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Finds one role of a branch by name (without its password).
+     * 
+     */
+    public static Output<GetRoleResult> getRole(GetRoleArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRole", TypeShape.of(GetRoleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one role of a branch by name (without its password).
+     * 
+     */
+    public static Output<GetRoleResult> getRole(GetRoleArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRole", TypeShape.of(GetRoleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Finds one role of a branch by name (without its password).
+     * 
+     */
+    public static CompletableFuture<GetRoleResult> getRolePlain(GetRolePlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getRole", TypeShape.of(GetRoleResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the roles of a branch (without their passwords).
+     * 
+     */
+    public static Output<GetRolesResult> getRoles(GetRolesArgs args) {
+        return getRoles(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the roles of a branch (without their passwords).
+     * 
+     */
+    public static CompletableFuture<GetRolesResult> getRolesPlain(GetRolesPlainArgs args) {
+        return getRolesPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the roles of a branch (without their passwords).
+     * 
+     */
+    public static Output<GetRolesResult> getRoles(GetRolesArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRoles", TypeShape.of(GetRolesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the roles of a branch (without their passwords).
+     * 
+     */
+    public static Output<GetRolesResult> getRoles(GetRolesArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRoles", TypeShape.of(GetRolesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the roles of a branch (without their passwords).
+     * 
+     */
+    public static CompletableFuture<GetRolesResult> getRolesPlain(GetRolesPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getRoles", TypeShape.of(GetRolesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Compares the schemas of a database on two branches, or on a branch and a point of its (or another branch&#39;s) history.
