@@ -5,12 +5,46 @@
 // compute and a role, whose connection string the program exports; a name that is not there fails
 // the preview, naming it.
 import * as assert from "node:assert/strict";
+import type { OutputMap } from "@pulumi/pulumi/automation";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack, isEncryptedSecret } from "./support/stack";
 
 /** A connection string with its password in plain text. */
 const PLAIN_URI = /postgres(?:ql)?:\/\/[^:\s"]+:[^@\s"]+@/;
+
+/** The outputs of a program's lookups: the branch found by name, its compute, their connection string (a secret). */
+function assertFound({ branchId, computeHost, foundUri }: OutputMap): void {
+  assert.equal(branchId?.value, DEMO.branchId, "getBranch found the branch by its name");
+  assert.match(
+    String(computeHost?.value),
+    new RegExp(`^${DEMO.endpointId}\\.`),
+    "getEndpoint found its compute",
+  );
+  assert.match(
+    String(foundUri?.value),
+    new RegExp(`@${DEMO.endpointId}\\.`),
+    "the lookups' connection string",
+  );
+  assert.equal(foundUri?.secret, true, "the connection string is a secret output");
+}
+
+/** With a branch name the project lacks, the preview fails naming it and the branches there are; returns what it printed. */
+async function previewOfMissingBranchName(e2e: E2eStack): Promise<string[]> {
+  await e2e.stack.setConfig("branchName", { value: "mian" });
+  const refused = await e2e.stack.preview(collect(e2e.output)).then(
+    () => undefined,
+    (e: Error) => e,
+  );
+  const printed = [...e2e.output];
+  assert.ok(refused, "the preview of a missing branch name failed");
+  assert.match(
+    `${printed.join("\n")}\n${refused.message}`,
+    /getBranch: project hidden-river-50598307 has no branch with name "mian" \(its branches: "main"\)/,
+  );
+  await e2e.stack.setConfig("branchName", { value: "main" });
+  return printed;
+}
 
 describe("e2e: provider functions invoked from a YAML program, through the provider plugin", function () {
   this.timeout(10 * 60 * 1000);
@@ -56,17 +90,7 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
       "each provider listed with its own key",
     );
 
-    assert.equal(branchId?.value, DEMO.branchId, "getBranch found the branch by its name");
-    assert.match(
-      String(computeHost?.value),
-      new RegExp(`^${DEMO.endpointId}\\.`),
-      "getEndpoint found its compute",
-    );
-    assert.match(
-      String(foundUri?.value),
-      new RegExp(`@${DEMO.endpointId}\\.`),
-      "the lookups' connection string",
-    );
+    assertFound({ branchId, computeHost, foundUri });
     for (const [name, output] of [
       ["uri", uri],
       ["memberUri", memberUri],
@@ -87,19 +111,7 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
     assert.ok(isEncryptedSecret(stackOutputs?.memberUri), JSON.stringify(stackOutputs?.memberUri));
     assert.doesNotMatch(e2e.rawState(), PLAIN_URI, "a password is in the state in plain text");
 
-    // A branch name the project lacks fails the preview, naming it and the branches there are.
-    await e2e.stack.setConfig("branchName", { value: "mian" });
-    const refused = await e2e.stack.preview(collect(e2e.output)).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    printed.push(...e2e.output);
-    assert.ok(refused, "the preview of a missing branch name failed");
-    assert.match(
-      `${e2e.output.join("\n")}\n${refused.message}`,
-      /getBranch: project hidden-river-50598307 has no branch with name "mian" \(its branches: "main"\)/,
-    );
-    await e2e.stack.setConfig("branchName", { value: "main" });
+    printed.push(...(await previewOfMissingBranchName(e2e)));
 
     await e2e.stack.destroy(collect(e2e.output));
     printed.push(...e2e.output);
@@ -107,5 +119,34 @@ describe("e2e: provider functions invoked from a YAML program, through the provi
     for (const key of [DEMO.personalKey, DEMO.memberPersonalKey]) {
       assert.ok(!printed.some((line) => line.includes(key)), "a key is in the CLI's output");
     }
+  });
+});
+
+describe("e2e: lookups from a Python program, through the provider plugin", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
+    e2e = await programStack({
+      copyOf: fixture("lookups-python"),
+      emulator,
+      language: "python",
+      config: { projectId: DEMO.projectId, branchName: "main" },
+    });
+  });
+  after(async () => {
+    await e2e?.dispose();
+    await emulator?.stop();
+  });
+
+  it("finds the branch by name, its compute and a role, exports their connection string, and fails the preview of a name not there", async () => {
+    const up = await e2e.stack.up(collect(e2e.output));
+    const printed = [...e2e.output];
+    assertFound(up.outputs);
+    assert.doesNotMatch(e2e.rawState(), PLAIN_URI, "a password is in the state in plain text");
+    printed.push(...(await previewOfMissingBranchName(e2e)));
+    assert.ok(!printed.some((line) => PLAIN_URI.test(line)), "a password is in the CLI's output");
   });
 });
