@@ -6,6 +6,7 @@ export * from "./data/advisors";
 export * from "./data/aiGateway";
 export * from "./data/connectionUri";
 export * from "./data/consumption";
+export * from "./data/inventory";
 export * from "./data/lookups";
 export * from "./data/operations";
 export type { DataSourceOptions } from "./data/options";

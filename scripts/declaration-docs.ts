@@ -27,11 +27,11 @@ export interface DeclaredDoc {
 /** The folder of the public declarations. */
 export const PUBLIC_DIR = join(__dirname, "..", "provider", "resources", "public");
 
-/** The folder of the data sources, whose declarations are in `declared.ts` and `lookups.declared.ts`. */
+/** The folder of the data sources, whose declarations are in `declared.ts`, `lookups.declared.ts` and `inventory.declared.ts`. */
 export const DATA_DIR = join(__dirname, "..", "provider", "data");
 
 /** The files of `DATA_DIR` that declare functions. */
-export const FUNCTION_FILES = ["declared.ts", "lookups.declared.ts"] as const;
+export const FUNCTION_FILES = ["declared.ts", "lookups.declared.ts", "inventory.declared.ts"] as const;
 
 /** The declaration files: every file of `public/`, and the data sources' `declared.ts`. */
 function declarationFiles(): string[] {

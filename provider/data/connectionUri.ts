@@ -7,7 +7,7 @@ import { isCloudDbError, isNotFound } from "../client/errors";
 import type { FunctionArgsOf, FunctionResultOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_CONNECTION_URI } from "./declared";
-import { notFoundSaying } from "./notFound";
+import { notFoundSaying } from "./lookup";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getConnectionUri}. */

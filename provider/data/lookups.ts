@@ -1,11 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { RunError } from "@pulumi/pulumi/errors";
-import { output } from "@pulumi/pulumi/output";
 import type { CloudDbClient } from "../client";
-import { isCloudDbError, isNotFound, NotFoundError, UsageError } from "../client/errors";
+import { NotFoundError, UsageError } from "../client/errors";
 import type { Branch, Database, Endpoint, Role } from "../client/schemas";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
+import type { OutputArgs } from "./lookup";
+import { lookupOutput, within } from "./lookup";
 import type {
   BRANCH_SUMMARY,
   DATABASE_SUMMARY,
@@ -21,7 +21,6 @@ import type {
   GET_ROLES,
   ROLE_SUMMARY,
 } from "./lookups.declared";
-import { notFoundSaying } from "./notFound";
 import type { DataSourceOptions } from "./options";
 import type { ProjectSummary } from "./projects";
 import { projectSummary } from "./projects";
@@ -77,9 +76,6 @@ export interface GetDatabasesArgs extends FunctionArgsOf<typeof GET_DATABASES> {
 /** Result of {@link getDatabases}. */
 export interface GetDatabasesResult extends FunctionResultOf<typeof GET_DATABASES> {}
 
-/** `args` with each value an Input, for a lookup's Output form. */
-export type OutputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
-
 /** Exactly one of two ways to name an object: which one, or a UsageError saying to give one. */
 function oneOf(fn: string, a: [string, string | undefined], b: [string, string | undefined]): void {
   const given = [a, b].filter(([, v]) => v !== undefined && v !== "");
@@ -99,21 +95,6 @@ function missing(message: string): NotFoundError {
   return new NotFoundError(
     `${message}. If a resource of this program makes it, use that resource's outputs instead of a lookup; a lookup finds what exists before the program runs.`,
   );
-}
-
-/** The same, when the API itself answered 404 for the place looked in. */
-function placeMissing(what: string, error: unknown): unknown {
-  if (!isNotFound(error)) return error;
-  return notFoundSaying(`${what} does not exist (or this API key cannot see it): ${error.message}`, error);
-}
-
-/** Runs `read`, turning the API's 404 into an error naming `what`. */
-async function within<T>(what: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw placeMissing(what, error);
-  }
 }
 
 function branchSummary(b: Branch): BranchSummary {
@@ -344,24 +325,6 @@ function branchDatabases(
   return within(`branch ${branchId} of project ${projectId}`, () =>
     client.cached.listDatabases(projectId, branchId),
   );
-}
-
-/**
- * A lookup's Output form: `lookup` once its arguments are known. A failure ends the program, at
- * preview as at update, with the error's message and no stack (it says what was missing and what to do).
- */
-function lookupOutput<A, R>(
-  lookup: (args: A, opts: DataSourceOptions) => Promise<R>,
-  args: OutputArgs<A>,
-  opts: DataSourceOptions,
-): pulumi.Output<R> {
-  return output(args).apply(async (a) => {
-    try {
-      return await lookup(a as A, opts);
-    } catch (error) {
-      throw isCloudDbError(error) ? new RunError(error.message) : error;
-    }
-  }) as pulumi.Output<R>;
 }
 
 /** {@link getProject} taking Inputs and returning an Output. */

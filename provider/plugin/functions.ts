@@ -1,11 +1,12 @@
 /**
  * The functions (data sources) the plugin serves, by token: `clouddb:index:<name>` for each
- * declaration of `../data/declared.ts` and `../data/lookups.declared.ts`, run by the package's function of the same name (the one a
+ * declaration of `../data/declared.ts`, `../data/lookups.declared.ts` and `../data/inventory.declared.ts`, run by the package's function of the same name (the one a
  * Node.js program calls), so both run one implementation. Their arguments are checked against the
  * declaration first, each failure naming the argument.
  */
 
 import * as declared from "../data/declared";
+import * as inventory from "../data/inventory.declared";
 import * as lookups from "../data/lookups.declared";
 import * as exported from "../index";
 import type { Argument, FunctionDeclaration, Type } from "../resources/public/declare";
@@ -23,7 +24,7 @@ const isFunction = (value: unknown): value is FunctionDeclaration =>
   typeof value === "object" && value !== null && "name" in value && "inputs" in value && "outputs" in value;
 
 const FUNCTIONS = new Map<string, ServedFunction>(
-  ([...Object.values(declared), ...Object.values(lookups)] as unknown[])
+  ([...Object.values(declared), ...Object.values(lookups), ...Object.values(inventory)] as unknown[])
     .filter(isFunction)
     .map((declaration) => {
       const implementation = (exported as unknown as Record<string, unknown>)[declaration.name];

@@ -3,6 +3,7 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import {
   configure,
   type EngineStandIn,
+  isSecret,
   isSecretUri,
   type Plugin,
   proto,
@@ -162,6 +163,12 @@ describe("the provider plugin's functions (Invoke)", function () {
       invoke(demo, "getRole", { projectId: DEMO.projectId, branchId: DEMO.branchId, name: "app" }),
       /getRole: branch br-damp-glitter-adqd4hk5 of project hidden-river-50598307 has no role "app" \(its roles: "neondb_owner"\)/,
     );
+    const password = await invoke(demo, "getRolePassword", {
+      projectId: DEMO.projectId,
+      branchId: DEMO.branchId,
+      roleName: "neondb_owner",
+    });
+    assert.ok(isSecret(password.result.password), "the role's password is answered as a secret");
     // The member's key cannot see the demo project: the API's refusal, with its request id.
     await assert.rejects(
       invoke(member, "getBranches", { projectId: DEMO.projectId }),

@@ -1,19 +1,31 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
+import { isSecret } from "@pulumi/pulumi/output";
 import { DEMO, demoSeed, type SeedFile } from "../../emulator";
 import {
+  getApiKeys,
   getBranch,
   getBranches,
   getBranchOutput,
+  getBuckets,
+  getConnectionUri,
   getDatabase,
   getDatabases,
   getEndpoint,
   getEndpoints,
+  getFunctions,
+  getOrganizationInvitations,
+  getOrganizationMembers,
   getProject,
   getProjectOutput,
   getRole,
+  getRolePassword,
+  getRolePasswordOutput,
   getRoles,
+  getSnapshots,
+  getVpcEndpoints,
 } from "../../provider";
+import { createClient } from "../../provider/client";
 import { isNotFound, isUsageError } from "../../provider/client/errors";
 import { useEmulator } from "./support";
 
@@ -158,6 +170,98 @@ describe("lookups against the emulator", () => {
       ],
     ];
     for (const [name, lookup, check] of FINDS) it(name, async () => check(await lookup()));
+  });
+
+  describe("list what a project, a branch or an organization holds", () => {
+    before(async () => {
+      const client = createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
+      await client.createSnapshot(P, DEMO.branchId, { name: "before-migration" });
+      await client.createBucket(P, DEMO.branchId, { name: "uploads" });
+      await client.inviteOrgMembers(DEMO.orgId, [{ email: "new@example.com", role: "member" }]);
+    });
+    const LISTS: [string, () => Promise<unknown>, (found: unknown) => void][] = [
+      [
+        "getSnapshots of a branch",
+        () => getSnapshots({ projectId: P, branchId: DEMO.branchId }),
+        (r) => assert.deepEqual(names(r, "snapshots", "name"), ["before-migration"]),
+      ],
+      [
+        "getApiKeys: the personal keys, never a secret",
+        () => getApiKeys(),
+        (r) => {
+          assert.ok(names(r, "apiKeys", "name").includes("demo-personal-key"));
+          assert.ok(!JSON.stringify(r).includes("napi_"), "a key's secret is in a listing");
+        },
+      ],
+      [
+        "getApiKeys of an organization, by name, with the project a scoped key is for",
+        () => getApiKeys({ orgId: DEMO.orgId, name: "demo-project-key" }),
+        (r) => {
+          assert.deepEqual(names(r, "apiKeys", "name"), ["demo-project-key"]);
+          assert.deepEqual(names(r, "apiKeys", "projectId"), [DEMO.orgProjectId]);
+        },
+      ],
+      [
+        "getOrganizationMembers by email, in any case",
+        () => getOrganizationMembers({ orgId: DEMO.orgId, email: "Casey@Example.com" }),
+        (r) => assert.deepEqual(names(r, "members", "userId"), [DEMO.memberUserId]),
+      ],
+      [
+        "getOrganizationMembers, all",
+        () => getOrganizationMembers({ orgId: DEMO.orgId }),
+        (r) => assert.deepEqual(names(r, "members", "role").sort(), ["admin", "member"]),
+      ],
+      [
+        "getOrganizationInvitations",
+        () => getOrganizationInvitations({ orgId: DEMO.orgId }),
+        (r) => assert.deepEqual(names(r, "invitations", "email"), ["new@example.com"]),
+      ],
+      [
+        "getBuckets",
+        () => getBuckets({ projectId: P, branchId: DEMO.branchId }),
+        (r) => assert.deepEqual(names(r, "buckets", "name"), ["uploads"]),
+      ],
+      [
+        "getFunctions of a branch with none",
+        () => getFunctions({ projectId: P, branchId: DEMO.branchId }),
+        (r) => assert.deepEqual(r, { functions: [] }),
+      ],
+      [
+        "getVpcEndpoints of a project with none",
+        () => getVpcEndpoints({ projectId: P }),
+        (r) => assert.deepEqual(r, { vpcEndpoints: [] }),
+      ],
+    ];
+    for (const [name, lookup, check] of LISTS) it(name, async () => check(await lookup()));
+
+    it("getRolePassword reads the role's password, a secret in its Output form", async () => {
+      const { password } = await getRolePassword({
+        projectId: P,
+        branchId: DEMO.branchId,
+        roleName: "neondb_owner",
+      });
+      const { uri } = await getConnectionUri({
+        projectId: P,
+        databaseName: "neondb",
+        roleName: "neondb_owner",
+      });
+      assert.equal(decodeURIComponent(new URL(uri).password), password);
+      const output = getRolePasswordOutput({
+        projectId: P,
+        branchId: DEMO.branchId,
+        roleName: "neondb_owner",
+      });
+      assert.equal(await isSecret(output), true);
+    });
+
+    it("names the place that does not exist, with the API's request id", async () => {
+      const error = await failure(getBuckets({ projectId: P, branchId: "br-gone-00000000" }));
+      assert.ok(isNotFound(error));
+      assert.match(
+        error.message,
+        /^branch br-gone-00000000 of project hidden-river-50598307 does not exist \(or this API key cannot see it\): .*request id [0-9a-f-]{36}/,
+      );
+    });
   });
 
   it("reads each listing once for the lookups of one run (the refresh's shared listings)", async () => {

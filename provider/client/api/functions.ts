@@ -15,6 +15,7 @@ import {
   type FunctionDeployment,
   FunctionDeploymentResponseSchema,
   FunctionResponseSchema,
+  FunctionsListResponseSchema,
   type Trigger,
   TriggerResponseSchema,
   TriggersListResponseSchema,
@@ -48,6 +49,31 @@ export async function getFunction(
     schema: FunctionResponseSchema,
   });
   return got.function;
+}
+
+/** Pages of a branch's function listing read at most: a branch holds far fewer functions. */
+const FUNCTION_PAGES = 50;
+
+/** `GET .../functions`: every function of the branch, slug order, page by page. */
+export async function listFunctions(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+): Promise<CloudFunction[]> {
+  const functions: CloudFunction[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < FUNCTION_PAGES; page++) {
+    const body = await send(ctx.request, "GET /projects/{project_id}/branches/{branch_id}/functions", {
+      params: branch(projectId, branchId),
+      query: cursor === undefined ? {} : { cursor },
+      schema: FunctionsListResponseSchema,
+    });
+    functions.push(...body.functions);
+    const next = body.pagination?.next ?? undefined;
+    if (next === undefined || next === "" || next === cursor || body.functions.length === 0) break;
+    cursor = next;
+  }
+  return functions;
 }
 
 /** A deployment's statuses in which the service is still at work on it. */

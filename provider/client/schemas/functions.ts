@@ -1,6 +1,6 @@
 /** A branch's functions, their deployments, and the triggers that invoke them (docs/api-rules.md §27; only @neon/sdk describes triggers). */
 import { z } from "zod";
-import { DOCUMENTED } from "./common";
+import { DOCUMENTED, maybe } from "./common";
 
 /** A deployment: its status on the service's clock, the names (never the values) of its environment. */
 export const FunctionDeploymentSchema = z.looseObject({
@@ -34,8 +34,14 @@ export const FunctionResponseSchema = z.looseObject({ function: FunctionSchema }
 DOCUMENTED.add(FunctionResponseSchema, { as: "NeonFunctionResponse" });
 
 /** `GET .../functions`: one page of the branch's functions. */
-export const FunctionsListResponseSchema = z.looseObject({ functions: z.array(FunctionSchema) });
-DOCUMENTED.add(FunctionsListResponseSchema, { as: "NeonFunctionsListResponse" });
+export const FunctionsListResponseSchema = z.looseObject({
+  functions: z.array(FunctionSchema),
+  /** The next page's cursor (the last slug of this one), when there is a next page. */
+  pagination: maybe(z.looseObject({ next: maybe(z.string()) })),
+});
+DOCUMENTED.add(FunctionsListResponseSchema, {
+  as: "GET /projects/{project_id}/branches/{branch_id}/functions 200",
+});
 
 /** `POST .../functions/{slug}/deployments` (201). */
 export const FunctionDeploymentResponseSchema = z.looseObject({ deployment: FunctionDeploymentSchema });

@@ -122,6 +122,80 @@ func (o AdvisorIssueArrayOutput) Index(i pulumi.IntInput) AdvisorIssueOutput {
 	}).(AdvisorIssueOutput)
 }
 
+// An API key as listed: never its secret.
+type ApiKeySummary struct {
+	// Creation time, ISO 8601 UTC.
+	CreatedAt *string `pulumi:"createdAt"`
+	// Key id.
+	Id int `pulumi:"id"`
+	// When the key was last used, ISO 8601 UTC.
+	LastUsedAt *string `pulumi:"lastUsedAt"`
+	// Key name.
+	Name string `pulumi:"name"`
+	// The project a project-scoped organization key is limited to.
+	ProjectId *string `pulumi:"projectId"`
+}
+
+// An API key as listed: never its secret.
+type ApiKeySummaryOutput struct{ *pulumi.OutputState }
+
+func (ApiKeySummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeySummary)(nil)).Elem()
+}
+
+func (o ApiKeySummaryOutput) ToApiKeySummaryOutput() ApiKeySummaryOutput {
+	return o
+}
+
+func (o ApiKeySummaryOutput) ToApiKeySummaryOutputWithContext(ctx context.Context) ApiKeySummaryOutput {
+	return o
+}
+
+// Creation time, ISO 8601 UTC.
+func (o ApiKeySummaryOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ApiKeySummary) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Key id.
+func (o ApiKeySummaryOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v ApiKeySummary) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// When the key was last used, ISO 8601 UTC.
+func (o ApiKeySummaryOutput) LastUsedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ApiKeySummary) *string { return v.LastUsedAt }).(pulumi.StringPtrOutput)
+}
+
+// Key name.
+func (o ApiKeySummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeySummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The project a project-scoped organization key is limited to.
+func (o ApiKeySummaryOutput) ProjectId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ApiKeySummary) *string { return v.ProjectId }).(pulumi.StringPtrOutput)
+}
+
+type ApiKeySummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (ApiKeySummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ApiKeySummary)(nil)).Elem()
+}
+
+func (o ApiKeySummaryArrayOutput) ToApiKeySummaryArrayOutput() ApiKeySummaryArrayOutput {
+	return o
+}
+
+func (o ApiKeySummaryArrayOutput) ToApiKeySummaryArrayOutputWithContext(ctx context.Context) ApiKeySummaryArrayOutput {
+	return o
+}
+
+func (o ApiKeySummaryArrayOutput) Index(i pulumi.IntInput) ApiKeySummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ApiKeySummary {
+		return vs[0].([]ApiKeySummary)[vs[1].(int)]
+	}).(ApiKeySummaryOutput)
+}
+
 // Sign-in with an email and a password; a setting left out keeps what the branch has.
 type AuthEmailAndPassword struct {
 	// Whether verifying an email signs its user in.
@@ -1838,6 +1912,66 @@ func (o BranchSummaryArrayOutput) Index(i pulumi.IntInput) BranchSummaryOutput {
 	}).(BranchSummaryOutput)
 }
 
+// A bucket of a branch.
+type BucketSummary struct {
+	// `private` or `public`.
+	AccessLevel string `pulumi:"accessLevel"`
+	// Creation time, ISO 8601 UTC.
+	CreatedAt string `pulumi:"createdAt"`
+	// Bucket name.
+	Name string `pulumi:"name"`
+}
+
+// A bucket of a branch.
+type BucketSummaryOutput struct{ *pulumi.OutputState }
+
+func (BucketSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BucketSummary)(nil)).Elem()
+}
+
+func (o BucketSummaryOutput) ToBucketSummaryOutput() BucketSummaryOutput {
+	return o
+}
+
+func (o BucketSummaryOutput) ToBucketSummaryOutputWithContext(ctx context.Context) BucketSummaryOutput {
+	return o
+}
+
+// `private` or `public`.
+func (o BucketSummaryOutput) AccessLevel() pulumi.StringOutput {
+	return o.ApplyT(func(v BucketSummary) string { return v.AccessLevel }).(pulumi.StringOutput)
+}
+
+// Creation time, ISO 8601 UTC.
+func (o BucketSummaryOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v BucketSummary) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Bucket name.
+func (o BucketSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v BucketSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type BucketSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (BucketSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BucketSummary)(nil)).Elem()
+}
+
+func (o BucketSummaryArrayOutput) ToBucketSummaryArrayOutput() BucketSummaryArrayOutput {
+	return o
+}
+
+func (o BucketSummaryArrayOutput) ToBucketSummaryArrayOutputWithContext(ctx context.Context) BucketSummaryArrayOutput {
+	return o
+}
+
+func (o BucketSummaryArrayOutput) Index(i pulumi.IntInput) BucketSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BucketSummary {
+		return vs[0].([]BucketSummary)[vs[1].(int)]
+	}).(BucketSummaryOutput)
+}
+
 // A compute's size and suspend timeout; a setting left out is the service's (or the project's) default.
 type ComputeSettings struct {
 	// Autoscaling maximum in CU, at least the minimum; an autoscaling range is at most 8 CU wide and ends at 16 CU.
@@ -2605,6 +2739,87 @@ func (o EndpointSummaryArrayOutput) Index(i pulumi.IntInput) EndpointSummaryOutp
 	}).(EndpointSummaryOutput)
 }
 
+// A function deployed on a branch.
+type FunctionSummary struct {
+	// The status of its active deployment, when it has one (`completed`, ...).
+	ActiveDeploymentStatus *string `pulumi:"activeDeploymentStatus"`
+	// Creation time, ISO 8601 UTC.
+	CreatedAt string `pulumi:"createdAt"`
+	// Function id.
+	Id string `pulumi:"id"`
+	// The URL that invokes it.
+	InvocationUrl string `pulumi:"invocationUrl"`
+	// Its display name.
+	Name string `pulumi:"name"`
+	// Its slug, unique on the branch: what its URL and triggers name.
+	Slug string `pulumi:"slug"`
+}
+
+// A function deployed on a branch.
+type FunctionSummaryOutput struct{ *pulumi.OutputState }
+
+func (FunctionSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FunctionSummary)(nil)).Elem()
+}
+
+func (o FunctionSummaryOutput) ToFunctionSummaryOutput() FunctionSummaryOutput {
+	return o
+}
+
+func (o FunctionSummaryOutput) ToFunctionSummaryOutputWithContext(ctx context.Context) FunctionSummaryOutput {
+	return o
+}
+
+// The status of its active deployment, when it has one (`completed`, ...).
+func (o FunctionSummaryOutput) ActiveDeploymentStatus() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FunctionSummary) *string { return v.ActiveDeploymentStatus }).(pulumi.StringPtrOutput)
+}
+
+// Creation time, ISO 8601 UTC.
+func (o FunctionSummaryOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v FunctionSummary) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Function id.
+func (o FunctionSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v FunctionSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The URL that invokes it.
+func (o FunctionSummaryOutput) InvocationUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v FunctionSummary) string { return v.InvocationUrl }).(pulumi.StringOutput)
+}
+
+// Its display name.
+func (o FunctionSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v FunctionSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its slug, unique on the branch: what its URL and triggers name.
+func (o FunctionSummaryOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v FunctionSummary) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+type FunctionSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (FunctionSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]FunctionSummary)(nil)).Elem()
+}
+
+func (o FunctionSummaryArrayOutput) ToFunctionSummaryArrayOutput() FunctionSummaryArrayOutput {
+	return o
+}
+
+func (o FunctionSummaryArrayOutput) ToFunctionSummaryArrayOutputWithContext(ctx context.Context) FunctionSummaryArrayOutput {
+	return o
+}
+
+func (o FunctionSummaryArrayOutput) Index(i pulumi.IntInput) FunctionSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) FunctionSummary {
+		return vs[0].([]FunctionSummary)[vs[1].(int)]
+	}).(FunctionSummaryOutput)
+}
+
 // When the service may do maintenance on a project, interrupting its computes' connections.
 type MaintenanceWindow struct {
 	// End of the window, `HH:MM` in UTC.
@@ -3042,6 +3257,154 @@ func (o OperationSummaryArrayOutput) Index(i pulumi.IntInput) OperationSummaryOu
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OperationSummary {
 		return vs[0].([]OperationSummary)[vs[1].(int)]
 	}).(OperationSummaryOutput)
+}
+
+// A pending invitation to an organization.
+type OrganizationInvitationSummary struct {
+	// The email invited.
+	Email string `pulumi:"email"`
+	// Invitation id.
+	Id string `pulumi:"id"`
+	// When the invitation was sent, ISO 8601 UTC.
+	InvitedAt string `pulumi:"invitedAt"`
+	// The user id of who invited.
+	InvitedBy string `pulumi:"invitedBy"`
+	// The role the invitee gets: `admin` or `member`.
+	Role string `pulumi:"role"`
+}
+
+// A pending invitation to an organization.
+type OrganizationInvitationSummaryOutput struct{ *pulumi.OutputState }
+
+func (OrganizationInvitationSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationInvitationSummary)(nil)).Elem()
+}
+
+func (o OrganizationInvitationSummaryOutput) ToOrganizationInvitationSummaryOutput() OrganizationInvitationSummaryOutput {
+	return o
+}
+
+func (o OrganizationInvitationSummaryOutput) ToOrganizationInvitationSummaryOutputWithContext(ctx context.Context) OrganizationInvitationSummaryOutput {
+	return o
+}
+
+// The email invited.
+func (o OrganizationInvitationSummaryOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationInvitationSummary) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// Invitation id.
+func (o OrganizationInvitationSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationInvitationSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// When the invitation was sent, ISO 8601 UTC.
+func (o OrganizationInvitationSummaryOutput) InvitedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationInvitationSummary) string { return v.InvitedAt }).(pulumi.StringOutput)
+}
+
+// The user id of who invited.
+func (o OrganizationInvitationSummaryOutput) InvitedBy() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationInvitationSummary) string { return v.InvitedBy }).(pulumi.StringOutput)
+}
+
+// The role the invitee gets: `admin` or `member`.
+func (o OrganizationInvitationSummaryOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationInvitationSummary) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type OrganizationInvitationSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (OrganizationInvitationSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OrganizationInvitationSummary)(nil)).Elem()
+}
+
+func (o OrganizationInvitationSummaryArrayOutput) ToOrganizationInvitationSummaryArrayOutput() OrganizationInvitationSummaryArrayOutput {
+	return o
+}
+
+func (o OrganizationInvitationSummaryArrayOutput) ToOrganizationInvitationSummaryArrayOutputWithContext(ctx context.Context) OrganizationInvitationSummaryArrayOutput {
+	return o
+}
+
+func (o OrganizationInvitationSummaryArrayOutput) Index(i pulumi.IntInput) OrganizationInvitationSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OrganizationInvitationSummary {
+		return vs[0].([]OrganizationInvitationSummary)[vs[1].(int)]
+	}).(OrganizationInvitationSummaryOutput)
+}
+
+// A member of an organization.
+type OrganizationMemberSummary struct {
+	// The member's email, when the API shows it.
+	Email *string `pulumi:"email"`
+	// When the user joined, ISO 8601 UTC.
+	JoinedAt *string `pulumi:"joinedAt"`
+	// Membership id: what an OrganizationMember is imported by.
+	MemberId string `pulumi:"memberId"`
+	// `admin` or `member`.
+	Role string `pulumi:"role"`
+	// The member's user id.
+	UserId string `pulumi:"userId"`
+}
+
+// A member of an organization.
+type OrganizationMemberSummaryOutput struct{ *pulumi.OutputState }
+
+func (OrganizationMemberSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrganizationMemberSummary)(nil)).Elem()
+}
+
+func (o OrganizationMemberSummaryOutput) ToOrganizationMemberSummaryOutput() OrganizationMemberSummaryOutput {
+	return o
+}
+
+func (o OrganizationMemberSummaryOutput) ToOrganizationMemberSummaryOutputWithContext(ctx context.Context) OrganizationMemberSummaryOutput {
+	return o
+}
+
+// The member's email, when the API shows it.
+func (o OrganizationMemberSummaryOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrganizationMemberSummary) *string { return v.Email }).(pulumi.StringPtrOutput)
+}
+
+// When the user joined, ISO 8601 UTC.
+func (o OrganizationMemberSummaryOutput) JoinedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrganizationMemberSummary) *string { return v.JoinedAt }).(pulumi.StringPtrOutput)
+}
+
+// Membership id: what an OrganizationMember is imported by.
+func (o OrganizationMemberSummaryOutput) MemberId() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMemberSummary) string { return v.MemberId }).(pulumi.StringOutput)
+}
+
+// `admin` or `member`.
+func (o OrganizationMemberSummaryOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMemberSummary) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// The member's user id.
+func (o OrganizationMemberSummaryOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v OrganizationMemberSummary) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+type OrganizationMemberSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (OrganizationMemberSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OrganizationMemberSummary)(nil)).Elem()
+}
+
+func (o OrganizationMemberSummaryArrayOutput) ToOrganizationMemberSummaryArrayOutput() OrganizationMemberSummaryArrayOutput {
+	return o
+}
+
+func (o OrganizationMemberSummaryArrayOutput) ToOrganizationMemberSummaryArrayOutputWithContext(ctx context.Context) OrganizationMemberSummaryArrayOutput {
+	return o
+}
+
+func (o OrganizationMemberSummaryArrayOutput) Index(i pulumi.IntInput) OrganizationMemberSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OrganizationMemberSummary {
+		return vs[0].([]OrganizationMemberSummary)[vs[1].(int)]
+	}).(OrganizationMemberSummaryOutput)
 }
 
 // A shared preload library a project can enable.
@@ -3605,6 +3968,87 @@ func (o RoleSummaryArrayOutput) Index(i pulumi.IntInput) RoleSummaryOutput {
 	}).(RoleSummaryOutput)
 }
 
+// A snapshot of a branch.
+type SnapshotSummary struct {
+	// Creation time, ISO 8601 UTC.
+	CreatedAt string `pulumi:"createdAt"`
+	// When the service deletes it (RFC 3339); absent when it is kept.
+	ExpiresAt *string `pulumi:"expiresAt"`
+	// Snapshot id.
+	Id string `pulumi:"id"`
+	// Whether it was taken by hand (false for a backup schedule's).
+	Manual bool `pulumi:"manual"`
+	// Snapshot name.
+	Name string `pulumi:"name"`
+	// The branch it was taken of, when the API reports it.
+	SourceBranchId *string `pulumi:"sourceBranchId"`
+}
+
+// A snapshot of a branch.
+type SnapshotSummaryOutput struct{ *pulumi.OutputState }
+
+func (SnapshotSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnapshotSummary)(nil)).Elem()
+}
+
+func (o SnapshotSummaryOutput) ToSnapshotSummaryOutput() SnapshotSummaryOutput {
+	return o
+}
+
+func (o SnapshotSummaryOutput) ToSnapshotSummaryOutputWithContext(ctx context.Context) SnapshotSummaryOutput {
+	return o
+}
+
+// Creation time, ISO 8601 UTC.
+func (o SnapshotSummaryOutput) CreatedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v SnapshotSummary) string { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// When the service deletes it (RFC 3339); absent when it is kept.
+func (o SnapshotSummaryOutput) ExpiresAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SnapshotSummary) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// Snapshot id.
+func (o SnapshotSummaryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v SnapshotSummary) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Whether it was taken by hand (false for a backup schedule's).
+func (o SnapshotSummaryOutput) Manual() pulumi.BoolOutput {
+	return o.ApplyT(func(v SnapshotSummary) bool { return v.Manual }).(pulumi.BoolOutput)
+}
+
+// Snapshot name.
+func (o SnapshotSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SnapshotSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The branch it was taken of, when the API reports it.
+func (o SnapshotSummaryOutput) SourceBranchId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SnapshotSummary) *string { return v.SourceBranchId }).(pulumi.StringPtrOutput)
+}
+
+type SnapshotSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (SnapshotSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SnapshotSummary)(nil)).Elem()
+}
+
+func (o SnapshotSummaryArrayOutput) ToSnapshotSummaryArrayOutput() SnapshotSummaryArrayOutput {
+	return o
+}
+
+func (o SnapshotSummaryArrayOutput) ToSnapshotSummaryArrayOutputWithContext(ctx context.Context) SnapshotSummaryArrayOutput {
+	return o
+}
+
+func (o SnapshotSummaryArrayOutput) Index(i pulumi.IntInput) SnapshotSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SnapshotSummary {
+		return vs[0].([]SnapshotSummary)[vs[1].(int)]
+	}).(SnapshotSummaryOutput)
+}
+
 // Bounds on operation waits per step, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers).
 type Timeouts struct {
 	// Bound on waiting for the create (or adoption) operations.
@@ -3783,6 +4227,59 @@ func (o TimeoutsPtrOutput) Update() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// A VPC endpoint a project's connections may come through.
+type VpcEndpointSummary struct {
+	// Its label.
+	Label string `pulumi:"label"`
+	// The VPC endpoint's id at the cloud provider.
+	VpcEndpointId string `pulumi:"vpcEndpointId"`
+}
+
+// A VPC endpoint a project's connections may come through.
+type VpcEndpointSummaryOutput struct{ *pulumi.OutputState }
+
+func (VpcEndpointSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VpcEndpointSummary)(nil)).Elem()
+}
+
+func (o VpcEndpointSummaryOutput) ToVpcEndpointSummaryOutput() VpcEndpointSummaryOutput {
+	return o
+}
+
+func (o VpcEndpointSummaryOutput) ToVpcEndpointSummaryOutputWithContext(ctx context.Context) VpcEndpointSummaryOutput {
+	return o
+}
+
+// Its label.
+func (o VpcEndpointSummaryOutput) Label() pulumi.StringOutput {
+	return o.ApplyT(func(v VpcEndpointSummary) string { return v.Label }).(pulumi.StringOutput)
+}
+
+// The VPC endpoint's id at the cloud provider.
+func (o VpcEndpointSummaryOutput) VpcEndpointId() pulumi.StringOutput {
+	return o.ApplyT(func(v VpcEndpointSummary) string { return v.VpcEndpointId }).(pulumi.StringOutput)
+}
+
+type VpcEndpointSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (VpcEndpointSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]VpcEndpointSummary)(nil)).Elem()
+}
+
+func (o VpcEndpointSummaryArrayOutput) ToVpcEndpointSummaryArrayOutput() VpcEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o VpcEndpointSummaryArrayOutput) ToVpcEndpointSummaryArrayOutputWithContext(ctx context.Context) VpcEndpointSummaryArrayOutput {
+	return o
+}
+
+func (o VpcEndpointSummaryArrayOutput) Index(i pulumi.IntInput) VpcEndpointSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VpcEndpointSummary {
+		return vs[0].([]VpcEndpointSummary)[vs[1].(int)]
+	}).(VpcEndpointSummaryOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailAndPasswordInput)(nil)).Elem(), AuthEmailAndPasswordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthEmailAndPasswordPtrInput)(nil)).Elem(), AuthEmailAndPasswordArgs{})
@@ -3814,6 +4311,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsPtrInput)(nil)).Elem(), TimeoutsArgs{})
 	pulumi.RegisterOutputType(AdvisorIssueOutput{})
 	pulumi.RegisterOutputType(AdvisorIssueArrayOutput{})
+	pulumi.RegisterOutputType(ApiKeySummaryOutput{})
+	pulumi.RegisterOutputType(ApiKeySummaryArrayOutput{})
 	pulumi.RegisterOutputType(AuthEmailAndPasswordOutput{})
 	pulumi.RegisterOutputType(AuthEmailAndPasswordPtrOutput{})
 	pulumi.RegisterOutputType(AuthEmailProviderOutput{})
@@ -3834,6 +4333,8 @@ func init() {
 	pulumi.RegisterOutputType(BranchRestorePtrOutput{})
 	pulumi.RegisterOutputType(BranchSummaryOutput{})
 	pulumi.RegisterOutputType(BranchSummaryArrayOutput{})
+	pulumi.RegisterOutputType(BucketSummaryOutput{})
+	pulumi.RegisterOutputType(BucketSummaryArrayOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsOutput{})
 	pulumi.RegisterOutputType(ComputeSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ConsumptionRowOutput{})
@@ -3844,12 +4345,18 @@ func init() {
 	pulumi.RegisterOutputType(DatabaseSummaryArrayOutput{})
 	pulumi.RegisterOutputType(EndpointSummaryOutput{})
 	pulumi.RegisterOutputType(EndpointSummaryArrayOutput{})
+	pulumi.RegisterOutputType(FunctionSummaryOutput{})
+	pulumi.RegisterOutputType(FunctionSummaryArrayOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})
 	pulumi.RegisterOutputType(MaskingRuleArrayOutput{})
 	pulumi.RegisterOutputType(OperationSummaryOutput{})
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
+	pulumi.RegisterOutputType(OrganizationInvitationSummaryOutput{})
+	pulumi.RegisterOutputType(OrganizationInvitationSummaryArrayOutput{})
+	pulumi.RegisterOutputType(OrganizationMemberSummaryOutput{})
+	pulumi.RegisterOutputType(OrganizationMemberSummaryArrayOutput{})
 	pulumi.RegisterOutputType(PreloadLibraryOutput{})
 	pulumi.RegisterOutputType(PreloadLibraryArrayOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaOutput{})
@@ -3860,6 +4367,10 @@ func init() {
 	pulumi.RegisterOutputType(RegionArrayOutput{})
 	pulumi.RegisterOutputType(RoleSummaryOutput{})
 	pulumi.RegisterOutputType(RoleSummaryArrayOutput{})
+	pulumi.RegisterOutputType(SnapshotSummaryOutput{})
+	pulumi.RegisterOutputType(SnapshotSummaryArrayOutput{})
 	pulumi.RegisterOutputType(TimeoutsOutput{})
 	pulumi.RegisterOutputType(TimeoutsPtrOutput{})
+	pulumi.RegisterOutputType(VpcEndpointSummaryOutput{})
+	pulumi.RegisterOutputType(VpcEndpointSummaryArrayOutput{})
 }

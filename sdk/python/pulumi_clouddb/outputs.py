@@ -17,23 +17,30 @@ from ._enums import *
 
 __all__ = [
     'AdvisorIssue',
+    'ApiKeySummary',
     'AuthEmailProvider',
     'AuthOauthProvider',
     'BackupScheduleEntry',
     'BranchEndpoint',
     'BranchSummary',
+    'BucketSummary',
     'ComputeSettings',
     'ConsumptionRow',
     'DatabaseSummary',
     'EndpointSummary',
+    'FunctionSummary',
     'MaintenanceWindow',
     'MaskingRule',
     'OperationSummary',
+    'OrganizationInvitationSummary',
+    'OrganizationMemberSummary',
     'PreloadLibrary',
     'ProjectQuota',
     'ProjectSummary',
     'Region',
     'RoleSummary',
+    'SnapshotSummary',
+    'VpcEndpointSummary',
 ]
 
 @pulumi.output_type
@@ -156,6 +163,76 @@ class AdvisorIssue(dict):
         The check's title.
         """
         return pulumi.get(self, "title")
+
+
+@pulumi.output_type
+class ApiKeySummary(dict):
+    """
+    An API key as listed: never its secret.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 created_at: Optional[_builtins.str] = None,
+                 last_used_at: Optional[_builtins.str] = None,
+                 project_id: Optional[_builtins.str] = None):
+        """
+        An API key as listed: never its secret.
+
+        :param _builtins.int id: Key id.
+        :param _builtins.str name: Key name.
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.str last_used_at: When the key was last used, ISO 8601 UTC.
+        :param _builtins.str project_id: The project a project-scoped organization key is limited to.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if last_used_at is not None:
+            pulumi.set(__self__, "last_used_at", last_used_at)
+        if project_id is not None:
+            pulumi.set(__self__, "project_id", project_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        Key id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Key name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="lastUsedAt")
+    def last_used_at(self) -> Optional[_builtins.str]:
+        """
+        When the key was last used, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "last_used_at")
+
+    @_builtins.property
+    @pulumi.getter(name="projectId")
+    def project_id(self) -> Optional[_builtins.str]:
+        """
+        The project a project-scoped organization key is limited to.
+        """
+        return pulumi.get(self, "project_id")
 
 
 @pulumi.output_type
@@ -683,6 +760,51 @@ class BranchSummary(dict):
 
 
 @pulumi.output_type
+class BucketSummary(dict):
+    """
+    A bucket of a branch.
+    """
+    def __init__(__self__, *,
+                 access_level: _builtins.str,
+                 created_at: _builtins.str,
+                 name: _builtins.str):
+        """
+        A bucket of a branch.
+
+        :param _builtins.str access_level: `private` or `public`.
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.str name: Bucket name.
+        """
+        pulumi.set(__self__, "access_level", access_level)
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="accessLevel")
+    def access_level(self) -> _builtins.str:
+        """
+        `private` or `public`.
+        """
+        return pulumi.get(self, "access_level")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Bucket name.
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
 class ComputeSettings(dict):
     """
     A compute's size and suspend timeout; a setting left out is the service's (or the project's) default.
@@ -1050,6 +1172,85 @@ class EndpointSummary(dict):
 
 
 @pulumi.output_type
+class FunctionSummary(dict):
+    """
+    A function deployed on a branch.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 invocation_url: _builtins.str,
+                 name: _builtins.str,
+                 slug: _builtins.str,
+                 active_deployment_status: Optional[_builtins.str] = None):
+        """
+        A function deployed on a branch.
+
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.str id: Function id.
+        :param _builtins.str invocation_url: The URL that invokes it.
+        :param _builtins.str name: Its display name.
+        :param _builtins.str slug: Its slug, unique on the branch: what its URL and triggers name.
+        :param _builtins.str active_deployment_status: The status of its active deployment, when it has one (`completed`, ...).
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "invocation_url", invocation_url)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "slug", slug)
+        if active_deployment_status is not None:
+            pulumi.set(__self__, "active_deployment_status", active_deployment_status)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Function id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="invocationUrl")
+    def invocation_url(self) -> _builtins.str:
+        """
+        The URL that invokes it.
+        """
+        return pulumi.get(self, "invocation_url")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> _builtins.str:
+        """
+        Its slug, unique on the branch: what its URL and triggers name.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="activeDeploymentStatus")
+    def active_deployment_status(self) -> Optional[_builtins.str]:
+        """
+        The status of its active deployment, when it has one (`completed`, ...).
+        """
+        return pulumi.get(self, "active_deployment_status")
+
+
+@pulumi.output_type
 class MaintenanceWindow(dict):
     """
     When the service may do maintenance on a project, interrupting its computes' connections.
@@ -1356,6 +1557,142 @@ class OperationSummary(dict):
         Total duration in milliseconds, when reported.
         """
         return pulumi.get(self, "total_duration_ms")
+
+
+@pulumi.output_type
+class OrganizationInvitationSummary(dict):
+    """
+    A pending invitation to an organization.
+    """
+    def __init__(__self__, *,
+                 email: _builtins.str,
+                 id: _builtins.str,
+                 invited_at: _builtins.str,
+                 invited_by: _builtins.str,
+                 role: _builtins.str):
+        """
+        A pending invitation to an organization.
+
+        :param _builtins.str email: The email invited.
+        :param _builtins.str id: Invitation id.
+        :param _builtins.str invited_at: When the invitation was sent, ISO 8601 UTC.
+        :param _builtins.str invited_by: The user id of who invited.
+        :param _builtins.str role: The role the invitee gets: `admin` or `member`.
+        """
+        pulumi.set(__self__, "email", email)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "invited_at", invited_at)
+        pulumi.set(__self__, "invited_by", invited_by)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The email invited.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Invitation id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="invitedAt")
+    def invited_at(self) -> _builtins.str:
+        """
+        When the invitation was sent, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "invited_at")
+
+    @_builtins.property
+    @pulumi.getter(name="invitedBy")
+    def invited_by(self) -> _builtins.str:
+        """
+        The user id of who invited.
+        """
+        return pulumi.get(self, "invited_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        The role the invitee gets: `admin` or `member`.
+        """
+        return pulumi.get(self, "role")
+
+
+@pulumi.output_type
+class OrganizationMemberSummary(dict):
+    """
+    A member of an organization.
+    """
+    def __init__(__self__, *,
+                 member_id: _builtins.str,
+                 role: _builtins.str,
+                 user_id: _builtins.str,
+                 email: Optional[_builtins.str] = None,
+                 joined_at: Optional[_builtins.str] = None):
+        """
+        A member of an organization.
+
+        :param _builtins.str member_id: Membership id: what an OrganizationMember is imported by.
+        :param _builtins.str role: `admin` or `member`.
+        :param _builtins.str user_id: The member's user id.
+        :param _builtins.str email: The member's email, when the API shows it.
+        :param _builtins.str joined_at: When the user joined, ISO 8601 UTC.
+        """
+        pulumi.set(__self__, "member_id", member_id)
+        pulumi.set(__self__, "role", role)
+        pulumi.set(__self__, "user_id", user_id)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if joined_at is not None:
+            pulumi.set(__self__, "joined_at", joined_at)
+
+    @_builtins.property
+    @pulumi.getter(name="memberId")
+    def member_id(self) -> _builtins.str:
+        """
+        Membership id: what an OrganizationMember is imported by.
+        """
+        return pulumi.get(self, "member_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        `admin` or `member`.
+        """
+        return pulumi.get(self, "role")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        The member's user id.
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.str]:
+        """
+        The member's email, when the API shows it.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="joinedAt")
+    def joined_at(self) -> Optional[_builtins.str]:
+        """
+        When the user joined, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "joined_at")
 
 
 @pulumi.output_type
@@ -1800,5 +2137,119 @@ class RoleSummary(dict):
         Creation time, ISO 8601 UTC.
         """
         return pulumi.get(self, "created_at")
+
+
+@pulumi.output_type
+class SnapshotSummary(dict):
+    """
+    A snapshot of a branch.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 manual: _builtins.bool,
+                 name: _builtins.str,
+                 expires_at: Optional[_builtins.str] = None,
+                 source_branch_id: Optional[_builtins.str] = None):
+        """
+        A snapshot of a branch.
+
+        :param _builtins.str created_at: Creation time, ISO 8601 UTC.
+        :param _builtins.str id: Snapshot id.
+        :param _builtins.bool manual: Whether it was taken by hand (false for a backup schedule's).
+        :param _builtins.str name: Snapshot name.
+        :param _builtins.str expires_at: When the service deletes it (RFC 3339); absent when it is kept.
+        :param _builtins.str source_branch_id: The branch it was taken of, when the API reports it.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "manual", manual)
+        pulumi.set(__self__, "name", name)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
+        if source_branch_id is not None:
+            pulumi.set(__self__, "source_branch_id", source_branch_id)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        Creation time, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Snapshot id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def manual(self) -> _builtins.bool:
+        """
+        Whether it was taken by hand (false for a backup schedule's).
+        """
+        return pulumi.get(self, "manual")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Snapshot name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> Optional[_builtins.str]:
+        """
+        When the service deletes it (RFC 3339); absent when it is kept.
+        """
+        return pulumi.get(self, "expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceBranchId")
+    def source_branch_id(self) -> Optional[_builtins.str]:
+        """
+        The branch it was taken of, when the API reports it.
+        """
+        return pulumi.get(self, "source_branch_id")
+
+
+@pulumi.output_type
+class VpcEndpointSummary(dict):
+    """
+    A VPC endpoint a project's connections may come through.
+    """
+    def __init__(__self__, *,
+                 label: _builtins.str,
+                 vpc_endpoint_id: _builtins.str):
+        """
+        A VPC endpoint a project's connections may come through.
+
+        :param _builtins.str label: Its label.
+        :param _builtins.str vpc_endpoint_id: The VPC endpoint's id at the cloud provider.
+        """
+        pulumi.set(__self__, "label", label)
+        pulumi.set(__self__, "vpc_endpoint_id", vpc_endpoint_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> _builtins.str:
+        """
+        Its label.
+        """
+        return pulumi.get(self, "label")
+
+    @_builtins.property
+    @pulumi.getter(name="vpcEndpointId")
+    def vpc_endpoint_id(self) -> _builtins.str:
+        """
+        The VPC endpoint's id at the cloud provider.
+        """
+        return pulumi.get(self, "vpc_endpoint_id")
 
 

@@ -13,10 +13,14 @@ import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAdvisorsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetAiGatewayPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetApiKeysArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetApiKeysPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetBranchArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetBranchPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetBranchesArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetBranchesPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBucketsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetBucketsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConnectionUriPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetConsumptionArgs;
@@ -29,10 +33,16 @@ import io.github.pulumiclouddb.clouddb.inputs.GetEndpointArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetEndpointPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetEndpointsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetEndpointsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetFunctionsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetFunctionsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetOperationsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetOrganizationInvitationsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetOrganizationInvitationsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetOrganizationMembersArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetOrganizationMembersPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetPreloadLibrariesPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetProjectArgs;
@@ -42,30 +52,44 @@ import io.github.pulumiclouddb.clouddb.inputs.GetProjectsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRegionsPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRoleArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRolePasswordArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetRolePasswordPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRolePlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRolesArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetRolesPlainArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffArgs;
 import io.github.pulumiclouddb.clouddb.inputs.GetSchemaDiffPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetSnapshotsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetSnapshotsPlainArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetVpcEndpointsArgs;
+import io.github.pulumiclouddb.clouddb.inputs.GetVpcEndpointsPlainArgs;
 import io.github.pulumiclouddb.clouddb.outputs.GetAdvisorsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetAiGatewayResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetApiKeysResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetBranchResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetBranchesResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetBucketsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConnectionUriResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetConsumptionResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetDatabaseResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetDatabasesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetEndpointResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetEndpointsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetFunctionsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetOperationsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetOrganizationInvitationsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetOrganizationMembersResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetPreloadLibrariesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetProjectResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetProjectsResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetRegionsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetRolePasswordResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetRoleResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetRolesResult;
 import io.github.pulumiclouddb.clouddb.outputs.GetSchemaDiffResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetSnapshotsResult;
+import io.github.pulumiclouddb.clouddb.outputs.GetVpcEndpointsResult;
 import java.util.concurrent.CompletableFuture;
 
 public final class ClouddbFunctions {
@@ -140,6 +164,55 @@ public final class ClouddbFunctions {
         return Deployment.getInstance().invokeAsync("clouddb:index:getAiGateway", TypeShape.of(GetAiGatewayResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static Output<GetApiKeysResult> getApiKeys() {
+        return getApiKeys(GetApiKeysArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static CompletableFuture<GetApiKeysResult> getApiKeysPlain() {
+        return getApiKeysPlain(GetApiKeysPlainArgs.Empty, InvokeOptions.Empty);
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args) {
+        return getApiKeys(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static CompletableFuture<GetApiKeysResult> getApiKeysPlain(GetApiKeysPlainArgs args) {
+        return getApiKeysPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists API keys, never their secrets: an organization&#39;s (and its project-scoped ones) with `orgId`, else the key&#39;s user&#39;s personal keys.
+     * 
+     */
+    public static CompletableFuture<GetApiKeysResult> getApiKeysPlain(GetApiKeysPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Finds one branch of a project by id or by its name; fails naming the project&#39;s branches when none matches.
      * 
      */
@@ -208,6 +281,41 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetBranchesResult> getBranchesPlain(GetBranchesPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getBranches", TypeShape.of(GetBranchesResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the buckets of a branch, those it inherited from its parent included.
+     * 
+     */
+    public static Output<GetBucketsResult> getBuckets(GetBucketsArgs args) {
+        return getBuckets(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the buckets of a branch, those it inherited from its parent included.
+     * 
+     */
+    public static CompletableFuture<GetBucketsResult> getBucketsPlain(GetBucketsPlainArgs args) {
+        return getBucketsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the buckets of a branch, those it inherited from its parent included.
+     * 
+     */
+    public static Output<GetBucketsResult> getBuckets(GetBucketsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBuckets", TypeShape.of(GetBucketsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the buckets of a branch, those it inherited from its parent included.
+     * 
+     */
+    public static Output<GetBucketsResult> getBuckets(GetBucketsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getBuckets", TypeShape.of(GetBucketsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the buckets of a branch, those it inherited from its parent included.
+     * 
+     */
+    public static CompletableFuture<GetBucketsResult> getBucketsPlain(GetBucketsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getBuckets", TypeShape.of(GetBucketsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads a connection string, password included: the result is a secret.
@@ -420,6 +528,41 @@ public final class ClouddbFunctions {
         return Deployment.getInstance().invokeAsync("clouddb:index:getEndpoints", TypeShape.of(GetEndpointsResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Lists the functions of a branch.
+     * 
+     */
+    public static Output<GetFunctionsResult> getFunctions(GetFunctionsArgs args) {
+        return getFunctions(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the functions of a branch.
+     * 
+     */
+    public static CompletableFuture<GetFunctionsResult> getFunctionsPlain(GetFunctionsPlainArgs args) {
+        return getFunctionsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the functions of a branch.
+     * 
+     */
+    public static Output<GetFunctionsResult> getFunctions(GetFunctionsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getFunctions", TypeShape.of(GetFunctionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the functions of a branch.
+     * 
+     */
+    public static Output<GetFunctionsResult> getFunctions(GetFunctionsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getFunctions", TypeShape.of(GetFunctionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the functions of a branch.
+     * 
+     */
+    public static CompletableFuture<GetFunctionsResult> getFunctionsPlain(GetFunctionsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getFunctions", TypeShape.of(GetFunctionsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Reads one operation; fails with a not-found error when it does not exist (or was removed after 6 months).
      * 
      */
@@ -488,6 +631,76 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetOperationsResult> getOperationsPlain(GetOperationsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getOperations", TypeShape.of(GetOperationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the pending invitations of an organization.
+     * 
+     */
+    public static Output<GetOrganizationInvitationsResult> getOrganizationInvitations(GetOrganizationInvitationsArgs args) {
+        return getOrganizationInvitations(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the pending invitations of an organization.
+     * 
+     */
+    public static CompletableFuture<GetOrganizationInvitationsResult> getOrganizationInvitationsPlain(GetOrganizationInvitationsPlainArgs args) {
+        return getOrganizationInvitationsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the pending invitations of an organization.
+     * 
+     */
+    public static Output<GetOrganizationInvitationsResult> getOrganizationInvitations(GetOrganizationInvitationsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getOrganizationInvitations", TypeShape.of(GetOrganizationInvitationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the pending invitations of an organization.
+     * 
+     */
+    public static Output<GetOrganizationInvitationsResult> getOrganizationInvitations(GetOrganizationInvitationsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getOrganizationInvitations", TypeShape.of(GetOrganizationInvitationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the pending invitations of an organization.
+     * 
+     */
+    public static CompletableFuture<GetOrganizationInvitationsResult> getOrganizationInvitationsPlain(GetOrganizationInvitationsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getOrganizationInvitations", TypeShape.of(GetOrganizationInvitationsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the members of an organization, or finds them by email.
+     * 
+     */
+    public static Output<GetOrganizationMembersResult> getOrganizationMembers(GetOrganizationMembersArgs args) {
+        return getOrganizationMembers(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the members of an organization, or finds them by email.
+     * 
+     */
+    public static CompletableFuture<GetOrganizationMembersResult> getOrganizationMembersPlain(GetOrganizationMembersPlainArgs args) {
+        return getOrganizationMembersPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the members of an organization, or finds them by email.
+     * 
+     */
+    public static Output<GetOrganizationMembersResult> getOrganizationMembers(GetOrganizationMembersArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getOrganizationMembers", TypeShape.of(GetOrganizationMembersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the members of an organization, or finds them by email.
+     * 
+     */
+    public static Output<GetOrganizationMembersResult> getOrganizationMembers(GetOrganizationMembersArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getOrganizationMembers", TypeShape.of(GetOrganizationMembersResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the members of an organization, or finds them by email.
+     * 
+     */
+    public static CompletableFuture<GetOrganizationMembersResult> getOrganizationMembersPlain(GetOrganizationMembersPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getOrganizationMembers", TypeShape.of(GetOrganizationMembersResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Lists the shared preload libraries a project&#39;s Postgres version offers (each needs a compute restart to load).
@@ -707,6 +920,41 @@ public final class ClouddbFunctions {
         return Deployment.getInstance().invokeAsync("clouddb:index:getRole", TypeShape.of(GetRoleResult.class), args, Utilities.withVersion(options));
     }
     /**
+     * Reads a role&#39;s current password (the project must store passwords): the result is a secret.
+     * 
+     */
+    public static Output<GetRolePasswordResult> getRolePassword(GetRolePasswordArgs args) {
+        return getRolePassword(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a role&#39;s current password (the project must store passwords): the result is a secret.
+     * 
+     */
+    public static CompletableFuture<GetRolePasswordResult> getRolePasswordPlain(GetRolePasswordPlainArgs args) {
+        return getRolePasswordPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Reads a role&#39;s current password (the project must store passwords): the result is a secret.
+     * 
+     */
+    public static Output<GetRolePasswordResult> getRolePassword(GetRolePasswordArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRolePassword", TypeShape.of(GetRolePasswordResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a role&#39;s current password (the project must store passwords): the result is a secret.
+     * 
+     */
+    public static Output<GetRolePasswordResult> getRolePassword(GetRolePasswordArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getRolePassword", TypeShape.of(GetRolePasswordResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Reads a role&#39;s current password (the project must store passwords): the result is a secret.
+     * 
+     */
+    public static CompletableFuture<GetRolePasswordResult> getRolePasswordPlain(GetRolePasswordPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getRolePassword", TypeShape.of(GetRolePasswordResult.class), args, Utilities.withVersion(options));
+    }
+    /**
      * Lists the roles of a branch (without their passwords).
      * 
      */
@@ -775,5 +1023,75 @@ public final class ClouddbFunctions {
      */
     public static CompletableFuture<GetSchemaDiffResult> getSchemaDiffPlain(GetSchemaDiffPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("clouddb:index:getSchemaDiff", TypeShape.of(GetSchemaDiffResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists a project&#39;s snapshots, those a backup schedule took included.
+     * 
+     */
+    public static Output<GetSnapshotsResult> getSnapshots(GetSnapshotsArgs args) {
+        return getSnapshots(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists a project&#39;s snapshots, those a backup schedule took included.
+     * 
+     */
+    public static CompletableFuture<GetSnapshotsResult> getSnapshotsPlain(GetSnapshotsPlainArgs args) {
+        return getSnapshotsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists a project&#39;s snapshots, those a backup schedule took included.
+     * 
+     */
+    public static Output<GetSnapshotsResult> getSnapshots(GetSnapshotsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getSnapshots", TypeShape.of(GetSnapshotsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists a project&#39;s snapshots, those a backup schedule took included.
+     * 
+     */
+    public static Output<GetSnapshotsResult> getSnapshots(GetSnapshotsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getSnapshots", TypeShape.of(GetSnapshotsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists a project&#39;s snapshots, those a backup schedule took included.
+     * 
+     */
+    public static CompletableFuture<GetSnapshotsResult> getSnapshotsPlain(GetSnapshotsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getSnapshots", TypeShape.of(GetSnapshotsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the VPC endpoints a project allows connections through.
+     * 
+     */
+    public static Output<GetVpcEndpointsResult> getVpcEndpoints(GetVpcEndpointsArgs args) {
+        return getVpcEndpoints(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the VPC endpoints a project allows connections through.
+     * 
+     */
+    public static CompletableFuture<GetVpcEndpointsResult> getVpcEndpointsPlain(GetVpcEndpointsPlainArgs args) {
+        return getVpcEndpointsPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * Lists the VPC endpoints a project allows connections through.
+     * 
+     */
+    public static Output<GetVpcEndpointsResult> getVpcEndpoints(GetVpcEndpointsArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getVpcEndpoints", TypeShape.of(GetVpcEndpointsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the VPC endpoints a project allows connections through.
+     * 
+     */
+    public static Output<GetVpcEndpointsResult> getVpcEndpoints(GetVpcEndpointsArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("clouddb:index:getVpcEndpoints", TypeShape.of(GetVpcEndpointsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * Lists the VPC endpoints a project allows connections through.
+     * 
+     */
+    public static CompletableFuture<GetVpcEndpointsResult> getVpcEndpointsPlain(GetVpcEndpointsPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("clouddb:index:getVpcEndpoints", TypeShape.of(GetVpcEndpointsResult.class), args, Utilities.withVersion(options));
     }
 }
