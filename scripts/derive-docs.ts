@@ -42,6 +42,8 @@ interface PropertySpec {
   oneOf?: PropertySpec[];
   enum?: { value: unknown }[];
   description?: string;
+  /** Why the input is deprecated and what to use instead, when it is. */
+  deprecationMessage?: string;
   secret?: boolean;
   properties?: Record<string, PropertySpec>;
   required?: string[];
@@ -63,6 +65,10 @@ const short = (token: string): string => token.slice(token.lastIndexOf(":") + 1)
 /** A table cell: one line, pipes escaped. */
 const cell = (text: string | undefined): string =>
   (text ?? "").replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|");
+
+/** The start of a deprecated input's description: that it is, and why. */
+const deprecated = (input: PropertySpec): string =>
+  input.deprecationMessage === undefined ? "" : `**Deprecated.** ${input.deprecationMessage} `;
 
 /** How a type reads in a table, with each named type it refers to added to `named`. */
 function typeText(spec: PropertySpec, named: Set<string>): string {
@@ -196,7 +202,7 @@ export function deriveDocs(
         throw new Error(`${kind.type}.${name} is in schema.json but not declared: run npm run derive:schema`);
       const secret = input.secret === true ? " (secret)" : "";
       lines.push(
-        `| \`${name}\`${secret} | ${typeText(input, named)} | ${required.has(name) ? "yes" : ""} | ${ON_CHANGE[change]} | ${cell(input.description)} |`,
+        `| \`${name}\`${secret} | ${typeText(input, named)} | ${required.has(name) ? "yes" : ""} | ${ON_CHANGE[change]} | ${cell(deprecated(input))}${cell(input.description)} |`,
       );
     }
     lines.push(

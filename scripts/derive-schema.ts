@@ -15,6 +15,7 @@ import type {
   Type,
 } from "../provider/resources/public/declare";
 import { importIdShape } from "../provider/resources/public/declare";
+import { deprecationMessages } from "../provider/resources/public/deprecatedInputs";
 import {
   DATA_DIR,
   type DeclaredDoc,
@@ -265,6 +266,8 @@ export function deriveSchema(): Json {
       if (input.change === "replace")
         inputs[name] = { ...(inputs[name] as Json), willReplaceOnChanges: true };
     }
+    for (const [name, message] of Object.entries(deprecationMessages(kind.type)))
+      inputs[name] = { ...(inputs[name] as Json), deprecationMessage: message };
     const { required: requiredInputs } = requiredOf(kind.inputs);
     const imported =
       kind.importId === undefined

@@ -30,12 +30,13 @@ namespace PulumiCloudDb.CloudDb
     ///         Type = CloudDb.EndpointType.Read_only,
     ///         AutoscalingLimitMinCu = 0.25,
     ///         AutoscalingLimitMaxCu = 2,
-    ///         PoolerEnabled = true,
     ///     });
     /// 
     ///     return new Dictionary&lt;string, object?&gt;
     ///     {
     ///         ["host"] = replica.Host,
+    ///         // Through the connection pooler: the same compute, `-pooler` in its host.
+    ///         ["pooledHost"] = replica.PooledHost,
     ///     };
     /// });
     /// ```

@@ -1,9 +1,15 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import sinon from "sinon";
 import * as clouddb from "../../provider";
 import { DEPRECATED } from "../../provider/resources/public/deprecated.gen";
-import { deprecatedInputs, deprecatedInputWarnings } from "../../provider/resources/public/deprecatedInputs";
+import {
+  deprecatedInputs,
+  deprecatedInputWarnings,
+  deprecationMessages,
+} from "../../provider/resources/public/deprecatedInputs";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 
 // An input the provider sends as a field the API's newest description marks deprecated warns at
@@ -103,6 +109,22 @@ describe("deprecated inputs warn at preview", () => {
       for (const [input, field] of Object.entries(inputs)) {
         assert.ok(input in declaration.inputs, `${type} declares ${input}`);
         assert.ok(DEPRECATED[field] !== undefined, `${field} is marked deprecated`);
+      }
+    }
+  });
+
+  it("marks each in the package schema with the same reason, so every SDK marks the input deprecated", () => {
+    const schema = JSON.parse(readFileSync(join(__dirname, "../../schema.json"), "utf8")) as {
+      resources: Record<string, { inputProperties: Record<string, { deprecationMessage?: string }> }>;
+    };
+    for (const [type, inputs] of Object.entries(deprecatedInputs())) {
+      const properties = schema.resources[`clouddb:index:${type}`]?.inputProperties ?? {};
+      const marked = Object.entries(properties).filter(([, p]) => p.deprecationMessage !== undefined);
+      assert.deepEqual(marked.map(([name]) => name).sort(), Object.keys(inputs).sort(), type);
+      for (const [input, message] of Object.entries(deprecationMessages(type))) {
+        assert.equal(properties[input]?.deprecationMessage, message);
+        const warning = deprecatedInputWarnings(type, { [input]: true })[0] ?? "";
+        assert.ok(warning.endsWith(message.slice(message.indexOf("deprecated: ") + 12)), warning);
       }
     }
   });

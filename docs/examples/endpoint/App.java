@@ -14,9 +14,10 @@ public class App {
                 .type(EndpointType.Read_only)
                 .autoscalingLimitMinCu(0.25)
                 .autoscalingLimitMaxCu(2.0)
-                .poolerEnabled(true)
                 .build());
             ctx.export("host", replica.host());
+            // Through the connection pooler: the same compute, `-pooler` in its host.
+            ctx.export("pooledHost", replica.pooledHost());
         });
     }
 }

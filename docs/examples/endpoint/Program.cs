@@ -12,11 +12,12 @@ return await Deployment.RunAsync(() =>
         Type = CloudDb.EndpointType.Read_only,
         AutoscalingLimitMinCu = 0.25,
         AutoscalingLimitMaxCu = 2,
-        PoolerEnabled = true,
     });
 
     return new Dictionary<string, object?>
     {
         ["host"] = replica.Host,
+        // Through the connection pooler: the same compute, `-pooler` in its host.
+        ["pooledHost"] = replica.PooledHost,
     };
 });

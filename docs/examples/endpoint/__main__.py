@@ -9,7 +9,8 @@ replica = clouddb.Endpoint(
     type="read_only",
     autoscaling_limit_min_cu=0.25,
     autoscaling_limit_max_cu=2,
-    pooler_enabled=True,
 )
 
 pulumi.export("host", replica.host)
+# Through the connection pooler: the same compute, `-pooler` in its host.
+pulumi.export("pooledHost", replica.pooled_host)

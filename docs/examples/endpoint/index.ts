@@ -8,7 +8,8 @@ const replica = new clouddb.Endpoint("replica", {
   type: "read_only",
   autoscalingLimitMinCu: 0.25,
   autoscalingLimitMaxCu: 2,
-  poolerEnabled: true,
 });
 
 export const host = replica.host;
+// Through the connection pooler: the same compute, `-pooler` in its host.
+export const pooledHost = replica.pooledHost;

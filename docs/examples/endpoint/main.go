@@ -14,12 +14,13 @@ func main() {
 			Type:                  clouddb.EndpointType_READ_ONLY,
 			AutoscalingLimitMinCu: pulumi.Float64(0.25),
 			AutoscalingLimitMaxCu: pulumi.Float64(2),
-			PoolerEnabled:         pulumi.Bool(true),
 		})
 		if err != nil {
 			return err
 		}
 		ctx.Export("host", replica.Host)
+		// Through the connection pooler: the same compute, `-pooler` in its host.
+		ctx.Export("pooledHost", replica.PooledHost)
 		return nil
 	})
 }

@@ -48,11 +48,31 @@ export function deprecatedInputWarnings(type: string, args: object): string[] {
   const given = args as Record<string, unknown>;
   return Object.entries(inputs)
     .filter(([input]) => given[input] !== undefined)
-    .map(([input, { sent, field, here }]) => {
-      const note = plain(noteOf(field)).replace(/\.?\s*$/, ".");
-      const instead = here === undefined ? "" : ` Here, ${here}.`;
-      return `${type} input ${input} is deprecated (the API marks ${sent}, which it is sent as, deprecated): ${note}${instead}`;
-    });
+    .map(([input, sentAs]) => `${type} input ${input} is deprecated ${reasonOf(sentAs)}`);
+}
+
+/** Why an input is deprecated and what to do instead: the API's note, and this package's way when it has one. */
+function reasonOf(sentAs: SentAs): string {
+  return `(the API marks ${sentAs.sent}, which it is sent as, deprecated): ${reasonText(sentAs)}`;
+}
+
+/** The API's note on the field, and this package's way when it has one. */
+function reasonText({ field, here }: SentAs): string {
+  const note = plain(noteOf(field)).replace(/\.?\s*$/, ".");
+  return here === undefined ? note : `${note} Here, ${here}.`;
+}
+
+/**
+ * The deprecation message of each deprecated input of kind `type`, for the package schema (each SDK
+ * marks the input deprecated with it): the reason the preview's warning gives.
+ */
+export function deprecationMessages(type: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(SENT_AS[type] ?? {}).map(([input, sentAs]) => [
+      input,
+      `The API marks ${sentAs.sent}, which this input is sent as, deprecated: ${reasonText(sentAs)}`,
+    ]),
+  );
 }
 
 /** Every kind's deprecated inputs, by kind, with the field each is sent as (tests). */

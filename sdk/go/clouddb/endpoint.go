@@ -35,12 +35,13 @@ import (
 //				Type:                  clouddb.EndpointType_READ_ONLY,
 //				AutoscalingLimitMinCu: pulumi.Float64(0.25),
 //				AutoscalingLimitMaxCu: pulumi.Float64(2),
-//				PoolerEnabled:         pulumi.Bool(true),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			ctx.Export("host", replica.Host)
+//			// Through the connection pooler: the same compute, `-pooler` in its host.
+//			ctx.Export("pooledHost", replica.PooledHost)
 //			return nil
 //		})
 //	}
@@ -168,8 +169,12 @@ type endpointArgs struct {
 	// Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
 	PgSettings map[string]string `pulumi:"pgSettings"`
 	// Whether the connection pooler is on. Changed in place.
+	//
+	// Deprecated: The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host.
 	PoolerEnabled *bool `pulumi:"poolerEnabled"`
 	// The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
+	//
+	// Deprecated: The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
 	PoolerMode *PoolerMode `pulumi:"poolerMode"`
 	// The project of the branch. Changing it replaces the compute.
 	ProjectId string `pulumi:"projectId"`
@@ -200,8 +205,12 @@ type EndpointArgs struct {
 	// Postgres settings the compute starts with, by name (`{ "work_mem": "64MB" }`); the map given replaces the compute's whole map. Changed in place (the compute restarts).
 	PgSettings pulumi.StringMapInput
 	// Whether the connection pooler is on. Changed in place.
+	//
+	// Deprecated: The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host.
 	PoolerEnabled pulumi.BoolPtrInput
 	// The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
+	//
+	// Deprecated: The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
 	PoolerMode PoolerModePtrInput
 	// The project of the branch. Changing it replaces the compute.
 	ProjectId pulumi.StringInput

@@ -70,7 +70,13 @@ class EndpointArgs:
         if pg_settings is not None:
             pulumi.set(__self__, "pg_settings", pg_settings)
         if pooler_enabled is not None:
+            warnings.warn("""The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host.""", DeprecationWarning)
+            pulumi.log.warn("""pooler_enabled is deprecated: The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host.""")
+        if pooler_enabled is not None:
             pulumi.set(__self__, "pooler_enabled", pooler_enabled)
+        if pooler_mode is not None:
+            warnings.warn("""The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.""", DeprecationWarning)
+            pulumi.log.warn("""pooler_mode is deprecated: The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.""")
         if pooler_mode is not None:
             pulumi.set(__self__, "pooler_mode", pooler_mode)
         if suspend_timeout_seconds is not None:
@@ -190,6 +196,7 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="poolerEnabled")
+    @_utilities.deprecated("""The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host.""")
     def pooler_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Whether the connection pooler is on. Changed in place.
@@ -202,6 +209,7 @@ class EndpointArgs:
 
     @_builtins.property
     @pulumi.getter(name="poolerMode")
+    @_utilities.deprecated("""The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.""")
     def pooler_mode(self) -> pulumi.Input[Optional['PoolerMode']]:
         """
         The connection pooler's mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
@@ -287,10 +295,11 @@ class Endpoint(pulumi.CustomResource):
             type="read_only",
             autoscaling_limit_min_cu=0.25,
             autoscaling_limit_max_cu=2,
-            pooler_enabled=True,
         )
 
         pulumi.export("host", replica.host)
+        # Through the connection pooler: the same compute, `-pooler` in its host.
+        pulumi.export("pooledHost", replica.pooled_host)
         ```
 
         ## Notes
@@ -349,10 +358,11 @@ class Endpoint(pulumi.CustomResource):
             type="read_only",
             autoscaling_limit_min_cu=0.25,
             autoscaling_limit_max_cu=2,
-            pooler_enabled=True,
         )
 
         pulumi.export("host", replica.host)
+        # Through the connection pooler: the same compute, `-pooler` in its host.
+        pulumi.export("pooledHost", replica.pooled_host)
         ```
 
         ## Notes

@@ -146,14 +146,22 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
     /**
      * Whether the connection pooler is on. Changed in place.
      * 
+     * @deprecated
+     * The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint&#39;s pooledHost output is that host.
+     * 
      */
+    @Deprecated /* The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host. */
     @Import(name="poolerEnabled")
     private @Nullable Output<Boolean> poolerEnabled;
 
     /**
      * @return Whether the connection pooler is on. Changed in place.
      * 
+     * @deprecated
+     * The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint&#39;s pooledHost output is that host.
+     * 
      */
+    @Deprecated /* The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host. */
     public Optional<Output<Boolean>> poolerEnabled() {
         return Optional.ofNullable(this.poolerEnabled);
     }
@@ -161,14 +169,22 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
     /**
      * The connection pooler&#39;s mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
      * 
+     * @deprecated
+     * The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
+     * 
      */
+    @Deprecated /* The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026. */
     @Import(name="poolerMode")
     private @Nullable Output<PoolerMode> poolerMode;
 
     /**
      * @return The connection pooler&#39;s mode: `transaction`, the only one the service runs (`session` is refused at preview). Changed in place.
      * 
+     * @deprecated
+     * The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
+     * 
      */
+    @Deprecated /* The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026. */
     public Optional<Output<PoolerMode>> poolerMode() {
         return Optional.ofNullable(this.poolerMode);
     }
@@ -443,7 +459,11 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
          * 
          * @return builder
          * 
+         * @deprecated
+         * The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint&#39;s pooledHost output is that host.
+         * 
          */
+        @Deprecated /* The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host. */
         public Builder poolerEnabled(@Nullable Output<Boolean> poolerEnabled) {
             $.poolerEnabled = poolerEnabled;
             return this;
@@ -454,7 +474,11 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
          * 
          * @return builder
          * 
+         * @deprecated
+         * The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint&#39;s pooledHost output is that host.
+         * 
          */
+        @Deprecated /* The API marks pooler_enabled, which this input is sent as, deprecated: To enable connection pooling, append `-pooler` to the endpoint ID in the connection string. See How to use connection pooling: https://neon.com/docs/connect/connection-pooling#how-to-use-connection-pooling. Here, the Endpoint's pooledHost output is that host. */
         public Builder poolerEnabled(Boolean poolerEnabled) {
             return poolerEnabled(Output.of(poolerEnabled));
         }
@@ -464,7 +488,11 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
          * 
          * @return builder
          * 
+         * @deprecated
+         * The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
+         * 
          */
+        @Deprecated /* The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026. */
         public Builder poolerMode(@Nullable Output<PoolerMode> poolerMode) {
             $.poolerMode = poolerMode;
             return this;
@@ -475,7 +503,11 @@ public final class EndpointArgs extends com.pulumi.resources.ResourceArgs {
          * 
          * @return builder
          * 
+         * @deprecated
+         * The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026.
+         * 
          */
+        @Deprecated /* The API marks pooler_mode, which this input is sent as, deprecated: The connection pooler mode. Neon supports PgBouncer in `transaction` mode only. Removal scheduled for June 20, 2026. */
         public Builder poolerMode(PoolerMode poolerMode) {
             return poolerMode(Output.of(poolerMode));
         }
