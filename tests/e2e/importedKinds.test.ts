@@ -3,13 +3,24 @@
 // with the API, then brought in with one `pulumi import`, adopted (`adoptExisting`) or taken as they
 // are by `up`, next to objects the program makes; a preview and a refresh with no change and no
 // request that changes anything; each kind's config changed, in place or by replacement, with its
-// own requests only; destroy. No secret of any row in the state file or the engine's output.
+// own requests only; destroy. No secret of any row in the state file or the engine's output. The
+// same objects read with `get` into another program, by the ids `pulumi import` took.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { type ImportContext, type Imported, IMPORTED_KIND_ROWS as ROWS } from "./support/importedKindRows";
 import { assertNeverShown, eachRow, upByRow } from "./support/kindRows";
 import { fixture, programStack } from "./support/programStack";
-import { assertNothingToChange, collect, type E2eStack } from "./support/stack";
+import {
+  assertNothingToChange,
+  collect,
+  type E2eStack,
+  isEncryptedSecret,
+  mutatingRequests,
+  stateResources,
+} from "./support/stack";
 
 describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a YAML program through the plugin", function () {
   this.timeout(10 * 60 * 1000);
@@ -76,6 +87,51 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
   it("previews and refreshes with no change and no request that changes anything", async () => {
     await assertNothingToChange(emulator, e2e, 1 + resources);
     assertNoSecret();
+  });
+
+  it("reads each imported object into another program with `get`, by its import id: the same object, nothing changed, destroy leaves it", async () => {
+    // The program: one `get` per imported object, named as in the import.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-get-"));
+    const lines = ["name: clouddb-e2e-get", "runtime: yaml", "resources:"];
+    for (const { type, name, id } of imports)
+      lines.push(`  ${name}:`, `    type: ${type}`, "    get:", `      id: ${JSON.stringify(id)}`);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
+    const reader = await programStack({ workDir: dir, emulator, language: "yaml" });
+    try {
+      emulator.control.clearRequests();
+      const up = await reader.stack.up(collect(reader.output));
+      printed.push(...reader.output);
+      // Reads are not changes: the summary counts only the stack, and the state holds each object read.
+      assert.deepEqual(up.summary.resourceChanges, { create: 1 }, reader.output.join("\n"));
+      const named = (raw: string) => new Map(stateResources(raw).map((r) => [r.urn?.split("::").at(-1), r]));
+      const taken = named(e2e.rawState());
+      const read = named(reader.rawState());
+      assert.equal(read.size, imports.length + 2, "the stack, its provider and each object read");
+      for (const { type, name } of imports) {
+        const [mine, theirs] = [taken.get(name), read.get(name)];
+        assert.equal(theirs?.type, type, name);
+        assert.equal(theirs?.id, mine?.id, `${name}: get read the object the import took`);
+        // What get reads is what the import's state holds of the object (which keeps inputs as given too).
+        const extra = Object.keys(theirs?.outputs ?? {}).filter((key) => !(key in (mine?.outputs ?? {})));
+        assert.deepEqual(extra, [], `${name}: get read outputs the import did not`);
+        for (const key of ["projectId", "branchId", "endpointId", "orgId", "name"])
+          if (key in (theirs?.outputs ?? {}))
+            assert.deepEqual(theirs?.outputs?.[key], mine?.outputs?.[key], `${name}.${key}`);
+        for (const [key, value] of Object.entries(mine?.outputs ?? {}))
+          if (isEncryptedSecret(value) && key in (theirs?.outputs ?? {}))
+            assert.ok(isEncryptedSecret(theirs?.outputs?.[key]), `${name}.${key} is a secret`);
+      }
+      await reader.stack.destroy(collect(reader.output));
+      printed.push(...reader.output);
+      // A credential's secret is read with a POST (`.../reveal`), which changes nothing.
+      const changing = mutatingRequests(emulator).filter((r) => !r.route.endsWith("/reveal"));
+      assert.deepEqual(changing, [], "get or the destroy of what it read changed something");
+      printed.push(reader.rawState());
+      assertNoSecret();
+    } finally {
+      await reader.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("changes each row's config: each kind in place or replaced as it says, with its own requests only", async () => {
