@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { type ImportContext, type Imported, IMPORTED_KIND_ROWS as ROWS } from "./support/importedKindRows";
 import { assertNeverShown, eachRow, upByRow } from "./support/kindRows";
-import { fixture, programStack } from "./support/programStack";
+import { fixture, type ProgramFolder, programStack } from "./support/programStack";
 import {
   assertNothingToChange,
   collect,
@@ -21,6 +21,9 @@ import {
   mutatingRequests,
   stateResources,
 } from "./support/stack";
+
+/** The kind of a type token: `clouddb:index:Branch` -> `Branch`. */
+const kindOf = (type: string): string => type.slice(type.lastIndexOf(":") + 1);
 
 describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a YAML program through the plugin", function () {
   this.timeout(10 * 60 * 1000);
@@ -89,50 +92,87 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
     assertNoSecret();
   });
 
-  it("reads each imported object into another program with `get`, by its import id: the same object, nothing changed, destroy leaves it", async () => {
-    // The program: one `get` per imported object, named as in the import.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-get-"));
-    const lines = ["name: clouddb-e2e-get", "runtime: yaml", "resources:"];
-    for (const { type, name, id } of imports)
-      lines.push(`  ${name}:`, `    type: ${type}`, "    get:", `      id: ${JSON.stringify(id)}`);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
-    const reader = await programStack({ workDir: dir, emulator, language: "yaml" });
-    try {
-      emulator.control.clearRequests();
-      const up = await reader.stack.up(collect(reader.output));
-      printed.push(...reader.output);
-      // Reads are not changes: the summary counts only the stack, and the state holds each object read.
-      assert.deepEqual(up.summary.resourceChanges, { create: 1 }, reader.output.join("\n"));
-      const named = (raw: string) => new Map(stateResources(raw).map((r) => [r.urn?.split("::").at(-1), r]));
-      const taken = named(e2e.rawState());
-      const read = named(reader.rawState());
-      assert.equal(read.size, imports.length + 2, "the stack, its provider and each object read");
-      for (const { type, name } of imports) {
-        const [mine, theirs] = [taken.get(name), read.get(name)];
-        assert.equal(theirs?.type, type, name);
-        assert.equal(theirs?.id, mine?.id, `${name}: get read the object the import took`);
-        // What get reads is what the import's state holds of the object (which keeps inputs as given too).
-        const extra = Object.keys(theirs?.outputs ?? {}).filter((key) => !(key in (mine?.outputs ?? {})));
-        assert.deepEqual(extra, [], `${name}: get read outputs the import did not`);
-        for (const key of ["projectId", "branchId", "endpointId", "orgId", "name"])
-          if (key in (theirs?.outputs ?? {}))
-            assert.deepEqual(theirs?.outputs?.[key], mine?.outputs?.[key], `${name}.${key}`);
-        for (const [key, value] of Object.entries(mine?.outputs ?? {}))
-          if (isEncryptedSecret(value) && key in (theirs?.outputs ?? {}))
-            assert.ok(isEncryptedSecret(theirs?.outputs?.[key]), `${name}.${key} is a secret`);
+  /** A program that reads each imported object with `get` by its import id, named as in the import, in each language. */
+  const GET_PROGRAMS: Record<
+    "yaml" | "python" | "javascript",
+    (dir: string) => ProgramFolder & { language?: "yaml" | "python" }
+  > = {
+    yaml(dir) {
+      const lines = ["name: clouddb-e2e-get", "runtime: yaml", "resources:"];
+      for (const { type, name, id } of imports)
+        lines.push(`  ${name}:`, `    type: ${type}`, "    get:", `      id: ${JSON.stringify(id)}`);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
+      return { workDir: dir, language: "yaml" };
+    },
+    python(dir) {
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: clouddb-e2e-get\nruntime: python\n");
+      const gets = imports.map(
+        ({ type, name, id }) => `clouddb.${kindOf(type)}.get(${JSON.stringify(name)}, ${JSON.stringify(id)})`,
+      );
+      fs.writeFileSync(
+        path.join(dir, "__main__.py"),
+        ["import pulumi_clouddb as clouddb", "", ...gets, ""].join("\n"),
+      );
+      return { workDir: dir, language: "python" };
+    },
+    javascript(dir) {
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: clouddb-e2e-get\nruntime: nodejs\n");
+      const gets = imports.map(
+        ({ type, name, id }) =>
+          `clouddb.${kindOf(type)}.get(${JSON.stringify(name)}, ${JSON.stringify(id)});`,
+      );
+      fs.writeFileSync(
+        path.join(dir, "index.js"),
+        ['const clouddb = require("pulumi-clouddb");', "", ...gets, ""].join("\n"),
+      );
+      // Installed from `npm pack`, as users install the package; the folder is the stack's own.
+      return { packed: dir };
+    },
+  };
+
+  for (const [language, program] of Object.entries(GET_PROGRAMS)) {
+    it(`reads each imported object into a ${language} program with \`get\`, by its import id: the same object, nothing changed, destroy leaves it`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-get-"));
+      const reader = await programStack({ ...program(dir), emulator });
+      try {
+        emulator.control.clearRequests();
+        const up = await reader.stack.up(collect(reader.output));
+        printed.push(...reader.output);
+        // Reads are not changes: the summary counts only the stack, and the state holds each object read.
+        assert.deepEqual(up.summary.resourceChanges, { create: 1 }, reader.output.join("\n"));
+        const named = (raw: string) =>
+          new Map(stateResources(raw).map((r) => [r.urn?.split("::").at(-1), r]));
+        const taken = named(e2e.rawState());
+        const read = named(reader.rawState());
+        assert.equal(read.size, imports.length + 2, "the stack, its provider and each object read");
+        for (const { type, name } of imports) {
+          const [mine, theirs] = [taken.get(name), read.get(name)];
+          assert.ok(theirs?.type.endsWith(`:${kindOf(type)}`), `${name} is a ${type}: ${theirs?.type}`);
+          assert.equal(theirs?.id, mine?.id, `${name}: get read the object the import took`);
+          // What get reads is what the import's state holds of the object (which keeps inputs as given too).
+          const own = Object.keys(theirs?.outputs ?? {}).filter((key) => !key.startsWith("__"));
+          const extra = own.filter((key) => !(key in (mine?.outputs ?? {})));
+          assert.deepEqual(extra, [], `${name}: get read outputs the import did not`);
+          for (const key of ["projectId", "branchId", "endpointId", "orgId", "name"])
+            if (key in (theirs?.outputs ?? {}))
+              assert.deepEqual(theirs?.outputs?.[key], mine?.outputs?.[key], `${name}.${key}`);
+          for (const [key, value] of Object.entries(mine?.outputs ?? {}))
+            if (isEncryptedSecret(value) && key in (theirs?.outputs ?? {}))
+              assert.ok(isEncryptedSecret(theirs?.outputs?.[key]), `${name}.${key} is a secret`);
+        }
+        await reader.stack.destroy(collect(reader.output));
+        printed.push(...reader.output);
+        // A credential's secret is read with a POST (`.../reveal`), which changes nothing.
+        const changing = mutatingRequests(emulator).filter((r) => !r.route.endsWith("/reveal"));
+        assert.deepEqual(changing, [], "get or the destroy of what it read changed something");
+        printed.push(reader.rawState());
+        assertNoSecret();
+      } finally {
+        await reader.dispose();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      await reader.stack.destroy(collect(reader.output));
-      printed.push(...reader.output);
-      // A credential's secret is read with a POST (`.../reveal`), which changes nothing.
-      const changing = mutatingRequests(emulator).filter((r) => !r.route.endsWith("/reveal"));
-      assert.deepEqual(changing, [], "get or the destroy of what it read changed something");
-      printed.push(reader.rawState());
-      assertNoSecret();
-    } finally {
-      await reader.dispose();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    });
+  }
 
   it("changes each row's config: each kind in place or replaced as it says, with its own requests only", async () => {
     for (const row of ROWS)

@@ -38,10 +38,30 @@ export function lazyProvider<Inputs, Outputs>(ref: string): pulumi.dynamic.Resou
     check: (olds, news) => methods().check(olds, news).catch(rethrow),
     diff: (id, olds, news) => methods().diff(id, olds, news).catch(rethrow),
     create: (inputs) => methods().create(inputs).catch(rethrow),
-    read: (id, props) => methods().read(id, props).catch(rethrow),
+    read: async (id, props) => {
+      const state = stateOf(props);
+      const result = await methods().read(id, state).catch(rethrow);
+      // Read without a state (`get`), what the host sends back is all the read made: plain JSON,
+      // so a field the API left out is no `undefined` its protobuf encoding refuses.
+      return state === undefined ? (JSON.parse(JSON.stringify(result)) as typeof result) : result;
+    },
     update: (id, olds, news) => methods().update(id, olds, news).catch(rethrow),
     delete: (id, props) => methods().remove(id, props).catch(rethrow),
   };
+}
+
+/**
+ * The state a read is for, or none. The dynamic-provider host passes the resource's properties; a
+ * resource read with `get` (`Branch.get(name, importId)`) has only the code and bookkeeping this
+ * package adds (`__provider`, `__owner`): no state, so the id is the kind's import id, as for
+ * `pulumi import`.
+ */
+function stateOf<Outputs>(props: Outputs | undefined): Outputs | undefined {
+  if (props === undefined) return undefined;
+  const own = Object.entries(props as Record<string, unknown>).filter(
+    ([key, value]) => !key.startsWith("__") && value !== undefined,
+  );
+  return own.length === 0 ? undefined : props;
 }
 
 /**

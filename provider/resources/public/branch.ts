@@ -262,6 +262,7 @@ export class Branch extends DynamicResource {
     super(BRANCH, name, args, opts);
     // The id is known during a preview of an in-place update (a rename), where outputs are not: a
     // child's parentId then stays known and its preview shows no replacement the update will not do.
-    (this as { branchId: pulumi.Output<string> }).branchId = this.id;
+    // A branch read with `get` keeps the id it was asked by (the import id): its branchId is the read's.
+    if (opts?.id === undefined) (this as { branchId: pulumi.Output<string> }).branchId = this.id;
   }
 }

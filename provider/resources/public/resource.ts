@@ -68,4 +68,23 @@ export abstract class DynamicResource extends CustomResource {
     // At preview as at up: an input sent as a field the API marks deprecated says what to use instead.
     for (const warning of deprecatedInputWarnings(declaration.type, args)) void log.warn(warning, this);
   }
+
+  /**
+   * Reads an existing object into the program by the id `pulumi import` takes for its kind (the
+   * reference's "Import" section, e.g. `<projectId>/<branchId>` for a Branch), as every Pulumi
+   * package's `get` does: its outputs as the API has them now, never changed or deleted by this
+   * stack. An ApiKey cannot be read: its secret is returned only when it is created.
+   */
+  static get<T extends DynamicResource>(
+    this: new (
+      name: string,
+      args: never,
+      opts?: pulumi.CustomResourceOptions,
+    ) => T,
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T {
+    return new this(name, {} as never, { ...opts, id });
+  }
 }
