@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import type { CloudDbClient } from "../client";
 import { NotFoundError, UsageError } from "../client/errors";
 import type { Branch, Database, Endpoint, Role } from "../client/schemas";
