@@ -1,0 +1,124 @@
+// The bulk import recipe (examples/bulk-import/README.md) under the real engine: a project of 30
+// objects made outside Pulumi; the example's lookup-driven script writes the import file; one
+// `pulumi import --file` brings them all into a YAML program through the provider plugin and
+// generates the program's code; that program then previews with no change, no request changing
+// anything, no secret in the state file or the output.
+import * as assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { projectIdle } from "../provider/support";
+import { programStack } from "./support/programStack";
+import {
+  collect,
+  type E2eStack,
+  isEncryptedSecret,
+  mutatingRequests,
+  ROOT,
+  stateResources,
+} from "./support/stack";
+
+const BRANCHES = 7;
+
+describe("e2e: a project of 30 objects made outside Pulumi, brought into a YAML program with one pulumi import --file", function () {
+  this.timeout(10 * 60 * 1000);
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+  let scratch: string;
+  let projectId: string;
+  const passwords: string[] = [];
+
+  before(async () => {
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 10 });
+    // Made by hand: a project; branches, each with a compute, a role and a database of that role; a snapshot.
+    const client = createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+    projectId = (await client.createProject({ project: { name: "legacy-shop" } })).project.id;
+    await projectIdle(emulator, projectId);
+    let first = "";
+    for (let i = 1; i <= BRANCHES; i++) {
+      const branch = await client.createBranch(projectId, {
+        branch: { name: `feature-${i}` },
+        endpoints: [{ type: "read_write" }],
+      });
+      first ||= branch.branch.id;
+      await projectIdle(emulator, projectId);
+      const role = await client.createRole(projectId, branch.branch.id, { role: { name: `app_${i}` } });
+      passwords.push(role.role.password ?? "");
+      await projectIdle(emulator, projectId);
+      await client.createDatabase(projectId, branch.branch.id, {
+        database: { name: `shop_${i}`, owner_name: `app_${i}` },
+      });
+      await projectIdle(emulator, projectId);
+    }
+    await client.createSnapshot(projectId, first, { name: "before-import" });
+    await projectIdle(emulator, projectId);
+
+    // An empty YAML program next to the example's script, with the package installed for the script.
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-bulk-"));
+    fs.copyFileSync(
+      path.join(ROOT, "examples/bulk-import/write-import-file.js"),
+      path.join(scratch, "write-import-file.js"),
+    );
+    fs.writeFileSync(path.join(scratch, "Pulumi.yaml"), "name: clouddb-e2e-bulk-import\nruntime: yaml\n");
+    e2e = await programStack({ packed: scratch, emulator, language: "yaml" });
+  });
+  after(async () => {
+    await e2e?.dispose();
+    if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
+    await emulator?.stop();
+  });
+
+  it("imports every object the script lists with one import, and the generated program previews with no change", async () => {
+    const workDir = e2e.stack.workspace.workDir;
+    // Run asynchronously: the emulator answering it runs in this process.
+    const { stdout: written } = await promisify(execFile)(
+      process.execPath,
+      ["write-import-file.js", projectId],
+      {
+        cwd: workDir,
+        encoding: "utf8",
+        env: { ...process.env, CLOUDDB_API_KEY: DEMO.personalKey, CLOUDDB_API_URL: emulator.url },
+      },
+    );
+    const { resources } = JSON.parse(written) as { resources: { type: string; name: string; id: string }[] };
+    const count = (type: string) => resources.filter((r) => r.type === `clouddb:index:${type}`).length;
+    assert.deepEqual(
+      ["Project", "Branch", "Endpoint", "Role", "Database", "Snapshot"].map(count),
+      [1, BRANCHES, BRANCHES, BRANCHES, BRANCHES, 1],
+      written,
+    );
+    assert.equal(resources.length, 30);
+
+    emulator.control.clearRequests();
+    const imported = await e2e.stack.import({ resources, generateCode: true, ...collect(e2e.output) });
+    const printed = [...e2e.output];
+    assert.equal(imported.summary.resourceChanges?.import, 30, e2e.output.join("\n"));
+
+    // The program is the code the import generated for YAML.
+    const program = path.join(workDir, "Pulumi.yaml");
+    fs.appendFileSync(program, imported.generatedCode);
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.deepEqual(
+      preview.changeSummary,
+      { same: 31 },
+      `${imported.generatedCode}\n${e2e.output.join("\n")}`,
+    );
+    assert.deepEqual(mutatingRequests(emulator), [], "the import or the preview changed something");
+
+    const raw = e2e.rawState();
+    const roles = stateResources(raw).filter((r) => r.type === "clouddb:index:Role");
+    assert.equal(roles.length, BRANCHES);
+    for (const role of roles)
+      assert.ok(isEncryptedSecret(role.outputs?.password), "a role's password is encrypted");
+    for (const password of passwords) {
+      assert.ok(password !== "" && !raw.includes(password), "a password is in the state in plain text");
+      assert.ok(!printed.some((line) => line.includes(password)), "a password is in the output");
+      assert.ok(!imported.generatedCode.includes(password), "a password is in the generated program");
+    }
+  });
+});
