@@ -19,9 +19,8 @@ import type {
   SNAPSHOT_SUMMARY,
   VPC_ENDPOINT_SUMMARY,
 } from "./inventory.declared";
-import type { OutputArgs } from "./lookup";
 import { lookupOutput, within } from "./lookup";
-import type { DataSourceOptions } from "./options";
+import type { DataSourceOptions, OutputArgs } from "./options";
 
 // The inventory lookups (inventory.declared.ts): what a project, a branch or an organization holds,
 // each one listing (the shared one where a refresh reads it too), in camelCase; a place that does not

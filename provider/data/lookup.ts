@@ -2,13 +2,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { RunError } from "@pulumi/pulumi/errors";
 import { output } from "@pulumi/pulumi/output";
 import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
-import type { DataSourceOptions } from "./options";
+import type { Project } from "../client/schemas";
+import type { DataSourceOptions, OutputArgs } from "./options";
+import type { ProjectSummary } from "./projects";
 
 // What the lookups (lookups.ts, inventory.ts) and getConnectionUri share: errors that name what was
 // looked for with the failed request's facts kept, and the Output form.
-
-/** `args` with each value an Input, for a lookup's Output form. */
-export type OutputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** The API's not-found `error` saying `message` instead, the facts of its request (the request id) kept. */
 export function notFoundSaying(message: string, error: NotFoundError): NotFoundError {
@@ -55,4 +54,23 @@ export function lookupOutput<A, R>(
       throw isCloudDbError(error) ? new RunError(error.message) : error;
     }
   }) as pulumi.Output<R>;
+}
+
+/** A listed project in camelCase (what `getProjects` and `getProject` answer). */
+export function projectSummary(p: Project): ProjectSummary {
+  return {
+    id: p.id,
+    name: p.name,
+    platformId: p.platform_id,
+    regionId: p.region_id,
+    provisioner: p.provisioner,
+    pgVersion: p.pg_version,
+    cpuUsedSec: p.cpu_used_sec,
+    locked: p.locked ?? false,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    proxyHost: p.proxy_host,
+    branchLogicalSizeLimit: p.branch_logical_size_limit,
+    ...(typeof p.org_id === "string" ? { orgId: p.org_id } : {}),
+  };
 }

@@ -3,8 +3,7 @@ import { NotFoundError, UsageError } from "../client/errors";
 import type { Branch, Database, Endpoint, Role } from "../client/schemas";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
-import type { OutputArgs } from "./lookup";
-import { lookupOutput, within } from "./lookup";
+import { lookupOutput, projectSummary, within } from "./lookup";
 import type {
   BRANCH_SUMMARY,
   DATABASE_SUMMARY,
@@ -20,9 +19,8 @@ import type {
   GET_ROLES,
   ROLE_SUMMARY,
 } from "./lookups.declared";
-import type { DataSourceOptions } from "./options";
+import type { DataSourceOptions, OutputArgs } from "./options";
 import type { ProjectSummary } from "./projects";
-import { projectSummary } from "./projects";
 
 // The lookups (lookups.declared.ts): each reads the listing a refresh reads (one request, shared
 // with the run's other reads of it), or the object itself by id, and answers in camelCase. What is

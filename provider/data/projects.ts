@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { output } from "@pulumi/pulumi/output";
-import type { Project } from "../client/schemas";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type { GET_PROJECTS, PROJECT_SUMMARY } from "./declared";
+import { projectSummary } from "./lookup";
 import type { DataSourceOptions } from "./options";
 
 /** Arguments of {@link getProjects}. */
@@ -29,25 +29,6 @@ export async function getProjects(
   const projects: ProjectSummary[] = [];
   for await (const p of pages) projects.push(projectSummary(p));
   return { projects, unavailableProjectIds: [...pages.unavailableProjectIds()] };
-}
-
-/** A listed project in camelCase (what `getProjects` and `getProject` answer). */
-export function projectSummary(p: Project): ProjectSummary {
-  return {
-    id: p.id,
-    name: p.name,
-    platformId: p.platform_id,
-    regionId: p.region_id,
-    provisioner: p.provisioner,
-    pgVersion: p.pg_version,
-    cpuUsedSec: p.cpu_used_sec,
-    locked: p.locked ?? false,
-    createdAt: p.created_at,
-    updatedAt: p.updated_at,
-    proxyHost: p.proxy_host,
-    branchLogicalSizeLimit: p.branch_logical_size_limit,
-    ...(typeof p.org_id === "string" ? { orgId: p.org_id } : {}),
-  };
 }
 
 /** {@link getProjects} taking Inputs and returning an Output. */
