@@ -3,8 +3,9 @@ import { RunError } from "@pulumi/pulumi/errors";
 import { output } from "@pulumi/pulumi/output";
 import { isCloudDbError, isNotFound, NotFoundError } from "../client/errors";
 import type { Project } from "../client/schemas";
+import type { ResultObjectOf } from "../resources/public/shapes";
+import type { PROJECT_SUMMARY } from "./declared";
 import type { DataSourceOptions, OutputArgs } from "./options";
-import type { ProjectSummary } from "./projects";
 
 // What the lookups (lookups.ts, inventory.ts) and getConnectionUri share: errors that name what was
 // looked for with the failed request's facts kept, and the Output form.
@@ -57,7 +58,7 @@ export function lookupOutput<A, R>(
 }
 
 /** A listed project in camelCase (what `getProjects` and `getProject` answer). */
-export function projectSummary(p: Project): ProjectSummary {
+export function projectSummary(p: Project): ResultObjectOf<typeof PROJECT_SUMMARY.properties> {
   return {
     id: p.id,
     name: p.name,
