@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
+import { compact } from "../resources/lifecycle/define";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import type {
@@ -77,9 +78,6 @@ export interface GetRolePasswordArgs extends FunctionArgsOf<typeof GET_ROLE_PASS
 /** Result of {@link getRolePassword}. */
 export interface GetRolePasswordResult extends FunctionResultOf<typeof GET_ROLE_PASSWORD> {}
 
-const optional = <K extends string, V>(key: K, value: V | null | undefined) =>
-  (value === undefined || value === null ? {} : { [key]: value }) as Partial<Record<K, V>>;
-
 /** Lists a project's snapshots (of one branch, with `branchId`). */
 export async function getSnapshots(
   args: GetSnapshotsArgs,
@@ -92,14 +90,16 @@ export async function getSnapshots(
   return {
     snapshots: snapshots
       .filter((s) => args.branchId === undefined || s.source_branch_id === args.branchId)
-      .map((s) => ({
-        id: s.id,
-        name: s.name,
-        ...optional("sourceBranchId", s.source_branch_id),
-        manual: s.manual ?? true,
-        ...optional("expiresAt", s.expires_at),
-        createdAt: s.created_at,
-      })),
+      .map((s) =>
+        compact({
+          id: s.id,
+          name: s.name,
+          sourceBranchId: s.source_branch_id,
+          manual: s.manual ?? true,
+          expiresAt: s.expires_at,
+          createdAt: s.created_at,
+        }),
+      ),
   };
 }
 
@@ -117,13 +117,15 @@ export async function getApiKeys(
   return {
     apiKeys: keys
       .filter((k) => args.name === undefined || k.name === args.name)
-      .map((k) => ({
-        id: k.id,
-        name: k.name,
-        ...optional("projectId", "project_id" in k ? (k.project_id as string | null | undefined) : undefined),
-        ...optional("createdAt", k.created_at),
-        ...optional("lastUsedAt", k.last_used_at),
-      })),
+      .map((k) =>
+        compact({
+          id: k.id,
+          name: k.name,
+          projectId: "project_id" in k ? (k.project_id as string | undefined) : undefined,
+          createdAt: k.created_at,
+          lastUsedAt: k.last_used_at,
+        }),
+      ),
   };
 }
 
@@ -150,13 +152,15 @@ export async function getOrganizationMembers(
   return {
     members: members
       .filter((m) => email === undefined || m.user?.email?.toLowerCase() === email)
-      .map((m) => ({
-        memberId: m.member.id,
-        userId: m.member.user_id,
-        ...optional("email", m.user?.email),
-        role: m.member.role,
-        ...optional("joinedAt", m.member.joined_at),
-      })),
+      .map((m) =>
+        compact({
+          memberId: m.member.id,
+          userId: m.member.user_id,
+          email: m.user?.email,
+          role: m.member.role,
+          joinedAt: m.member.joined_at,
+        }),
+      ),
   };
 }
 
@@ -202,14 +206,16 @@ export async function getFunctions(
     client.listFunctions(args.projectId, args.branchId),
   );
   return {
-    functions: functions.map((f) => ({
-      id: f.id,
-      slug: f.slug,
-      name: f.name,
-      invocationUrl: f.invocation_url,
-      ...optional("activeDeploymentStatus", f.active_deployment?.status),
-      createdAt: f.created_at,
-    })),
+    functions: functions.map((f) =>
+      compact({
+        id: f.id,
+        slug: f.slug,
+        name: f.name,
+        invocationUrl: f.invocation_url,
+        activeDeploymentStatus: f.active_deployment?.status,
+        createdAt: f.created_at,
+      }),
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { CloudDbClient } from "../client";
 import { NotFoundError, UsageError } from "../client/errors";
 import type { Branch, Database, Endpoint, Role } from "../client/schemas";
+import { compact } from "../resources/lifecycle/define";
 import type { FunctionArgsOf, FunctionResultOf, ResultObjectOf } from "../resources/public/shapes";
 import { dataSourceClient } from "./credentials";
 import { lookupOutput, projectSummary, within } from "./lookup";
@@ -94,61 +95,57 @@ function missing(message: string): NotFoundError {
   );
 }
 
+// The API's optional fields come through the client as absent, never null: compact drops them.
+
 function branchSummary(b: Branch): BranchSummary {
-  return {
+  return compact({
     id: b.id,
     projectId: b.project_id,
     name: b.name,
-    ...(typeof b.parent_id === "string" ? { parentId: b.parent_id } : {}),
+    parentId: b.parent_id,
     default: b.default,
     protected: b.protected ?? false,
-    ...(typeof b.current_state === "string" ? { currentState: b.current_state } : {}),
-    ...(typeof b.expires_at === "string" ? { expiresAt: b.expires_at } : {}),
+    currentState: b.current_state,
+    expiresAt: b.expires_at,
     createdAt: b.created_at,
     updatedAt: b.updated_at,
-  };
+  });
 }
 
 function endpointSummary(e: Endpoint, projectId: string): EndpointSummary {
-  return {
+  return compact({
     id: e.id,
     projectId: e.project_id ?? projectId,
     branchId: e.branch_id,
     type: e.type,
     host: e.host,
-    ...(typeof e.current_state === "string" ? { currentState: e.current_state } : {}),
-    ...(typeof e.autoscaling_limit_min_cu === "number"
-      ? { autoscalingLimitMinCu: e.autoscaling_limit_min_cu }
-      : {}),
-    ...(typeof e.autoscaling_limit_max_cu === "number"
-      ? { autoscalingLimitMaxCu: e.autoscaling_limit_max_cu }
-      : {}),
-    ...(typeof e.suspend_timeout_seconds === "number"
-      ? { suspendTimeoutSeconds: e.suspend_timeout_seconds }
-      : {}),
+    currentState: e.current_state,
+    autoscalingLimitMinCu: e.autoscaling_limit_min_cu,
+    autoscalingLimitMaxCu: e.autoscaling_limit_max_cu,
+    suspendTimeoutSeconds: e.suspend_timeout_seconds,
     disabled: e.disabled ?? false,
-    ...(typeof e.name === "string" ? { name: e.name } : {}),
-    ...(typeof e.created_at === "string" ? { createdAt: e.created_at } : {}),
-  };
+    name: e.name,
+    createdAt: e.created_at,
+  });
 }
 
 function roleSummary(r: Role, branchId: string): RoleSummary {
-  return {
+  return compact({
     name: r.name,
     branchId: r.branch_id ?? branchId,
     protected: r.protected ?? false,
-    ...(typeof r.created_at === "string" ? { createdAt: r.created_at } : {}),
-  };
+    createdAt: r.created_at,
+  });
 }
 
 function databaseSummary(d: Database, branchId: string): DatabaseSummary {
-  return {
-    ...(typeof d.id === "number" ? { id: d.id } : {}),
+  return compact({
+    id: d.id,
     name: d.name,
-    ...(typeof d.owner_name === "string" ? { ownerName: d.owner_name } : {}),
+    ownerName: d.owner_name,
     branchId: d.branch_id ?? branchId,
-    ...(typeof d.created_at === "string" ? { createdAt: d.created_at } : {}),
-  };
+    createdAt: d.created_at,
+  });
 }
 
 /**
