@@ -6,9 +6,10 @@ import type { BranchRecord } from "../records";
 import { reservedRoleName } from "../rules";
 import type { Refusal } from "./proxy";
 
-// Who may log in through an endpoint: the role's password on the endpoint's branch (checked
-// here, not by Postgres: see plane.ts), the project's network rules, the endpoint's state; a
-// login wakes a suspended endpoint, as the service's do.
+// Who may log in through an endpoint: an API role of the endpoint's branch with its password
+// (checked here, not by Postgres: see plane.ts), or a role the branch's owner made over SQL, whose
+// password Postgres checks first (sql-roles.ts); then the project's network rules and the
+// endpoint's state. A login wakes a suspended endpoint, as the service's do.
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -16,7 +17,21 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The branch and database a login opens, or why it is refused (with the service's SQLSTATE and message). */
+/** The answer to a wrong password, the same as to an unknown role (as Postgres gives it, never telling which). */
+export function passwordFailed(user: string): Refusal {
+  return { sqlstate: "28P01", message: `password authentication failed for user "${user}"` };
+}
+
+/** A login whose user is no API role of the endpoint's branch: refused, unless it is a role made over SQL. */
+export interface NotAnApiRole extends Refusal {
+  notAnApiRole: true;
+}
+
+/**
+ * The branch and database a login opens, or why it is refused (with the service's SQLSTATE and
+ * message). With `sqlRole`, the user is a role made over SQL whose password Postgres has checked;
+ * otherwise a user the branch's API roles lack is refused as `NotAnApiRole`.
+ */
 export function admission(
   ctx: EmulatorContext,
   endpointId: string,
@@ -24,7 +39,8 @@ export function admission(
   database: string,
   password: string,
   address: string,
-): { branch: BranchRecord; databaseId: number } | Refusal {
+  sqlRole = false,
+): { branch: BranchRecord; databaseId: number } | Refusal | NotAnApiRole {
   const { store } = ctx;
   const endpoint = store.endpoints.get(endpointId);
   const branch =
@@ -32,10 +48,13 @@ export function admission(
   if (!endpoint || !branch) {
     return { sqlstate: "08004", message: `endpoint ${endpointId} does not exist` };
   }
-  const role = branch.roles.find((r) => r.name === user);
-  // As Postgres does: an unknown role and a wrong password get the same answer.
-  if (!role || role.no_login || role.password === undefined || !sameSecret(password, role.password)) {
-    return { sqlstate: "28P01", message: `password authentication failed for user "${user}"` };
+  if (!sqlRole) {
+    const role = branch.roles.find((r) => r.name === user);
+    // As Postgres does: an unknown role and a wrong password get the same answer.
+    if (!role) return { ...passwordFailed(user), notAnApiRole: true };
+    if (role.no_login || role.password === undefined || !sameSecret(password, role.password)) {
+      return passwordFailed(user);
+    }
   }
   if (reservedRoleName(user) !== undefined) {
     return {

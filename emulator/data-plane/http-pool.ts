@@ -1,14 +1,17 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
 
 // The Postgres connections that SQL over HTTP runs its queries on. As the service does, a
-// connection outlives its request: it goes back to a pool of its endpoint, role and database when
-// the request leaves it idle (outside a transaction), and the next request of the same three takes
-// it, so a query costs no Postgres login. The pool checks no password: every request is admitted
-// against the emulator's state first, so a reset password is refused at once although connections
-// opened with it stay pooled. A suspended compute and a database that is copied or dropped end
-// their connections, as Postgres ends theirs.
+// connection outlives its request: it goes back to a pool of its endpoint, role, database and
+// password when the request leaves it idle (outside a transaction), and the next request of the
+// same four takes it, so a query costs no Postgres login. The pool checks no password: every
+// request is admitted first (against the emulator's state, or by Postgres for a role made over
+// SQL), so a reset password is refused at once although connections opened with it stay pooled.
+// The password is part of the key (a digest of it) because a role made over SQL logs in with its
+// own: a request never takes a connection that a login with another password opened. A suspended
+// compute and a database that is copied or dropped end their connections, as Postgres ends theirs.
 
-/** Idle connections kept per endpoint, role and database; more are closed when they go idle. */
+/** Idle connections kept per endpoint, role, database and password; more are closed when they go idle. */
 const MAX_IDLE = 8;
 /** An idle connection is closed after this long unused. */
 const IDLE_MS = 60_000;
@@ -20,6 +23,12 @@ export interface Lease {
   release(): void;
 }
 
+/** Who a connection logs in as: the role, and the password Postgres is given for it. */
+export interface PoolLogin {
+  role: string;
+  password: string;
+}
+
 interface Entry {
   client: pg.Client;
   endpointId: string;
@@ -29,26 +38,27 @@ interface Entry {
   timer?: NodeJS.Timeout;
 }
 
-/** Pooled Postgres connections of SQL over HTTP, by endpoint, role and physical database. */
+/** Pooled Postgres connections of SQL over HTTP, by endpoint, role, physical database and password. */
 export class HttpConnectionPool {
-  readonly #connect: (role: string, database: string) => Promise<pg.Client>;
+  readonly #connect: (login: PoolLogin, database: string) => Promise<pg.Client>;
   readonly #idle = new Map<string, Entry[]>();
   /** Every open connection, idle or lent. */
   readonly #open = new Set<Entry>();
   #closed = false;
 
-  constructor(connect: (role: string, database: string) => Promise<pg.Client>) {
+  constructor(connect: (login: PoolLogin, database: string) => Promise<pg.Client>) {
     this.#connect = connect;
   }
 
-  /** A connection as `role` to the physical `database` for `endpointId`: a pooled one, or a new one (throws the login's error). */
-  async acquire(endpointId: string, role: string, database: string): Promise<Lease> {
-    const key = JSON.stringify([endpointId, role, database]);
+  /** A connection as `login` to the physical `database` for `endpointId`: a pooled one, or a new one (throws the login's error). */
+  async acquire(endpointId: string, login: PoolLogin, database: string): Promise<Lease> {
+    const secret = createHash("sha256").update(login.password).digest("hex");
+    const key = JSON.stringify([endpointId, login.role, database, secret]);
     let entry = this.#idle.get(key)?.pop();
     if (entry !== undefined) clearTimeout(entry.timer);
     else {
-      const client = await this.#connect(role, database);
-      entry = { client, endpointId, role, database, key };
+      const client = await this.#connect(login, database);
+      entry = { client, endpointId, role: login.role, database, key };
       const opened = entry;
       this.#open.add(opened);
       // A connection Postgres ended (a terminated backend, a stopped server) leaves the pool.

@@ -14,16 +14,18 @@ import { EndpointProxies } from "./endpoints";
 import { HttpConnectionPool } from "./http-pool";
 import { type MaskingResult, maskDatabases } from "./masking";
 import { loadPackages, type PostgresServer, startPostgres } from "./postgres";
-import type { EndpointProxy, ProxyTarget, Refusal } from "./proxy";
+import type { Admitted, EndpointProxy, ProxyTarget, Refusal } from "./proxy";
 import { ServerRoles } from "./roles";
 import { dumpSchema } from "./schema";
 import { ServerlessListener, type ServerlessSettings } from "./serverless";
+import { sqlRoleRefusal } from "./sql-roles";
 import { Timeline } from "./timeline";
 import type { DataPlaneView } from "./view";
 
 // The data plane: one Postgres server behind every compute endpoint. The emulator's state stays
 // the truth; `sync()` brings Postgres to it after every API request (and before every login):
-//   roles     one Postgres role per role name in any live branch (roles.ts)
+//   roles     one Postgres role per role name in any live branch (roles.ts); roles a branch's
+//             owner makes over SQL log in too, with the password Postgres checks (sql-roles.ts)
 //   databases one Postgres database per (branch, database): "<branch id>/<database id>", copied
 //             from the source the last change named (a parent, a restore source: its data now,
 //             or at a point of its history) or created empty; and per (snapshot, database),
@@ -91,7 +93,9 @@ export class DataPlane implements ProxyTarget, DataPlaneView {
     this.#admin = admin;
     this.#certificates = certificates;
     this.#allowPlain = allowPlain;
-    this.pool = new HttpConnectionPool((role, database) => server.connectRole(role, database));
+    this.pool = new HttpConnectionPool((login, database) =>
+      server.connectRole(login.role, database, login.password),
+    );
     this.#proxies = new EndpointProxies(ctx, this, this.pool);
     this.#sql = new Statements(admin, (database) => server.connectAdmin(database));
     this.#roles = new ServerRoles(admin, server.rolePassword);
@@ -255,20 +259,33 @@ export class DataPlane implements ProxyTarget, DataPlaneView {
     return next;
   }
 
-  upstream(): { port: number; password: string } {
-    return { port: this.#server.port, password: this.#server.rolePassword };
+  upstream(): { port: number } {
+    return { port: this.#server.port };
   }
 
-  admit(
+  async admit(
     endpointId: string,
     user: string,
     database: string,
     password: string,
     address: string,
-  ): { database: string } | Refusal {
-    const admitted = admission(this.#ctx, endpointId, user, database, password, address);
-    if ("sqlstate" in admitted) return admitted;
-    return { database: physicalName(admitted.branch, admitted.databaseId) };
+  ): Promise<Admitted | Refusal> {
+    const asApiRole = admission(this.#ctx, endpointId, user, database, password, address);
+    if (!("sqlstate" in asApiRole)) {
+      const physical = physicalName(asApiRole.branch, asApiRole.databaseId);
+      return { database: physical, password: this.#server.rolePassword };
+    }
+    if (!("notAnApiRole" in asApiRole)) return asApiRole;
+    const server = {
+      admin: this.#admin,
+      connect: (role: string, secret: string, on: string) => this.#server.connectRole(role, on, secret),
+    };
+    const refused = await sqlRoleRefusal(server, user, password);
+    if (refused !== undefined) return refused;
+    // The state may have changed while Postgres checked: the endpoint's rules are read again.
+    const asSqlRole = admission(this.#ctx, endpointId, user, database, password, address, true);
+    if ("sqlstate" in asSqlRole) return asSqlRole;
+    return { database: physicalName(asSqlRole.branch, asSqlRole.databaseId), password };
   }
 
   noteCommit(): Promise<void> {

@@ -132,8 +132,11 @@ export interface PostgresServer {
   admin: { user: string; password: string };
   /** Connects to `database` as the superuser (of the server on `port`: a scratch cluster is a copy, its superuser is the same); late errors are ignored. */
   connectAdmin(database: string, port?: number): Promise<pg.Client>;
-  /** Connects to `database` as an API role, with the password only the emulator knows; late errors as above. */
-  connectRole(role: string, database: string): Promise<pg.Client>;
+  /**
+   * Connects to `database` as a role: an API role with the password only the emulator knows, or, given
+   * `password`, a role made over SQL with its own (throws Postgres's refusal); late errors as above.
+   */
+  connectRole(role: string, database: string, password?: string): Promise<pg.Client>;
   /**
    * The password every role the API creates has inside Postgres; only the endpoints' proxies and SQL
    * over HTTP use it.
@@ -298,7 +301,7 @@ export async function startPostgres(
       port: main.port,
       admin,
       connectAdmin: (database, port) => connect(admin.user, admin.password, database, port),
-      connectRole: (role, database) => connect(role, secrets.role, database),
+      connectRole: (role, database, password = secrets.role) => connect(role, password, database),
       rolePassword: secrets.role,
       pid: main.pid,
       folder,

@@ -22,14 +22,14 @@ import {
 // One compute endpoint's front door: a direct and a pooled listener on loopback ports of their
 // own. A client speaks to it as to the service: it asks for TLS (or starts it at once), the proxy
 // answers with the endpoints' certificate, asks for the password (inside TLS), checks it against
-// the emulator's state for the endpoint's branch, then opens the branch's copy of the database on
-// the one Postgres server (in clear, over loopback) and copies bytes both ways, holding back the
-// end of each transaction that may have written until the clock has a reading of the WAL that
-// holds it (commits.ts, docs/api-rules.md §9). A login without
-// TLS is refused with the service's words unless the emulator allows plain connections
-// (docs/api-rules.md §14). A session runs over any byte stream: a TCP socket of the listeners, or
-// a WebSocket's (`websocket.ts`), which carries the session without TLS inside it, as the
-// service's WebSocket endpoint does (docs/api-rules.md §15).
+// the emulator's state for the endpoint's branch (or has Postgres check it, for a role made over
+// SQL: admission.ts), then opens the branch's copy of the database on the one Postgres server (in
+// clear, over loopback) and copies bytes both ways, holding back the end of each transaction that
+// may have written until the clock has a reading of the WAL that holds it (commits.ts,
+// docs/api-rules.md §9). A login without TLS is refused with the service's words unless the
+// emulator allows plain connections (docs/api-rules.md §14). A session runs over any byte stream:
+// a TCP socket of the listeners, or a WebSocket's (`websocket.ts`), which carries the session
+// without TLS inside it, as the service's WebSocket endpoint does (docs/api-rules.md §15).
 
 /** The service's answer to a login that did not ask for TLS. */
 export const INSECURE_CONNECTION = "connection is insecure (try using `sslmode=require`)";
@@ -52,18 +52,27 @@ export interface Refusal {
   message: string;
 }
 
+/** An admitted login: the physical database it opens, and the password Postgres is given for it. */
+export interface Admitted {
+  database: string;
+  password: string;
+}
+
 /** What the proxies ask the data plane. */
 export interface ProxyTarget {
   /** Brings Postgres up to the emulator's state, so a connection sees what the API last answered. */
   sync(): Promise<void>;
-  /** The physical database a login from `address` opens, or why it is refused. */
+  /**
+   * The physical database a login from `address` opens and the password to send Postgres for it
+   * (the API roles' internal one, or a role made over SQL's own), or why it is refused.
+   */
   admit(
     endpointId: string,
     user: string,
     database: string,
     password: string,
     address: string,
-  ): { database: string } | Refusal;
+  ): Promise<Admitted | Refusal>;
   /**
    * Reads the WAL's position after a commit, before the client is told of it: resolves once the
    * emulator's clock has a reading that holds the commit. Never rejects.
@@ -71,8 +80,8 @@ export interface ProxyTarget {
   noteCommit(): Promise<void>;
   /** Marks a physical database in use by a session; the function returned ends that use. */
   inUse(database: string): () => void;
-  /** Postgres's port and the password every API role has inside it. */
-  upstream(): { port: number; password: string };
+  /** Postgres's port. */
+  upstream(): { port: number };
   /** The endpoints' certificate and key, and whether a login without TLS is let in. */
   tls(): { context: SecureContext; allowPlain: boolean };
 }
@@ -230,7 +239,7 @@ async function serve(
     packet = await client.untyped();
     startup = parseStartup(packet);
   }
-  const { port, password: upstreamPassword } = target.upstream();
+  const { port } = target.upstream();
   if (startup.code === CANCEL_REQUEST) {
     // Clients send cancel requests on a connection of their own, in clear or over TLS. The key in
     // one is Postgres's own (from BackendKeyData): pass it on as it is.
@@ -261,7 +270,7 @@ async function serve(
     return;
   }
   await target.sync();
-  const admitted = target.admit(endpointId, user, database, passwordOf(answer.body), address);
+  const admitted = await target.admit(endpointId, user, database, passwordOf(answer.body), address);
   if ("sqlstate" in admitted) {
     socket.end(fatalError(admitted.sqlstate, admitted.message));
     return;
@@ -284,7 +293,7 @@ async function serve(
   const server = new MessageReader(upstream);
   const first = await server.typed();
   if (first.type === "R" && authCode(first.body) === 3) {
-    upstream.write(passwordMessage(upstreamPassword));
+    upstream.write(passwordMessage(admitted.password));
   } else {
     // An error (no such database, too many connections): the client sees Postgres's own words.
     socket.end(typed(first.type, first.body));

@@ -16,9 +16,10 @@ import {
 // SQL over HTTP, what the serverless driver's `neon()` sends (docs/api-rules.md §15): `POST /sql`
 // with the connection string in `Neon-Connection-String` and a body of one statement
 // (`{query, params}`) or a batch (`{queries: [...]}`). The login is checked as the endpoints'
-// proxies check it (the role's password on the endpoint's branch, the project's network rules),
-// then the statements run on a pooled connection to the branch's database, and the answer is the
-// service's: 200 with the results, 400 with Postgres's error fields, other statuses for the rest.
+// proxies check it (the role's password on the endpoint's branch, or Postgres's check of a role
+// made over SQL; the project's network rules), then the statements run on a pooled connection to
+// the branch's database, and the answer is the service's: 200 with the results, 400 with
+// Postgres's error fields, other statuses for the rest.
 
 /** The request and response body limits, 10 MiB each, as the service's. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -241,7 +242,7 @@ async function run(
       `no endpoint of the emulator is at ${login.host}:${login.port ?? 5432}: use a connection string the API returned`,
     );
   }
-  const admitted = target.admit(
+  const admitted = await target.admit(
     endpointId,
     login.user,
     login.database,
@@ -254,7 +255,11 @@ async function run(
   }
   let lease: Awaited<ReturnType<HttpConnectionPool["acquire"]>>;
   try {
-    lease = await target.pool.acquire(endpointId, login.user, admitted.database);
+    lease = await target.pool.acquire(
+      endpointId,
+      { role: login.user, password: admitted.password },
+      admitted.database,
+    );
   } catch (error) {
     // Postgres could not be reached or refused the connection: the service's compute errors are 500.
     const fields = fieldsOf(error);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,6 +55,34 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
       parent_id: parent,
       ...(initSource === undefined ? {} : { init_source: initSource }),
     });
+
+  /** `uri` with another user and password. */
+  const as = (uri: string, user: string, password: string) =>
+    uri.replace(/\/\/[^@]+@/, `//${user}:${encodeURIComponent(password)}@`);
+
+  /** A child of main whose owner made role `name` over SQL, with a random password, then ran `grants`. */
+  async function childWithSqlRole(name: string, ...grants: string[]) {
+    const branch = await child(main);
+    const password = randomBytes(12).toString("base64url");
+    await runSql(branch.uri, emu.caPath, `CREATE ROLE ${name} LOGIN PASSWORD '${password}'`, ...grants);
+    return { ...branch, password, roleUri: as(branch.uri, name, password) };
+  }
+
+  /** Sets the project's settings; throws unless 200. */
+  const settings = async (value: Json) => {
+    const patched = await http.patch(`/projects/${project}`, { project: { settings: value } });
+    assert.equal(patched.status, 200, patched.text);
+  };
+
+  /** One statement over SQL over HTTP (the serverless driver's `POST /sql`) with `uri`'s login. */
+  async function overHttp(uri: string, query: string): Promise<{ status: number; body: Json }> {
+    const response = await fetch(emu.serverless?.fetchEndpoint as string, {
+      method: "POST",
+      headers: { "Neon-Connection-String": uri },
+      body: JSON.stringify({ query, params: [] }),
+    });
+    return { status: response.status, body: await response.json() };
+  }
 
   before(async () => {
     ({ emu, http, project, main, mainUri } = await dataPlaneProject("shop"));
@@ -139,8 +168,7 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
     const created = await http.post(`/projects/${project}/branches/${main}/roles`, { role: { name: "app" } });
     assert.equal(created.status, 201, created.text);
     const first = created.body.role.password as string;
-    const uriFor = (password: string) =>
-      mainUri.replace(/\/\/[^@]+@/, `//app:${encodeURIComponent(password)}@`);
+    const uriFor = (password: string) => as(mainUri, "app", password);
     assert.deepEqual(await query(uriFor(first), "SELECT current_user AS who"), [{ who: "app" }]);
 
     await idle();
@@ -159,10 +187,6 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
   });
 
   it("refuses a connection the project's network settings keep out: the IP allow list, on protected branches only when asked, and blocked public connections", async () => {
-    const settings = async (value: Json) => {
-      const patched = await http.patch(`/projects/${project}`, { project: { settings: value } });
-      assert.equal(patched.status, 200, patched.text);
-    };
     const refusal = async () => {
       const err = await loginError(mainUri);
       return `${err.code}: ${err.message}`;
@@ -200,13 +224,74 @@ describe(`emulator data plane (real Postgres behind the endpoints${dataPlaneRun(
       role: { name: "migrator" },
     });
     assert.equal(created.status, 201, created.text);
-    const uri = preview.uri.replace(
-      /\/\/[^@]+@/,
-      `//migrator:${encodeURIComponent(created.body.role.password as string)}@`,
-    );
+    const uri = as(preview.uri, "migrator", created.body.role.password as string);
     await query(uri, "CREATE TABLE notes (id serial PRIMARY KEY, body text)");
     await query(uri, "INSERT INTO orders (item) VALUES ('tart')");
     assert.deepEqual(await query(uri, "SELECT count(*)::int AS n FROM orders"), [{ n: 1 }]);
+  });
+
+  it("admits a role the owner created over SQL, with its own password, holding only what was granted", async () => {
+    const shop = await childWithSqlRole(
+      "clerk",
+      "GRANT SELECT, INSERT ON orders TO clerk",
+      "GRANT USAGE ON SEQUENCE orders_id_seq TO clerk",
+    );
+    assert.deepEqual(
+      await query(shop.roleUri, "SELECT current_user AS who, count(*)::int AS n FROM orders"),
+      [{ who: "clerk", n: 2 }],
+    );
+    assert.deepEqual(await query(shop.roleUri, "INSERT INTO orders (item) VALUES ('scone') RETURNING item"), [
+      { item: "scone" },
+    ]);
+    const denied = async (sql: string) => (await query(shop.roleUri, sql).catch((error) => error)).code;
+    assert.equal(
+      await denied("CREATE TABLE ledger (x int)"),
+      "42501",
+      "no CREATE on public: not in the group",
+    );
+    assert.equal(await denied("DROP TABLE orders"), "42501", "not the table's owner");
+    assert.equal(await denied("DELETE FROM orders"), "42501", "DELETE was not granted");
+
+    const wrong = await loginError(as(shop.uri, "clerk", `${shop.password}x`));
+    assert.equal(wrong.code, "28P01");
+    assert.equal(wrong.message, 'password authentication failed for user "clerk"');
+    const unknown = await loginError(as(shop.uri, "nobody_here", shop.password));
+    assert.equal(unknown.code, "28P01", "an unknown role gets the same answer");
+
+    await runSql(shop.uri, emu.caPath, "ALTER ROLE clerk PASSWORD 'rotated-by-owner'");
+    assert.equal((await loginError(shop.roleUri)).code, "28P01", "the old password fails at once");
+    assert.deepEqual(await query(as(shop.uri, "clerk", "rotated-by-owner"), "SELECT 1 AS ok"), [{ ok: 1 }]);
+  });
+
+  it("keeps a role made over SQL to the project's network rules, and answers its wrong password as an unknown role's", async () => {
+    const shop = await childWithSqlRole("teller");
+    await settings({ allowed_ips: { ips: ["203.0.113.0/24"], protected_branches_only: false } });
+    try {
+      const blocked = await loginError(shop.roleUri);
+      assert.equal(blocked.code, "28000");
+      assert.match(blocked.message, /^IP address 127\.0\.0\.1 is not allowed to connect to project /);
+      // A wrong password is refused before the rules are read, as for the API's roles.
+      assert.equal((await loginError(as(shop.uri, "teller", "wrong"))).code, "28P01");
+    } finally {
+      await settings({ allowed_ips: { ips: [], protected_branches_only: false } });
+    }
+    assert.deepEqual(await query(shop.roleUri, "SELECT current_user AS who"), [{ who: "teller" }]);
+  });
+
+  it("admits a role made over SQL through SQL over HTTP with its own password, pooled apart from other logins", async () => {
+    const shop = await childWithSqlRole("auditor", "GRANT SELECT ON orders TO auditor");
+    const read = await overHttp(shop.roleUri, "SELECT current_user AS who, count(*)::int AS n FROM orders");
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.deepEqual(read.body.rows, [{ who: "auditor", n: 2 }]);
+    const write = await overHttp(shop.roleUri, "INSERT INTO orders (item) VALUES ('forged')");
+    assert.equal(write.status, 400);
+    assert.equal(write.body.code, "42501");
+    const wrong = await overHttp(as(shop.uri, "auditor", "wrong"), "SELECT 1");
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.message, 'password authentication failed for user "auditor"');
+    // The owner's own login on the same endpoint still runs as the owner, not on the role's connection.
+    const owner = await overHttp(shop.uri, "SELECT current_user AS who");
+    assert.deepEqual(owner.body.rows, [{ who: "neondb_owner" }]);
   });
 
   it("creates the databases the API creates, and refuses one it never created", async () => {
