@@ -46,3 +46,5 @@ export type { JwksArgs, JwksInputs, JwksOutputs } from "./resources/public/jwks"
 export { Jwks, jwksProvider } from "./resources/public/jwks";
 export type { AuthEmailProvider, AuthOauthProvider, BranchAuthArgs, BranchAuthInputs, BranchAuthOutputs } from "./resources/public/branchAuth";
 export { BranchAuth, branchAuthProvider } from "./resources/public/branchAuth";
+export type { RoleGrantsArgs, RoleGrantsInputs, RoleGrantsOutputs } from "./resources/public/roleGrants";
+export { RoleGrants, roleGrantsProvider } from "./resources/public/roleGrants";

@@ -73,6 +73,8 @@ export async function bundle(out: string, version: string): Promise<void> {
     format: "cjs",
     define: { PLUGIN_BINARY_VERSION: JSON.stringify(version) },
     banner: { js: 'if (typeof require.resolve !== "function") require.resolve = (id) => id;' },
+    // pg's native binding is an add-on, which a single-executable application cannot load.
+    external: ["pg-native"],
     plugins: [withoutTypeScript],
     logLevel: "error",
     legalComments: "none",

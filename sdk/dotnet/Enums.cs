@@ -571,6 +571,37 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// What a role may do with the tables and sequences of the granted schemas.
+    /// </summary>
+    [EnumType]
+    public readonly struct RoleAccess : IEquatable<RoleAccess>
+    {
+        private readonly string _value;
+
+        private RoleAccess(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static RoleAccess Read_write { get; } = new RoleAccess("read-write");
+        public static RoleAccess Read_only { get; } = new RoleAccess("read-only");
+
+        public static bool operator ==(RoleAccess left, RoleAccess right) => left.Equals(right);
+        public static bool operator !=(RoleAccess left, RoleAccess right) => !left.Equals(right);
+
+        public static explicit operator string(RoleAccess value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is RoleAccess other && Equals(other);
+        public bool Equals(RoleAccess other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// What invokes the function: `schedule` (a cron expression) or `storage_object_created` (an upload to a bucket).
     /// </summary>
     [EnumType]

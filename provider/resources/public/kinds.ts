@@ -30,6 +30,7 @@ import { PROJECT_MEMBER } from "./projectMember";
 import { PROJECT_PERMISSION } from "./projectPermission";
 import { PROJECT_VPC_ENDPOINT } from "./projectVpcEndpoint";
 import { ROLE } from "./role";
+import { ROLE_GRANTS } from "./roleGrants";
 import { SNAPSHOT } from "./snapshot";
 import { TRIGGER } from "./trigger";
 import { VPC_ENDPOINT } from "./vpcEndpoint";
@@ -70,6 +71,7 @@ export const KINDS: readonly Kind[] = [
   kind(DATA_API, () => require("../dataApi")),
   kind(JWKS, () => require("../jwks")),
   kind(BRANCH_AUTH, () => require("../branchAuth")),
+  kind(ROLE_GRANTS, () => require("../roleGrants")),
 ];
 
 /** Every declared resource kind. */

@@ -61,6 +61,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ProjectVpcEndpoint{}
 	case "clouddb:index:Role":
 		r = &Role{}
+	case "clouddb:index:RoleGrants":
+		r = &RoleGrants{}
 	case "clouddb:index:Snapshot":
 		r = &Snapshot{}
 	case "clouddb:index:Trigger":

@@ -2992,6 +2992,172 @@ func (in *projectRolePtr) ToProjectRolePtrOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, in).(ProjectRolePtrOutput)
 }
 
+// What a role may do with the tables and sequences of the granted schemas.
+type RoleAccess string
+
+const (
+	RoleAccess_READ_WRITE = RoleAccess("read-write")
+	RoleAccess_READ_ONLY  = RoleAccess("read-only")
+)
+
+func (RoleAccess) ElementType() reflect.Type {
+	return reflect.TypeOf((*RoleAccess)(nil)).Elem()
+}
+
+func (e RoleAccess) ToRoleAccessOutput() RoleAccessOutput {
+	return pulumi.ToOutput(e).(RoleAccessOutput)
+}
+
+func (e RoleAccess) ToRoleAccessOutputWithContext(ctx context.Context) RoleAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RoleAccessOutput)
+}
+
+func (e RoleAccess) ToRoleAccessPtrOutput() RoleAccessPtrOutput {
+	return e.ToRoleAccessPtrOutputWithContext(context.Background())
+}
+
+func (e RoleAccess) ToRoleAccessPtrOutputWithContext(ctx context.Context) RoleAccessPtrOutput {
+	return RoleAccess(e).ToRoleAccessOutputWithContext(ctx).ToRoleAccessPtrOutputWithContext(ctx)
+}
+
+func (e RoleAccess) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RoleAccess) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RoleAccess) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RoleAccess) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RoleAccessOutput struct{ *pulumi.OutputState }
+
+func (RoleAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RoleAccess)(nil)).Elem()
+}
+
+func (o RoleAccessOutput) ToRoleAccessOutput() RoleAccessOutput {
+	return o
+}
+
+func (o RoleAccessOutput) ToRoleAccessOutputWithContext(ctx context.Context) RoleAccessOutput {
+	return o
+}
+
+func (o RoleAccessOutput) ToRoleAccessPtrOutput() RoleAccessPtrOutput {
+	return o.ToRoleAccessPtrOutputWithContext(context.Background())
+}
+
+func (o RoleAccessOutput) ToRoleAccessPtrOutputWithContext(ctx context.Context) RoleAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RoleAccess) *RoleAccess {
+		return &v
+	}).(RoleAccessPtrOutput)
+}
+
+func (o RoleAccessOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RoleAccessOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleAccess) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RoleAccessOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RoleAccessOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RoleAccess) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RoleAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (RoleAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RoleAccess)(nil)).Elem()
+}
+
+func (o RoleAccessPtrOutput) ToRoleAccessPtrOutput() RoleAccessPtrOutput {
+	return o
+}
+
+func (o RoleAccessPtrOutput) ToRoleAccessPtrOutputWithContext(ctx context.Context) RoleAccessPtrOutput {
+	return o
+}
+
+func (o RoleAccessPtrOutput) Elem() RoleAccessOutput {
+	return o.ApplyT(func(v *RoleAccess) RoleAccess {
+		if v != nil {
+			return *v
+		}
+		var ret RoleAccess
+		return ret
+	}).(RoleAccessOutput)
+}
+
+func (o RoleAccessPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RoleAccessPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RoleAccess) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RoleAccessInput is an input type that accepts values of the RoleAccess enum
+// A concrete instance of `RoleAccessInput` can be one of the following:
+//
+//	RoleAccess_READ_WRITE
+//	RoleAccess_READ_ONLY
+type RoleAccessInput interface {
+	pulumi.Input
+
+	ToRoleAccessOutput() RoleAccessOutput
+	ToRoleAccessOutputWithContext(context.Context) RoleAccessOutput
+}
+
+var roleAccessPtrType = reflect.TypeOf((**RoleAccess)(nil)).Elem()
+
+type RoleAccessPtrInput interface {
+	pulumi.Input
+
+	ToRoleAccessPtrOutput() RoleAccessPtrOutput
+	ToRoleAccessPtrOutputWithContext(context.Context) RoleAccessPtrOutput
+}
+
+type roleAccessPtr string
+
+func RoleAccessPtr(v string) RoleAccessPtrInput {
+	return (*roleAccessPtr)(&v)
+}
+
+func (*roleAccessPtr) ElementType() reflect.Type {
+	return roleAccessPtrType
+}
+
+func (in *roleAccessPtr) ToRoleAccessPtrOutput() RoleAccessPtrOutput {
+	return pulumi.ToOutput(in).(RoleAccessPtrOutput)
+}
+
+func (in *roleAccessPtr) ToRoleAccessPtrOutputWithContext(ctx context.Context) RoleAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RoleAccessPtrOutput)
+}
+
 // What invokes the function: `schedule` (a cron expression) or `storage_object_created` (an upload to a bucket).
 type TriggerType string
 
@@ -3194,6 +3360,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRoleInput)(nil)).Elem(), ProjectRole("viewer"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRolePtrInput)(nil)).Elem(), ProjectRole("viewer"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RoleAccessInput)(nil)).Elem(), RoleAccess("read-write"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RoleAccessPtrInput)(nil)).Elem(), RoleAccess("read-write"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TriggerTypeInput)(nil)).Elem(), TriggerType("schedule"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TriggerTypePtrInput)(nil)).Elem(), TriggerType("schedule"))
 	pulumi.RegisterOutputType(AdvisorCategoryOutput{})
@@ -3233,6 +3401,8 @@ func init() {
 	pulumi.RegisterOutputType(PoolerModePtrOutput{})
 	pulumi.RegisterOutputType(ProjectRoleOutput{})
 	pulumi.RegisterOutputType(ProjectRolePtrOutput{})
+	pulumi.RegisterOutputType(RoleAccessOutput{})
+	pulumi.RegisterOutputType(RoleAccessPtrOutput{})
 	pulumi.RegisterOutputType(TriggerTypeOutput{})
 	pulumi.RegisterOutputType(TriggerTypePtrOutput{})
 }

@@ -55,6 +55,7 @@ from .project_permission import *
 from .project_vpc_endpoint import *
 from .provider import *
 from .role import *
+from .role_grants import *
 from .snapshot import *
 from .trigger import *
 from .vpc_endpoint import *
@@ -96,6 +97,7 @@ _utilities.register(
    "clouddb:index:ProjectPermission": "ProjectPermission",
    "clouddb:index:ProjectVpcEndpoint": "ProjectVpcEndpoint",
    "clouddb:index:Role": "Role",
+   "clouddb:index:RoleGrants": "RoleGrants",
    "clouddb:index:Snapshot": "Snapshot",
    "clouddb:index:Trigger": "Trigger",
    "clouddb:index:VpcEndpoint": "VpcEndpoint"

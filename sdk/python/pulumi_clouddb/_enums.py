@@ -25,6 +25,7 @@ __all__ = [
     'MemberRole',
     'PoolerMode',
     'ProjectRole',
+    'RoleAccess',
     'TriggerType',
 ]
 
@@ -194,6 +195,15 @@ class ProjectRole(_builtins.str, Enum):
     VIEWER = "viewer"
     EDITOR = "editor"
     ADMIN = "admin"
+
+
+@pulumi.type_token("clouddb:index:RoleAccess")
+class RoleAccess(_builtins.str, Enum):
+    """
+    What a role may do with the tables and sequences of the granted schemas.
+    """
+    READ_WRITE = "read-write"
+    READ_ONLY = "read-only"
 
 
 @pulumi.type_token("clouddb:index:TriggerType")
