@@ -48,3 +48,5 @@ export type { AuthEmailProvider, AuthOauthProvider, BranchAuthArgs, BranchAuthIn
 export { BranchAuth, branchAuthProvider } from "./resources/public/branchAuth";
 export type { RoleGrantsArgs, RoleGrantsInputs, RoleGrantsOutputs } from "./resources/public/roleGrants";
 export { RoleGrants, roleGrantsProvider } from "./resources/public/roleGrants";
+export type { AppliedMigration, MigrationFile, MigrationsArgs, MigrationsInputs, MigrationsOutputs } from "./resources/public/migrations";
+export { Migrations, migrationsProvider } from "./resources/public/migrations";

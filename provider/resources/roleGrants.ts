@@ -2,23 +2,26 @@ import { randomBytes } from "node:crypto";
 import type { Client as PgClient } from "pg";
 import { z } from "zod";
 import { UsageError } from "../client/errors";
-import { ProjectOfBranchInput, requiredId, TimeoutsInput } from "./inputs/common";
+import { ProjectOfBranchInput, requiredId, sqlNameInput, TimeoutsInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same, type Step } from "./lifecycle/define";
 import { providerMethods } from "./lifecycle/methods";
 import { ROLE_GRANTS, type RoleGrantsInputs, type RoleGrantsOutputs } from "./public/roleGrants";
 import { wasRestoredHere } from "./restores";
-import { connectionUriOf, ident, inTransaction, literal, type SqlTarget, withSession } from "./sqlSession";
+import {
+  asOwner,
+  connectionUriOf,
+  databaseLabel,
+  ident,
+  inTransaction,
+  literal,
+  withOwnerSession,
+  withSession,
+} from "./sqlSession";
 
 export type { RoleGrantsInputs, RoleGrantsOutputs } from "./public/roleGrants";
 
 // ---------------------------------------------------------------- inputs
-
-/** A Postgres name a role or schema can have. */
-const sqlName = (property: string, what: string) =>
-  requiredId(property, what).refine((name) => Buffer.byteLength(name) <= 63, {
-    error: `${property} is longer than Postgres's 63 bytes: give a shorter name`,
-  });
 
 /** Inputs as the provider sees them. */
 export const RoleGrantsInputsSchema = z.object({
@@ -26,7 +29,7 @@ export const RoleGrantsInputsSchema = z.object({
   branchId: requiredId("branchId", "the branch the database is on (br-...)"),
   databaseName: requiredId("databaseName", "the database whose schemas the privileges are on"),
   ownerName: requiredId("ownerName", "the role that owns the database's tables (its owner, say)"),
-  roleName: sqlName("roleName", "the role that receives the privileges").refine(
+  roleName: sqlNameInput("roleName", "the role that receives the privileges").refine(
     (name) => !/^(pg_|neon_|cloud_admin$|neondb_owner$)/.test(name),
     {
       error: "roleName is a name the service reserves (pg_*, neon_*, cloud_admin): choose another, e.g. app",
@@ -37,7 +40,7 @@ export const RoleGrantsInputsSchema = z.object({
     .enum(["read-write", "read-only"], { error: 'access must be "read-write" or "read-only"' })
     .optional(),
   schemas: z
-    .array(sqlName("schemas[]", "a schema name"), { error: "schemas must be a list of schema names" })
+    .array(sqlNameInput("schemas[]", "a schema name"), { error: "schemas must be a list of schema names" })
     .min(1, { error: 'schemas must name at least one schema (default ["public"])' })
     .optional(),
   timeouts: TimeoutsInput,
@@ -70,14 +73,8 @@ const wantedOf = (inputs: Pick<RoleGrantsInputs, "access" | "schemas">): Wanted 
   schemas: inputs.schemas ?? ["public"],
 });
 
-const target = (props: RoleGrantsInputs): SqlTarget => ({
-  projectId: props.projectId,
-  branchId: props.branchId,
-  databaseName: props.databaseName,
-  roleName: props.ownerName,
-});
-
-const where = (props: RoleGrantsInputs) => `database "${props.databaseName}" of branch ${props.branchId}`;
+const target = asOwner;
+const where = databaseLabel;
 
 /** Whether the role exists in the cluster the session is on. */
 async function roleExists(db: PgClient, role: string): Promise<boolean> {
@@ -292,15 +289,7 @@ async function applied(
   password: string,
   dropped: string[] = [],
 ): Promise<RoleGrantsOutputs> {
-  const done = await withSession(step.client, target(inputs), (db) =>
-    apply(db, inputs, wantedOf(inputs), password, dropped).then(() => true),
-  );
-  if (done === undefined) {
-    throw new UsageError(
-      "InvalidArgument",
-      `the API has no database "${inputs.databaseName}" owned by role "${inputs.ownerName}" on branch ${inputs.branchId} of project ${inputs.projectId}: declare them (Database, Role) and pass their outputs`,
-    );
-  }
+  await withOwnerSession(step.client, inputs, (db) => apply(db, inputs, wantedOf(inputs), password, dropped));
   return outputsOf(step, inputs, password);
 }
 

@@ -1,6 +1,6 @@
 import type { Client as PgClient } from "pg";
 import type { CloudDbClient } from "../client";
-import { isNotFound } from "../client/errors";
+import { isNotFound, UsageError } from "../client/errors";
 
 // A session on a branch's database, for the kinds that work over SQL rather than the API: the
 // connection string is read from the API for the role at each step (its password is never kept in
@@ -13,6 +13,29 @@ export interface SqlTarget {
   branchId: string;
   databaseName: string;
   roleName: string;
+}
+
+/** A database of a branch and the role that owns it: what a kind over SQL works on. */
+export interface OwnedDatabase {
+  projectId: string;
+  branchId: string;
+  databaseName: string;
+  ownerName: string;
+}
+
+/** The session of a database's owner. */
+export function asOwner(props: OwnedDatabase): SqlTarget {
+  return {
+    projectId: props.projectId,
+    branchId: props.branchId,
+    databaseName: props.databaseName,
+    roleName: props.ownerName,
+  };
+}
+
+/** `database "shop" of branch br-1`: how messages name the database. */
+export function databaseLabel(props: OwnedDatabase): string {
+  return `database "${props.databaseName}" of branch ${props.branchId}`;
 }
 
 /** `uri` verified in full, against `PGSSLROOTCERT` when it is set. */
@@ -68,6 +91,25 @@ export async function withSession<T>(
   } finally {
     await db.end().catch(() => undefined);
   }
+}
+
+/**
+ * Runs `work` on a session of the database's owner, then ends it; fails naming the branch and what to
+ * declare when the API has no such database or role.
+ */
+export async function withOwnerSession<T>(
+  client: CloudDbClient,
+  props: OwnedDatabase,
+  work: (db: PgClient) => Promise<T>,
+): Promise<T> {
+  const done = await withSession(client, asOwner(props), async (db) => ({ value: await work(db) }));
+  if (done === undefined) {
+    throw new UsageError(
+      "InvalidArgument",
+      `the API has no database "${props.databaseName}" owned by role "${props.ownerName}" on branch ${props.branchId} of project ${props.projectId}: declare them (Database, Role) and pass their outputs`,
+    );
+  }
+  return done.value;
 }
 
 /**

@@ -13,6 +13,15 @@ namespace PulumiCloudDb.CloudDb
     /// <summary>
     /// The privileges a role holds on a database's schemas (tables, sequences, and those made later), applied over SQL with the owner's credentials; a grant revoked outside shows as drift.
     /// 
+    /// ## Notes
+    /// 
+    /// A `Role` the API makes is a member of the service's superuser group, so grants cannot restrict it:
+    /// give the runtime of an application a role these grants make (`createRole: true`), and keep the
+    /// database's owner for migrations. The privileges are applied over SQL through the branch's compute,
+    /// so the compute must accept the provider's connections (network rules, a disabled compute). Against
+    /// the emulator, set `PGSSLROOTCERT` to the CA it prints so the provider verifies its computes'
+    /// certificates. See [the API's rules](../api-rules.md#28-roles-and-privileges-over-sql).
+    /// 
     /// ## Import
     /// 
     /// Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;databaseName&gt;/&lt;roleName&gt;`:

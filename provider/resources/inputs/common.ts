@@ -85,6 +85,13 @@ export function postgresNameInput(noun: "role" | "database") {
     .optional();
 }
 
+/** A required Postgres name (a role, a schema, a table) called `property`: at most 63 bytes. */
+export function sqlNameInput(property: string, what: string) {
+  return requiredId(property, what).refine((name) => Buffer.byteLength(name) <= POSTGRES_NAME_BYTES, {
+    error: `${property} is longer than Postgres's ${POSTGRES_NAME_BYTES} bytes: give a shorter name`,
+  });
+}
+
 /** An optional string that must not be empty when set. */
 export function optionalText(property: string) {
   return optionalId(`${property} must be a non-empty string when set; remove it or give a value`);

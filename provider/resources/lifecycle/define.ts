@@ -109,8 +109,12 @@ export interface ResourceDefinition<I extends CommonInputs, O extends CommonStat
    * Judges, at every `check` of valid inputs, what they name outside the program (a function's
    * files): the failures, each naming its input and what to give; or inputs derived from it (the
    * files' hash) that `check` adds, so the preview's diff shows them. Values not known yet are skipped.
+   * `olds` are the inputs the state recorded (empty for a create), derived ones included.
    */
-  inspect?(inputs: I): {
+  inspect?(
+    inputs: I,
+    olds: Partial<I>,
+  ): {
     failures: readonly { property: string; reason: string }[];
     derived?: Record<string, unknown>;
   };

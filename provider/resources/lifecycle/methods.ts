@@ -119,7 +119,7 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       const refusedOrValid = refused === undefined ? valid : { inputs: news, failures: [refused] };
       const inspected =
         refusedOrValid.failures === undefined && refusedOrValid.inputs !== undefined
-          ? definition.inspect?.(refusedOrValid.inputs)
+          ? definition.inspect?.(refusedOrValid.inputs, olds)
           : undefined;
       const checked =
         inspected === undefined

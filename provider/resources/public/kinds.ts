@@ -22,6 +22,7 @@ import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
 import { FUNCTION } from "./function";
 import { JWKS } from "./jwks";
+import { MIGRATIONS } from "./migrations";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
 import { ORGANIZATION_SPENDING_LIMIT } from "./organizationSpendingLimit";
@@ -72,6 +73,7 @@ export const KINDS: readonly Kind[] = [
   kind(JWKS, () => require("../jwks")),
   kind(BRANCH_AUTH, () => require("../branchAuth")),
   kind(ROLE_GRANTS, () => require("../roleGrants")),
+  kind(MIGRATIONS, () => require("../migrations")),
 ];
 
 /** Every declared resource kind. */

@@ -45,6 +45,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Function{}
 	case "clouddb:index:Jwks":
 		r = &Jwks{}
+	case "clouddb:index:Migrations":
+		r = &Migrations{}
 	case "clouddb:index:OrganizationInvitation":
 		r = &OrganizationInvitation{}
 	case "clouddb:index:OrganizationMember":

@@ -196,6 +196,66 @@ func (o ApiKeySummaryArrayOutput) Index(i pulumi.IntInput) ApiKeySummaryOutput {
 	}).(ApiKeySummaryOutput)
 }
 
+// A migration the database's table records as applied.
+type AppliedMigration struct {
+	// When it ran, ISO 8601 UTC.
+	AppliedAt string `pulumi:"appliedAt"`
+	// The file's name, e.g. `0001_init.sql`.
+	Name string `pulumi:"name"`
+	// The sha256 (hex) of the file's bytes when it ran.
+	Sha256 string `pulumi:"sha256"`
+}
+
+// A migration the database's table records as applied.
+type AppliedMigrationOutput struct{ *pulumi.OutputState }
+
+func (AppliedMigrationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AppliedMigration)(nil)).Elem()
+}
+
+func (o AppliedMigrationOutput) ToAppliedMigrationOutput() AppliedMigrationOutput {
+	return o
+}
+
+func (o AppliedMigrationOutput) ToAppliedMigrationOutputWithContext(ctx context.Context) AppliedMigrationOutput {
+	return o
+}
+
+// When it ran, ISO 8601 UTC.
+func (o AppliedMigrationOutput) AppliedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v AppliedMigration) string { return v.AppliedAt }).(pulumi.StringOutput)
+}
+
+// The file's name, e.g. `0001_init.sql`.
+func (o AppliedMigrationOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v AppliedMigration) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The sha256 (hex) of the file's bytes when it ran.
+func (o AppliedMigrationOutput) Sha256() pulumi.StringOutput {
+	return o.ApplyT(func(v AppliedMigration) string { return v.Sha256 }).(pulumi.StringOutput)
+}
+
+type AppliedMigrationArrayOutput struct{ *pulumi.OutputState }
+
+func (AppliedMigrationArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AppliedMigration)(nil)).Elem()
+}
+
+func (o AppliedMigrationArrayOutput) ToAppliedMigrationArrayOutput() AppliedMigrationArrayOutput {
+	return o
+}
+
+func (o AppliedMigrationArrayOutput) ToAppliedMigrationArrayOutputWithContext(ctx context.Context) AppliedMigrationArrayOutput {
+	return o
+}
+
+func (o AppliedMigrationArrayOutput) Index(i pulumi.IntInput) AppliedMigrationOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AppliedMigration {
+		return vs[0].([]AppliedMigration)[vs[1].(int)]
+	}).(AppliedMigrationOutput)
+}
+
 // Sign-in with an email and a password; a setting left out keeps what the branch has.
 type AuthEmailAndPassword struct {
 	// Whether verifying an email signs its user in.
@@ -3143,6 +3203,59 @@ func (o MaskingRuleArrayOutput) Index(i pulumi.IntInput) MaskingRuleOutput {
 	}).(MaskingRuleOutput)
 }
 
+// A migration file of the folder.
+type MigrationFile struct {
+	// The file's name in the folder, e.g. `0001_init.sql`.
+	Name string `pulumi:"name"`
+	// The sha256 (hex) of the file's bytes.
+	Sha256 string `pulumi:"sha256"`
+}
+
+// A migration file of the folder.
+type MigrationFileOutput struct{ *pulumi.OutputState }
+
+func (MigrationFileOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MigrationFile)(nil)).Elem()
+}
+
+func (o MigrationFileOutput) ToMigrationFileOutput() MigrationFileOutput {
+	return o
+}
+
+func (o MigrationFileOutput) ToMigrationFileOutputWithContext(ctx context.Context) MigrationFileOutput {
+	return o
+}
+
+// The file's name in the folder, e.g. `0001_init.sql`.
+func (o MigrationFileOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v MigrationFile) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The sha256 (hex) of the file's bytes.
+func (o MigrationFileOutput) Sha256() pulumi.StringOutput {
+	return o.ApplyT(func(v MigrationFile) string { return v.Sha256 }).(pulumi.StringOutput)
+}
+
+type MigrationFileArrayOutput struct{ *pulumi.OutputState }
+
+func (MigrationFileArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]MigrationFile)(nil)).Elem()
+}
+
+func (o MigrationFileArrayOutput) ToMigrationFileArrayOutput() MigrationFileArrayOutput {
+	return o
+}
+
+func (o MigrationFileArrayOutput) ToMigrationFileArrayOutputWithContext(ctx context.Context) MigrationFileArrayOutput {
+	return o
+}
+
+func (o MigrationFileArrayOutput) Index(i pulumi.IntInput) MigrationFileOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) MigrationFile {
+		return vs[0].([]MigrationFile)[vs[1].(int)]
+	}).(MigrationFileOutput)
+}
+
 // An operation with camelCase fields.
 type OperationSummary struct {
 	// Action, e.g. `create_branch`; the list of actions grows, so any string.
@@ -4313,6 +4426,8 @@ func init() {
 	pulumi.RegisterOutputType(AdvisorIssueArrayOutput{})
 	pulumi.RegisterOutputType(ApiKeySummaryOutput{})
 	pulumi.RegisterOutputType(ApiKeySummaryArrayOutput{})
+	pulumi.RegisterOutputType(AppliedMigrationOutput{})
+	pulumi.RegisterOutputType(AppliedMigrationArrayOutput{})
 	pulumi.RegisterOutputType(AuthEmailAndPasswordOutput{})
 	pulumi.RegisterOutputType(AuthEmailAndPasswordPtrOutput{})
 	pulumi.RegisterOutputType(AuthEmailProviderOutput{})
@@ -4351,6 +4466,8 @@ func init() {
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})
 	pulumi.RegisterOutputType(MaskingRuleArrayOutput{})
+	pulumi.RegisterOutputType(MigrationFileOutput{})
+	pulumi.RegisterOutputType(MigrationFileArrayOutput{})
 	pulumi.RegisterOutputType(OperationSummaryOutput{})
 	pulumi.RegisterOutputType(OperationSummaryArrayOutput{})
 	pulumi.RegisterOutputType(OrganizationInvitationSummaryOutput{})

@@ -46,6 +46,7 @@ from .get_schema_diff import *
 from .get_snapshots import *
 from .get_vpc_endpoints import *
 from .jwks import *
+from .migrations import *
 from .organization_invitation import *
 from .organization_member import *
 from .organization_spending_limit import *
@@ -89,6 +90,7 @@ _utilities.register(
    "clouddb:index:Endpoint": "Endpoint",
    "clouddb:index:Function": "Function",
    "clouddb:index:Jwks": "Jwks",
+   "clouddb:index:Migrations": "Migrations",
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
    "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",

@@ -18,6 +18,7 @@ from ._enums import *
 __all__ = [
     'AdvisorIssue',
     'ApiKeySummary',
+    'AppliedMigration',
     'AuthEmailProvider',
     'AuthOauthProvider',
     'BackupScheduleEntry',
@@ -31,6 +32,7 @@ __all__ = [
     'FunctionSummary',
     'MaintenanceWindow',
     'MaskingRule',
+    'MigrationFile',
     'OperationSummary',
     'OrganizationInvitationSummary',
     'OrganizationMemberSummary',
@@ -233,6 +235,68 @@ class ApiKeySummary(dict):
         The project a project-scoped organization key is limited to.
         """
         return pulumi.get(self, "project_id")
+
+
+@pulumi.output_type
+class AppliedMigration(dict):
+    """
+    A migration the database's table records as applied.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "appliedAt":
+            suggest = "applied_at"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AppliedMigration. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AppliedMigration.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AppliedMigration.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 applied_at: _builtins.str,
+                 name: _builtins.str,
+                 sha256: _builtins.str):
+        """
+        A migration the database's table records as applied.
+
+        :param _builtins.str applied_at: When it ran, ISO 8601 UTC.
+        :param _builtins.str name: The file's name, e.g. `0001_init.sql`.
+        :param _builtins.str sha256: The sha256 (hex) of the file's bytes when it ran.
+        """
+        pulumi.set(__self__, "applied_at", applied_at)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "sha256", sha256)
+
+    @_builtins.property
+    @pulumi.getter(name="appliedAt")
+    def applied_at(self) -> _builtins.str:
+        """
+        When it ran, ISO 8601 UTC.
+        """
+        return pulumi.get(self, "applied_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The file's name, e.g. `0001_init.sql`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def sha256(self) -> _builtins.str:
+        """
+        The sha256 (hex) of the file's bytes when it ran.
+        """
+        return pulumi.get(self, "sha256")
 
 
 @pulumi.output_type
@@ -1420,6 +1484,40 @@ class MaskingRule(dict):
         The table's schema; default `public`.
         """
         return pulumi.get(self, "schema_name")
+
+
+@pulumi.output_type
+class MigrationFile(dict):
+    """
+    A migration file of the folder.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 sha256: _builtins.str):
+        """
+        A migration file of the folder.
+
+        :param _builtins.str name: The file's name in the folder, e.g. `0001_init.sql`.
+        :param _builtins.str sha256: The sha256 (hex) of the file's bytes.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "sha256", sha256)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The file's name in the folder, e.g. `0001_init.sql`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def sha256(self) -> _builtins.str:
+        """
+        The sha256 (hex) of the file's bytes.
+        """
+        return pulumi.get(self, "sha256")
 
 
 @pulumi.output_type

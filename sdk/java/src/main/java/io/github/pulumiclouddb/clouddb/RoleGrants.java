@@ -18,6 +18,15 @@ import javax.annotation.Nullable;
 /**
  * The privileges a role holds on a database&#39;s schemas (tables, sequences, and those made later), applied over SQL with the owner&#39;s credentials; a grant revoked outside shows as drift.
  * 
+ * ## Notes
+ * 
+ * A `Role` the API makes is a member of the service&#39;s superuser group, so grants cannot restrict it:
+ * give the runtime of an application a role these grants make (`createRole: true`), and keep the
+ * database&#39;s owner for migrations. The privileges are applied over SQL through the branch&#39;s compute,
+ * so the compute must accept the provider&#39;s connections (network rules, a disabled compute). Against
+ * the emulator, set `PGSSLROOTCERT` to the CA it prints so the provider verifies its computes&#39;
+ * certificates. See [the API&#39;s rules](../api-rules.md#28-roles-and-privileges-over-sql).
+ * 
  * ## Import
  * 
  * Import an existing one by its id, `&lt;projectId&gt;/&lt;branchId&gt;/&lt;databaseName&gt;/&lt;roleName&gt;`:
