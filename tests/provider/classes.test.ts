@@ -142,6 +142,24 @@ describe("resource classes (Pulumi mock monitor)", () => {
     assert.ok(!/napi_|Bearer/.test(String(inputs.__provider)));
   });
 
+  it("registers every resource of a component of the program's own, with its URN as __owner and no wait on its siblings", async () => {
+    class Stage extends pulumi.ComponentResource {
+      readonly branch: pulumi.CustomResource;
+      readonly key: pulumi.CustomResource;
+      constructor(name: string) {
+        super("acme:index:Stage", name, {}, {});
+        this.branch = new Branch(`${name}-branch`, { projectId: "p-1" }, { parent: this });
+        this.key = new ApiKey(`${name}-key`, { name: "stage" }, { parent: this });
+      }
+    }
+    const stage = new Stage("stage");
+    const settled = Promise.all([resolved(stage.branch.urn), resolved(stage.key.urn)]);
+    const timeout = new Promise((resolve) => setTimeout(() => resolve("stuck"), 2000));
+    assert.notEqual(await Promise.race([settled, timeout]), "stuck", "each waits for the other");
+    const branch = registrations.find((r) => r.name === "stage-branch");
+    assert.equal(branch?.inputs.__owner, await resolved(stage.branch.urn));
+  });
+
   it("sends provider code it writes itself, naming the kind, not a serialized closure or a file", async () => {
     const key = new ApiKey("ci4", { name: "ci4" });
     const branch = new Branch("b4", { projectId: "p-1" });
