@@ -18,3 +18,6 @@ export * from "./data/schemaDiff";
 export * from "./kinds.gen";
 export type { ResourceErrorKind } from "./resources/errors";
 export { isPartialFailure, isResourceError, PartialFailure, ResourceError } from "./resources/errors";
+// The components: several kinds' resources made as one.
+export type { PreviewEnvironmentArgs } from "./resources/public/previewEnvironment";
+export { PreviewEnvironment } from "./resources/public/previewEnvironment";

@@ -33,13 +33,24 @@ export const DATA_DIR = join(__dirname, "..", "provider", "data");
 /** The files of `DATA_DIR` that declare functions. */
 export const FUNCTION_FILES = ["declared.ts", "lookups.declared.ts", "inventory.declared.ts"] as const;
 
-/** The declaration files: every file of `public/`, and the data sources' `declared.ts`. */
+/** The folder of the components, whose declarations are in `<component>.declared.ts`. */
+export const COMPONENTS_DIR = join(__dirname, "..", "provider", "components");
+
+/** The components' declaration files. */
+export function componentFiles(): string[] {
+  return readdirSync(COMPONENTS_DIR)
+    .filter((f) => f.endsWith(".declared.ts"))
+    .sort()
+    .map((f) => join(COMPONENTS_DIR, f));
+}
+
+/** The declaration files: every file of `public/`, the data sources' and the components'. */
 function declarationFiles(): string[] {
   const publicFiles = readdirSync(PUBLIC_DIR)
     .filter((f) => f.endsWith(".ts"))
     .sort()
     .map((f) => join(PUBLIC_DIR, f));
-  return [...publicFiles, ...FUNCTION_FILES.map((f) => join(DATA_DIR, f))];
+  return [...publicFiles, ...FUNCTION_FILES.map((f) => join(DATA_DIR, f)), ...componentFiles()];
 }
 
 function parse(path: string): ts.SourceFile {
@@ -53,7 +64,8 @@ export function declarationDocs(files: readonly string[] = declarationFiles()): 
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
         const callee = node.expression.text;
-        if (callee === "declareResource") docs.push(...declarationPartDocs(source, node, "resource", "type"));
+        if (callee === "declareResource" || callee === "declareComponent")
+          docs.push(...declarationPartDocs(source, node, "resource", "type"));
         if (callee === "declareFunction") docs.push(...declarationPartDocs(source, node, "function", "name"));
         if (callee === "objectType") docs.push(...objectTypeDocs(source, node));
         if (callee === "declareConfig") docs.push(...configDocs(source, node));

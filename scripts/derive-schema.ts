@@ -6,6 +6,7 @@ import { CONFIG } from "../provider/resources/public/config";
 export { PACKAGE, token };
 
 import type {
+  ComponentDeclaration,
   EnumType,
   FunctionDeclaration,
   ObjectType,
@@ -17,6 +18,7 @@ import type {
 import { importIdShape } from "../provider/resources/public/declare";
 import { deprecationMessages } from "../provider/resources/public/deprecatedInputs";
 import {
+  componentFiles,
   DATA_DIR,
   type DeclaredDoc,
   declarationDocs,
@@ -72,6 +74,15 @@ export function declaredInPublic(): ResourceDeclaration[] {
       .map((f) => join(PUBLIC_DIR, f)),
     (value): value is ResourceDeclaration =>
       isDeclaration(value) && typeof value["type"] === "string" && typeof value["noun"] === "string",
+  ).sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/** The component declarations of `provider/components/` (`declareComponent`), by type name. */
+export function componentDeclarations(): ComponentDeclaration[] {
+  return declarationsIn(
+    componentFiles(),
+    (value): value is ComponentDeclaration =>
+      isDeclaration(value) && typeof value["type"] === "string" && !("noun" in value),
   ).sort((a, b) => a.type.localeCompare(b.type));
 }
 
@@ -176,6 +187,13 @@ function presentAlways(properties: { readonly [name: string]: Output }): string[
     const p = properties[key];
     return p !== undefined && p.optional !== true && p.nullable !== true;
   });
+}
+
+/** `outputs` without their `secret` marks. */
+function notMarkedSecret(outputs: { readonly [name: string]: Output }): { [name: string]: Output } {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, { secret: _, ...output }]) => [name, output]),
+  );
 }
 
 function mapValues<V>(record: { readonly [name: string]: V }, f: (value: V, key: string) => Json): Json {
@@ -285,6 +303,23 @@ export function deriveSchema(): Json {
       required: presentAlways(kind.outputs),
       inputProperties: inputs,
       ...(requiredInputs === undefined ? {} : { requiredInputs }),
+    });
+  }
+
+  // A component is made by the plugin's `Construct`: the SDKs' classes ask the engine for it. Its
+  // secret outputs are secrets as `Construct` returns them, so the schema does not mark them (Java's
+  // generator would give the component an option only custom resources have).
+  for (const component of componentDeclarations()) {
+    const about = [describedBy(component.type).description ?? "", notesOf(component.type)].filter(
+      (p) => p !== "",
+    );
+    resources.set(token(component.type), {
+      isComponent: true,
+      description: about.join("\n\n"),
+      properties: properties("resource", component.type, "outputs", notMarkedSecret(component.outputs)),
+      required: presentAlways(component.outputs),
+      inputProperties: properties("resource", component.type, "inputs", component.inputs),
+      requiredInputs: requiredOf(component.inputs).required ?? [],
     });
   }
 

@@ -13,6 +13,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { engineAddress } from "../resources/host/engineWatch";
 import type { ProviderSettings } from "../resources/host/settings";
 import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
@@ -31,6 +32,7 @@ import { warnOn } from "./warnings";
 const kinds = (): typeof import("./kinds") => require("./kinds");
 const functions = (): typeof import("./functions") => require("./functions");
 const settings = (): typeof import("../resources/host/settings") => require("../resources/host/settings");
+const construct = (): typeof import("./construct") => require("./construct");
 
 type Props = Record<string, unknown>;
 type StructValue = InstanceType<typeof Struct>;
@@ -369,6 +371,14 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       const result = await run(0, () => served.run(args));
       response.setReturn(toStruct(wrap(result, secretsOf(served.declaration))));
       return response;
+    }),
+
+    /** A component (`PreviewEnvironment`), made here with its children for a program in any language. */
+    construct: answer(async (request: proto.ConstructRequest) => {
+      const address = engineAddress();
+      if (address === undefined)
+        throw new Error("pulumi-resource-clouddb was started without the engine's address");
+      return construct().construct(request, address);
     }),
 
     cancel: answer(async () => new Empty()),

@@ -539,6 +539,38 @@ namespace PulumiCloudDb.CloudDb
     }
 
     /// <summary>
+    /// What a preview's branch holds of its parent's data.
+    /// </summary>
+    [EnumType]
+    public readonly struct PreviewData : IEquatable<PreviewData>
+    {
+        private readonly string _value;
+
+        private PreviewData(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static PreviewData Schema_only { get; } = new PreviewData("schema-only");
+        public static PreviewData Data { get; } = new PreviewData("data");
+        public static PreviewData Anonymized { get; } = new PreviewData("anonymized");
+
+        public static bool operator ==(PreviewData left, PreviewData right) => left.Equals(right);
+        public static bool operator !=(PreviewData left, PreviewData right) => !left.Equals(right);
+
+        public static explicit operator string(PreviewData value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is PreviewData other && Equals(other);
+        public bool Equals(PreviewData other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// A member's explicit role on a project: `viewer`, `editor` or `admin`.
     /// </summary>
     [EnumType]

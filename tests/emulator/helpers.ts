@@ -179,6 +179,21 @@ export function verifyFull(uri: string, caPath: string | undefined): string {
   return url.href;
 }
 
+/** The SQLSTATE `sql` fails with on a fresh connection to `uri` (verified as `verifyFull` does), or "ok". */
+export async function sqlOutcome(uri: string, caPath: string | undefined, sql: string): Promise<string> {
+  const db = new Client({ connectionString: verifyFull(uri, caPath) });
+  db.on("error", () => undefined);
+  await db.connect();
+  try {
+    await db.query(sql);
+    return "ok";
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await db.end();
+  }
+}
+
 /**
  * Runs `statements` in order on a fresh connection to `uri`, the endpoint verified against the CA
  * in `caPath` (`verifyFull`); answers the last one's rows and always ends the connection.

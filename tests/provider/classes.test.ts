@@ -7,19 +7,11 @@ import * as clouddb from "../../provider";
 import { outputNames, secretsOf, type Type } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { providerSource } from "../../provider/resources/public/resource";
+import { type Registration, recordRegistrations } from "./support/mockMonitor";
 
 // The resource classes, registered with Pulumi's mock monitor: what the engine is asked to do.
 
 const { ApiKey, Branch } = clouddb;
-
-interface Registration {
-  type: string;
-  name: string;
-  secretOutputs: string[];
-  inputs: Record<string, unknown>;
-  /** Where the program declared the resource, as Pulumi recorded it. */
-  declaredAt: string | undefined;
-}
 
 /** A resource class of the package. */
 type KindClass = new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
@@ -68,27 +60,7 @@ describe("resource classes (Pulumi mock monitor)", () => {
 
   beforeEach(() => {
     registrations = [];
-    const monitor = pulumi.runtime.getMonitor() as unknown as {
-      registerResource(req: unknown, callback: unknown): void;
-    };
-    const original = monitor.registerResource.bind(monitor);
-    sinon.stub(monitor, "registerResource").callsFake((req: unknown, callback: unknown) => {
-      const r = req as {
-        getType(): string;
-        getName(): string;
-        getAdditionalsecretoutputsList(): string[];
-        getObject(): { toJavaScript(): Record<string, unknown> };
-        getSourceposition(): { getUri(): string } | undefined;
-      };
-      registrations.push({
-        type: r.getType(),
-        name: r.getName(),
-        secretOutputs: r.getAdditionalsecretoutputsList(),
-        inputs: r.getObject().toJavaScript(),
-        declaredAt: r.getSourceposition()?.getUri(),
-      });
-      original(req, callback);
-    });
+    recordRegistrations(registrations);
   });
   afterEach(() => sinon.restore());
 

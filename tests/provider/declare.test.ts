@@ -14,6 +14,7 @@ import {
 } from "../../provider/resources/public/declare";
 import { DynamicResource } from "../../provider/resources/public/resource";
 import { declarationDocs } from "../../scripts/declaration-docs";
+import { componentDeclarations } from "../../scripts/derive-schema";
 
 // A declaration is the one place a resource's inputs and outputs are written: what is derived from
 // it at run time, and what the compiler refuses in it (`npm run typecheck` checks the
@@ -100,7 +101,11 @@ describe("resource declarations", () => {
       DECLARATIONS.map((d) => d.type).sort(),
       "every declared kind is exported as a class",
     );
-    assert.deepEqual([...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(), kinds);
+    const components = componentDeclarations().map((c) => c.type);
+    assert.deepEqual(
+      [...new Set(docs.filter((d) => d.of === "resource").map((d) => d.owner))].sort(),
+      [...kinds, ...components].sort(),
+    );
     const undocumented = docs.filter((d) => d.doc === undefined || /\n\s*\n/.test(d.doc));
     assert.deepEqual(
       undocumented.map((d) => `${d.owner}.${d.part}.${d.name} (${d.at})`),

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { Client } from "pg";
 import { DEMO } from "../../emulator";
 import { createClient } from "../../provider/client";
 import {
@@ -7,7 +6,7 @@ import {
   type RoleGrantsOutputs,
   roleGrantsProvider,
 } from "../../provider/resources/public/roleGrants";
-import { dataPlaneRun, runSql } from "../emulator/helpers";
+import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
 import { demoBranch, onlyFailure, PROVIDER_TEXT, projectIdle, rejection, useEmulator } from "./support";
 
 // RoleGrants on the emulator's real Postgres: a runtime role that reads and writes rows and cannot
@@ -15,21 +14,6 @@ import { demoBranch, onlyFailure, PROVIDER_TEXT, projectIdle, rejection, useEmul
 // granted again, access narrowed in place, and deleting revoking what it granted.
 
 const P = DEMO.projectId;
-
-/** The SQLSTATE `sql` fails with on `uri`, or "ok". */
-async function outcome(uri: string, sql: string): Promise<string> {
-  const db = new Client({ connectionString: uri });
-  db.on("error", () => undefined);
-  await db.connect();
-  try {
-    await db.query(sql);
-    return "ok";
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  } finally {
-    await db.end();
-  }
-}
 
 describe(`RoleGrants over SQL on the emulator's Postgres${dataPlaneRun()}`, function () {
   this.timeout(120_000);
@@ -39,6 +23,8 @@ describe(`RoleGrants over SQL on the emulator's Postgres${dataPlaneRun()}`, func
   let ownerUri: string;
   let caBefore: string | undefined;
   const owner = (...sql: string[]) => runSql(ownerUri, harness.emulator.caPath, ...sql);
+  /** The SQLSTATE `sql` fails with on `uri`, or "ok". */
+  const outcome = (uri: string, sql: string) => sqlOutcome(uri, harness.emulator.caPath, sql);
   /** `uri` verified against the emulator's CA, as an app given it would connect. */
   const verified = (uri: string) => {
     const url = new URL(uri);

@@ -8,6 +8,7 @@ import { changesOf, secretsOf } from "../../provider/resources/public/declare";
 import { DECLARATIONS } from "../../provider/resources/public/kinds";
 import { declarationDocs } from "../../scripts/declaration-docs";
 import {
+  componentDeclarations,
   deriveSchema,
   functionDeclarations,
   renderSchema,
@@ -40,8 +41,9 @@ describe("the package schema", () => {
     );
   });
 
-  it("has every resource kind and every data source under a clouddb:index token", () => {
-    assert.deepEqual(keysAt("resources"), DECLARATIONS.map((d) => token(d.type)).sort());
+  it("has every resource kind, component and data source under a clouddb:index token", () => {
+    const resources = [...DECLARATIONS, ...componentDeclarations()].map((d) => token(d.type)).sort();
+    assert.deepEqual(keysAt("resources"), resources);
     assert.deepEqual(keysAt("functions"), [
       "clouddb:index:getAdvisors",
       "clouddb:index:getAiGateway",
@@ -160,7 +162,11 @@ describe("Pulumi's own rules for a package schema (tools/schema-check)", functio
   it("accept schema.json: it binds, and the Python and Go SDKs generate from it", () => {
     const run = spawnSync(checker, [SCHEMA], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
-    const counts = [resourceDeclarations().length, functionDeclarations().length, Object.keys(CONFIG).length];
+    const counts = [
+      resourceDeclarations().length + componentDeclarations().length,
+      functionDeclarations().length,
+      Object.keys(CONFIG).length,
+    ];
     const bound = `package clouddb binds with ${counts[0]} resources, ${counts[1]} functions, ${counts[2]} config entries`;
     assert.ok(run.stdout.includes(bound), run.stdout);
     assert.match(run.stdout, /generates \d+ Python and \d+ Go files/);

@@ -13,6 +13,7 @@
 import type {
   Argument,
   ChangesOf,
+  ComponentDeclaration,
   ElementType,
   EnumType,
   FunctionDeclaration,
@@ -87,6 +88,16 @@ export function declareResource<const D extends ResourceDeclaration>(
 
 /** Declares a function (a data source); the compiler refuses the same mistakes as in `declareResource`. */
 export function declareFunction<const D extends FunctionDeclaration>(
+  declaration: D & {
+    inputs: Exactly<D["inputs"], Argument>;
+    outputs: Exactly<D["outputs"], Output> & CredentialsSecret<D["outputs"]>;
+  },
+): D {
+  return declaration;
+}
+
+/** Declares a component resource; the compiler refuses the same mistakes as in `declareResource`. */
+export function declareComponent<const D extends ComponentDeclaration>(
   declaration: D & {
     inputs: Exactly<D["inputs"], Argument>;
     outputs: Exactly<D["outputs"], Output> & CredentialsSecret<D["outputs"]>;

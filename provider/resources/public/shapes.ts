@@ -110,6 +110,18 @@ export interface ResourceDeclaration {
   readonly importId?: readonly string[];
 }
 
+/**
+ * A component resource: children of the package's kinds, made by the provider plugin's `Construct`
+ * for every language and by a class in TypeScript. Its inputs are arguments (nothing is diffed: its
+ * children are).
+ */
+export interface ComponentDeclaration {
+  /** The type name: `clouddb:index:<type>`. */
+  readonly type: string;
+  readonly inputs: { readonly [name: string]: Argument };
+  readonly outputs: { readonly [name: string]: Output };
+}
+
 /** An argument of a function (a data source): optional unless `required`. */
 export interface Argument {
   readonly type: Type;
@@ -246,14 +258,14 @@ type ArgValues<P> = {
 };
 
 /** What a program passes to the class's constructor. */
-export type ArgsOf<D extends ResourceDeclaration> = Pick<
+export type ArgsOf<D extends Pick<ResourceDeclaration | ComponentDeclaration, "inputs">> = Pick<
   ArgValues<D["inputs"]>,
   RequiredInputs<D["inputs"]>
 > &
   PickOptional<ArgValues<D["inputs"]>, Exclude<keyof D["inputs"], RequiredInputs<D["inputs"]>>>;
 
 /** The class's fields: one Output per declared output. */
-export type OutputFields<D extends ResourceDeclaration> = {
+export type OutputFields<D extends Pick<ResourceDeclaration, "outputs">> = {
   readonly [K in keyof D["outputs"]]: pulumi.Output<
     PropertyValue<D["outputs"][K]> | (D["outputs"][K] extends { readonly optional: true } ? undefined : never)
   >;

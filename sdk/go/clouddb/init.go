@@ -53,6 +53,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrganizationMember{}
 	case "clouddb:index:OrganizationSpendingLimit":
 		r = &OrganizationSpendingLimit{}
+	case "clouddb:index:PreviewEnvironment":
+		r = &PreviewEnvironment{}
 	case "clouddb:index:Project":
 		r = &Project{}
 	case "clouddb:index:ProjectMember":

@@ -2824,6 +2824,174 @@ func (in *poolerModePtr) ToPoolerModePtrOutputWithContext(ctx context.Context) P
 	return pulumi.ToOutputWithContext(ctx, in).(PoolerModePtrOutput)
 }
 
+// What a preview's branch holds of its parent's data.
+type PreviewData string
+
+const (
+	PreviewData_SCHEMA_ONLY = PreviewData("schema-only")
+	PreviewDataDATA         = PreviewData("data")
+	PreviewDataANONYMIZED   = PreviewData("anonymized")
+)
+
+func (PreviewData) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreviewData)(nil)).Elem()
+}
+
+func (e PreviewData) ToPreviewDataOutput() PreviewDataOutput {
+	return pulumi.ToOutput(e).(PreviewDataOutput)
+}
+
+func (e PreviewData) ToPreviewDataOutputWithContext(ctx context.Context) PreviewDataOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PreviewDataOutput)
+}
+
+func (e PreviewData) ToPreviewDataPtrOutput() PreviewDataPtrOutput {
+	return e.ToPreviewDataPtrOutputWithContext(context.Background())
+}
+
+func (e PreviewData) ToPreviewDataPtrOutputWithContext(ctx context.Context) PreviewDataPtrOutput {
+	return PreviewData(e).ToPreviewDataOutputWithContext(ctx).ToPreviewDataPtrOutputWithContext(ctx)
+}
+
+func (e PreviewData) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PreviewData) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PreviewData) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PreviewData) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PreviewDataOutput struct{ *pulumi.OutputState }
+
+func (PreviewDataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreviewData)(nil)).Elem()
+}
+
+func (o PreviewDataOutput) ToPreviewDataOutput() PreviewDataOutput {
+	return o
+}
+
+func (o PreviewDataOutput) ToPreviewDataOutputWithContext(ctx context.Context) PreviewDataOutput {
+	return o
+}
+
+func (o PreviewDataOutput) ToPreviewDataPtrOutput() PreviewDataPtrOutput {
+	return o.ToPreviewDataPtrOutputWithContext(context.Background())
+}
+
+func (o PreviewDataOutput) ToPreviewDataPtrOutputWithContext(ctx context.Context) PreviewDataPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreviewData) *PreviewData {
+		return &v
+	}).(PreviewDataPtrOutput)
+}
+
+func (o PreviewDataOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PreviewDataOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PreviewData) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PreviewDataOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PreviewDataOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PreviewData) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PreviewDataPtrOutput struct{ *pulumi.OutputState }
+
+func (PreviewDataPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreviewData)(nil)).Elem()
+}
+
+func (o PreviewDataPtrOutput) ToPreviewDataPtrOutput() PreviewDataPtrOutput {
+	return o
+}
+
+func (o PreviewDataPtrOutput) ToPreviewDataPtrOutputWithContext(ctx context.Context) PreviewDataPtrOutput {
+	return o
+}
+
+func (o PreviewDataPtrOutput) Elem() PreviewDataOutput {
+	return o.ApplyT(func(v *PreviewData) PreviewData {
+		if v != nil {
+			return *v
+		}
+		var ret PreviewData
+		return ret
+	}).(PreviewDataOutput)
+}
+
+func (o PreviewDataPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PreviewDataPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PreviewData) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PreviewDataInput is an input type that accepts values of the PreviewData enum
+// A concrete instance of `PreviewDataInput` can be one of the following:
+//
+//	PreviewData_SCHEMA_ONLY
+//	PreviewDataDATA
+//	PreviewDataANONYMIZED
+type PreviewDataInput interface {
+	pulumi.Input
+
+	ToPreviewDataOutput() PreviewDataOutput
+	ToPreviewDataOutputWithContext(context.Context) PreviewDataOutput
+}
+
+var previewDataPtrType = reflect.TypeOf((**PreviewData)(nil)).Elem()
+
+type PreviewDataPtrInput interface {
+	pulumi.Input
+
+	ToPreviewDataPtrOutput() PreviewDataPtrOutput
+	ToPreviewDataPtrOutputWithContext(context.Context) PreviewDataPtrOutput
+}
+
+type previewDataPtr string
+
+func PreviewDataPtr(v string) PreviewDataPtrInput {
+	return (*previewDataPtr)(&v)
+}
+
+func (*previewDataPtr) ElementType() reflect.Type {
+	return previewDataPtrType
+}
+
+func (in *previewDataPtr) ToPreviewDataPtrOutput() PreviewDataPtrOutput {
+	return pulumi.ToOutput(in).(PreviewDataPtrOutput)
+}
+
+func (in *previewDataPtr) ToPreviewDataPtrOutputWithContext(ctx context.Context) PreviewDataPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PreviewDataPtrOutput)
+}
+
 // A member's explicit role on a project: `viewer`, `editor` or `admin`.
 type ProjectRole string
 
@@ -3358,6 +3526,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MemberRolePtrInput)(nil)).Elem(), MemberRole("admin"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModeInput)(nil)).Elem(), PoolerMode("transaction"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PoolerModePtrInput)(nil)).Elem(), PoolerMode("transaction"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PreviewDataInput)(nil)).Elem(), PreviewData("schema-only"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PreviewDataPtrInput)(nil)).Elem(), PreviewData("schema-only"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRoleInput)(nil)).Elem(), ProjectRole("viewer"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectRolePtrInput)(nil)).Elem(), ProjectRole("viewer"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleAccessInput)(nil)).Elem(), RoleAccess("read-write"))
@@ -3399,6 +3569,8 @@ func init() {
 	pulumi.RegisterOutputType(MemberRolePtrOutput{})
 	pulumi.RegisterOutputType(PoolerModeOutput{})
 	pulumi.RegisterOutputType(PoolerModePtrOutput{})
+	pulumi.RegisterOutputType(PreviewDataOutput{})
+	pulumi.RegisterOutputType(PreviewDataPtrOutput{})
 	pulumi.RegisterOutputType(ProjectRoleOutput{})
 	pulumi.RegisterOutputType(ProjectRolePtrOutput{})
 	pulumi.RegisterOutputType(RoleAccessOutput{})

@@ -3594,6 +3594,184 @@ func (o PreloadLibraryArrayOutput) Index(i pulumi.IntInput) PreloadLibraryOutput
 	}).(PreloadLibraryOutput)
 }
 
+// The role an application runs as.
+type PreviewRuntime struct {
+	// `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+	Access *RoleAccess `pulumi:"access"`
+	// The role's name; default `app`.
+	Name *string `pulumi:"name"`
+	// The schemas its access covers; default `["public"]`.
+	Schemas []string `pulumi:"schemas"`
+}
+
+// PreviewRuntimeInput is an input type that accepts PreviewRuntimeArgs and PreviewRuntimeOutput values.
+// You can construct a concrete instance of `PreviewRuntimeInput` via:
+//
+//	PreviewRuntimeArgs{...}
+type PreviewRuntimeInput interface {
+	pulumi.Input
+
+	ToPreviewRuntimeOutput() PreviewRuntimeOutput
+	ToPreviewRuntimeOutputWithContext(context.Context) PreviewRuntimeOutput
+}
+
+// The role an application runs as.
+type PreviewRuntimeArgs struct {
+	// `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+	Access RoleAccessPtrInput `pulumi:"access"`
+	// The role's name; default `app`.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// The schemas its access covers; default `["public"]`.
+	Schemas pulumi.StringArrayInput `pulumi:"schemas"`
+}
+
+func (PreviewRuntimeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreviewRuntime)(nil)).Elem()
+}
+
+func (i PreviewRuntimeArgs) ToPreviewRuntimeOutput() PreviewRuntimeOutput {
+	return i.ToPreviewRuntimeOutputWithContext(context.Background())
+}
+
+func (i PreviewRuntimeArgs) ToPreviewRuntimeOutputWithContext(ctx context.Context) PreviewRuntimeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreviewRuntimeOutput)
+}
+
+func (i PreviewRuntimeArgs) ToPreviewRuntimePtrOutput() PreviewRuntimePtrOutput {
+	return i.ToPreviewRuntimePtrOutputWithContext(context.Background())
+}
+
+func (i PreviewRuntimeArgs) ToPreviewRuntimePtrOutputWithContext(ctx context.Context) PreviewRuntimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreviewRuntimeOutput).ToPreviewRuntimePtrOutputWithContext(ctx)
+}
+
+// PreviewRuntimePtrInput is an input type that accepts PreviewRuntimeArgs, PreviewRuntimePtr and PreviewRuntimePtrOutput values.
+// You can construct a concrete instance of `PreviewRuntimePtrInput` via:
+//
+//	        PreviewRuntimeArgs{...}
+//
+//	or:
+//
+//	        nil
+type PreviewRuntimePtrInput interface {
+	pulumi.Input
+
+	ToPreviewRuntimePtrOutput() PreviewRuntimePtrOutput
+	ToPreviewRuntimePtrOutputWithContext(context.Context) PreviewRuntimePtrOutput
+}
+
+type previewRuntimePtrType PreviewRuntimeArgs
+
+func PreviewRuntimePtr(v *PreviewRuntimeArgs) PreviewRuntimePtrInput {
+	return (*previewRuntimePtrType)(v)
+}
+
+func (*previewRuntimePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreviewRuntime)(nil)).Elem()
+}
+
+func (i *previewRuntimePtrType) ToPreviewRuntimePtrOutput() PreviewRuntimePtrOutput {
+	return i.ToPreviewRuntimePtrOutputWithContext(context.Background())
+}
+
+func (i *previewRuntimePtrType) ToPreviewRuntimePtrOutputWithContext(ctx context.Context) PreviewRuntimePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PreviewRuntimePtrOutput)
+}
+
+// The role an application runs as.
+type PreviewRuntimeOutput struct{ *pulumi.OutputState }
+
+func (PreviewRuntimeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PreviewRuntime)(nil)).Elem()
+}
+
+func (o PreviewRuntimeOutput) ToPreviewRuntimeOutput() PreviewRuntimeOutput {
+	return o
+}
+
+func (o PreviewRuntimeOutput) ToPreviewRuntimeOutputWithContext(ctx context.Context) PreviewRuntimeOutput {
+	return o
+}
+
+func (o PreviewRuntimeOutput) ToPreviewRuntimePtrOutput() PreviewRuntimePtrOutput {
+	return o.ToPreviewRuntimePtrOutputWithContext(context.Background())
+}
+
+func (o PreviewRuntimeOutput) ToPreviewRuntimePtrOutputWithContext(ctx context.Context) PreviewRuntimePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PreviewRuntime) *PreviewRuntime {
+		return &v
+	}).(PreviewRuntimePtrOutput)
+}
+
+// `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+func (o PreviewRuntimeOutput) Access() RoleAccessPtrOutput {
+	return o.ApplyT(func(v PreviewRuntime) *RoleAccess { return v.Access }).(RoleAccessPtrOutput)
+}
+
+// The role's name; default `app`.
+func (o PreviewRuntimeOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PreviewRuntime) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The schemas its access covers; default `["public"]`.
+func (o PreviewRuntimeOutput) Schemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PreviewRuntime) []string { return v.Schemas }).(pulumi.StringArrayOutput)
+}
+
+type PreviewRuntimePtrOutput struct{ *pulumi.OutputState }
+
+func (PreviewRuntimePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PreviewRuntime)(nil)).Elem()
+}
+
+func (o PreviewRuntimePtrOutput) ToPreviewRuntimePtrOutput() PreviewRuntimePtrOutput {
+	return o
+}
+
+func (o PreviewRuntimePtrOutput) ToPreviewRuntimePtrOutputWithContext(ctx context.Context) PreviewRuntimePtrOutput {
+	return o
+}
+
+func (o PreviewRuntimePtrOutput) Elem() PreviewRuntimeOutput {
+	return o.ApplyT(func(v *PreviewRuntime) PreviewRuntime {
+		if v != nil {
+			return *v
+		}
+		var ret PreviewRuntime
+		return ret
+	}).(PreviewRuntimeOutput)
+}
+
+// `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+func (o PreviewRuntimePtrOutput) Access() RoleAccessPtrOutput {
+	return o.ApplyT(func(v *PreviewRuntime) *RoleAccess {
+		if v == nil {
+			return nil
+		}
+		return v.Access
+	}).(RoleAccessPtrOutput)
+}
+
+// The role's name; default `app`.
+func (o PreviewRuntimePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PreviewRuntime) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The schemas its access covers; default `["public"]`.
+func (o PreviewRuntimePtrOutput) Schemas() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *PreviewRuntime) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Schemas
+	}).(pulumi.StringArrayOutput)
+}
+
 // Per-project consumption quotas; a quota left out, or 0, is unlimited.
 type ProjectQuota struct {
 	// Wall-clock seconds the project's computes may be active per billing period.
@@ -4418,6 +4596,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MaintenanceWindowPtrInput)(nil)).Elem(), MaintenanceWindowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaskingRuleInput)(nil)).Elem(), MaskingRuleArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MaskingRuleArrayInput)(nil)).Elem(), MaskingRuleArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreviewRuntimeInput)(nil)).Elem(), PreviewRuntimeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PreviewRuntimePtrInput)(nil)).Elem(), PreviewRuntimeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectQuotaPtrInput)(nil)).Elem(), ProjectQuotaArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TimeoutsInput)(nil)).Elem(), TimeoutsArgs{})
@@ -4476,6 +4656,8 @@ func init() {
 	pulumi.RegisterOutputType(OrganizationMemberSummaryArrayOutput{})
 	pulumi.RegisterOutputType(PreloadLibraryOutput{})
 	pulumi.RegisterOutputType(PreloadLibraryArrayOutput{})
+	pulumi.RegisterOutputType(PreviewRuntimeOutput{})
+	pulumi.RegisterOutputType(PreviewRuntimePtrOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaOutput{})
 	pulumi.RegisterOutputType(ProjectQuotaPtrOutput{})
 	pulumi.RegisterOutputType(ProjectSummaryOutput{})

@@ -50,6 +50,7 @@ from .migrations import *
 from .organization_invitation import *
 from .organization_member import *
 from .organization_spending_limit import *
+from .preview_environment import *
 from .project import *
 from .project_member import *
 from .project_permission import *
@@ -94,6 +95,7 @@ _utilities.register(
    "clouddb:index:OrganizationInvitation": "OrganizationInvitation",
    "clouddb:index:OrganizationMember": "OrganizationMember",
    "clouddb:index:OrganizationSpendingLimit": "OrganizationSpendingLimit",
+   "clouddb:index:PreviewEnvironment": "PreviewEnvironment",
    "clouddb:index:Project": "Project",
    "clouddb:index:ProjectMember": "ProjectMember",
    "clouddb:index:ProjectPermission": "ProjectPermission",

@@ -24,6 +24,7 @@ __all__ = [
     'InitSource',
     'MemberRole',
     'PoolerMode',
+    'PreviewData',
     'ProjectRole',
     'RoleAccess',
     'TriggerType',
@@ -185,6 +186,16 @@ class PoolerMode(_builtins.str, Enum):
     """
     TRANSACTION = "transaction"
     SESSION = "session"
+
+
+@pulumi.type_token("clouddb:index:PreviewData")
+class PreviewData(_builtins.str, Enum):
+    """
+    What a preview's branch holds of its parent's data.
+    """
+    SCHEMA_ONLY = "schema-only"
+    DATA = "data"
+    ANONYMIZED = "anonymized"
 
 
 @pulumi.type_token("clouddb:index:ProjectRole")

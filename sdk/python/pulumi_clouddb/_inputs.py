@@ -40,6 +40,8 @@ __all__ = [
     'MaintenanceWindowArgsDict',
     'MaskingRuleArgs',
     'MaskingRuleArgsDict',
+    'PreviewRuntimeArgs',
+    'PreviewRuntimeArgsDict',
     'ProjectQuotaArgs',
     'ProjectQuotaArgsDict',
     'TimeoutsArgs',
@@ -1421,6 +1423,80 @@ class MaskingRuleArgs:
     @schema_name.setter
     def schema_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "schema_name", value)
+
+
+class PreviewRuntimeArgsDict(TypedDict):
+    """
+    The role an application runs as.
+    """
+    access: NotRequired[pulumi.Input[Optional['RoleAccess']]]
+    """
+    `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The role's name; default `app`.
+    """
+    schemas: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The schemas its access covers; default `["public"]`.
+    """
+
+@pulumi.input_type
+class PreviewRuntimeArgs:
+    def __init__(__self__, *,
+                 access: pulumi.Input[Optional['RoleAccess']] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 schemas: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The role an application runs as.
+
+        :param pulumi.Input['RoleAccess'] access: `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+        :param pulumi.Input[_builtins.str] name: The role's name; default `app`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] schemas: The schemas its access covers; default `["public"]`.
+        """
+        if access is not None:
+            pulumi.set(__self__, "access", access)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if schemas is not None:
+            pulumi.set(__self__, "schemas", schemas)
+
+    @_builtins.property
+    @pulumi.getter
+    def access(self) -> pulumi.Input[Optional['RoleAccess']]:
+        """
+        `read-write` (default) or `read-only` on the tables and sequences of `schemas`.
+        """
+        return pulumi.get(self, "access")
+
+    @access.setter
+    def access(self, value: pulumi.Input[Optional['RoleAccess']]):
+        pulumi.set(self, "access", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The role's name; default `app`.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def schemas(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The schemas its access covers; default `["public"]`.
+        """
+        return pulumi.get(self, "schemas")
+
+    @schemas.setter
+    def schemas(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "schemas", value)
 
 
 class ProjectQuotaArgsDict(TypedDict):

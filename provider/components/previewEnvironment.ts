@@ -1,0 +1,241 @@
+/**
+ * What a `PreviewEnvironment` makes, written once for both places it is made: the TypeScript class
+ * (children are this package's classes) and the provider plugin's `Construct` (children are the
+ * package's resources, registered with the engine by type token). Each child is a resource of the
+ * stack, so a preview shows it, a refresh reads it, and a run killed anywhere is finished by the next.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { getConnectionUriOutput } from "../data/connectionUri";
+import { getBranchesOutput, getDatabasesOutput } from "../data/lookups";
+import { getSchemaDiffOutput } from "../data/schemaDiff";
+import type { AppliedMigration } from "../resources/public/migrations";
+import type { PreviewEnvironmentArgs } from "./previewEnvironment.declared";
+
+/** A child resource. */
+export type Child = pulumi.CustomResource;
+
+/** The output `key` of a child (every declared output is an Output field of it). */
+function out<T>(child: Child, key: string): pulumi.Output<T> {
+  return (child as unknown as Record<string, pulumi.Output<T>>)[key] as pulumi.Output<T>;
+}
+
+/** How a child of a kind is made where the environment is made. */
+export type MakeChild = (
+  name: string,
+  args: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions,
+) => Child;
+
+/** The kinds an environment's children are of, each with how it is made. */
+export interface Children {
+  Branch: MakeChild;
+  Role: MakeChild;
+  Database: MakeChild;
+  Endpoint: MakeChild;
+  RoleGrants: MakeChild;
+  BranchAuth: MakeChild;
+  DataApi: MakeChild;
+  Migrations: MakeChild;
+}
+
+/** The outputs of an environment, as the component registers them. */
+export interface PreviewEnvironmentOutputs {
+  branchId: pulumi.Output<string>;
+  endpointId: pulumi.Output<string>;
+  host: pulumi.Output<string>;
+  expiresAt: pulumi.Output<string | null>;
+  databaseName: pulumi.Output<string>;
+  ownerName: pulumi.Output<string>;
+  runtimeRoleName: pulumi.Output<string>;
+  migrationUri: pulumi.Output<string>;
+  runtimeUri: pulumi.Output<string>;
+  appliedMigrations: pulumi.Output<AppliedMigration[]>;
+  schemaDiff: pulumi.Output<string>;
+  dataApiUrl: pulumi.Output<string | undefined>;
+  authBaseUrl: pulumi.Output<string | undefined>;
+}
+
+/** The service's most: a preview expires within 30 days of its creation. */
+const MAX_TTL_SECONDS = 30 * 24 * 3600;
+
+/** `"72h"`, `"3d"`, `"1d12h"`, `"90m"` in seconds; undefined when it is not such a duration. */
+export function durationSeconds(text: string): number | undefined {
+  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text.trim());
+  if (match === null || text.trim() === "") return undefined;
+  const [, d = "0", h = "0", m = "0"] = match;
+  return Number(d) * 86400 + Number(h) * 3600 + Number(m) * 60;
+}
+
+/** Why the plain inputs cannot make an environment, in the program's terms; undefined when they can. */
+export function previewInputProblem(args: {
+  ttl?: unknown;
+  data?: unknown;
+  maskingRules?: unknown;
+  databaseName?: unknown;
+}): string | undefined {
+  if (typeof args.ttl === "string") {
+    const seconds = durationSeconds(args.ttl);
+    if (seconds === undefined || seconds <= 0)
+      return `ttl "${args.ttl}" is not a duration: give hours or days, e.g. "72h" or "3d"`;
+    if (seconds > MAX_TTL_SECONDS)
+      return `ttl "${args.ttl}" is more than the 30 days a branch may live: give at most "720h"`;
+  }
+  const data = args.data ?? "schema-only";
+  if (typeof data === "string" && !["schema-only", "data", "anonymized"].includes(data))
+    return `data is "schema-only", "data" or "anonymized", not "${data}"`;
+  if (Array.isArray(args.maskingRules) && args.maskingRules.length > 0 && data !== "anonymized")
+    return `maskingRules apply to an anonymized copy only: set data: "anonymized", or remove maskingRules`;
+  return undefined;
+}
+
+const INIT_SOURCE = { "schema-only": "schema-only", data: "parent-data", anonymized: "anonymized" } as const;
+
+/**
+ * Makes the environment's children under `parent` and answers its outputs. Plain inputs it can
+ * judge are judged here, at preview; the parent's protection once its lookup answers.
+ */
+export function makePreviewEnvironment(
+  parent: pulumi.Resource,
+  name: string,
+  args: PreviewEnvironmentArgs,
+  make: Children,
+): PreviewEnvironmentOutputs {
+  const problem = previewInputProblem(args as Parameters<typeof previewInputProblem>[0]);
+  if (problem !== undefined) throw new pulumi.RunError(`PreviewEnvironment ${name}: ${problem}`);
+  const { projectId } = args;
+  const opts = (dependsOn: pulumi.Input<pulumi.Resource[]> = []): pulumi.CustomResourceOptions => ({
+    parent,
+    dependsOn,
+  });
+  const databaseName = pulumi.output(args.databaseName ?? "app");
+  const data = pulumi.output(args.data ?? "schema-only");
+
+  // The parent: by id, by name, or the project's default branch; a `data` copy of a protected one is refused.
+  const parentBranch = pulumi
+    .all([getBranchesOutput({ projectId }), args.parentBranch, data])
+    .apply(([{ branches }, wanted, copied]) => {
+      const found = branches.find((b) =>
+        wanted === undefined || wanted === "" ? b.default : b.id === wanted || b.name === wanted,
+      );
+      if (found === undefined) {
+        throw new pulumi.RunError(
+          `PreviewEnvironment ${name}: the project has no branch "${wanted}": give parentBranch a branch's id or name, or leave it out for the default branch`,
+        );
+      }
+      if (copied === "data" && found.protected) {
+        throw new pulumi.RunError(
+          `PreviewEnvironment ${name}: branch "${found.name}" is protected and data: "data" would copy its rows as they are: use data: "anonymized" with maskingRules, or "schema-only"`,
+        );
+      }
+      return found;
+    });
+
+  const branch = make.Branch(
+    `${name}-branch`,
+    {
+      projectId,
+      parentId: parentBranch.id,
+      name: args.name,
+      initSource: data.apply((d) => INIT_SOURCE[d as keyof typeof INIT_SOURCE] ?? "schema-only"),
+      maskingRules: args.maskingRules,
+      ttl: args.ttl ?? "168h",
+      // No `endpoints`: the compute is the Endpoint below, made once the roles and the database exist.
+    },
+    opts(),
+  );
+  const branchId = out<string>(branch, "branchId");
+
+  // The parent's database of that name comes with the branch, its owner too; else both are made.
+  const parentDatabase = pulumi
+    .all([getDatabasesOutput({ projectId, branchId: parentBranch.id }), databaseName])
+    .apply(([{ databases }, wanted]) => databases.find((d) => d.name === wanted));
+  const made = parentDatabase.apply((found) => {
+    if (found !== undefined) return { ownerName: pulumi.output(found.ownerName ?? ""), resources: [] };
+    const owner = make.Role(`${name}-owner`, { projectId, branchId }, opts());
+    const database = make.Database(
+      `${name}-database`,
+      { projectId, branchId, name: databaseName, ownerName: out<string>(owner, "name") },
+      opts(),
+    );
+    return { ownerName: out<string>(owner, "name"), resources: [owner, database] };
+  });
+  const ownerName = made.apply((m) => m.ownerName);
+  const ownerResources = made.apply((m) => m.resources as pulumi.Resource[]);
+
+  const compute = make.Endpoint(
+    `${name}-compute`,
+    { projectId, branchId, ...(args.compute ?? {}) } as Record<string, unknown>,
+    opts(ownerResources),
+  );
+
+  const sql = { projectId, branchId, databaseName, ownerName };
+  let migrations: Child | undefined;
+  if (args.migrations !== undefined) {
+    migrations = make.Migrations(`${name}-migrations`, { ...sql, folder: args.migrations }, opts([compute]));
+  }
+  const runtime = pulumi.output(args.runtime ?? {});
+  const grants = make.RoleGrants(
+    `${name}-runtime`,
+    {
+      ...sql,
+      roleName: runtime.apply((r) => r.name ?? "app"),
+      createRole: true,
+      access: runtime.apply((r) => r.access ?? "read-write"),
+      schemas: runtime.apply((r) => r.schemas ?? ["public"]),
+    },
+    opts(migrations === undefined ? [compute] : [compute, migrations]),
+  );
+
+  // Known at preview (a plain true or false), so the preview shows the children they add.
+  const auth =
+    args.auth === true
+      ? make.BranchAuth(`${name}-auth`, { projectId, branchId, databaseName }, opts([compute]))
+      : undefined;
+  const dataApi =
+    args.dataApi === true
+      ? make.DataApi(
+          `${name}-data-api`,
+          { projectId, branchId, databaseName },
+          opts(auth === undefined ? [compute] : [compute, auth]),
+        )
+      : undefined;
+
+  const endpointId = out<string>(compute, "endpointId");
+  const migrationUri = getConnectionUriOutput({
+    projectId,
+    branchId,
+    endpointId,
+    databaseName,
+    roleName: ownerName,
+  }).apply((r) => r.uri);
+  const appliedMigrations =
+    migrations === undefined
+      ? pulumi.output([] as AppliedMigration[])
+      : out<AppliedMigration[]>(migrations, "applied");
+  // Compared once the migrations ran, with the parent's database when it has one.
+  const schemaDiff = pulumi
+    .all([parentDatabase, appliedMigrations, out<string>(grants, "roleName")])
+    .apply(([found]) =>
+      found === undefined
+        ? pulumi.output("")
+        : getSchemaDiffOutput({ projectId, branchId, databaseName, baseBranchId: parentBranch.id }).apply(
+            (r) => r.diff,
+          ),
+    );
+
+  return {
+    branchId,
+    endpointId,
+    host: out<string>(compute, "host"),
+    expiresAt: out<string | null>(branch, "expiresAt"),
+    databaseName,
+    ownerName,
+    runtimeRoleName: out<string>(grants, "roleName"),
+    migrationUri: pulumi.secret(migrationUri),
+    runtimeUri: pulumi.secret(out<string>(grants, "connectionUri")),
+    appliedMigrations,
+    schemaDiff,
+    dataApiUrl: dataApi === undefined ? pulumi.output(undefined) : out<string>(dataApi, "url"),
+    authBaseUrl: auth === undefined ? pulumi.output(undefined) : out<string>(auth, "baseUrl"),
+  };
+}
