@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Client as PgClient } from "pg";
 import { z } from "zod";
 import { UsageError } from "../client/errors";
+import { hostLine } from "./host/progress";
 import { ProjectOfBranchInput, requiredId, sqlNameInput, TimeoutsInput } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same, type Step } from "./lifecycle/define";
@@ -255,6 +256,26 @@ async function missingGrants(db: PgClient, props: RoleGrantsInputs, wanted: Want
   return missing;
 }
 
+/**
+ * Drops the role this resource made. One that still holds what was granted elsewhere (objects of
+ * another database depend on it: SQLSTATE 2BP01) stays, and a line says so: those grants are not
+ * this resource's to revoke.
+ */
+async function dropRole(db: PgClient, props: RoleGrantsInputs): Promise<void> {
+  try {
+    await db.query(`DROP ROLE ${ident(props.roleName)}`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "2BP01") {
+      throw new Error(
+        `dropping role "${props.roleName}" on branch ${props.branchId} failed: ${(err as Error).message}`,
+      );
+    }
+    hostLine(
+      `role "${props.roleName}" on branch ${props.branchId} keeps privileges granted outside these grants, so it stays: revoke them and drop it over SQL if it is no longer used`,
+    );
+  }
+}
+
 // ---------------------------------------------------------------- the kind
 
 /** A connection string of the role the resource made, through the branch's pooler. */
@@ -352,12 +373,12 @@ export const roleGrantsDefinition = defineResource<RoleGrantsInputs, RoleGrantsO
       const { schemas } = wantedOf(props);
       const absent = new Set(await absentSchemas(db, schemas));
       const statements = schemas.filter((s) => !absent.has(s)).flatMap((s) => revokeStatements(props, s));
-      if (props.createRole) statements.push(`DROP ROLE ${ident(props.roleName)}`);
       await inTransaction(
         db,
         statements,
         `revoking the grants of role "${props.roleName}" on ${where(props)}`,
       );
+      if (props.createRole) await dropRole(db, props);
     });
   },
 });

@@ -7,7 +7,15 @@ import {
   roleGrantsProvider,
 } from "../../provider/resources/public/roleGrants";
 import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
-import { demoBranch, onlyFailure, PROVIDER_TEXT, projectIdle, rejection, useEmulator } from "./support";
+import {
+  demoBranch,
+  linesOf,
+  onlyFailure,
+  PROVIDER_TEXT,
+  projectIdle,
+  rejection,
+  useEmulator,
+} from "./support";
 
 // RoleGrants on the emulator's real Postgres: a runtime role that reads and writes rows and cannot
 // change the schema, the tables made later covered, a grant revoked outside read back as drift and
@@ -147,6 +155,25 @@ describe(`RoleGrants over SQL on the emulator's Postgres${dataPlaneRun()}`, func
     assert.deepEqual(await roles(), ["app_reader"]);
     assert.equal(await outcome(uri.href, "SELECT count(*) FROM orders"), "42501");
     await owner("DROP ROLE app_reader");
+  });
+
+  it("deleting keeps a role it made that holds privileges granted outside it, and says so", async () => {
+    const { id, outs } = await made({ roleName: "app_shared" });
+    await owner(
+      "CREATE SCHEMA extra",
+      "CREATE TABLE extra.notes (id int)",
+      "GRANT SELECT ON extra.notes TO app_shared",
+    );
+    const { lines } = await linesOf(() => roleGrantsProvider.delete!(id, outs));
+    assert.ok(
+      lines.some((l) =>
+        /role "app_shared" .* keeps privileges granted outside these grants, so it stays/.test(l),
+      ),
+      lines.join("\n"),
+    );
+    assert.deepEqual(await roles(), ["app_shared"]);
+    assert.equal(await outcome(verified(outs.connectionUri), "SELECT count(*) FROM orders"), "42501");
+    await owner("DROP SCHEMA extra CASCADE", "DROP ROLE app_shared");
   });
 
   it("refuses a role that does not exist, and a schema that does not exist, saying what to do", async () => {
