@@ -2,12 +2,14 @@
 // (made by the provider plugin's Construct) and from JavaScript (the package's class): the runtime role reads
 // and writes rows and is refused CREATE and DROP; a migration added runs alone; refresh and preview
 // then show no change; a grant revoked outside is drift the next up restores; destroy leaves no
-// branch; no password in the log or the state.
+// branch; no password in the log or the state. Its first up is killed while the compute starts and
+// the next one converges.
 import * as assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
+import { killPlugins, nextRun } from "./support/kill";
 import type { ProgramLanguage } from "./support/languages";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack } from "./support/stack";
@@ -69,6 +71,24 @@ for (const row of ROWS)
     const outputs = async () =>
       Object.fromEntries(Object.entries(await e2e.stack.outputs()).map(([k, v]) => [k, v.value as unknown]));
     const run = (uri: unknown, sql: string) => sqlOutcome(String(uri), emulator.caPath, sql);
+
+    it("an up killed (SIGKILL, the plugins too) while its compute starts converges on the next up: one branch, one compute", async () => {
+      const endpointPosts = () =>
+        emulator.control.requests({ route: "POST /projects/{project_id}/endpoints" }).length;
+      const killed = await nextRun(e2e, "up", {
+        killWhen: () => endpointPosts() >= 1,
+        killAfterMs: 20,
+        alsoKill: () => killPlugins(e2e.stack.workspace.workDir),
+      });
+      assert.equal(killed.code, "killed", `up was not killed when the plan said:\n${killed.output}`);
+      const rerun = await nextRun(e2e, "up");
+      assert.equal(rerun.code, 0, rerun.output);
+      const snap = emulator.control.dumpState();
+      const live = snap.branches.filter((b) => b.name === "preview/pr-7" && b.deleted_at_ms === undefined);
+      assert.equal(live.length, 1, "one branch of the preview");
+      const computes = snap.endpoints.filter((e) => e.branch_id === live[0]?.id);
+      assert.equal(computes.length, 1, "one compute on it");
+    });
 
     it("up: a branch with its compute, two migrations applied once, and a runtime role that cannot change the schema", async () => {
       const up = await e2e.stack.up(collect(e2e.output));
