@@ -9,6 +9,7 @@ import { getConnectionUriOutput } from "../data/connectionUri";
 import { getBranchesOutput, getDatabasesOutput } from "../data/lookups";
 import { getSchemaDiffOutput } from "../data/schemaDiff";
 import type { AppliedMigration } from "../resources/public/migrations";
+import { MAX_EXPIRY_SECONDS, ttlSeconds } from "../resources/public/ttl";
 import type { PreviewEnvironmentArgs } from "./previewEnvironment.declared";
 
 /** A child resource. */
@@ -55,17 +56,6 @@ export interface PreviewEnvironmentOutputs {
   authBaseUrl: pulumi.Output<string | undefined>;
 }
 
-/** The service's most: a preview expires within 30 days of its creation. */
-const MAX_TTL_SECONDS = 30 * 24 * 3600;
-
-/** `"72h"`, `"3d"`, `"1d12h"`, `"90m"` in seconds; undefined when it is not such a duration. */
-export function durationSeconds(text: string): number | undefined {
-  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text.trim());
-  if (match === null || text.trim() === "") return undefined;
-  const [, d = "0", h = "0", m = "0"] = match;
-  return Number(d) * 86400 + Number(h) * 3600 + Number(m) * 60;
-}
-
 /** Why the plain inputs cannot make an environment, in the program's terms; undefined when they can. */
 export function previewInputProblem(args: {
   ttl?: unknown;
@@ -74,10 +64,10 @@ export function previewInputProblem(args: {
   databaseName?: unknown;
 }): string | undefined {
   if (typeof args.ttl === "string") {
-    const seconds = durationSeconds(args.ttl);
+    const seconds = ttlSeconds(args.ttl);
     if (seconds === undefined || seconds <= 0)
       return `ttl "${args.ttl}" is not a duration: give hours or days, e.g. "72h" or "3d"`;
-    if (seconds > MAX_TTL_SECONDS)
+    if (seconds > MAX_EXPIRY_SECONDS)
       return `ttl "${args.ttl}" is more than the 30 days a branch may live: give at most "720h"`;
   }
   const data = args.data ?? "schema-only";

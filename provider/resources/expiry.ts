@@ -5,26 +5,12 @@
  */
 import { z } from "zod";
 
-/** The furthest ahead the service accepts an expiry, in seconds (its documentation: 30 days). */
-export const MAX_EXPIRY_SECONDS = 30 * 86_400;
+export { MAX_EXPIRY_SECONDS, ttlSeconds } from "./public/ttl";
 
-const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
+import { MAX_EXPIRY_SECONDS, ttlSeconds } from "./public/ttl";
+
 const TTL_FORM = 'ttl is a duration such as "7d", "12h", "1d12h", "30m" or a number of seconds';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** Seconds of a ttl: `"7d"`, `"12h"`, `"1d12h"`, `"90m"`, `"3600"`, `3600`; undefined when it is none of those. */
-export function ttlSeconds(ttl: unknown): number | undefined {
-  if (typeof ttl === "number") return Number.isFinite(ttl) ? ttl : undefined;
-  if (typeof ttl !== "string") return undefined;
-  const text = ttl.trim().toLowerCase();
-  if (/^\d+$/.test(text)) return Number(text);
-  if (!/^(\d+[smhdw])+$/.test(text)) return undefined;
-  let total = 0;
-  for (const [, count, unit] of text.matchAll(/(\d+)([smhdw])/g)) {
-    total += Number(count) * (UNIT_SECONDS[unit ?? ""] ?? Number.NaN);
-  }
-  return total;
-}
 
 /** Whether two ttl values (either may be absent) stand for the same duration. */
 export function sameTtl(a: unknown, b: unknown): boolean {

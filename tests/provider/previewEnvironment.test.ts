@@ -29,6 +29,8 @@ const TAKEN: Parameters<typeof previewInputProblem>[0][] = [
   { ttl: "720h" },
   { ttl: "3d" },
   { ttl: "1d12h" },
+  { ttl: "2w" },
+  { ttl: "3600" },
   { data: "anonymized", maskingRules: [{}] },
   { data: "data" },
 ];
