@@ -10,7 +10,7 @@ import {
   migrationsProvider,
 } from "../../provider/resources/public/migrations";
 import { dataPlaneRun, runSql } from "../emulator/helpers";
-import { demoBranch, onlyFailure, PROVIDER_TEXT, projectIdle, rejection, useEmulator } from "./support";
+import { demoBranch, onlyFailure, PROVIDER_TEXT, projectIdle, rejection, useSqlEmulator } from "./support";
 
 // Migrations on the emulator's real Postgres: a folder's files run in order, each once and in a
 // transaction of its own, recorded with their sha256; a new file runs alone; an applied file edited
@@ -20,11 +20,10 @@ const P = DEMO.projectId;
 
 describe(`Migrations over SQL on the emulator's Postgres${dataPlaneRun()}`, function () {
   this.timeout(120_000);
-  const harness = useEmulator({ postgres: true, limits: false });
+  const harness = useSqlEmulator();
   const api = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
   let B: string;
   let ownerUri: string;
-  let caBefore: string | undefined;
   let folders: string[] = [];
   let database = 0;
   const sql = <T>(db: string, ...statements: string[]) => {
@@ -34,16 +33,10 @@ describe(`Migrations over SQL on the emulator's Postgres${dataPlaneRun()}`, func
   };
 
   before(async () => {
-    caBefore = process.env.PGSSLROOTCERT;
-    process.env.PGSSLROOTCERT = harness.emulator.caPath;
     B = await demoBranch(harness.emulator, "migrations");
     await api().createRole(P, B, { role: { name: "shop_owner" } });
     const first = await freshDatabase();
     ownerUri = await api().getConnectionUri(P, { branchId: B, databaseName: first, roleName: "shop_owner" });
-  });
-  after(() => {
-    if (caBefore === undefined) delete process.env.PGSSLROOTCERT;
-    else process.env.PGSSLROOTCERT = caBefore;
   });
   afterEach(() => {
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import {
   type RoleGrantsOutputs,
   roleGrantsProvider,
 } from "../../provider/resources/public/roleGrants";
-import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
+import { dataPlaneRun, runSql, sqlOutcome, verifyFull } from "../emulator/helpers";
 import {
   demoBranch,
   linesOf,
@@ -14,7 +14,7 @@ import {
   PROVIDER_TEXT,
   projectIdle,
   rejection,
-  useEmulator,
+  useSqlEmulator,
 } from "./support";
 
 // RoleGrants on the emulator's real Postgres: a runtime role that reads and writes rows and cannot
@@ -25,25 +25,17 @@ const P = DEMO.projectId;
 
 describe(`RoleGrants over SQL on the emulator's Postgres${dataPlaneRun()}`, function () {
   this.timeout(120_000);
-  const harness = useEmulator({ postgres: true, limits: false });
+  const harness = useSqlEmulator();
   const api = () => createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
   let B: string;
   let ownerUri: string;
-  let caBefore: string | undefined;
   const owner = (...sql: string[]) => runSql(ownerUri, harness.emulator.caPath, ...sql);
   /** The SQLSTATE `sql` fails with on `uri`, or "ok". */
   const outcome = (uri: string, sql: string) => sqlOutcome(uri, harness.emulator.caPath, sql);
   /** `uri` verified against the emulator's CA, as an app given it would connect. */
-  const verified = (uri: string) => {
-    const url = new URL(uri);
-    url.searchParams.set("sslmode", "verify-full");
-    url.searchParams.set("sslrootcert", harness.emulator.caPath ?? "");
-    return url.href;
-  };
+  const verified = (uri: string) => verifyFull(uri, harness.emulator.caPath);
 
   before(async () => {
-    caBefore = process.env.PGSSLROOTCERT;
-    process.env.PGSSLROOTCERT = harness.emulator.caPath;
     B = await demoBranch(harness.emulator, "grants");
     await api().createRole(P, B, { role: { name: "shop_owner" } });
     await api().createDatabase(P, B, { database: { name: "shop", owner_name: "shop_owner" } });
@@ -53,10 +45,6 @@ describe(`RoleGrants over SQL on the emulator's Postgres${dataPlaneRun()}`, func
       "CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL)",
       "INSERT INTO orders (item) VALUES ('tea')",
     );
-  });
-  after(() => {
-    if (caBefore === undefined) delete process.env.PGSSLROOTCERT;
-    else process.env.PGSSLROOTCERT = caBefore;
   });
 
   function inputs(values: Partial<RoleGrantsInputs> = {}): RoleGrantsInputs {

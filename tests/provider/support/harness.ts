@@ -127,6 +127,24 @@ export function useEmulator(options: EmulatorOptions = {}): ProviderHarness {
   };
 }
 
+/**
+ * `useEmulator` with the emulator's Postgres behind the computes, and `PGSSLROOTCERT` naming its CA
+ * while the suite runs: the kinds that work over SQL verify the computes' certificates against it.
+ */
+export function useSqlEmulator(): ProviderHarness {
+  const harness = useEmulator({ postgres: true, limits: false });
+  let previous: string | undefined;
+  before(() => {
+    previous = process.env.PGSSLROOTCERT;
+    process.env.PGSSLROOTCERT = harness.emulator.caPath;
+  });
+  after(() => {
+    if (previous === undefined) delete process.env.PGSSLROOTCERT;
+    else process.env.PGSSLROOTCERT = previous;
+  });
+  return harness;
+}
+
 /** Resolves once every operation of the project has ended (e.g. after an out-of-band change). */
 export async function projectIdle(
   emulator: RunningEmulator,
