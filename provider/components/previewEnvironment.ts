@@ -61,7 +61,6 @@ export function previewInputProblem(args: {
   ttl?: unknown;
   data?: unknown;
   maskingRules?: unknown;
-  databaseName?: unknown;
 }): string | undefined {
   if (typeof args.ttl === "string") {
     const seconds = ttlSeconds(args.ttl);

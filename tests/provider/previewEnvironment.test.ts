@@ -112,6 +112,19 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
     assert.equal(await resolved(env.ownerName), "neondb_owner");
   });
 
+  it("adds Auth and the Data API when asked, the Data API after Auth and the compute", async () => {
+    const env = new PreviewEnvironment("pr-5", { projectId: DEMO.projectId, auth: true, dataApi: true });
+    await resolved(env.dataApiUrl);
+    const kind = (r: Registration) => r.type.replace("pulumi-nodejs:dynamic/clouddb:", "");
+    const auth = registered.find((r) => kind(r) === "BranchAuth");
+    const dataApi = registered.find((r) => kind(r) === "DataApi");
+    assert.equal(auth?.inputs.databaseName, "app");
+    assert.match(auth?.dependsOn.join(" ") ?? "", /Endpoint::pr-5-compute/);
+    const after = dataApi?.dependsOn.join(" ") ?? "";
+    assert.match(after, /Endpoint::pr-5-compute/);
+    assert.match(after, /BranchAuth::pr-5-auth/);
+  });
+
   it("refuses a copy of a protected parent's data as it is, naming anonymized", async () => {
     const client = createClient({ apiKey: DEMO.personalKey, apiUrl: harness.emulator.url });
     await client.updateBranch(DEMO.projectId, DEMO.branchId, { protected: true });
