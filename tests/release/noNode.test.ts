@@ -3,7 +3,8 @@
 // 127.0.0.1, the package's download server pointed there by PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
 // the Python SDK is the release's wheel installed with no index. The preview environment comes
 // up against the emulator with its real Postgres, the app's migration connects with DATABASE_URL,
-// refresh and preview change nothing, a branch made outside is imported, destroy leaves nothing.
+// refresh and preview change nothing, a branch made outside is imported, destroy leaves nothing;
+// then a PreviewEnvironment, which the downloaded plugin makes with its Construct.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,7 +18,7 @@ import { archiveName } from "../../scripts/release/plugin";
 import { venvPython } from "../e2e/support/languages";
 import { fileBackendUrl, leaks } from "../e2e/support/stack";
 import { previewOnBranch, runAppMigration } from "../e2e/support/workflow";
-import { dataPlaneRun } from "../emulator/helpers";
+import { dataPlaneRun, sqlOutcome } from "../emulator/helpers";
 import { pathWith, releaseFolder, type ServedFolder, serveFolder } from "./support";
 
 const ROOT = path.join(__dirname, "../..");
@@ -50,9 +51,13 @@ for (const language of ["python", "yaml"] as const) {
      * Runs the CLI in the program's folder (asynchronously: the emulator answers from this process);
      * its output joins what the suite checks for leaks unless `shown` is false (secrets asked for).
      */
-    function pulumi(args: readonly string[], shown = true): Promise<{ code: number | null; output: string }> {
+    function pulumi(
+      args: readonly string[],
+      shown = true,
+      folder = "program",
+    ): Promise<{ code: number | null; output: string }> {
       return new Promise((resolve) => {
-        const child = spawn("pulumi", args, { cwd: path.join(work, "program"), env });
+        const child = spawn("pulumi", args, { cwd: path.join(work, folder), env });
         let output = "";
         child.stdout.on("data", (chunk) => {
           output += chunk;
@@ -121,8 +126,31 @@ for (const language of ["python", "yaml"] as const) {
         // A pattern on the download URL the SDK or the program names, not on the plugin's name.
         PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${PLUGIN_DOWNLOAD_URL}=${server.url}`,
         CLOUDDB_POLL_INTERVAL_MS: "50,200",
+        // The kinds over SQL verify the computes' certificates against the emulator's CA.
+        PGSSLROOTCERT: emulator.caPath,
       };
       fs.mkdirSync(path.join(work, "state"));
+      // The component's program: PreviewEnvironment, made by the downloaded plugin's Construct.
+      const component = path.join(work, "component");
+      fs.cpSync(path.join(ROOT, `tests/e2e/fixtures/preview-environment-${language}`), component, {
+        recursive: true,
+      });
+      if (language === "yaml") {
+        const file = path.join(component, "Pulumi.yaml");
+        const text = fs.readFileSync(file, "utf8");
+        const options = `    options:\n      version: ${VERSION}\n      pluginDownloadURL: ${PLUGIN_DOWNLOAD_URL}\n`;
+        const changed = text.replace(
+          /(\n {2}preview:\n {4}type: clouddb:index:PreviewEnvironment\n)/,
+          `$1${options}`,
+        );
+        assert.notEqual(changed, text, "the component's YAML names its plugin's version and server");
+        fs.writeFileSync(file, changed);
+      }
+      fs.mkdirSync(path.join(component, "migrations"));
+      fs.writeFileSync(
+        path.join(component, "migrations", "0001_orders.sql"),
+        "CREATE TABLE orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, item text NOT NULL);\n",
+      );
       for (const args of [
         ["stack", "init", "pr-51", "--non-interactive"],
         ["config", "set", "clouddb:apiUrl", emulator.url],
@@ -133,9 +161,22 @@ for (const language of ["python", "yaml"] as const) {
         const result = await pulumi(args);
         assert.equal(result.code, 0, result.output);
       }
+      const database = emulator.control.dumpState().branches.find((b) => b.id === DEMO.branchId)
+        ?.databases[0]?.name;
+      for (const args of [
+        ["stack", "init", "pr-52", "--non-interactive"],
+        ["config", "set", "clouddb:apiUrl", emulator.url],
+        ["config", "set", "--secret", "clouddb:apiKey", DEMO.personalKey],
+        ["config", "set", "projectId", PROJECT],
+        ["config", "set", "databaseName", database ?? "neondb"],
+      ]) {
+        const result = await pulumi(args, true, "component");
+        assert.equal(result.code, 0, result.output);
+      }
     });
     after(async () => {
       await pulumi(["destroy", "--yes", "--skip-preview"]).catch(() => undefined);
+      await pulumi(["destroy", "--yes", "--skip-preview"], true, "component").catch(() => undefined);
       await server?.close();
       await emulator?.stop();
       if (work !== undefined) fs.rmSync(work, { recursive: true, force: true });
@@ -193,6 +234,28 @@ for (const language of ["python", "yaml"] as const) {
       const destroy = await pulumi(["destroy", "--yes", "--skip-preview"]);
       assert.equal(destroy.code, 0, destroy.output);
       assert.deepEqual(previewOnBranch(emulator, PROJECT, "51"), { branches: [], roles: [] });
+    });
+
+    it("makes a PreviewEnvironment with the downloaded plugin's Construct: the runtime role writes rows and cannot create a table", async () => {
+      const up = await pulumi(["up", "--yes", "--skip-preview"], true, "component");
+      assert.equal(up.code, 0, up.output);
+      const out = JSON.parse(
+        (await pulumi(["stack", "output", "--json", "--show-secrets"], false, "component")).output,
+      ) as { runtimeUri: string; appliedMigrations: { name: string }[] };
+      assert.deepEqual(
+        out.appliedMigrations.map((m) => m.name),
+        ["0001_orders.sql"],
+      );
+      assert.equal(
+        await sqlOutcome(out.runtimeUri, emulator.caPath, "INSERT INTO orders (item) VALUES ('tea')"),
+        "ok",
+      );
+      assert.equal(
+        await sqlOutcome(out.runtimeUri, emulator.caPath, "CREATE TABLE sneaky (id int)"),
+        "42501",
+      );
+      const destroy = await pulumi(["destroy", "--yes", "--skip-preview"], true, "component");
+      assert.equal(destroy.code, 0, destroy.output);
     });
   });
 }
