@@ -27,17 +27,20 @@ export type MakeChild = (
   opts: pulumi.CustomResourceOptions,
 ) => Child;
 
-/** The kinds an environment's children are of, each with how it is made. */
-export interface Children {
-  Branch: MakeChild;
-  Role: MakeChild;
-  Database: MakeChild;
-  Endpoint: MakeChild;
-  RoleGrants: MakeChild;
-  BranchAuth: MakeChild;
-  DataApi: MakeChild;
-  Migrations: MakeChild;
-}
+/** The kinds an environment's children are of. */
+export const CHILD_KINDS = [
+  "Branch",
+  "Role",
+  "Database",
+  "Endpoint",
+  "RoleGrants",
+  "BranchAuth",
+  "DataApi",
+  "Migrations",
+] as const;
+
+/** Each kind of {@link CHILD_KINDS} with how a child of it is made. */
+export type Children = Record<(typeof CHILD_KINDS)[number], MakeChild>;
 
 /** The outputs of an environment, as the component registers them. */
 export interface PreviewEnvironmentOutputs {

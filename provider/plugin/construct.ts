@@ -11,11 +11,16 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import * as settings from "@pulumi/pulumi/runtime/settings";
-import { type Children, type MakeChild, makePreviewEnvironment } from "../components/previewEnvironment";
+import {
+  CHILD_KINDS,
+  type Children,
+  type MakeChild,
+  makePreviewEnvironment,
+} from "../components/previewEnvironment";
 import { PREVIEW_ENVIRONMENT, type PreviewEnvironmentArgs } from "../components/previewEnvironment.declared";
 import { outputNames, secretsOf } from "../resources/public/declare";
 import { DECLARATIONS } from "../resources/public/kinds";
-import { seedOutputs } from "../resources/public/props";
+import { seedOutputs, withSecretOutputs } from "../resources/public/props";
 import { Struct } from "./packaged";
 import { token } from "./token";
 
@@ -59,26 +64,13 @@ function nativeChild(type: string): MakeChild {
       token(type),
       name,
       seedOutputs<Record<string, unknown>>(args, outputNames(declaration)),
-      { ...opts, additionalSecretOutputs: secretsOf(declaration) },
+      withSecretOutputs(opts, secretsOf(declaration)),
     );
 }
 
 /** The children of an environment made by the plugin: the package's resources. */
 function nativeChildren(): Children {
-  const children = {} as Record<string, Children[keyof Children]>;
-  for (const type of [
-    "Branch",
-    "Role",
-    "Database",
-    "Endpoint",
-    "RoleGrants",
-    "BranchAuth",
-    "DataApi",
-    "Migrations",
-  ]) {
-    if (DECLARATIONS.some((d) => d.type === type)) children[type] = nativeChild(type);
-  }
-  return children as unknown as Children;
+  return Object.fromEntries(CHILD_KINDS.map((type) => [type, nativeChild(type)])) as Children;
 }
 
 /** The component of a type token, made under `opts`: its URN and outputs. */
