@@ -1,5 +1,6 @@
-// One PreviewEnvironment under the real engine, on the emulator's real Postgres, from YAML and Python
-// (made by the provider plugin's Construct) and from JavaScript (the package's class): the runtime role reads
+// The pull-request-database example (examples/pull-request-database/), one PreviewEnvironment, under the
+// real engine on the emulator's real Postgres, from YAML and Python (made by the provider plugin's
+// Construct) and from TypeScript (the package's class): the runtime role reads
 // and writes rows and is refused CREATE and DROP; a migration added runs alone; refresh and preview
 // then show no change; a grant revoked outside is drift the next up restores; destroy leaves no
 // branch; no password in the log or the state. Its first up is killed while the compute starts and
@@ -11,37 +12,24 @@ import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
 import { killPlugins, nextRun } from "./support/kill";
 import type { ProgramLanguage } from "./support/languages";
-import { fixture, programStack } from "./support/programStack";
+import { programStack } from "./support/programStack";
 import { collect, type E2eStack } from "./support/stack";
 
 const ROOT = join(__dirname, "..", "..");
 
-/**
- * The programs that declare the same environment: a language and its fixture. What the provider
- * does the same whatever made the component (a killed run finished, drift restored) is run for the
- * `full` row only; the language's part (the component made at up and at preview) for each.
- */
-const ROWS: { name: string; language?: ProgramLanguage; fixture: string; full?: true }[] = [
-  {
-    name: "YAML, made by the plugin's Construct",
-    language: "yaml",
-    fixture: "preview-environment-yaml",
-    full: true,
-  },
-  {
-    name: "Python, through the SDK and the plugin's Construct",
-    language: "python",
-    fixture: "preview-environment-python",
-  },
-  { name: "JavaScript, the package's class", fixture: "preview-environment-js" },
-];
+/** The example: one folder per language, and the `migrations/` they share (0001 makes `orders`, 0002 adds two rows). */
+const EXAMPLE = join(ROOT, "examples", "pull-request-database");
 
-/** The migrations the test gives the program's `migrations/` folder first. */
-const MIGRATIONS = {
-  "0001_orders.sql":
-    "CREATE TABLE orders (\n  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  item text NOT NULL\n);\n",
-  "0002_seed.sql": "INSERT INTO orders (item) VALUES ('tea'), ('cake');\n",
-};
+/**
+ * The example's programs, a language and its folder. What the provider does the same whatever made
+ * the component (a killed run finished, drift restored) is run for the `full` row only; the
+ * language's part (the component made at up and at preview) for each.
+ */
+const ROWS: { name: string; language?: ProgramLanguage; folder: string; full?: true }[] = [
+  { name: "YAML, made by the plugin's Construct", language: "yaml", folder: "yaml", full: true },
+  { name: "Python, through the SDK and the plugin's Construct", language: "python", folder: "python" },
+  { name: "TypeScript, the package's class", folder: "typescript" },
+];
 
 for (const row of ROWS)
   describe(`e2e: a PreviewEnvironment from ${row.name}${dataPlaneRun()}`, function () {
@@ -55,10 +43,10 @@ for (const row of ROWS)
       const parent = emulator.control.dumpState().branches.find((b) => b.id === DEMO.branchId)!;
       database = parent.databases[0]!.name;
       e2e = await programStack({
-        copyOf: fixture(row.fixture),
+        copyOf: join(EXAMPLE, row.folder),
         emulator,
         ...(row.language === undefined ? {} : { language: row.language }),
-        config: { projectId: DEMO.projectId, databaseName: database },
+        config: { projectId: DEMO.projectId, pullRequest: "7", databaseName: database },
         env: { PGSSLROOTCERT: emulator.caPath ?? "" },
       });
       const workDir = e2e.stack.workspace.workDir;
@@ -68,9 +56,6 @@ for (const row of ROWS)
         symlinkSync(ROOT, join(workDir, "node_modules", "pulumi-clouddb"));
         symlinkSync(join(ROOT, "node_modules", "@pulumi"), join(workDir, "node_modules", "@pulumi"));
       }
-      const folder = join(workDir, "migrations");
-      mkdirSync(folder);
-      for (const [file, sql] of Object.entries(MIGRATIONS)) writeFileSync(join(folder, file), sql);
     });
     after(async () => {
       await e2e?.dispose({ destroy: true });

@@ -15,7 +15,7 @@ import { createClient } from "../../provider/client";
 import { PLUGIN_DOWNLOAD_URL } from "../../scripts/derive-schema";
 import { ensurePulumiCli } from "../../scripts/pulumi-cli";
 import { archiveName } from "../../scripts/release/plugin";
-import { venvPython } from "../e2e/support/languages";
+import { copyFolder, venvPython } from "../e2e/support/languages";
 import { fileBackendUrl, leaks } from "../e2e/support/stack";
 import { previewOnBranch, runAppMigration } from "../e2e/support/workflow";
 import { dataPlaneRun, sqlOutcome } from "../emulator/helpers";
@@ -130,11 +130,10 @@ for (const language of ["python", "yaml"] as const) {
         PGSSLROOTCERT: emulator.caPath,
       };
       fs.mkdirSync(path.join(work, "state"));
-      // The component's program: PreviewEnvironment, made by the downloaded plugin's Construct.
+      // The component's program: the pull-request-database example, whose PreviewEnvironment the
+      // downloaded plugin's Construct makes (its `migrations/`, a link, copied as the folder).
       const component = path.join(work, "component");
-      fs.cpSync(path.join(ROOT, `tests/e2e/fixtures/preview-environment-${language}`), component, {
-        recursive: true,
-      });
+      copyFolder(path.join(ROOT, `examples/pull-request-database/${language}`), component);
       if (language === "yaml") {
         const file = path.join(component, "Pulumi.yaml");
         const text = fs.readFileSync(file, "utf8");
@@ -146,11 +145,6 @@ for (const language of ["python", "yaml"] as const) {
         assert.notEqual(changed, text, "the component's YAML names its plugin's version and server");
         fs.writeFileSync(file, changed);
       }
-      fs.mkdirSync(path.join(component, "migrations"));
-      fs.writeFileSync(
-        path.join(component, "migrations", "0001_orders.sql"),
-        "CREATE TABLE orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, item text NOT NULL);\n",
-      );
       for (const args of [
         ["stack", "init", "pr-51", "--non-interactive"],
         ["config", "set", "clouddb:apiUrl", emulator.url],
@@ -168,6 +162,7 @@ for (const language of ["python", "yaml"] as const) {
         ["config", "set", "clouddb:apiUrl", emulator.url],
         ["config", "set", "--secret", "clouddb:apiKey", DEMO.personalKey],
         ["config", "set", "projectId", PROJECT],
+        ["config", "set", "pullRequest", "52"],
         ["config", "set", "databaseName", database ?? "neondb"],
       ]) {
         const result = await pulumi(args, true, "component");
@@ -244,7 +239,7 @@ for (const language of ["python", "yaml"] as const) {
       ) as { runtimeUri: string; appliedMigrations: { name: string }[] };
       assert.deepEqual(
         out.appliedMigrations.map((m) => m.name),
-        ["0001_orders.sql"],
+        ["0001_orders.sql", "0002_seed.sql"],
       );
       assert.equal(
         await sqlOutcome(out.runtimeUri, emulator.caPath, "INSERT INTO orders (item) VALUES ('tea')"),

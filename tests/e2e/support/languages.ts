@@ -54,10 +54,27 @@ export function languagePath(language: ProgramLanguage): string {
   return [...first, envPath].join(path.delimiter);
 }
 
-/** A copy of the program folder `fixture` in a fresh temporary folder (the engine writes stack files there). */
+/**
+ * Copies folder `from` to `to` with every link, at any depth, copied as what it points at (an
+ * example's `migrations/` shared by its languages), so the copy is its own: `fs.cpSync`'s
+ * `dereference` follows only a link given as its source.
+ */
+export function copyFolder(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from)) {
+    const source = path.join(from, entry);
+    if (fs.statSync(source).isDirectory()) copyFolder(source, path.join(to, entry));
+    else fs.copyFileSync(source, path.join(to, entry));
+  }
+}
+
+/**
+ * A copy of the program folder `fixture` in a fresh temporary folder (the engine writes stack files
+ * there), its links copied as what they point at (`copyFolder`).
+ */
 export function copyProgram(fixture: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-program-"));
-  fs.cpSync(fixture, dir, { recursive: true });
+  copyFolder(fixture, dir);
   return dir;
 }
 

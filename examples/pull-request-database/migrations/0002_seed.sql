@@ -1,0 +1,2 @@
+-- Rows a preview starts with.
+INSERT INTO orders (item) VALUES ('tea'), ('cake');
