@@ -40,6 +40,12 @@ export const PREVIEW_ENVIRONMENT = declareComponent({
     data: { type: PREVIEW_DATA },
     /** The columns masked in an `anonymized` copy (the Branch's rules); only with `data: anonymized`. */
     maskingRules: { type: arrayOf(MASKING_RULE) },
+    /**
+     * Set to anything (a date, a build number); each later change resets the branch from its parent's
+     * current data, and the same `up` runs again the migrations the reset undid and grants the runtime
+     * role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+     */
+    resetTrigger: { type: STRING },
     /** How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days. */
     ttl: { type: STRING },
     /** The preview's compute; default the smallest the project allows, suspended when idle. */

@@ -64,6 +64,7 @@ export function previewInputProblem(args: {
   ttl?: unknown;
   data?: unknown;
   maskingRules?: unknown;
+  resetTrigger?: unknown;
 }): string | undefined {
   if (typeof args.ttl === "string") {
     const seconds = ttlSeconds(args.ttl);
@@ -77,6 +78,8 @@ export function previewInputProblem(args: {
     return `data is "schema-only", "data" or "anonymized", not "${data}"`;
   if (Array.isArray(args.maskingRules) && args.maskingRules.length > 0 && data !== "anonymized")
     return `maskingRules apply to an anonymized copy only: set data: "anonymized", or remove maskingRules`;
+  if (args.resetTrigger !== undefined && data === "schema-only")
+    return `resetTrigger resets the branch from its parent's data, which a schema-only copy does not hold: set data: "data" or "anonymized", or remove resetTrigger`;
   return undefined;
 }
 
@@ -131,6 +134,7 @@ export function makePreviewEnvironment(
       initSource: data.apply((d) => INIT_SOURCE[d as keyof typeof INIT_SOURCE] ?? "schema-only"),
       maskingRules: args.maskingRules,
       ttl: args.ttl ?? "168h",
+      resetTrigger: args.resetTrigger,
       // No `endpoints`: the compute is the Endpoint below, made once the roles and the database exist.
     },
     opts(),

@@ -48,10 +48,10 @@ export async function converge(
   if (quarantined) await disableComputes(client, projectId, id, deadline);
   if (!anonymized) await convergeComputes(client, projectId, id, olds, news, deadline);
   if (reset) await resetFromParent(client, id, outs, deadline);
-  if (restore !== undefined) {
-    await restoreInPlace(client, id, outs, restore, deadline);
-    restoredInPlace(id);
-  }
+  if (restore !== undefined) await restoreInPlace(client, id, outs, restore, deadline);
+  // Its roles, databases and their rows are now the parent's or the point's: what lives on the
+  // branch and follows it in this run reads itself again.
+  if (replaced) restoredInPlace(id);
   // An anonymized branch's data is masked again after a reset or a restore brought its parent's (or
   // a point's) data back, and when its rules or its trigger changed.
   const triggered = news.anonymizeTrigger !== undefined && news.anonymizeTrigger !== olds.anonymizeTrigger;

@@ -77,14 +77,15 @@ export async function replacedByDeleted(
 }
 
 /**
- * Branches this process restored in place (`Branch.restore`): their roles and databases are now
- * those of the restore point, so the `Role` and `Database` resources on them, which the engine
- * reaches after the branch in the same run, read theirs again (`stale`) instead of keeping a state
- * the restore made false. A new engine run starts a new process, with none.
+ * Branches this process restored in place (`Branch.restore`) or reset from their parent
+ * (`resetTrigger`): their roles, databases and rows are now those of the restore point or the
+ * parent, so the `Role`, `Database`, `Migrations` and `RoleGrants` resources on them, which the
+ * engine reaches after the branch in the same run, read theirs again (`stale`) instead of keeping a
+ * state the restore made false. A new engine run starts a new process, with none.
  */
 const restoredHere = new Set<string>();
 
-/** Records that this process restored branch `branchId` in place. */
+/** Records that this process restored (or reset) branch `branchId` in place. */
 export function restoredInPlace(branchId: string): void {
   restoredHere.add(branchId);
 }

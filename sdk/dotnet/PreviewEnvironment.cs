@@ -190,6 +190,12 @@ namespace PulumiCloudDb.CloudDb
         public Input<string> ProjectId { get; set; } = null!;
 
         /// <summary>
+        /// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+        /// </summary>
+        [Input("resetTrigger")]
+        public Input<string>? ResetTrigger { get; set; }
+
+        /// <summary>
         /// The role the application runs as: it reads and writes rows and cannot change the schema.
         /// </summary>
         [Input("runtime")]

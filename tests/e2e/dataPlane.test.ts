@@ -1,7 +1,7 @@
 // Branches made by the real Pulumi engine against the emulator with its real Postgres: the
 // connection strings the provider outputs connect, carry the parent's rows (or only its schema), a
-// reset brings the parent's data back, a password reset locks the old password out, and destroy
-// leaves no database behind.
+// reset brings the parent's data back and the same up makes again the role, the migrations and the
+// grants it undid, a password reset locks the old password out, and destroy leaves no database behind.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
@@ -35,7 +35,9 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
       workDir: fixture("data-plane"),
       emulator,
       stackName: `e2e-data-${process.pid}`,
-      config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database },
+      config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database, ownerName: owner },
+      // The kinds over SQL verify the computes' certificates against the emulator's CA.
+      env: { PGSSLROOTCERT: emulator.caPath ?? "" },
     });
   });
   after(async () => {
@@ -49,6 +51,7 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
   it("up: the child's connection string sees the parent's rows, the schema-only branch the table without rows", async () => {
     await e2e.stack.up(collect(e2e.output));
     const out = await outputs();
+    assert.equal(out.applied, "0001_notes.sql");
     assert.equal(await count(out.childUri!), 3);
     assert.equal(await count(out.schemaOnlyUri!), 0);
     await query(out.childUri!, "INSERT INTO items VALUES (4, 'only on the child'), (5, 'and this')");
@@ -67,17 +70,26 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
     assert.deepEqual(await query(after, "SELECT current_user AS who"), [{ who: "app" }]);
   });
 
-  it("a new resetTrigger replaces the child's data with the parent's: the writes are gone", async () => {
-    // The reset makes the child's roles its parent's, so the program stops declaring `app` with it.
+  it("a new resetTrigger replaces the child's data with the parent's, and the same up makes again the role, the migrations and the grants the reset undid", async () => {
     await e2e.stack.setConfig("resetTrigger", { value: "2026-11-23" });
-    await e2e.stack.setConfig("appRole", { value: "none" });
     const up = await e2e.stack.up(collect(e2e.output));
+    // The branch reset; the role, the migrations and the grants read themselves again and converge.
     assert.deepEqual(
-      [up.summary.resourceChanges?.update, up.summary.resourceChanges?.delete],
-      [1, 1],
+      [up.summary.resourceChanges?.update, up.summary.resourceChanges?.create ?? 0],
+      [4, 0],
       e2e.output.join("\n"),
     );
-    assert.equal(await count((await outputs()).childUri!), 3);
+    const out = await outputs();
+    assert.equal(await count(out.childUri!), 3, "the child's writes are gone");
+    assert.equal(out.applied, "0001_notes.sql");
+    assert.deepEqual(
+      await query(out.runtimeUri!, "INSERT INTO notes VALUES (1, 'after the reset') RETURNING id"),
+      [{ id: 1 }],
+      "the migration ran again and the runtime role writes to its table",
+    );
+    assert.deepEqual(await query(out.appUri!, "SELECT current_user AS who"), [{ who: "app" }]);
+    const again = await e2e.stack.preview(collect(e2e.output));
+    assert.deepEqual(Object.keys(again.changeSummary), ["same"], e2e.output.join("\n"));
   });
 
   it("destroy removes the branches' databases from Postgres", async () => {

@@ -21,6 +21,10 @@ const REFUSED: { inputs: Parameters<typeof previewInputProblem>[0]; says: RegExp
   { inputs: { data: "everything" }, says: /"schema-only", "data" or "anonymized"/ },
   { inputs: { maskingRules: [{}] }, says: /anonymized copy only: set data: "anonymized"/ },
   { inputs: { data: "data", maskingRules: [{}] }, says: /anonymized copy only/ },
+  {
+    inputs: { resetTrigger: "2026-12-04" },
+    says: /schema-only copy does not hold: set data: "data" or "anonymized", or remove resetTrigger/,
+  },
 ];
 
 /** Inputs it takes. */
@@ -33,6 +37,7 @@ const TAKEN: Parameters<typeof previewInputProblem>[0][] = [
   { ttl: "3600" },
   { data: "anonymized", maskingRules: [{}] },
   { data: "data" },
+  { data: "anonymized", resetTrigger: "2026-12-04" },
 ];
 
 function resolved<T>(output: pulumi.Output<T>): Promise<T> {
@@ -104,12 +109,19 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
     );
   });
 
-  it("uses the parent's database of that name and its owner rather than making them", async () => {
-    const env = new PreviewEnvironment("pr-2", { projectId: DEMO.projectId, databaseName: "neondb" });
+  it("uses the parent's database of that name and its owner rather than making them; resetTrigger is the branch's", async () => {
+    const env = new PreviewEnvironment("pr-2", {
+      projectId: DEMO.projectId,
+      databaseName: "neondb",
+      data: "data",
+      resetTrigger: "build-41",
+    });
     await resolved(env.ownerName);
     const kinds = registered.map((r) => r.type.replace("pulumi-nodejs:dynamic/clouddb:", "")).sort();
     assert.ok(!kinds.includes("Role") && !kinds.includes("Database"), kinds.join());
     assert.equal(await resolved(env.ownerName), "neondb_owner");
+    const branch = registered.find((r) => r.type.endsWith("clouddb:Branch"));
+    assert.deepEqual([branch?.inputs.initSource, branch?.inputs.resetTrigger], ["parent-data", "build-41"]);
   });
 
   it("adds Auth and the Data API when asked, the Data API after Auth and the compute", async () => {

@@ -84,6 +84,8 @@ type previewEnvironmentArgs struct {
 	ParentBranch *string `pulumi:"parentBranch"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
+	// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+	ResetTrigger *string `pulumi:"resetTrigger"`
 	// The role the application runs as: it reads and writes rows and cannot change the schema.
 	Runtime *PreviewRuntime `pulumi:"runtime"`
 	// How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days.
@@ -112,6 +114,8 @@ type PreviewEnvironmentArgs struct {
 	ParentBranch pulumi.StringPtrInput
 	// The project.
 	ProjectId pulumi.StringInput
+	// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+	ResetTrigger pulumi.StringPtrInput
 	// The role the application runs as: it reads and writes rows and cannot change the schema.
 	Runtime PreviewRuntimePtrInput
 	// How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days.

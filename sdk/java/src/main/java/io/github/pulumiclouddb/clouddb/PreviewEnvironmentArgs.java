@@ -173,6 +173,21 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
+     * Set to anything (a date, a build number); each later change resets the branch from its parent&#39;s current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+     * 
+     */
+    @Import(name="resetTrigger")
+    private @Nullable Output<String> resetTrigger;
+
+    /**
+     * @return Set to anything (a date, a build number); each later change resets the branch from its parent&#39;s current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+     * 
+     */
+    public Optional<Output<String>> resetTrigger() {
+        return Optional.ofNullable(this.resetTrigger);
+    }
+
+    /**
      * The role the application runs as: it reads and writes rows and cannot change the schema.
      * 
      */
@@ -215,6 +230,7 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
         this.name = $.name;
         this.parentBranch = $.parentBranch;
         this.projectId = $.projectId;
+        this.resetTrigger = $.resetTrigger;
         this.runtime = $.runtime;
         this.ttl = $.ttl;
     }
@@ -455,6 +471,27 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
          */
         public Builder projectId(String projectId) {
             return projectId(Output.of(projectId));
+        }
+
+        /**
+         * @param resetTrigger Set to anything (a date, a build number); each later change resets the branch from its parent&#39;s current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder resetTrigger(@Nullable Output<String> resetTrigger) {
+            $.resetTrigger = resetTrigger;
+            return this;
+        }
+
+        /**
+         * @param resetTrigger Set to anything (a date, a build number); each later change resets the branch from its parent&#39;s current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder resetTrigger(String resetTrigger) {
+            return resetTrigger(Output.of(resetTrigger));
         }
 
         /**
