@@ -1,5 +1,5 @@
 // The pull-request-database example (examples/pull-request-database/), one PreviewEnvironment, under the
-// real engine on the emulator's real Postgres, from YAML and Python (made by the provider plugin's
+// real engine on the emulator's real Postgres, from YAML, Python and Java (made by the provider plugin's
 // Construct) and from TypeScript (the package's class): the runtime role reads
 // and writes rows and is refused CREATE and DROP; a migration added runs alone; refresh and preview
 // then show no change; a grant revoked outside is drift the next up restores; destroy leaves no
@@ -29,6 +29,7 @@ const ROWS: { name: string; language?: ProgramLanguage; folder: string; full?: t
   { name: "YAML, made by the plugin's Construct", language: "yaml", folder: "yaml", full: true },
   { name: "Python, through the SDK and the plugin's Construct", language: "python", folder: "python" },
   { name: "TypeScript, the package's class", folder: "typescript" },
+  { name: "Java, through pulumi-language-java and the plugin's Construct", language: "java", folder: "java" },
 ];
 
 for (const row of ROWS)
