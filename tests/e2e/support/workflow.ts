@@ -11,6 +11,9 @@ import { fileBackendUrl, prepareEngine, ROOT } from "./stack";
 /** The preview-environment example: its program and the GitHub Actions workflow next to it. */
 export const EXAMPLE = path.join(ROOT, "examples/preview-environment");
 
+/** The preview-environment example's workflow, in its folder. */
+const WORKFLOW = "preview-environment.yml";
+
 /** Environment variables that say how this machine reaches the network (proxies, trusted CAs). */
 const NETWORK_SETTINGS = /^(https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
 
@@ -20,12 +23,18 @@ export const INSTALL_STEP = "Install the program's dependencies";
 /** The parts of a GitHub Actions workflow the tests run. */
 export interface Workflow {
   env: Record<string, string>;
-  jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
+  jobs: Record<
+    string,
+    {
+      permissions?: Record<string, string>;
+      steps: { name?: string; run?: string; env?: Record<string, string> }[];
+    }
+  >;
 }
 
-/** The example's workflow as the file holds it. */
-export function readWorkflow(): Workflow {
-  return parseYaml(fs.readFileSync(path.join(EXAMPLE, "preview-environment.yml"), "utf8")) as Workflow;
+/** The workflow `file` of the folder `example` (by default the preview-environment example's) as the file holds it. */
+export function readWorkflow(example = EXAMPLE, file = WORKFLOW): Workflow {
+  return parseYaml(fs.readFileSync(path.join(example, file), "utf8")) as Workflow;
 }
 
 /** How one job ended: the first step that did not exit 0 (its code, or "killed"), and every step's output. */
@@ -57,12 +66,17 @@ export interface Checkout {
 }
 
 /**
- * Copies the example into a fresh folder as a user's repository would hold it, for the workflow
- * to run against the API at `apiUrl` with `apiKey`. `install: "link"` links this repository's
- * packages as the program's node_modules and skips the workflow's install step; `install: "run"`
- * runs that step as written (after `rewrite`).
+ * Copies the example (`example`, by default the preview-environment one, its symbolic links as the
+ * files they point to) into a fresh folder as a user's repository would hold it, for its workflow
+ * (`workflow`, a file in that folder) to run against the API at `apiUrl` with `apiKey`.
+ * `install: "link"` links this repository's packages as the program's node_modules and skips the
+ * workflow's install step; `install: "run"` runs that step as written (after `rewrite`).
  */
 export function checkoutExample(opts: {
+  /** The example's folder. */
+  example?: string;
+  /** The workflow's file in `example`. */
+  workflow?: string;
   apiUrl: string;
   apiKey: string;
   projectId: string;
@@ -70,14 +84,22 @@ export function checkoutExample(opts: {
   install: "link" | "run";
   /** More environment for every step (e.g. CLOUDDB_POLL_INTERVAL_MS). */
   env?: Record<string, string>;
+  /**
+   * What GitHub substitutes into the steps' own `env:` blocks, by name: a step gets only the names
+   * its block lists (a literal value there is used as written).
+   */
+  stepEnv?: Record<string, string>;
   /** Changes a step's script before it runs (e.g. to install a package from a local tarball). */
   rewrite?: (run: string) => string;
 }): Checkout {
   prepareEngine();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-workflow-"));
   const programDir = path.join(work, "program");
-  fs.cpSync(EXAMPLE, programDir, {
+  // With a filter, `dereference` copies links at any depth as what they point at (without one,
+  // Node copies links below the source as links).
+  fs.cpSync(opts.example ?? EXAMPLE, programDir, {
     recursive: true,
+    dereference: true,
     filter: (src) =>
       path.basename(src) !== "node_modules" &&
       (!path.basename(src).startsWith("Pulumi.") || src.endsWith("Pulumi.yaml")),
@@ -117,7 +139,16 @@ export function checkoutExample(opts: {
     PULUMI_CONFIG_PASSPHRASE: "workflow-passphrase",
     ...opts.env,
   };
-  const workflow = readWorkflow();
+  const workflow = readWorkflow(opts.example, opts.workflow);
+  /** A step's own `env:` block, as GitHub fills it in. */
+  const ownEnv = (step: { name?: string; env?: Record<string, string> }) =>
+    Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([name, value]) => {
+        const given = opts.stepEnv?.[name] ?? (String(value).includes("${{") ? undefined : String(value));
+        if (given === undefined) throw new Error(`no value given for ${name} of step "${step.name}"`);
+        return [name, given];
+      }),
+    );
   return {
     programDir,
     env,
@@ -143,7 +174,7 @@ export function checkoutExample(opts: {
         const script = opts.rewrite?.(step.run) ?? step.run;
         const run = await runKillable("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
           cwd: programDir,
-          env,
+          env: { ...env, ...ownEnv(step) },
           kill: step.name === killStep ? kill : undefined,
         });
         outputs.push(`--- ${step.name ?? step.run}\n${run.output}`);
