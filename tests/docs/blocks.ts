@@ -52,3 +52,18 @@ export function kindExampleBlocks(language: ProgramLanguage): CodeBlock[] {
     .map((entry) => path.relative(ROOT, path.join(KIND_EXAMPLES, entry.name, EXAMPLE_FILES[language])))
     .map((file) => ({ language, code: fs.readFileSync(path.join(ROOT, file), "utf8"), at: file }));
 }
+
+/**
+ * The in-repo examples' programs in a language no e2e suite runs here (no Go language host, no
+ * `dotnet`), checked as the docs' blocks are: `examples/pull-request-database/` in Go and C#.
+ */
+export function exampleProgramBlocks(language: ProgramLanguage): CodeBlock[] {
+  const files: Partial<Record<ProgramLanguage, string>> = {
+    go: "examples/pull-request-database/go/main.go",
+    csharp: "examples/pull-request-database/csharp/Program.cs",
+  };
+  const file = files[language];
+  return file === undefined
+    ? []
+    : [{ language, code: fs.readFileSync(path.join(ROOT, file), "utf8"), at: file }];
+}

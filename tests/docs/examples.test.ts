@@ -1,6 +1,6 @@
 // The program examples of the registry docs (docs/_index.md, docs/installation-configuration.md),
 // taken from their code blocks as a reader copies them, and the per-kind examples of docs/examples/
-// that the schema's descriptions carry: TypeScript typechecked against the package's
+// that the schema's descriptions carry, and the Go and C# programs of examples/pull-request-database: TypeScript typechecked against the package's
 // declarations; Go built on sdk/go; Java compiled with Maven on the Java SDK; C# checked against the
 // generated .NET sources (no `dotnet` here: see csharp.ts); Python and YAML run with `pulumi up`
 // through the provider plugin against the emulator, then destroyed (the per-kind ones previewed).
@@ -16,6 +16,7 @@ import { collect, createStack, type E2eStack, leaks } from "../e2e/support/stack
 import {
   type CodeBlock,
   codeBlocks,
+  exampleProgramBlocks,
   kindExampleBlocks,
   PROGRAM_LANGUAGES,
   type ProgramLanguage,
@@ -24,10 +25,11 @@ import {
 } from "./blocks";
 import { csharpClasses, unknownCsharpNames } from "./csharp";
 
-/** Every example in `language`: the registry docs' blocks, then the per-kind examples. */
+/** Every example in `language`: the registry docs' blocks, the per-kind examples, then the in-repo programs no e2e suite runs. */
 const allExamples = (language: ProgramLanguage): CodeBlock[] => [
   ...programBlocks(language),
   ...kindExampleBlocks(language),
+  ...exampleProgramBlocks(language),
 ];
 
 const temporary: string[] = [];
@@ -59,9 +61,9 @@ describe("the registry docs' examples", () => {
   it("the TypeScript check reports a misspelled input", function () {
     this.timeout(120_000);
     const [block] = programBlocks("typescript") as [CodeBlock];
-    const broken = { ...block, code: block.code.replace("ownerName:", "ownerNmae:") };
+    const broken = { ...block, code: block.code.replace("ttl:", "tll:") };
     assert.notEqual(broken.code, block.code);
-    assert.match(typeErrors([broken]).join("\n"), /ownerNmae/);
+    assert.match(typeErrors([broken]).join("\n"), /tll/);
   });
 
   it("Go examples compile on sdk/go", function () {
@@ -134,11 +136,8 @@ describe("the registry docs' examples", () => {
     }
     const [first] = blocks as [CodeBlock];
     assert.deepEqual(
-      unknownCsharpNames(
-        first.code.replace("ProjectId = project.ProjectId", "ProjectId = project.ProjectNumber"),
-        classes,
-      ),
-      [`CloudDb.Project has no ProjectNumber`],
+      unknownCsharpNames(first.code.replace("= preview.ExpiresAt", "= preview.ExpiryTime"), classes),
+      [`CloudDb.PreviewEnvironment has no ExpiryTime`],
       "the check finds a member the SDK lacks",
     );
   });
@@ -149,7 +148,8 @@ for (const language of ["python", "yaml"] as const) {
     this.timeout(10 * 60_000);
     let emulator: RunningEmulator;
     before(async () => {
-      emulator = await startEmulator({ seed: "demo", opDurationMs: 20 });
+      // A real Postgres behind the computes: the overview's PreviewEnvironment runs SQL on its branch.
+      emulator = await startEmulator({ seed: "demo", opDurationMs: 20, postgres: true });
     });
     after(async () => {
       await emulator?.stop();
@@ -163,10 +163,19 @@ for (const language of ["python", "yaml"] as const) {
         fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: docs-example\nruntime: python\n");
         fs.writeFileSync(path.join(dir, "__main__.py"), block.code);
       }
+      // An example that names a `migrations` folder has one next to it, as its text says.
+      if (block.code.includes('"migrations"') || block.code.includes("migrations: migrations")) {
+        fs.mkdirSync(path.join(dir, "migrations"));
+        fs.writeFileSync(
+          path.join(dir, "migrations", "0001_orders.sql"),
+          "CREATE TABLE orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, item text NOT NULL);\n",
+        );
+      }
       const config: Record<string, string> = {
         projectId: DEMO.projectId,
         branchId: DEMO.branchId,
         clientProjectId: DEMO.projectId,
+        pullRequest: "1",
       };
       const e2e = await createStack({
         workDir: dir,
@@ -182,6 +191,8 @@ for (const language of ["python", "yaml"] as const) {
           ...pluginProgramEnv(language),
           CLOUDDB_API_URL: emulator.url,
           CLOUDDB_POLL_INTERVAL_MS: "20,100",
+          // The kinds over SQL verify the computes' certificates against the emulator's CA.
+          PGSSLROOTCERT: emulator.caPath ?? "",
         },
       });
       if (block.code.includes("agencyApiKey"))

@@ -35,7 +35,12 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
       workDir: fixture("data-plane"),
       emulator,
       stackName: `e2e-data-${process.pid}`,
-      config: { projectId: DEMO.projectId, parentId: DEMO.branchId, databaseName: database, ownerName: owner },
+      config: {
+        projectId: DEMO.projectId,
+        parentId: DEMO.branchId,
+        databaseName: database,
+        ownerName: owner,
+      },
       // The kinds over SQL verify the computes' certificates against the emulator's CA.
       env: { PGSSLROOTCERT: emulator.caPath ?? "" },
     });

@@ -4,10 +4,11 @@ import pulumi
 import pulumi_clouddb as clouddb
 
 config = pulumi.Config()
+pull_request = config.require("pullRequest")
 preview = clouddb.PreviewEnvironment(
     "preview",
     project_id=config.require("projectId"),
-    name=f"preview/pr-{config.require('pullRequest')}",
+    name=f"preview/pr-{pull_request}",
     ttl="72h",
     # The default branch's database the app uses; the preview's is a copy of its schema.
     database_name=config.get("databaseName") or "neondb",

@@ -423,9 +423,10 @@ class Branch(pulumi.CustomResource):
         - **Reset.** `resetTrigger` works like `rotationTrigger`: set it to anything (a date, a build
           number), and each later change restores the branch from its parent's current data
           (`POST .../restore`) and waits until its computes are back. Setting it at create does nothing. A
-          root branch has no parent: the update fails saying so. The reset makes the branch's roles and
-          databases its parent's too: a `Role` or `Database` declared on the branch is gone after it (stop
-          declaring it in the same `up`, or let `pulumi up --refresh` create it again).
+          root branch has no parent: the update fails saying so. The reset makes the branch's roles,
+          databases and rows its parent's too: the `up` that resets it makes again a `Role` or `Database`
+          declared on the branch that the reset removed (a role it kept gets its password read again), runs
+          again the `Migrations` the reset undid and grants the `RoleGrants` again, with no refresh.
         - **Restore.** `restore: { snapshotId: snap.snapshotId }` (or a `timestamp` or `lsn` of the
           branch's own history) restores an existing branch's data when the value changes, and the preview shows it
           as an in-place update. The branch keeps its id, name and computes (they restart), so nothing on it
@@ -556,9 +557,10 @@ class Branch(pulumi.CustomResource):
         - **Reset.** `resetTrigger` works like `rotationTrigger`: set it to anything (a date, a build
           number), and each later change restores the branch from its parent's current data
           (`POST .../restore`) and waits until its computes are back. Setting it at create does nothing. A
-          root branch has no parent: the update fails saying so. The reset makes the branch's roles and
-          databases its parent's too: a `Role` or `Database` declared on the branch is gone after it (stop
-          declaring it in the same `up`, or let `pulumi up --refresh` create it again).
+          root branch has no parent: the update fails saying so. The reset makes the branch's roles,
+          databases and rows its parent's too: the `up` that resets it makes again a `Role` or `Database`
+          declared on the branch that the reset removed (a role it kept gets its password read again), runs
+          again the `Migrations` the reset undid and grants the `RoleGrants` again, with no refresh.
         - **Restore.** `restore: { snapshotId: snap.snapshotId }` (or a `timestamp` or `lsn` of the
           branch's own history) restores an existing branch's data when the value changes, and the preview shows it
           as an in-place update. The branch keeps its id, name and computes (they restart), so nothing on it
