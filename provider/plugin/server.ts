@@ -373,12 +373,16 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       return response;
     }),
 
-    /** A component (`PreviewEnvironment`), made here with its children for a program in any language. */
+    /**
+     * A component (`PreviewEnvironment`), made here with its children for a program in any language.
+     * Under this instance's settings: the engine sends the Construct to the provider the component's
+     * options name, so its lookups use that provider's key and URL, as its children do.
+     */
     construct: answer(async (request: proto.ConstructRequest) => {
       const address = engineAddress();
       if (address === undefined)
         throw new Error("pulumi-resource-clouddb was started without the engine's address");
-      return construct().construct(request, address);
+      return run(0, () => construct().construct(request, address));
     }),
 
     cancel: answer(async () => new Empty()),

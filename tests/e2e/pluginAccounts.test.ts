@@ -1,9 +1,11 @@
 // Two explicit `pulumi:providers:clouddb` in one YAML stack, each with its own account's key: each
 // branch is made with the key of the provider its options name (the second in a project only that
-// account can see), a function invoked on the second provider lists that account's projects, and
-// nothing reaches the default provider.
+// account can see), a function invoked on the second provider lists that account's projects, a
+// PreviewEnvironment on the second provider makes its children and runs its lookups with that
+// provider's key, and nothing reaches the default provider.
 import * as assert from "node:assert/strict";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { sqlOutcome } from "../emulator/helpers";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack } from "./support/stack";
 
@@ -16,14 +18,15 @@ describe("e2e: two explicit providers on two accounts in one stack, through the 
     emulator.control.dumpState().branches.find((b) => b.id === id && b.deleted_at_ms === undefined);
 
   before(async () => {
-    emulator = await startEmulator({ seed: "demo", opDurationMs: 50 });
+    // A real Postgres behind the computes: the PreviewEnvironment's runtime role is made over SQL.
+    emulator = await startEmulator({ seed: "demo", opDurationMs: 50, postgres: true });
     // No emulator for the stack: the default provider has no key and no URL.
     e2e = await programStack({
       copyOf: fixture("two-accounts-yaml"),
       language: "yaml",
       config: { apiUrl: emulator.url, firstProjectId: DEMO.projectId, secondProjectId: DEMO.memberProjectId },
       secrets: { firstApiKey: DEMO.personalKey, secondApiKey: DEMO.memberPersonalKey },
-      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100" },
+      env: { CLOUDDB_POLL_INTERVAL_MS: "20,100", PGSSLROOTCERT: emulator.caPath ?? "" },
     });
   });
   after(async () => {
@@ -35,8 +38,10 @@ describe("e2e: two explicit providers on two accounts in one stack, through the 
     const printed: string[] = [];
     const up = await e2e.stack.up(collect(e2e.output));
     printed.push(...e2e.output);
-    assert.equal(up.summary.resourceChanges?.create, 5, e2e.output.join("\n")); // the stack, two providers, two branches
-    const { mineId, theirsId, secondProjects } = up.outputs;
+    // The stack, two providers, two branches; the environment and its branch, owner, database,
+    // compute and runtime role's grants.
+    assert.equal(up.summary.resourceChanges?.create, 11, e2e.output.join("\n"));
+    const { mineId, theirsId, secondProjects, previewBranchId, previewRuntimeUri } = up.outputs;
     assert.equal(live(mineId?.value)?.project_id, DEMO.projectId);
     assert.equal(
       live(theirsId?.value)?.project_id,
@@ -52,8 +57,29 @@ describe("e2e: two explicit providers on two accounts in one stack, through the 
       [
         [DEMO.projectId, DEMO.personalKeyId],
         [DEMO.memberProjectId, DEMO.memberPersonalKeyId],
+        [DEMO.memberProjectId, DEMO.memberPersonalKeyId], // the environment's branch
       ].sort(),
       "each branch was created with its provider's key",
+    );
+    assert.equal(live(previewBranchId?.value)?.project_id, DEMO.memberProjectId);
+    assert.equal(
+      await sqlOutcome(String(previewRuntimeUri?.value), emulator.caPath, "SELECT 1"),
+      "ok",
+      "the environment's runtime role logs in",
+    );
+    // Its lookups (the parent branch, its databases, the connection string) and its children's
+    // requests used the second provider's key.
+    const previewRequests = emulator.control
+      .requests()
+      .filter((r) => r.path.startsWith(`/projects/${DEMO.memberProjectId}`));
+    assert.ok(
+      previewRequests.some((r) => r.method === "GET"),
+      "the lookups reached the API",
+    );
+    assert.deepEqual(
+      [...new Set(previewRequests.map((r) => r.keyId))],
+      [DEMO.memberPersonalKeyId],
+      "every request on the second account's project carried its key",
     );
 
     const preview = await e2e.stack.preview(collect(e2e.output));
