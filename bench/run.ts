@@ -16,6 +16,7 @@ import { benchPlugin } from "./plugin";
 import { benchPluginStart } from "./pluginStart";
 import { benchPointInTime } from "./point-in-time";
 import { benchPreview } from "./preview";
+import { benchPreviewEnvironment } from "./preview-environment";
 import { benchRefresh } from "./refresh";
 import { benchServerless } from "./serverless";
 import { benchStacks } from "./stacks";
@@ -25,7 +26,7 @@ import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -193,6 +194,10 @@ async function main(): Promise<void> {
     if (args.only.has(15)) {
       log("bench 15: a branch from a point of history (data plane)");
       print(15, await benchPointInTime({ mb: args.quick ? 10 : 50, branches: args.quick ? 1 : 3, log }));
+    }
+    if (args.only.has(16)) {
+      log("bench 16: one preview environment, the PreviewEnvironment component against its children by hand");
+      print(16, await benchPreviewEnvironment({ d: 500, runs: args.runs ?? (args.quick ? 1 : 7), log }));
     }
   } finally {
     disposeProject();
