@@ -125,8 +125,43 @@ function optionsOf(request: proto.ConstructRequest): pulumi.ComponentResourceOpt
   };
 }
 
-/** Answers a `Construct`: makes the component and waits for its children's registrations. */
+/** How to fail each `Construct` in flight. */
+const inFlight = new Set<(err: unknown) => void>();
+let watching = false;
+
+/**
+ * A failure no promise handled while a component is made (a child's input whose lookup failed is
+ * one: the runtime registers the child and nobody awaits it) fails the `Construct`s in flight with
+ * it, as `@pulumi/pulumi`'s own provider server does, instead of ending the process with every
+ * other request. Outside a `Construct` such a failure is written to stderr, which the engine logs.
+ */
+function watchUnhandled(): void {
+  if (watching) return;
+  watching = true;
+  const fail = (err: unknown) => {
+    if (inFlight.size === 0) process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    for (const reject of inFlight) reject(err);
+  };
+  process.on("unhandledRejection", fail);
+  process.on("uncaughtException", fail);
+}
+
+/** Answers a `Construct`: the component made, or the first failure of its making. */
 export function construct(
+  request: proto.ConstructRequest,
+  engineAddress: string,
+): Promise<proto.ConstructResponse> {
+  watchUnhandled();
+  return new Promise((resolve, reject) => {
+    inFlight.add(reject);
+    constructed(request, engineAddress)
+      .then(resolve, reject)
+      .finally(() => inFlight.delete(reject));
+  });
+}
+
+/** Makes the component and waits for its children's registrations. */
+function constructed(
   request: proto.ConstructRequest,
   engineAddress: string,
 ): Promise<proto.ConstructResponse> {

@@ -6,7 +6,7 @@
 // branch; no password in the log or the state. Its first up is killed while the compute starts and
 // the next one converges (from YAML: the provider does the same whatever made the component).
 import * as assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { dataPlaneRun, runSql, sqlOutcome } from "../emulator/helpers";
@@ -146,6 +146,28 @@ for (const row of ROWS)
         assert.equal(preview.changeSummary.update, 1, e2e.output.join("\n"));
         await e2e.stack.up(collect(e2e.output));
         assert.equal(await run(out.runtimeUri, "INSERT INTO orders (item) VALUES ('bun')"), "ok");
+      });
+
+    if (row.full)
+      it("a parent branch the project does not have fails the preview, naming it, from the plugin still serving", async () => {
+        const file = join(e2e.stack.workspace.workDir, "Pulumi.yaml");
+        const program = readFileSync(file, "utf8");
+        const wrong = program.replace(
+          "      projectId: ${projectId}\n",
+          "      projectId: ${projectId}\n      parentBranch: no-such-branch\n",
+        );
+        assert.notEqual(wrong, program, "the program names its parent");
+        writeFileSync(file, wrong);
+        try {
+          const failed = await e2e.stack.preview(collect(e2e.output)).then(
+            () => "",
+            (err: unknown) => String(err),
+          );
+          assert.match(failed, /the project has no branch "no-such-branch": give parentBranch/);
+          assert.doesNotMatch(failed, /exited prematurely/);
+        } finally {
+          writeFileSync(file, program);
+        }
       });
 
     it("destroy leaves no branch of the preview", async () => {
