@@ -102,34 +102,45 @@ export function makePreviewEnvironment(
     parent,
     dependsOn,
   });
+  // An up reads the parent's databases once the branch is made, before its roles: the HTTP client
+  // is loaded now, while the engine starts the provider, rather than on that path.
+  if (!pulumi.runtime.isDryRun()) require("../client");
   const databaseName = pulumi.output(args.databaseName ?? "app");
   const data = pulumi.output(args.data ?? "schema-only");
 
   // The parent: by id, by name, or the project's default branch; a `data` copy of a protected one is refused.
-  const parentBranch = pulumi
-    .all([getBranchesOutput({ projectId }), args.parentBranch, data])
-    .apply(([{ branches }, wanted, copied]) => {
-      const found = branches.find((b) =>
-        wanted === undefined || wanted === "" ? b.default : b.id === wanted || b.name === wanted,
-      );
-      if (found === undefined) {
-        throw new pulumi.RunError(
-          `PreviewEnvironment ${name}: the project has no branch "${wanted}": give parentBranch a branch's id or name, or leave it out for the default branch`,
+  const lookedUp = () =>
+    pulumi
+      .all([getBranchesOutput({ projectId }), args.parentBranch, data])
+      .apply(([{ branches }, wanted, copied]) => {
+        const found = branches.find((b) =>
+          wanted === undefined || wanted === "" ? b.default : b.id === wanted || b.name === wanted,
         );
-      }
-      if (copied === "data" && found.protected) {
-        throw new pulumi.RunError(
-          `PreviewEnvironment ${name}: branch "${found.name}" is protected and data: "data" would copy its rows as they are: use data: "anonymized" with maskingRules, or "schema-only"`,
-        );
-      }
-      return found;
-    });
+        if (found === undefined) {
+          throw new pulumi.RunError(
+            `PreviewEnvironment ${name}: the project has no branch "${wanted}": give parentBranch a branch's id or name, or leave it out for the default branch`,
+          );
+        }
+        if (copied === "data" && found.protected) {
+          throw new pulumi.RunError(
+            `PreviewEnvironment ${name}: branch "${found.name}" is protected and data: "data" would copy its rows as they are: use data: "anonymized" with maskingRules, or "schema-only"`,
+          );
+        }
+        return found;
+      });
+  // With no parent named and no copy of rows as they are to check, the branch is made of the
+  // project's default branch (the API's own default) without waiting for a lookup, so no request
+  // runs before the branch's own; else the lookup names the parent, and refuses it, first.
+  const unchecked =
+    args.parentBranch === undefined &&
+    (args.data === undefined || (typeof args.data === "string" && args.data !== "data"));
+  const named = unchecked ? undefined : lookedUp();
 
   const branch = make.Branch(
     `${name}-branch`,
     {
       projectId,
-      parentId: parentBranch.id,
+      parentId: named?.id,
       name: args.name,
       initSource: data.apply((d) => INIT_SOURCE[d as keyof typeof INIT_SOURCE] ?? "schema-only"),
       maskingRules: args.maskingRules,
@@ -140,10 +151,21 @@ export function makePreviewEnvironment(
     opts(),
   );
   const branchId = out<string>(branch, "branchId");
+  // The parent's id: the lookup's; else, at up, the branch's own record of it once made (nothing is
+  // read before the branch; a schema-only branch records none, and the default branch is looked up
+  // then), and at preview the default branch looked up, so the preview shows every child the up makes.
+  const parentId: pulumi.Output<string> =
+    named !== undefined
+      ? named.id
+      : pulumi.runtime.isDryRun()
+        ? lookedUp().id
+        : out<string | null>(branch, "parentId").apply((id) =>
+            id === null || id === undefined || id === "" ? lookedUp().id : pulumi.output(id),
+          );
 
   // The parent's database of that name comes with the branch, its owner too; else both are made.
   const parentDatabase = pulumi
-    .all([getDatabasesOutput({ projectId, branchId: parentBranch.id }), databaseName])
+    .all([getDatabasesOutput({ projectId, branchId: parentId }), databaseName])
     .apply(([{ databases }, wanted]) => databases.find((d) => d.name === wanted));
   const made = parentDatabase.apply((found) => {
     if (found !== undefined) return { ownerName: pulumi.output(found.ownerName ?? ""), resources: [] };
@@ -214,7 +236,7 @@ export function makePreviewEnvironment(
     .apply(([found]) =>
       found === undefined
         ? pulumi.output("")
-        : getSchemaDiffOutput({ projectId, branchId, databaseName, baseBranchId: parentBranch.id }).apply(
+        : getSchemaDiffOutput({ projectId, branchId, databaseName, baseBranchId: parentId }).apply(
             (r) => r.diff,
           ),
     );

@@ -57,6 +57,8 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
     await e2e.stack.up(collect(e2e.output));
     const out = await outputs();
     assert.equal(out.applied, "0001_notes.sql");
+    assert.equal(out.envApplied, "0001_notes.sql");
+    assert.equal(await count(out.envRuntimeUri!), 3, "the environment's copy has the parent's rows");
     assert.equal(await count(out.childUri!), 3);
     assert.equal(await count(out.schemaOnlyUri!), 0);
     await query(out.childUri!, "INSERT INTO items VALUES (4, 'only on the child'), (5, 'and this')");
@@ -75,13 +77,14 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
     assert.deepEqual(await query(after, "SELECT current_user AS who"), [{ who: "app" }]);
   });
 
-  it("a new resetTrigger replaces the child's data with the parent's, and the same up makes again the role, the migrations and the grants the reset undid", async () => {
+  it("a new resetTrigger replaces the child's data with the parent's, and the same up makes again the role, the migrations and the grants the reset undid, of the kinds alone and of a PreviewEnvironment", async () => {
     await e2e.stack.setConfig("resetTrigger", { value: "2026-11-23" });
     const up = await e2e.stack.up(collect(e2e.output));
-    // The branch reset; the role, the migrations and the grants read themselves again and converge.
+    // Both branches reset; the role, the migrations and the grants on them read themselves again and
+    // converge: nothing is created, nothing deleted.
     assert.deepEqual(
-      [up.summary.resourceChanges?.update, up.summary.resourceChanges?.create ?? 0],
-      [4, 0],
+      [up.summary.resourceChanges?.create ?? 0, up.summary.resourceChanges?.delete ?? 0],
+      [0, 0],
       e2e.output.join("\n"),
     );
     const out = await outputs();
@@ -93,6 +96,12 @@ describe(`e2e: branches the engine makes, served by the emulator's real Postgres
       "the migration ran again and the runtime role writes to its table",
     );
     assert.deepEqual(await query(out.appUri!, "SELECT current_user AS who"), [{ who: "app" }]);
+    // The environment's too: its migration ran again on the parent's rows, its runtime role writes.
+    assert.equal(out.envApplied, "0001_notes.sql");
+    assert.deepEqual(
+      await query(out.envRuntimeUri!, "INSERT INTO notes VALUES (1, 'after the reset') RETURNING id"),
+      [{ id: 1 }],
+    );
     const again = await e2e.stack.preview(collect(e2e.output));
     assert.deepEqual(Object.keys(again.changeSummary), ["same"], e2e.output.join("\n"));
   });

@@ -67,6 +67,16 @@ for (const row of ROWS)
       Object.fromEntries(Object.entries(await e2e.stack.outputs()).map(([k, v]) => [k, v.value as unknown]));
     const run = (uri: unknown, sql: string) => sqlOutcome(String(uri), emulator.caPath, sql);
 
+    it("a preview of the new stack plans the component and each child: the branch, its compute, the migrations and the runtime role's grants", async () => {
+      const preview = await e2e.stack.preview(collect(e2e.output));
+      const log = e2e.output.join("\n");
+      // The stack, the component and its four children (the parent's database and owner are used).
+      assert.deepEqual(preview.changeSummary, { create: 6 }, log);
+      for (const kind of ["PreviewEnvironment", "Branch", "Endpoint", "Migrations", "RoleGrants"])
+        assert.match(log, new RegExp(`clouddb:[\\w/]*:?${kind}\\b`), `the preview shows the ${kind}`);
+      assert.equal(emulator.control.dumpState().branches.filter((b) => b.name === "preview/pr-7").length, 0);
+    });
+
     if (row.full)
       it("an up killed (SIGKILL, the plugins too) while its compute starts converges on the next up: one branch, one compute", async () => {
         const endpointPosts = () =>

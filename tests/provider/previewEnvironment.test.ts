@@ -66,7 +66,15 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
       {
         newResource: (args) => ({
           id: `${args.name}-id`,
-          state: { ...args.inputs, branchId: `br-${args.name}`, name: args.inputs.name ?? `${args.name}_x` },
+          state: {
+            ...args.inputs,
+            branchId: `br-${args.name}`,
+            name: args.inputs.name ?? `${args.name}_x`,
+            // A branch made with no parent named is the project's default branch's child, as the API makes it.
+            ...(args.type.endsWith("clouddb:Branch")
+              ? { parentId: args.inputs.parentId ?? DEMO.branchId }
+              : {}),
+          },
         }),
         call: () => ({}),
       },
@@ -92,7 +100,8 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
     const named = (k: string) => children.find((c) => kind(c) === k)!;
     assert.equal(named("Branch").inputs.initSource, "schema-only");
     assert.equal(named("Branch").inputs.ttl, "168h");
-    assert.equal(named("Branch").inputs.parentId, DEMO.branchId, "the project's default branch");
+    // No parent named: the API's default, the project's default branch, with no lookup before it.
+    assert.equal(named("Branch").inputs.parentId, undefined);
     assert.equal(named("Branch").inputs.endpoints, undefined, "no compute with the branch");
     assert.equal(named("Database").inputs.name, "app");
     // The compute is made once the owner and the database are (fewest operations).
