@@ -46,6 +46,11 @@ export const PREVIEW_ENVIRONMENT = declareComponent({
      * role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
      */
     resetTrigger: { type: STRING },
+    /**
+     * The pull request the preview is for, such as `"123"`: recorded in its branch's annotation
+     * (the Branch's `pullRequest`), which `clouddb sweep` reports.
+     */
+    pullRequest: { type: STRING },
     /** How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days. */
     ttl: { type: STRING },
     /** The preview's compute; default the smallest the project allows, suspended when idle. */

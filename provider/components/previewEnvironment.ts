@@ -146,6 +146,7 @@ export function makePreviewEnvironment(
       maskingRules: args.maskingRules,
       ttl: args.ttl ?? "168h",
       resetTrigger: args.resetTrigger,
+      pullRequest: args.pullRequest,
       // No `endpoints`: the compute is the Endpoint below, made once the roles and the database exist.
     },
     opts(),

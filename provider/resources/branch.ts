@@ -44,7 +44,7 @@ import { apiComputeSettings } from "./inputs/compute";
 import { compact, createdSince, defineResource, labelOf } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
 import { openOperations } from "./lifecycle/openOperations";
-import { CREATED_BY, CREATED_NAME } from "./lifecycle/owner";
+import { CREATED_BY, CREATED_NAME, stackMarksOf } from "./lifecycle/owner";
 import { branchHistoryFinds, refuseUnmaskedRestore } from "./maskedHistory";
 import { BRANCH, type BranchInputs, type BranchOutputs } from "./public/branch";
 import { carrierIn, refuseReplaced, replacedByDeleted } from "./restores";
@@ -60,6 +60,7 @@ export type { BranchInputs, BranchOutputs } from "./public/branch";
  */
 export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRANCH, {
   isBranch: true,
+  marksStack: true,
   inputs: BranchInputsSchema,
   same: {
     endpoints: (news, olds) => sameTypes(news ?? [], Array.isArray(olds) ? olds : []),
@@ -108,7 +109,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
   survives: new Set(["start_compute", "suspend_compute"]),
   madeBy: "create_branch",
 
-  async create({ client, deadline, createKey }, inputs) {
+  async create({ client, deadline, createKey, owner }, inputs) {
     const expiresAt = wantedExpiry(inputs, undefined, Date.now());
     const anonymized = inputs.initSource === "anonymized";
     const branch = compact({
@@ -127,7 +128,13 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
       endpoints: anonymized ? undefined : inputs.endpoints?.map((ep) => ({ type: ep.type, ...settings })),
     };
     const annotation_value =
-      createKey === undefined ? undefined : compact({ [CREATED_BY]: createKey, [CREATED_NAME]: inputs.name });
+      createKey === undefined
+        ? undefined
+        : compact({
+            [CREATED_BY]: createKey,
+            [CREATED_NAME]: inputs.name,
+            ...stackMarksOf(owner, Date.now(), inputs.pullRequest),
+          });
     const made = await (anonymized
       ? client.createAnonymizedBranch(
           inputs.projectId,

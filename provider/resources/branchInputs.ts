@@ -96,6 +96,7 @@ export const BranchInputsSchema = withComputeRange(
     anonymizeTrigger: optionalText("anonymizeTrigger"),
     resetTrigger: optionalText("resetTrigger"),
     restore: RestoreInput,
+    pullRequest: optionalText("pullRequest"),
     adoptExisting: adoptInput("branch"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,

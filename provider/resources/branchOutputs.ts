@@ -105,6 +105,7 @@ export function declaredOnly(from: BranchInputs | BranchOutputs) {
     resetTrigger: from.resetTrigger,
     anonymizeTrigger: from.anonymizeTrigger,
     restore: from.restore,
+    pullRequest: from.pullRequest,
     adoptExisting: from.adoptExisting,
     deleteProtection: from.deleteProtection,
     timeouts: from.timeouts,

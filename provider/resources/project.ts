@@ -72,19 +72,20 @@ export const projectDefinition: ResourceDefinition<ProjectInputs, ProjectOutputs
     quota: (news, olds) => sameQuota(news, olds),
   },
   id: (outs) => outs.projectId,
+  marksStack: true,
   // A compute that did not start stays usable: it starts on the next connection.
   survives: new Set(["start_compute", "suspend_compute"]),
 
   /**
-   * Creates the project, its default branch annotated with the create key (`lifecycle/owner.ts`);
+   * Creates the project, its default branch annotated with the create key and the stack's marks (`lifecycle/owner.ts`);
    * left unnamed, it is named from the key, so a run after a killed one finds it among few.
    */
-  async create({ client, deadline, createKey }, inputs) {
+  async create({ client, deadline, createKey, owner }, inputs) {
     const made = await client.createProject(
       {
         project: compact({
           name: inputs.name ?? (createKey === undefined ? undefined : markedName(createKey)),
-          branch: defaultBranchOf(inputs, createKey),
+          branch: defaultBranchOf(inputs, createKey, owner),
           region_id: inputs.regionId,
           pg_version: inputs.pgVersion,
           org_id: inputs.orgId,

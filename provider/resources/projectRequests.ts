@@ -10,7 +10,7 @@ import { ResourceError } from "./errors";
 import { hostLine } from "./host/progress";
 import { apiMaintenanceWindow, apiQuota, sameQuota, sameWindow } from "./inputs/projectSettings";
 import { compact } from "./lifecycle/define";
-import { CREATED_BY } from "./lifecycle/owner";
+import { CREATED_BY, stackMarksOf } from "./lifecycle/owner";
 import type { ProjectInputs, ProjectOutputs } from "./public/project";
 
 /** The network access inputs: each left out is no opinion, the project keeps what it has. */
@@ -95,14 +95,20 @@ export async function withDefaultBranchProtection(
 
 /**
  * The default branch a create asks for: the names the program gives (the API picks the others), and
- * the create key's annotation (`lifecycle/owner.ts`); undefined when there is neither.
+ * the annotation of the create key and of the stack of the resource `owner` names
+ * (`lifecycle/owner.ts`); undefined when there is neither.
  */
-export function defaultBranchOf(inputs: ProjectInputs, createKey: string | undefined) {
+export function defaultBranchOf(
+  inputs: ProjectInputs,
+  createKey: string | undefined,
+  owner?: string | undefined,
+) {
   const branch = compact({
     name: inputs.defaultBranchName,
     role_name: inputs.defaultRoleName,
     database_name: inputs.defaultDatabaseName,
-    annotations: createKey === undefined ? undefined : { [CREATED_BY]: createKey },
+    annotations:
+      createKey === undefined ? undefined : { [CREATED_BY]: createKey, ...stackMarksOf(owner, Date.now()) },
   });
   return Object.keys(branch).length > 0 ? branch : undefined;
 }

@@ -94,6 +94,12 @@ namespace PulumiCloudDb.CloudDb
     ///   restore of the branch disables its computes first and enables them once the new data is masked; a
     ///   refresh that finds its data not known masked (reset outside the stack) disables them, with a
     ///   warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+    /// - **The stack's mark.** A new branch's annotation records the Pulumi project and stack that made it
+    ///   (`pulumi-clouddb.project`, `pulumi-clouddb.stack`), when (`pulumi-clouddb.created-at`, ISO 8601)
+    ///   and, when `pullRequest` is given (a `PreviewEnvironment` passes its own), the pull request
+    ///   (`pulumi-clouddb.pull-request`). Annotations are set at creation only: a later change of
+    ///   `pullRequest` changes nothing. `clouddb sweep` finds by this mark the branches no live stack owns
+    ///   (see the guide, "Sweeping branches no stack owns"); reading and importing ignore it.
     /// - **Protection.** `protected: true` is the API's own guard; `deleteProtection` is this library's
     ///   guard in the provider. A delete of a protected branch fails with "it is protected" and how to
     ///   lift it.
@@ -436,6 +442,12 @@ namespace PulumiCloudDb.CloudDb
         /// </summary>
         [Input("protected")]
         public Input<bool>? Protected { get; set; }
+
+        /// <summary>
+        /// The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
+        /// </summary>
+        [Input("pullRequest")]
+        public Input<string>? PullRequest { get; set; }
 
         /// <summary>
         /// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.

@@ -190,6 +190,12 @@ namespace PulumiCloudDb.CloudDb
         public Input<string> ProjectId { get; set; } = null!;
 
         /// <summary>
+        /// The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
+        /// </summary>
+        [Input("pullRequest")]
+        public Input<string>? PullRequest { get; set; }
+
+        /// <summary>
         /// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
         /// </summary>
         [Input("resetTrigger")]

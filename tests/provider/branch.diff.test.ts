@@ -128,6 +128,8 @@ const ROW_CASES: Record<
     replaces: [],
     changes: false,
   },
+  // Recorded in the annotation at create only: a later change has nothing to change.
+  pullRequest: { news: { ...same(), pullRequest: "124" }, replaces: [], changes: false },
 };
 
 describe("Branch diff (DIFF_TABLE)", () => {

@@ -144,8 +144,12 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
       if (key === undefined || (checked.failures ?? []).length > 0) {
         return declaring(await preflighted(definition.inputs, olds, checked, definition.adminOf, finds));
       }
-      const inputs: Record<string, unknown> = { ...checked.inputs, [CREATE_KEY]: key };
       const owner = news[OWNER];
+      const inputs: Record<string, unknown> = {
+        ...checked.inputs,
+        [CREATE_KEY]: key,
+        ...(definition.marksStack === true && typeof owner === "string" ? { [OWNER]: owner } : {}),
+      };
       const field = definition.generatesName === "slug" ? "slug" : "name";
       if (definition.generatesName !== undefined && inputs[field] === undefined) {
         const had = (olds as Record<string, unknown>)[field];
@@ -193,7 +197,7 @@ export function providerMethods<I extends CommonInputs, O extends CommonState>(
           return recorded(await adopt(definition.adopt, inputs, inputs.adoptExisting, apiKey));
         }
         const key = inputs[CREATE_KEY];
-        const current = { ...step(inputs.timeouts?.create, apiKey), createKey: key };
+        const current = { ...step(inputs.timeouts?.create, apiKey), createKey: key, owner: inputs[OWNER] };
         // An interrupted run may have made this very object already: take it, never make a second one.
         const own = key === undefined ? undefined : await definition.findOwn?.(current, inputs, key);
         if (own !== undefined) {

@@ -103,6 +103,47 @@ export const CREATED_BY = "pulumi-clouddb.create-key";
  */
 export const CREATED_NAME = "pulumi-clouddb.created-name";
 
+/**
+ * The annotations marking a branch (and a project's default branch) with what made it: the Pulumi
+ * project and stack of the resource (from its URN), the create's time (ISO 8601) and, for a
+ * preview's branch, its pull request. `clouddb sweep` finds by them the branches no stack holds any
+ * more; reading and importing a branch ignore them.
+ */
+export const STACK_MARKS = {
+  project: "pulumi-clouddb.project",
+  stack: "pulumi-clouddb.stack",
+  createdAt: "pulumi-clouddb.created-at",
+  pullRequest: "pulumi-clouddb.pull-request",
+} as const;
+
+/** The Pulumi stack and project a resource's URN (`urn:pulumi:<stack>::<project>::<type>::<name>`) names, if it is one. */
+export function stackOfUrn(urn: string): { stack: string; project: string } | undefined {
+  if (!urn.startsWith("urn:pulumi:")) return undefined;
+  const [stack, project, type] = urn.slice("urn:pulumi:".length).split("::");
+  if (stack === undefined || stack === "" || project === undefined || project === "" || type === undefined)
+    return undefined;
+  return { stack, project };
+}
+
+/**
+ * The annotation pairs marking an object made by the resource of URN `owner` at `at` (epoch ms),
+ * with its pull request when it has one; none when `owner` is not a URN.
+ */
+export function stackMarksOf(
+  owner: string | undefined,
+  at: number,
+  pullRequest?: string,
+): Record<string, string> {
+  const made = owner === undefined ? undefined : stackOfUrn(owner);
+  if (made === undefined) return {};
+  return {
+    [STACK_MARKS.project]: made.project,
+    [STACK_MARKS.stack]: made.stack,
+    [STACK_MARKS.createdAt]: new Date(at).toISOString(),
+    ...(pullRequest === undefined ? {} : { [STACK_MARKS.pullRequest]: pullRequest }),
+  };
+}
+
 /** A short mark of `key`, `length` hex characters: what fits where a whole key does not. */
 export function markOf(key: string, length = 10): string {
   return hash(`mark:${key}`).slice(0, length);

@@ -164,6 +164,12 @@ export const BRANCH = declareResource({
      * create (a new branch has no history of its own).
      */
     restore: { type: BRANCH_RESTORE, change: "update" },
+    /**
+     * The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in
+     * the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s
+     * report. A later change does nothing (an annotation is set at creation only).
+     */
+    pullRequest: { type: STRING, change: "ignore" },
     /** An existing branch id to take under management instead of creating one (through the provider plugin, `pulumi import` also works). */
     adoptExisting: { type: STRING, change: "ignore" },
     /** When true, deleting the branch (destroy, replace, removal from the program) fails until it is set back to false. */

@@ -100,6 +100,12 @@ import (
 //     restore of the branch disables its computes first and enables them once the new data is masked; a
 //     refresh that finds its data not known masked (reset outside the stack) disables them, with a
 //     warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+//   - **The stack's mark.** A new branch's annotation records the Pulumi project and stack that made it
+//     (`pulumi-clouddb.project`, `pulumi-clouddb.stack`), when (`pulumi-clouddb.created-at`, ISO 8601)
+//     and, when `pullRequest` is given (a `PreviewEnvironment` passes its own), the pull request
+//     (`pulumi-clouddb.pull-request`). Annotations are set at creation only: a later change of
+//     `pullRequest` changes nothing. `clouddb sweep` finds by this mark the branches no live stack owns
+//     (see the guide, "Sweeping branches no stack owns"); reading and importing ignore it.
 //   - **Protection.** `protected: true` is the API's own guard; `deleteProtection` is this library's
 //     guard in the provider. A delete of a protected branch fails with "it is protected" and how to
 //     lift it.
@@ -265,6 +271,8 @@ type branchArgs struct {
 	ProjectId string `pulumi:"projectId"`
 	// When true the API refuses to delete the branch; changes in place.
 	Protected *bool `pulumi:"protected"`
+	// The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
+	PullRequest *string `pulumi:"pullRequest"`
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger *string `pulumi:"resetTrigger"`
 	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
@@ -309,6 +317,8 @@ type BranchArgs struct {
 	ProjectId pulumi.StringInput
 	// When true the API refuses to delete the branch; changes in place.
 	Protected pulumi.BoolPtrInput
+	// The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
+	PullRequest pulumi.StringPtrInput
 	// Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
 	ResetTrigger pulumi.StringPtrInput
 	// Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).

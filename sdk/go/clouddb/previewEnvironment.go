@@ -84,6 +84,8 @@ type previewEnvironmentArgs struct {
 	ParentBranch *string `pulumi:"parentBranch"`
 	// The project.
 	ProjectId string `pulumi:"projectId"`
+	// The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
+	PullRequest *string `pulumi:"pullRequest"`
 	// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
 	ResetTrigger *string `pulumi:"resetTrigger"`
 	// The role the application runs as: it reads and writes rows and cannot change the schema.
@@ -114,6 +116,8 @@ type PreviewEnvironmentArgs struct {
 	ParentBranch pulumi.StringPtrInput
 	// The project.
 	ProjectId pulumi.StringInput
+	// The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
+	PullRequest pulumi.StringPtrInput
 	// Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
 	ResetTrigger pulumi.StringPtrInput
 	// The role the application runs as: it reads and writes rows and cannot change the schema.

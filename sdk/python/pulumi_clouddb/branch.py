@@ -37,6 +37,7 @@ class BranchArgs:
                  parent_lsn: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  restore: pulumi.Input[Optional['BranchRestoreArgs']] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -60,6 +61,7 @@ class BranchArgs:
         :param pulumi.Input[_builtins.str] parent_lsn: Branch from the parent at this LSN (e.g. `0/1F0A3B8`). Not with `parentTimestamp`. Changing it replaces the branch.
         :param pulumi.Input[_builtins.str] parent_timestamp: Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
+        :param pulumi.Input[_builtins.str] pull_request: The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
         :param pulumi.Input['BranchRestoreArgs'] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
@@ -95,6 +97,8 @@ class BranchArgs:
             pulumi.set(__self__, "parent_timestamp", parent_timestamp)
         if protected is not None:
             pulumi.set(__self__, "protected", protected)
+        if pull_request is not None:
+            pulumi.set(__self__, "pull_request", pull_request)
         if reset_trigger is not None:
             pulumi.set(__self__, "reset_trigger", reset_trigger)
         if restore is not None:
@@ -287,6 +291,18 @@ class BranchArgs:
         pulumi.set(self, "protected", value)
 
     @_builtins.property
+    @pulumi.getter(name="pullRequest")
+    def pull_request(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
+        """
+        return pulumi.get(self, "pull_request")
+
+    @pull_request.setter
+    def pull_request(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pull_request", value)
+
+    @_builtins.property
     @pulumi.getter(name="resetTrigger")
     def reset_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -368,6 +384,7 @@ class Branch(pulumi.CustomResource):
                  parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  restore: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -448,6 +465,12 @@ class Branch(pulumi.CustomResource):
           restore of the branch disables its computes first and enables them once the new data is masked; a
           refresh that finds its data not known masked (reset outside the stack) disables them, with a
           warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+        - **The stack's mark.** A new branch's annotation records the Pulumi project and stack that made it
+          (`pulumi-clouddb.project`, `pulumi-clouddb.stack`), when (`pulumi-clouddb.created-at`, ISO 8601)
+          and, when `pullRequest` is given (a `PreviewEnvironment` passes its own), the pull request
+          (`pulumi-clouddb.pull-request`). Annotations are set at creation only: a later change of
+          `pullRequest` changes nothing. `clouddb sweep` finds by this mark the branches no live stack owns
+          (see the guide, "Sweeping branches no stack owns"); reading and importing ignore it.
         - **Protection.** `protected: true` is the API's own guard; `deleteProtection` is this library's
           guard in the provider. A delete of a protected branch fails with "it is protected" and how to
           lift it.
@@ -496,6 +519,7 @@ class Branch(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] parent_timestamp: Branch from the parent as it was at this time (RFC 3339). Not with `parentLsn`. Changing it replaces the branch.
         :param pulumi.Input[_builtins.str] project_id: The project the branch belongs to. Changing it replaces the branch.
         :param pulumi.Input[_builtins.bool] protected: When true the API refuses to delete the branch; changes in place.
+        :param pulumi.Input[_builtins.str] pull_request: The pull request the branch is a preview of, such as `"123"`: recorded with the stack's mark in the branch's annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`'s report. A later change does nothing (an annotation is set at creation only).
         :param pulumi.Input[_builtins.str] reset_trigger: Any string; changing it resets the branch's data from its parent's current data, in place. Setting it at create does nothing.
         :param pulumi.Input[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']] restore: Restores the branch's data in place when it changes: from a snapshot (`snapshotId`) or a point of its own history (`timestamp` or `lsn`). The branch keeps its id, name and computes (they restart), so nothing on it is replaced. A Branch created with `restore.snapshotId` is made, then restored from the snapshot; a `timestamp` or `lsn` restore fails at the preview of a create (a new branch has no history of its own).
         :param pulumi.Input[_builtins.int] suspend_timeout_seconds: Seconds idle before the branch's computes suspend: -1 never, 0 the service's default, else 60-604800; changes in place. Needs `endpoints`.
@@ -582,6 +606,12 @@ class Branch(pulumi.CustomResource):
           restore of the branch disables its computes first and enables them once the new data is masked; a
           refresh that finds its data not known masked (reset outside the stack) disables them, with a
           warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+        - **The stack's mark.** A new branch's annotation records the Pulumi project and stack that made it
+          (`pulumi-clouddb.project`, `pulumi-clouddb.stack`), when (`pulumi-clouddb.created-at`, ISO 8601)
+          and, when `pullRequest` is given (a `PreviewEnvironment` passes its own), the pull request
+          (`pulumi-clouddb.pull-request`). Annotations are set at creation only: a later change of
+          `pullRequest` changes nothing. `clouddb sweep` finds by this mark the branches no live stack owns
+          (see the guide, "Sweeping branches no stack owns"); reading and importing ignore it.
         - **Protection.** `protected: true` is the API's own guard; `deleteProtection` is this library's
           guard in the provider. A delete of a protected branch fails with "it is protected" and how to
           lift it.
@@ -643,6 +673,7 @@ class Branch(pulumi.CustomResource):
                  parent_timestamp: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  protected: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  restore: pulumi.Input[Optional[Union['BranchRestoreArgs', 'BranchRestoreArgsDict']]] = None,
                  suspend_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
@@ -674,6 +705,7 @@ class Branch(pulumi.CustomResource):
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["protected"] = protected
+            __props__.__dict__["pull_request"] = pull_request
             __props__.__dict__["reset_trigger"] = reset_trigger
             __props__.__dict__["restore"] = restore
             __props__.__dict__["suspend_timeout_seconds"] = suspend_timeout_seconds

@@ -32,6 +32,7 @@ class PreviewEnvironmentArgs:
                  migrations: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional['PreviewRuntimeArgs']] = None,
                  ttl: pulumi.Input[Optional[_builtins.str]] = None):
@@ -48,6 +49,7 @@ class PreviewEnvironmentArgs:
         :param pulumi.Input[_builtins.str] migrations: A folder of `.sql` files applied in file-name order, each once, as the database's owner (a `Migrations` child); the path is from the program's folder.
         :param pulumi.Input[_builtins.str] name: The preview branch's name, e.g. `preview/pr-123`; default a generated one.
         :param pulumi.Input[_builtins.str] parent_branch: The branch to copy: an id (`br-...`) or a name; default the project's default branch.
+        :param pulumi.Input[_builtins.str] pull_request: The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
         :param pulumi.Input[_builtins.str] reset_trigger: Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
         :param pulumi.Input['PreviewRuntimeArgs'] runtime: The role the application runs as: it reads and writes rows and cannot change the schema.
         :param pulumi.Input[_builtins.str] ttl: How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days.
@@ -71,6 +73,8 @@ class PreviewEnvironmentArgs:
             pulumi.set(__self__, "name", name)
         if parent_branch is not None:
             pulumi.set(__self__, "parent_branch", parent_branch)
+        if pull_request is not None:
+            pulumi.set(__self__, "pull_request", pull_request)
         if reset_trigger is not None:
             pulumi.set(__self__, "reset_trigger", reset_trigger)
         if runtime is not None:
@@ -199,6 +203,18 @@ class PreviewEnvironmentArgs:
         pulumi.set(self, "parent_branch", value)
 
     @_builtins.property
+    @pulumi.getter(name="pullRequest")
+    def pull_request(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
+        """
+        return pulumi.get(self, "pull_request")
+
+    @pull_request.setter
+    def pull_request(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pull_request", value)
+
+    @_builtins.property
     @pulumi.getter(name="resetTrigger")
     def reset_trigger(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -251,6 +267,7 @@ class PreviewEnvironment(pulumi.ComponentResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_branch: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional[Union['PreviewRuntimeArgs', 'PreviewRuntimeArgsDict']]] = None,
                  ttl: pulumi.Input[Optional[_builtins.str]] = None,
@@ -270,6 +287,7 @@ class PreviewEnvironment(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.str] name: The preview branch's name, e.g. `preview/pr-123`; default a generated one.
         :param pulumi.Input[_builtins.str] parent_branch: The branch to copy: an id (`br-...`) or a name; default the project's default branch.
         :param pulumi.Input[_builtins.str] project_id: The project.
+        :param pulumi.Input[_builtins.str] pull_request: The pull request the preview is for, such as `"123"`: recorded in its branch's annotation (the Branch's `pullRequest`), which `clouddb sweep` reports.
         :param pulumi.Input[_builtins.str] reset_trigger: Set to anything (a date, a build number); each later change resets the branch from its parent's current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
         :param pulumi.Input[Union['PreviewRuntimeArgs', 'PreviewRuntimeArgsDict']] runtime: The role the application runs as: it reads and writes rows and cannot change the schema.
         :param pulumi.Input[_builtins.str] ttl: How long the preview lives, counted from its creation (`"72h"`, `"3d"`); default `"168h"`, at most 30 days.
@@ -308,6 +326,7 @@ class PreviewEnvironment(pulumi.ComponentResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_branch: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.str]] = None,
                  reset_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  runtime: pulumi.Input[Optional[Union['PreviewRuntimeArgs', 'PreviewRuntimeArgsDict']]] = None,
                  ttl: pulumi.Input[Optional[_builtins.str]] = None,
@@ -334,6 +353,7 @@ class PreviewEnvironment(pulumi.ComponentResource):
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
+            __props__.__dict__["pull_request"] = pull_request
             __props__.__dict__["reset_trigger"] = reset_trigger
             __props__.__dict__["runtime"] = runtime
             __props__.__dict__["ttl"] = ttl

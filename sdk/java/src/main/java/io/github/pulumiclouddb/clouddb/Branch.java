@@ -104,6 +104,12 @@ import javax.annotation.Nullable;
  *   restore of the branch disables its computes first and enables them once the new data is masked; a
  *   refresh that finds its data not known masked (reset outside the stack) disables them, with a
  *   warning, until the next `up` masks it. See `docs/api-rules.md` §16.
+ * - **The stack&#39;s mark.** A new branch&#39;s annotation records the Pulumi project and stack that made it
+ *   (`pulumi-clouddb.project`, `pulumi-clouddb.stack`), when (`pulumi-clouddb.created-at`, ISO 8601)
+ *   and, when `pullRequest` is given (a `PreviewEnvironment` passes its own), the pull request
+ *   (`pulumi-clouddb.pull-request`). Annotations are set at creation only: a later change of
+ *   `pullRequest` changes nothing. `clouddb sweep` finds by this mark the branches no live stack owns
+ *   (see the guide, &#34;Sweeping branches no stack owns&#34;); reading and importing ignore it.
  * - **Protection.** `protected: true` is the API&#39;s own guard; `deleteProtection` is this library&#39;s
  *   guard in the provider. A delete of a protected branch fails with &#34;it is protected&#34; and how to
  *   lift it.

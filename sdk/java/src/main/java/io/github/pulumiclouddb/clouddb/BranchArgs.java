@@ -252,6 +252,21 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * The pull request the branch is a preview of, such as `&#34;123&#34;`: recorded with the stack&#39;s mark in the branch&#39;s annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`&#39;s report. A later change does nothing (an annotation is set at creation only).
+     * 
+     */
+    @Import(name="pullRequest")
+    private @Nullable Output<String> pullRequest;
+
+    /**
+     * @return The pull request the branch is a preview of, such as `&#34;123&#34;`: recorded with the stack&#39;s mark in the branch&#39;s annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`&#39;s report. A later change does nothing (an annotation is set at creation only).
+     * 
+     */
+    public Optional<Output<String>> pullRequest() {
+        return Optional.ofNullable(this.pullRequest);
+    }
+
+    /**
      * Any string; changing it resets the branch&#39;s data from its parent&#39;s current data, in place. Setting it at create does nothing.
      * 
      */
@@ -344,6 +359,7 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
         this.parentTimestamp = $.parentTimestamp;
         this.projectId = $.projectId;
         this.protected_ = $.protected_;
+        this.pullRequest = $.pullRequest;
         this.resetTrigger = $.resetTrigger;
         this.restore = $.restore;
         this.suspendTimeoutSeconds = $.suspendTimeoutSeconds;
@@ -702,6 +718,27 @@ public final class BranchArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder protected_(Boolean protected_) {
             return protected_(Output.of(protected_));
+        }
+
+        /**
+         * @param pullRequest The pull request the branch is a preview of, such as `&#34;123&#34;`: recorded with the stack&#39;s mark in the branch&#39;s annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`&#39;s report. A later change does nothing (an annotation is set at creation only).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pullRequest(@Nullable Output<String> pullRequest) {
+            $.pullRequest = pullRequest;
+            return this;
+        }
+
+        /**
+         * @param pullRequest The pull request the branch is a preview of, such as `&#34;123&#34;`: recorded with the stack&#39;s mark in the branch&#39;s annotation when it is created (`pulumi-clouddb.pull-request`), for `clouddb sweep`&#39;s report. A later change does nothing (an annotation is set at creation only).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pullRequest(String pullRequest) {
+            return pullRequest(Output.of(pullRequest));
         }
 
         /**

@@ -173,6 +173,21 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
+     * The pull request the preview is for, such as `&#34;123&#34;`: recorded in its branch&#39;s annotation (the Branch&#39;s `pullRequest`), which `clouddb sweep` reports.
+     * 
+     */
+    @Import(name="pullRequest")
+    private @Nullable Output<String> pullRequest;
+
+    /**
+     * @return The pull request the preview is for, such as `&#34;123&#34;`: recorded in its branch&#39;s annotation (the Branch&#39;s `pullRequest`), which `clouddb sweep` reports.
+     * 
+     */
+    public Optional<Output<String>> pullRequest() {
+        return Optional.ofNullable(this.pullRequest);
+    }
+
+    /**
      * Set to anything (a date, a build number); each later change resets the branch from its parent&#39;s current data, and the same `up` runs again the migrations the reset undid and grants the runtime role again. Only with `data: data` or `anonymized` (a schema-only copy has no parent data).
      * 
      */
@@ -230,6 +245,7 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
         this.name = $.name;
         this.parentBranch = $.parentBranch;
         this.projectId = $.projectId;
+        this.pullRequest = $.pullRequest;
         this.resetTrigger = $.resetTrigger;
         this.runtime = $.runtime;
         this.ttl = $.ttl;
@@ -471,6 +487,27 @@ public final class PreviewEnvironmentArgs extends com.pulumi.resources.ResourceA
          */
         public Builder projectId(String projectId) {
             return projectId(Output.of(projectId));
+        }
+
+        /**
+         * @param pullRequest The pull request the preview is for, such as `&#34;123&#34;`: recorded in its branch&#39;s annotation (the Branch&#39;s `pullRequest`), which `clouddb sweep` reports.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pullRequest(@Nullable Output<String> pullRequest) {
+            $.pullRequest = pullRequest;
+            return this;
+        }
+
+        /**
+         * @param pullRequest The pull request the preview is for, such as `&#34;123&#34;`: recorded in its branch&#39;s annotation (the Branch&#39;s `pullRequest`), which `clouddb sweep` reports.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pullRequest(String pullRequest) {
+            return pullRequest(Output.of(pullRequest));
         }
 
         /**
