@@ -4,7 +4,8 @@
 // are by `up`, next to objects the program makes; a preview and a refresh with no change and no
 // request that changes anything; each kind's config changed, in place or by replacement, with its
 // own requests only; destroy. No secret of any row in the state file or the engine's output. The
-// same objects read with `get` into another program, by the ids `pulumi import` took.
+// same objects read with `get` into another program (YAML, Python, JavaScript, Java), by the ids
+// `pulumi import` took.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -94,8 +95,8 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
 
   /** A program that reads each imported object with `get` by its import id, named as in the import, in each language. */
   const GET_PROGRAMS: Record<
-    "yaml" | "python" | "javascript",
-    (dir: string) => ProgramFolder & { language?: "yaml" | "python" }
+    "yaml" | "python" | "javascript" | "java",
+    (dir: string) => ProgramFolder & { language?: "yaml" | "python" | "java" }
   > = {
     yaml(dir) {
       const lines = ["name: clouddb-e2e-get", "runtime: yaml", "resources:"];
@@ -127,6 +128,42 @@ describe("e2e: every kind made outside Pulumi, imported, adopted or taken into a
       );
       // Installed from `npm pack`, as users install the package; the folder is the stack's own.
       return { packed: dir };
+    },
+    java(dir) {
+      // The Maven project of the Java import suite (its pom names the SDK), with a program of gets.
+      const maven = fixture("import-java");
+      fs.copyFileSync(path.join(maven, "pom.xml"), path.join(dir, "pom.xml"));
+      fs.cpSync(path.join(maven, ".mvn"), path.join(dir, ".mvn"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: clouddb-e2e-get\nruntime: java\n");
+      const gets = imports.map(
+        ({ type, name, id }) =>
+          `            ${kindOf(type)}.get(${JSON.stringify(name)}, Output.of(${JSON.stringify(id)}), null);`,
+      );
+      const classes = [...new Set(imports.map(({ type }) => kindOf(type)))].map(
+        (kind) => `import io.github.pulumiclouddb.clouddb.${kind};`,
+      );
+      const source = path.join(dir, "src", "main", "java", "importjava");
+      fs.mkdirSync(source, { recursive: true });
+      fs.writeFileSync(
+        path.join(source, "App.java"),
+        [
+          "package importjava;",
+          "",
+          "import com.pulumi.Pulumi;",
+          "import com.pulumi.core.Output;",
+          ...classes,
+          "",
+          "public class App {",
+          "    public static void main(String[] args) {",
+          "        Pulumi.run(ctx -> {",
+          ...gets,
+          "        });",
+          "    }",
+          "}",
+          "",
+        ].join("\n"),
+      );
+      return { workDir: dir, language: "java" };
     },
   };
 
