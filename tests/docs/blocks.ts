@@ -39,9 +39,15 @@ export function codeBlocks(file: string): CodeBlock[] {
   return blocks;
 }
 
-/** The program blocks of every registry doc in `language`. */
+/**
+ * The program blocks of every registry doc in `language`. A YAML block is a program when it is a
+ * `Pulumi.yaml` (it names its `runtime`); one that shows a stack's config file or an ESC
+ * environment is not.
+ */
 export function programBlocks(language: ProgramLanguage): CodeBlock[] {
-  return REGISTRY_DOCS.flatMap((file) => codeBlocks(file)).filter((b) => b.language === language);
+  return REGISTRY_DOCS.flatMap((file) => codeBlocks(file)).filter(
+    (b) => b.language === language && (language !== "yaml" || /^runtime:/m.test(b.code)),
+  );
 }
 
 /** The per-kind examples in `language`, one block per kind folder of `docs/examples/`. */
