@@ -2,7 +2,9 @@
 // objects made outside Pulumi; the example's lookup-driven script writes the import file; one
 // `pulumi import --file` brings them all into a YAML program through the provider plugin and
 // generates the program's code; that program then previews with no change, no request changing
-// anything, no secret in the state file or the output.
+// anything, no secret in the state file or the output. Pulumi's other way too: a program written
+// first, `pulumi preview --import-file` listing what it would create, the ids filled from the
+// lookups, one `pulumi import --file`, then no change.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
+import { getBranch, getEndpoint } from "../../provider";
 import { createClient } from "../../provider/client";
 import { projectIdle } from "../provider/support";
 import { programStack } from "./support/programStack";
@@ -119,6 +122,79 @@ describe("e2e: a project of 30 objects made outside Pulumi, brought into a YAML 
       assert.ok(password !== "" && !raw.includes(password), "a password is in the state in plain text");
       assert.ok(!printed.some((line) => line.includes(password)), "a password is in the output");
       assert.ok(!imported.generatedCode.includes(password), "a password is in the generated program");
+    }
+  });
+
+  it("a program written first: preview --import-file lists what it would create, the ids filled from the lookups, one import takes them and the program previews with no change", async () => {
+    // A branch of the project, its compute, its role and the role's database, declared by hand.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-import-file-"));
+    const of = (branch: string) => `      projectId: \${projectId}\n      branchId: \${${branch}.branchId}\n`;
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      [
+        "name: clouddb-e2e-import-file",
+        "runtime: yaml",
+        "config:",
+        "  projectId:",
+        "    type: string",
+        "resources:",
+        "  feature-2:",
+        "    type: clouddb:index:Branch",
+        "    properties:",
+        "      projectId: ${projectId}",
+        "      name: feature-2",
+        "  feature-2-compute:",
+        "    type: clouddb:index:Endpoint",
+        "    properties:",
+        `${of("feature-2")}      type: read_write`,
+        "  feature-2-app_2:",
+        "    type: clouddb:index:Role",
+        "    properties:",
+        `${of("feature-2")}      name: app_2`,
+        "  feature-2-shop_2:",
+        "    type: clouddb:index:Database",
+        "    properties:",
+        `${of("feature-2")}      name: shop_2`,
+        "      ownerName: app_2",
+        "",
+      ].join("\n"),
+    );
+    const taker = await programStack({ copyOf: dir, emulator, language: "yaml", config: { projectId } });
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      const file = path.join(taker.stack.workspace.workDir, "import.json");
+      await taker.stack.preview({ importFile: file, ...collect(taker.output) });
+      type Entry = { type: string; name: string; id: string };
+      const listed = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: Entry[] };
+      assert.deepEqual(
+        listed.resources.map((r) => `${r.type} ${r.name} ${r.id}`).sort(),
+        [
+          "clouddb:index:Branch feature-2 <PLACEHOLDER>",
+          "clouddb:index:Database feature-2-shop_2 <PLACEHOLDER>",
+          "clouddb:index:Endpoint feature-2-compute <PLACEHOLDER>",
+          "clouddb:index:Role feature-2-app_2 <PLACEHOLDER>",
+        ],
+        "the file lists each declared resource, its id a placeholder to fill",
+      );
+      // The ids, from the lookups by the names the program uses.
+      const account = { apiKey: DEMO.personalKey, apiUrl: emulator.url };
+      const { branch } = await getBranch({ projectId, name: "feature-2" }, account);
+      const { endpoint } = await getEndpoint({ projectId, branchId: branch.id }, account);
+      const ids: Record<string, string> = {
+        "feature-2": `${projectId}/${branch.id}`,
+        "feature-2-compute": `${projectId}/${endpoint.id}`,
+        "feature-2-app_2": `${projectId}/${branch.id}/app_2`,
+        "feature-2-shop_2": `${projectId}/${branch.id}/shop_2`,
+      };
+      const resources = listed.resources.map((r) => ({ ...r, id: ids[r.name] ?? "" }));
+      emulator.control.clearRequests();
+      const imported = await taker.stack.import({ resources, ...collect(taker.output) });
+      assert.equal(imported.summary.resourceChanges?.import, 4, taker.output.join("\n"));
+      const preview = await taker.stack.preview(collect(taker.output));
+      assert.deepEqual(preview.changeSummary, { same: 5 }, taker.output.join("\n"));
+      assert.deepEqual(mutatingRequests(emulator), [], "the import or the preview changed something");
+    } finally {
+      await taker.dispose();
     }
   });
 });
