@@ -36,6 +36,8 @@ export interface ProgramStackOptions {
   secrets?: Record<string, string>;
   /** More environment for the CLI and the provider, over the language's (e.g. CLOUDDB_POLL_INTERVAL_MS). */
   env?: Record<string, string>;
+  /** A `file://` backend folder the stack shares with others (see `createStack`). */
+  backendDir?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function programStack(opts: ProgramFolder & ProgramStackOptions): P
         : {}),
       ...(opts.stackName !== undefined ? { stackName: opts.stackName } : {}),
       ...(opts.config !== undefined ? { config: opts.config } : {}),
+      ...(opts.backendDir !== undefined ? { backendDir: opts.backendDir } : {}),
       env: { ...(opts.language !== undefined ? pluginProgramEnv(opts.language) : {}), ...opts.env },
     });
   } catch (err) {

@@ -18,7 +18,8 @@ import type { RunningEmulator } from "../../../emulator";
 import { ensurePulumiCli, quietEnv } from "../../../scripts/pulumi-cli";
 
 export const ROOT = path.resolve(__dirname, "../../..");
-const PASSPHRASE = "e2e-passphrase";
+/** The passphrase of every stack these suites make. */
+export const PASSPHRASE = "e2e-passphrase";
 let cliPath: string | undefined;
 /** The CLI every workspace of this process runs: found once, where each workspace would run `pulumi version`. */
 let pulumiCommand: Promise<PulumiCommand> | undefined;
@@ -73,9 +74,11 @@ export async function createStack(opts: {
   stackName?: string;
   /** Extra environment for the CLI and the provider process (e.g. CLOUDDB_POLL_INTERVAL_MS). */
   env?: Record<string, string>;
+  /** A `file://` backend folder to share with other stacks (the caller removes it); default a private one. */
+  backendDir?: string;
 }): Promise<E2eStack> {
   prepareEngine();
-  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-state-"));
+  const backendDir = opts.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-state-"));
   const pulumiHome = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-home-"));
   const envVars = {
     ...(quietEnv({}) as Record<string, string>),
@@ -120,8 +123,8 @@ export async function createStack(opts: {
     async dispose({ destroy } = {}) {
       if (destroy !== undefined)
         await stack.destroy(destroy === true ? undefined : destroy).catch(() => undefined);
-      // The backend is the stack's own folder: deleting it removes the stack, with no `stack rm`.
-      fs.rmSync(backendDir, { recursive: true, force: true });
+      // A backend of the stack's own: deleting its folder removes the stack, with no `stack rm`.
+      if (opts.backendDir === undefined) fs.rmSync(backendDir, { recursive: true, force: true });
       fs.rmSync(pulumiHome, { recursive: true, force: true });
       // Setting config writes it next to Pulumi.yaml, in a folder that may be this repository's.
       fs.rmSync(path.join(opts.workDir, `Pulumi.${stack.name}.yaml`), { force: true });

@@ -1,0 +1,119 @@
+/**
+ * `clouddb sweep`: finds the branches a stack made that no live stack owns (its stack is gone, no
+ * longer holds it, or its expiry has passed) and, with `--delete`, deletes them. Every run reads
+ * everything again, so a run cut off halfway is finished by the next. The account is the
+ * provider's: `CLOUDDB_API_KEY` and `CLOUDDB_API_URL`.
+ */
+import { writeFileSync } from "node:fs";
+import { type CloudDbClient, createClient, isApiError, isNotFound } from "../client";
+import { deleteOrder, type Finding, findUnowned, markedBranches } from "./find";
+import { parseSweepArgs, type SweepOptions } from "./options";
+import { reported, type SweepReport, table } from "./report";
+import { type HeldBranches, heldBranches, listStacks, shownBackend } from "./stacks";
+
+/** Exit codes: nothing found (or all found deleted), found in a dry run, a failure. */
+export const EXIT = { clean: 0, found: 10, failed: 1 } as const;
+
+/** What a step was doing when it failed, and the failure, as one line with the API's request id. */
+function failure(step: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const id = isApiError(err) && err.requestId !== undefined ? ` (request id ${err.requestId})` : "";
+  return `${step} failed: ${message}${id}`;
+}
+
+/** Runs a sweep as `options` say, writing to `out` and `err`; answers the exit code. */
+export async function sweep(
+  options: SweepOptions,
+  io: { out: (line: string) => void; err: (line: string) => void; client?: CloudDbClient },
+): Promise<number> {
+  const client = io.client ?? createClient();
+  const { projectId, backend } = options;
+  let listing: Awaited<ReturnType<CloudDbClient["listAnnotatedBranches"]>>;
+  try {
+    listing = await client.listAnnotatedBranches(projectId);
+  } catch (err) {
+    io.err(
+      `${failure(`listing the branches of project ${projectId}`, err)}. ` +
+        "Check the project id, CLOUDDB_API_KEY (a key that can read the project) and CLOUDDB_API_URL",
+    );
+    return EXIT.failed;
+  }
+  const now = Date.now();
+  const marked = markedBranches(listing.branches, listing.annotations);
+  const states = new Map<string, Promise<HeldBranches>>();
+  const held = (name: string) => {
+    const known = states.get(name);
+    if (known !== undefined) return known;
+    const state = heldBranches(backend, name);
+    states.set(name, state);
+    return state;
+  };
+  let found: Finding[];
+  try {
+    const needStacks = marked.some((m) => !(Date.parse(m.branch.expires_at ?? "") <= now));
+    found = await findUnowned(marked, now, needStacks ? await listStacks(backend) : [], held);
+  } catch (err) {
+    io.err(failure(`reading the stacks of backend ${shownBackend(backend)}`, err));
+    return EXIT.failed;
+  }
+  const report: SweepReport = {
+    projectId,
+    backend: shownBackend(backend),
+    mode: options.delete ? "delete" : "dry-run",
+    at: new Date(now).toISOString(),
+    found: found.map(reported),
+    deleted: [],
+    errors: [],
+  };
+  if (found.length === 0) io.out(`No branch of project ${projectId} is left without its stack.`);
+  else {
+    io.out(table(found, now));
+    io.out(
+      options.delete
+        ? `Deleting ${found.length} branch(es), children first.`
+        : `${found.length} branch(es) no stack owns. Run again with --delete to delete them.`,
+    );
+  }
+  if (options.delete) {
+    for (const f of deleteOrder(found, listing.branches)) {
+      try {
+        await client.deleteBranch(projectId, f.branch.id);
+        report.deleted.push(f.branch.id);
+        io.out(`deleted ${f.branch.id} (${f.branch.name})`);
+      } catch (err) {
+        if (isNotFound(err)) {
+          report.deleted.push(f.branch.id);
+          io.out(`deleted ${f.branch.id} (${f.branch.name}): already gone`);
+          continue;
+        }
+        const line = `${failure(`deleting branch ${f.branch.id} (${f.branch.name})`, err)}. Run the sweep again; if it fails again, delete the branch in the console or keep it`;
+        report.errors.push(line);
+        io.err(line);
+      }
+    }
+  }
+  if (options.report !== undefined) {
+    try {
+      writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+    } catch (err) {
+      io.err(failure(`writing the report to ${options.report}`, err) + ": give --report a writable path");
+      return EXIT.failed;
+    }
+  }
+  if (report.errors.length > 0) return EXIT.failed;
+  return found.length > 0 && !options.delete ? EXIT.found : EXIT.clean;
+}
+
+/** The command: parses `argv`, runs the sweep, answers the exit code; a usage error is a failure that says what to change. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`clouddb: ${line}\n`);
+  let options: SweepOptions;
+  try {
+    options = parseSweepArgs(argv);
+  } catch (e) {
+    err(e instanceof Error ? e.message : String(e));
+    return EXIT.failed;
+  }
+  return sweep(options, { out, err });
+}

@@ -1,0 +1,219 @@
+import * as assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEMO, type RunningEmulator, ScaledClock, startEmulator } from "../../emulator";
+import { createClient } from "../../provider/client";
+import { isoSeconds } from "../../provider/resources/expiry";
+import { fixture, programStack } from "./support/programStack";
+import { collect, type E2eStack, fileBackendUrl, leaks, PASSPHRASE, ROOT } from "./support/stack";
+
+// `clouddb sweep` run as a user runs it (the package's bin script, the pulumi CLI on PATH) against
+// stacks of one program on one file backend, made and removed through the real engine.
+
+const HOUR = 3_600_000;
+const P = DEMO.projectId;
+
+/** How one run of the command ended. */
+interface SweepRun {
+  code: number | "killed";
+  stdout: string;
+  stderr: string;
+}
+
+describe("clouddb sweep: the branches no live stack owns", function () {
+  this.timeout(600_000);
+  let emulator: RunningEmulator;
+  const backendDir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-sweep-backend-"));
+  const sweepHome = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-sweep-home-"));
+  const reportFile = path.join(sweepHome, "report.json");
+  const stacks = new Map<string, E2eStack>();
+  const ids = new Map<string, string>();
+  let byHand: string;
+  const api = () => createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
+  const live = async () => new Set((await api().listBranches(P)).map((b) => b.id));
+
+  /** Runs `clouddb sweep` for the demo project on the suite's backend; `killAt` kills it when the log shows that. */
+  function sweep(args: string[], opts: { apiKey?: string; killAt?: () => boolean } = {}): Promise<SweepRun> {
+    const child = spawn(
+      path.join(ROOT, "bin", "clouddb"),
+      ["sweep", "--project", P, "--backend", fileBackendUrl(backendDir), ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: sweepHome,
+          PULUMI_HOME: sweepHome,
+          PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+          CLOUDDB_API_KEY: opts.apiKey ?? DEMO.personalKey,
+          CLOUDDB_API_URL: emulator.url,
+        },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const watch =
+      opts.killAt === undefined
+        ? undefined
+        : setInterval(() => {
+            if (opts.killAt?.()) child.kill("SIGKILL");
+          }, 5);
+    return new Promise((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code, signal) => {
+        if (watch !== undefined) clearInterval(watch);
+        resolve({ code: signal === "SIGKILL" ? "killed" : (code ?? 1), stdout, stderr });
+      });
+    });
+  }
+
+  /** A stack `pr-<pr>` of the program on the shared backend, up. */
+  async function upStack(pr: string): Promise<E2eStack> {
+    const e2e = await programStack({
+      copyOf: fixture("sweep-yaml"),
+      emulator,
+      language: "yaml",
+      stackName: `pr-${pr}`,
+      backendDir,
+      config: { projectId: P, pullRequest: pr },
+    });
+    stacks.set(pr, e2e);
+    const up = await e2e.stack.up(collect(e2e.output));
+    ids.set(pr, String(up.outputs.branchId?.value));
+    return e2e;
+  }
+
+  before(async () => {
+    // The service deletes an expired branch by itself when it gets to it: the emulator's clock runs
+    // two hours behind this machine's, so a branch whose expiry passed here is still listed there.
+    emulator = await startEmulator({
+      seed: "demo",
+      opDurationMs: 50,
+      clock: new ScaledClock({ startMs: Date.now() - 2 * HOUR }),
+    });
+    await Promise.all(["101", "102", "103", "104"].map(upStack));
+    // 101 is removed without a destroy; 102 destroyed; 103 lives; 104 lives but its branch expired.
+    await stacks.get("101")?.stack.workspace.removeStack("pr-101", { force: true });
+    await stacks.get("102")?.stack.destroy(collect([]));
+    await api().updateBranch(P, ids.get("104") as string, { expires_at: isoSeconds(Date.now() - HOUR) });
+    const made = await api().createBranch(P, {
+      branch: { name: "by-hand" },
+      endpoints: [{ type: "read_write" }],
+    });
+    byHand = made.branch.id;
+  });
+
+  after(async () => {
+    await stacks.get("103")?.dispose({ destroy: true });
+    await stacks.get("104")?.dispose({ destroy: true });
+    for (const [pr, e2e] of stacks) if (pr !== "103" && pr !== "104") await e2e.dispose();
+    await emulator?.stop();
+    fs.rmSync(backendDir, { recursive: true, force: true });
+    fs.rmSync(sweepHome, { recursive: true, force: true });
+  });
+
+  it("lists exactly the branch of the removed stack and the expired one in a dry run, with why, and exits 10", async () => {
+    emulator.control.clearRequests();
+    const run = await sweep(["--report", reportFile]);
+    assert.equal(run.code, 10, run.stdout + run.stderr);
+    const orphan = ids.get("101") as string;
+    const expired = ids.get("104") as string;
+    const rows = run.stdout.split("\n").filter((line) => line.startsWith("br-"));
+    assert.equal(rows.length, 2, run.stdout);
+    const row = (id: string) => rows.find((line) => line.startsWith(id)) ?? "";
+    assert.match(
+      row(orphan),
+      /preview\/pr-101\s+clouddb-e2e-sweep\/pr-101\s+pr-101\s+\S+\s+stack clouddb-e2e-sweep\/pr-101 is gone/,
+    );
+    assert.match(row(expired), /preview\/pr-104 .*expired at /);
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as {
+      mode: string;
+      found: { branchId: string; reason: string; pullRequest: string }[];
+      deleted: string[];
+    };
+    assert.equal(report.mode, "dry-run");
+    assert.deepEqual(
+      report.found.map((f) => [f.branchId, f.reason, f.pullRequest]).sort(),
+      [
+        [orphan, "stack-gone", "pr-101"],
+        [expired, "expired", "pr-104"],
+      ].sort(),
+    );
+    assert.deepEqual(report.deleted, []);
+    assert.deepEqual(
+      emulator.control.requests().filter((r) => r.method !== "GET"),
+      [],
+      "a dry run changed something",
+    );
+    assert.deepEqual(leaks(run.stdout + run.stderr + fs.readFileSync(reportFile, "utf8")), []);
+  });
+
+  it("deletes exactly those, with their computes, then finds nothing, and the live stack previews no change", async () => {
+    const before = await live();
+    const run = await sweep(["--delete", "--report", reportFile]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const gone = [ids.get("101"), ids.get("104")] as string[];
+    assert.deepEqual(await live(), new Set([...before].filter((id) => !gone.includes(id))));
+    for (const id of [ids.get("103"), byHand]) assert.ok((await live()).has(id as string), `${id} is kept`);
+    const computes = await api().listEndpoints(P);
+    assert.deepEqual(
+      computes.filter((ep) => gone.includes(ep.branch_id)),
+      [],
+      "a deleted branch's compute is left",
+    );
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as { mode: string; deleted: string[] };
+    assert.equal(report.mode, "delete");
+    assert.deepEqual([...report.deleted].sort(), [...gone].sort());
+
+    const e2e = stacks.get("103") as E2eStack;
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    assert.deepEqual(preview.changeSummary, { same: 2 }, e2e.output.join("\n"));
+
+    const again = await sweep([]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.match(again.stdout, /No branch of project .* is left without its stack/);
+  });
+
+  it("finishes a sweep killed after its first delete when run again, and touches nothing else", async () => {
+    // Two more orphans: a stack made again after its destroy and a new one, both removed by force.
+    await stacks.get("102")?.stack.up(collect([]));
+    await upStack("105");
+    const again = await stacks.get("102")?.stack.outputs();
+    ids.set("102", String(again?.branchId?.value));
+    await stacks.get("102")?.stack.workspace.removeStack("pr-102", { force: true });
+    await stacks.get("105")?.stack.workspace.removeStack("pr-105", { force: true });
+    const orphans = [ids.get("102"), ids.get("105")] as string[];
+    const before = await live();
+    for (const id of orphans) assert.ok(before.has(id), `${id} is there to sweep`);
+
+    emulator.control.clearRequests();
+    const deletes = () => emulator.control.requests().filter((r) => r.method === "DELETE");
+    const killed = await sweep(["--delete"], { killAt: () => deletes().length >= 1 });
+    assert.equal(killed.code, "killed", killed.stdout + killed.stderr);
+    assert.equal(deletes().length, 1, "the kill came after the first delete request");
+
+    const rerun = await sweep(["--delete"]);
+    assert.equal(rerun.code, 0, rerun.stdout + rerun.stderr);
+    assert.deepEqual(await live(), new Set([...before].filter((id) => !orphans.includes(id))));
+    const last = await sweep([]);
+    assert.equal(last.code, 0, last.stdout + last.stderr);
+  });
+
+  it("fails with exit 1 naming what failed, the request id and what to do, never the key", async () => {
+    const wrongKey = `napi_${"x".repeat(64)}`;
+    const run = await sweep([], { apiKey: wrongKey });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stderr,
+      /listing the branches of project hidden-river-50598307 failed: .*\(request id [^)]+\)/,
+    );
+    assert.match(run.stderr, /Check the project id, CLOUDDB_API_KEY/);
+    assert.ok(!run.stderr.includes(wrongKey) && !run.stdout.includes(wrongKey), "the key is never printed");
+  });
+});
