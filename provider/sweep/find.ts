@@ -81,7 +81,7 @@ export async function findUnowned(
       found.push({
         ...m,
         reason: "expired",
-        why: `expired at ${m.branch.expires_at} (stack ${owner} still exists)`,
+        why: `expired at ${m.branch.expires_at}, not deleted by the service yet`,
       });
       continue;
     }

@@ -180,17 +180,32 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     assert.match(again.stdout, /No branch of project .* is left without its stack/);
   });
 
-  it("finishes a sweep killed after its first delete when run again, and touches nothing else", async () => {
-    // Two more orphans: a stack made again after its destroy and a new one, both removed by force.
+  it("finds a branch its live stack no longer holds, and finishes a sweep killed after its first delete when run again", async () => {
+    // Two more: a stack made again after its destroy, then removed by force; and a stack that still
+    // exists but whose state no longer holds its branch (taken out of the state by hand).
     await stacks.get("102")?.stack.up(collect([]));
-    await upStack("105");
-    const again = await stacks.get("102")?.stack.outputs();
-    ids.set("102", String(again?.branchId?.value));
+    const remade = await stacks.get("102")?.stack.outputs();
+    ids.set("102", String(remade?.branchId?.value));
     await stacks.get("102")?.stack.workspace.removeStack("pr-102", { force: true });
-    await stacks.get("105")?.stack.workspace.removeStack("pr-105", { force: true });
+    const kept = await upStack("105");
+    const state = await kept.stack.exportStack();
+    state.deployment.resources = (state.deployment.resources as { type: string }[]).filter(
+      (r) => r.type !== "clouddb:index:Branch",
+    );
+    await kept.stack.importStack(state);
     const orphans = [ids.get("102"), ids.get("105")] as string[];
     const before = await live();
     for (const id of orphans) assert.ok(before.has(id), `${id} is there to sweep`);
+    const dry = await sweep([]);
+    assert.equal(dry.code, 10, dry.stdout + dry.stderr);
+    assert.match(
+      dry.stdout,
+      new RegExp(`${ids.get("102")} .*stack clouddb-e2e-sweep/pr-102 is gone from the backend`),
+    );
+    assert.match(
+      dry.stdout,
+      new RegExp(`${ids.get("105")} .*stack clouddb-e2e-sweep/pr-105 no longer holds it`),
+    );
 
     emulator.control.clearRequests();
     const deletes = () => emulator.control.requests().filter((r) => r.method === "DELETE");
