@@ -70,6 +70,12 @@ const CASES: {
     mandatory: true,
     says: /PreviewEnvironment "review" copies the rows of a branch of project "shop", which protects its default branch, as they are \(data: "data"\): set data: "anonymized"/,
   },
+  {
+    name: "preview-environment-staging",
+    rule: "preview-data-masked",
+    mandatory: true,
+    says: /PreviewEnvironment "review" copies the rows of branch "staging", which is protected, as they are \(data: "data"\): set data: "anonymized"/,
+  },
 ];
 
 /**
@@ -111,6 +117,7 @@ const PROGRAMS: { language: string; program: ProgramFolder & { language?: "pytho
       "keys-rotate",
       "preview-environment-ttl",
       "preview-environment-data",
+      "preview-environment-staging",
     ],
   },
 ];
