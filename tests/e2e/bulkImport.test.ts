@@ -141,7 +141,7 @@ describe("e2e: a project of 30 objects made outside Pulumi, brought into a YAML 
         "  feature-2:",
         "    type: clouddb:index:Branch",
         "    properties:",
-        "      projectId: ${projectId}",
+        `      projectId: \${projectId}`,
         "      name: feature-2",
         "  feature-2-compute:",
         "    type: clouddb:index:Endpoint",

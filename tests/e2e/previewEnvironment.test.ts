@@ -163,8 +163,8 @@ for (const row of ROWS)
         const file = join(e2e.stack.workspace.workDir, "Pulumi.yaml");
         const program = readFileSync(file, "utf8");
         const wrong = program.replace(
-          "      projectId: ${projectId}\n",
-          "      projectId: ${projectId}\n      parentBranch: no-such-branch\n",
+          `      projectId: \${projectId}\n`,
+          `      projectId: \${projectId}\n      parentBranch: no-such-branch\n`,
         );
         assert.notEqual(wrong, program, "the program names its parent");
         writeFileSync(file, wrong);
