@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { DEMO, type RunningEmulator, ScaledClock, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
 import { isoSeconds } from "../../provider/resources/expiry";
+import { STACK_MARKS } from "../../provider/resources/lifecycle/owner";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack, fileBackendUrl, leaks, PASSPHRASE, ROOT } from "./support/stack";
 
@@ -73,12 +74,13 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     });
   }
 
-  /** A stack `pr-<pr>` of the program on the shared backend, up. */
-  async function upStack(pr: string): Promise<E2eStack> {
+  /** A stack `pr-<pr>` on the shared backend, up: of the YAML program, or with `js` of the Node.js one. */
+  async function upStack(pr: string, js = false): Promise<E2eStack> {
     const e2e = await programStack({
-      copyOf: fixture("sweep-yaml"),
+      ...(js
+        ? { workDir: fixture("sweep-js") }
+        : { copyOf: fixture("sweep-yaml"), language: "yaml" as const }),
       emulator,
-      language: "yaml",
       stackName: `pr-${pr}`,
       backendDir,
       config: { projectId: P, pullRequest: pr },
@@ -97,8 +99,9 @@ describe("clouddb sweep: the branches no live stack owns", function () {
       opDurationMs: 50,
       clock: new ScaledClock({ startMs: Date.now() - 2 * HOUR }),
     });
-    await Promise.all(["101", "102", "103", "104"].map(upStack));
-    // 101 is removed without a destroy; 102 destroyed; 103 lives; 104 lives but its branch expired.
+    await Promise.all([...["101", "102", "103", "104"].map((pr) => upStack(pr)), upStack("106", true)]);
+    // 101 is removed without a destroy; 102 destroyed; 103 lives; 104 lives but its branch expired;
+    // 106 lives, its branch a dynamic resource of the Node.js classes.
     await stacks.get("101")?.stack.workspace.removeStack("pr-101", { force: true });
     await stacks.get("102")?.stack.destroy(collect([]));
     await api().updateBranch(P, ids.get("104") as string, { expires_at: isoSeconds(Date.now() - HOUR) });
@@ -112,7 +115,8 @@ describe("clouddb sweep: the branches no live stack owns", function () {
   after(async () => {
     await stacks.get("103")?.dispose({ destroy: true });
     await stacks.get("104")?.dispose({ destroy: true });
-    for (const [pr, e2e] of stacks) if (pr !== "103" && pr !== "104") await e2e.dispose();
+    await stacks.get("106")?.dispose({ destroy: true });
+    for (const [pr, e2e] of stacks) if (!["103", "104", "106"].includes(pr)) await e2e.dispose();
     await emulator?.stop();
     fs.rmSync(backendDir, { recursive: true, force: true });
     fs.rmSync(sweepHome, { recursive: true, force: true });
@@ -154,13 +158,28 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     assert.deepEqual(leaks(run.stdout + run.stderr + fs.readFileSync(reportFile, "utf8")), []);
   });
 
+  it("marks a branch of the Node.js classes with its stack and pull request, as the plugin's", async () => {
+    const { annotations } = await api().listAnnotatedBranches(P);
+    for (const [pr, project] of [
+      ["106", "clouddb-e2e-sweep-js"],
+      ["103", "clouddb-e2e-sweep"],
+    ] as const) {
+      const mark = annotations.get(ids.get(pr) as string) ?? {};
+      assert.equal(mark[STACK_MARKS.project], project);
+      assert.equal(mark[STACK_MARKS.stack], `pr-${pr}`);
+      assert.equal(mark[STACK_MARKS.pullRequest], pr === "106" ? "106" : "pr-103");
+      assert.ok(!Number.isNaN(Date.parse(mark[STACK_MARKS.createdAt] ?? "")), JSON.stringify(mark));
+    }
+  });
+
   it("deletes exactly those, with their computes, then finds nothing, and the live stack previews no change", async () => {
     const before = await live();
     const run = await sweep(["--delete", "--report", reportFile]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const gone = [ids.get("101"), ids.get("104")] as string[];
     assert.deepEqual(await live(), new Set([...before].filter((id) => !gone.includes(id))));
-    for (const id of [ids.get("103"), byHand]) assert.ok((await live()).has(id as string), `${id} is kept`);
+    for (const id of [ids.get("103"), ids.get("106"), byHand])
+      assert.ok((await live()).has(id as string), `${id} is kept`);
     const computes = await api().listEndpoints(P);
     assert.deepEqual(
       computes.filter((ep) => gone.includes(ep.branch_id)),
