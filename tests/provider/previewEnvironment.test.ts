@@ -89,7 +89,11 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
   afterEach(() => sinon.restore());
 
   it("makes the branch, its owner and database, then the compute, then the runtime role's grants, all its children", async () => {
-    const env = new PreviewEnvironment("pr-1", { projectId: DEMO.projectId, name: "preview/pr-1" });
+    const env = new PreviewEnvironment("pr-1", {
+      projectId: DEMO.projectId,
+      name: "preview/pr-1",
+      pullRequest: "1",
+    });
     await resolved(env.runtimeUri);
     const children = registered.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
     const kind = (r: { type: string }) => r.type.replace("pulumi-nodejs:dynamic/clouddb:", "");
@@ -100,6 +104,8 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
     const named = (k: string) => children.find((c) => kind(c) === k)!;
     assert.equal(named("Branch").inputs.initSource, "schema-only");
     assert.equal(named("Branch").inputs.ttl, "168h");
+    // The pull request goes to the branch, whose create records it in the branch's annotation.
+    assert.equal(named("Branch").inputs.pullRequest, "1");
     // No parent named: the API's default, the project's default branch, with no lookup before it.
     assert.equal(named("Branch").inputs.parentId, undefined);
     assert.equal(named("Branch").inputs.endpoints, undefined, "no compute with the branch");
