@@ -1,5 +1,5 @@
 // What `npm pack` puts in the two packages users install. The provider's tarball: the built
-// provider, its type declarations, the provider plugin's launcher and the package schema it serves, the README and the license; never the emulator (its own
+// provider, its type declarations, the launchers of the provider plugin and of `clouddb`, the package schema the plugin serves, the README and the license; never the emulator (its own
 // package), tests, benchmarks, examples, fixtures or sources. The emulator's tarball: the built
 // emulator with its bin and its OpenAPI artifact, its README and the license; nothing of the provider.
 // Installed alone, the emulator's tarball brings every package it needs to serve the API, and to run
@@ -45,17 +45,21 @@ describe("the npm tarballs", function () {
       });
   });
 
-  it("of the provider hold the built provider, the plugin's launcher and schema.json, its README and license, and no emulator", () => {
+  it("of the provider hold the built provider, the plugin's and clouddb's launchers and schema.json, its README and license, and no emulator", () => {
     const files = packedFiles(ROOT);
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
       bin: Record<string, string>;
     };
-    const plugin = path.normalize(manifest.bin["pulumi-resource-clouddb"] ?? "");
+    const launchers = Object.values(manifest.bin).map((bin) => path.normalize(bin));
+    assert.deepEqual(launchers.map((bin) => path.basename(bin)).sort(), [
+      "clouddb",
+      "pulumi-resource-clouddb",
+    ]);
     assert.deepEqual(
       files.filter(
         (f) =>
           !ALWAYS.includes(f) &&
-          f !== plugin &&
+          !launchers.includes(f) &&
           f !== "schema.json" &&
           !/^lib\/provider\/.+\.(js|js\.map|d\.ts)$/.test(f),
       ),
@@ -66,13 +70,15 @@ describe("the npm tarballs", function () {
       "lib/provider/index.js",
       "lib/provider/index.d.ts",
       "lib/provider/plugin/main.js",
-      plugin,
+      "lib/provider/sweep/cli.js",
+      ...launchers,
       "schema.json",
       ...ALWAYS,
     ]) {
       assert.ok(files.includes(entry), `${entry} is in the tarball`);
     }
-    assert.match(fs.readFileSync(path.join(ROOT, plugin), "utf8"), /^#!\/usr\/bin\/env node\n/);
+    for (const launcher of launchers)
+      assert.match(fs.readFileSync(path.join(ROOT, launcher), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
   it("of the emulator hold the built emulator, its bin, README and license, and nothing of the provider", () => {
