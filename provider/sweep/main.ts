@@ -21,22 +21,62 @@ function failure(step: string, err: unknown): string {
   return `${step} failed: ${message}${id}`;
 }
 
-/** Runs a sweep as `options` say, writing to `out` and `err`; answers the exit code. */
-export async function sweep(
+/** Where a run writes: lines for the user, lines about failures, and the client it uses (default: from the environment). */
+interface SweepIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  client?: CloudDbClient;
+}
+
+/**
+ * Runs a sweep as `options` say, writing to `io` and, with `--report`, the JSON report (also when
+ * it fails, with what failed); answers the exit code.
+ */
+export async function sweep(options: SweepOptions, io: SweepIo): Promise<number> {
+  const report: SweepReport = {
+    projectId: options.projectId,
+    backend: shownBackend(options.backend),
+    mode: options.delete ? "delete" : "dry-run",
+    at: new Date().toISOString(),
+    found: [],
+    deleted: [],
+    errors: [],
+  };
+  const failed = (line: string) => {
+    report.errors.push(line);
+    io.err(line);
+  };
+  const found = await run(options, io.client ?? createClient(), io.out, failed, report);
+  if (options.report !== undefined) {
+    try {
+      writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+    } catch (err) {
+      io.err(`${failure(`writing the report to ${options.report}`, err)}: give --report a writable path`);
+      return EXIT.failed;
+    }
+  }
+  if (report.errors.length > 0) return EXIT.failed;
+  return found > 0 && !options.delete ? EXIT.found : EXIT.clean;
+}
+
+/** One run: lists, judges, prints and (with `--delete`) deletes, recording in `report`; answers how many it found. */
+async function run(
   options: SweepOptions,
-  io: { out: (line: string) => void; err: (line: string) => void; client?: CloudDbClient },
+  client: CloudDbClient,
+  out: (line: string) => void,
+  failed: (line: string) => void,
+  report: SweepReport,
 ): Promise<number> {
-  const client = io.client ?? createClient();
   const { projectId, backend } = options;
   let listing: Awaited<ReturnType<CloudDbClient["listAnnotatedBranches"]>>;
   try {
     listing = await client.listAnnotatedBranches(projectId);
   } catch (err) {
-    io.err(
+    failed(
       `${failure(`listing the branches of project ${projectId}`, err)}. ` +
         "Check the project id, CLOUDDB_API_KEY (a key that can read the project) and CLOUDDB_API_URL",
     );
-    return EXIT.failed;
+    return 0;
   }
   const now = Date.now();
   const marked = markedBranches(listing.branches, listing.annotations);
@@ -53,55 +93,37 @@ export async function sweep(
     const needStacks = marked.some((m) => !(Date.parse(m.branch.expires_at ?? "") <= now));
     found = await findUnowned(marked, now, needStacks ? await listStacks(backend) : [], held);
   } catch (err) {
-    io.err(failure(`reading the stacks of backend ${shownBackend(backend)}`, err));
-    return EXIT.failed;
+    failed(failure(`reading the stacks of backend ${shownBackend(backend)}`, err));
+    return 0;
   }
-  const report: SweepReport = {
-    projectId,
-    backend: shownBackend(backend),
-    mode: options.delete ? "delete" : "dry-run",
-    at: new Date(now).toISOString(),
-    found: found.map(reported),
-    deleted: [],
-    errors: [],
-  };
-  if (found.length === 0) io.out(`No branch of project ${projectId} is left without its stack.`);
+  report.found = found.map(reported);
+  if (found.length === 0) out(`No branch of project ${projectId} is left without its stack.`);
   else {
-    io.out(table(found, now));
-    io.out(
+    out(table(found, now));
+    out(
       options.delete
         ? `Deleting ${found.length} branch(es), children first.`
         : `${found.length} branch(es) no stack owns. Run again with --delete to delete them.`,
     );
   }
-  if (options.delete) {
-    for (const f of deleteOrder(found, listing.branches)) {
-      try {
-        await client.deleteBranch(projectId, f.branch.id);
-        report.deleted.push(f.branch.id);
-        io.out(`deleted ${f.branch.id} (${f.branch.name})`);
-      } catch (err) {
-        if (isNotFound(err)) {
-          report.deleted.push(f.branch.id);
-          io.out(`deleted ${f.branch.id} (${f.branch.name}): already gone`);
-          continue;
-        }
-        const line = `${failure(`deleting branch ${f.branch.id} (${f.branch.name})`, err)}. Run the sweep again; if it fails again, delete the branch in the console or keep it`;
-        report.errors.push(line);
-        io.err(line);
-      }
-    }
-  }
-  if (options.report !== undefined) {
+  if (!options.delete) return found.length;
+  for (const f of deleteOrder(found, listing.branches)) {
     try {
-      writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
+      const answer = await client.deleteBranch(projectId, f.branch.id);
+      report.deleted.push(f.branch.id);
+      out(`deleted ${f.branch.id} (${f.branch.name})${answer === null ? ": already gone" : ""}`);
     } catch (err) {
-      io.err(failure(`writing the report to ${options.report}`, err) + ": give --report a writable path");
-      return EXIT.failed;
+      if (isNotFound(err)) {
+        report.deleted.push(f.branch.id);
+        out(`deleted ${f.branch.id} (${f.branch.name}): already gone`);
+      } else
+        failed(
+          `${failure(`deleting branch ${f.branch.id} (${f.branch.name})`, err)}. ` +
+            "Run the sweep again; if it fails again, delete the branch in the console or keep it",
+        );
     }
   }
-  if (report.errors.length > 0) return EXIT.failed;
-  return found.length > 0 && !options.delete ? EXIT.found : EXIT.clean;
+  return found.length;
 }
 
 /** The command: parses `argv`, runs the sweep, answers the exit code; a usage error is a failure that says what to change. */

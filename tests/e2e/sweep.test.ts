@@ -239,9 +239,10 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     assert.equal(last.code, 0, last.stdout + last.stderr);
   });
 
-  it("fails with exit 1 naming what failed, the request id and what to do, never the key", async () => {
+  it("fails with exit 1 naming what failed, the request id and what to do, in its report too, never the key", async () => {
     const wrongKey = `napi_${"x".repeat(64)}`;
-    const run = await sweep([], { apiKey: wrongKey });
+    fs.rmSync(reportFile, { force: true });
+    const run = await sweep(["--report", reportFile], { apiKey: wrongKey });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(
       run.stderr,
@@ -249,5 +250,11 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     );
     assert.match(run.stderr, /Check the project id, CLOUDDB_API_KEY/);
     assert.ok(!run.stderr.includes(wrongKey) && !run.stdout.includes(wrongKey), "the key is never printed");
+    const written = fs.readFileSync(reportFile, "utf8");
+    const report = JSON.parse(written) as { errors: string[]; found: unknown[] };
+    assert.deepEqual(report.found, []);
+    assert.equal(report.errors.length, 1);
+    assert.match(report.errors[0] ?? "", /listing the branches of project hidden-river-50598307 failed/);
+    assert.ok(!written.includes(wrongKey), "the key is never in the report");
   });
 });
