@@ -2,7 +2,8 @@
 // emulator's real Postgres and a loopback server answering as GitHub's REST API does: opened posts
 // one comment with the preview's branch, host, migrations and schema diff and no secret; a push
 // with a migration added edits that comment (found past the first page of comments), its diff cut
-// to what a comment holds; closed deletes the branch and removes the stack.
+// to what a comment holds; closed deletes the branch and removes the stack; the nightly sweep
+// deletes the branch of a pull request whose stack was removed without a destroy.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -161,13 +162,25 @@ describe("e2e: the pull-request-database example's workflow under the real Pulum
       "<!-- pull-request-database preview -->\n### Preview database\n\n- Branch: `br-other`",
       "github-actions[bot]",
     );
-    checkout = checkoutExample({
+    checkout = repositoryCheckout(PULL_REQUEST);
+  });
+  after(async () => {
+    if (checkout !== undefined && previewOnBranch(emulator, PROJECT, PULL_REQUEST).branches.length > 0)
+      await checkout.runJob("destroy").catch(() => undefined);
+    checkout?.dispose();
+    await github?.close();
+    await emulator?.stop();
+  });
+
+  /** The repository checked out for a run of the workflow on pull request `pullRequest`. */
+  function repositoryCheckout(pullRequest: string): Checkout {
+    return checkoutExample({
       example: EXAMPLE,
       workflow: WORKFLOW,
       apiUrl: emulator.url,
       apiKey: DEMO.personalKey,
       projectId: PROJECT,
-      pullRequest: PULL_REQUEST,
+      pullRequest,
       install: "link",
       // What a runner sets for every step; the endpoints' CA, which the service's certificates need not.
       env: {
@@ -177,14 +190,7 @@ describe("e2e: the pull-request-database example's workflow under the real Pulum
       },
       stepEnv: { GITHUB_TOKEN: TOKEN },
     });
-  });
-  after(async () => {
-    if (checkout !== undefined && previewOnBranch(emulator, PROJECT, PULL_REQUEST).branches.length > 0)
-      await checkout.runJob("destroy").catch(() => undefined);
-    checkout?.dispose();
-    await github?.close();
-    await emulator?.stop();
-  });
+  }
 
   /** The stack's outputs, secrets shown. */
   async function outputs() {
@@ -353,5 +359,40 @@ describe("e2e: the pull-request-database example's workflow under the real Pulum
     });
     assert.deepEqual(JSON.parse(stacks), [], "the pull request's stack is removed");
     assert.equal(github.requests.length, before, "the comment stays as the last up left it");
+  });
+
+  it("nightly: the sweep job deletes the branch of a pull request whose stack was removed without a destroy, and nothing else", async () => {
+    // Pull request 22 of the same repository: its up, then its stack removed by force.
+    const other = repositoryCheckout("22");
+    try {
+      const opened = await other.runJob("up");
+      assert.equal(opened.code, 0, opened.output);
+      const [orphan] = previewOnBranch(emulator, PROJECT, "22").branches;
+      assert.ok(orphan, "pull request 22 has its preview");
+      await execFileAsync("pulumi", ["stack", "rm", "--force", "--yes", "--stack", "pr-22"], {
+        cwd: other.programDir,
+        env: other.env,
+      });
+      const others = () =>
+        emulator.control
+          .dumpState()
+          .branches.filter(
+            (b) => b.project_id === PROJECT && b.deleted_at_ms === undefined && b.id !== orphan.id,
+          )
+          .map((b) => b.id)
+          .sort();
+      const kept = others();
+
+      const swept = await other.runJob("sweep");
+      assert.equal(swept.code, 0, swept.output);
+      const branch = emulator.control.dumpState().branches.find((b) => b.id === orphan.id);
+      assert.ok(branch === undefined || branch.deleted_at_ms !== undefined, "the orphan is deleted");
+      assert.deepEqual(others(), kept, "no other branch of the project is touched");
+      const report = JSON.parse(fs.readFileSync(path.join(other.programDir, "sweep-report.json"), "utf8"));
+      assert.match(JSON.stringify(report), new RegExp(orphan.id), "the report names the orphan");
+      assert.doesNotMatch(swept.output, new RegExp(DEMO.personalKey), "the key is never printed");
+    } finally {
+      other.dispose();
+    }
   });
 });

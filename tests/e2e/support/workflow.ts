@@ -110,6 +110,12 @@ export function checkoutExample(opts: {
     fs.symlinkSync(ROOT, path.join(programDir, "node_modules", "pulumi-clouddb"));
     for (const dep of ["@pulumi", "typescript", "ts-node", "@types"])
       fs.symlinkSync(path.join(ROOT, "node_modules", dep), path.join(programDir, "node_modules", dep));
+    // And the package's commands, as npm links them.
+    fs.mkdirSync(path.join(programDir, "node_modules", ".bin"));
+    fs.symlinkSync(
+      path.join(ROOT, "bin", "clouddb"),
+      path.join(programDir, "node_modules", ".bin", "clouddb"),
+    );
   }
   const githubEnv = path.join(work, "github-env");
   fs.writeFileSync(githubEnv, "");
