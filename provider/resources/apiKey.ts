@@ -7,7 +7,7 @@ import type {
   OrgApiKeyListItem,
 } from "../client";
 import { messageOf, ResourceError } from "./errors";
-import { nameInput, optionalText } from "./inputs/common";
+import { nameInput, optionalText, optionalTrigger } from "./inputs/common";
 import { declaredInputs } from "./lifecycle/check";
 import { compact, createdSince, defineResource, type Same } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
@@ -24,7 +24,7 @@ export const ApiKeyInputsSchema = z
     name: nameInput(64, "name is required: give the key a descriptive name (1-64 characters)"),
     orgId: optionalText("orgId"),
     projectId: optionalText("projectId"),
-    rotationTrigger: optionalText("rotationTrigger"),
+    rotationTrigger: optionalTrigger("rotationTrigger"),
   })
   .superRefine((inputs, ctx) => {
     if (inputs.projectId !== undefined && inputs.orgId === undefined) {

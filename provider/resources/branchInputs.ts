@@ -11,6 +11,7 @@ import {
   GeneratedNameInput,
   idInput,
   optionalText,
+  optionalTrigger,
   requiredId,
   TimeoutsInput,
 } from "./inputs/common";
@@ -93,10 +94,10 @@ export const BranchInputsSchema = withComputeRange(
     maskingRules: z
       .array(MaskingRuleInput, { error: "maskingRules must be a list of masking rules" })
       .optional(),
-    anonymizeTrigger: optionalText("anonymizeTrigger"),
-    resetTrigger: optionalText("resetTrigger"),
+    anonymizeTrigger: optionalTrigger("anonymizeTrigger"),
+    resetTrigger: optionalTrigger("resetTrigger"),
     restore: RestoreInput,
-    pullRequest: optionalText("pullRequest"),
+    pullRequest: optionalTrigger("pullRequest"),
     adoptExisting: adoptInput("branch"),
     deleteProtection: DeleteProtectionInput,
     timeouts: TimeoutsInput,

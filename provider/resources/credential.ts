@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CloudDbClient, CredentialIssued, CredentialMeta, CredentialSecret } from "../client";
 import { NotFoundError } from "../client/errors";
-import { adoptInput, idInput, optionalText, requiredId } from "./inputs/common";
+import { adoptInput, idInput, optionalTrigger, requiredId } from "./inputs/common";
 import { adoptLive } from "./lifecycle/adoption";
 import { declaredInputs } from "./lifecycle/check";
 import { defineResource, type Same } from "./lifecycle/define";
@@ -39,7 +39,7 @@ export const CredentialInputsSchema = z.object({
     )
     .min(1, `scopes needs at least one of ${CREDENTIAL_SCOPE.enum.join(", ")}`)
     .max(16, "scopes holds at most 16 entries"),
-  rotationTrigger: optionalText("rotationTrigger"),
+  rotationTrigger: optionalTrigger("rotationTrigger"),
   adoptExisting: adoptInput("credential (its token id, nak_live_...)"),
 });
 

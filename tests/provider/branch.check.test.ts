@@ -199,6 +199,19 @@ describe("Branch check: expiry, history point, compute, reset", () => {
     assert.match(failure.reason, /no parent to reset from: remove resetTrigger/);
   });
 
+  it("takes a number for pullRequest and a trigger as its text (Pulumi YAML passes config numbers as numbers), and refuses what is neither", async () => {
+    const result = await branchProvider.check!(
+      {} as BranchInputs,
+      { projectId: "hidden-river-50598307", pullRequest: 42, resetTrigger: 7 } as unknown as BranchInputs,
+    );
+    assert.deepEqual(result.failures ?? [], []);
+    const taken = result.inputs as BranchInputs;
+    assert.deepEqual([taken.pullRequest, taken.resetTrigger], ["42", "7"]);
+    const failure = only(await failures({ pullRequest: true }));
+    assert.equal(failure.property, "pullRequest");
+    assert.match(failure.reason, /must be a non-empty string or a number/);
+  });
+
   it("lets expiry, history and compute values not known yet (preview) through", async () => {
     assert.deepEqual(
       await failures({

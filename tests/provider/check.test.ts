@@ -84,7 +84,10 @@ describe("check", () => {
       for (const property of ["orgId", "rotationTrigger"]) {
         const failure = only(await keyFailures({ name: "k", [property]: "" }));
         assert.equal(failure.property, property);
-        assert.match(failure.reason, new RegExp(`${property} must be a non-empty string when set`));
+        assert.match(
+          failure.reason,
+          new RegExp(`${property} must be a non-empty string( or a number)? when set`),
+        );
       }
       const failures = await keyFailures({ name: "k", orgId: "org-x", projectId: "" });
       assert.deepEqual(

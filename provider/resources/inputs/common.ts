@@ -97,6 +97,19 @@ export function optionalText(property: string) {
   return optionalId(`${property} must be a non-empty string when set; remove it or give a value`);
 }
 
+/**
+ * An optional trigger or mark (a build number, a date, a pull request), a string not empty when
+ * set; a number is taken as its decimal text, as Pulumi YAML passes a number a stack's config holds
+ * (`pulumi config set pullRequest 42`) whatever type the program declares for it.
+ */
+export function optionalTrigger(property: string) {
+  const message = `${property} must be a non-empty string or a number when set; remove it or give a value`;
+  return z
+    .union([z.string({ error: message }).min(1, message), z.number({ error: message })], { error: message })
+    .transform((value) => String(value))
+    .optional();
+}
+
 /** A label: any string, empty included (what the API stores when none is given). */
 export const LabelInput = z.string({ error: "label must be a string" }).optional();
 

@@ -21,8 +21,9 @@ export function isUnknown(value: unknown): boolean {
 }
 
 /**
- * Checks `news` against `schema`. Valid: the inputs the schema declares (extra fields dropped).
- * Invalid: the inputs as given, with one failure per issue.
+ * Checks `news` against `schema`. Valid: the inputs the schema declares (extra fields dropped), a
+ * number the schema takes as text recorded as that text. Invalid: the inputs as given, with one
+ * failure per issue.
  */
 export function checkInputs<I>(schema: z.ZodObject<z.ZodRawShape>, news: I): pulumi.dynamic.CheckResult<I> {
   const parsed = schema.safeParse(news, { error: issueSentence });
@@ -32,7 +33,12 @@ export function checkInputs<I>(schema: z.ZodObject<z.ZodRawShape>, news: I): pul
         .filter((issue) => !underUnknown(news, issue.path))
         .map((issue) => checkFailure(issue, news));
   if (failures.length > 0) return { inputs: news, failures };
-  return { inputs: declaredInputs(schema, news) };
+  const taken = declaredInputs<Record<string, unknown>>(schema, news);
+  // A number the schema takes as its text (a trigger from Pulumi YAML's config) is kept as that text.
+  const data = (parsed.success ? parsed.data : {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(taken))
+    if (typeof value === "number" && typeof data[key] === "string") taken[key] = data[key];
+  return { inputs: taken as I };
 }
 
 /** The inputs `schema` declares, taken from `value` (inputs or outputs), without undefined values. */
