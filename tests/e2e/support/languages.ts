@@ -57,13 +57,15 @@ export function languagePath(language: ProgramLanguage): string {
 /**
  * Copies folder `from` to `to` with every link, at any depth, copied as what it points at (an
  * example's `migrations/` shared by its languages), so the copy is its own: `fs.cpSync`'s
- * `dereference` follows only a link given as its source.
+ * `dereference` follows only a link given as its source. `keep` leaves out the entries it refuses
+ * (by their path in `from`).
  */
-export function copyFolder(from: string, to: string): void {
+export function copyFolder(from: string, to: string, keep: (source: string) => boolean = () => true): void {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from)) {
     const source = path.join(from, entry);
-    if (fs.statSync(source).isDirectory()) copyFolder(source, path.join(to, entry));
+    if (!keep(source)) continue;
+    if (fs.statSync(source).isDirectory()) copyFolder(source, path.join(to, entry), keep);
     else fs.copyFileSync(source, path.join(to, entry));
   }
 }

@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { DEMO, type RunningEmulator } from "../../../emulator";
 import { runSql } from "../../emulator/helpers";
 import { type CliRun, type KillPlan, runKillable } from "./kill";
+import { copyFolder } from "./languages";
 import { programStack } from "./programStack";
 import { fileBackendUrl, prepareEngine, ROOT } from "./stack";
 
@@ -95,15 +96,14 @@ export function checkoutExample(opts: {
   prepareEngine();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-workflow-"));
   const programDir = path.join(work, "program");
-  // With a filter, `dereference` copies links at any depth as what they point at (without one,
-  // Node copies links below the source as links).
-  fs.cpSync(opts.example ?? EXAMPLE, programDir, {
-    recursive: true,
-    dereference: true,
-    filter: (src) =>
+  // The program as a repository holds it: no installed packages, no stack's config.
+  copyFolder(
+    opts.example ?? EXAMPLE,
+    programDir,
+    (src) =>
       path.basename(src) !== "node_modules" &&
       (!path.basename(src).startsWith("Pulumi.") || src.endsWith("Pulumi.yaml")),
-  });
+  );
   if (opts.install === "link") {
     // The copied program imports the package by name: this repository, as a user's node_modules would hold it.
     fs.mkdirSync(path.join(programDir, "node_modules"));
