@@ -4,7 +4,7 @@
  * `branchConverge.ts`, `branchComputes.ts`, `branchRestore.ts`, `branchMessages.ts` and
  * `connection.ts`.
  */
-import type { Operation } from "../client";
+import type { CloudDbClient, Operation } from "../client";
 import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
 import {
@@ -26,7 +26,15 @@ import {
 } from "./branchCreate";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import { branchRefusal, branchReview } from "./branchMessages";
-import { baseOutputs, declaredOnly, liveFields, opIds, outputsOf, refreshed } from "./branchOutputs";
+import {
+  baseOutputs,
+  declaredOnly,
+  inheritedOf,
+  liveFields,
+  opIds,
+  outputsOf,
+  refreshed,
+} from "./branchOutputs";
 import { knownMasked, quarantineAtRefresh } from "./branchQuarantine";
 import {
   deleteScratches,
@@ -50,6 +58,20 @@ import { BRANCH, type BranchInputs, type BranchOutputs } from "./public/branch";
 import { carrierIn, refuseReplaced, replacedByDeleted } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
+
+/**
+ * The parent a new branch's state records: the declared one; for a schema-only branch made of the
+ * project's default branch (no parentId declared), that branch, which the API does not report as a
+ * schema-only branch's parent. It is found in the listing the create took to look for a branch an
+ * interrupted run made (`findOwn`), so it costs no request of its own there.
+ */
+async function recordedParent(client: CloudDbClient, inputs: BranchInputs): Promise<string | undefined> {
+  if (inputs.parentId !== undefined || inputs.initSource !== "schema-only") return inputs.parentId;
+  const { branches } = await firstListing(`branches of ${inputs.projectId}`, () =>
+    client.listAnnotatedBranches(inputs.projectId),
+  ).catch(() => ({ branches: [] as { id: string; default?: boolean | undefined }[] }));
+  return branches.find((b) => b.default === true)?.id;
+}
 
 /**
  * A branch's lifecycle. Create waits for every operation it starts (`create_branch`, one
@@ -154,7 +176,11 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
           : await undoUnmade(client, inputs, err, deadline),
       ),
     );
-    const outs = outputsOf(inputs, made.branch, made.endpoints, opIds(made.operations));
+    const parentId = await recordedParent(client, inputs);
+    const outs = {
+      ...outputsOf({ ...inputs, parentId }, made.branch, made.endpoints, opIds(made.operations)),
+      inheritedDatabases: inheritedOf(made.databases),
+    };
     if (anonymized) return anonymizedAtCreate({ client, deadline }, inputs, outs);
     if (inputs.restore?.snapshotId !== undefined) {
       return restoredAtCreate({ client, deadline }, made.branch.id, outs, inputs, inputs.restore);
@@ -196,7 +222,12 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     await deleteStrayScratches(client, inputs.projectId, branches, deadline);
     if (branch === undefined) return undefined;
     const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
-    const outs = outputsOf(inputs, branch, [], opIds(ops));
+    const outs = outputsOf(
+      { ...inputs, parentId: await recordedParent(client, inputs) },
+      branch,
+      [],
+      opIds(ops),
+    );
     try {
       await client.waitForOperations(inputs.projectId, ops, { deadline });
     } catch (err) {
@@ -221,7 +252,10 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
   created(inputs, response) {
     const made = BranchCreateResponseSchema.safeParse(response);
     return made.success
-      ? outputsOf(inputs, made.data.branch, made.data.endpoints, opIds(made.data.operations))
+      ? {
+          ...outputsOf(inputs, made.data.branch, made.data.endpoints, opIds(made.data.operations)),
+          inheritedDatabases: inheritedOf(made.data.databases),
+        }
       : undefined;
   },
 

@@ -2,7 +2,12 @@
  * What a Branch's state records: its outputs built from the API's answers (the branch and its
  * computes), the inputs the API does not report back, and the reads of the branch as it is now.
  */
-import type { Branch as ApiBranch, Endpoint as ApiEndpoint, CloudDbClient } from "../client";
+import type {
+  Branch as ApiBranch,
+  Database as ApiDatabase,
+  Endpoint as ApiEndpoint,
+  CloudDbClient,
+} from "../client";
 import { NO_CONNECTION } from "./connection";
 import { compact } from "./lifecycle/define";
 import type { BranchEndpoint, BranchInputs, BranchOutputs } from "./public/branch";
@@ -133,6 +138,13 @@ export function outputsOf(
     ...NO_CONNECTION,
     operationIds,
   };
+}
+
+/** The databases a create answered the new branch has (its parent's copies), as the state records them. */
+export function inheritedOf(
+  databases: readonly ApiDatabase[],
+): NonNullable<BranchOutputs["inheritedDatabases"]> {
+  return databases.map((d) => ({ name: d.name, ownerName: d.owner_name ?? null }));
 }
 
 /** The ids of `ops`, as the state records them. */

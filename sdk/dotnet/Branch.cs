@@ -225,6 +225,12 @@ namespace PulumiCloudDb.CloudDb
         public Output<string?> Host { get; private set; } = null!;
 
         /// <summary>
+        /// The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+        /// </summary>
+        [Output("inheritedDatabases")]
+        public Output<ImmutableArray<Outputs.InheritedDatabase>> InheritedDatabases { get; private set; } = null!;
+
+        /// <summary>
         /// `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
         /// </summary>
         [Output("initSource")]
@@ -249,7 +255,7 @@ namespace PulumiCloudDb.CloudDb
         public Output<ImmutableArray<string>> OperationIds { get; private set; } = null!;
 
         /// <summary>
-        /// The parent branch id (null for a root branch; the declared parent for a schema-only one).
+        /// The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project's default branch it was made of.
         /// </summary>
         [Output("parentId")]
         public Output<string?> ParentId { get; private set; } = null!;

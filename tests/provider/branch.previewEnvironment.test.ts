@@ -80,6 +80,28 @@ describe("Branch for preview environments, against the emulator", () => {
     assert.notEqual(branchState(id).deleted_at_ms, undefined, "a schema-only branch deletes like any other");
   });
 
+  it("records the default branch as the parent of a schema-only branch made of it, from the listing its create took", async () => {
+    harness.emulator.control.clearRequests();
+    const { id, outs } = await create({ name: "pr-2", initSource: "schema-only" });
+    assert.equal(branchState(id).parent_id, undefined, "the API reports no parent for a schema-only branch");
+    assert.equal(outs.parentId, DEMO.branchId);
+    const listings = harness.log().filter((line) => line === `GET /projects/${PROJECT}/branches`);
+    assert.ok(
+      listings.length <= 1,
+      `the branches are listed at most once (the process's first listing), not ${listings.length} times`,
+    );
+    const props = (await branchProvider.read!(id, outs)).props as BranchOutputs;
+    assert.equal(props.parentId, DEMO.branchId, "a refresh keeps the recorded parent");
+    assert.deepEqual(
+      await branchProvider.diff!(id, props, inputs({ name: "pr-2", initSource: "schema-only" })),
+      {
+        changes: false,
+        replaces: [],
+        deleteBeforeReplace: false,
+      },
+    );
+  });
+
   it("leaves the connection outputs empty, asking nothing, for a branch without an endpoint", async () => {
     harness.emulator.control.clearRequests();
     const { outs } = await create({ name: "no-compute" });

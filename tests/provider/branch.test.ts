@@ -113,7 +113,12 @@ describe("Branch provider against the emulator", () => {
       const password = new URL(outs.connectionUri).password;
       assert.ok(password.length > 0);
       const text = JSON.stringify(plain);
-      assert.ok(!/postgres(ql)?:\/\/|password|connection_uri|roles|databases/i.test(text), text);
+      assert.ok(!/postgres(ql)?:\/\/|password|connection_uri|"roles"|"databases"/i.test(text), text);
+      assert.deepEqual(
+        outs.inheritedDatabases?.map((d) => Object.keys(d).sort()),
+        [["name", "ownerName"]],
+        "of the databases the create answered, only their names and owners",
+      );
       assert.ok(!text.includes(password), "the password is in no plain output");
       assert.deepEqual(JSON.parse(JSON.stringify(outs)), outs, "plain JSON, no undefined values");
     });

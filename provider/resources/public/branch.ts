@@ -103,6 +103,14 @@ const BRANCH_ENDPOINT = objectType("BranchEndpoint", {
 /** A compute endpoint of the branch, as last read (after create, update or refresh). */
 export interface BranchEndpoint extends ObjectOf<typeof BRANCH_ENDPOINT.properties> {}
 
+/** A database a branch was made with, copied from its parent. */
+const INHERITED_DATABASE = objectType("InheritedDatabase", {
+  /** The database's name. */
+  name: { type: STRING },
+  /** The role that owns it. */
+  ownerName: { type: STRING, nullable: true },
+});
+
 /** Waits bounded per resource, in seconds (Pulumi's `customTimeouts` do not reach dynamic providers). */
 export type BranchTimeouts = Timeouts;
 
@@ -184,7 +192,7 @@ export const BRANCH = declareResource({
     projectId: { type: STRING },
     /** The branch name. */
     name: { type: STRING },
-    /** The parent branch id (null for a root branch; the declared parent for a schema-only one). */
+    /** The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project's default branch it was made of. */
     parentId: { type: STRING, nullable: true },
     /** Whether this is the project's default branch. */
     default: { type: BOOLEAN },
@@ -224,6 +232,12 @@ export const BRANCH = declareResource({
     pendingOperationIds: { type: arrayOf(STRING) },
     /** Whether delete is refused. */
     deleteProtection: { type: BOOLEAN, optional: true },
+    /**
+     * The databases the branch was made with, copied from its parent, as its create answered (their
+     * name and owner); not read again, so what is made on the branch later is not among them. Absent
+     * for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+     */
+    inheritedDatabases: { type: arrayOf(INHERITED_DATABASE), optional: true },
     /** An anonymized branch's masking rules, as the service reports them. */
     maskingRules: { type: arrayOf(MASKING_RULE), optional: true },
     /** An anonymized branch's anonymization as last read: `anonymized`, `anonymizing`, `error`...; absent for other branches. */

@@ -169,6 +169,8 @@ type Branch struct {
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
 	// That endpoint's host; null without one.
 	Host pulumi.StringPtrOutput `pulumi:"host"`
+	// The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+	InheritedDatabases InheritedDatabaseArrayOutput `pulumi:"inheritedDatabases"`
 	// `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
 	InitSource pulumi.StringOutput `pulumi:"initSource"`
 	// An anonymized branch's masking rules, as the service reports them.
@@ -177,7 +179,7 @@ type Branch struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Ids of the operations the create started.
 	OperationIds pulumi.StringArrayOutput `pulumi:"operationIds"`
-	// The parent branch id (null for a root branch; the declared parent for a schema-only one).
+	// The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project's default branch it was made of.
 	ParentId pulumi.StringPtrOutput `pulumi:"parentId"`
 	// Operations an earlier run stopped waiting for; the next `up` waits for them.
 	PendingOperationIds pulumi.StringArrayOutput `pulumi:"pendingOperationIds"`
@@ -493,6 +495,11 @@ func (o BranchOutput) Host() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.Host }).(pulumi.StringPtrOutput)
 }
 
+// The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+func (o BranchOutput) InheritedDatabases() InheritedDatabaseArrayOutput {
+	return o.ApplyT(func(v *Branch) InheritedDatabaseArrayOutput { return v.InheritedDatabases }).(InheritedDatabaseArrayOutput)
+}
+
 // `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
 func (o BranchOutput) InitSource() pulumi.StringOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringOutput { return v.InitSource }).(pulumi.StringOutput)
@@ -513,7 +520,7 @@ func (o BranchOutput) OperationIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringArrayOutput { return v.OperationIds }).(pulumi.StringArrayOutput)
 }
 
-// The parent branch id (null for a root branch; the declared parent for a schema-only one).
+// The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project's default branch it was made of.
 func (o BranchOutput) ParentId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Branch) pulumi.StringPtrOutput { return v.ParentId }).(pulumi.StringPtrOutput)
 }

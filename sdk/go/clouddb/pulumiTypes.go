@@ -2880,6 +2880,59 @@ func (o FunctionSummaryArrayOutput) Index(i pulumi.IntInput) FunctionSummaryOutp
 	}).(FunctionSummaryOutput)
 }
 
+// A database a branch was made with, copied from its parent.
+type InheritedDatabase struct {
+	// The database's name.
+	Name string `pulumi:"name"`
+	// The role that owns it.
+	OwnerName *string `pulumi:"ownerName"`
+}
+
+// A database a branch was made with, copied from its parent.
+type InheritedDatabaseOutput struct{ *pulumi.OutputState }
+
+func (InheritedDatabaseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*InheritedDatabase)(nil)).Elem()
+}
+
+func (o InheritedDatabaseOutput) ToInheritedDatabaseOutput() InheritedDatabaseOutput {
+	return o
+}
+
+func (o InheritedDatabaseOutput) ToInheritedDatabaseOutputWithContext(ctx context.Context) InheritedDatabaseOutput {
+	return o
+}
+
+// The database's name.
+func (o InheritedDatabaseOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v InheritedDatabase) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The role that owns it.
+func (o InheritedDatabaseOutput) OwnerName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v InheritedDatabase) *string { return v.OwnerName }).(pulumi.StringPtrOutput)
+}
+
+type InheritedDatabaseArrayOutput struct{ *pulumi.OutputState }
+
+func (InheritedDatabaseArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]InheritedDatabase)(nil)).Elem()
+}
+
+func (o InheritedDatabaseArrayOutput) ToInheritedDatabaseArrayOutput() InheritedDatabaseArrayOutput {
+	return o
+}
+
+func (o InheritedDatabaseArrayOutput) ToInheritedDatabaseArrayOutputWithContext(ctx context.Context) InheritedDatabaseArrayOutput {
+	return o
+}
+
+func (o InheritedDatabaseArrayOutput) Index(i pulumi.IntInput) InheritedDatabaseOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) InheritedDatabase {
+		return vs[0].([]InheritedDatabase)[vs[1].(int)]
+	}).(InheritedDatabaseOutput)
+}
+
 // When the service may do maintenance on a project, interrupting its computes' connections.
 type MaintenanceWindow struct {
 	// End of the window, `HH:MM` in UTC.
@@ -4642,6 +4695,8 @@ func init() {
 	pulumi.RegisterOutputType(EndpointSummaryArrayOutput{})
 	pulumi.RegisterOutputType(FunctionSummaryOutput{})
 	pulumi.RegisterOutputType(FunctionSummaryArrayOutput{})
+	pulumi.RegisterOutputType(InheritedDatabaseOutput{})
+	pulumi.RegisterOutputType(InheritedDatabaseArrayOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowOutput{})
 	pulumi.RegisterOutputType(MaintenanceWindowPtrOutput{})
 	pulumi.RegisterOutputType(MaskingRuleOutput{})

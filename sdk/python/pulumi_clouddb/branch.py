@@ -721,6 +721,7 @@ class Branch(pulumi.CustomResource):
             __props__.__dict__["default"] = None
             __props__.__dict__["endpoint_id"] = None
             __props__.__dict__["host"] = None
+            __props__.__dict__["inherited_databases"] = None
             __props__.__dict__["operation_ids"] = None
             __props__.__dict__["pending_operation_ids"] = None
             __props__.__dict__["pooled_connection_uri"] = None
@@ -764,6 +765,7 @@ class Branch(pulumi.CustomResource):
         __props__.__dict__["endpoints"] = None
         __props__.__dict__["expires_at"] = None
         __props__.__dict__["host"] = None
+        __props__.__dict__["inherited_databases"] = None
         __props__.__dict__["init_source"] = None
         __props__.__dict__["masking_rules"] = None
         __props__.__dict__["name"] = None
@@ -898,6 +900,14 @@ class Branch(pulumi.CustomResource):
         return pulumi.get(self, "host")
 
     @_builtins.property
+    @pulumi.getter(name="inheritedDatabases")
+    def inherited_databases(self) -> pulumi.Output[Optional[Sequence['outputs.InheritedDatabase']]]:
+        """
+        The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+        """
+        return pulumi.get(self, "inherited_databases")
+
+    @_builtins.property
     @pulumi.getter(name="initSource")
     def init_source(self) -> pulumi.Output[_builtins.str]:
         """
@@ -933,7 +943,7 @@ class Branch(pulumi.CustomResource):
     @pulumi.getter(name="parentId")
     def parent_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The parent branch id (null for a root branch; the declared parent for a schema-only one).
+        The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project's default branch it was made of.
         """
         return pulumi.get(self, "parent_id")
 

@@ -30,6 +30,7 @@ __all__ = [
     'DatabaseSummary',
     'EndpointSummary',
     'FunctionSummary',
+    'InheritedDatabase',
     'MaintenanceWindow',
     'MaskingRule',
     'MigrationFile',
@@ -1312,6 +1313,58 @@ class FunctionSummary(dict):
         The status of its active deployment, when it has one (`completed`, ...).
         """
         return pulumi.get(self, "active_deployment_status")
+
+
+@pulumi.output_type
+class InheritedDatabase(dict):
+    """
+    A database a branch was made with, copied from its parent.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "ownerName":
+            suggest = "owner_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in InheritedDatabase. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        InheritedDatabase.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        InheritedDatabase.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 owner_name: Optional[_builtins.str] = None):
+        """
+        A database a branch was made with, copied from its parent.
+
+        :param _builtins.str name: The database's name.
+        :param _builtins.str owner_name: The role that owns it.
+        """
+        pulumi.set(__self__, "name", name)
+        if owner_name is not None:
+            pulumi.set(__self__, "owner_name", owner_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The database's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="ownerName")
+    def owner_name(self) -> Optional[_builtins.str]:
+        """
+        The role that owns it.
+        """
+        return pulumi.get(self, "owner_name")
 
 
 @pulumi.output_type

@@ -10,6 +10,7 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumiclouddb.clouddb.BranchArgs;
 import io.github.pulumiclouddb.clouddb.Utilities;
 import io.github.pulumiclouddb.clouddb.outputs.BranchEndpoint;
+import io.github.pulumiclouddb.clouddb.outputs.InheritedDatabase;
 import io.github.pulumiclouddb.clouddb.outputs.MaskingRule;
 import java.lang.Boolean;
 import java.lang.Double;
@@ -355,6 +356,20 @@ public class Branch extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.host);
     }
     /**
+     * The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+     * 
+     */
+    @Export(name="inheritedDatabases", refs={List.class,InheritedDatabase.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<InheritedDatabase>> inheritedDatabases;
+
+    /**
+     * @return The databases the branch was made with, copied from its parent, as its create answered (their name and owner); not read again, so what is made on the branch later is not among them. Absent for a branch recorded otherwise (imported, adopted, or found after an interrupted run).
+     * 
+     */
+    public Output<Optional<List<InheritedDatabase>>> inheritedDatabases() {
+        return Codegen.optional(this.inheritedDatabases);
+    }
+    /**
      * `parent-data` or `schema-only`, as the API reports it (an anonymized branch has `anonymizationState`).
      * 
      */
@@ -411,14 +426,14 @@ public class Branch extends com.pulumi.resources.CustomResource {
         return this.operationIds;
     }
     /**
-     * The parent branch id (null for a root branch; the declared parent for a schema-only one).
+     * The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project&#39;s default branch it was made of.
      * 
      */
     @Export(name="parentId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> parentId;
 
     /**
-     * @return The parent branch id (null for a root branch; the declared parent for a schema-only one).
+     * @return The parent branch id (null for a root branch). A schema-only one, which the API reports as a root, records its declared parent, else the project&#39;s default branch it was made of.
      * 
      */
     public Output<Optional<String>> parentId() {
