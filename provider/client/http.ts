@@ -35,6 +35,11 @@ function got(): Got {
   return loaded;
 }
 
+/** Loads got now, for a process that knows it will send a request soon and is idle meanwhile. */
+export function preloadTransport(): void {
+  got();
+}
+
 /** Build a transport bound to one API URL and key. */
 export function createGotTransport(options: GotTransportOptions): Transport {
   let client: Got | undefined;

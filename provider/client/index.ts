@@ -96,6 +96,7 @@ export {
 export { type ClientOptions, DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from "./context";
 export * from "./errors";
 export type { ClientEvent } from "./events";
+export { preloadTransport } from "./http";
 export type { MutationOptions } from "./mutation";
 export { type ApiRoute, apiRoute } from "./path";
 export { redactSecrets } from "./redact";

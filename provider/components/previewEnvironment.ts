@@ -102,9 +102,6 @@ export function makePreviewEnvironment(
     parent,
     dependsOn,
   });
-  // An up reads the parent's databases once the branch is made, before its roles: the HTTP client
-  // is loaded now, while the engine starts the provider, rather than on that path.
-  if (!pulumi.runtime.isDryRun()) require("../client");
   const databaseName = pulumi.output(args.databaseName ?? "app");
   const data = pulumi.output(args.data ?? "schema-only");
 
@@ -151,10 +148,17 @@ export function makePreviewEnvironment(
     },
     opts(),
   );
+  // An up's program reads once the compute exists (the owner's connection string): the HTTP client
+  // and its transport are loaded once the branch is registered, while the engine starts its provider,
+  // rather than on that path.
+  if (!pulumi.runtime.isDryRun()) {
+    setImmediate(() => (require("../client") as typeof import("../client")).preloadTransport());
+  }
   const branchId = out<string>(branch, "branchId");
   // The parent's id: the lookup's; else, at up, the branch's own record of it once made (nothing is
-  // read before the branch; a schema-only branch records none, and the default branch is looked up
-  // then), and at preview the default branch looked up, so the preview shows every child the up makes.
+  // read before the branch; a branch recorded before schema-only branches recorded the default
+  // branch they were made of has none, and the default branch is looked up then), and at preview the
+  // default branch looked up, so the preview shows every child the up makes.
   const parentId: pulumi.Output<string> =
     named !== undefined
       ? named.id
@@ -165,9 +169,21 @@ export function makePreviewEnvironment(
           );
 
   // The parent's database of that name comes with the branch, its owner too; else both are made.
+  // At up, whether it came is what the branch's create recorded (`inheritedDatabases`): nothing is
+  // read between the branch and its roles, and a database the parent gains or drops later never
+  // turns the ones made here into deletions. A branch recorded without it (made by an earlier
+  // version, or found after an interrupted run) and a preview look at the parent's databases.
+  type Copied = { name: string; ownerName?: string | null | undefined }[];
+  const parentDatabases = (): pulumi.Output<Copied> =>
+    getDatabasesOutput({ projectId, branchId: parentId }).apply(({ databases }) => databases as Copied);
+  const copied: pulumi.Output<Copied> = pulumi.runtime.isDryRun()
+    ? parentDatabases()
+    : out<Copied | undefined | null>(branch, "inheritedDatabases").apply((recorded) =>
+        recorded === undefined || recorded === null ? parentDatabases() : pulumi.output(recorded),
+      );
   const parentDatabase = pulumi
-    .all([getDatabasesOutput({ projectId, branchId: parentId }), databaseName])
-    .apply(([{ databases }, wanted]) => databases.find((d) => d.name === wanted));
+    .all([copied, databaseName])
+    .apply(([databases, wanted]) => databases.find((d) => d.name === wanted));
   const made = parentDatabase.apply((found) => {
     if (found !== undefined) return { ownerName: pulumi.output(found.ownerName ?? ""), resources: [] };
     const owner = make.Role(`${name}-owner`, { projectId, branchId }, opts());

@@ -40,6 +40,12 @@ const TAKEN: Parameters<typeof previewInputProblem>[0][] = [
   { data: "anonymized", resetTrigger: "2026-12-04" },
 ];
 
+/** What the mock's branch of a name records as the databases its create answered it came with. */
+const INHERITED: Record<string, { name: string; ownerName: string | null }[]> = {
+  "preview/pr-6": [{ name: "app", ownerName: "app_owner" }],
+  "preview/pr-7": [],
+};
+
 function resolved<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     output.apply(resolve);
@@ -72,7 +78,12 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
             name: args.inputs.name ?? `${args.name}_x`,
             // A branch made with no parent named is the project's default branch's child, as the API makes it.
             ...(args.type.endsWith("clouddb:Branch")
-              ? { parentId: args.inputs.parentId ?? DEMO.branchId }
+              ? {
+                  parentId: args.inputs.parentId ?? DEMO.branchId,
+                  ...(INHERITED[String(args.inputs.name)] === undefined
+                    ? {}
+                    : { inheritedDatabases: INHERITED[String(args.inputs.name)] }),
+                }
               : {}),
           },
         }),
@@ -137,6 +148,31 @@ describe("PreviewEnvironment (Pulumi mock monitor, the emulator's API)", () => {
     assert.equal(await resolved(env.ownerName), "neondb_owner");
     const branch = registered.find((r) => r.type.endsWith("clouddb:Branch"));
     assert.deepEqual([branch?.inputs.initSource, branch?.inputs.resetTrigger], ["parent-data", "build-41"]);
+  });
+
+  it("takes whether the database came with the branch from what the branch's create recorded, reading nothing", async () => {
+    harness.emulator.control.clearRequests();
+    const env = new PreviewEnvironment("pr-6", { projectId: DEMO.projectId, name: "preview/pr-6" });
+    await resolved(env.runtimeUri);
+    const kinds = registered.map((r) => r.type.replace("pulumi-nodejs:dynamic/clouddb:", ""));
+    assert.ok(!kinds.includes("Role") && !kinds.includes("Database"), kinds.join());
+    assert.equal(await resolved(env.ownerName), "app_owner");
+    assert.deepEqual(
+      harness.log().filter((line) => /\/branches(\/[^/]+\/databases)?$/.test(line)),
+      [],
+      "no lookup of the parent or of its databases",
+    );
+  });
+
+  it("makes its database when the branch came without it, though the parent has one of that name now", async () => {
+    const env = new PreviewEnvironment("pr-7", {
+      projectId: DEMO.projectId,
+      name: "preview/pr-7",
+      databaseName: "neondb",
+    });
+    await resolved(env.runtimeUri);
+    const kinds = registered.map((r) => r.type.replace("pulumi-nodejs:dynamic/clouddb:", ""));
+    assert.ok(kinds.includes("Role") && kinds.includes("Database"), kinds.join());
   });
 
   it("adds Auth and the Data API when asked, the Data API after Auth and the compute", async () => {
