@@ -2,11 +2,19 @@
 // DATABASE_URL connects as the app's own role to the branch's copy of production's database, with no
 // rows, or with production's rows masked by the example's rule when `data: anonymized`.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEMO, type RunningEmulator, startEmulator } from "../../emulator";
 import { createClient } from "../../provider/client";
+import { STACK_MARKS } from "../../provider/resources/lifecycle/owner";
 import { runSql } from "../emulator/helpers";
-import { collect, type E2eStack } from "./support/stack";
+import { programStack } from "./support/programStack";
+import { collect, type E2eStack, ROOT } from "./support/stack";
 import { exampleStack } from "./support/workflow";
+
+/** The template of Pulumi Deployments' review stacks: its program, and the page with its settings. */
+const REVIEW = join(ROOT, "examples", "review-stacks", "deployments");
 
 describe("e2e: the preview-environment example on the emulator's real Postgres", function () {
   this.timeout(10 * 60 * 1000);
@@ -89,5 +97,54 @@ describe("e2e: the preview-environment example on the emulator's real Postgres",
     }
     const [kept] = await query<{ email: string }>(production, "SELECT email FROM people ORDER BY id LIMIT 1");
     assert.equal(kept?.email, "ada@corp.example", "production keeps its data");
+  });
+
+  it("the review-stack template makes, in each stack named as a review stack, its own branch named after the stack and marked with it; destroy deletes it", async () => {
+    const stacks: E2eStack[] = [];
+    try {
+      for (const pr of ["41", "42"]) {
+        const stack = await programStack({
+          copyOf: REVIEW,
+          emulator,
+          language: "yaml",
+          stackName: `pr-shop-${pr}-${process.pid}`,
+          config: { projectId: DEMO.orgProjectId },
+          env: { PGSSLROOTCERT: emulator.caPath ?? "" },
+        });
+        stacks.push(stack);
+        const up = await stack.stack.up(collect(stack.output));
+        assert.equal(up.summary.result, "succeeded", stack.output.join("\n"));
+      }
+      const { branches, annotations } = await createClient({
+        apiKey: DEMO.personalKey,
+        apiUrl: emulator.url,
+      }).listAnnotatedBranches(DEMO.orgProjectId);
+      for (const stack of stacks) {
+        const name = stack.stack.name;
+        const branchId = String((await stack.stack.outputs()).branchId?.value);
+        const made = branches.find((b) => b.id === branchId);
+        assert.equal(made?.name, `preview/${name}`);
+        assert.equal(
+          annotations.get(branchId)?.[STACK_MARKS.stack],
+          name,
+          "the branch carries its stack's mark",
+        );
+        await stack.stack.destroy(collect(stack.output));
+        const after = emulator.control.dumpState().branches.find((b) => b.id === branchId);
+        assert.notEqual(after?.deleted_at_ms, undefined, `${made?.name} is deleted with its stack`);
+      }
+    } finally {
+      for (const stack of stacks) await stack.dispose({ destroy: true });
+    }
+  });
+
+  it("the review-stack page's settings command uses only flags the Pulumi CLI's `deployment settings edit` takes", () => {
+    const page = readFileSync(join(REVIEW, "README.md"), "utf8");
+    const command = /pulumi deployment settings edit[^`]*?(?=\n```)/.exec(page)?.[0] ?? "";
+    const flags = [...command.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
+    assert.ok(flags.includes("--pr-template"), command);
+    const help = execFileSync("pulumi", ["deployment", "settings", "edit", "--help"], { encoding: "utf8" });
+    for (const flag of [...flags, "--secret-env"])
+      assert.match(help, new RegExp(`\\s${flag}\\b`), `pulumi deployment settings edit takes ${flag}`);
   });
 });
