@@ -28,7 +28,7 @@ export function parseSweepArgs(argv: readonly string[]): SweepOptions {
   const [command, ...rest] = argv;
   if (command !== "sweep") {
     throw new SweepUsageError(
-      `${command === undefined ? "no command given" : `unknown command "${command}"`}: clouddb has one command, sweep. ${USAGE}`,
+      `${command === undefined ? "no command given" : `unknown command "${command}"`}: clouddb's commands are sweep and from-terraform. ${USAGE}`,
     );
   }
   const given: Partial<Record<"project" | "backend" | "report", string>> = {};

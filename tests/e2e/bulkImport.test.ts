@@ -4,7 +4,9 @@
 // generates the program's code; that program then previews with no change, no request changing
 // anything, no secret in the state file or the output. Pulumi's other way too: a program written
 // first, `pulumi preview --import-file` listing what it would create, the ids filled from the
-// lookups, one `pulumi import --file`, then no change.
+// lookups, one `pulumi import --file`, then no change. And from Terraform: a state the community
+// `kislerdm/neon` provider wrote against the emulator (tests/fixtures/terraform/, made by
+// tools/terraform-neon/make-fixture.sh), turned into the import file by `clouddb from-terraform`.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -195,6 +197,100 @@ describe("e2e: a project of 30 objects made outside Pulumi, brought into a YAML 
       assert.deepEqual(mutatingRequests(emulator), [], "the import or the preview changed something");
     } finally {
       await taker.dispose();
+    }
+  });
+});
+
+describe("e2e: a Terraform state of the community neon provider, brought in with clouddb from-terraform and one pulumi import --file", function () {
+  this.timeout(10 * 60 * 1000);
+  const FIXTURE = path.join(ROOT, "tests", "fixtures", "terraform");
+  let emulator: RunningEmulator;
+  let e2e: E2eStack;
+  let scratch: string;
+
+  before(async () => {
+    // The emulator as the provider left it: the state file it kept during `tofu apply` (a copy: a run writes it).
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-e2e-terraform-"));
+    fs.copyFileSync(path.join(FIXTURE, "emulator-state.json"), path.join(scratch, "emulator-state.json"));
+    emulator = await startEmulator({
+      stateFile: path.join(scratch, "emulator-state.json"),
+      opDurationMs: 10,
+    });
+    const program = path.join(scratch, "program");
+    fs.mkdirSync(program);
+    fs.writeFileSync(path.join(program, "Pulumi.yaml"), "name: clouddb-e2e-from-terraform\nruntime: yaml\n");
+    e2e = await programStack({ copyOf: program, emulator, language: "yaml" });
+  });
+  after(async () => {
+    await e2e?.dispose();
+    await emulator?.stop();
+    if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("maps every object but the API key, which it names; one import takes them, and the program then previews with no change", async () => {
+    const state = fs.readFileSync(path.join(FIXTURE, "terraform.tfstate"), "utf8");
+    const workDir = e2e.stack.workspace.workDir;
+    const file = path.join(workDir, "import.json");
+    const run = await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "clouddb"),
+        "from-terraform",
+        path.join(FIXTURE, "terraform.tfstate"),
+        "--out",
+        file,
+      ],
+      { encoding: "utf8" },
+    ).then(
+      () => ({ code: 0, stderr: "" }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+    assert.equal(run.code, 10, `some resources are left out, said by the exit code:\n${run.stderr}`);
+    assert.match(run.stderr, /left out neon_api_key\.ci: an API key's token is shown once/);
+    const { resources } = JSON.parse(fs.readFileSync(file, "utf8")) as {
+      resources: { type: string; name: string; id: string }[];
+    };
+    assert.deepEqual(resources.map((r) => `${r.type} ${r.name}`).sort(), [
+      "clouddb:index:Branch dev",
+      "clouddb:index:Database app",
+      "clouddb:index:Endpoint dev",
+      "clouddb:index:Project shop",
+      "clouddb:index:ProjectPermission ada",
+      "clouddb:index:Role app",
+    ]);
+
+    emulator.control.clearRequests();
+    const imported = await e2e.stack.import({ resources, generateCode: true, ...collect(e2e.output) });
+    const printed = [...e2e.output];
+    assert.equal(imported.summary.resourceChanges?.import, 6, e2e.output.join("\n"));
+    fs.appendFileSync(path.join(workDir, "Pulumi.yaml"), imported.generatedCode);
+    const preview = await e2e.stack.preview(collect(e2e.output));
+    printed.push(...e2e.output);
+    assert.deepEqual(
+      preview.changeSummary,
+      { same: 7 },
+      `${imported.generatedCode}\n${e2e.output.join("\n")}`,
+    );
+    assert.deepEqual(mutatingRequests(emulator), [], "the import or the preview changed something");
+
+    // The Terraform state's secrets (the role's password, the project's connection strings, the key)
+    // reach neither the import file, nor the Pulumi state in plain text, nor the output.
+    const tf = JSON.parse(state) as {
+      resources: { type: string; instances: { attributes: Record<string, unknown> }[] }[];
+    };
+    const attribute = (type: string, name: string) =>
+      String(tf.resources.find((r) => r.type === type)?.instances[0]?.attributes[name] ?? "");
+    const secrets = [
+      attribute("neon_role", "password"),
+      attribute("neon_project", "database_password"),
+      attribute("neon_api_key", "key"),
+    ];
+    const raw = e2e.rawState();
+    for (const secret of secrets) {
+      assert.ok(secret.length > 8, "the fixture holds the secret");
+      assert.ok(!fs.readFileSync(file, "utf8").includes(secret), "a secret is in the import file");
+      assert.ok(!raw.includes(secret), "a secret is in the Pulumi state in plain text");
+      assert.ok(!printed.some((line) => line.includes(secret)), "a secret is in the output");
     }
   });
 });
