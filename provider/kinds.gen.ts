@@ -32,6 +32,8 @@ export type { ProjectMemberArgs, ProjectMemberInputs, ProjectMemberOutputs } fro
 export { ProjectMember, projectMemberProvider } from "./resources/public/projectMember";
 export type { BucketArgs, BucketInputs, BucketOutputs } from "./resources/public/bucket";
 export { Bucket, bucketProvider } from "./resources/public/bucket";
+export type { BucketObjectArgs, BucketObjectInputs, BucketObjectOutputs } from "./resources/public/bucketObject";
+export { BucketObject, bucketObjectProvider } from "./resources/public/bucketObject";
 export type { FunctionArgs, FunctionInputs, FunctionOutputs } from "./resources/public/function";
 export { Function, functionProvider } from "./resources/public/function";
 export type { TriggerArgs, TriggerInputs, TriggerOutputs } from "./resources/public/trigger";

@@ -10,6 +10,7 @@ import { backupScheduleProvider } from "../../provider/resources/public/backupSc
 import { branchProvider } from "../../provider/resources/public/branch";
 import { branchAuthProvider } from "../../provider/resources/public/branchAuth";
 import { bucketProvider } from "../../provider/resources/public/bucket";
+import { bucketObjectProvider } from "../../provider/resources/public/bucketObject";
 import { customDomainProvider } from "../../provider/resources/public/customDomain";
 import { endpointProvider } from "../../provider/resources/public/endpoint";
 import { functionProvider } from "../../provider/resources/public/function";
@@ -125,6 +126,11 @@ const bucket = (inputs: Record<string, unknown>) => ({
   provider: bucketProvider as Provider,
   kind: "Bucket",
   inputs: { projectId: PROJECT, branchId: BRANCH, ...inputs },
+});
+const object = (inputs: Record<string, unknown>) => ({
+  provider: bucketObjectProvider as Provider,
+  kind: "BucketObject",
+  inputs: { projectId: PROJECT, branchId: BRANCH, bucketName: "nobucket", key: "a.txt", ...inputs },
 });
 const domain = (inputs: Record<string, unknown>) => ({
   provider: customDomainProvider as Provider,
@@ -479,6 +485,26 @@ const CASES: Case[] = [
     what: "a bucket name with a space and a slash",
     ...bucket({ name: "Bad Name/slash" }),
     says: /name must be a bucket name such as "uploads": 1 to 255 characters without "\/", spaces or control characters/,
+  },
+  {
+    what: "an object in a bucket the branch lacks",
+    ...object({ content: "text" }),
+    says: /bucketName: branch br-aged-salad-aw7dnb1u of project winter-boat-25988145 has no bucket "nobucket", and this program declares none: declare it with a Bucket on this branch and pass its name output as bucketName/,
+  },
+  {
+    what: "an object with both a file and text",
+    ...object({ source: "readme.txt", content: "text" }),
+    says: /^give exactly one of source \(a file path\) or content \(the object's text\); both were given$/,
+  },
+  {
+    what: "an object from a file that does not exist",
+    ...object({ source: "/nonexistent/readme.txt" }),
+    says: /^source "\/nonexistent\/readme\.txt" does not exist: give the path of the file to upload/,
+  },
+  {
+    what: "an object with an empty key",
+    ...object({ key: "", content: "text" }),
+    says: /^key must not be empty: give the object's key in the bucket, such as docs\/readme\.txt$/,
   },
   {
     what: "a domain that is an IP address",

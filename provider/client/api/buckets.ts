@@ -1,11 +1,12 @@
 /**
  * A branch's object-storage buckets (`/projects/{project_id}/branches/{branch_id}/buckets`) and
- * their objects, as far as managing a bucket needs them: make, list and delete buckets; list and
- * delete objects, so a bucket can be emptied before it is deleted (docs/api-rules.md §26). None
- * starts an operation.
+ * their objects: make, list and delete buckets; list and delete objects, so a bucket can be emptied
+ * before it is deleted; find one object by its key, upload it and hash it through presigned URLs
+ * (docs/api-rules.md §26). None starts an operation.
  */
 import { z } from "zod";
 import type { ClientContext } from "../context";
+import { hashPresigned, putPresigned } from "../presigned";
 import { send, sendOrEmpty } from "../request";
 import type { Requests } from "../requests.gen";
 import {
@@ -15,6 +16,8 @@ import {
   BucketObjectsListResponseSchema,
   BucketResponseSchema,
   BucketsListResponseSchema,
+  type Presigned,
+  PresignResponseSchema,
 } from "../schemas";
 
 const NO_BODY = z.unknown();
@@ -150,4 +153,94 @@ export async function deleteBucketObject(
       schema: NO_BODY,
     },
   );
+}
+
+/**
+ * `GET .../objects?prefix={key}&limit=1`: the object of exactly that key, or undefined. A listing is
+ * in key order and a key comes before every longer key it begins, so one item tells.
+ */
+export async function findBucketObject(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  key: string,
+): Promise<BucketObject | undefined> {
+  const listed = await send(
+    ctx.request,
+    "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects",
+    {
+      params: bucket(projectId, branchId, name),
+      query: { prefix: key, limit: 1 },
+      schema: BucketObjectsListResponseSchema,
+    },
+  );
+  return listed.objects.find((object) => object.key === key);
+}
+
+/** `POST .../objects/{object_key}/presign`: a URL to upload (`PUT`) or download (`GET`) the object with. */
+export async function presignBucketObject(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  key: string,
+  body: Requests["POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign"]["Body"],
+): Promise<Presigned> {
+  return send(
+    ctx.request,
+    "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign",
+    {
+      params: { ...bucket(projectId, branchId, name), object_key: key },
+      body,
+      schema: PresignResponseSchema,
+    },
+  );
+}
+
+/**
+ * Uploads `bytes` as the object `key`, replacing any object of that key: a presigned upload URL
+ * (bound to `contentType` when given), then a `PUT` of the bytes to it with the headers it names.
+ */
+export async function uploadBucketObject(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  key: string,
+  bytes: Uint8Array,
+  contentType?: string,
+): Promise<void> {
+  const presigned = await presignBucketObject(ctx, projectId, branchId, name, key, {
+    operation: "upload",
+    ...(contentType === undefined ? {} : { content_type: contentType }),
+  });
+  await putPresigned(
+    {
+      method: "PUT",
+      url: presigned.url,
+      headers: presigned.headers,
+      what: `object ${JSON.stringify(key)} of bucket ${name}`,
+      deadline: ctx.deadline,
+    },
+    bytes,
+  );
+}
+
+/** The sha256 (hex) and size of the object `key`'s bytes, read through a presigned download URL. */
+export async function hashBucketObject(
+  ctx: ClientContext,
+  projectId: string,
+  branchId: string,
+  name: string,
+  key: string,
+): Promise<{ sha256: string; size: number }> {
+  const presigned = await presignBucketObject(ctx, projectId, branchId, name, key, { operation: "download" });
+  return hashPresigned({
+    method: "GET",
+    url: presigned.url,
+    headers: presigned.headers,
+    what: `object ${JSON.stringify(key)} of bucket ${name}`,
+    deadline: ctx.deadline,
+  });
 }

@@ -44,3 +44,14 @@ DOCUMENTED.add(BucketObjectsListResponseSchema, { as: "BucketObjectsListResponse
 /** `DELETE .../objects-by-prefix`: how many objects it deleted. */
 export const BucketObjectsDeletePrefixResponseSchema = z.looseObject({ deleted: z.number() });
 DOCUMENTED.add(BucketObjectsDeletePrefixResponseSchema, { as: "BucketObjectsDeletePrefixResponse" });
+
+/** `POST .../objects/{object_key}/presign`: the URL to send the bytes to, with the method and headers to use. */
+export const PresignResponseSchema = z.looseObject({
+  url: z.string(),
+  method: z.string(),
+  headers: z.record(z.string(), z.string()),
+  expires_at: z.string(),
+});
+DOCUMENTED.add(PresignResponseSchema, { as: "PresignResponse" });
+/** A presigned URL, as the API answers it. */
+export type Presigned = z.infer<typeof PresignResponseSchema>;

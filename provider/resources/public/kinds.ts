@@ -14,6 +14,7 @@ import { BACKUP_SCHEDULE } from "./backupSchedule";
 import { BRANCH } from "./branch";
 import { BRANCH_AUTH } from "./branchAuth";
 import { BUCKET } from "./bucket";
+import { BUCKET_OBJECT } from "./bucketObject";
 import { CREDENTIAL } from "./credential";
 import { CUSTOM_DOMAIN } from "./customDomain";
 import { DATA_API } from "./dataApi";
@@ -65,6 +66,7 @@ export const KINDS: readonly Kind[] = [
   kind(ORGANIZATION_INVITATION, () => require("../organizationInvitation")),
   kind(PROJECT_MEMBER, () => require("../projectMember")),
   kind(BUCKET, () => require("../bucket")),
+  kind(BUCKET_OBJECT, () => require("../bucketObject")),
   kind(FUNCTION, () => require("../function")),
   kind(TRIGGER, () => require("../trigger")),
   kind(CREDENTIAL, () => require("../credential")),

@@ -31,6 +31,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &BranchAuth{}
 	case "clouddb:index:Bucket":
 		r = &Bucket{}
+	case "clouddb:index:BucketObject":
+		r = &BucketObject{}
 	case "clouddb:index:Credential":
 		r = &Credential{}
 	case "clouddb:index:CustomDomain":

@@ -12,6 +12,7 @@ from .backup_schedule import *
 from .branch import *
 from .branch_auth import *
 from .bucket import *
+from .bucket_object import *
 from .credential import *
 from .custom_domain import *
 from .data_api import *
@@ -84,6 +85,7 @@ _utilities.register(
    "clouddb:index:Branch": "Branch",
    "clouddb:index:BranchAuth": "BranchAuth",
    "clouddb:index:Bucket": "Bucket",
+   "clouddb:index:BucketObject": "BucketObject",
    "clouddb:index:Credential": "Credential",
    "clouddb:index:CustomDomain": "CustomDomain",
    "clouddb:index:DataApi": "DataApi",

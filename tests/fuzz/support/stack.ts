@@ -84,7 +84,7 @@ export const appName = (knobs: Knobs) => (knobs.rename === 0 ? "app" : `app-${kn
  * that branch; a personal API key; the project shared with a reviewer; a VPC endpoint assigned to
  * the project's organization, and the project restricted to it; the organization's spending limit,
  * its plain member, an invitation to it, and the member's explicit role on the project; a bucket
- * (unnamed) on the default branch; the Data API on the default branch's database, and a JWKS URL
+ * (unnamed) on the default branch with an object in it; the Data API on the default branch's database, and a JWKS URL
  * the project trusts; a scoped credential and Auth on the app branch; a function on the default
  * branch, deployed from a folder beside this file, a nightly trigger invoking it, and a custom domain
  * routed to it.
@@ -238,6 +238,19 @@ export const PROGRAM: readonly Spec[] = [
     kind: "Bucket",
     deps: ["proj"],
     inputs: (o) => ({ projectId: o("proj").projectId, branchId: o("proj").defaultBranchId }),
+  },
+  {
+    name: "readme",
+    kind: "BucketObject",
+    deps: ["proj", "files"],
+    inputs: (o, k) => ({
+      projectId: o("proj").projectId,
+      branchId: o("proj").defaultBranchId,
+      bucketName: o("files").name,
+      key: "docs/readme.txt",
+      // New text with each rename: an upload again in place.
+      content: `readme ${k.rename}`,
+    }),
   },
   {
     name: "cred",

@@ -995,6 +995,11 @@ class Sequence {
         return branch(outs.branchId)?.buckets?.some((b) => b.name === outs.name)
           ? undefined
           : "the bucket is gone";
+      case "BucketObject": {
+        const bucket = branch(outs.branchId)?.buckets?.find((b) => b.name === outs.bucketName);
+        if (bucket === undefined) return `its bucket ${String(outs.bucketName)} is gone`;
+        return bucket.objects[String(outs.key)] === undefined ? "the object is gone" : undefined;
+      }
       case "Snapshot":
         return s.snapshots.some((x) => x.id === entry.id) ? undefined : "the snapshot is gone";
       case "BackupSchedule":
