@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { buildFromCommandLine, buildSeaArchives, seaArchiveName, seaBinaryName, type Target } from "./sea";
+import {
+  BUNDLE_OPTIONS,
+  buildFromCommandLine,
+  buildSeaArchives,
+  seaArchiveName,
+  seaBinaryName,
+  type Target,
+} from "./sea";
 
 // The emulator as one self-contained binary per platform (sea.ts), for pipelines with no Node.js
 // (a Python or Go team's CI runner): its command line (emulator/cli.ts) bundled into one file with
@@ -40,16 +47,8 @@ export async function bundleEmulator(out: string): Promise<void> {
   await esbuild.build({
     entryPoints: [join(ROOT, "emulator", "cli.ts")],
     outfile: out,
-    bundle: true,
-    platform: "node",
-    target: "node22",
-    format: "cjs",
+    ...BUNDLE_OPTIONS,
     external: LEFT_OUT,
-    logLevel: "error",
-    legalComments: "none",
-    // Less to parse at each start; names are kept for stack traces.
-    minifyWhitespace: true,
-    minifySyntax: true,
   });
 }
 

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  BUNDLE_OPTIONS,
   buildFromCommandLine,
   buildSeaArchives,
   packageVersion,
@@ -36,7 +37,7 @@ export const binaryName = (target: Pick<Target, "os">): string => seaBinaryName(
  * bundler cannot follow) to serialize functions in Node.js programs, which a plugin never does. In
  * the bundle the shim is a module that says so if it is ever used.
  */
-const withoutTypeScript: import("esbuild").Plugin = {
+export const withoutTypeScript: import("esbuild").Plugin = {
   name: "without-typescript",
   setup(build) {
     build.onResolve({ filter: /typescript-shim$/ }, (args) =>
@@ -56,6 +57,9 @@ const withoutTypeScript: import("esbuild").Plugin = {
   },
 };
 
+/** A bundle's first line: in a single-executable application `require` has no `resolve`; this one answers the specifier. */
+export const RESOLVE_SPECIFIER = 'if (typeof require.resolve !== "function") require.resolve = (id) => id;';
+
 /**
  * The plugin bundled into one CommonJS file. In a single-executable application `require` loads
  * built-in modules only and has no `resolve`: the banner gives it one answering the specifier, for
@@ -67,20 +71,12 @@ export async function bundle(out: string, version: string): Promise<void> {
   await esbuild.build({
     entryPoints: [join(ROOT, "provider", "plugin", "main.ts")],
     outfile: out,
-    bundle: true,
-    platform: "node",
-    target: "node22",
-    format: "cjs",
+    ...BUNDLE_OPTIONS,
     define: { PLUGIN_BINARY_VERSION: JSON.stringify(version) },
-    banner: { js: 'if (typeof require.resolve !== "function") require.resolve = (id) => id;' },
+    banner: { js: RESOLVE_SPECIFIER },
     // pg's native binding is an add-on, which a single-executable application cannot load.
     external: ["pg-native"],
     plugins: [withoutTypeScript],
-    logLevel: "error",
-    legalComments: "none",
-    // Less to parse at each start; names are kept for stack traces.
-    minifyWhitespace: true,
-    minifySyntax: true,
   });
 }
 

