@@ -7,14 +7,27 @@ import { DEMO, type RunningEmulator, ScaledClock, startEmulator } from "../../em
 import { createClient } from "../../provider/client";
 import { isoSeconds } from "../../provider/resources/expiry";
 import { STACK_MARKS } from "../../provider/resources/lifecycle/owner";
+import { ensurePulumiCli } from "../../scripts/pulumi-cli";
+import { packageVersion, seaArchiveName } from "../../scripts/release/sea";
+import { SWEEP } from "../../scripts/release/sweep";
+import { pathWith, releaseFolder, unpackBinary } from "../release/support";
 import { fixture, programStack } from "./support/programStack";
 import { collect, type E2eStack, fileBackendUrl, leaks, PASSPHRASE, ROOT } from "./support/stack";
 
-// `clouddb sweep` run as a user runs it (the package's bin script, the pulumi CLI on PATH) against
-// stacks of one program on one file backend, made and removed through the real engine.
+// `clouddb sweep` run as a user runs it against stacks of one program on one file backend, made and
+// removed through the real engine: the package's bin script with Node.js and the pulumi CLI on
+// PATH, or the release's single executable (linux-amd64) with the pulumi CLI and no Node.js on PATH,
+// as a Python or Go pipeline runs it.
 
 const HOUR = 3_600_000;
 const P = DEMO.projectId;
+
+/** A way to start the command: its name in the tests, and what it runs with which PATH. */
+interface Launcher {
+  name: string;
+  command: () => string;
+  path: () => string;
+}
 
 /** How one run of the command ended. */
 interface SweepRun {
@@ -32,17 +45,36 @@ describe("clouddb sweep: the branches no live stack owns", function () {
   const stacks = new Map<string, E2eStack>();
   const ids = new Map<string, string>();
   let byHand: string;
+  let binary: string | undefined;
+  const SCRIPT: Launcher = {
+    name: "the package's bin script",
+    command: () => path.join(ROOT, "bin", "clouddb"),
+    path: () => process.env.PATH ?? "",
+  };
+  let barePath = "";
+  const BINARY: Launcher = {
+    name: "the release's single executable, no Node.js on PATH",
+    command: () => binary as string,
+    path: () => barePath,
+  };
   const api = () => createClient({ apiKey: DEMO.personalKey, apiUrl: emulator.url });
   const live = async () => new Set((await api().listBranches(P)).map((b) => b.id));
 
-  /** Runs `clouddb sweep` for the demo project on the suite's backend; `killAt` kills it when the log shows that. */
-  function sweep(args: string[], opts: { apiKey?: string; killAt?: () => boolean } = {}): Promise<SweepRun> {
+  /**
+   * Runs `clouddb sweep` for the demo project on the suite's backend, by `via` (the bin script
+   * unless given); `killAt` kills it when the log shows that.
+   */
+  function sweep(
+    args: string[],
+    opts: { apiKey?: string; killAt?: () => boolean; via?: Launcher } = {},
+  ): Promise<SweepRun> {
+    const via = opts.via ?? SCRIPT;
     const child = spawn(
-      path.join(ROOT, "bin", "clouddb"),
+      via.command(),
       ["sweep", "--project", P, "--backend", fileBackendUrl(backendDir), ...args],
       {
         env: {
-          PATH: process.env.PATH ?? "",
+          PATH: via.path(),
           HOME: sweepHome,
           PULUMI_HOME: sweepHome,
           PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
@@ -92,6 +124,14 @@ describe("clouddb sweep: the branches no live stack owns", function () {
   }
 
   before(async () => {
+    const { dir } = await releaseFolder();
+    binary = unpackBinary(
+      path.join(dir, seaArchiveName(SWEEP, packageVersion(), { os: "linux", arch: "amd64" })),
+    );
+    // The CLI's folder (the CLI and its language hosts) and a folder of links to nothing.
+    barePath = [path.dirname(ensurePulumiCli().binary), pathWith([])].join(path.delimiter);
+    const node = spawn("/bin/bash", ["-c", "command -v node"], { env: { PATH: barePath } });
+    assert.notEqual(await new Promise((resolve) => node.on("close", resolve)), 0, "node is on the bare PATH");
     // The service deletes an expired branch by itself when it gets to it: the emulator's clock runs
     // two hours behind this machine's, so a branch whose expiry passed here is still listed there.
     emulator = await startEmulator({
@@ -118,45 +158,47 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     await stacks.get("106")?.dispose({ destroy: true });
     for (const [pr, e2e] of stacks) if (!["103", "104", "106"].includes(pr)) await e2e.dispose();
     await emulator?.stop();
+    if (binary !== undefined) fs.rmSync(path.dirname(binary), { recursive: true, force: true });
     fs.rmSync(backendDir, { recursive: true, force: true });
     fs.rmSync(sweepHome, { recursive: true, force: true });
   });
 
-  it("lists exactly the branch of the removed stack and the expired one in a dry run, with why, and exits 10", async () => {
-    emulator.control.clearRequests();
-    const run = await sweep(["--report", reportFile]);
-    assert.equal(run.code, 10, run.stdout + run.stderr);
-    const orphan = ids.get("101") as string;
-    const expired = ids.get("104") as string;
-    const rows = run.stdout.split("\n").filter((line) => line.startsWith("br-"));
-    assert.equal(rows.length, 2, run.stdout);
-    const row = (id: string) => rows.find((line) => line.startsWith(id)) ?? "";
-    assert.match(
-      row(orphan),
-      /preview\/pr-101\s+clouddb-e2e-sweep\/pr-101\s+pr-101\s+\S+\s+stack clouddb-e2e-sweep\/pr-101 is gone/,
-    );
-    assert.match(row(expired), /preview\/pr-104 .*expired at /);
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as {
-      mode: string;
-      found: { branchId: string; reason: string; pullRequest: string }[];
-      deleted: string[];
-    };
-    assert.equal(report.mode, "dry-run");
-    assert.deepEqual(
-      report.found.map((f) => [f.branchId, f.reason, f.pullRequest]).sort(),
-      [
-        [orphan, "stack-gone", "pr-101"],
-        [expired, "expired", "pr-104"],
-      ].sort(),
-    );
-    assert.deepEqual(report.deleted, []);
-    assert.deepEqual(
-      emulator.control.requests().filter((r) => r.method !== "GET"),
-      [],
-      "a dry run changed something",
-    );
-    assert.deepEqual(leaks(run.stdout + run.stderr + fs.readFileSync(reportFile, "utf8")), []);
-  });
+  for (const via of [SCRIPT, BINARY])
+    it(`lists exactly the branch of the removed stack and the expired one in a dry run, with why, and exits 10 (${via.name})`, async () => {
+      emulator.control.clearRequests();
+      const run = await sweep(["--report", reportFile], { via });
+      assert.equal(run.code, 10, run.stdout + run.stderr);
+      const orphan = ids.get("101") as string;
+      const expired = ids.get("104") as string;
+      const rows = run.stdout.split("\n").filter((line) => line.startsWith("br-"));
+      assert.equal(rows.length, 2, run.stdout);
+      const row = (id: string) => rows.find((line) => line.startsWith(id)) ?? "";
+      assert.match(
+        row(orphan),
+        /preview\/pr-101\s+clouddb-e2e-sweep\/pr-101\s+pr-101\s+\S+\s+stack clouddb-e2e-sweep\/pr-101 is gone/,
+      );
+      assert.match(row(expired), /preview\/pr-104 .*expired at /);
+      const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as {
+        mode: string;
+        found: { branchId: string; reason: string; pullRequest: string }[];
+        deleted: string[];
+      };
+      assert.equal(report.mode, "dry-run");
+      assert.deepEqual(
+        report.found.map((f) => [f.branchId, f.reason, f.pullRequest]).sort(),
+        [
+          [orphan, "stack-gone", "pr-101"],
+          [expired, "expired", "pr-104"],
+        ].sort(),
+      );
+      assert.deepEqual(report.deleted, []);
+      assert.deepEqual(
+        emulator.control.requests().filter((r) => r.method !== "GET"),
+        [],
+        "a dry run changed something",
+      );
+      assert.deepEqual(leaks(run.stdout + run.stderr + fs.readFileSync(reportFile, "utf8")), []);
+    });
 
   it("marks a branch of the Node.js classes with its stack and pull request, as the plugin's", async () => {
     const { annotations } = await api().listAnnotatedBranches(P);
@@ -172,9 +214,10 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     }
   });
 
-  it("deletes exactly those, with their computes, then finds nothing, and the live stack previews no change", async () => {
+  // The bin script's --delete is the next test's.
+  it(`deletes exactly those, with their computes, then finds nothing, and the live stack previews no change (${BINARY.name})`, async () => {
     const before = await live();
-    const run = await sweep(["--delete", "--report", reportFile]);
+    const run = await sweep(["--delete", "--report", reportFile], { via: BINARY });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const gone = [ids.get("101"), ids.get("104")] as string[];
     assert.deepEqual(await live(), new Set([...before].filter((id) => !gone.includes(id))));
@@ -194,9 +237,11 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     const preview = await e2e.stack.preview(collect(e2e.output));
     assert.deepEqual(preview.changeSummary, { same: 2 }, e2e.output.join("\n"));
 
-    const again = await sweep([]);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-    assert.match(again.stdout, /No branch of project .* is left without its stack/);
+    for (const via of [BINARY, SCRIPT]) {
+      const again = await sweep([], { via });
+      assert.equal(again.code, 0, `${via.name}: ${again.stdout}${again.stderr}`);
+      assert.match(again.stdout, /No branch of project .* is left without its stack/);
+    }
   });
 
   it("finds a branch its live stack no longer holds, and finishes a sweep killed after its first delete when run again", async () => {
