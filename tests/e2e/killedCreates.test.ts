@@ -66,7 +66,10 @@ describe("e2e: every kind converges after an up killed during its create, then c
         if (held === undefined) continue;
         const before = ROWS.slice(0, index).flatMap((earlier) => earlier.declared(2));
         await declareResources(e2e, [...before, ...row.declared(stage)]);
-        for (const { route } of held) emulator.control.failNext(route, { holdMs: 60_000 });
+        for (const { route, passing } of held) {
+          if (passing !== undefined) emulator.control.failNext(route, { passThrough: true }, passing);
+          emulator.control.failNext(route, { holdMs: 60_000 });
+        }
         const killed = await nextRun(e2e, "up", {
           killWhen: () => held.every((create) => create.made(ctx)),
           killAfterMs: 300,

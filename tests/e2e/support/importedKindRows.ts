@@ -40,6 +40,7 @@ import {
   ORG_PROJECT,
   organization,
   P,
+  PRESIGN,
   REGION,
   REGISTER,
   RESTRICT,
@@ -78,7 +79,7 @@ export interface ImportedKindRow {
   /** The first `up` after the import: what it changes of the row's resources. */
   firstUp: Changes;
   /** After it: `routes` are the mutating requests it sent on the row's routes, in order. */
-  afterFirstUp(ctx: ImportContext, routes: string[]): void;
+  afterFirstUp(ctx: ImportContext, routes: string[]): void | Promise<void>;
   /** The config values the change sets. */
   change: Record<string, string>;
   /** The preview of the change, with its diff. */
@@ -264,6 +265,62 @@ const BUCKET: ImportedKindRow = {
   destroyed(emulator) {
     assert.deepEqual(bucketsOf(emulator), [], "both emptied of their objects, then deleted");
   },
+  secrets: () => signatures,
+};
+
+// --- BucketObject -----------------------------------------------------------------------------
+
+/** The text of the object `key` of the bucket `by-hand`, read through a presigned URL; undefined when there is none. */
+async function objectText(emulator: RunningEmulator, key: string): Promise<string | undefined> {
+  const path = `${BUCKETS}/by-hand/objects/${encodeURIComponent(key)}/presign`;
+  const signed = await call(emulator.url, "POST", path, {
+    key: DEMO.personalKey,
+    body: { operation: "download" },
+  });
+  if (signed.status === 404) return undefined;
+  assert.equal(signed.status, 200, signed.text);
+  const reply = await fetch(signed.body.url);
+  if (reply.status === 404) return undefined;
+  assert.equal(reply.status, 200);
+  return reply.text();
+}
+
+const BUCKET_OBJECT: ImportedKindRow = {
+  name: "BucketObject",
+  resources: 2,
+  async setUp(emulator) {
+    signatures.push(await upload(emulator, "by-hand", "docs/readme.txt", "by hand"));
+    return {
+      imports: [
+        { type: "clouddb:index:BucketObject", name: "readme", id: `${P}/${B}/by-hand/docs%2Freadme.txt` },
+      ],
+    };
+  },
+  // The imported object holds the program's bytes already: only `notes` is made.
+  firstUp: { create: 1 },
+  async afterFirstUp({ emulator }, routes) {
+    assert.deepEqual(routes, [PRESIGN], "one upload, of notes.txt");
+    assert.deepEqual(
+      [await objectText(emulator, "docs/readme.txt"), await objectText(emulator, "notes.txt")],
+      ["by hand", "notes"],
+    );
+  },
+  change: { readmeText: "changed" },
+  changePreview(stdout) {
+    assert.match(
+      stdout,
+      /~ sha256\s*: "[0-9a-f]{64}" => "[0-9a-f]{64}"/,
+      "the preview names the bytes' new hash",
+    );
+  },
+  changes: { update: 1 },
+  routes: [PRESIGN],
+  async changed({ emulator }, routes) {
+    assert.deepEqual(routes, [PRESIGN], "uploaded again in place: no delete");
+    assert.equal(await objectText(emulator, "docs/readme.txt"), "changed");
+  },
+  // Both went with the bucket: the Bucket row finds no bucket left.
+  destroyed() {},
   secrets: () => signatures,
 };
 
@@ -590,6 +647,7 @@ export const IMPORTED_KIND_ROWS: readonly ImportedKindRow[] = [
   CORE,
   AUTH,
   BUCKET,
+  BUCKET_OBJECT,
   CREDENTIAL,
   CUSTOM_DOMAIN,
   DATA_API,

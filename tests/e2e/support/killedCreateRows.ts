@@ -37,6 +37,7 @@ import {
   ORG_PROJECT,
   organization,
   P,
+  PRESIGN,
   projectRole,
   REGION,
   REGISTER,
@@ -63,6 +64,8 @@ export interface RowContext {
 /** A create whose answer is held once its object is made, so the kill lands before the provider hears of it. */
 export interface HeldCreate {
   route: string;
+  /** Requests of the route that pass before the held one (a create that reads it before it makes the object). */
+  passing?: number;
   made(ctx: RowContext): boolean;
 }
 
@@ -193,6 +196,57 @@ const BUCKET: KilledCreateRow = {
     assert.deepEqual(bucketsOf(emulator), [], "the bucket emptied of the app's uploads, then deleted");
   },
   secrets: () => signatures,
+};
+
+// --- BucketObject -----------------------------------------------------------------------------
+
+const OBJECTS = "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects";
+const PAGE = "site/index.html";
+/** The object of the Bucket row's bucket at `PAGE`, as the emulator keeps it. */
+const page = (emulator: RunningEmulator) => bucketsOf(emulator)[0]?.objects[PAGE];
+let pageId: string | undefined;
+
+const BUCKET_OBJECT: KilledCreateRow = {
+  name: "BucketObject",
+  declared: (phase) => [
+    {
+      kind: "BucketObject",
+      res: "page",
+      args: {
+        projectId: P,
+        branchId: B,
+        bucketName: "@files.name",
+        key: PAGE,
+        content: phase === "changed" ? "<h1>v2</h1>" : "<h1>v1</h1>",
+        contentType: "text/html",
+      },
+    },
+  ],
+  held: {
+    // The create lists the key (nothing there), uploads, then lists it again: that answer is held.
+    1: [{ route: OBJECTS, passing: 1, made: ({ emulator }) => page(emulator) !== undefined }],
+  },
+  converged({ emulator, recorded }) {
+    assert.equal(recorded("BucketObject").length, 1, "recorded once");
+    assert.deepEqual([page(emulator)?.size, page(emulator)?.content_type], [11, "text/html"]);
+    pageId = recorded("BucketObject")[0]?.id;
+  },
+  changePreview(stdout) {
+    assert.match(stdout, /~ sha256 *: /, "the preview names new bytes as sha256");
+  },
+  changes: { update: 1 },
+  routes: [
+    PRESIGN,
+    "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
+  ],
+  changed({ emulator, recorded }, routes) {
+    assert.deepEqual(routes, [PRESIGN], "uploaded again in place, nothing deleted");
+    assert.equal(recorded("BucketObject")[0]?.id, pageId, "the same object");
+    assert.equal(page(emulator)?.size, 11);
+  },
+  destroyed({ recorded }) {
+    assert.deepEqual(recorded("BucketObject"), [], "deleted before its bucket");
+  },
 };
 
 // --- Credential -------------------------------------------------------------------------------
@@ -608,6 +662,7 @@ const VPC: KilledCreateRow = {
 export const KILLED_CREATE_ROWS: readonly KilledCreateRow[] = [
   AUTH,
   BUCKET,
+  BUCKET_OBJECT,
   CREDENTIAL,
   CUSTOM_DOMAIN,
   DATA_API,

@@ -16,6 +16,8 @@ export const REGION = "aws-us-east-2";
 
 export const AUTH_DOMAINS = "/projects/{project_id}/branches/{branch_id}/auth/domains";
 export const CREATE_BUCKET = "POST /projects/{project_id}/branches/{branch_id}/buckets";
+export const PRESIGN =
+  "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign";
 export const ISSUE = "POST /projects/{project_id}/branches/{branch_id}/credentials";
 export const REVOKE = "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}";
 export const REGISTER = "POST /projects/{project_id}/branches/{branch_id}/custom-domains";
