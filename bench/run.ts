@@ -24,9 +24,10 @@ import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
 import { writeRun } from "./support/results";
 import { renderTable, type Table } from "./support/stats";
+import { benchSweep } from "./sweep";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -198,6 +199,19 @@ async function main(): Promise<void> {
     if (args.only.has(16)) {
       log("bench 16: one preview environment, the PreviewEnvironment component against its children by hand");
       print(16, await benchPreviewEnvironment({ d: 500, runs: args.runs ?? (args.quick ? 1 : 7), log }));
+    }
+    if (args.only.has(17)) {
+      log("bench 17: clouddb sweep --delete on a project of marked branches, a quarter orphaned");
+      print(
+        17,
+        await benchSweep({
+          branches: args.quick ? 40 : 200,
+          orphans: args.quick ? 10 : 50,
+          d: 200,
+          runs,
+          log,
+        }),
+      );
     }
   } finally {
     disposeProject();

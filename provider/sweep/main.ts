@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { type CloudDbClient, createClient, isApiError, isNotFound } from "../client";
-import { deleteOrder, type Finding, findUnowned, markedBranches } from "./find";
+import { clearBelow, deleteOrder, type Finding, findUnowned, type Judgement, markedBranches } from "./find";
 import { parseSweepArgs, type SweepOptions } from "./options";
 import { reported, type SweepReport, table } from "./report";
-import { type HeldBranches, heldBranches, listStacks, shownBackend } from "./stacks";
+import { heldBranches, listStacks, shownBackend, stateReader } from "./stacks";
 
 /** Exit codes: nothing found (or all found deleted), found in a dry run, a failure. */
 export const EXIT = { clean: 0, found: 10, failed: 1 } as const;
@@ -80,21 +80,62 @@ async function run(
   }
   const now = Date.now();
   const marked = markedBranches(listing.branches, listing.annotations);
-  const states = new Map<string, Promise<HeldBranches>>();
-  const held = (name: string) => {
-    const known = states.get(name);
-    if (known !== undefined) return known;
-    const state = heldBranches(backend, name);
-    states.set(name, state);
-    return state;
-  };
-  let found: Finding[];
+  let judgement: Judgement;
   try {
     const needStacks = marked.some((m) => !(Date.parse(m.branch.expires_at ?? "") <= now));
-    found = await findUnowned(marked, now, needStacks ? await listStacks(backend) : [], held);
+    const stacks = needStacks ? await listStacks(backend) : [];
+    judgement = findUnowned(
+      marked,
+      now,
+      stacks,
+      stateReader((name) => heldBranches(backend, name)),
+    );
   } catch (err) {
     failed(failure(`reading the stacks of backend ${shownBackend(backend)}`, err));
     return 0;
+  }
+  // The lines of deletes made before the table is printed wait for it.
+  const waiting: string[] = [];
+  let tableShown = false;
+  const say = (line: string) => (tableShown ? out(line) : waiting.push(line));
+  const showWaiting = () => {
+    tableShown = true;
+    for (const line of waiting.splice(0)) out(line);
+  };
+  const deleteEach = async (list: readonly Finding[]) => {
+    for (const f of list) {
+      try {
+        const answer = await client.deleteBranch(projectId, f.branch.id);
+        report.deleted.push(f.branch.id);
+        say(`deleted ${f.branch.id} (${f.branch.name})${answer === null ? ": already gone" : ""}`);
+      } catch (err) {
+        if (isNotFound(err)) {
+          report.deleted.push(f.branch.id);
+          say(`deleted ${f.branch.id} (${f.branch.name}): already gone`);
+        } else
+          failed(
+            `${failure(`deleting branch ${f.branch.id} (${f.branch.name})`, err)}. ` +
+              "Run the sweep again; if it fails again, delete the branch in the console or keep it",
+          );
+      }
+    }
+  };
+  // With --delete, what the marks and the stack list decide is deleted while the stacks' states are
+  // read (one export per stack, the longest part of a run), unless a branch still to judge is below
+  // it: children go first.
+  const first = options.delete
+    ? deleteOrder(clearBelow(judgement.atOnce, judgement.undecided, listing.branches), listing.branches)
+    : [];
+  const deletingFirst = deleteEach(first);
+  let found: Finding[];
+  try {
+    found = await judgement.all;
+  } catch (err) {
+    await deletingFirst;
+    report.found = first.map(reported);
+    showWaiting();
+    failed(failure(`reading the stacks of backend ${shownBackend(backend)}`, err));
+    return first.length;
   }
   report.found = found.map(reported);
   if (found.length === 0) out(`No branch of project ${projectId} is left without its stack.`);
@@ -106,23 +147,16 @@ async function run(
         : `${found.length} branch(es) no stack owns. Run again with --delete to delete them.`,
     );
   }
+  showWaiting();
   if (!options.delete) return found.length;
-  for (const f of deleteOrder(found, listing.branches)) {
-    try {
-      const answer = await client.deleteBranch(projectId, f.branch.id);
-      report.deleted.push(f.branch.id);
-      out(`deleted ${f.branch.id} (${f.branch.name})${answer === null ? ": already gone" : ""}`);
-    } catch (err) {
-      if (isNotFound(err)) {
-        report.deleted.push(f.branch.id);
-        out(`deleted ${f.branch.id} (${f.branch.name}): already gone`);
-      } else
-        failed(
-          `${failure(`deleting branch ${f.branch.id} (${f.branch.name})`, err)}. ` +
-            "Run the sweep again; if it fails again, delete the branch in the console or keep it",
-        );
-    }
-  }
+  await deletingFirst;
+  const started = new Set(first.map((f) => f.branch.id));
+  await deleteEach(
+    deleteOrder(
+      found.filter((f) => !started.has(f.branch.id)),
+      listing.branches,
+    ),
+  );
   return found.length;
 }
 

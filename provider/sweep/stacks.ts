@@ -34,6 +34,13 @@ export function shownBackend(url: string): string {
   return url.replace(/^([a-z0-9+.-]+:\/\/)[^@/]*@/i, "$1");
 }
 
+/**
+ * The Go runtime's settings for the CLI's runs, unless the environment gives its own: no garbage
+ * collection below 128 MiB of heap. Each run here is a fraction of a second, most of it the
+ * CLI's start, whose collections cost about a third of its CPU time; a sweep starts one per stack.
+ */
+const GO_RUNTIME = { GOGC: "off", GOMEMLIMIT: "128MiB" };
+
 /** Runs `pulumi <args>` against `backend` and answers its stdout; throws `BackendError` when it fails. */
 function pulumi(backend: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -43,7 +50,12 @@ function pulumi(backend: string, args: readonly string[]): Promise<string> {
       {
         // Outside any project folder, so a Pulumi.yaml's own backend setting cannot apply.
         cwd: tmpdir(),
-        env: { ...process.env, PULUMI_BACKEND_URL: backend, PULUMI_SKIP_UPDATE_CHECK: "true" },
+        env: {
+          ...(process.env.GOGC === undefined && process.env.GOMEMLIMIT === undefined ? GO_RUNTIME : {}),
+          ...process.env,
+          PULUMI_BACKEND_URL: backend,
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+        },
         maxBuffer: 512 * 1024 * 1024,
       },
       (err, stdout, stderr) => {
@@ -108,4 +120,45 @@ export async function heldBranches(backend: string, name: string): Promise<HeldB
     BRANCH_TYPES.has(op.resource?.type ?? ""),
   );
   return { ids, unsettled };
+}
+
+/**
+ * How many `pulumi stack export` run at once. An export is mostly the CLI's start (on a file
+ * backend) or a wait on the backend (on a remote one): a few at once keep a small machine's cores
+ * busy, where one at a time leaves them idle and one per stack starts hundreds of processes.
+ */
+export const STATE_READERS = 8;
+
+/**
+ * `read` (a stack's `heldBranches`) made to read each stack once and at most `readers` stacks at a
+ * time (a counter and a queue of waiting reads: too little for a dependency).
+ */
+export function stateReader(
+  read: (name: string) => Promise<HeldBranches>,
+  readers = STATE_READERS,
+): (name: string) => Promise<HeldBranches> {
+  const states = new Map<string, Promise<HeldBranches>>();
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  const start = (): Promise<void> => {
+    if (running < readers) {
+      running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  // A finished read hands its place to the next waiting one.
+  const finish = () => {
+    const next = waiting.shift();
+    if (next === undefined) running--;
+    else next();
+  };
+  return (name) => {
+    let state = states.get(name);
+    if (state === undefined) {
+      state = start().then(() => read(name).finally(finish));
+      states.set(name, state);
+    }
+    return state;
+  };
 }

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { Branch } from "../../provider/client";
 import { STACK_MARKS } from "../../provider/resources/lifecycle/owner";
-import { deleteOrder, findUnowned, markedBranches } from "../../provider/sweep/find";
+import { clearBelow, deleteOrder, findUnowned, markedBranches } from "../../provider/sweep/find";
 import { parseSweepArgs, SweepUsageError } from "../../provider/sweep/options";
-import { shownBackend } from "../../provider/sweep/stacks";
+import { type HeldBranches, shownBackend, stateReader } from "../../provider/sweep/stacks";
 
 // The rules of `clouddb sweep` over a listing and a backend, without the API or the CLI.
 
@@ -67,7 +67,7 @@ describe("clouddb sweep's rules", () => {
     const found = await findUnowned(markedBranches(branches, annotations), NOW, stacks, async () => ({
       ids: new Set(["br-held", "br-expired"]),
       unsettled: false,
-    }));
+    })).all;
     assert.deepEqual(
       found.map((f) => [f.branch.id, f.reason]),
       [
@@ -82,7 +82,94 @@ describe("clouddb sweep's rules", () => {
     const marked = markedBranches([branch("br-1")], new Map([["br-1", mark("pr-3")]]));
     const stacks = [{ name: "pr-3", project: undefined, stack: "pr-3" }];
     const held = async () => ({ ids: new Set<string>(), unsettled: true });
-    assert.deepEqual(await findUnowned(marked, NOW, stacks, held), []);
+    assert.deepEqual(await findUnowned(marked, NOW, stacks, held).all, []);
+  });
+
+  it("finds what the marks and the stack list decide before any state is read, and names the branches that wait", async () => {
+    const branches = [
+      branch("br-gone"),
+      branch("br-live"),
+      branch("br-expired", { expires_at: "2026-06-01T11:00:00Z" }),
+    ];
+    const annotations = new Map([
+      ["br-gone", mark("pr-1")],
+      ["br-live", mark("pr-2")],
+      ["br-expired", mark("pr-2")],
+    ]);
+    const stacks = [{ name: "organization/shop/pr-2", project: "shop", stack: "pr-2" }];
+    let release: (state: HeldBranches) => void = () => undefined;
+    const reads: string[] = [];
+    const judgement = findUnowned(markedBranches(branches, annotations), NOW, stacks, (name) => {
+      reads.push(name);
+      return new Promise((resolve) => {
+        release = resolve;
+      });
+    });
+    assert.deepEqual(
+      judgement.atOnce.map((f) => [f.branch.id, f.reason]),
+      [
+        ["br-gone", "stack-gone"],
+        ["br-expired", "expired"],
+      ],
+    );
+    assert.deepEqual([...judgement.undecided], ["br-live"]);
+    assert.deepEqual(reads, ["organization/shop/pr-2"]);
+    release({ ids: new Set(), unsettled: false });
+    assert.deepEqual(
+      (await judgement.all).map((f) => [f.branch.id, f.reason]),
+      [
+        ["br-gone", "stack-gone"],
+        ["br-live", "not-held"],
+        ["br-expired", "expired"],
+      ],
+    );
+  });
+
+  it("deletes early only a found branch with no branch still to judge below it", () => {
+    const all = [
+      branch("br-root"),
+      branch("br-parent", { parent_id: "br-root" }),
+      branch("br-child", { parent_id: "br-parent" }),
+      branch("br-alone", { parent_id: "br-root" }),
+    ];
+    const found = [{ branch: all[1] as Branch }, { branch: all[3] as Branch }];
+    assert.deepEqual(
+      clearBelow(found, ["br-child"], all).map((f) => f.branch.id),
+      ["br-alone"],
+    );
+    assert.deepEqual(
+      clearBelow(found, [], all).map((f) => f.branch.id),
+      ["br-parent", "br-alone"],
+    );
+  });
+
+  it("reads each stack's state once, and at most as many at a time as it is given", async () => {
+    const started: string[] = [];
+    const ends = new Map<string, () => void>();
+    const read = stateReader(
+      (name) =>
+        new Promise<HeldBranches>((resolve) => {
+          started.push(name);
+          ends.set(name, () => resolve({ ids: new Set([name]), unsettled: false }));
+        }),
+      2,
+    );
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const answers = ["a", "b", "a", "c", "d"].map(read);
+    await tick();
+    assert.deepEqual(started, ["a", "b"]);
+    ends.get("a")?.();
+    await tick();
+    assert.deepEqual(started, ["a", "b", "c"]);
+    ends.get("b")?.();
+    ends.get("c")?.();
+    await tick();
+    assert.deepEqual(started, ["a", "b", "c", "d"]);
+    ends.get("d")?.();
+    assert.deepEqual(
+      (await Promise.all(answers)).map((state) => [...state.ids]),
+      [["a"], ["b"], ["a"], ["c"], ["d"]],
+    );
   });
 
   it("deletes a child branch before its parent", () => {
