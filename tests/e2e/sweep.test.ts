@@ -244,7 +244,7 @@ describe("clouddb sweep: the branches no live stack owns", function () {
     }
   });
 
-  it("finds a branch its live stack no longer holds, and finishes a sweep killed after its first delete when run again", async () => {
+  it(`finds a branch its live stack no longer holds; a sweep killed after its first delete (${BINARY.name}) is finished when run again (${SCRIPT.name})`, async () => {
     // Two more: a stack made again after its destroy, then removed by force; and a stack that still
     // exists but whose state no longer holds its branch (taken out of the state by hand).
     await stacks.get("102")?.stack.up(collect([]));
@@ -273,7 +273,7 @@ describe("clouddb sweep: the branches no live stack owns", function () {
 
     emulator.control.clearRequests();
     const deletes = () => emulator.control.requests().filter((r) => r.method === "DELETE");
-    const killed = await sweep(["--delete"], { killAt: () => deletes().length >= 1 });
+    const killed = await sweep(["--delete"], { via: BINARY, killAt: () => deletes().length >= 1 });
     assert.equal(killed.code, "killed", killed.stdout + killed.stderr);
     assert.equal(deletes().length, 1, "the kill came after the first delete request");
 
