@@ -12,15 +12,15 @@ import type * as grpc from "@grpc/grpc-js";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { engineAddress } from "../resources/host/engineWatch";
 import type { ProviderSettings } from "../resources/host/settings";
 import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
 import { deprecatedInputWarnings } from "../resources/public/deprecatedInputs";
+import { answer, type StructValue, toStruct } from "./answer";
 import type { Kind } from "./kinds";
-import { Any, Empty, grpcJs, packageSchema, packageVersion, Struct } from "./packaged";
+import { Empty, grpcJs, packageSchema, packageVersion } from "./packaged";
 import { PACKAGE } from "./token";
 import { unwrap, wrap } from "./values";
 import { warnOn } from "./warnings";
@@ -35,14 +35,8 @@ const settings = (): typeof import("../resources/host/settings") => require("../
 const construct = (): typeof import("./construct") => require("./construct");
 
 type Props = Record<string, unknown>;
-type StructValue = InstanceType<typeof Struct>;
-type Callback<T> = (error: grpc.ServiceError | Partial<grpc.StatusObject> | null, value?: T) => void;
-type Handler<Req, Res> = (call: { request: Req }, callback: Callback<Res>) => void;
 
 const toJs = (struct: StructValue | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
-const toStruct = (props: Props): StructValue =>
-  // Struct cannot hold `undefined`: an absent output is left out.
-  Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
 
 /**
  * A provider's config as `settingsFromConfig` reads it: `clouddb:<key>` from the provider's inputs
@@ -63,50 +57,6 @@ function configOf(args: Props): { get(key: string): string | undefined } {
   };
 }
 
-/**
- * A failed call as the engine takes it: its message, and for a create or update that made the
- * object but could not finish (a partial failure: an error with an `id`), the object's id and
- * properties, which the engine records so the next `up` resumes instead of orphaning it.
- */
-function failure(err: unknown, secrets: readonly string[] = []): Partial<grpc.StatusObject> {
-  const message = err instanceof Error ? err.message : String(err);
-  const metadata = new grpcJs.Metadata();
-  const made = err as { id?: unknown; properties?: Props; reasons?: string[] };
-  if (typeof made.id === "string" && made.id !== "") {
-    const detail = new proto.ErrorResourceInitFailed();
-    detail.setId(made.id);
-    detail.setProperties(toStruct(wrap(made.properties ?? {}, secrets)));
-    detail.setReasonsList(made.reasons ?? [message]);
-    const any = new Any();
-    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const status = new Status();
-    status.setCode(grpcJs.status.UNKNOWN);
-    status.setMessage(message);
-    status.addDetails(any);
-    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  }
-  return { code: grpcJs.status.UNKNOWN, details: message, metadata };
-}
-
-/** A handler answering with `run`'s result, or with its error as {@link failure}. */
-function answer<Req, Res>(
-  run: (request: Req) => Promise<Res>,
-  secretsOfError?: (request: Req) => readonly string[],
-): Handler<Req, Res> {
-  return (call, callback) => {
-    run(call.request).then(
-      (value) => callback(null, value),
-      (err: unknown) => callback(failure(err, secretsOfError?.(call.request))),
-    );
-  };
-}
-
-/**
- * The answer to a create or update the engine asks for at preview. The engine takes a provider that
- * answers `Handshake` for one that previews (whatever `Configure` says), so a preview reaches
- * `Create` and `Update`; they answer what the engine answers itself for a provider that does not:
- * the inputs as the state (values not known yet included), sending nothing to the API.
- */
 /** The lifecycle's names of a property's change, as the engine's detailed diff kinds. */
 const PROPERTY_CHANGES = {
   add: proto.PropertyDiff.Kind.ADD,
@@ -117,6 +67,12 @@ const PROPERTY_CHANGES = {
   "update-replace": proto.PropertyDiff.Kind.UPDATE_REPLACE,
 } as const;
 
+/**
+ * The answer to a create or update the engine asks for at preview. The engine takes a provider that
+ * answers `Handshake` for one that previews (whatever `Configure` says), so a preview reaches
+ * `Create` and `Update`; they answer what the engine answers itself for a provider that does not:
+ * the inputs as the state (values not known yet included), sending nothing to the API.
+ */
 function previewed<R extends proto.CreateResponse | proto.UpdateResponse>(
   response: R,
   inputs: StructValue | undefined,

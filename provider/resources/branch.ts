@@ -1,10 +1,9 @@
 /**
  * A Branch's definition: the one object the lifecycle runs for a branch, each step with its API calls.
  * What its steps call lives beside it: `branchInputs.ts`, `branchOutputs.ts`, `branchCreate.ts`,
- * `branchConverge.ts`, `branchComputes.ts`, `branchRestore.ts`, `branchMessages.ts` and
- * `connection.ts`.
+ * `branchFind.ts`, `branchConverge.ts`, `branchComputes.ts`, `branchRestore.ts`, `branchMessages.ts`
+ * and `connection.ts`.
  */
-import type { CloudDbClient, Operation } from "../client";
 import { isConflict } from "../client/errors";
 import { BranchCreateResponseSchema } from "../client/schemas";
 import {
@@ -16,14 +15,8 @@ import {
 } from "./branchAnonymize";
 import { sameTypes } from "./branchComputes";
 import { converge } from "./branchConverge";
-import {
-  carriedFor,
-  madeByCreate,
-  nameHeldByOtherBranch,
-  notAdoptable,
-  restoredAtCreate,
-  undoUnmade,
-} from "./branchCreate";
+import { nameHeldByOtherBranch, notAdoptable, restoredAtCreate, undoUnmade } from "./branchCreate";
+import { findLostBranch, findOwnBranch, recordedParent } from "./branchFind";
 import { BranchInputsSchema, INIT_SOURCES } from "./branchInputs";
 import { branchRefusal, branchReview } from "./branchMessages";
 import {
@@ -45,33 +38,17 @@ import {
   withLeftScratches,
 } from "./branchRestore";
 import { withConnection } from "./connection";
-import { unfinished } from "./errors";
 import { sameInstant, sameTtl, wantedExpiry } from "./expiry";
 import { snapshotFind } from "./finds";
 import { apiComputeSettings } from "./inputs/compute";
-import { compact, createdSince, defineResource, labelOf } from "./lifecycle/define";
+import { compact, defineResource, labelOf } from "./lifecycle/define";
 import { firstListing } from "./lifecycle/firstListings";
-import { openOperations } from "./lifecycle/openOperations";
 import { CREATED_BY, CREATED_NAME, stackMarksOf } from "./lifecycle/owner";
 import { branchHistoryFinds, refuseUnmaskedRestore } from "./maskedHistory";
 import { BRANCH, type BranchInputs, type BranchOutputs } from "./public/branch";
 import { carrierIn, refuseReplaced, replacedByDeleted } from "./restores";
 
 export type { BranchInputs, BranchOutputs } from "./public/branch";
-
-/**
- * The parent a new branch's state records: the declared one; for a schema-only branch made of the
- * project's default branch (no parentId declared), that branch, which the API does not report as a
- * schema-only branch's parent. It is found in the listing the create took to look for a branch an
- * interrupted run made (`findOwn`), so it costs no request of its own there.
- */
-async function recordedParent(client: CloudDbClient, inputs: BranchInputs): Promise<string | undefined> {
-  if (inputs.parentId !== undefined || inputs.initSource !== "schema-only") return inputs.parentId;
-  const { branches } = await firstListing(`branches of ${inputs.projectId}`, () =>
-    client.listAnnotatedBranches(inputs.projectId),
-  ).catch(() => ({ branches: [] as { id: string; default?: boolean | undefined }[] }));
-  return branches.find((b) => b.default === true)?.id;
-}
 
 /**
  * A branch's lifecycle. Create waits for every operation it starts (`create_branch`, one
@@ -190,64 +167,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
     return withConnection(client, inputs, current, made);
   },
 
-  /**
-   * The branch an interrupted run created for this resource carries its create key as an
-   * annotation (set by `create` above): its operations are awaited (the branch is recorded even
-   * if they fail), it is taken, and brought to the declared inputs as `adopt` does (the program may
-   * have renamed it since). A branch without that annotation is never taken, nor one that has since
-   * become something else (`madeByCreate`).
-   */
-  async findOwn(step, inputs, key) {
-    const { client, deadline } = step;
-    const { branches, annotations } = await firstListing(`branches of ${inputs.projectId}`, () =>
-      client.listAnnotatedBranches(inputs.projectId),
-    );
-    const marked = branches.filter((b) => annotations.get(b.id)?.[CREATED_BY] === key);
-    const made = marked.find((b) => madeByCreate(b, annotations.get(b.id), inputs, branches));
-    // A restore finalized outside replaced the branch the interrupted create made: the branch it
-    // swapped in carries that branch's name and computes (and the data the user restored), so it is
-    // the one taken while it has that name, as a refresh of a recorded create follows it; never the
-    // replaced branch itself.
-    let branch = made ?? carriedFor(marked, annotations, inputs, branches);
-    // Unless a later restore replaced that one too with a branch since deleted: then it holds data a
-    // restore replaced, and the create makes a new branch.
-    if (made === undefined && branch !== undefined) {
-      if (await replacedByDeleted(client, inputs.projectId, branch.id, branches)) branch = undefined;
-    }
-    // A marked branch not taken (a restore replaced it, or it was renamed) stays, but a scratch branch a
-    // killed restore of it left is a copy no run would ever come back to: it goes.
-    for (const refused of marked.filter((b) => b !== branch)) {
-      await deleteScratches(client, inputs.projectId, refused.id, branches, deadline);
-    }
-    await deleteStrayScratches(client, inputs.projectId, branches, deadline);
-    if (branch === undefined) return undefined;
-    const ops = await openOperations(client, inputs.projectId, (op) => op.branch_id === branch.id);
-    const outs = outputsOf(
-      { ...inputs, parentId: await recordedParent(client, inputs) },
-      branch,
-      [],
-      opIds(ops),
-    );
-    try {
-      await client.waitForOperations(inputs.projectId, ops, { deadline });
-    } catch (err) {
-      throw unfinished("branch", branch.id, inputs, outs, err, " by an interrupted run");
-    }
-    const olds = await existingBranch(client, inputs, branch.id);
-    // A create with a restore restores after making the branch: a branch never restored since it was
-    // made (no `last_reset_at`) did not get there, and one a scratch branch is left of may not have.
-    // A carried branch holds what the user's later restore put there: it is not restored again.
-    const restore =
-      made !== undefined &&
-      inputs.restore?.snapshotId !== undefined &&
-      (branch.last_reset_at == null || leftScratches(branches, branch.id).length > 0)
-        ? inputs.restore
-        : undefined;
-    // Not restoring (the program dropped the restore since, or it was applied): a scratch branch the
-    // interrupted create's restore left is a copy no run comes back to.
-    if (restore === undefined) await deleteScratches(client, inputs.projectId, branch.id, branches, deadline);
-    return converge(step, branch.id, { ...olds, ...baseOutputs(inputs) }, olds, inputs, false, restore);
-  },
+  findOwn: findOwnBranch,
 
   created(inputs, response) {
     const made = BranchCreateResponseSchema.safeParse(response);
@@ -259,40 +179,7 @@ export const branchDefinition = defineResource<BranchInputs, BranchOutputs>(BRAN
       : undefined;
   },
 
-  /**
-   * Branch names are unique per project: a named branch created since the request is the one the
-   * lost create made; its operations are awaited and it is recorded. Unnamed branches cannot be
-   * told apart, so the original error stands.
-   */
-  async findLost({ client, deadline }, inputs, startedAt) {
-    if (inputs.name === undefined) return undefined;
-    const since = createdSince(startedAt);
-    const branch = await client
-      .listBranches(inputs.projectId)
-      .then((branches) => branches.find((b) => b.name === inputs.name))
-      .catch(() => undefined);
-    if (branch === undefined || !(Date.parse(branch.created_at) >= since)) return undefined;
-    const ops: Operation[] = [];
-    for await (const op of client.listOperations(inputs.projectId, { pageSize: 100, maxItems: 100 })) {
-      if (op.branch_id === branch.id && Date.parse(op.created_at) >= since) ops.push(op);
-    }
-    const outs = outputsOf(inputs, branch, [], opIds(ops));
-    try {
-      await client.waitForOperations(inputs.projectId, ops, { deadline });
-    } catch (err) {
-      throw unfinished(
-        "branch",
-        branch.id,
-        inputs,
-        outs,
-        err,
-        " (found by name after its response was lost)",
-      );
-    }
-    // A lost anonymized create started its anonymization: its computes come once the data is masked.
-    if (inputs.initSource === "anonymized") return anonymizedAtCreate({ client, deadline }, inputs, outs);
-    return withConnection(client, inputs, await refreshed(client, outs).catch(() => outs));
-  },
+  findLost: findLostBranch,
 
   /**
    * Takes an existing branch under management, then brings its name, protection, expiry and compute
