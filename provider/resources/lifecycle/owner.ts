@@ -5,8 +5,10 @@
  * operation, which the next run does not pass to the provider), so the next run's create would make
  * a second object. To prevent that, every resource sends its URN (`__owner`), and `check` turns it
  * into a create key (`__createKey`) that is the same on every run until an object is created with
- * it: the hash of the URN for a resource not in the state yet, the hash of the previous key
- * otherwise (so a replacement never takes the object it replaces for its own). A resource that can
+ * it: the hash of the URN for a resource not in the state yet; for one in the state, the key it has
+ * (so a run that changes nothing leaves its state as it was: the engine rewrites a resource whose
+ * checked inputs changed) and, for its replacement, the hash of that key (so a replacement never
+ * takes the object it replaces for its own). A resource that can
  * mark its objects marks each with the key it was created with, and a create first looks for an
  * object carrying its key: one that does is provably this resource's, made by a run that never
  * recorded it. An object without the mark is never taken, whatever its name. The marks:
@@ -41,10 +43,10 @@ const hash = (text: string) => createHash("sha256").update(text).digest("hex").s
 const replacementKeys = new Map<string, string>();
 
 /**
- * The create key for `news` given the stored inputs `olds`: the next key after the stored one; for
- * a resource checked without stored inputs, the next key its first check in this process gave (a
- * replacement, see above), else the hash of the URN; undefined when the URN is missing or not
- * known yet (preview).
+ * The create key for `news` given the stored inputs `olds`: the stored one, the next key after it
+ * kept for a replacement's check; for a resource checked without stored inputs, that next key when
+ * its first check in this process kept one (a replacement, see above), else the hash of the URN;
+ * undefined when the URN is missing or not known yet (preview).
  */
 export function createKeyFor(
   olds: Record<string, unknown>,
@@ -54,9 +56,8 @@ export function createKeyFor(
   const urn = typeof owner === "string" && owner.startsWith("urn:") ? owner : undefined;
   const stored = olds[CREATE_KEY];
   if (typeof stored === "string" && stored !== "") {
-    const next = hash(`next:${stored}`);
-    if (urn !== undefined) replacementKeys.set(urn, next);
-    return next;
+    if (urn !== undefined) replacementKeys.set(urn, hash(`next:${stored}`));
+    return stored;
   }
   if (urn === undefined) return undefined;
   return replacementKeys.get(urn) ?? hash(`urn:${urn}`);
