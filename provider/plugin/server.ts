@@ -347,10 +347,12 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 
 /** Starts the service on a free local port; resolves to the server and its port. */
 export async function serve(): Promise<{ server: grpc.Server; port: number }> {
-  // The engine sends whole states in one message: no size cap, as Pulumi's own servers.
+  // The engine sends whole states in one message: no size cap, as Pulumi's own servers. No channelz:
+  // nothing reads its call counters, and keeping them is work on every call of a preview.
   const server = new grpcJs.Server({
     "grpc.max_receive_message_length": -1,
     "grpc.max_send_message_length": -1,
+    "grpc.enable_channelz": 0,
   });
   server.addService(ResourceProviderService, resourceProviderService());
   const port = await new Promise<number>((resolve, reject) =>

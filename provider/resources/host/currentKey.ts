@@ -8,7 +8,7 @@
  * `CLOUDDB_API_KEY` holds another key, the method runs again with it (a 401 means the API changed
  * nothing). Otherwise the error says how to give the run the current key.
  */
-import { isUnauthorized } from "../../client";
+import { isUnauthorized } from "../../client/errors";
 import { ResourceError } from "../errors";
 import { otherEnvironmentKey } from "./settings";
 

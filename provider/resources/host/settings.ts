@@ -1,16 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  API_KEY_ENV,
-  type ClientOptions,
-  type CloudDbClient,
-  ConfigError,
-  createClient,
-  normalizeApiUrl,
-  type PollInterval,
-  resolveConfig,
-} from "../../client";
-import { resolveLimiter } from "../../client/config";
+import type { ClientOptions, CloudDbClient, PollInterval } from "../../client";
+import { API_KEY_ENV, normalizeApiUrl, resolveConfig, resolveLimiter } from "../../client/config";
+import { ConfigError } from "../../client/errors";
 import { CONFIG, type ConfigSettings } from "../public/config";
 import { watchEngineInHost } from "./engineWatch";
 import { hostProgressListener } from "./progress";
@@ -172,6 +164,9 @@ export function clientFromSettings(extra: ClientOptions = {}): CloudDbClient {
   if (options.timeoutMs === undefined && settings.operationTimeoutSeconds !== undefined) {
     options.timeoutMs = settings.operationTimeoutSeconds * 1000;
   }
+  // The client (its routes, schemas and transport) loads on the first call that needs one: checking
+  // a provider's config, or a resource's inputs and diffs, never does.
+  const { createClient } = require("../../client") as typeof import("../../client");
   return createClient(options);
 }
 

@@ -12,7 +12,7 @@ import {
   isConflict,
   isNotFound,
   mayHaveChanged,
-} from "../../client";
+} from "../../client/errors";
 import { isResourceError, ResourceError, unfinished } from "../errors";
 import { withCurrentKey } from "../host/currentKey";
 import { hostLine } from "../host/progress";

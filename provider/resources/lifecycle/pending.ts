@@ -2,7 +2,9 @@
  * Operations an interrupted run left behind (`pendingOperationIds`): the next `update` waits for
  * them before it changes anything.
  */
-import { isOperationFailed, type Operation, redactSecrets } from "../../client";
+import type { Operation } from "../../client";
+import { isOperationFailed } from "../../client/errors";
+import { redactSecrets } from "../../client/redact";
 import { ResourceError } from "../errors";
 import type { CommonState, Step } from "./define";
 import { labelOf } from "./define";

@@ -25,8 +25,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import type { CloudDbClient } from "../../client";
+import { resolveConfig } from "../../client/config";
 import {
-  type CloudDbClient,
   isApiError,
   isConfigError,
   isForbidden,
@@ -34,9 +35,8 @@ import {
   isNotFound,
   isUnauthorized,
   isUsageError,
-  keyFingerprint,
-  resolveConfig,
-} from "../../client";
+} from "../../client/errors";
+import { keyFingerprint } from "../../client/registry";
 import { clientFromSettings, providerSettings } from "../host/settings";
 import { declaredInputs, isUnknown } from "./check";
 import { forgetDeclared } from "./declared";
