@@ -19,6 +19,7 @@ import { benchPreview } from "./preview";
 import { benchPreviewEnvironment } from "./preview-environment";
 import { benchRefresh } from "./refresh";
 import { benchServerless } from "./serverless";
+import { benchSmallStacks } from "./small-stacks";
 import { benchStacks } from "./stacks";
 import { benchStartup } from "./startup";
 import { disposeProject, scenarioProject } from "./support/engine";
@@ -27,7 +28,7 @@ import { renderTable, type Table } from "./support/stats";
 import { benchSweep } from "./sweep";
 
 /** Every benchmark, by the number `--only` takes. */
-const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+const EVERY_BENCH = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
 
 const OPTIONS = {
   quick: { type: "boolean" },
@@ -212,6 +213,15 @@ async function main(): Promise<void> {
           log,
         }),
       );
+    }
+    if (args.only.has(18)) {
+      log("bench 18: small stacks from YAML, Python and TypeScript beside the engine's floor");
+      const small = await benchSmallStacks({
+        sizes: args.quick ? [10] : [50, 200],
+        runs: args.runs ?? 5,
+        log,
+      });
+      for (const table of small) print(18, table);
     }
   } finally {
     disposeProject();

@@ -18,7 +18,7 @@ const folders = new Map<string, string>();
  * from its cache and builds or installs only what is missing, progress on stderr) and returns the
  * folder it prints. Throws naming the script.
  */
-function toolFolder(script: string): string {
+export function toolFolder(script: string): string {
   const known = folders.get(script);
   if (known !== undefined) return known;
   const file = script.includes("/") ? path.join(ROOT, "tools", script) : path.join(TOOLS, script);

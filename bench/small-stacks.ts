@@ -1,0 +1,328 @@
+// Benchmark 18: small stacks at the engine's floor. N API keys declared from Pulumi YAML, Python and
+// TypeScript, each beside the same program on a provider that does nothing: `pulumi-resource-floor`
+// (tools/floor-provider, Go, pulumi-go-provider: one kind of the ApiKey's shape, no I/O) for YAML and
+// Python, the scenario program's dynamic no-op resources for TypeScript (the dynamic provider is what
+// a TypeScript program of this package runs). For each, a fresh stack goes through its first `up`, a
+// no-change `up` and a no-change `preview`, the CLI's own commands on a `file://` backend as a
+// pipeline runs them; ours and the floor alternate in every round, so both see the same load.
+// YAML and Python reach our kinds through the plugin binary of the release (`npm run release`'s
+// linux-amd64 archive) installed with `pulumi plugin install`, as a user's machine has it, the floor
+// installed the same way; YAML also through the npm package's plugin on PATH. The emulator runs
+// without rate limits: what the API's limits cost a first `up` is bench 8's; this one measures what
+// we add to the engine.
+// Every no-change run must report every resource unchanged and send no request.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator } from "../emulator";
+import { archiveName, buildPluginArchives } from "../scripts/release/plugin";
+import { packageVersion } from "../scripts/release/sea";
+import { languagePath, pluginProgramEnv, toolFolder } from "../tests/e2e/support/languages";
+import { programStack } from "../tests/e2e/support/programStack";
+import { type E2eStack, ROOT } from "../tests/e2e/support/stack";
+import { type EngineRun, engineRun, timedCommand } from "./support/engine";
+import { fmt, median, secs, type Table, verdict } from "./support/stats";
+
+const COMMANDS = [
+  ["first up", ["up", "--yes", "--skip-preview"]],
+  ["no-change up", ["up", "--yes", "--skip-preview"]],
+  ["no-change preview", ["preview"]],
+] as const;
+type Command = (typeof COMMANDS)[number][0];
+
+/** A program's language and how it reaches our kinds. */
+const FORMS = [
+  "YAML, plugin binary",
+  "YAML, npm plugin",
+  "Python, plugin binary",
+  "TypeScript, classes",
+] as const;
+type Form = (typeof FORMS)[number];
+type Side = "ours" | "floor";
+
+/** Ours minus the floor, at most, for a no-change preview from YAML and Python (binary). */
+const PREVIEW_OVER_FLOOR_MS = 300;
+/** The no-change preview of 50 keys from YAML, at most. */
+const YAML_PREVIEW_MS = 1000;
+/** The plugin's first `Check` (its kind's methods loaded), at most. */
+const FIRST_CHECK_MS = 150;
+
+/** What a pipeline can set: environment for the CLI and arguments to each command. */
+interface Setting {
+  name: string;
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+/** The settings measured on the YAML program through the plugin binary, each beside the floor. */
+const SETTINGS: readonly Setting[] = [
+  { name: "defaults" },
+  { name: "PULUMI_SKIP_CHECKPOINTS=true", env: { PULUMI_SKIP_CHECKPOINTS: "true" } },
+  { name: "--parallel 1", args: ["--parallel", "1"] },
+  { name: "--parallel 4", args: ["--parallel", "4"] },
+];
+
+/** What one stack's commands measured. */
+interface StackRun {
+  ms: Record<Command, number>;
+  /** The first `Check` of a key, in the engine's log of one more no-change preview (ours only). */
+  firstCheckMs?: number;
+}
+
+/** The YAML program of `n` keys of `type`. */
+function yamlProgram(type: string, n: number): string {
+  const lines = ["name: bench-small", "runtime: yaml", "resources:"];
+  for (let i = 0; i < n; i++)
+    lines.push(`  k${i}:`, `    type: ${type}`, "    properties:", `      name: bench-small-${i}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The Python program of `n` keys: the SDK's class, or the floor's kind by type token. */
+function pythonProgram(side: Side, n: number): string {
+  const declare =
+    side === "ours"
+      ? 'clouddb.ApiKey(f"k{i}", name=f"bench-small-{i}")'
+      : 'pulumi.CustomResource("floor:index:ApiKey", f"k{i}", {"name": f"bench-small-{i}"})';
+  return [
+    "import pulumi",
+    ...(side === "ours" ? ["import pulumi_clouddb as clouddb"] : []),
+    "",
+    `for i in range(${n}):`,
+    `    ${declare}`,
+    "",
+  ].join("\n");
+}
+
+/** A folder holding the program of `form` and `side` with `n` keys (the caller removes it). */
+function programFolder(form: Form, side: Side, n: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-small-"));
+  const type = side === "ours" ? "clouddb:index:ApiKey" : "floor:index:ApiKey";
+  if (form.startsWith("YAML")) fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlProgram(type, n));
+  else {
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: bench-small\nruntime: python\n");
+    fs.writeFileSync(path.join(dir, "__main__.py"), pythonProgram(side, n));
+  }
+  return dir;
+}
+
+/** Installs resource plugin `name` 0.1.0 from `file` (an archive or a binary) in the stack's PULUMI_HOME. */
+function installPlugin(e2e: E2eStack, name: string, file: string): void {
+  const install = spawnSync("pulumi", ["plugin", "install", "resource", name, "0.1.0", "--file", file], {
+    env: { ...process.env, ...e2e.stack.workspace.envVars },
+    encoding: "utf8",
+  });
+  if (install.status !== 0) throw new Error(`pulumi plugin install ${name} failed: ${install.stderr}`);
+}
+
+/** The milliseconds of the first `Check` of a key in an engine log at -v=7 (`--logtostderr`). */
+function firstCheckMs(lines: readonly string[]): number | undefined {
+  const at = (pattern: RegExp): number | undefined => {
+    for (const line of lines) {
+      if (!pattern.test(line)) continue;
+      try {
+        return Date.parse((JSON.parse(line) as { time: string }).time);
+      } catch {}
+    }
+    return undefined;
+  };
+  const started = at(/\.Check\(urn:[^)]*:ApiKey::k\d+\) executing/);
+  const done = at(/\.Check\(urn:[^)]*:ApiKey::k\d+\) success/);
+  return started === undefined || done === undefined ? undefined : done - started;
+}
+
+/** The problems of a no-change run: every resource unchanged, no request sent. */
+function noChangeProblems(run: EngineRun, n: number, what: string): string[] {
+  const problems: string[] = [];
+  if (!run.output.some((line) => new RegExp(`^\\s*${n + 1} unchanged`).test(line)))
+    problems.push(`${what}: not all ${n + 1} unchanged:\n${run.output.slice(-6).join("\n")}`);
+  const requests = run.emulator.control.requests().length;
+  if (requests > 0) problems.push(`${what}: ${requests} requests sent`);
+  return problems;
+}
+
+/** Runs the three commands (and, for ours, one logged preview) on a fresh stack of `form`'s `side`. */
+async function stackRun(
+  form: Form,
+  side: Side,
+  n: number,
+  paths: { archive: string; floor: string },
+  setting: Setting = SETTINGS[0]!,
+): Promise<StackRun> {
+  let run: EngineRun;
+  let folder: string | undefined;
+  if (form === "TypeScript, classes") {
+    const scenario =
+      side === "ours"
+        ? { keys: Array.from({ length: n }, (_, i) => ({ res: `k${i}`, name: `bench-small-${i}` })) }
+        : { noops: Array.from({ length: n }, (_, i) => ({ res: `k${i}`, name: `bench-small-${i}` })) };
+    run = await engineRun({ scenario, emulator: { limits: false }, env: setting.env ?? {} });
+  } else {
+    const language = form.startsWith("YAML") ? "yaml" : "python";
+    folder = programFolder(form, side, n);
+    const emulator = await startEmulator({ seed: "demo", limits: false });
+    // The npm plugin is found on PATH (a package's bin); the binary and the floor are installed in
+    // the stack's plugin folder as `pulumi plugin install` puts them, where the engine also keeps
+    // the schema the YAML host reads (once per installed plugin version, not on every run).
+    const onPath = side === "ours" && form === "YAML, npm plugin" ? [path.join(ROOT, "bin")] : [];
+    const e2e = await programStack({
+      workDir: folder,
+      emulator,
+      env: {
+        ...pluginProgramEnv(language),
+        PATH: [...onPath, languagePath(language)].join(path.delimiter),
+        ...setting.env,
+      },
+    });
+    if (onPath.length === 0) {
+      const [name, file] = side === "ours" ? ["clouddb", paths.archive] : ["floor", paths.floor];
+      installPlugin(e2e, name, file);
+    }
+    run = {
+      emulator,
+      e2e,
+      output: [],
+      async dispose() {
+        await e2e.dispose();
+        await emulator.stop();
+      },
+    };
+  }
+  try {
+    const ms = {} as Record<Command, number>;
+    const problems: string[] = [];
+    for (const [name, command] of COMMANDS) {
+      const { ms: took, error } = await timedCommand(run, [...command, ...(setting.args ?? [])]);
+      if (error !== undefined) throw new Error(`${form} (${side}) ${name} failed: ${error}`);
+      if (name !== "first up" && side === "ours")
+        problems.push(...noChangeProblems(run, n, `${form} ${name}`));
+      ms[name] = took;
+    }
+    if (problems.length > 0) throw new Error(problems.join("\n"));
+    const result: StackRun = { ms };
+    if (side === "ours" && form !== "TypeScript, classes") {
+      await timedCommand(run, ["preview", "--logtostderr", "-v=7"]);
+      const check = firstCheckMs(run.output);
+      if (check !== undefined) result.firstCheckMs = check;
+    }
+    return result;
+  } finally {
+    await run.dispose();
+    if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Benchmark 18 as two tables: every form at each size, ours beside the floor; then what a pipeline can set. */
+export async function benchSmallStacks(opts: {
+  sizes: readonly number[];
+  runs: number;
+  log: (line: string) => void;
+}): Promise<Table[]> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-binary-"));
+  await buildPluginArchives(out);
+  const paths = {
+    archive: path.join(out, archiveName(packageVersion(), { os: "linux", arch: "amd64" })),
+    floor: path.join(toolFolder("floor-provider/build.sh"), "pulumi-resource-floor"),
+  };
+  const runs = new Map<string, StackRun[]>();
+  const key = (form: Form, side: Side, n: number) => `${form}|${side}|${n}`;
+  const settingRuns = new Map<string, StackRun[]>();
+  const settingsSize = opts.sizes.at(-1) ?? 0;
+  try {
+    for (let round = 0; round < opts.runs; round++) {
+      for (const n of opts.sizes) {
+        for (const form of FORMS) {
+          for (const side of ["ours", "floor"] as const) {
+            const measured = await stackRun(form, side, n, paths);
+            runs.set(key(form, side, n), [...(runs.get(key(form, side, n)) ?? []), measured]);
+            opts.log(
+              `  round ${round + 1}/${opts.runs}, ${n} keys, ${form}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}${measured.firstCheckMs === undefined ? "" : `, first Check ${measured.firstCheckMs} ms`}`,
+            );
+          }
+        }
+      }
+      for (const setting of SETTINGS) {
+        for (const side of ["ours", "floor"] as const) {
+          const measured = await stackRun("YAML, plugin binary", side, settingsSize, paths, setting);
+          const at = `${setting.name}|${side}`;
+          settingRuns.set(at, [...(settingRuns.get(at) ?? []), measured]);
+          opts.log(
+            `  round ${round + 1}/${opts.runs}, ${settingsSize} keys, ${setting.name}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}`,
+          );
+        }
+      }
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+  const of = (form: Form, side: Side, n: number, command: Command) =>
+    median((runs.get(key(form, side, n)) ?? []).map((r) => r.ms[command]));
+  const rows: string[][] = [];
+  const verdicts: string[] = [];
+  for (const n of opts.sizes) {
+    for (const form of FORMS) {
+      const cells = COMMANDS.flatMap(([command]) => {
+        const [ours, floor] = [of(form, "ours", n, command), of(form, "floor", n, command)];
+        return [`${secs(ours)} / ${secs(floor)}`, secs(ours - floor)];
+      });
+      const checks = (runs.get(key(form, "ours", n)) ?? []).flatMap((r) => r.firstCheckMs ?? []);
+      const check = checks.length > 0 ? median(checks) : undefined;
+      rows.push([`${n}`, form, ...cells, check === undefined ? "" : `${fmt(check, 0)} ms`]);
+      if (n !== 50) continue;
+      const over = of(form, "ours", n, "no-change preview") - of(form, "floor", n, "no-change preview");
+      if (form === "YAML, plugin binary" || form === "Python, plugin binary")
+        verdicts.push(
+          `${form}, 50 keys: no-change preview ${secs(over)} over the floor (target ≤ ${secs(PREVIEW_OVER_FLOOR_MS)}): ${verdict(over <= PREVIEW_OVER_FLOOR_MS)}`,
+        );
+      if (form === "YAML, plugin binary") {
+        const preview = of(form, "ours", n, "no-change preview");
+        verdicts.push(
+          `${form}, 50 keys: no-change preview ${secs(preview)} (target < ${secs(YAML_PREVIEW_MS)}): ${verdict(preview < YAML_PREVIEW_MS)}`,
+        );
+      }
+      if (check !== undefined && form === "YAML, plugin binary")
+        verdicts.push(
+          `${form}: first Check ${fmt(check, 0)} ms (target ≤ ${FIRST_CHECK_MS} ms): ${verdict(check <= FIRST_CHECK_MS)}`,
+        );
+    }
+  }
+  const ofSetting = (setting: Setting, side: Side, command: Command) =>
+    median((settingRuns.get(`${setting.name}|${side}`) ?? []).map((r) => r.ms[command]));
+  const settings: Table = {
+    title: `18b. What a pipeline can set: ${settingsSize} API keys from YAML through the plugin binary, ours / the floor — median of ${opts.runs}`,
+    header: ["setting", ...COMMANDS.map(([command]) => command)],
+    rows: SETTINGS.map((setting) => [
+      setting.name,
+      ...COMMANDS.map(
+        ([command]) =>
+          `${secs(ofSetting(setting, "ours", command))} / ${secs(ofSetting(setting, "floor", command))}`,
+      ),
+    ]),
+    notes: [
+      "Each setting on fresh stacks of the same program, ours and the floor alternated; the settings reach every command of the stack (the environment) or are given to each (the arguments).",
+      "Journaling (the engine sending each step, not the whole state) is the Pulumi Cloud backend's only: a `file://` or object-store backend writes the whole state after each step that changes it.",
+    ],
+  };
+  const main: Table = {
+    title: `18. Small stacks: N API keys from YAML, Python and TypeScript, ours / the floor — median of ${opts.runs}`,
+    header: [
+      "N",
+      "program",
+      "first up",
+      "over floor",
+      "no-change up",
+      "over floor",
+      "no-change preview",
+      "over floor",
+      "first Check",
+    ],
+    rows,
+    notes: [
+      "The floor: `pulumi-resource-floor` (tools/floor-provider, pulumi-go-provider, no I/O) for YAML and Python, declared the same way (YAML by type token, Python by `pulumi.CustomResource`); the scenario program's dynamic no-op resources for TypeScript.",
+      "Emulator without rate limits, the demo user's personal key, a file backend; every no-change run of ours is checked: all unchanged, no request.",
+      "First Check: from the engine's log (-v=7) of one more no-change preview, the first key's Check from executing to success (the kind's methods loaded on it).",
+      ...verdicts,
+    ],
+  };
+  return [main, settings];
+}
