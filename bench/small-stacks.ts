@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { archiveName, buildPluginArchives } from "../scripts/release/plugin";
 import { packageVersion } from "../scripts/release/sea";
-import { languagePath, pluginProgramEnv, toolFolder } from "../tests/e2e/support/languages";
+import { languagePath, pluginProgramEnv, toolFolder, venvPython } from "../tests/e2e/support/languages";
 import { programStack } from "../tests/e2e/support/programStack";
 import { type E2eStack, ROOT } from "../tests/e2e/support/stack";
 import { type EngineRun, engineRun, timedCommand } from "./support/engine";
@@ -78,20 +78,50 @@ function yamlProgram(type: string, n: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The Python program of `n` keys: the SDK's class, or the floor's kind by type token. */
+/** The Python program of `n` keys, each through its package's generated SDK. */
 function pythonProgram(side: Side, n: number): string {
-  const declare =
-    side === "ours"
-      ? 'clouddb.ApiKey(f"k{i}", name=f"bench-small-{i}")'
-      : 'pulumi.CustomResource("floor:index:ApiKey", f"k{i}", {"name": f"bench-small-{i}"})';
+  const module = side === "ours" ? "pulumi_clouddb" : "pulumi_floor";
   return [
-    "import pulumi",
-    ...(side === "ours" ? ["import pulumi_clouddb as clouddb"] : []),
+    `import ${module} as sdk`,
     "",
     `for i in range(${n}):`,
-    `    ${declare}`,
+    '    sdk.ApiKey(f"k{i}", name=f"bench-small-{i}")',
     "",
   ].join("\n");
+}
+
+/**
+ * The floor's Python SDK, generated from the schema its plugin serves by Pulumi's own Python
+ * generator (tools/schema-check, as `npm run derive:sdk` makes ours) and installed as pip installs
+ * ours for the e2e suites: a folder to put on PYTHONPATH (the caller removes it).
+ */
+function floorPythonSite(floorBinary: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-floor-sdk-"));
+  const run = (command: string, args: string[]) => {
+    const done = spawnSync(command, args, {
+      cwd: dir,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, PATH: languagePath("python") },
+    });
+    if (done.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${done.stderr}`);
+    return done.stdout;
+  };
+  fs.writeFileSync(path.join(dir, "schema.json"), run("pulumi", ["package", "get-schema", floorBinary]));
+  const schemaCheck = run("bash", [path.join(ROOT, "tools/schema-check/build.sh")]).trim();
+  run(schemaCheck, ["schema.json", "python", "go"]);
+  run(venvPython(), [
+    "-m",
+    "pip",
+    "install",
+    "--quiet",
+    "--no-deps",
+    "--no-build-isolation",
+    "--target",
+    "site",
+    "./python",
+  ]);
+  return path.join(dir, "site");
 }
 
 /** A folder holding the program of `form` and `side` with `n` keys (the caller removes it). */
@@ -146,7 +176,7 @@ async function stackRun(
   form: Form,
   side: Side,
   n: number,
-  paths: { archive: string; floor: string },
+  paths: { archive: string; floor: string; floorPython: string },
   setting: Setting = SETTINGS[0]!,
 ): Promise<StackRun> {
   let run: EngineRun;
@@ -171,6 +201,7 @@ async function stackRun(
       env: {
         ...pluginProgramEnv(language),
         PATH: [...onPath, languagePath(language)].join(path.delimiter),
+        ...(language === "python" && side === "floor" ? { PYTHONPATH: paths.floorPython } : {}),
         ...setting.env,
       },
     });
@@ -220,9 +251,11 @@ export async function benchSmallStacks(opts: {
 }): Promise<Table[]> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-binary-"));
   await buildPluginArchives(out);
+  const floor = path.join(toolFolder("floor-provider/build.sh"), "pulumi-resource-floor");
   const paths = {
     archive: path.join(out, archiveName(packageVersion(), { os: "linux", arch: "amd64" })),
-    floor: path.join(toolFolder("floor-provider/build.sh"), "pulumi-resource-floor"),
+    floor,
+    floorPython: floorPythonSite(floor),
   };
   const runs = new Map<string, StackRun[]>();
   const key = (form: Form, side: Side, n: number) => `${form}|${side}|${n}`;
@@ -254,6 +287,7 @@ export async function benchSmallStacks(opts: {
     }
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(path.dirname(paths.floorPython), { recursive: true, force: true });
   }
   const of = (form: Form, side: Side, n: number, command: Command) =>
     median((runs.get(key(form, side, n)) ?? []).map((r) => r.ms[command]));
@@ -318,7 +352,7 @@ export async function benchSmallStacks(opts: {
     ],
     rows,
     notes: [
-      "The floor: `pulumi-resource-floor` (tools/floor-provider, pulumi-go-provider, no I/O) for YAML and Python, declared the same way (YAML by type token, Python by `pulumi.CustomResource`); the scenario program's dynamic no-op resources for TypeScript.",
+      "The floor: `pulumi-resource-floor` (tools/floor-provider, pulumi-go-provider, no I/O) for YAML and Python, declared the same way (YAML by type token, Python through its SDK generated by Pulumi's generator as ours is); the scenario program's dynamic no-op resources for TypeScript.",
       "Emulator without rate limits, the demo user's personal key, a file backend; every no-change run of ours is checked: all unchanged, no request.",
       "First Check: from the engine's log (-v=7) of one more no-change preview, the first key's Check from executing to success (the kind's methods loaded on it).",
       ...verdicts,
