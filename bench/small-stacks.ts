@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { archiveName, buildPluginArchives } from "../scripts/release/plugin";
 import { packageVersion } from "../scripts/release/sea";
-import { languagePath, pluginProgramEnv, toolFolder, venvPython } from "../tests/e2e/support/languages";
+import { languagePath, pipInstallInto, pluginProgramEnv, toolFolder } from "../tests/e2e/support/languages";
 import { programStack } from "../tests/e2e/support/programStack";
 import { type E2eStack, ROOT } from "../tests/e2e/support/stack";
 import { type EngineRun, engineRun, timedCommand } from "./support/engine";
@@ -110,17 +110,7 @@ function floorPythonSite(floorBinary: string): string {
   fs.writeFileSync(path.join(dir, "schema.json"), run("pulumi", ["package", "get-schema", floorBinary]));
   const schemaCheck = run("bash", [path.join(ROOT, "tools/schema-check/build.sh")]).trim();
   run(schemaCheck, ["schema.json", "python", "go"]);
-  run(venvPython(), [
-    "-m",
-    "pip",
-    "install",
-    "--quiet",
-    "--no-deps",
-    "--no-build-isolation",
-    "--target",
-    "site",
-    "./python",
-  ]);
+  pipInstallInto(path.join(dir, "site"), path.join(dir, "python"), "the floor's Python SDK");
   return path.join(dir, "site");
 }
 

@@ -99,16 +99,25 @@ export function pythonSdkSite(): string {
   // Built from a copy: a build writes `build/` and `*.egg-info` next to the sources.
   const sources = path.join(site, ".sources");
   fs.cpSync(path.join(ROOT, "sdk/python"), sources, { recursive: true });
+  pipInstallInto(site, sources, "./sdk/python");
+  sdkSite = site;
+  return site;
+}
+
+/**
+ * Installs the Python package whose sources are in `sources` into the folder `site` as pip installs
+ * it, with the venv's own pip and setuptools, offline, without its dependencies (the venv has them).
+ * Throws naming the package as `what`.
+ */
+export function pipInstallInto(site: string, sources: string, what: string): void {
   const pip = ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--target", site];
   const run = spawnSync(venvPython(), [...pip, sources], {
     encoding: "utf8",
     env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
   });
   if (run.status !== 0) {
-    throw new Error(`pip install ./sdk/python failed (exit ${run.status}): ${run.stderr}`);
+    throw new Error(`pip install ${what} failed (exit ${run.status}): ${run.stderr}`);
   }
-  sdkSite = site;
-  return site;
 }
 
 /**
