@@ -92,8 +92,9 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
   });
 
   it("leaves every resource's state as it was on an up that changes nothing, so the engine writes none of them step by step", async () => {
-    // Each write of the state encrypts every secret afresh, and the program registers a resource's
-    // dependencies in no fixed order: neither says anything here.
+    // Each write of the state encrypts every secret afresh, and the program registers resources and
+    // a resource's dependencies in no fixed order (the engine lists the resources in the order of the
+    // run that wrote them): none of that says anything here, so resources are compared by URN.
     const sorted = (urns: unknown) => (Array.isArray(urns) ? [...urns].sort() : urns);
     const resources = () =>
       (
@@ -107,8 +108,11 @@ describe("e2e: Project, Endpoint, Role and Database under the real Pulumi engine
                     Object.entries(value as object).map(([name, urns]) => [name, sorted(urns)]),
                   )
                 : value,
-        ) as { checkpoint: { latest: { resources: unknown[] } } }
-      ).checkpoint.latest.resources;
+        ) as { checkpoint: { latest: { resources: { urn: string }[] } } }
+      ).checkpoint.latest.resources.reduce<Record<string, unknown>>(
+        (byUrn, resource) => Object.assign(byUrn, { [resource.urn]: resource }),
+        {},
+      );
     const before = resources();
     const up = await e2e.stack.up(collect(e2e.output));
     assert.deepEqual(changesOf(up), { same: 5 }, e2e.output.join("\n"));
