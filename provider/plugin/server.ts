@@ -24,6 +24,7 @@ import { Empty, grpcJs, packageSchema, packageVersion } from "./packaged";
 import { PACKAGE } from "./token";
 import { unwrap, wrap } from "./values";
 import { warnOn } from "./warnings";
+import { readCheckRequest, readDiffRequest } from "./wire";
 
 /*
  * The kinds, the functions and the client behind the settings are loaded on the first call that
@@ -354,7 +355,13 @@ export async function serve(): Promise<{ server: grpc.Server; port: number }> {
     "grpc.max_send_message_length": -1,
     "grpc.enable_channelz": 0,
   });
-  server.addService(ResourceProviderService, resourceProviderService());
+  // `Check` and `Diff`, sent for every resource, read their `Struct`s straight from the wire (wire.ts).
+  const service = {
+    ...ResourceProviderService,
+    check: { ...ResourceProviderService.check, requestDeserialize: readCheckRequest },
+    diff: { ...ResourceProviderService.diff, requestDeserialize: readDiffRequest },
+  };
+  server.addService(service, resourceProviderService());
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpcJs.ServerCredentials.createInsecure(), (err, bound) =>
       err === null ? resolve(bound) : reject(err),
