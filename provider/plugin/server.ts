@@ -8,6 +8,7 @@
  * Every resource call goes to the same methods the dynamic resource runs (see `kinds.ts`): this
  * file only translates between the wire and those methods.
  */
+import type { Http2Server } from "node:http2";
 import type * as grpc from "@grpc/grpc-js";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -20,8 +21,9 @@ import { secretsOf } from "../resources/public/declare";
 import { deprecatedInputWarnings } from "../resources/public/deprecatedInputs";
 import { answer, type StructValue, toStruct } from "./answer";
 import type { Kind } from "./kinds";
-import { Empty, grpcJs, packageSchema, packageVersion } from "./packaged";
+import { Empty, packageSchema, packageVersion } from "./packaged";
 import { PACKAGE } from "./token";
+import { serveUnary, type UnaryHandler, type UnaryMethod } from "./unaryServer";
 import { unwrap, wrap } from "./values";
 import { warnOn } from "./warnings";
 import { readCheckRequest, readDiffRequest } from "./wire";
@@ -346,26 +348,19 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
   };
 }
 
-/** Starts the service on a free local port; resolves to the server and its port. */
-export async function serve(): Promise<{ server: grpc.Server; port: number }> {
-  // The engine sends whole states in one message: no size cap, as Pulumi's own servers. No channelz:
-  // nothing reads its call counters, and keeping them is work on every call of a preview.
-  const server = new grpcJs.Server({
-    "grpc.max_receive_message_length": -1,
-    "grpc.max_send_message_length": -1,
-    "grpc.enable_channelz": 0,
-  });
-  // `Check` and `Diff`, sent for every resource, read their `Struct`s straight from the wire (wire.ts).
+/**
+ * Starts the service on a free local port; resolves to the server and its port. Every method of
+ * `ResourceProvider` is unary: it is served over `node:http2` directly (unaryServer.ts), and
+ * `Check` and `Diff`, sent for every resource, read their `Struct`s straight from the wire (wire.ts).
+ */
+export function serve(): Promise<{ server: Http2Server; port: number }> {
   const service = {
     ...ResourceProviderService,
     check: { ...ResourceProviderService.check, requestDeserialize: readCheckRequest },
     diff: { ...ResourceProviderService.diff, requestDeserialize: readDiffRequest },
   };
-  server.addService(service, resourceProviderService());
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpcJs.ServerCredentials.createInsecure(), (err, bound) =>
-      err === null ? resolve(bound) : reject(err),
-    ),
+  return serveUnary(
+    service as unknown as Record<string, UnaryMethod>,
+    resourceProviderService() as unknown as Record<string, UnaryHandler>,
   );
-  return { server, port };
 }
