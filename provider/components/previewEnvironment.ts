@@ -86,6 +86,27 @@ export function previewInputProblem(args: {
 const INIT_SOURCE = { "schema-only": "schema-only", data: "parent-data", anonymized: "anonymized" } as const;
 
 /**
+ * At up, what the program does once the branch answers, done instead while the engine makes it.
+ * The owner and the database are registered from inside an `apply` then, and Pulumi takes a stack
+ * trace of every resource it registers, mapped through the source maps of the files on the stack:
+ * the first trace taken inside an `apply` parses the map of Pulumi's own `output.js` (about 10 ms,
+ * where the next role's request waits). And the program reads once the compute exists (the owner's
+ * connection string): the HTTP client and its transport are loaded now rather than on that path.
+ */
+function prepareForBranchAnswer(): void {
+  pulumi.output(undefined).apply(() => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+    try {
+      void new Error().stack;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  });
+  (require("../client") as typeof import("../client")).preloadTransport();
+}
+
+/**
  * Makes the environment's children under `parent` and answers its outputs. Plain inputs it can
  * judge are judged here, at preview; the parent's protection once its lookup answers.
  */
@@ -148,12 +169,7 @@ export function makePreviewEnvironment(
     },
     opts(),
   );
-  // An up's program reads once the compute exists (the owner's connection string): the HTTP client
-  // and its transport are loaded once the branch is registered, while the engine starts its provider,
-  // rather than on that path.
-  if (!pulumi.runtime.isDryRun()) {
-    setImmediate(() => (require("../client") as typeof import("../client")).preloadTransport());
-  }
+  if (!pulumi.runtime.isDryRun()) setImmediate(prepareForBranchAnswer);
   const branchId = out<string>(branch, "branchId");
   // The parent's id: the lookup's; else, at up, the branch's own record of it once made (nothing is
   // read before the branch; a branch recorded before schema-only branches recorded the default
@@ -236,10 +252,13 @@ export function makePreviewEnvironment(
       : undefined;
 
   const endpointId = out<string>(compute, "endpointId");
+  // Read a macrotask after the compute answers, once the migrations and grants waiting on it have
+  // gone to the engine: the program's first request costs it about 10 ms, which would otherwise
+  // come before theirs and hold the migrations back.
   const migrationUri = getConnectionUriOutput({
     projectId,
     branchId,
-    endpointId,
+    endpointId: endpointId.apply((id) => new Promise<string>((resolve) => setImmediate(resolve, id))),
     databaseName,
     roleName: ownerName,
   }).apply((r) => r.uri);
