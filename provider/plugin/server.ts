@@ -8,7 +8,7 @@
  * Every resource call goes to the same methods the dynamic resource runs (see `kinds.ts`): this
  * file only translates between the wire and those methods.
  */
-import type { Http2Server } from "node:http2";
+import type * as net from "node:net";
 import type * as grpc from "@grpc/grpc-js";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -350,10 +350,10 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 
 /**
  * Starts the service on a free local port; resolves to the server and its port. Every method of
- * `ResourceProvider` is unary: it is served over `node:http2` directly (unaryServer.ts), and
+ * `ResourceProvider` is unary: it is served over HTTP/2 directly (unaryServer.ts, h2.ts), and
  * `Check` and `Diff`, sent for every resource, read their `Struct`s straight from the wire (wire.ts).
  */
-export function serve(): Promise<{ server: Http2Server; port: number }> {
+export function serve(): Promise<{ server: net.Server; port: number }> {
   const service = {
     ...ResourceProviderService,
     check: { ...ResourceProviderService.check, requestDeserialize: readCheckRequest },

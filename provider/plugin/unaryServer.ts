@@ -1,13 +1,15 @@
 /**
- * gRPC over `node:http2` for a service whose every method is unary, as Pulumi's `ResourceProvider`
- * is. The engine sends a preview's `Check` and `Diff` one resource after the other and waits for
- * each answer, so what a call costs beyond its handler is paid once per resource: `@grpc/grpc-js`'s
- * server runs each call through its interceptor chain, metadata objects and stream wrappers, about
- * a third of the plugin's work per call in a no-change preview (bench 18). A unary call is one
- * length-prefixed message each way and a status in the trailers, which is all this does, with the
- * service definitions and handlers grpc-js takes.
+ * gRPC for a service whose every method is unary, as Pulumi's `ResourceProvider` is. The engine
+ * sends a preview's `Check` and `Diff` one resource after the other and waits for each answer, so
+ * what a call costs beyond its handler is paid once per resource: `@grpc/grpc-js`'s server runs
+ * each call through its interceptor chain, metadata objects and stream wrappers, and `node:http2`
+ * under it makes a stream object per call (bench 18). A unary call is one length-prefixed message
+ * each way and a status in the trailers, which is all this does, over the HTTP/2 connection layer
+ * of `h2.ts`, with the service definitions and handlers grpc-js takes.
  */
-import * as http2 from "node:http2";
+import type * as net from "node:net";
+import { createH2Server, type H2Call } from "./h2";
+import type { HeaderField } from "./hpack";
 
 /** A method of a service definition as `@grpc/grpc-js` takes it (the generated `*_grpc_pb` stubs). */
 export interface UnaryMethod {
@@ -52,15 +54,18 @@ function percentEncoded(message: string): string {
 }
 
 /** The trailers of a call that failed with `error`: its status, message and metadata (`-bin` keys base64). */
-function errorTrailers(error: CallError): http2.OutgoingHttpHeaders {
-  const trailers: http2.OutgoingHttpHeaders = {};
+function errorTrailers(error: CallError): HeaderField[] {
+  const trailers: HeaderField[] = [];
   for (const [key, value] of Object.entries(error.metadata?.getMap() ?? {})) {
-    trailers[key] = key.endsWith("-bin") ? Buffer.from(value).toString("base64") : String(value);
+    trailers.push([key, key.endsWith("-bin") ? Buffer.from(value).toString("base64") : String(value)]);
   }
-  trailers["grpc-status"] = String(error.code ?? UNKNOWN);
-  trailers["grpc-message"] = percentEncoded(error.details ?? error.message ?? "");
+  trailers.push(["grpc-status", String(error.code ?? UNKNOWN)]);
+  trailers.push(["grpc-message", percentEncoded(error.details ?? error.message ?? "")]);
   return trailers;
 }
+
+const RESPONSE_HEADERS: readonly HeaderField[] = [["content-type", "application/grpc"]];
+const OK: readonly HeaderField[] = [["grpc-status", "0"]];
 
 /** The one message of a unary request's body, or why there is none. */
 function requestMessage(body: Buffer): Buffer | string {
@@ -71,71 +76,57 @@ function requestMessage(body: Buffer): Buffer | string {
   return body.subarray(5);
 }
 
-/** Answers one stream: the method's handler on its message, its result or error as gRPC frames it. */
-function onStream(
+/** Answers one call: the method's handler on its message, its result or error as gRPC frames it. */
+function onCall(
   methods: ReadonlyMap<string, { method: UnaryMethod; handler: UnaryHandler }>,
-  stream: http2.ServerHttp2Stream,
-  headers: http2.IncomingHttpHeaders,
+  call: H2Call,
 ): void {
-  // A stream the engine resets (it stopped waiting) must not end the process.
-  stream.on("error", () => undefined);
   const answer = (error: CallError | null, message?: Buffer | Uint8Array) => {
-    if (stream.destroyed || stream.closed) return;
-    stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-    stream.once("wantTrailers", () => {
-      stream.sendTrailers(error === null ? { "grpc-status": "0" } : errorTrailers(error));
-    });
-    if (message === undefined) {
-      stream.end();
-      return;
+    let framed: Buffer | undefined;
+    if (message !== undefined) {
+      framed = Buffer.allocUnsafe(5 + message.length);
+      framed[0] = 0;
+      framed.writeUInt32BE(message.length, 1);
+      framed.set(message, 5);
     }
-    const framed = Buffer.allocUnsafe(5 + message.length);
-    framed[0] = 0;
-    framed.writeUInt32BE(message.length, 1);
-    framed.set(message, 5);
-    stream.end(framed);
+    call.respond(RESPONSE_HEADERS, framed, error === null ? OK : errorTrailers(error));
   };
-  const served = methods.get(String(headers[":path"]));
+  const served = methods.get(call.headers.get(":path") ?? "");
   if (served === undefined) {
-    stream.resume();
-    answer({ code: UNIMPLEMENTED, details: `the method ${headers[":path"]} is not served` });
+    answer({ code: UNIMPLEMENTED, details: `the method ${call.headers.get(":path")} is not served` });
     return;
   }
-  const chunks: Buffer[] = [];
-  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-  stream.on("end", () => {
-    const body = requestMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    if (typeof body === "string") {
-      answer({ code: INTERNAL, details: body });
+  const body = requestMessage(call.body);
+  if (typeof body === "string") {
+    answer({ code: INTERNAL, details: body });
+    return;
+  }
+  let request: unknown;
+  try {
+    request = served.method.requestDeserialize(body);
+  } catch (err) {
+    answer({ code: INTERNAL, details: `the request could not be read: ${(err as Error).message}` });
+    return;
+  }
+  const respond = (error: CallError | null, value?: unknown) => {
+    if (error !== null) {
+      answer(error);
       return;
     }
-    let request: unknown;
+    let message: Buffer | Uint8Array;
     try {
-      request = served.method.requestDeserialize(body);
+      message = served.method.responseSerialize(value);
     } catch (err) {
-      answer({ code: INTERNAL, details: `the request could not be read: ${(err as Error).message}` });
+      answer({ code: INTERNAL, details: `the response could not be written: ${(err as Error).message}` });
       return;
     }
-    const respond = (error: CallError | null, value?: unknown) => {
-      if (error !== null) {
-        answer(error);
-        return;
-      }
-      let message: Buffer | Uint8Array;
-      try {
-        message = served.method.responseSerialize(value);
-      } catch (err) {
-        answer({ code: INTERNAL, details: `the response could not be written: ${(err as Error).message}` });
-        return;
-      }
-      answer(null, message);
-    };
-    try {
-      served.handler({ request }, respond);
-    } catch (err) {
-      respond({ code: UNKNOWN, details: (err as Error).message });
-    }
-  });
+    answer(null, message);
+  };
+  try {
+    served.handler({ request }, respond);
+  } catch (err) {
+    respond({ code: UNKNOWN, details: (err as Error).message });
+  }
 }
 
 /**
@@ -146,7 +137,7 @@ function onStream(
 export function serveUnary(
   service: Record<string, UnaryMethod>,
   handlers: Record<string, UnaryHandler>,
-): Promise<{ server: http2.Http2Server; port: number }> {
+): Promise<{ server: net.Server; port: number }> {
   const methods = new Map<string, { method: UnaryMethod; handler: UnaryHandler }>();
   for (const [name, method] of Object.entries(service)) {
     const handler = handlers[name];
@@ -155,14 +146,7 @@ export function serveUnary(
       throw new Error(`${method.path} streams: serveUnary serves unary methods only`);
     methods.set(method.path, { method, handler });
   }
-  const server = http2.createServer({
-    // The engine sends whole states in one message and may keep many calls open at once.
-    maxSessionMemory: Number.MAX_SAFE_INTEGER,
-    maxSendHeaderBlockLength: 1 << 24,
-    settings: { maxHeaderListSize: 1 << 24 },
-  });
-  server.on("stream", (stream, headers) => onStream(methods, stream, headers));
-  server.on("sessionError", () => undefined);
+  const server = createH2Server((call) => onCall(methods, call));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {

@@ -34,7 +34,7 @@ function call(port: number, method: keyof typeof ResourceProviderService, reques
   );
 }
 
-describe("the plugin's gRPC server over node:http2 (every ResourceProvider method is unary)", () => {
+describe("the plugin's gRPC server over its own HTTP/2 layer, called by grpc-js's client (every ResourceProvider method is unary)", () => {
   const large = "x".repeat(4 * 1024 * 1024);
   const handlers: Record<string, UnaryHandler> = {
     getPluginInfo: (_call, callback) => {
