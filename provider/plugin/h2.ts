@@ -74,7 +74,7 @@ function windowUpdate(stream: number, increment: number): Buffer[] {
 /** A stream of the connection, from its first HEADERS until its answer is sent or it is reset. */
 interface Stream {
   id: number;
-  headers?: Map<string, string>;
+  headers: Map<string, string>;
   chunks: Buffer[];
   /** What we may still send on it. */
   sendWindow: number;
@@ -172,7 +172,7 @@ class Connection {
           this.write(windowUpdate(0, this.unacknowledged));
           this.unacknowledged = 0;
         }
-        if (stream === undefined || stream.headers === undefined) return true;
+        if (stream === undefined) return true;
         stream.chunks.push(Buffer.from(body));
         if (flags & END_STREAM) this.dispatch(stream);
         return true;
@@ -274,7 +274,7 @@ class Connection {
     const body = stream.chunks.length === 1 ? stream.chunks[0]! : Buffer.concat(stream.chunks);
     stream.chunks = [];
     this.onCall({
-      headers: stream.headers ?? new Map(),
+      headers: stream.headers,
       body,
       respond: (headers, data, trailers) => this.respond(stream, headers, data, trailers),
     });
