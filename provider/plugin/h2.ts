@@ -288,8 +288,8 @@ class Connection {
   ): void {
     if (stream.done || this.socket.destroyed) return;
     stream.done = true;
-    const parts = this.headerFrames(stream.id, encodeHeaders([[":status", "200"], ...headers]), false);
-    stream.pending = { data: data ?? Buffer.alloc(0), trailers: encodeHeaders(trailers) };
+    const parts = this.headerFrames(stream.id, headerBlock(headers, true), false);
+    stream.pending = { data: data ?? Buffer.alloc(0), trailers: headerBlock(trailers, false) };
     this.sendPending(stream, parts);
     if (stream.pending !== undefined) this.blocked.push(stream);
     this.write(parts);
@@ -343,6 +343,23 @@ class Connection {
     }
     if (parts.length > 0) this.write(parts);
   }
+}
+
+/**
+ * The header blocks of header lists given again and again (a successful answer's headers and
+ * trailers are the same arrays on every call), with `:status: 200` first for a response's own.
+ */
+const headerBlocks = { response: new WeakMap<object, Buffer>(), trailers: new WeakMap<object, Buffer>() };
+
+/** `fields` encoded as a header block, once for each list of fields (the lists are not changed). */
+function headerBlock(fields: readonly HeaderField[], response: boolean): Buffer {
+  const cache = response ? headerBlocks.response : headerBlocks.trailers;
+  let block = cache.get(fields);
+  if (block === undefined) {
+    block = encodeHeaders(response ? [[":status", "200"], ...fields] : fields);
+    cache.set(fields, block);
+  }
+  return block;
 }
 
 /** A frame's payload without its padding, or undefined when the padding does not fit. */

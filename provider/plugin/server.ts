@@ -26,7 +26,14 @@ import { PACKAGE } from "./token";
 import { serveUnary, type UnaryHandler, type UnaryMethod } from "./unaryServer";
 import { unwrap, wrap } from "./values";
 import { warnOn } from "./warnings";
-import { readCheckRequest, readDiffRequest } from "./wire";
+import {
+  type CheckAnswer,
+  type DiffAnswer,
+  readCheckRequest,
+  readDiffRequest,
+  writeCheckResponse,
+  writeDiffResponse,
+} from "./wire";
 
 /*
  * The kinds, the functions and the client behind the settings are loaded on the first call that
@@ -188,7 +195,7 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       return response;
     }),
 
-    check: answer(async (request: proto.CheckRequest) => {
+    check: answer(async (request: proto.CheckRequest): Promise<CheckAnswer> => {
       const kind = kindOfRequest(request);
       const olds = unwrap(toJs(request.getOlds()));
       const news = unwrap(toJs(request.getNews()));
@@ -201,53 +208,40 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       for (const warning of deprecatedInputWarnings(kind.declaration.type, news.plain)) {
         warnOn(request.getUrn(), warning);
       }
-      const response = new proto.CheckResponse();
-      // An input named like a secret output (an OAuth client's secret) is kept as secret as it.
-      response.setInputs(toStruct(wrap(inputs, [...news.secrets, ...secretsOf(kind.declaration)])));
-      response.setFailuresList(
-        (result.failures ?? []).map((f) => {
-          const failure = new proto.CheckFailure();
-          failure.setProperty(f.property);
-          failure.setReason(f.reason);
-          return failure;
-        }),
-      );
-      return response;
+      return {
+        // An input named like a secret output (an OAuth client's secret) is kept as secret as it.
+        inputs: wrap(inputs, [...news.secrets, ...secretsOf(kind.declaration)]),
+        failures: (result.failures ?? []).map((f) => ({ property: f.property, reason: f.reason })),
+      };
     }),
 
-    diff: answer(async (request: proto.DiffRequest) => {
+    diff: answer(async (request: proto.DiffRequest): Promise<DiffAnswer> => {
       const kind = kindOfRequest(request);
       const olds = unwrap(toJs(request.getOlds())).plain as CommonState;
       const news = unwrap(toJs(request.getNews())).plain as CommonInputs;
       const result = await run(0, () => kind.methods().diff(request.getId(), olds, news));
-      const response = new proto.DiffResponse();
-      response.setChanges(
-        result.changes === true
-          ? proto.DiffResponse.DiffChanges.DIFF_SOME
-          : result.changes === false
-            ? proto.DiffResponse.DiffChanges.DIFF_NONE
-            : proto.DiffResponse.DiffChanges.DIFF_UNKNOWN,
-      );
-      response.setReplacesList(result.replaces ?? []);
-      response.setStablesList(result.stables ?? []);
-      response.setDeletebeforereplace(result.deleteBeforeReplace === true);
       // What the preview names: each changed path, judged (as the lifecycle's diff is) from the state's
       // outputs to the new inputs.
       const detailed = Object.entries(result.detailedDiff ?? {});
-      if (detailed.length > 0) {
-        const map = response.getDetaileddiffMap();
-        for (const [path, change] of detailed) {
-          const diff = new proto.PropertyDiff();
-          diff.setKind(
+      return {
+        replaces: result.replaces ?? [],
+        stables: result.stables ?? [],
+        deleteBeforeReplace: result.deleteBeforeReplace === true,
+        changes:
+          result.changes === true
+            ? proto.DiffResponse.DiffChanges.DIFF_SOME
+            : result.changes === false
+              ? proto.DiffResponse.DiffChanges.DIFF_NONE
+              : proto.DiffResponse.DiffChanges.DIFF_UNKNOWN,
+        diffs: [...new Set(detailed.map(([path]) => path.split(/[.[]/)[0] ?? path))],
+        detailedDiff: new Map(
+          detailed.map(([path, change]) => [
+            path,
             PROPERTY_CHANGES[change as keyof typeof PROPERTY_CHANGES] ?? proto.PropertyDiff.Kind.UPDATE,
-          );
-          diff.setInputdiff(false);
-          map.set(path, diff);
-        }
-        response.setHasdetaileddiff(true);
-        response.setDiffsList([...new Set(detailed.map(([path]) => path.split(/[.[]/)[0] ?? path))]);
-      }
-      return response;
+          ]),
+        ),
+        hasDetailedDiff: detailed.length > 0,
+      };
     }),
 
     create: answer(async (request: proto.CreateRequest) => {
@@ -351,13 +345,22 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 /**
  * Starts the service on a free local port; resolves to the server and its port. Every method of
  * `ResourceProvider` is unary: it is served over HTTP/2 directly (unaryServer.ts, h2.ts), and
- * `Check` and `Diff`, sent for every resource, read their `Struct`s straight from the wire (wire.ts).
+ * `Check` and `Diff`, sent for every resource, read their `Struct`s from the wire and write their
+ * answers to it directly (wire.ts).
  */
 export function serve(): Promise<{ server: net.Server; port: number }> {
   const service = {
     ...ResourceProviderService,
-    check: { ...ResourceProviderService.check, requestDeserialize: readCheckRequest },
-    diff: { ...ResourceProviderService.diff, requestDeserialize: readDiffRequest },
+    check: {
+      ...ResourceProviderService.check,
+      requestDeserialize: readCheckRequest,
+      responseSerialize: writeCheckResponse,
+    },
+    diff: {
+      ...ResourceProviderService.diff,
+      requestDeserialize: readDiffRequest,
+      responseSerialize: writeDiffResponse,
+    },
   };
   return serveUnary(
     service as unknown as Record<string, UnaryMethod>,

@@ -142,36 +142,62 @@ export function wireStruct(bytes: Uint8Array): WireStruct {
   return { toJavaScript: () => struct(new Cursor(bytes, 0), bytes.length) };
 }
 
-/** A request type of the stubs, and the numbers of its `Struct` fields with the getter each has. */
+/**
+ * A request type of the stubs: the numbers of its `Struct` fields with the getter each has, and of
+ * the fields read here with the setter (or, for a repeated one, the adder) each has.
+ */
 interface RequestShape<T> {
-  type: { deserializeBinary(bytes: Uint8Array): T };
+  type: { new (): T; deserializeBinary(bytes: Uint8Array): T };
   structs: Record<number, string>;
+  strings: Record<number, string>;
+  bytes?: Record<number, string>;
+  repeatedStrings?: Record<number, string>;
 }
 
 /**
- * A reader of `shape`'s request: the message without its `Struct` fields through the stubs, each
- * `Struct` field's getter answering a {@link WireStruct} of its bytes (undefined when not sent).
+ * A reader of `shape`'s request: each `Struct` field's getter answers a {@link WireStruct} of its
+ * bytes (undefined when not sent), its strings and bytes are set on a new message from the wire, and
+ * a request with any other field (an `autonaming` message, a field the stubs know and this does not)
+ * is read, but for its `Struct`s, by the stubs.
  */
 function requestReader<T extends object>(shape: RequestShape<T>): (bytes: Uint8Array) => T {
   return (bytes) => {
     const cursor = new Cursor(bytes, 0);
     const rest: Uint8Array[] = [];
     const found: Record<string, WireStruct> = {};
+    const set: [string, string | Uint8Array][] = [];
+    let other = false;
     let kept = 0;
     while (cursor.at < bytes.length) {
       const start = cursor.at;
       const tag = cursor.varint();
-      const getter = shape.structs[Math.floor(tag / 8)];
-      if (getter !== undefined && (tag & 7) === WIRE_BYTES) {
-        const end = cursor.delimited();
+      const field = Math.floor(tag / 8);
+      if ((tag & 7) !== WIRE_BYTES) {
+        cursor.skip(tag & 7);
+        other = true;
+        continue;
+      }
+      const end = cursor.delimited();
+      const getter = shape.structs[field];
+      const setter = shape.strings[field] ?? shape.repeatedStrings?.[field];
+      if (getter !== undefined) {
         found[getter] = wireStruct(bytes.subarray(cursor.at, end));
-        cursor.at = end;
         if (start > kept) rest.push(bytes.subarray(kept, start));
         kept = end;
-      } else cursor.skip(tag & 7);
+      } else if (setter !== undefined) set.push([setter, cursor.string(end)]);
+      else if (shape.bytes?.[field] !== undefined)
+        set.push([shape.bytes[field]!, bytes.slice(cursor.at, end)]);
+      else other = true;
+      cursor.at = end;
     }
     if (kept < bytes.length) rest.push(bytes.subarray(kept));
-    const message = shape.type.deserializeBinary(rest.length === 1 ? rest[0]! : Buffer.concat(rest));
+    let message: T;
+    if (other) message = shape.type.deserializeBinary(rest.length === 1 ? rest[0]! : Buffer.concat(rest));
+    else {
+      message = new shape.type();
+      const setters = message as unknown as Record<string, (value: unknown) => void>;
+      for (const [name, value] of set) setters[name]!.call(message, value);
+    }
     for (const getter of Object.values(shape.structs)) {
       const struct = found[getter];
       Object.defineProperty(message, getter, { value: () => struct, configurable: true });
@@ -180,14 +206,234 @@ function requestReader<T extends object>(shape: RequestShape<T>): (bytes: Uint8A
   };
 }
 
-/** `Check`'s request: olds (2), news (3) and old outputs (9) are `Struct`s. */
+/** `Check`'s request: olds (2), news (3) and old outputs (9) are `Struct`s; urn (1), random seed (5), name (6), type (7). */
 export const readCheckRequest = requestReader<proto.CheckRequest>({
   type: proto.CheckRequest,
   structs: { 2: "getOlds", 3: "getNews", 9: "getOldOutputs" },
+  strings: { 1: "setUrn", 6: "setName", 7: "setType" },
+  bytes: { 5: "setRandomseed" },
 });
 
-/** `Diff`'s request: olds (3), news (4) and old inputs (6) are `Struct`s. */
+/** `Diff`'s request: olds (3), news (4) and old inputs (6) are `Struct`s; id (1), urn (2), ignore changes (5), name (7), type (8). */
 export const readDiffRequest = requestReader<proto.DiffRequest>({
   type: proto.DiffRequest,
   structs: { 3: "getOlds", 4: "getNews", 6: "getOldInputs" },
+  strings: { 1: "setId", 2: "setUrn", 7: "setName", 8: "setType" },
+  repeatedStrings: { 5: "addIgnorechanges" },
 });
+
+/*
+ * The answers to `Check` and `Diff`, written to the wire directly. The stubs build a message object
+ * for every value of the inputs' `Struct` (`Struct.fromJavaScript`) and then walk them with their
+ * generic writer; for a no-change preview those two answers are the whole of the plugin's work per
+ * resource, run cold in a plugin started for that preview (bench 18). The bytes are the stubs' own:
+ * fields in number order, a map's entries by sorted key, a `Value`'s kind always written.
+ */
+
+/** A growing buffer that protobuf is written into. */
+class Writer {
+  private bytes = Buffer.allocUnsafe(512);
+  private at = 0;
+
+  private room(size: number): void {
+    if (this.at + size <= this.bytes.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.at + size));
+    this.bytes.copy(larger, 0, 0, this.at);
+    this.bytes = larger;
+  }
+
+  byte(value: number): void {
+    this.room(1);
+    this.bytes[this.at++] = value;
+  }
+
+  varint(value: number): void {
+    this.room(10);
+    while (value >= 0x80) {
+      this.bytes[this.at++] = (value % 128) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    this.bytes[this.at++] = value;
+  }
+
+  double(value: number): void {
+    this.room(8);
+    this.bytes.writeDoubleLE(value, this.at);
+    this.at += 8;
+  }
+
+  /** A length-delimited string field's body: its UTF-8 length, then the bytes. */
+  string(value: string): void {
+    const length = Buffer.byteLength(value, "utf8");
+    this.varint(length);
+    this.room(length);
+    this.at += this.bytes.write(value, this.at, length, "utf8");
+  }
+
+  /** Starts a length-delimited message: one octet is kept for its length, {@link end} fixes it. */
+  begin(): number {
+    this.room(1);
+    return this.at++;
+  }
+
+  /** Ends the message {@link begin} started at `start`, moving it on when its length takes more octets. */
+  end(start: number): void {
+    const length = this.at - start - 1;
+    if (length < 0x80) {
+      this.bytes[start] = length;
+      return;
+    }
+    let octets = 1;
+    for (let rest = length; rest >= 0x80; rest = Math.floor(rest / 128)) octets++;
+    this.room(octets - 1);
+    this.bytes.copyWithin(start + octets, start + 1, this.at);
+    const body = this.at;
+    this.at = start;
+    this.varint(length);
+    this.at = body + octets - 1;
+  }
+
+  done(): Buffer {
+    return this.bytes.subarray(0, this.at);
+  }
+}
+
+/** Writes `value` (a JSON value) as a `google.protobuf.Value`'s fields. */
+function writeValue(out: Writer, value: unknown): void {
+  if (value === null) {
+    out.byte((1 << 3) | WIRE_VARINT);
+    out.byte(0);
+  } else if (typeof value === "number") {
+    out.byte((2 << 3) | WIRE_FIXED64);
+    out.double(value);
+  } else if (typeof value === "string") {
+    out.byte((3 << 3) | WIRE_BYTES);
+    out.string(value);
+  } else if (typeof value === "boolean") {
+    out.byte((4 << 3) | WIRE_VARINT);
+    out.byte(value ? 1 : 0);
+  } else if (Array.isArray(value)) {
+    out.byte((6 << 3) | WIRE_BYTES);
+    const list = out.begin();
+    for (const item of value) {
+      out.byte((1 << 3) | WIRE_BYTES);
+      const start = out.begin();
+      writeValue(out, item);
+      out.end(start);
+    }
+    out.end(list);
+  } else if (typeof value === "object") {
+    out.byte((5 << 3) | WIRE_BYTES);
+    const struct = out.begin();
+    writeStructFields(out, value as Record<string, unknown>);
+    out.end(struct);
+  } else throw new Error("Unexpected struct type");
+}
+
+/** An entry of map field `field`: its key (1), then its message value (2) as `value` writes it. */
+function mapEntry(out: Writer, field: number, key: string, value: () => void): void {
+  out.byte((field << 3) | WIRE_BYTES);
+  const entry = out.begin();
+  out.byte((1 << 3) | WIRE_BYTES);
+  out.string(key);
+  out.byte((2 << 3) | WIRE_BYTES);
+  const start = out.begin();
+  value();
+  out.end(start);
+  out.end(entry);
+}
+
+/** Writes `object` (a JSON object) as a `google.protobuf.Struct`'s fields: its entries by sorted key. */
+function writeStructFields(out: Writer, object: Record<string, unknown>): void {
+  for (const key of Object.keys(object).sort()) mapEntry(out, 1, key, () => writeValue(out, object[key]));
+}
+
+/**
+ * `props` as a `Struct`'s bytes, as `Struct.fromJavaScript` of its JSON (what `toStruct` sends) would
+ * serialize: an absent property is left out, a date is its ISO text.
+ */
+export function writeStruct(props: Record<string, unknown>): Buffer {
+  const out = new Writer();
+  writeStructFields(out, JSON.parse(JSON.stringify(props)) as Record<string, unknown>);
+  return out.done();
+}
+
+/** A failure of `Check`'s answer. */
+export interface CheckFailureAnswer {
+  property: string;
+  reason: string;
+}
+
+/** `Check`'s answer: the checked inputs (as `toStruct` takes them) and the failures. */
+export interface CheckAnswer {
+  inputs: Record<string, unknown>;
+  failures: readonly CheckFailureAnswer[];
+}
+
+/** A string field, left out when empty as proto3 does (an element of a repeated one never is). */
+function stringField(out: Writer, field: number, value: string, repeated = false): void {
+  if (value === "" && !repeated) return;
+  out.byte((field << 3) | WIRE_BYTES);
+  out.string(value);
+}
+
+/** `CheckResponse`'s bytes: inputs (1), failures (2: property 1, reason 2). */
+export function writeCheckResponse(answer: CheckAnswer): Buffer {
+  const out = new Writer();
+  out.byte((1 << 3) | WIRE_BYTES);
+  const inputs = out.begin();
+  writeStructFields(out, JSON.parse(JSON.stringify(answer.inputs)) as Record<string, unknown>);
+  out.end(inputs);
+  for (const failure of answer.failures) {
+    out.byte((2 << 3) | WIRE_BYTES);
+    const start = out.begin();
+    stringField(out, 1, failure.property);
+    stringField(out, 2, failure.reason);
+    out.end(start);
+  }
+  return out.done();
+}
+
+/** `Diff`'s answer, field for field as `DiffResponse` has them (`changes` and a detailed diff's kinds as their numbers). */
+export interface DiffAnswer {
+  replaces: readonly string[];
+  stables: readonly string[];
+  deleteBeforeReplace: boolean;
+  changes: number;
+  diffs: readonly string[];
+  /** Each changed path's `PropertyDiff.Kind`; the input diff is false for every one. */
+  detailedDiff: ReadonlyMap<string, number>;
+  hasDetailedDiff: boolean;
+}
+
+/**
+ * `DiffResponse`'s bytes: replaces (1), stables (2), deleteBeforeReplace (3), changes (4), diffs (5),
+ * detailedDiff (6: a map of `PropertyDiff`, kind 1), hasDetailedDiff (7).
+ */
+export function writeDiffResponse(answer: DiffAnswer): Buffer {
+  const out = new Writer();
+  for (const path of answer.replaces) stringField(out, 1, path, true);
+  for (const path of answer.stables) stringField(out, 2, path, true);
+  if (answer.deleteBeforeReplace) {
+    out.byte((3 << 3) | WIRE_VARINT);
+    out.byte(1);
+  }
+  if (answer.changes !== 0) {
+    out.byte((4 << 3) | WIRE_VARINT);
+    out.varint(answer.changes);
+  }
+  for (const path of answer.diffs) stringField(out, 5, path, true);
+  for (const path of [...answer.detailedDiff.keys()].sort()) {
+    const kind = answer.detailedDiff.get(path)!;
+    mapEntry(out, 6, path, () => {
+      if (kind === 0) return;
+      out.byte((1 << 3) | WIRE_VARINT);
+      out.varint(kind);
+    });
+  }
+  if (answer.hasDetailedDiff) {
+    out.byte((7 << 3) | WIRE_VARINT);
+    out.byte(1);
+  }
+  return out.done();
+}

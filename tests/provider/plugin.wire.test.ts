@@ -1,7 +1,15 @@
 import * as assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct, Value } from "google-protobuf/google/protobuf/struct_pb";
-import { type JsValue, readCheckRequest, readDiffRequest, wireStruct } from "../../provider/plugin/wire";
+import {
+  type JsValue,
+  readCheckRequest,
+  readDiffRequest,
+  wireStruct,
+  writeCheckResponse,
+  writeDiffResponse,
+  writeStruct,
+} from "../../provider/plugin/wire";
 import { Random } from "../fuzz/support/world";
 
 /** A value of a state: nested objects and lists of strings (some not ASCII), numbers, booleans and nulls. */
@@ -34,7 +42,7 @@ function structBytes(random: Random): Uint8Array {
 /** The same value with its keys' order made visible (deepEqual does not compare it). */
 const ordered = (value: unknown) => JSON.stringify(value);
 
-describe("the plugin reads Check and Diff requests from the wire as the generated stubs do", () => {
+describe("the plugin reads Check and Diff requests from the wire and writes their answers as the generated stubs do", () => {
   it("decodes every Struct as Struct.toJavaScript() does, over 500 seeded states, keys out of order and sent twice", () => {
     for (let seed = 1; seed <= 500; seed++) {
       const random = new Random(seed);
@@ -141,6 +149,85 @@ describe("the plugin reads Check and Diff requests from the wire as the generate
           (expected as unknown as proto.CheckRequest).toObject(),
           `seed ${seed}`,
         );
+      }
+    });
+  }
+
+  /** A property name of a check failure or a detailed diff: a path, sometimes empty. */
+  const path = (random: Random) =>
+    random.pick(["", "name", "tags[0]", "settings.quota", "ключ", "x".repeat(200)]);
+  const paths = (random: Random) => Array.from({ length: random.below(4) }, () => path(random));
+
+  it("writes a Struct as Struct.fromJavaScript of its JSON serializes, over 500 seeded values, dates and absent properties included", () => {
+    for (let seed = 1; seed <= 500; seed++) {
+      const random = new Random(seed);
+      const props: Record<string, unknown> = { ...jsObject(random, 0) };
+      if (random.next() < 0.3) props.absent = undefined;
+      if (random.next() < 0.3) props.at = new Date(Date.UTC(2026, 11, random.below(28) + 1));
+      const expected = Struct.fromJavaScript(JSON.parse(JSON.stringify(props))).serializeBinary();
+      assert.equal(writeStruct(props).toString("hex"), Buffer.from(expected).toString("hex"), `seed ${seed}`);
+    }
+  });
+
+  const answers = [
+    {
+      method: "Check",
+      make(random: Random) {
+        const inputs = jsObject(random, 0);
+        const failures = Array.from({ length: random.below(3) }, () => ({
+          property: path(random),
+          reason: random.pick(["", "name must be a string, not a number", "x".repeat(300)]),
+        }));
+        const stubs = new proto.CheckResponse();
+        // What the plugin sent through the stubs: the inputs' JSON (`toStruct`).
+        stubs.setInputs(Struct.fromJavaScript(JSON.parse(JSON.stringify(inputs))));
+        stubs.setFailuresList(
+          failures.map((f) => {
+            const failure = new proto.CheckFailure();
+            failure.setProperty(f.property);
+            failure.setReason(f.reason);
+            return failure;
+          }),
+        );
+        return { bytes: writeCheckResponse({ inputs, failures }), expected: stubs.serializeBinary() };
+      },
+    },
+    {
+      method: "Diff",
+      make(random: Random) {
+        const detailedDiff = new Map(paths(random).map((p) => [p, random.below(6)]));
+        const answer = {
+          replaces: paths(random),
+          stables: paths(random),
+          deleteBeforeReplace: random.next() < 0.5,
+          changes: random.below(3),
+          diffs: paths(random),
+          detailedDiff,
+          hasDetailedDiff: random.next() < 0.5,
+        };
+        const stubs = new proto.DiffResponse();
+        stubs.setReplacesList(answer.replaces);
+        stubs.setStablesList(answer.stables);
+        stubs.setDeletebeforereplace(answer.deleteBeforeReplace);
+        stubs.setChanges(answer.changes as proto.DiffResponse.DiffChanges);
+        stubs.setDiffsList(answer.diffs);
+        for (const [p, kind] of detailedDiff) {
+          const diff = new proto.PropertyDiff();
+          diff.setKind(kind as proto.PropertyDiff.Kind);
+          diff.setInputdiff(false);
+          stubs.getDetaileddiffMap().set(p, diff);
+        }
+        stubs.setHasdetaileddiff(answer.hasDetailedDiff);
+        return { bytes: writeDiffResponse(answer), expected: stubs.serializeBinary() };
+      },
+    },
+  ] as const;
+
+  for (const { method, make } of answers) {
+    it(`writes ${method}'s answer byte for byte as its stubs do, over 300 seeded answers`, () => {
+      for (let seed = 1; seed <= 300; seed++) {
+        const { bytes, expected } = make(new Random(seed));
+        assert.equal(bytes.toString("hex"), Buffer.from(expected).toString("hex"), `seed ${seed}`);
       }
     });
   }

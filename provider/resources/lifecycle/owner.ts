@@ -35,12 +35,13 @@ export const GIVEN = "__given";
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
 
 /**
- * The next key of each resource in the state that this process checked, by URN. The engine checks
+ * The stored key of each resource in the state that this process checked, by URN, whose hash is its
+ * next key (taken only by a replacement's check, so not hashed on every check). The engine checks
  * a resource it replaces twice: first against its stored inputs (to diff), then, for the
  * replacement, with no stored inputs at all (so that names can be generated afresh). That second
  * check must give the replacement's key, never the URN's, which the object being replaced may carry.
  */
-const replacementKeys = new Map<string, string>();
+const storedKeys = new Map<string, string>();
 
 /**
  * The create key for `news` given the stored inputs `olds`: the stored one, the next key after it
@@ -56,11 +57,12 @@ export function createKeyFor(
   const urn = typeof owner === "string" && owner.startsWith("urn:") ? owner : undefined;
   const stored = olds[CREATE_KEY];
   if (typeof stored === "string" && stored !== "") {
-    if (urn !== undefined) replacementKeys.set(urn, hash(`next:${stored}`));
+    if (urn !== undefined) storedKeys.set(urn, stored);
     return stored;
   }
   if (urn === undefined) return undefined;
-  return replacementKeys.get(urn) ?? hash(`urn:${urn}`);
+  const replaced = storedKeys.get(urn);
+  return hash(replaced === undefined ? `urn:${urn}` : `next:${replaced}`);
 }
 
 /** The create key a state records, if any (a state written before keys were recorded has none). */
@@ -71,7 +73,7 @@ export function createKeyOf(state: object): string | undefined {
 
 /** Forgets the keys of `createKeyFor`'s first checks (a new engine run starts a new process). */
 export function forgetReplacementKeys(): void {
-  replacementKeys.clear();
+  storedKeys.clear();
   taken.clear();
 }
 
