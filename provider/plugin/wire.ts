@@ -1,11 +1,12 @@
 /**
- * The two requests a preview sends for every resource, `Check` and `Diff`, read from the wire with
- * less work than the generated stubs do. `google-protobuf` makes a message object of every value of
- * every `Struct` (inputs, old inputs, outputs), and `toJavaScript` then walks those objects again:
- * for a key's state that was the largest part of each call (bench 18). Here a request's `Struct`
- * fields are cut out of the message and decoded, when a handler asks, straight from their bytes into
- * the values `Struct.toJavaScript()` gives; the rest of the message goes through the stubs, so every
- * other field reads as it always did.
+ * The two calls a preview makes for every resource, `Check` and `Diff`: their requests read from the
+ * wire and their answers written to it with less work than the generated stubs do. `google-protobuf`
+ * makes a message object of every value of every `Struct` (inputs, old inputs, outputs), and
+ * `toJavaScript` then walks those objects again: for a key's state that was the largest part of each
+ * call (bench 18). Here a request's `Struct` fields are cut out of the message and decoded, when a
+ * handler asks, straight from their bytes into the values `Struct.toJavaScript()` gives, and its
+ * strings are set on the stubs' message; a request with a field read here by no rule goes, but for
+ * its `Struct`s, through the stubs. The answers are written as the stubs would, byte for byte.
  */
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 
