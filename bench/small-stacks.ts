@@ -47,6 +47,11 @@ const PREVIEW_OVER_FLOOR_MS = 300;
 const YAML_PREVIEW_MS = 1000;
 /** The plugin's first `Check` (its kind's methods loaded), at most. */
 const FIRST_CHECK_MS = 150;
+/**
+ * What a resource may add to a no-change preview beyond what it adds to the floor's, at most: none
+ * but the medians' resolution (15 ms over the 150 more resources of 200 against 50).
+ */
+const PER_RESOURCE_OVER_FLOOR_MS = 0.1;
 
 /** What a pipeline can set: environment for the CLI and arguments to each command. */
 interface Setting {
@@ -61,6 +66,7 @@ const SETTINGS: readonly Setting[] = [
   { name: "PULUMI_SKIP_CHECKPOINTS=true", env: { PULUMI_SKIP_CHECKPOINTS: "true" } },
   { name: "--parallel 1", args: ["--parallel", "1"] },
   { name: "--parallel 4", args: ["--parallel", "4"] },
+  { name: "PULUMI_PARALLEL_DIFF=true", env: { PULUMI_PARALLEL_DIFF: "true" } },
 ];
 
 /** What one stack's commands measured. */
@@ -68,6 +74,8 @@ interface StackRun {
   ms: Record<Command, number>;
   /** The first `Check` of a key, in the engine's log of one more no-change preview (ours only). */
   firstCheckMs?: number;
+  /** In that log, a key's `Check` and `Diff` together, the mean over every key but the first's `Check`. */
+  keyCallsMs?: number;
 }
 
 /** The YAML program of `n` keys of `type`. */
@@ -151,6 +159,39 @@ function firstCheckMs(lines: readonly string[]): number | undefined {
   return started === undefined || done === undefined ? undefined : done - started;
 }
 
+/** A log line's time in microseconds since the epoch (the engine writes nanoseconds; `Date.parse` keeps milliseconds). */
+function logMicros(time: string): number | undefined {
+  const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(time);
+  if (match === null) return undefined;
+  const seconds = Date.parse(`${match[1]}${match[3]}`);
+  return Number.isNaN(seconds) ? undefined : seconds * 1000 + Number(`0.${match[2] ?? "0"}`) * 1e6;
+}
+
+/**
+ * The milliseconds from executing to success of every key's `Check` and `Diff` in an engine log at
+ * -v=7, by method: what the engine waits on the plugin for each key, ours and the floor's alike.
+ */
+function callMs(lines: readonly string[]): { Check: number[]; Diff: number[] } {
+  const started = new Map<string, number>();
+  const took = { Check: [] as number[], Diff: [] as number[] };
+  for (const line of lines) {
+    const call = /\.(Check|Diff)\((urn:[^,)]*:ApiKey::k\d+)[^)]*\):? (executing|success)/.exec(line);
+    if (call === null) continue;
+    let time: number | undefined;
+    try {
+      time = logMicros((JSON.parse(line) as { time: string }).time);
+    } catch {}
+    if (time === undefined) continue;
+    const [, method, urn, phase] = call as unknown as [string, "Check" | "Diff", string, string];
+    if (phase === "executing") started.set(`${method} ${urn}`, time);
+    else {
+      const start = started.get(`${method} ${urn}`);
+      if (start !== undefined) took[method].push((time - start) / 1000);
+    }
+  }
+  return took;
+}
+
 /** The problems of a no-change run: every resource unchanged, no request sent. */
 function noChangeProblems(run: EngineRun, n: number, what: string): string[] {
   const problems: string[] = [];
@@ -221,10 +262,18 @@ async function stackRun(
     }
     if (problems.length > 0) throw new Error(problems.join("\n"));
     const result: StackRun = { ms };
-    if (side === "ours" && form !== "TypeScript, classes") {
+    if (form !== "TypeScript, classes") {
       await timedCommand(run, ["preview", "--logtostderr", "-v=7"]);
-      const check = firstCheckMs(run.output);
-      if (check !== undefined) result.firstCheckMs = check;
+      if (side === "ours") {
+        const check = firstCheckMs(run.output);
+        if (check !== undefined) result.firstCheckMs = check;
+      }
+      const calls = callMs(run.output);
+      const checks = calls.Check.slice(1);
+      if (checks.length > 0 && calls.Diff.length > 0)
+        result.keyCallsMs =
+          checks.reduce((a, b) => a + b, 0) / checks.length +
+          calls.Diff.reduce((a, b) => a + b, 0) / calls.Diff.length;
     }
     return result;
   } finally {
@@ -259,7 +308,7 @@ export async function benchSmallStacks(opts: {
             const measured = await stackRun(form, side, n, paths);
             runs.set(key(form, side, n), [...(runs.get(key(form, side, n)) ?? []), measured]);
             opts.log(
-              `  round ${round + 1}/${opts.runs}, ${n} keys, ${form}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}${measured.firstCheckMs === undefined ? "" : `, first Check ${measured.firstCheckMs} ms`}`,
+              `  round ${round + 1}/${opts.runs}, ${n} keys, ${form}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}${measured.firstCheckMs === undefined ? "" : `, first Check ${measured.firstCheckMs} ms`}${measured.keyCallsMs === undefined ? "" : `, Check + Diff a key ${fmt(measured.keyCallsMs)} ms`}`,
             );
           }
         }
@@ -291,7 +340,30 @@ export async function benchSmallStacks(opts: {
       });
       const checks = (runs.get(key(form, "ours", n)) ?? []).flatMap((r) => r.firstCheckMs ?? []);
       const check = checks.length > 0 ? median(checks) : undefined;
-      rows.push([`${n}`, form, ...cells, check === undefined ? "" : `${fmt(check, 0)} ms`]);
+      const calls = (side: Side) => {
+        const each = (runs.get(key(form, side, n)) ?? []).flatMap((r) => r.keyCallsMs ?? []);
+        return each.length > 0 ? median(each) : undefined;
+      };
+      const [ourCalls, floorCalls] = [calls("ours"), calls("floor")];
+      rows.push([
+        `${n}`,
+        form,
+        ...cells,
+        check === undefined ? "" : `${fmt(check, 0)} ms`,
+        ourCalls === undefined || floorCalls === undefined
+          ? ""
+          : `${fmt(ourCalls)} ms / ${fmt(floorCalls)} ms`,
+      ]);
+      const smallest = opts.sizes[0]!;
+      if (n !== smallest && (form === "YAML, plugin binary" || form === "Python, plugin binary")) {
+        // What each resource past the smallest stack adds to the no-change preview, ours beyond the floor's.
+        const growth = (side: Side) =>
+          of(form, side, n, "no-change preview") - of(form, side, smallest, "no-change preview");
+        const perResource = (growth("ours") - growth("floor")) / (n - smallest);
+        verdicts.push(
+          `${form}, ${smallest} to ${n} keys: each resource adds ${fmt(perResource)} ms to the no-change preview beyond what it adds to the floor's (target ≤ ${fmt(PER_RESOURCE_OVER_FLOOR_MS)} ms, ${secs(PER_RESOURCE_OVER_FLOOR_MS * (n - smallest))} over the ${n - smallest} more): ${verdict(perResource <= PER_RESOURCE_OVER_FLOOR_MS)}`,
+        );
+      }
       if (n !== 50) continue;
       const over = of(form, "ours", n, "no-change preview") - of(form, "floor", n, "no-change preview");
       if (form === "YAML, plugin binary" || form === "Python, plugin binary")
@@ -339,12 +411,14 @@ export async function benchSmallStacks(opts: {
       "no-change preview",
       "over floor",
       "first Check",
+      "Check + Diff a key",
     ],
     rows,
     notes: [
       "The floor: `pulumi-resource-floor` (tools/floor-provider, pulumi-go-provider, no I/O) for YAML and Python, declared the same way (YAML by type token, Python through its SDK generated by Pulumi's generator as ours is); the scenario program's dynamic no-op resources for TypeScript.",
       "Emulator without rate limits, the demo user's personal key, a file backend; every no-change run of ours is checked: all unchanged, no request.",
       "First Check: from the engine's log (-v=7) of one more no-change preview, the first key's Check from executing to success (the kind's methods loaded on it).",
+      "Check + Diff a key, ours / the floor: in that log (one more preview of the floor's too), a key's Check and Diff from executing to success, the mean over the keys (the first Check left out), median over the runs: what the engine waits on the plugin for each resource.",
       ...verdicts,
     ],
   };
