@@ -50,19 +50,34 @@ const OUR_MAX_FRAME = 1 << 20;
 /** The window every flow-control window starts at. */
 const DEFAULT_WINDOW = 65535;
 
-/** A frame's 9-octet header. */
-function frameHeader(length: number, type: number, flags: number, stream: number): Buffer {
-  const header = Buffer.allocUnsafe(9);
-  header.writeUIntBE(length, 0, 3);
-  header[3] = type;
-  header[4] = flags;
-  header.writeUInt32BE(stream, 5);
-  return header;
+/**
+ * Writes a frame's 9-octet header into `out` at `at`. Octet by octet: the Buffer methods' checks ran
+ * cold for every frame of every answer, and cost more than the rest of sending it.
+ */
+function putFrameHeader(
+  out: Buffer,
+  at: number,
+  length: number,
+  type: number,
+  flags: number,
+  stream: number,
+): void {
+  out[at] = length >>> 16;
+  out[at + 1] = (length >>> 8) & 0xff;
+  out[at + 2] = length & 0xff;
+  out[at + 3] = type;
+  out[at + 4] = flags;
+  out[at + 5] = stream >>> 24;
+  out[at + 6] = (stream >>> 16) & 0xff;
+  out[at + 7] = (stream >>> 8) & 0xff;
+  out[at + 8] = stream & 0xff;
 }
 
 /** A whole frame. */
 function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer[] {
-  return [frameHeader(payload.length, type, flags, stream), payload];
+  const header = Buffer.allocUnsafe(9);
+  putFrameHeader(header, 0, payload.length, type, flags, stream);
+  return [header, payload];
 }
 
 function windowUpdate(stream: number, increment: number): Buffer[] {
@@ -138,16 +153,18 @@ class Connection {
     }
     let at = 0;
     while (this.buffer.length - at >= 9) {
-      const length = this.buffer.readUIntBE(at, 3);
+      const buffer = this.buffer;
+      const length = (buffer[at]! << 16) | (buffer[at + 1]! << 8) | buffer[at + 2]!;
       if (length > OUR_MAX_FRAME) {
         this.fail();
         return;
       }
       if (this.buffer.length - at < 9 + length) break;
-      const type = this.buffer[at + 3]!;
-      const flags = this.buffer[at + 4]!;
-      const stream = this.buffer.readUInt32BE(at + 5) & 0x7fffffff;
-      const payload = this.buffer.subarray(at + 9, at + 9 + length);
+      const type = buffer[at + 3]!;
+      const flags = buffer[at + 4]!;
+      const stream =
+        ((buffer[at + 5]! & 0x7f) << 24) | (buffer[at + 6]! << 16) | (buffer[at + 7]! << 8) | buffer[at + 8]!;
+      const payload = buffer.subarray(at + 9, at + 9 + length);
       at += 9 + length;
       if (!this.onFrame(type, flags, stream, payload)) {
         this.fail();
@@ -221,14 +238,21 @@ class Connection {
         return true;
       case PING:
         if (payload.length !== 8) return false;
-        if ((flags & ACK) === 0) this.write(frame(PING, ACK, 0, Buffer.from(payload)));
+        if ((flags & ACK) === 0) {
+          // A gRPC client pings after the answers it reads (to size its windows): answered in one buffer.
+          const ack = Buffer.allocUnsafe(17);
+          putFrameHeader(ack, 0, 8, PING, ACK, 0);
+          ack.set(payload, 9);
+          this.write([ack]);
+        }
         return true;
       case GOAWAY:
         // The client sends no new calls; the ones it sent are still answered.
         return true;
       case WINDOW_UPDATE: {
         if (payload.length !== 4) return false;
-        const increment = payload.readUInt32BE(0) & 0x7fffffff;
+        const increment =
+          ((payload[0]! & 0x7f) << 24) | (payload[1]! << 16) | (payload[2]! << 8) | payload[3]!;
         if (id === 0) {
           this.sendWindow += increment;
         } else {
@@ -288,8 +312,37 @@ class Connection {
   ): void {
     if (stream.done || this.socket.destroyed) return;
     stream.done = true;
-    const parts = this.headerFrames(stream.id, headerBlock(headers, true), false);
-    stream.pending = { data: data ?? Buffer.alloc(0), trailers: headerBlock(trailers, false) };
+    const head = headerBlock(headers, true);
+    const tail = headerBlock(trailers, false);
+    const body = data ?? Buffer.alloc(0);
+    const most = this.peerMaxFrame;
+    if (
+      head.length <= most &&
+      tail.length <= most &&
+      body.length <= Math.min(most, this.sendWindow, stream.sendWindow)
+    ) {
+      // The answer's frames, each whole, in one buffer: HEADERS, DATA (when there is a body), trailers.
+      const out = Buffer.allocUnsafe(
+        18 + head.length + tail.length + (body.length > 0 ? 9 + body.length : 0),
+      );
+      putFrameHeader(out, 0, head.length, HEADERS, END_HEADERS, stream.id);
+      out.set(head, 9);
+      let at = 9 + head.length;
+      if (body.length > 0) {
+        putFrameHeader(out, at, body.length, DATA, 0, stream.id);
+        out.set(body, at + 9);
+        at += 9 + body.length;
+      }
+      putFrameHeader(out, at, tail.length, HEADERS, END_HEADERS | END_STREAM, stream.id);
+      out.set(tail, at + 9);
+      this.sendWindow -= body.length;
+      stream.sendWindow -= body.length;
+      this.streams.delete(stream.id);
+      this.socket.write(out);
+      return;
+    }
+    const parts = this.headerFrames(stream.id, head, false);
+    stream.pending = { data: body, trailers: tail };
     this.sendPending(stream, parts);
     if (stream.pending !== undefined) this.blocked.push(stream);
     this.write(parts);

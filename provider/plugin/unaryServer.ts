@@ -71,7 +71,7 @@ const OK: readonly HeaderField[] = [["grpc-status", "0"]];
 function requestMessage(body: Buffer): Buffer | string {
   if (body.length < 5) return "the request has no message";
   if (body[0] !== 0) return "compressed messages are not accepted";
-  const length = body.readUInt32BE(1);
+  const length = body[1]! * 2 ** 24 + ((body[2]! << 16) | (body[3]! << 8) | body[4]!);
   if (body.length !== 5 + length) return "the request holds other than one message";
   return body.subarray(5);
 }
@@ -84,9 +84,13 @@ function onCall(
   const answer = (error: CallError | null, message?: Buffer | Uint8Array) => {
     let framed: Buffer | undefined;
     if (message !== undefined) {
-      framed = Buffer.allocUnsafe(5 + message.length);
+      const length = message.length;
+      framed = Buffer.allocUnsafe(5 + length);
       framed[0] = 0;
-      framed.writeUInt32BE(message.length, 1);
+      framed[1] = length >>> 24;
+      framed[2] = (length >>> 16) & 0xff;
+      framed[3] = (length >>> 8) & 0xff;
+      framed[4] = length & 0xff;
       framed.set(message, 5);
     }
     call.respond(RESPONSE_HEADERS, framed, error === null ? OK : errorTrailers(error));
