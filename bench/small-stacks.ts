@@ -361,7 +361,7 @@ export async function benchSmallStacks(opts: {
           of(form, side, n, "no-change preview") - of(form, side, smallest, "no-change preview");
         const perResource = (growth("ours") - growth("floor")) / (n - smallest);
         verdicts.push(
-          `${form}, ${smallest} to ${n} keys: each resource adds ${fmt(perResource)} ms to the no-change preview beyond what it adds to the floor's (target ≤ ${fmt(PER_RESOURCE_OVER_FLOOR_MS)} ms, ${secs(PER_RESOURCE_OVER_FLOOR_MS * (n - smallest))} over the ${n - smallest} more): ${verdict(perResource <= PER_RESOURCE_OVER_FLOOR_MS)}`,
+          `${form}, ${smallest} to ${n} keys: each resource adds ${fmt(perResource)} ms to the no-change preview beyond what it adds to the floor's (target ≤ ${fmt(PER_RESOURCE_OVER_FLOOR_MS)} ms, ${fmt(PER_RESOURCE_OVER_FLOOR_MS * (n - smallest), 0)} ms over the ${n - smallest} more): ${verdict(perResource <= PER_RESOURCE_OVER_FLOOR_MS)}`,
         );
       }
       if (n !== 50) continue;

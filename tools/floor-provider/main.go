@@ -27,20 +27,29 @@ type ApiKey struct{}
 
 // ApiKeyArgs are the inputs, as clouddb:index:ApiKey's.
 type ApiKeyArgs struct {
-	Name      string  `pulumi:"name"`
-	OrgId     *string `pulumi:"orgId,optional"`
-	ProjectId *string `pulumi:"projectId,optional"`
-	ExpiresAt *string `pulumi:"expiresAt,optional"`
+	Name            string  `pulumi:"name"`
+	OrgId           *string `pulumi:"orgId,optional"`
+	ProjectId       *string `pulumi:"projectId,optional"`
+	RotationTrigger *string `pulumi:"rotationTrigger,optional"`
 }
 
-// ApiKeyState is what is kept in the state: the inputs plus what the API would have answered.
+// ApiKeyState is what is kept in the state: the inputs plus what the API would have answered, the
+// outputs clouddb:index:ApiKey declares. A key never used has no last use: the framework leaves a nil
+// one out, where clouddb records null.
 type ApiKeyState struct {
 	ApiKeyArgs
-	KeyId     int    `pulumi:"keyId"`
-	Key       string `pulumi:"key" provider:"secret"`
-	CreatedAt string `pulumi:"createdAt"`
-	CreatedBy string `pulumi:"createdBy"`
+	KeyId            int     `pulumi:"keyId"`
+	Key              string  `pulumi:"key" provider:"secret"`
+	Kind             string  `pulumi:"kind"`
+	CreatedAt        *string `pulumi:"createdAt"`
+	CreatedBy        *string `pulumi:"createdBy"`
+	LastUsedAt       *string `pulumi:"lastUsedAt"`
+	LastUsedFromAddr *string `pulumi:"lastUsedFromAddr"`
+	Revoked          bool    `pulumi:"revoked"`
 }
+
+// The creation time and creator every key of the floor has.
+var createdAt, createdBy = "2025-01-01T00:00:00Z", "floor"
 
 // created counts the keys made by this run of the plugin, for ids that never repeat.
 var created atomic.Int64
@@ -54,8 +63,9 @@ func (ApiKey) Create(ctx context.Context, req infer.CreateRequest[ApiKeyArgs]) (
 			ApiKeyArgs: req.Inputs,
 			KeyId:      int(n),
 			Key:        "floor-key-not-a-secret",
-			CreatedAt:  "2025-01-01T00:00:00Z",
-			CreatedBy:  "floor",
+			Kind:       "personal",
+			CreatedAt:  &createdAt,
+			CreatedBy:  &createdBy,
 		},
 	}, nil
 }
