@@ -73,17 +73,44 @@ function putFrameHeader(
   out[at + 8] = stream & 0xff;
 }
 
-/** A whole frame. */
-function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer[] {
-  const header = Buffer.allocUnsafe(9);
-  putFrameHeader(header, 0, payload.length, type, flags, stream);
-  return [header, payload];
-}
+/** An empty payload or body. */
+const EMPTY = Buffer.alloc(0);
 
-function windowUpdate(stream: number, increment: number): Buffer[] {
-  const payload = Buffer.allocUnsafe(4);
-  payload.writeUInt32BE(increment, 0);
-  return frame(WINDOW_UPDATE, 0, stream, payload);
+/**
+ * Frames sent together: kept as they are added, then written, each header before its payload, into
+ * one buffer for one socket write (an answer's HEADERS, DATA and trailers; a PING's acknowledgement).
+ */
+class Frames {
+  private readonly list: { type: number; flags: number; stream: number; payload: Uint8Array }[] = [];
+  private size = 0;
+
+  add(type: number, flags: number, stream: number, payload: Uint8Array = EMPTY): this {
+    this.list.push({ type, flags, stream, payload });
+    this.size += 9 + payload.length;
+    return this;
+  }
+
+  /** Adds a WINDOW_UPDATE of `stream` (0: the connection) by `increment`. */
+  windowUpdate(stream: number, increment: number): this {
+    const payload = Buffer.allocUnsafe(4);
+    payload.writeUInt32BE(increment, 0);
+    return this.add(WINDOW_UPDATE, 0, stream, payload);
+  }
+
+  get empty(): boolean {
+    return this.list.length === 0;
+  }
+
+  bytes(): Buffer {
+    const out = Buffer.allocUnsafe(this.size);
+    let at = 0;
+    for (const { type, flags, stream, payload } of this.list) {
+      putFrameHeader(out, at, payload.length, type, flags, stream);
+      out.set(payload, at + 9);
+      at += 9 + payload.length;
+    }
+    return out;
+  }
 }
 
 /** A stream of the connection, from its first HEADERS until its answer is sent or it is reset. */
@@ -126,12 +153,12 @@ class Connection {
     settings.writeUInt32BE(MAX_WINDOW, 2);
     settings.writeUInt16BE(SETTINGS_MAX_FRAME_SIZE, 6);
     settings.writeUInt32BE(OUR_MAX_FRAME, 8);
-    this.write([...frame(SETTINGS, 0, 0, settings), ...windowUpdate(0, MAX_WINDOW - DEFAULT_WINDOW)]);
+    this.write(new Frames().add(SETTINGS, 0, 0, settings).windowUpdate(0, MAX_WINDOW - DEFAULT_WINDOW));
   }
 
-  private write(parts: Buffer[]): void {
+  private write(frames: Frames): void {
     if (this.socket.destroyed) return;
-    this.socket.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    this.socket.write(frames.bytes());
   }
 
   /** Ends the connection after a frame it cannot read. */
@@ -186,7 +213,7 @@ class Connection {
         if (body === undefined) return false;
         this.unacknowledged += payload.length;
         if (this.unacknowledged > MAX_WINDOW / 2) {
-          this.write(windowUpdate(0, this.unacknowledged));
+          this.write(new Frames().windowUpdate(0, this.unacknowledged));
           this.unacknowledged = 0;
         }
         if (stream === undefined) return true;
@@ -233,18 +260,13 @@ class Connection {
             this.peerMaxFrame = value;
           }
         }
-        this.write(frame(SETTINGS, ACK, 0, Buffer.alloc(0)));
+        this.write(new Frames().add(SETTINGS, ACK, 0));
         this.flushBlocked();
         return true;
       case PING:
         if (payload.length !== 8) return false;
-        if ((flags & ACK) === 0) {
-          // A gRPC client pings after the answers it reads (to size its windows): answered in one buffer.
-          const ack = Buffer.allocUnsafe(17);
-          putFrameHeader(ack, 0, 8, PING, ACK, 0);
-          ack.set(payload, 9);
-          this.write([ack]);
-        }
+        // A gRPC client pings after the answers it reads (to size its windows).
+        if ((flags & ACK) === 0) this.write(new Frames().add(PING, ACK, 0, payload));
         return true;
       case GOAWAY:
         // The client sends no new calls; the ones it sent are still answered.
@@ -312,77 +334,47 @@ class Connection {
   ): void {
     if (stream.done || this.socket.destroyed) return;
     stream.done = true;
-    const head = headerBlock(headers, true);
-    const tail = headerBlock(trailers, false);
-    const body = data ?? Buffer.alloc(0);
-    const most = this.peerMaxFrame;
-    if (
-      head.length <= most &&
-      tail.length <= most &&
-      body.length <= Math.min(most, this.sendWindow, stream.sendWindow)
-    ) {
-      // The answer's frames, each whole, in one buffer: HEADERS, DATA (when there is a body), trailers.
-      const out = Buffer.allocUnsafe(
-        18 + head.length + tail.length + (body.length > 0 ? 9 + body.length : 0),
-      );
-      putFrameHeader(out, 0, head.length, HEADERS, END_HEADERS, stream.id);
-      out.set(head, 9);
-      let at = 9 + head.length;
-      if (body.length > 0) {
-        putFrameHeader(out, at, body.length, DATA, 0, stream.id);
-        out.set(body, at + 9);
-        at += 9 + body.length;
-      }
-      putFrameHeader(out, at, tail.length, HEADERS, END_HEADERS | END_STREAM, stream.id);
-      out.set(tail, at + 9);
-      this.sendWindow -= body.length;
-      stream.sendWindow -= body.length;
-      this.streams.delete(stream.id);
-      this.socket.write(out);
-      return;
-    }
-    const parts = this.headerFrames(stream.id, head, false);
-    stream.pending = { data: body, trailers: tail };
-    this.sendPending(stream, parts);
+    const frames = this.headerFrames(new Frames(), stream.id, headerBlock(headers, true), false);
+    stream.pending = { data: data ?? EMPTY, trailers: headerBlock(trailers, false) };
+    this.sendPending(stream, frames);
     if (stream.pending !== undefined) this.blocked.push(stream);
-    this.write(parts);
+    this.write(frames);
   }
 
-  /** Appends to `parts` what the windows let `stream` send of its answer; clears `pending` when all is out. */
-  private sendPending(stream: Stream, parts: Buffer[]): void {
+  /** Adds to `frames` what the windows let `stream` send of its answer; clears `pending` when all is out. */
+  private sendPending(stream: Stream, frames: Frames): void {
     const pending = stream.pending!;
     while (pending.data.length > 0) {
       const size = Math.min(pending.data.length, this.peerMaxFrame, this.sendWindow, stream.sendWindow);
       if (size <= 0) return;
-      parts.push(...frame(DATA, 0, stream.id, pending.data.subarray(0, size)));
+      frames.add(DATA, 0, stream.id, pending.data.subarray(0, size));
       pending.data = pending.data.subarray(size);
       this.sendWindow -= size;
       stream.sendWindow -= size;
     }
-    parts.push(...this.headerFrames(stream.id, pending.trailers, true));
+    this.headerFrames(frames, stream.id, pending.trailers, true);
     stream.pending = undefined;
     this.streams.delete(stream.id);
   }
 
-  /** A header block as HEADERS and, past the peer's frame size, CONTINUATION frames. */
-  private headerFrames(id: number, block: Buffer, endStream: boolean): Buffer[] {
-    const parts: Buffer[] = [];
+  /** Adds a header block to `frames` as HEADERS and, past the peer's frame size, CONTINUATION frames. */
+  private headerFrames(frames: Frames, id: number, block: Buffer, endStream: boolean): Frames {
     let first = true;
     let rest = block;
     do {
       const piece = rest.subarray(0, this.peerMaxFrame);
       rest = rest.subarray(piece.length);
       const flags = (rest.length === 0 ? END_HEADERS : 0) | (first && endStream ? END_STREAM : 0);
-      parts.push(...frame(first ? HEADERS : CONTINUATION, flags, id, piece));
+      frames.add(first ? HEADERS : CONTINUATION, flags, id, piece);
       first = false;
     } while (rest.length > 0);
-    return parts;
+    return frames;
   }
 
   /** Sends what the windows now let the waiting answers send, in the order they waited. */
   private flushBlocked(): void {
     if (this.blocked.length === 0) return;
-    const parts: Buffer[] = [];
+    const frames = new Frames();
     while (this.blocked.length > 0) {
       const stream = this.blocked[0]!;
       if (this.streams.get(stream.id) !== stream) {
@@ -390,11 +382,11 @@ class Connection {
         this.blocked.shift();
         continue;
       }
-      this.sendPending(stream, parts);
+      this.sendPending(stream, frames);
       if (stream.pending !== undefined) break;
       this.blocked.shift();
     }
-    if (parts.length > 0) this.write(parts);
+    if (!frames.empty) this.write(frames);
   }
 }
 

@@ -350,12 +350,17 @@ function writeStructFields(out: Writer, object: Record<string, unknown>): void {
 }
 
 /**
- * `props` as a `Struct`'s bytes, as `Struct.fromJavaScript` of its JSON (what `toStruct` sends) would
- * serialize: an absent property is left out, a date is its ISO text.
+ * Writes `props` as a `Struct`'s fields, as `Struct.fromJavaScript` of its JSON (what `toStruct`
+ * sends) would serialize: an absent property is left out, a date is its ISO text.
  */
+function writePropsFields(out: Writer, props: Record<string, unknown>): void {
+  writeStructFields(out, JSON.parse(JSON.stringify(props)) as Record<string, unknown>);
+}
+
+/** `props` as a `Struct`'s bytes (see {@link writePropsFields}). */
 export function writeStruct(props: Record<string, unknown>): Buffer {
   const out = new Writer();
-  writeStructFields(out, JSON.parse(JSON.stringify(props)) as Record<string, unknown>);
+  writePropsFields(out, props);
   return out.done();
 }
 
@@ -383,7 +388,7 @@ export function writeCheckResponse(answer: CheckAnswer): Buffer {
   const out = new Writer();
   out.byte((1 << 3) | WIRE_BYTES);
   const inputs = out.begin();
-  writeStructFields(out, JSON.parse(JSON.stringify(answer.inputs)) as Record<string, unknown>);
+  writePropsFields(out, answer.inputs);
   out.end(inputs);
   for (const failure of answer.failures) {
     out.byte((2 << 3) | WIRE_BYTES);
