@@ -143,22 +143,6 @@ function installPlugin(e2e: E2eStack, name: string, file: string): void {
   if (install.status !== 0) throw new Error(`pulumi plugin install ${name} failed: ${install.stderr}`);
 }
 
-/** The milliseconds of the first `Check` of a key in an engine log at -v=7 (`--logtostderr`). */
-function firstCheckMs(lines: readonly string[]): number | undefined {
-  const at = (pattern: RegExp): number | undefined => {
-    for (const line of lines) {
-      if (!pattern.test(line)) continue;
-      try {
-        return Date.parse((JSON.parse(line) as { time: string }).time);
-      } catch {}
-    }
-    return undefined;
-  };
-  const started = at(/\.Check\(urn:[^)]*:ApiKey::k\d+\) executing/);
-  const done = at(/\.Check\(urn:[^)]*:ApiKey::k\d+\) success/);
-  return started === undefined || done === undefined ? undefined : done - started;
-}
-
 /** A log line's time in microseconds since the epoch (the engine writes nanoseconds; `Date.parse` keeps milliseconds). */
 function logMicros(time: string): number | undefined {
   const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(time);
@@ -264,12 +248,9 @@ async function stackRun(
     const result: StackRun = { ms };
     if (form !== "TypeScript, classes") {
       await timedCommand(run, ["preview", "--logtostderr", "-v=7"]);
-      if (side === "ours") {
-        const check = firstCheckMs(run.output);
-        if (check !== undefined) result.firstCheckMs = check;
-      }
       const calls = callMs(run.output);
-      const checks = calls.Check.slice(1);
+      const [first, ...checks] = calls.Check;
+      if (side === "ours" && first !== undefined) result.firstCheckMs = first;
       if (checks.length > 0 && calls.Diff.length > 0)
         result.keyCallsMs =
           checks.reduce((a, b) => a + b, 0) / checks.length +
@@ -308,7 +289,7 @@ export async function benchSmallStacks(opts: {
             const measured = await stackRun(form, side, n, paths);
             runs.set(key(form, side, n), [...(runs.get(key(form, side, n)) ?? []), measured]);
             opts.log(
-              `  round ${round + 1}/${opts.runs}, ${n} keys, ${form}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}${measured.firstCheckMs === undefined ? "" : `, first Check ${measured.firstCheckMs} ms`}${measured.keyCallsMs === undefined ? "" : `, Check + Diff a key ${fmt(measured.keyCallsMs)} ms`}`,
+              `  round ${round + 1}/${opts.runs}, ${n} keys, ${form}, ${side}: ${COMMANDS.map(([c]) => `${c} ${secs(measured.ms[c])}`).join(", ")}${measured.firstCheckMs === undefined ? "" : `, first Check ${fmt(measured.firstCheckMs, 0)} ms`}${measured.keyCallsMs === undefined ? "" : `, Check + Diff a key ${fmt(measured.keyCallsMs)} ms`}`,
             );
           }
         }
