@@ -14,9 +14,12 @@ export { DECLARATIONS, type Kind, METHODS, PACKAGE, token };
 /** The type token of a declared kind. */
 export const tokenOf = (declaration: ResourceDeclaration): string => token(declaration.type);
 
+/** Each kind by its type token. */
+const BY_TOKEN: ReadonlyMap<string, Kind> = new Map(KINDS.map((kind) => [tokenOf(kind.declaration), kind]));
+
 /** The kind of `token`; throws naming the tokens served when there is none. */
 export function kindOf(token: string): Kind {
-  const kind = KINDS.find((k) => tokenOf(k.declaration) === token);
+  const kind = BY_TOKEN.get(token);
   if (kind === undefined) {
     throw new Error(
       `unknown resource type ${token}: this provider serves ${DECLARATIONS.map(tokenOf).join(", ")}; check the type token`,

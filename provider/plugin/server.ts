@@ -35,14 +35,23 @@ import {
   writeDiffResponse,
 } from "./wire";
 
-/*
- * The kinds, the functions and the client behind the settings are loaded on the first call that
- * needs them, not before the plugin prints its port: the engine waits for that port.
+/**
+ * A module loaded on its first use and kept. The kinds, the functions and the client behind the
+ * settings are loaded on the first call that needs them, not before the plugin prints its port (the
+ * engine waits for that port); kept, because the plugin's bundle makes each `require` of a module a
+ * new object of getters over its exports, which every `Check` and `Diff` would otherwise build again.
  */
-const kinds = (): typeof import("./kinds") => require("./kinds");
-const functions = (): typeof import("./functions") => require("./functions");
-const settings = (): typeof import("../resources/host/settings") => require("../resources/host/settings");
-const construct = (): typeof import("./construct") => require("./construct");
+function loadOnce<T>(load: () => T): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= load());
+}
+
+const kinds = loadOnce((): typeof import("./kinds") => require("./kinds"));
+const functions = loadOnce((): typeof import("./functions") => require("./functions"));
+const settings = loadOnce((): typeof import("../resources/host/settings") =>
+  require("../resources/host/settings"),
+);
+const construct = loadOnce((): typeof import("./construct") => require("./construct"));
 
 type Props = Record<string, unknown>;
 

@@ -46,7 +46,14 @@ export interface Kind {
   methods(): Methods;
 }
 
-const kind = (declaration: ResourceDeclaration, methods: () => Methods): Kind => ({ declaration, methods });
+/**
+ * A kind whose methods module is required once and then kept: a plugin's bundle turns each `require`
+ * of a module into a new object of getters over its exports, made again at every call.
+ */
+function kind(declaration: ResourceDeclaration, load: () => Methods): Kind {
+  let methods: Methods | undefined;
+  return { declaration, methods: () => (methods ??= load()) };
+}
 
 /** Every resource kind: its declaration, and the module of its provider methods. */
 export const KINDS: readonly Kind[] = [
