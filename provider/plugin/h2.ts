@@ -97,6 +97,13 @@ class Frames {
     return this.add(WINDOW_UPDATE, 0, stream, payload);
   }
 
+  /** Adds `other`'s frames after these. */
+  append(other: Frames): this {
+    for (const frame of other.list) this.list.push(frame);
+    this.size += other.size;
+    return this;
+  }
+
   get empty(): boolean {
     return this.list.length === 0;
   }
@@ -140,6 +147,8 @@ class Connection {
   private unacknowledged = 0;
   /** Streams whose answer waits for a window, in the order they answered. */
   private readonly blocked: Stream[] = [];
+  /** Frames to send at the end of this turn of the event loop (see `write`). */
+  private outgoing: Frames | undefined;
 
   constructor(
     private readonly socket: net.Socket,
@@ -156,9 +165,24 @@ class Connection {
     this.write(new Frames().add(SETTINGS, 0, 0, settings).windowUpdate(0, MAX_WINDOW - DEFAULT_WINDOW));
   }
 
+  /**
+   * Sends `frames` with whatever else this turn of the event loop sends: the frames wait for the
+   * turn's end (`setImmediate`, after the answers its calls resolve), then go in one socket write.
+   * A gRPC client's PING and its next call often arrive together: the PING's acknowledgement then
+   * travels with the call's answer, one write where there would be two, as Go's gRPC server batches.
+   */
   private write(frames: Frames): void {
     if (this.socket.destroyed) return;
-    this.socket.write(frames.bytes());
+    if (this.outgoing !== undefined) {
+      this.outgoing.append(frames);
+      return;
+    }
+    this.outgoing = frames;
+    setImmediate(() => {
+      const outgoing = this.outgoing!;
+      this.outgoing = undefined;
+      if (!this.socket.destroyed) this.socket.write(outgoing.bytes());
+    });
   }
 
   /** Ends the connection after a frame it cannot read. */

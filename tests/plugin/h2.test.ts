@@ -117,14 +117,25 @@ describe("the plugin's HTTP/2 layer: HPACK and frames", () => {
   describe("a connection driven frame by frame", () => {
     let server: net.Server;
     let port: number;
+    let serverWrites = 0;
     const answer = Buffer.alloc(100_000, 1);
     before(async () => {
-      server = createH2Server((call: H2Call) =>
+      server = createH2Server(async (call: H2Call) => {
+        // As the plugin's handlers do, `/svc/Later` answers after awaiting.
+        if (call.headers.get(":path") === "/svc/Later") await Promise.resolve();
         call.respond([["content-type", "application/grpc"]], call.body.length > 0 ? answer : undefined, [
           ["grpc-status", "0"],
           ["path", call.headers.get(":path") ?? ""],
-        ]),
-      );
+        ]);
+      });
+      // Counts the server's socket writes, each connection's from when it is accepted.
+      server.on("connection", (socket: net.Socket) => {
+        const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+        socket.write = ((...args: unknown[]) => {
+          serverWrites += 1;
+          return write(...args);
+        }) as typeof socket.write;
+      });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       port = (server.address() as net.AddressInfo).port;
     });
@@ -234,6 +245,37 @@ describe("the plugin's HTTP/2 layer: HPACK and frames", () => {
         const closed = new Promise((resolve) => client.socket.once("close", resolve));
         client.socket.write(frame(1, 0x4, 0, Buffer.from([0x82])));
         await closed;
+      } finally {
+        client.socket.destroy();
+      }
+    });
+
+    it("acknowledges a PING that comes with a call in the same socket write as the call's answer, the acknowledgement first", async () => {
+      const client = await connect(Buffer.alloc(0));
+      try {
+        await client.until((f) => f.type === 4 && f.flags === 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const before = serverWrites;
+        // What a gRPC client sends after reading an answer (a PING to size its windows), then its next
+        // call, in one write: a header block that ends the stream, no body.
+        const block = encodeHeaders([
+          [":method", "POST"],
+          [":path", "/svc/Later"],
+        ]);
+        client.socket.write(
+          Buffer.concat([frame(6, 0, 0, Buffer.from("abcdefgh")), frame(1, 0x5, 1, block)]),
+        );
+        await client.until((f) => f.type === 1 && (f.flags & 0x1) === 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(serverWrites - before, 1, "one socket write for the acknowledgement and the answer");
+        const pong = client.frames.find((f) => f.type === 6);
+        const headers = client.frames.find((f) => f.type === 1 && f.stream === 1);
+        assert.equal(pong?.flags, 1);
+        assert.equal(pong?.payload.toString(), "abcdefgh");
+        assert.ok(
+          client.frames.indexOf(pong!) < client.frames.indexOf(headers!),
+          "the acknowledgement first",
+        );
       } finally {
         client.socket.destroy();
       }
