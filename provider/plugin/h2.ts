@@ -4,7 +4,8 @@
  * call, with its events, buffering and per-frame writes, and in a provider plugin started for one
  * preview that code runs cold: for the first few hundred calls it cost more than the rest of the
  * plugin together (bench 18). Here a call is its header block and body read from the connection's
- * frames, and its answer one write: the response's HEADERS, DATA and trailing HEADERS.
+ * frames, and its answer one write: the response's HEADERS, DATA and trailing HEADERS, with whatever
+ * else the same turn of the event loop sends (a PING's acknowledgement).
  *
  * What it does: the connection preface and SETTINGS (ours: a large window, frames up to 1 MiB),
  * HEADERS with CONTINUATION, padding and priority fields, DATA, RST_STREAM, PING, GOAWAY and
