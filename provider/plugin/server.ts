@@ -19,6 +19,7 @@ import { OWNER } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
 import { deprecatedInputWarnings } from "../resources/public/deprecatedInputs";
+import { loadOnce } from "../resources/public/loadOnce";
 import { answer, type StructValue, toStruct } from "./answer";
 import type { Kind } from "./kinds";
 import { Empty, packageSchema, packageVersion } from "./packaged";
@@ -35,17 +36,10 @@ import {
   writeDiffResponse,
 } from "./wire";
 
-/**
- * A module loaded on its first use and kept. The kinds, the functions and the client behind the
- * settings are loaded on the first call that needs them, not before the plugin prints its port (the
- * engine waits for that port); kept, because the plugin's bundle makes each `require` of a module a
- * new object of getters over its exports, which every `Check` and `Diff` would otherwise build again.
+/*
+ * The kinds, the functions and the client behind the settings are loaded on the first call that
+ * needs them, not before the plugin prints its port: the engine waits for that port.
  */
-function loadOnce<T>(load: () => T): () => T {
-  let loaded: T | undefined;
-  return () => (loaded ??= load());
-}
-
 const kinds = loadOnce((): typeof import("./kinds") => require("./kinds"));
 const functions = loadOnce((): typeof import("./functions") => require("./functions"));
 const settings = loadOnce((): typeof import("../resources/host/settings") =>

@@ -23,6 +23,7 @@ import type { ResourceDeclaration } from "./declare";
 import { ENDPOINT } from "./endpoint";
 import { FUNCTION } from "./function";
 import { JWKS } from "./jwks";
+import { loadOnce } from "./loadOnce";
 import { MIGRATIONS } from "./migrations";
 import { ORGANIZATION_INVITATION } from "./organizationInvitation";
 import { ORGANIZATION_MEMBER } from "./organizationMember";
@@ -46,14 +47,11 @@ export interface Kind {
   methods(): Methods;
 }
 
-/**
- * A kind whose methods module is required once and then kept: a plugin's bundle turns each `require`
- * of a module into a new object of getters over its exports, made again at every call.
- */
-function kind(declaration: ResourceDeclaration, load: () => Methods): Kind {
-  let methods: Methods | undefined;
-  return { declaration, methods: () => (methods ??= load()) };
-}
+/** A kind whose methods module is required on its first call and then kept. */
+const kind = (declaration: ResourceDeclaration, load: () => Methods): Kind => ({
+  declaration,
+  methods: loadOnce(load),
+});
 
 /** Every resource kind: its declaration, and the module of its provider methods. */
 export const KINDS: readonly Kind[] = [
