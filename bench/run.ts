@@ -218,6 +218,7 @@ async function main(): Promise<void> {
       log("bench 18: small stacks from YAML, Python and TypeScript beside the engine's floor");
       const small = await benchSmallStacks({
         sizes: args.quick ? [10] : [50, 200],
+        perResourceSizes: args.quick ? [10, 50] : [50, 1000],
         runs: args.runs ?? 5,
         log,
       });
