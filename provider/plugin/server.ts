@@ -15,7 +15,7 @@ import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { engineAddress } from "../resources/host/engineWatch";
 import type { ProviderSettings } from "../resources/host/settings";
-import { OWNER } from "../resources/lifecycle/owner";
+import { OWNER, withBookkeepingFrom, withoutBookkeeping } from "../resources/lifecycle/owner";
 import type { CommonInputs, CommonState } from "../resources/lifecycle/state";
 import { secretsOf } from "../resources/public/declare";
 import { deprecatedInputWarnings } from "../resources/public/deprecatedInputs";
@@ -116,9 +116,15 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
         : instance.settings,
       method,
     );
-  /** The outputs to send: the declared secrets, and the inputs that came in as secrets, wrapped. */
+  /**
+   * The outputs to send: the declared secrets, and the inputs that came in as secrets, wrapped; what
+   * the lifecycle records for itself left to the resource's inputs (see `withoutBookkeeping`).
+   */
   const outputs = (kind: Kind, props: Props, secretInputs: Iterable<string>): StructValue =>
-    toStruct(wrap(props, [...secretsOf(kind.declaration), ...secretInputs]));
+    toStruct(wrap(withoutBookkeeping(props), [...secretsOf(kind.declaration), ...secretInputs]));
+  /** A request's outputs of the state, with what the lifecycle recorded put back from its old inputs. */
+  const recorded = (olds: Props, oldInputs: StructValue | undefined): Props =>
+    withBookkeepingFrom(olds, unwrap(toJs(oldInputs)).plain);
   /** The declared secrets of a request's kind, for the properties a partial failure carries. */
   const secretsFor = (request: { getType?(): string; getUrn(): string }): readonly string[] => {
     try {
@@ -220,7 +226,7 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 
     diff: answer(async (request: proto.DiffRequest): Promise<DiffAnswer> => {
       const kind = kindOfRequest(request);
-      const olds = unwrap(toJs(request.getOlds())).plain as CommonState;
+      const olds = recorded(unwrap(toJs(request.getOlds())).plain, request.getOldInputs()) as CommonState;
       const news = unwrap(toJs(request.getNews())).plain as CommonInputs;
       const result = await run(0, () => kind.methods().diff(request.getId(), olds, news));
       // What the preview names: each changed path, judged (as the lifecycle's diff is) from the state's
@@ -265,7 +271,10 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       const state = unwrap(toJs(request.getProperties()));
       const inputs = unwrap(toJs(request.getInputs()));
       // `pulumi import` sends an id alone: the read gets no state, and says when it needs one.
-      const props = Object.keys(state.plain).length > 0 ? (state.plain as CommonState) : undefined;
+      const props =
+        Object.keys(state.plain).length > 0
+          ? (withBookkeepingFrom(state.plain, inputs.plain) as CommonState)
+          : undefined;
       const result = await run(request.getTimeout(), () => kind.methods().read(request.getId(), props));
       const response = new proto.ReadResponse();
       response.setId(result.id ?? "");
@@ -288,7 +297,7 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
       const result = await run(request.getTimeout(), () =>
         kind.methods().update(
           request.getId(),
-          olds.plain as CommonState,
+          recorded(olds.plain, request.getOldInputs()) as CommonState,
           {
             ...news.plain,
             [OWNER]: request.getUrn(),
@@ -302,7 +311,10 @@ export function resourceProviderService(): grpc.UntypedServiceImplementation {
 
     delete: answer(async (request: proto.DeleteRequest) => {
       const kind = kindOfRequest(request);
-      const props = unwrap(toJs(request.getProperties())).plain as CommonState;
+      const props = recorded(
+        unwrap(toJs(request.getProperties())).plain,
+        request.getOldInputs(),
+      ) as CommonState;
       await run(request.getTimeout(), () => kind.methods().remove(request.getId(), props));
       return new Empty();
     }),

@@ -71,9 +71,16 @@ describe("the provider plugin over gRPC", function () {
     };
   }
 
-  async function read(plugin: Plugin, id: string, props: Record<string, unknown> | undefined) {
+  /** A read as the engine sends it: the state's outputs and, for a refresh, its inputs. */
+  async function read(
+    plugin: Plugin,
+    id: string,
+    props: Record<string, unknown> | undefined,
+    inputs?: Record<string, unknown>,
+  ) {
     const request = forResource(new proto.ReadRequest(), BRANCH, "read").setId(id);
     if (props !== undefined) request.setProperties(struct(props));
+    if (inputs !== undefined) request.setInputs(struct(inputs));
     const response = await plugin.call<proto.ReadRequest, proto.ReadResponse>("read", request);
     return {
       id: response.getId(),
@@ -82,10 +89,16 @@ describe("the provider plugin over gRPC", function () {
     };
   }
 
-  function remove(plugin: Plugin, id: string, props: Record<string, unknown>) {
+  function remove(
+    plugin: Plugin,
+    id: string,
+    props: Record<string, unknown>,
+    oldInputs?: Record<string, unknown>,
+  ) {
     const request = forResource(new proto.DeleteRequest(), BRANCH, "delete")
       .setId(id)
       .setProperties(struct(props));
+    if (oldInputs !== undefined) request.setOldInputs(struct(oldInputs));
     return plugin.call("delete", request);
   }
 
@@ -154,7 +167,12 @@ describe("the provider plugin over gRPC", function () {
     // Sent to the engine's Log: the engine hides a resource plugin's stdout.
     await until(() => engine.logs.some((line) => progress.test(line)), `a progress line: ${engine.logs}`);
 
-    const refreshed = await read(demo, made.id, made.outs);
+    // The create key and the inputs the program gave stay in the state's inputs, which the engine
+    // sends back with the outputs: a program's SDK reads every output of every resource.
+    assert.equal("__createKey" in made.outs, false, "the create key is not an output");
+    assert.equal("__given" in made.outs, false, "the given inputs are not an output");
+
+    const refreshed = await read(demo, made.id, made.outs, checked.inputs);
     assert.equal(refreshed.id, made.id);
     assert.equal(refreshed.outs?.branchId, made.id);
     assert.ok(
@@ -162,8 +180,28 @@ describe("the provider plugin over gRPC", function () {
       `a refresh keeps connectionUri secret: ${JSON.stringify(refreshed.outs?.connectionUri)}`,
     );
     assert.deepEqual(refreshed.inputs?.name, "plugin-feature");
+    assert.deepEqual(
+      Object.keys(refreshed.inputs ?? {}).sort(),
+      Object.keys(checked.inputs).sort(),
+      "a refresh reports back the inputs the program gave, with the create key",
+    );
+    assert.equal(refreshed.inputs?.__createKey, checked.inputs.__createKey);
+    assert.equal("__createKey" in (refreshed.outs ?? {}), false, "nor is it an output after a refresh");
+    // Outputs that carry their own (a state an earlier plugin wrote) are taken as they are.
+    const earlier = await read(
+      demo,
+      made.id,
+      { ...made.outs, __createKey: checked.inputs.__createKey, __given: ["name"] },
+      checked.inputs,
+    );
+    assert.deepEqual(Object.keys(earlier.inputs ?? {}).sort(), ["__createKey", "name"]);
 
-    await remove(demo, made.id, made.outs);
+    const diff = forResource(new proto.DiffRequest(), BRANCH, "feature").setId(made.id);
+    diff.setOlds(struct(made.outs)).setNews(struct(checked.inputs)).setOldInputs(struct(checked.inputs));
+    const unchanged = await demo.call<proto.DiffRequest, proto.DiffResponse>("diff", diff);
+    assert.equal(unchanged.getChanges(), proto.DiffResponse.DiffChanges.DIFF_NONE);
+
+    await remove(demo, made.id, made.outs, checked.inputs);
     assert.equal(branchInEmulator(made.id), undefined);
     const gone = await read(demo, made.id, made.outs);
     assert.equal(gone.id, "", "a refresh of a deleted branch drops it");
