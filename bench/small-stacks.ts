@@ -428,7 +428,10 @@ export async function benchSmallStacks(opts: {
         }
       }
     }
-    perResource = await perResourceTable(paths, opts.perResourceSizes, opts.runs, opts.log);
+    // Three rounds of 18c for each of the others: a round is four previews on stacks made once, and a
+    // Python preview of 1000 keys moves by 0.3-0.5 s from one to the next (its interpreter's
+    // scheduling), a round's figure by as many tenths of a millisecond.
+    perResource = await perResourceTable(paths, opts.perResourceSizes, 3 * opts.runs, opts.log);
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
     fs.rmSync(path.dirname(paths.floorPython), { recursive: true, force: true });
