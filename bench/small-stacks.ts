@@ -188,6 +188,23 @@ function noChangeProblems(run: EngineRun, n: number, what: string): string[] {
   return problems;
 }
 
+/**
+ * What each resource past the small stack adds to a no-change preview beyond what it adds to the
+ * floor's, round by round: ((ours - floor, large) - (ours - floor, small)) / (large - small), the
+ * four previews of a round taken one after the other, so the machine's drift falls on both sides.
+ */
+function perResourceRounds(
+  previews: (side: Side, n: number) => readonly number[],
+  small: number,
+  large: number,
+): number[] {
+  return previews("ours", large).map(
+    (ours, r) =>
+      (ours - previews("floor", large)[r]! - (previews("ours", small)[r]! - previews("floor", small)[r]!)) /
+      (large - small),
+  );
+}
+
 /** A stack's engine run and the program folder it owns (removed by `close`). */
 interface OpenStack {
   run: EngineRun;
@@ -342,11 +359,7 @@ async function perResourceTable(
       for (const stack of stacks.values()) await stack.close();
     }
     const of = (side: Side, n: number) => previews.get(at(side, n)) ?? [];
-    const figures = of("ours", large).map(
-      (_, r) =>
-        (of("ours", large)[r]! - of("floor", large)[r]! - (of("ours", small)[r]! - of("floor", small)[r]!)) /
-        (large - small),
-    );
+    const figures = perResourceRounds(of, small, large);
     const perResource = median(figures);
     const over = (n: number) => median(of("ours", n).map((ms, r) => ms - of("floor", n)[r]!));
     rows.push([
@@ -467,17 +480,10 @@ export async function benchSmallStacks(opts: {
       const smallest = opts.sizes[0]!;
       if (n !== smallest && (form === "YAML, plugin binary" || form === "Python, plugin binary")) {
         // What each resource past the smallest stack adds to the no-change preview, ours beyond the
-        // floor's, within each round (its four stacks run one after the other, so a round's drift of
-        // the machine falls on both sides); the median over the rounds.
+        // floor's, within each round; the median over the rounds.
         const previews = (side: Side, size: number) =>
           (runs.get(key(form, side, size)) ?? []).map((r) => r.ms["no-change preview"]);
-        const [ours, floor, ours0, floor0] = [
-          previews("ours", n),
-          previews("floor", n),
-          previews("ours", smallest),
-          previews("floor", smallest),
-        ];
-        const rounds = ours.map((_, r) => (ours[r]! - floor[r]! - (ours0[r]! - floor0[r]!)) / (n - smallest));
+        const rounds = perResourceRounds(previews, smallest, n);
         const perResource = median(rounds);
         // Over 150 more resources a round's figure moves by 0.1 ms when one of its four previews moves
         // by 15 ms, less than they move from round to round: unless every round is above the target or

@@ -37,6 +37,7 @@ import {
   GIVEN,
   generatedName,
   generatedSlug,
+  givenInputs,
   OWNER,
   tookOwn,
   wasTakenOwn,
@@ -352,7 +353,7 @@ function withBookkeeping<I extends CommonInputs, O extends CommonState>(
   key: string | undefined = inputs[CREATE_KEY],
 ): O {
   const { [OWNER]: _owner, ...rest } = outs as Record<string, unknown>;
-  const given = Object.keys(inputs).filter((k) => !k.startsWith("__") && inputs[k as keyof I] !== undefined);
+  const given = givenInputs(inputs as Record<string, unknown>);
   return { ...rest, ...(key === undefined ? {} : { [CREATE_KEY]: key }), [GIVEN]: given } as O;
 }
 

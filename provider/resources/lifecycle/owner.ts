@@ -32,6 +32,11 @@ export const CREATE_KEY = "__createKey";
 /** Output: the declared inputs the program gave, so refresh reports back only those. */
 export const GIVEN = "__given";
 
+/** The names `GIVEN` records for a resource's checked inputs: the declared ones that have a value. */
+export function givenInputs(inputs: Record<string, unknown>): string[] {
+  return Object.keys(inputs).filter((k) => !k.startsWith("__") && inputs[k] !== undefined);
+}
+
 /**
  * What the provider plugin sends as a resource's outputs: its state without the create key and the
  * inputs the program gave. The engine keeps both in the resource's inputs (the checked inputs carry
@@ -56,12 +61,11 @@ export function withBookkeepingFrom(
   outs: Record<string, unknown>,
   inputs: Record<string, unknown>,
 ): Record<string, unknown> {
-  const names = Object.keys(inputs);
-  if (names.length === 0) return outs;
+  if (Object.keys(inputs).length === 0) return outs;
   const key = inputs[CREATE_KEY];
   const back: Record<string, unknown> = {};
   if (!(CREATE_KEY in outs) && typeof key === "string") back[CREATE_KEY] = key;
-  if (!(GIVEN in outs)) back[GIVEN] = names.filter((k) => !k.startsWith("__") && inputs[k] !== undefined);
+  if (!(GIVEN in outs)) back[GIVEN] = givenInputs(inputs);
   return Object.keys(back).length === 0 ? outs : { ...outs, ...back };
 }
 
