@@ -306,6 +306,45 @@ async function stackRun(
 }
 
 /**
+ * A folder to put first on PATH so that a Python program's interpreter and the resource plugin run
+ * on CPU 0 alone (`taskset`), the engine on any CPU: `python3` and `python` start the interpreter of
+ * the program's environment, `pulumi-resource-clouddb` and `pulumi-resource-floor` the binary in
+ * the stack's plugin folder (the engine runs a plugin it finds on PATH before its folder's). Each
+ * writes its name to the folder's `used` file as it starts, for the caller to check (see
+ * {@link oneCpuUsed}).
+ */
+function oneCpuFolder(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clouddb-bench-one-cpu-"));
+  const found = spawnSync("sh", ["-c", "command -v python3"], {
+    env: { ...process.env, PATH: languagePath("python") },
+    encoding: "utf8",
+  });
+  const python = found.stdout.trim();
+  if (found.status !== 0 || python === "") throw new Error("python3 is not on the Python programs' PATH");
+  const started = (name: string, binary: string) =>
+    `#!/bin/sh\necho ${name} >> "${path.join(dir, "used")}"\nexec taskset -c 0 "${binary}" "$@"\n`;
+  for (const name of ["python3", "python"])
+    fs.writeFileSync(path.join(dir, name), started(name, python), { mode: 0o755 });
+  for (const plugin of ["clouddb", "floor"])
+    fs.writeFileSync(
+      path.join(dir, `pulumi-resource-${plugin}`),
+      started(plugin, `$PULUMI_HOME/plugins/resource-${plugin}-v0.1.0/pulumi-resource-${plugin}`),
+      { mode: 0o755 },
+    );
+  return dir;
+}
+
+/** Whether the interpreter and `side`'s plugin both started through {@link oneCpuFolder}'s `dir` since the last call. */
+function oneCpuUsed(dir: string, side: Side): boolean {
+  const file = path.join(dir, "used");
+  const used = fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n") : [];
+  fs.rmSync(file, { force: true });
+  return (
+    used.some((name) => name.startsWith("python")) && used.includes(side === "ours" ? "clouddb" : "floor")
+  );
+}
+
+/**
  * Table 18c, what one more resource costs a no-change preview: for YAML and Python through the
  * plugin binary, stacks of a small and a large number of keys of each side (50 and 1000: far enough
  * apart that a resource's cost shows above the previews' spread), made once (their first `up` with
@@ -315,6 +354,11 @@ async function stackRun(
  * past the small stack adds beyond what it adds to the floor's, with the machine's drift of the
  * round on both sides. Over 950 more resources a round's figure moves by 0.1 ms when one of its
  * previews moves by 95 ms, where over the 150 more of table 18's 200 keys 15 ms move it as much.
+ *
+ * In every round the Python stacks are previewed a second time with the interpreter and the plugin
+ * on one CPU (`oneCpuFolder`): the plugin then never runs beside the interpreter, and what a
+ * resource costs there is what the two processes take in turn, without what one working on the
+ * other CPU slows the other.
  */
 async function perResourceTable(
   paths: { archive: string; floor: string; floorPython: string },
@@ -323,56 +367,79 @@ async function perResourceTable(
   log: (line: string) => void,
 ): Promise<Table> {
   const forms = ["YAML, plugin binary", "Python, plugin binary"] as const;
+  const ONE_CPU = "the interpreter and the plugin on one CPU";
   const [small, large] = sizes;
   const rows: string[][] = [];
   const verdicts: string[] = [];
-  for (const form of forms) {
-    const stacks = new Map<string, OpenStack>();
-    const previews = new Map<string, number[]>();
-    const at = (side: Side, n: number) => `${side}|${n}`;
-    try {
-      for (const n of sizes)
-        for (const side of ["ours", "floor"] as const) {
-          const stack = await openStack(form, side, n, paths, { PULUMI_SKIP_CHECKPOINTS: "true" });
-          stacks.set(at(side, n), stack);
-          const { error } = await timedCommand(stack.run, ["up", "--yes", "--skip-preview"]);
-          if (error !== undefined) throw new Error(`${form} (${side}) ${n} keys: first up failed: ${error}`);
-        }
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? (["ours", "floor"] as const) : (["floor", "ours"] as const);
-        const took: string[] = [];
+  const oneCpu = oneCpuFolder();
+  try {
+    for (const form of forms) {
+      const stacks = new Map<string, OpenStack>();
+      const variants = form.startsWith("Python") ? [form, `${form}, ${ONE_CPU}`] : [form];
+      const previews = new Map<string, number[]>();
+      const at = (side: Side, n: number, variant = form as string) => `${variant}|${side}|${n}`;
+      try {
         for (const n of sizes)
-          for (const side of order) {
-            const run = stacks.get(at(side, n))!.run;
-            const { ms, error } = await timedCommand(run, ["preview"]);
-            if (error !== undefined) throw new Error(`${form} (${side}) ${n} keys: preview failed: ${error}`);
-            if (side === "ours") {
-              const problems = noChangeProblems(run, n, `${form} ${n} keys preview`);
-              if (problems.length > 0) throw new Error(problems.join("\n"));
-            }
-            previews.set(at(side, n), [...(previews.get(at(side, n)) ?? []), ms]);
-            took.push(`${side} ${n} ${secs(ms)}`);
+          for (const side of ["ours", "floor"] as const) {
+            const stack = await openStack(form, side, n, paths, { PULUMI_SKIP_CHECKPOINTS: "true" });
+            stacks.set(at(side, n), stack);
+            const { error } = await timedCommand(stack.run, ["up", "--yes", "--skip-preview"]);
+            if (error !== undefined)
+              throw new Error(`${form} (${side}) ${n} keys: first up failed: ${error}`);
           }
-        log(`  18c round ${round + 1}/${rounds}, ${form}: ${took.join(", ")}`);
+        for (let round = 0; round < rounds; round++) {
+          const order = round % 2 === 0 ? (["ours", "floor"] as const) : (["floor", "ours"] as const);
+          const took: string[] = [];
+          for (const variant of variants)
+            for (const n of sizes)
+              for (const side of order) {
+                const run = stacks.get(at(side, n))!.run;
+                const pinned = variant !== form;
+                const env = pinned
+                  ? { PATH: [oneCpu, run.e2e.stack.workspace.envVars.PATH ?? ""].join(path.delimiter) }
+                  : {};
+                const { ms, error } = await timedCommand(run, ["preview"], env);
+                if (error !== undefined)
+                  throw new Error(`${variant} (${side}) ${n} keys: preview failed: ${error}`);
+                if (pinned && !oneCpuUsed(oneCpu, side))
+                  throw new Error(
+                    `${variant} (${side}) ${n} keys: the preview did not start the interpreter and the plugin on one CPU`,
+                  );
+                if (side === "ours") {
+                  const problems = noChangeProblems(run, n, `${variant} ${n} keys preview`);
+                  if (problems.length > 0) throw new Error(problems.join("\n"));
+                }
+                previews.set(at(side, n, variant), [...(previews.get(at(side, n, variant)) ?? []), ms]);
+                took.push(`${pinned ? "one CPU, " : ""}${side} ${n} ${secs(ms)}`);
+              }
+          log(`  18c round ${round + 1}/${rounds}, ${form}: ${took.join(", ")}`);
+        }
+      } finally {
+        for (const stack of stacks.values()) await stack.close();
       }
-    } finally {
-      for (const stack of stacks.values()) await stack.close();
+      for (const variant of variants) {
+        const of = (side: Side, n: number) => previews.get(at(side, n, variant)) ?? [];
+        const figures = perResourceRounds(of, small, large);
+        const perResource = median(figures);
+        const over = (n: number) => median(of("ours", n).map((ms, r) => ms - of("floor", n)[r]!));
+        rows.push([
+          variant,
+          `${secs(median(of("ours", small)))} / ${secs(median(of("floor", small)))}`,
+          `${secs(median(of("ours", large)))} / ${secs(median(of("floor", large)))}`,
+          secs(over(small)),
+          secs(over(large)),
+          `${fmt(perResource, 3)} ms (${fmt(Math.min(...figures), 3)} to ${fmt(Math.max(...figures), 3)})`,
+        ]);
+        const figure = `each resource past ${small} adds ${fmt(perResource, 3)} ms to the no-change preview beyond what it adds to the floor's, median of the rounds (${fmt(Math.min(...figures), 3)} to ${fmt(Math.max(...figures), 3)} ms`;
+        verdicts.push(
+          variant === form
+            ? `${form}: ${figure}; target ≤ ${fmt(PER_RESOURCE_OVER_FLOOR_MS)} ms): ${verdict(perResource <= PER_RESOURCE_OVER_FLOOR_MS)}`
+            : `${variant} (the same stacks in the same rounds; not a setting a user has, what it leaves out is what the plugin working beside the interpreter costs it): ${figure})`,
+        );
+      }
     }
-    const of = (side: Side, n: number) => previews.get(at(side, n)) ?? [];
-    const figures = perResourceRounds(of, small, large);
-    const perResource = median(figures);
-    const over = (n: number) => median(of("ours", n).map((ms, r) => ms - of("floor", n)[r]!));
-    rows.push([
-      form,
-      `${secs(median(of("ours", small)))} / ${secs(median(of("floor", small)))}`,
-      `${secs(median(of("ours", large)))} / ${secs(median(of("floor", large)))}`,
-      secs(over(small)),
-      secs(over(large)),
-      `${fmt(perResource, 3)} ms (${fmt(Math.min(...figures), 3)} to ${fmt(Math.max(...figures), 3)})`,
-    ]);
-    verdicts.push(
-      `${form}: each resource past ${small} adds ${fmt(perResource, 3)} ms to the no-change preview beyond what it adds to the floor's, median of the rounds (${fmt(Math.min(...figures), 3)} to ${fmt(Math.max(...figures), 3)} ms; target ≤ ${fmt(PER_RESOURCE_OVER_FLOOR_MS)} ms): ${verdict(perResource <= PER_RESOURCE_OVER_FLOOR_MS)}`,
-    );
+  } finally {
+    fs.rmSync(oneCpu, { recursive: true, force: true });
   }
   return {
     title: `18c. What one more resource costs a no-change preview: the same stacks of ${small} and ${large} API keys in every round, ours / the floor — median of ${rounds}`,
@@ -388,6 +455,7 @@ async function perResourceTable(
     notes: [
       `Stacks made once, each with its own emulator (the first \`up\` with PULUMI_SKIP_CHECKPOINTS=true); in every round one no-change \`preview\` of each of the four, ours and the floor one after the other at each size, every one of ours checked: all unchanged, no request.`,
       `A round's figure: (ours - the floor at ${large}) - (ours - the floor at ${small}), over the ${large - small} more keys: it moves by 0.1 ms when one of its previews moves by ${fmt(PER_RESOURCE_OVER_FLOOR_MS * (large - small), 0)} ms.`,
+      `On one CPU: the Python stacks previewed again in each round with the interpreter and the plugin (ours or the floor) started through \`taskset -c 0\`, the engine on any CPU; every such preview is checked to have started both that way.`,
       ...verdicts,
     ],
   };

@@ -126,10 +126,14 @@ export function timedUp(
   return timedCommand(run, ["up", "--yes", "--skip-preview"]);
 }
 
-/** Runs `pulumi <command>` as {@link timedUp} runs `up` (`refresh --yes`, `destroy --yes`, ...). */
+/**
+ * Runs `pulumi <command>` as {@link timedUp} runs `up` (`refresh --yes`, `destroy --yes`, ...), with
+ * `env` over the stack's environment.
+ */
 export async function timedCommand(
   run: EngineRun,
   command: string[],
+  env: Record<string, string> = {},
 ): Promise<{ ms: number; startedAt: number; afterSummaryMs: number; error: string | undefined }> {
   run.emulator.control.clearRequests();
   run.output.length = 0;
@@ -142,7 +146,7 @@ export async function timedCommand(
       new Promise<number | null>((resolve, reject) => {
         const child = spawn("pulumi", args, {
           cwd: workspace.workDir,
-          env: { ...process.env, ...workspace.envVars },
+          env: { ...process.env, ...workspace.envVars, ...env },
           stdio: ["ignore", "pipe", "pipe"],
         });
         for (const stream of [child.stdout, child.stderr]) {
